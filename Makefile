@@ -1,0 +1,170 @@
+# e2b-tui — GNU make build. No autotools: every library comes from pkg-config.
+#
+#   make            e2b-tui, libe2bcore.a, libkeystore.a and the test server
+#   make check      ASan+UBSan build, every test under tests/, valgrind on unit tests
+#   make demo       the dashboard against the bundled local E2B server
+#   make deps       install the Debian packages the build and the tests need
+#   make install    PREFIX (default /usr/local) and DESTDIR are honoured
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
+DESTDIR    ?=
+
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+# WERROR=1 turns every warning into an error (CI sets it).
+WERROR     ?= 0
+# V=1 prints whole command lines.
+V          ?= 0
+ifeq ($(V),1)
+Q          :=
+else
+Q          := @
+endif
+
+APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive
+TEST_PKGS  := libmicrohttpd
+DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
+              libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev bubblewrap tmux \
+              gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
+              mandoc nodejs npm
+
+WARN       := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+              -Wformat=2 -Wvla -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN       += -Werror
+endif
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -I. -DE2B_TUI_VERSION='"$(VERSION)"'
+SAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+# pkg-config is asked lazily (=, not :=) so that `make deps` works before the libraries exist.
+PC_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)
+PC_LIBS     = $(shell $(PKG_CONFIG) --libs $(APP_PKGS) 2>/dev/null)
+TPC_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) libcurl jansson 2>/dev/null)
+TPC_LIBS    = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) libcurl jansson 2>/dev/null)
+KS_CFLAGS   = $(shell $(PKG_CONFIG) --cflags libsecret-1 2>/dev/null)
+
+# Variant: build/ (release) or build/asan/ (sanitizers). Set by the caller as B=...
+B          ?= build
+ifeq ($(findstring asan,$(B)),asan)
+VCFLAGS    := $(BASE_CFLAGS) $(SAN_FLAGS)
+VLDFLAGS   := -fsanitize=address,undefined
+else
+VCFLAGS    := $(BASE_CFLAGS)
+VLDFLAGS   :=
+endif
+CFLAGS     ?=
+LDFLAGS    ?=
+
+CORE_SRC   := $(wildcard core/*.c)
+KS_SRC     := $(wildcard keystore/*.c)
+TUI_SRC    := $(wildcard tui/*.c)
+LOCAL_SRC  := $(wildcard tests/e2b-local/*.c)
+# Every .c under these test folders is one test program; tests/lib/*.c is linked into each.
+PROG_SRC   := $(wildcard tests/unit/*.c tests/keystore/*.c tests/integration/*.c tests/tui/*.c \
+                         tests/bench/*.c)
+UNIT_LIB   := $(wildcard tests/lib/*.c)
+
+CORE_OBJ   := $(CORE_SRC:%.c=$(B)/%.o)
+KS_OBJ     := $(KS_SRC:%.c=$(B)/%.o)
+TUI_OBJ    := $(TUI_SRC:%.c=$(B)/%.o)
+LOCAL_OBJ  := $(LOCAL_SRC:%.c=$(B)/%.o)
+UNIT_LOBJ  := $(UNIT_LIB:%.c=$(B)/%.o)
+PROG_BIN   := $(PROG_SRC:%.c=$(B)/%)
+
+.SECONDARY:
+.DELETE_ON_ERROR:
+.PHONY: all variant check test asan valgrind demo deps need-deps install uninstall clean bench fuzz format
+
+all: need-deps
+	@$(MAKE) --no-print-directory variant B=build
+
+asan: need-deps
+	@$(MAKE) --no-print-directory variant B=build/asan
+
+variant: $(B)/e2b-tui $(B)/libe2bcore.a $(B)/libkeystore.a $(B)/e2b-local $(PROG_BIN)
+	@if [ "$(B)" = build ]; then ln -sf $(B)/e2b-tui e2b-tui; fi
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/tests/e2b-local/%.o: tests/e2b-local/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(VCFLAGS) $(TPC_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libe2bcore.a: $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/libkeystore.a: $(KS_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/e2b-tui: $(TUI_OBJ) $(B)/libe2bcore.a $(B)/libkeystore.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(VLDFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
+
+$(B)/e2b-local: $(LOCAL_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(VLDFLAGS) $(LDFLAGS) -o $@ $(LOCAL_OBJ) $(TPC_LIBS) -lpthread
+
+$(B)/tests/%: tests/%.c $(UNIT_LOBJ) $(B)/libe2bcore.a $(B)/libkeystore.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) $(VLDFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LOBJ) \
+	    $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
+
+# The whole suite runs against the sanitizer build; unit tests also run under valgrind.
+check: asan
+	@$(MAKE) --no-print-directory variant B=build
+	@tests/run B=build/asan VALGRIND_B=build $(if $(T),T="$(T)")
+
+# Only the tests named by T (a directory or file under tests/), no valgrind pass.
+test: asan
+	@tests/run B=build/asan $(if $(T),T="$(T)")
+
+valgrind: all
+	@tests/run B=build VALGRIND_B=build T=valgrind-only
+
+demo: all
+	@tests/demo.sh build
+
+# Installs what is missing only when pkg-config cannot find a library (fresh machine).
+need-deps:
+	@$(PKG_CONFIG) --exists $(APP_PKGS) $(TEST_PKGS) 2>/dev/null || $(MAKE) --no-print-directory deps
+
+deps:
+	@sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	echo "installing Debian packages: $(DEB_PKGS)"; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(DEB_PKGS)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 build/e2b-tui $(DESTDIR)$(BINDIR)/e2b-tui
+	install -m 0644 man/e2b-tui.1 $(DESTDIR)$(MANDIR)/man1/e2b-tui.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/e2b-tui $(DESTDIR)$(MANDIR)/man1/e2b-tui.1
+
+bench: all
+	@tests/bench/run build
+
+fuzz:
+	@tests/fuzz/run
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build e2b-tui
+
+-include $(shell find build -name '*.d' 2>/dev/null)

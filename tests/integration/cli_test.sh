@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The binary's own surface: --version, --help and usage errors.
+. "$(dirname "$0")/../lib/lib.sh"
+t_isolated_home
+
+out=$("$E2B_TUI_BIN" --version); rc=$?
+t_eq "--version exits 0" "$rc" 0
+t_contains "--version names the program" "$out" "e2b-tui "
+version=$(sed -n 's/^VERSION *:= *//p' "$E2B_TUI_ROOT/Makefile")
+t_contains "--version prints the Makefile's version" "$out" "$version"
+
+help=$("$E2B_TUI_BIN" --help); rc=$?
+t_eq "--help exits 0" "$rc" 0
+for mode in --list --up --attach --stop --kill --pull --secrets --info; do
+    t_contains "--help lists $mode" "$help" "$mode"
+done
+
+err=$("$E2B_TUI_BIN" --no-such-flag 2>&1 >/dev/null); rc=$?
+t_eq "an unknown flag is a usage error (exit 2)" "$rc" 2
+t_contains "an unknown flag is named on stderr" "$err" "--no-such-flag"
+t_finish

@@ -1,0 +1,39 @@
+#include "tests/lib/harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int cases_failed;
+static int current_failed;
+static const char *current_name;
+
+int harness_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    current_failed = 1;
+    printf("FAIL %s: %s:%d: ", current_name ? current_name : "?", file, line);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    fflush(stdout);
+    return 0;
+}
+
+void harness_run(const char *name, void (*fn)(void))
+{
+    current_name = name;
+    current_failed = 0;
+    fn();
+    if (current_failed)
+        cases_failed++;
+    else
+        printf("PASS %s\n", name);
+    fflush(stdout);
+    current_name = NULL;
+}
+
+int harness_finish(void)
+{
+    return cases_failed ? 1 : 0;
+}

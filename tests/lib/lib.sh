@@ -1,0 +1,61 @@
+# Shared helpers for shell-driven tests. Source it: . "$(dirname "$0")/../lib/lib.sh"
+# Each check prints "PASS <name>" or "FAIL <name>: why"; tests/run counts those lines.
+# The binaries under test come from the runner: $E2B_TUI_BIN, $E2B_LOCAL_BIN ($TEST_B).
+
+set -u
+: "${E2B_TUI_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${TEST_B:=$E2B_TUI_ROOT/build/asan}"
+: "${E2B_TUI_BIN:=$TEST_B/e2b-tui}"
+: "${E2B_LOCAL_BIN:=$TEST_B/e2b-local}"
+T_FAILED=0
+
+t_pass() { echo "PASS $1"; }
+t_fail() { echo "FAIL $1: $2"; T_FAILED=1; }
+
+# t_ok NAME CMD...: passes when CMD exits 0.
+t_ok() {
+    local name=$1; shift
+    if "$@"; then t_pass "$name"; else t_fail "$name" "command failed (status $?): $*"; fi
+}
+
+# t_eq NAME GOT WANT
+t_eq() {
+    if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "got [$2], want [$3]"; fi
+}
+
+# t_contains NAME HAYSTACK NEEDLE
+t_contains() {
+    case "$2" in
+    *"$3"*) t_pass "$1" ;;
+    *) t_fail "$1" "[$3] not found in: $(printf '%s' "$2" | head -c 400)" ;;
+    esac
+}
+
+# t_not_contains NAME HAYSTACK NEEDLE
+t_not_contains() {
+    case "$2" in
+    *"$3"*) t_fail "$1" "[$3] must not appear in: $(printf '%s' "$2" | head -c 400)" ;;
+    *) t_pass "$1" ;;
+    esac
+}
+
+# A scratch directory removed at exit; cleanup hooks run before it goes.
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/e2b-tui-test.XXXXXX")
+T_CLEANUPS=()
+t_on_exit() { T_CLEANUPS+=("$*"); }
+t_cleanup() {
+    local i
+    for ((i = ${#T_CLEANUPS[@]} - 1; i >= 0; i--)); do eval "${T_CLEANUPS[$i]}" || true; done
+    rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+
+# An isolated user: HOME and XDG folders inside the scratch directory.
+t_isolated_home() {
+    export HOME=$T_TMP/home
+    export XDG_CONFIG_HOME=$HOME/.config XDG_STATE_HOME=$HOME/.local/state
+    export XDG_DATA_HOME=$HOME/.local/share XDG_CACHE_HOME=$HOME/.cache
+    mkdir -p "$HOME"
+}
+
+t_finish() { exit "$T_FAILED"; }
