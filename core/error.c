@@ -245,6 +245,22 @@ e2b_error *e2b_error_network(e2b_error_kind kind, const char *host, const char *
     return e2b_error_set_host(e, host);
 }
 
+e2b_error *e2b_error_remote(const char *code, const char *message)
+{
+    e2b_error *e = calloc(1, sizeof *e);
+    if (!e)
+        return &oom_error;
+    e->kind = E2B_ERR_REMOTE;
+    e->e2b_error_code = dup_or_null(code);
+    e->e2b_message = dup_or_null(message);
+    rebuild(e);
+    if (!e->message) {
+        e2b_error_free(e);
+        return &oom_error;
+    }
+    return e;
+}
+
 e2b_error *e2b_error_set_action(e2b_error *err, const char *fmt, ...)
 {
     va_list ap;

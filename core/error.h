@@ -68,6 +68,10 @@ e2b_error *e2b_error_from_http(long status, const char *body, size_t len, const 
  * text. kind is E2B_ERR_NETWORK or E2B_ERR_TIMEOUT. */
 e2b_error *e2b_error_network(e2b_error_kind kind, const char *host, const char *detail);
 
+/* An error reported by the remote end inside a stream or RPC (Connect code such as
+ * "not_found", and its message, which may be NULL). */
+e2b_error *e2b_error_remote(const char *code, const char *message);
+
 /* Sets what was being done (printf format), e.g. "pausing box %s". Returns err. */
 e2b_error *e2b_error_set_action(e2b_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
