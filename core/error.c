@@ -66,6 +66,10 @@ static char *build_reason(const e2b_error *e)
     case E2B_ERR_NETWORK:
         n = asprintf(&r, "cannot reach %s%s%s", host, det ? ": " : "", or_empty(det));
         break;
+    case E2B_ERR_CONNECTION_LOST:
+        n = asprintf(&r, "the connection to %s broke off%s%s", host, det ? ": " : "",
+                     or_empty(det));
+        break;
     case E2B_ERR_TIMEOUT:
         n = asprintf(&r, "%s did not answer in time%s%s", host, det ? ": " : "", or_empty(det));
         break;
@@ -309,6 +313,7 @@ const char *e2b_error_kind_name(e2b_error_kind kind)
     case E2B_ERR_INTERNAL: return "internal error";
     case E2B_ERR_INVALID: return "invalid input";
     case E2B_ERR_NETWORK: return "network error";
+    case E2B_ERR_CONNECTION_LOST: return "connection lost";
     case E2B_ERR_TIMEOUT: return "timeout";
     case E2B_ERR_CANCELLED: return "cancelled";
     case E2B_ERR_AUTH: return "authentication failed";

@@ -19,7 +19,8 @@
 typedef enum e2b_error_kind {
     E2B_ERR_INTERNAL = 1, /* a bug or out of memory */
     E2B_ERR_INVALID,      /* bad input from the user or the config (no request was sent) */
-    E2B_ERR_NETWORK,      /* could not connect / connection broken mid-way */
+    E2B_ERR_NETWORK,      /* could not connect (DNS, refused, TLS handshake) */
+    E2B_ERR_CONNECTION_LOST, /* the connection broke after the reply began (truncated) */
     E2B_ERR_TIMEOUT,      /* connect or total timeout, low-speed limit */
     E2B_ERR_CANCELLED,    /* cancelled by the caller */
     E2B_ERR_AUTH,         /* 401, or no API key configured */
