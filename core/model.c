@@ -800,3 +800,33 @@ void e2b_log_list_clear(e2b_log_list *list)
     list->items = NULL;
     list->count = 0;
 }
+
+void e2b_sandbox_list_free(e2b_sandbox_list *list)
+{
+    e2b_sandbox_list_clear(list);
+    free(list);
+}
+
+void e2b_secret_free(e2b_secret *s)
+{
+    e2b_secret_clear(s);
+    free(s);
+}
+
+void e2b_secret_list_free(e2b_secret_list *list)
+{
+    e2b_secret_list_clear(list);
+    free(list);
+}
+
+void e2b_metric_list_free(e2b_metric_list *list)
+{
+    e2b_metric_list_clear(list);
+    free(list);
+}
+
+void e2b_log_list_free(e2b_log_list *list)
+{
+    e2b_log_list_clear(list);
+    free(list);
+}

@@ -99,6 +99,8 @@ e2b_error *e2b_sandbox_list_append_json(const json_t *array, e2b_sandbox_list *l
 void e2b_sandbox_clear(e2b_sandbox *sb);
 void e2b_sandbox_free(e2b_sandbox *sb);
 void e2b_sandbox_list_clear(e2b_sandbox_list *list);
+/* For heap-allocated results (core/api.h callbacks): clear, then free the struct. */
+void e2b_sandbox_list_free(e2b_sandbox_list *list);
 /* Deep copy into *dst. Returns 0, or -1 when out of memory (dst is then empty). */
 int e2b_sandbox_copy(const e2b_sandbox *src, e2b_sandbox *dst);
 
@@ -142,6 +144,8 @@ e2b_error *e2b_secret_from_json(const json_t *obj, e2b_secret *out);
 e2b_error *e2b_secret_list_append_json(const json_t *array, e2b_secret_list *list);
 void e2b_secret_clear(e2b_secret *s);
 void e2b_secret_list_clear(e2b_secret_list *list);
+void e2b_secret_free(e2b_secret *s);
+void e2b_secret_list_free(e2b_secret_list *list);
 
 /* ---- metrics (§1.11) ---- */
 
@@ -165,6 +169,7 @@ e2b_error *e2b_metric_list_from_json(const json_t *array, e2b_metric_list *out);
 /* The bulk shape {"sandboxes":{"<id>":metric,...}} (GET /sandboxes/metrics); sandbox_id set. */
 e2b_error *e2b_metric_list_from_bulk_json(const json_t *obj, e2b_metric_list *out);
 void e2b_metric_list_clear(e2b_metric_list *list);
+void e2b_metric_list_free(e2b_metric_list *list);
 
 /* ---- sandbox logs (§1.12, v2) ---- */
 
@@ -184,6 +189,7 @@ typedef struct e2b_log_list {
 /* The shape {"logs":[...]}. */
 e2b_error *e2b_log_list_from_json(const json_t *obj, e2b_log_list *out);
 void e2b_log_list_clear(e2b_log_list *list);
+void e2b_log_list_free(e2b_log_list *list);
 
 /* ---- time ---- */
 
