@@ -201,8 +201,14 @@ static void on_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
     json_t *reply = NULL;
     if (herr) {
         err = e2b_error_copy(herr);
+    } else if (r->status == 502) {
+        /* E2B's proxy answers 502 for a sandbox that is gone or paused (reference §2.3). */
+        err = e2b_http_status_error(r, NULL);
+        err->kind = E2B_ERR_NOT_FOUND;
+        free(err->detail);
+        err->detail = fmt("the sandbox is not running (paused, killed or timed out)");
+        e2b_error_set_trace_id(err, r->trace_id); /* rebuilds the message */
     } else if (r->status < 200 || r->status > 299) {
-        /* The proxy answers 502 for a sandbox that is gone or paused. */
         err = e2b_http_status_error(r, c->not_found);
     } else if (c->kind == C_STREAM) {
         err = e2b_process_stream_finish(&c->stream);

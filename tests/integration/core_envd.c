@@ -446,6 +446,28 @@ static void test_wrong_access_token(void)
     e2b_envd_free(bad);
 }
 
+static void test_paused_sandbox_is_not_running(void)
+{
+    e2b_entry e;
+    e2b_sandbox sb;
+    e2b_error *err = e2b_api_pause_sync(client, sandbox.sandbox_id);
+    CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
+    err = e2b_envd_stat_sync(ev, "/tmp", &e);
+    CHECK(err != NULL);
+    CHECK_INT_EQ(err->http_status, 502);
+    CHECK_INT_EQ(err->kind, E2B_ERR_NOT_FOUND);
+    CHECK_MSG(contains(e2b_error_message(err), "the sandbox is not running"), "%s",
+              e2b_error_message(err));
+    e2b_error_free(err);
+    /* Connect resumes it; envd answers again. */
+    err = e2b_api_connect_sync(client, sandbox.sandbox_id, 900, &sb, NULL);
+    CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
+    e2b_sandbox_clear(&sb);
+    err = e2b_envd_stat_sync(ev, "/tmp", &e);
+    CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
+    e2b_entry_clear(&e);
+}
+
 int main(void)
 {
     e2b_error *err;
@@ -476,6 +498,7 @@ int main(void)
     RUN(test_dropped_process_stream);
     RUN(test_filesystem_calls);
     RUN(test_wrong_access_token);
+    RUN(test_paused_sandbox_is_not_running);
     e2b_envd_free(ev);
     e2b_error_free(e2b_api_kill_sync(client, sandbox.sandbox_id));
     e2b_sandbox_clear(&sandbox);
