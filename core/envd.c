@@ -2,6 +2,7 @@
 
 #include "core/base64.h"
 #include "core/connect_codec.h"
+#include "core/log.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -221,8 +222,11 @@ static void on_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
             err = e2b_error_new(E2B_ERR_PROTOCOL, "envd's reply is not a JSON object");
         }
     }
-    if (err)
+    if (err) {
         with_action(err, c);
+        if (err->kind != E2B_ERR_CANCELLED)
+            e2b_logf("error: %s", e2b_error_message(err));
+    }
     if (c->kind == C_JSON)
         c->json_done(c->ud, reply, err);
     else

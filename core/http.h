@@ -42,6 +42,7 @@ typedef struct e2b_http_response {
     long ms;              /* from start to the end of the last attempt */
     int attempts;         /* 1 + retries */
     int http_version;     /* 1 for HTTP/1.x, 2 for HTTP/2, 0 unknown */
+    long new_connections; /* connections opened for the last attempt (0 = one was reused) */
 } e2b_http_response;
 
 /* Streams a request body: copy up to size bytes into buf and return how many (0 = the end).
