@@ -120,6 +120,11 @@ static unsigned effective_timeout(keystore *ks, unsigned timeout_ms)
 
 static ks_code timeout_error(ss_run *r, const char *what, ks_error *err)
 {
+    if (!r->timed_out) /* D-Bus gave up first (its own call timeout) */
+        return ks_fail(err, KS_ERR_TIMEOUT,
+                       "the keyring did not answer in time while %s; if an unlock prompt is "
+                       "open, answer it and retry, or choose --keystore=file",
+                       what);
     return ks_fail(err, KS_ERR_TIMEOUT,
                    "the keyring did not answer within %.1f s while %s; if an unlock prompt is "
                    "open, answer it and retry, or choose --keystore=file",

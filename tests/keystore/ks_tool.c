@@ -11,9 +11,12 @@
  *
  * E2B_TUI_KEYSTORE is read from the environment, as e2b-tui does. --job runs the command
  * through the job API (worker thread, timeout MS) and prints "job-wall-ms=N" on stderr.
+ * --stop-pid=PID sends SIGSTOP to PID once the store is open and SIGCONT after the command's
+ * result is in (to show that a job ends at its deadline while the keyring hangs).
  * On failure it prints "error=<code>: <message>" on stderr and exits 10 + the code. */
 #include "keystore/keystore.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
     ks_select sel = {0};
     sel.env = getenv("E2B_TUI_KEYSTORE");
     int use_job = 0;
+    long stop_pid = 0;
     unsigned job_timeout = 0;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -59,6 +63,8 @@ int main(int argc, char **argv)
             sel.file_path = a + 7;
         else if (strncmp(a, "--timeout=", 10) == 0)
             sel.timeout_ms = (unsigned)strtoul(a + 10, NULL, 10);
+        else if (strncmp(a, "--stop-pid=", 11) == 0)
+            stop_pid = strtol(a + 11, NULL, 10);
         else if (strcmp(a, "--job") == 0)
             use_job = 1;
         else if (strncmp(a, "--job=", 6) == 0) {
@@ -95,6 +101,10 @@ int main(int argc, char **argv)
         printf("warning=%s\n", warning);
     free(warning);
 
+    if (stop_pid > 0 && kill((pid_t)stop_pid, SIGSTOP) != 0) {
+        perror("kill -STOP");
+        return 2;
+    }
     int status = 0;
     char *pw = NULL;
     ks_entry *entries = NULL;
@@ -144,6 +154,8 @@ int main(int argc, char **argv)
         status = 2;
     }
     explicit_bzero(line, sizeof line);
+    if (stop_pid > 0)
+        kill((pid_t)stop_pid, SIGCONT);
     if (rc != KS_OK) {
         status = fail(&err);
     } else {
