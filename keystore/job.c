@@ -13,7 +13,7 @@
 
 #define JOB_DEFAULT_TIMEOUT_MS 30000u
 
-typedef enum { JOB_PUT, JOB_GET, JOB_DELETE, JOB_LIST } job_kind;
+typedef enum { JOB_PUT, JOB_GET, JOB_DELETE, JOB_LIST, JOB_OPEN } job_kind;
 
 struct ks_job {
     pthread_mutex_t lock;
@@ -23,6 +23,9 @@ struct ks_job {
     job_kind kind;
     keystore *ks;
     char *box, *sid, *password;
+    /* JOB_OPEN: copies of the selection strings */
+    char *sel_flag, *sel_env, *sel_config, *sel_file;
+    unsigned sel_timeout_ms;
     unsigned timeout_ms;
     struct timespec deadline;
     ks_wake_fn wake;
@@ -33,6 +36,8 @@ struct ks_job {
     char *out_password;
     ks_entry *out_entries;
     size_t out_count;
+    keystore *out_store;
+    char *out_warning;
 };
 
 /* Threads still running, for keystore_jobs_drain(). */
@@ -59,6 +64,12 @@ static void job_destroy(ks_job *j)
     keystore_password_free(j->password);
     keystore_password_free(j->out_password);
     ks_entries_free(j->out_entries, j->out_count);
+    keystore_close(j->out_store);
+    free(j->out_warning);
+    free(j->sel_flag);
+    free(j->sel_env);
+    free(j->sel_config);
+    free(j->sel_file);
     free(j);
 }
 
@@ -88,12 +99,19 @@ static void *worker_main(void *arg)
     char *pw = NULL;
     ks_entry *entries = NULL;
     size_t count = 0;
+    keystore *store = NULL;
+    char *warning = NULL;
     ks_code rc = KS_ERR_INVALID;
+    ks_select sel = {j->sel_flag, j->sel_env, j->sel_config, j->sel_file, j->sel_timeout_ms};
     switch (j->kind) {
     case JOB_PUT: rc = ks_do_put(j->ks, j->box, j->sid, j->password, j->timeout_ms, &err); break;
     case JOB_GET: rc = ks_do_get(j->ks, j->box, j->sid, &pw, j->timeout_ms, &err); break;
     case JOB_DELETE: rc = ks_do_delete(j->ks, j->box, j->sid, j->timeout_ms, &err); break;
     case JOB_LIST: rc = ks_do_list(j->ks, &entries, &count, j->timeout_ms, &err); break;
+    case JOB_OPEN:
+        store = keystore_open_selected(&sel, &warning, &err);
+        rc = store ? KS_OK : err.code;
+        break;
     }
     pthread_mutex_lock(&j->lock);
     if (!j->done) {
@@ -102,10 +120,14 @@ static void *worker_main(void *arg)
         j->out_password = pw;
         j->out_entries = entries;
         j->out_count = count;
+        j->out_store = store;
+        j->out_warning = warning;
         publish_locked(j);
     } else { /* too late: the timer already reported a timeout */
         keystore_password_free(pw);
         ks_entries_free(entries, count);
+        keystore_close(store);
+        free(warning);
     }
     explicit_bzero(&err, sizeof err);
     unref_locked(j);
@@ -123,7 +145,8 @@ static void *timer_main(void *arg)
             j->rc = ks_fail(&j->err, KS_ERR_TIMEOUT,
                             "the keystore (%s) did not answer within %.1f s; if an unlock "
                             "prompt is open, answer it and retry, or choose --keystore=file",
-                            keystore_backend_name(j->ks), j->timeout_ms / 1000.0);
+                            j->ks ? keystore_backend_name(j->ks) : "opening",
+                            j->timeout_ms / 1000.0);
             publish_locked(j);
         }
     }
@@ -132,11 +155,11 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
-static ks_job *job_start(job_kind kind, keystore *ks, const char *box, const char *sid,
-                         const char *password, unsigned timeout_ms, ks_wake_fn wake,
-                         void *wake_ctx, ks_error *err)
+static ks_job *job_start(job_kind kind, keystore *ks, const ks_select *sel, const char *box,
+                         const char *sid, const char *password, unsigned timeout_ms,
+                         ks_wake_fn wake, void *wake_ctx, ks_error *err)
 {
-    if (!ks) {
+    if (!ks && kind != JOB_OPEN) {
         ks_fail(err, KS_ERR_INVALID, "no keystore is open");
         return NULL;
     }
@@ -149,17 +172,31 @@ static ks_job *job_start(job_kind kind, keystore *ks, const char *box, const cha
     j->box = ks_strdup(box);
     j->sid = ks_strdup(sid);
     j->password = ks_strdup(password);
-    if ((box && !j->box) || (sid && !j->sid) || (password && !j->password)) {
-        free(j->box);
-        free(j->sid);
-        keystore_password_free(j->password);
-        free(j);
+    bool sel_ok = true;
+    if (sel) {
+        j->sel_flag = ks_strdup(sel->flag);
+        j->sel_env = ks_strdup(sel->env);
+        j->sel_config = ks_strdup(sel->config);
+        j->sel_file = ks_strdup(sel->file_path);
+        /* The probe must not outlive the job. */
+        j->sel_timeout_ms = sel->timeout_ms;
+        sel_ok = (!sel->flag || j->sel_flag) && (!sel->env || j->sel_env) &&
+                 (!sel->config || j->sel_config) && (!sel->file_path || j->sel_file);
+    }
+    if ((box && !j->box) || (sid && !j->sid) || (password && !j->password) || !sel_ok) {
+        j->refs = 0;
+        pthread_mutex_init(&j->lock, NULL);
+        pthread_cond_init(&j->cond, NULL);
+        job_destroy(j);
         ks_fail(err, KS_ERR_NOMEM, "out of memory starting a keystore job");
         return NULL;
     }
-    ks_ref(ks);
+    if (ks)
+        ks_ref(ks);
     j->ks = ks;
     j->timeout_ms = timeout_ms ? timeout_ms : JOB_DEFAULT_TIMEOUT_MS;
+    if (sel && (!j->sel_timeout_ms || j->sel_timeout_ms > j->timeout_ms))
+        j->sel_timeout_ms = j->timeout_ms;
     j->wake = wake;
     j->wake_ctx = wake_ctx;
     j->refs = 1;
@@ -214,29 +251,37 @@ static ks_job *job_start(job_kind kind, keystore *ks, const char *box, const cha
     return j;
 }
 
+ks_job *keystore_job_open(const ks_select *sel, unsigned timeout_ms, ks_wake_fn wake,
+                          void *wake_ctx, ks_error *err)
+{
+    ks_select none = {0};
+    return job_start(JOB_OPEN, NULL, sel ? sel : &none, NULL, NULL, NULL, timeout_ms, wake,
+                     wake_ctx, err);
+}
+
 ks_job *keystore_job_put(keystore *ks, const char *box, const char *sandbox_id,
                          const char *password, unsigned timeout_ms, ks_wake_fn wake,
                          void *wake_ctx, ks_error *err)
 {
-    return job_start(JOB_PUT, ks, box, sandbox_id, password, timeout_ms, wake, wake_ctx, err);
+    return job_start(JOB_PUT, ks, NULL, box, sandbox_id, password, timeout_ms, wake, wake_ctx, err);
 }
 
 ks_job *keystore_job_get(keystore *ks, const char *box, const char *sandbox_id,
                          unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx, ks_error *err)
 {
-    return job_start(JOB_GET, ks, box, sandbox_id, NULL, timeout_ms, wake, wake_ctx, err);
+    return job_start(JOB_GET, ks, NULL, box, sandbox_id, NULL, timeout_ms, wake, wake_ctx, err);
 }
 
 ks_job *keystore_job_delete(keystore *ks, const char *box, const char *sandbox_id,
                             unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx, ks_error *err)
 {
-    return job_start(JOB_DELETE, ks, box, sandbox_id, NULL, timeout_ms, wake, wake_ctx, err);
+    return job_start(JOB_DELETE, ks, NULL, box, sandbox_id, NULL, timeout_ms, wake, wake_ctx, err);
 }
 
 ks_job *keystore_job_list(keystore *ks, unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
                           ks_error *err)
 {
-    return job_start(JOB_LIST, ks, NULL, NULL, NULL, timeout_ms, wake, wake_ctx, err);
+    return job_start(JOB_LIST, ks, NULL, NULL, NULL, NULL, timeout_ms, wake, wake_ctx, err);
 }
 
 bool keystore_job_done(ks_job *j)
@@ -318,4 +363,22 @@ bool keystore_jobs_drain(unsigned timeout_ms)
     bool idle = live_threads == 0;
     pthread_mutex_unlock(&live_lock);
     return idle;
+}
+
+keystore *keystore_job_take_store(ks_job *j, char **warning)
+{
+    if (warning)
+        *warning = NULL;
+    pthread_mutex_lock(&j->lock);
+    keystore *ks = NULL;
+    if (j->done) {
+        ks = j->out_store;
+        j->out_store = NULL;
+        if (warning) {
+            *warning = j->out_warning;
+            j->out_warning = NULL;
+        }
+    }
+    pthread_mutex_unlock(&j->lock);
+    return ks;
 }

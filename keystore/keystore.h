@@ -181,6 +181,16 @@ ks_job *keystore_job_delete(keystore *ks, const char *box, const char *sandbox_i
 ks_job *keystore_job_list(keystore *ks, unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
                           ks_error *err);
 
+/* Opens the store chosen by sel (see keystore_open_selected) on a worker thread, so that even
+ * the Secret Service probe never blocks the UI. sel's strings are copied. Its timeout_ms is
+ * capped by the job's timeout. Take the result with keystore_job_take_store(). */
+ks_job *keystore_job_open(const ks_select *sel, unsigned timeout_ms, ks_wake_fn wake,
+                          void *wake_ctx, ks_error *err);
+
+/* For a done open job with KS_OK: the store (the caller closes it) and *warning (the auto
+ * fallback sentence, or NULL; the caller frees it). Moved out once; NULL otherwise. */
+keystore *keystore_job_take_store(ks_job *job, char **warning);
+
 /* Non-blocking: true once the job has a result (success, error or timeout). */
 bool keystore_job_done(ks_job *job);
 

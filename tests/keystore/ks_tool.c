@@ -9,8 +9,9 @@
  *   delete BOX [SID]
  *   list               prints "BOX<TAB>SID" lines
  *
- * E2B_TUI_KEYSTORE is read from the environment, as e2b-tui does. --job runs the command
- * through the job API (worker thread, timeout MS) and prints "job-wall-ms=N" on stderr.
+ * E2B_TUI_KEYSTORE is read from the environment, as e2b-tui does. --job opens the store and
+ * runs the command through the job API (worker threads, timeout MS) and prints
+ * "open-job-wall-ms=N woken=N" and "job-wall-ms=N woken=N" on stderr.
  * --stop-pid=PID sends SIGSTOP to PID once the store is open and SIGCONT after the command's
  * result is in (to show that a job ends at its deadline while the keyring hangs).
  * On failure it prints "error=<code>: <message>" on stderr and exits 10 + the code. */
@@ -93,9 +94,25 @@ int main(int argc, char **argv)
 
     ks_error err;
     char *warning = NULL;
-    keystore *ks = keystore_open_selected(&sel, &warning, &err);
-    if (!ks)
+    keystore *ks = NULL;
+    if (use_job) { /* the store is opened by a job too, as the TUI does */
+        int woken = 0;
+        double t0 = now_ms();
+        ks_job *job = keystore_job_open(&sel, job_timeout, wake, &woken, &err);
+        if (job) {
+            keystore_job_wait(job);
+            if (keystore_job_result(job, &err, NULL, NULL, NULL) == KS_OK)
+                ks = keystore_job_take_store(job, &warning);
+            fprintf(stderr, "open-job-wall-ms=%.0f woken=%d\n", now_ms() - t0, woken);
+            keystore_job_free(job);
+        }
+    } else {
+        ks = keystore_open_selected(&sel, &warning, &err);
+    }
+    if (!ks) {
+        keystore_jobs_drain(10000);
         return fail(&err);
+    }
     printf("backend=%s\nlocation=%s\n", keystore_backend_name(ks), keystore_location(ks));
     if (warning)
         printf("warning=%s\n", warning);

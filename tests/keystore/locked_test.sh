@@ -40,7 +40,7 @@ t_eq "locked: auto mode keeps the keyring" "$(grep -c 'backend=secret-service' "
 t_not_contains "locked: auto mode does not fall back to plain text" "$(cat "$O.auto")" "warning="
 t_ok "locked: no password file was written" test ! -e "$XDG_STATE_HOME/e2b-tui/passwords"
 t_eq "locked: nothing but our own error lines on stderr (GLib goes to the log hook)" \
-    "$(cat "$E".* | grep -v '^error=\|^job-start-ms=' || true)" ""
+    "$(cat "$E".* | grep -v '^error=\|^job-start-ms=\|^open-job-wall-ms=' || true)" ""
 t_not_contains "locked: the password is not in any message" "$(cat "$E".* "$O".*)" "$PW"
 
 rc=$(ks_in_keyring_session "right-pw" bash -c 'ss get b1 s1 2>/dev/null | tail -n 1')

@@ -33,7 +33,7 @@ t1=$(ms_now)
 t_eq "job: ends with the timeout status" "$rc" 14
 t_contains "job: timeout error says what to do" "$(cat "$E")" "error=timeout: the keystore (secret-service) did not answer within 1.5 s"
 t_contains "job: wake was called at the deadline" "$(cat "$E")" "woken=1"
-wall=$(sed -n 's/.*job-wall-ms=\([0-9]*\).*/\1/p' "$E")
+wall=$(sed -n 's/^job-start-ms=.* job-wall-ms=\([0-9]*\).*/\1/p' "$E")
 t_ok "job: result came at the deadline, not at the store timeout (${wall} ms)" \
     test "${wall:-99999}" -ge 1400 -a "${wall:-99999}" -lt 15000
 t_ok "job: the process exited soon after SIGCONT ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 30000
@@ -50,6 +50,14 @@ t_ok "open: returned near the 1 s timeout ($((t1 - t0)) ms)" test $((t1 - t0)) -
 rc=$("$KS_TOOL" --timeout=1000 open >"$O" 2>"$E"; echo $?)
 t_eq "auto: a hung keyring is an error, not a plain-text fallback" "$rc" 14
 t_not_contains "auto: no fallback file named" "$(cat "$O")" "warning="
+t_ok "auto: no password file was created" test ! -e "$XDG_STATE_HOME/e2b-tui/passwords"
+# Opening through a job (as the TUI does): the probe itself is bounded by the job.
+rc=$("$KS_TOOL" --timeout=60000 --job=1500 open >"$O" 2>"$E"; echo $?)
+t_eq "open job: a hung keyring gives the timeout status" "$rc" 14
+t_contains "open job: wake was called" "$(cat "$E")" "woken=1"
+wall=$(sed -n 's/^open-job-wall-ms=\([0-9]*\).*/\1/p' "$E")
+t_ok "open job: ended at its 1.5 s deadline, not the 60 s store timeout (${wall} ms)" \
+    test "${wall:-99999}" -ge 1400 -a "${wall:-99999}" -lt 15000
 kill -CONT "$pid"
 
 # 3. After SIGCONT the keyring answers again and the entry is intact.

@@ -364,6 +364,39 @@ static void test_job_invalid_arguments_reported_through_result(void)
     keystore_close(ks);
 }
 
+static void test_open_job_gives_the_store(void)
+{
+    ks_error err;
+    atomic_int mine = 0;
+    char flag[] = "memory";
+    ks_select sel = {.flag = flag};
+    ks_job *j = keystore_job_open(&sel, 5000, count_wake, &mine, &err);
+    CHECK(j);
+    flag[0] = 'x'; /* the job copied the selection */
+    keystore_job_wait(j);
+    CHECK_INT_EQ(keystore_job_result(j, &err, NULL, NULL, NULL), KS_OK);
+    char *warning = (char *)"unset";
+    keystore *ks = keystore_job_take_store(j, &warning);
+    CHECK(ks);
+    CHECK(warning == NULL);
+    CHECK(keystore_job_take_store(j, NULL) == NULL); /* moved out once */
+    keystore_job_free(j);
+    CHECK_STR_EQ(keystore_backend_name(ks), "memory");
+    CHECK_INT_EQ(keystore_put(ks, "b", "s", "p", &err), KS_OK);
+    keystore_close(ks);
+
+    sel.flag = "nonsense";
+    j = keystore_job_open(&sel, 5000, NULL, NULL, &err);
+    CHECK(j);
+    keystore_job_wait(j);
+    CHECK_INT_EQ(keystore_job_result(j, &err, NULL, NULL, NULL), KS_ERR_INVALID);
+    CHECK(strstr(err.message, "--keystore=nonsense"));
+    CHECK(keystore_job_take_store(j, NULL) == NULL);
+    keystore_job_free(j);
+    CHECK(keystore_jobs_drain(5000));
+    CHECK_INT_EQ(atomic_load(&mine), 1);
+}
+
 int main(void)
 {
     RUN(test_memory_put_get_overwrite_delete);
@@ -381,5 +414,6 @@ int main(void)
     RUN(test_jobs_put_get_list_delete);
     RUN(test_job_outlives_closed_store_and_freed_job);
     RUN(test_job_invalid_arguments_reported_through_result);
+    RUN(test_open_job_gives_the_store);
     return harness_finish();
 }
