@@ -88,16 +88,15 @@ static ks_code read_file(const char *path, char **buf, size_t *len, ks_error *er
                            "regular file (mode 0600) or remove it",
                            path);
         int e = errno;
-        return ks_fail(err, e == EACCES ? KS_ERR_PERMISSION : KS_ERR_IO, "cannot read %s: %s",
-                       path, strerror(e));
+        return ks_fail(err, e == EACCES ? KS_ERR_PERMISSION : KS_ERR_IO, "cannot read %s: %s", path,
+                       strerror(e));
     }
     struct stat st;
     ks_code rc = KS_OK;
     if (fstat(fd, &st) != 0)
         rc = ks_fail(err, KS_ERR_IO, "cannot read %s: %s", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
-        rc = ks_fail(err, KS_ERR_PERMISSION, "refusing to read %s: it is not a regular file",
-                     path);
+        rc = ks_fail(err, KS_ERR_PERMISSION, "refusing to read %s: it is not a regular file", path);
     else if (st.st_uid != geteuid())
         rc = ks_fail(err, KS_ERR_PERMISSION, "refusing to read %s: it belongs to another user",
                      path);

@@ -75,8 +75,8 @@ static ks_code mem_get(keystore *ks, const char *box, const char *sid, char **pa
     char *pw = p ? ks_strdup((*p)->password) : NULL;
     pthread_mutex_unlock(&m->lock);
     if (!p)
-        return ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored for box %s (sandbox %s)",
-                       box, sid);
+        return ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored for box %s (sandbox %s)", box,
+                       sid);
     if (!pw)
         return ks_fail(err, KS_ERR_NOMEM, "out of memory reading a password");
     *password = pw;

@@ -23,7 +23,14 @@ static const SecretSchema BOX_SCHEMA = {
         {"sandbox-id", SECRET_SCHEMA_ATTRIBUTE_STRING},
         {NULL, 0},
     },
-    0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    0,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 typedef struct {
@@ -92,7 +99,10 @@ static void on_done(GObject *src, GAsyncResult *res, gpointer data)
     c->done = true;
 }
 
-static ss_call *call_new(void) { return g_new0(ss_call, 1); }
+static ss_call *call_new(void)
+{
+    return g_new0(ss_call, 1);
+}
 
 /* Iterates until the call is done. Returns false when it was abandoned (the call then
  * keeps `c`, which is leaked on purpose: it may still be written). */
@@ -152,8 +162,8 @@ static ks_code map_error(ss_run *r, const GError *e, const char *what, ks_error 
                        "no Secret Service answers on the session bus (%s); install and start "
                        "gnome-keyring (or another Secret Service), or use --keystore=file",
                        e->message);
-    if ((e->domain == G_DBUS_ERROR && (e->code == G_DBUS_ERROR_UNKNOWN_METHOD ||
-                                       e->code == G_DBUS_ERROR_UNKNOWN_OBJECT)) ||
+    if ((e->domain == G_DBUS_ERROR &&
+         (e->code == G_DBUS_ERROR_UNKNOWN_METHOD || e->code == G_DBUS_ERROR_UNKNOWN_OBJECT)) ||
         g_error_matches(e, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT))
         return ks_fail(err, KS_ERR_NO_SERVICE,
                        "the keyring has no default collection (%s); create a \"login\" "
@@ -196,12 +206,11 @@ static SecretService *get_service(ss_run *r, ks_error *err)
 /* Checks the default collection: KS_OK when it exists and is unlocked, KS_ERR_LOCKED,
  * KS_ERR_NO_SERVICE when there is none, or a mapped error. *label (if not NULL) receives the
  * collection's label (g_free). */
-static ks_code check_default_collection(ss_run *r, SecretService *svc, char **label,
-                                        ks_error *err)
+static ks_code check_default_collection(ss_run *r, SecretService *svc, char **label, ks_error *err)
 {
     ss_call *c = call_new();
-    secret_collection_for_alias(svc, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
-                                r->cancel, on_done, c);
+    secret_collection_for_alias(svc, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, r->cancel,
+                                on_done, c);
     if (!call_wait(r, c))
         return timeout_error(r, "reading the default keyring", err);
     GError *e = NULL;
@@ -245,8 +254,7 @@ static ks_code not_found_or_why(ss_run *r, const char *box, const char *sid, ks_
     if (sid)
         return ks_fail(err, KS_ERR_NOT_FOUND,
                        "no password is stored in the keyring for box %s (sandbox %s)", box, sid);
-    return ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored in the keyring for box %s",
-                   box);
+    return ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored in the keyring for box %s", box);
 }
 
 static GHashTable *attributes(const char *box, const char *sid)
@@ -278,8 +286,8 @@ static ks_code ss_put(keystore *ks, const char *box, const char *sid, const char
         char *label = g_strdup_printf("e2b-tui: server password of box %s (sandbox %s)", box, sid);
         GHashTable *a = attributes(box, sid);
         ss_call *c = call_new();
-        secret_password_storev(&BOX_SCHEMA, a, SECRET_COLLECTION_DEFAULT, label, password,
-                               r.cancel, on_done, c);
+        secret_password_storev(&BOX_SCHEMA, a, SECRET_COLLECTION_DEFAULT, label, password, r.cancel,
+                               on_done, c);
         g_hash_table_unref(a);
         g_free(label);
         if (!call_wait(&r, c)) {
@@ -409,7 +417,10 @@ static ks_code ss_list(keystore *ks, ks_entry **entries, size_t *count, unsigned
     return rc;
 }
 
-static void ss_destroy(void *state) { g_free(state); }
+static void ss_destroy(void *state)
+{
+    g_free(state);
+}
 
 static const ks_ops ss_ops = {ss_put, ss_get, ss_del, ss_list, ss_destroy};
 

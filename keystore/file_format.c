@@ -7,7 +7,10 @@
 
 static const char HEADER[] = "# e2b-tui box passwords: keep this file private (mode 0600)\n";
 
-static bool needs_escape(unsigned char c) { return c < 0x21 || c == 0x7f || c == '%'; }
+static bool needs_escape(unsigned char c)
+{
+    return c < 0x21 || c == 0x7f || c == '%';
+}
 
 static size_t encoded_len(const char *s)
 {
@@ -151,8 +154,8 @@ char *ksf_serialize(const ksf_record *recs, size_t n, size_t *len)
 {
     size_t total = sizeof HEADER - 1;
     for (size_t i = 0; i < n; i++)
-        total += encoded_len(recs[i].box) + encoded_len(recs[i].sid) +
-                 encoded_len(recs[i].password) + 3;
+        total +=
+            encoded_len(recs[i].box) + encoded_len(recs[i].sid) + encoded_len(recs[i].password) + 3;
     char *buf = malloc(total + 1);
     if (!buf)
         return NULL;

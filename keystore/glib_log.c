@@ -50,7 +50,10 @@ static GLogWriterOutput writer(GLogLevelFlags level, const GLogField *fields, gs
     return G_LOG_WRITER_HANDLED;
 }
 
-static void print_handler(const gchar *text) { emit("message", "print", text); }
+static void print_handler(const gchar *text)
+{
+    emit("message", "print", text);
+}
 
 static void install_once(void)
 {

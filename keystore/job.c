@@ -104,10 +104,18 @@ static void *worker_main(void *arg)
     ks_code rc = KS_ERR_INVALID;
     ks_select sel = {j->sel_flag, j->sel_env, j->sel_config, j->sel_file, j->sel_timeout_ms};
     switch (j->kind) {
-    case JOB_PUT: rc = ks_do_put(j->ks, j->box, j->sid, j->password, j->timeout_ms, &err); break;
-    case JOB_GET: rc = ks_do_get(j->ks, j->box, j->sid, &pw, j->timeout_ms, &err); break;
-    case JOB_DELETE: rc = ks_do_delete(j->ks, j->box, j->sid, j->timeout_ms, &err); break;
-    case JOB_LIST: rc = ks_do_list(j->ks, &entries, &count, j->timeout_ms, &err); break;
+    case JOB_PUT:
+        rc = ks_do_put(j->ks, j->box, j->sid, j->password, j->timeout_ms, &err);
+        break;
+    case JOB_GET:
+        rc = ks_do_get(j->ks, j->box, j->sid, &pw, j->timeout_ms, &err);
+        break;
+    case JOB_DELETE:
+        rc = ks_do_delete(j->ks, j->box, j->sid, j->timeout_ms, &err);
+        break;
+    case JOB_LIST:
+        rc = ks_do_list(j->ks, &entries, &count, j->timeout_ms, &err);
+        break;
     case JOB_OPEN:
         store = keystore_open_selected(&sel, &warning, &err);
         rc = store ? KS_OK : err.code;
@@ -142,11 +150,11 @@ static void *timer_main(void *arg)
     while (!j->done) {
         int r = pthread_cond_timedwait(&j->cond, &j->lock, &j->deadline);
         if (r == ETIMEDOUT && !j->done) {
-            j->rc = ks_fail(&j->err, KS_ERR_TIMEOUT,
-                            "the keystore (%s) did not answer within %.1f s; if an unlock "
-                            "prompt is open, answer it and retry, or choose --keystore=file",
-                            j->ks ? keystore_backend_name(j->ks) : "opening",
-                            j->timeout_ms / 1000.0);
+            j->rc =
+                ks_fail(&j->err, KS_ERR_TIMEOUT,
+                        "the keystore (%s) did not answer within %.1f s; if an unlock "
+                        "prompt is open, answer it and retry, or choose --keystore=file",
+                        j->ks ? keystore_backend_name(j->ks) : "opening", j->timeout_ms / 1000.0);
             publish_locked(j);
         }
     }
@@ -260,14 +268,14 @@ ks_job *keystore_job_open(const ks_select *sel, unsigned timeout_ms, ks_wake_fn 
 }
 
 ks_job *keystore_job_put(keystore *ks, const char *box, const char *sandbox_id,
-                         const char *password, unsigned timeout_ms, ks_wake_fn wake,
-                         void *wake_ctx, ks_error *err)
+                         const char *password, unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
+                         ks_error *err)
 {
     return job_start(JOB_PUT, ks, NULL, box, sandbox_id, password, timeout_ms, wake, wake_ctx, err);
 }
 
-ks_job *keystore_job_get(keystore *ks, const char *box, const char *sandbox_id,
-                         unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx, ks_error *err)
+ks_job *keystore_job_get(keystore *ks, const char *box, const char *sandbox_id, unsigned timeout_ms,
+                         ks_wake_fn wake, void *wake_ctx, ks_error *err)
 {
     return job_start(JOB_GET, ks, NULL, box, sandbox_id, NULL, timeout_ms, wake, wake_ctx, err);
 }

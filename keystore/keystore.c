@@ -21,17 +21,28 @@ struct keystore {
 const char *ks_code_name(ks_code code)
 {
     switch (code) {
-    case KS_OK: return "ok";
-    case KS_ERR_NOT_FOUND: return "not-found";
-    case KS_ERR_LOCKED: return "locked";
-    case KS_ERR_NO_SERVICE: return "no-service";
-    case KS_ERR_TIMEOUT: return "timeout";
-    case KS_ERR_CANCELLED: return "cancelled";
-    case KS_ERR_PERMISSION: return "permission";
-    case KS_ERR_IO: return "io";
-    case KS_ERR_CORRUPT: return "corrupt";
-    case KS_ERR_INVALID: return "invalid";
-    case KS_ERR_NOMEM: return "nomem";
+    case KS_OK:
+        return "ok";
+    case KS_ERR_NOT_FOUND:
+        return "not-found";
+    case KS_ERR_LOCKED:
+        return "locked";
+    case KS_ERR_NO_SERVICE:
+        return "no-service";
+    case KS_ERR_TIMEOUT:
+        return "timeout";
+    case KS_ERR_CANCELLED:
+        return "cancelled";
+    case KS_ERR_PERMISSION:
+        return "permission";
+    case KS_ERR_IO:
+        return "io";
+    case KS_ERR_CORRUPT:
+        return "corrupt";
+    case KS_ERR_INVALID:
+        return "invalid";
+    case KS_ERR_NOMEM:
+        return "nomem";
     }
     return "unknown";
 }
@@ -147,9 +158,15 @@ keystore *ks_new(ks_backend backend, const ks_ops *ops, void *state, const char 
     return ks;
 }
 
-void *ks_state(keystore *ks) { return ks->state; }
+void *ks_state(keystore *ks)
+{
+    return ks->state;
+}
 
-void ks_ref(keystore *ks) { atomic_fetch_add(&ks->refs, 1); }
+void ks_ref(keystore *ks)
+{
+    atomic_fetch_add(&ks->refs, 1);
+}
 
 void ks_unref(keystore *ks)
 {
@@ -160,21 +177,33 @@ void ks_unref(keystore *ks)
     free(ks);
 }
 
-void keystore_close(keystore *ks) { ks_unref(ks); }
+void keystore_close(keystore *ks)
+{
+    ks_unref(ks);
+}
 
-ks_backend keystore_backend(const keystore *ks) { return ks->backend; }
+ks_backend keystore_backend(const keystore *ks)
+{
+    return ks->backend;
+}
 
 const char *keystore_backend_name(const keystore *ks)
 {
     switch (ks->backend) {
-    case KS_BACKEND_SECRET_SERVICE: return "secret-service";
-    case KS_BACKEND_FILE: return "file";
-    case KS_BACKEND_MEMORY: return "memory";
+    case KS_BACKEND_SECRET_SERVICE:
+        return "secret-service";
+    case KS_BACKEND_FILE:
+        return "file";
+    case KS_BACKEND_MEMORY:
+        return "memory";
     }
     return "unknown";
 }
 
-const char *keystore_location(const keystore *ks) { return ks->location; }
+const char *keystore_location(const keystore *ks)
+{
+    return ks->location;
+}
 
 /* A name or id goes into keyring attributes, file lines and messages: keep it printable. */
 static bool check_name(const char *what, const char *s, ks_error *err)
@@ -270,8 +299,8 @@ ks_code ks_do_list(keystore *ks, ks_entry **entries, size_t *count, unsigned tim
     return rc;
 }
 
-ks_code keystore_put(keystore *ks, const char *box, const char *sandbox_id,
-                     const char *password, ks_error *err)
+ks_code keystore_put(keystore *ks, const char *box, const char *sandbox_id, const char *password,
+                     ks_error *err)
 {
     return ks_do_put(ks, box, sandbox_id, password, 0, err);
 }

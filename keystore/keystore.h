@@ -26,15 +26,15 @@
 
 typedef enum {
     KS_OK = 0,
-    KS_ERR_NOT_FOUND,   /* no entry for that box and sandbox (the backend works) */
-    KS_ERR_LOCKED,      /* the keyring exists but is locked (or unlocking was refused) */
-    KS_ERR_NO_SERVICE,  /* no session bus, no Secret Service provider, or no default keyring */
-    KS_ERR_TIMEOUT,     /* the backend did not answer in time */
-    KS_ERR_CANCELLED,   /* the user dismissed an unlock prompt */
-    KS_ERR_PERMISSION,  /* unsafe file modes, a symlink, a file owned by someone else, EACCES */
-    KS_ERR_IO,          /* a read/write/D-Bus failure not covered above */
-    KS_ERR_CORRUPT,     /* the password file cannot be parsed */
-    KS_ERR_INVALID,     /* a bad argument (empty name, unknown --keystore value, ...) */
+    KS_ERR_NOT_FOUND,  /* no entry for that box and sandbox (the backend works) */
+    KS_ERR_LOCKED,     /* the keyring exists but is locked (or unlocking was refused) */
+    KS_ERR_NO_SERVICE, /* no session bus, no Secret Service provider, or no default keyring */
+    KS_ERR_TIMEOUT,    /* the backend did not answer in time */
+    KS_ERR_CANCELLED,  /* the user dismissed an unlock prompt */
+    KS_ERR_PERMISSION, /* unsafe file modes, a symlink, a file owned by someone else, EACCES */
+    KS_ERR_IO,         /* a read/write/D-Bus failure not covered above */
+    KS_ERR_CORRUPT,    /* the password file cannot be parsed */
+    KS_ERR_INVALID,    /* a bad argument (empty name, unknown --keystore value, ...) */
     KS_ERR_NOMEM,
 } ks_code;
 
@@ -110,8 +110,7 @@ typedef struct {
 /* Which choice wins: flag, then env, then config, then auto. *source is set to a static
  * string naming where it came from ("--keystore", "E2B_TUI_KEYSTORE", "config", "default").
  * An unknown value is KS_ERR_INVALID with a message naming its source. */
-bool ks_select_resolve(const ks_select *sel, ks_choice *choice, const char **source,
-                       ks_error *err);
+bool ks_select_resolve(const ks_select *sel, ks_choice *choice, const char **source, ks_error *err);
 
 /* Resolves the choice and opens that store. For `auto`, the Secret Service is tried first;
  * when it is absent (KS_ERR_NO_SERVICE only: a locked keyring or a timeout is an error, not
@@ -129,8 +128,8 @@ char *keystore_default_file_path(ks_error *err);
 /* Stores (or replaces) the password of box `box` in sandbox `sandbox_id`. box and sandbox_id
  * must be non-empty, at most 255 bytes, without control characters; password non-empty, at
  * most 4096 bytes, without NUL. Returns KS_OK or an error code (err set). */
-ks_code keystore_put(keystore *ks, const char *box, const char *sandbox_id,
-                     const char *password, ks_error *err);
+ks_code keystore_put(keystore *ks, const char *box, const char *sandbox_id, const char *password,
+                     ks_error *err);
 
 /* On KS_OK, *password is a malloc'd copy: free it with keystore_password_free().
  * KS_ERR_NOT_FOUND when there is no entry (and the backend is known to work). */
@@ -171,13 +170,12 @@ typedef struct ks_job ks_job;
  * and calls wake, even if the backend call is still stuck; the worker then finishes in the
  * background and its late result is discarded. wake may be NULL (poll keystore_job_done). */
 ks_job *keystore_job_put(keystore *ks, const char *box, const char *sandbox_id,
-                         const char *password, unsigned timeout_ms, ks_wake_fn wake,
-                         void *wake_ctx, ks_error *err);
-ks_job *keystore_job_get(keystore *ks, const char *box, const char *sandbox_id,
-                         unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx, ks_error *err);
+                         const char *password, unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
+                         ks_error *err);
+ks_job *keystore_job_get(keystore *ks, const char *box, const char *sandbox_id, unsigned timeout_ms,
+                         ks_wake_fn wake, void *wake_ctx, ks_error *err);
 ks_job *keystore_job_delete(keystore *ks, const char *box, const char *sandbox_id,
-                            unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
-                            ks_error *err);
+                            unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx, ks_error *err);
 ks_job *keystore_job_list(keystore *ks, unsigned timeout_ms, ks_wake_fn wake, void *wake_ctx,
                           ks_error *err);
 

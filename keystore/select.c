@@ -12,9 +12,12 @@ bool ks_choice_parse(const char *text, ks_choice *out)
         const char *name;
         ks_choice choice;
     } names[] = {
-        {"auto", KS_CHOICE_AUTO},           {"secret-service", KS_CHOICE_SECRET_SERVICE},
-        {"secret_service", KS_CHOICE_SECRET_SERVICE}, {"keyring", KS_CHOICE_SECRET_SERVICE},
-        {"libsecret", KS_CHOICE_SECRET_SERVICE},      {"file", KS_CHOICE_FILE},
+        {"auto", KS_CHOICE_AUTO},
+        {"secret-service", KS_CHOICE_SECRET_SERVICE},
+        {"secret_service", KS_CHOICE_SECRET_SERVICE},
+        {"keyring", KS_CHOICE_SECRET_SERVICE},
+        {"libsecret", KS_CHOICE_SECRET_SERVICE},
+        {"file", KS_CHOICE_FILE},
         {"memory", KS_CHOICE_MEMORY},
     };
     if (!text)
@@ -31,16 +34,19 @@ bool ks_choice_parse(const char *text, ks_choice *out)
 const char *ks_choice_name(ks_choice c)
 {
     switch (c) {
-    case KS_CHOICE_AUTO: return "auto";
-    case KS_CHOICE_SECRET_SERVICE: return "secret-service";
-    case KS_CHOICE_FILE: return "file";
-    case KS_CHOICE_MEMORY: return "memory";
+    case KS_CHOICE_AUTO:
+        return "auto";
+    case KS_CHOICE_SECRET_SERVICE:
+        return "secret-service";
+    case KS_CHOICE_FILE:
+        return "file";
+    case KS_CHOICE_MEMORY:
+        return "memory";
     }
     return "unknown";
 }
 
-bool ks_select_resolve(const ks_select *sel, ks_choice *choice, const char **source,
-                       ks_error *err)
+bool ks_select_resolve(const ks_select *sel, ks_choice *choice, const char **source, ks_error *err)
 {
     const char *value = NULL, *from = "default";
     if (sel && sel->flag) {
@@ -115,10 +121,14 @@ keystore *keystore_open_selected(const ks_select *sel, char **warning, ks_error 
         return NULL;
     unsigned timeout = sel ? sel->timeout_ms : 0;
     switch (choice) {
-    case KS_CHOICE_MEMORY: return keystore_open_memory(err);
-    case KS_CHOICE_FILE: return open_file(sel, err);
-    case KS_CHOICE_SECRET_SERVICE: return keystore_open_secret_service(timeout, err);
-    case KS_CHOICE_AUTO: break;
+    case KS_CHOICE_MEMORY:
+        return keystore_open_memory(err);
+    case KS_CHOICE_FILE:
+        return open_file(sel, err);
+    case KS_CHOICE_SECRET_SERVICE:
+        return keystore_open_secret_service(timeout, err);
+    case KS_CHOICE_AUTO:
+        break;
     }
     ks_error why;
     keystore *ks = keystore_open_secret_service(timeout, &why);

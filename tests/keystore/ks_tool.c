@@ -44,7 +44,10 @@ static int fail(const ks_error *err)
     return 10 + (int)err->code;
 }
 
-static void wake(void *ctx) { ++*(int *)ctx; }
+static void wake(void *ctx)
+{
+    ++*(int *)ctx;
+}
 
 int main(int argc, char **argv)
 {
@@ -154,8 +157,8 @@ int main(int argc, char **argv)
         } else {
             keystore_job_wait(job);
             rc = keystore_job_result(job, &err, &pw, &entries, &count);
-            fprintf(stderr, "job-start-ms=%.0f job-wall-ms=%.0f woken=%d\n", t_start,
-                    now_ms() - t0, woken);
+            fprintf(stderr, "job-start-ms=%.0f job-wall-ms=%.0f woken=%d\n", t_start, now_ms() - t0,
+                    woken);
             keystore_job_free(job);
         }
     } else if (strcmp(cmd, "put") == 0) {

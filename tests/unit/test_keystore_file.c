@@ -170,7 +170,10 @@ static void test_refuses_symlink(void)
     CHECK_STR_EQ(buf, "b\ts\tpw\n");
 }
 
-static void crash_hook(const char *tmp_path) { raise(SIGKILL); }
+static void crash_hook(const char *tmp_path)
+{
+    raise(SIGKILL);
+}
 
 static void test_crash_between_write_and_rename_keeps_old_value(void)
 {
@@ -273,7 +276,10 @@ static void test_two_writer_processes_lose_nothing(void)
 }
 
 static atomic_int woken;
-static void on_wake(void *ctx) { atomic_fetch_add(&woken, 1); }
+static void on_wake(void *ctx)
+{
+    atomic_fetch_add(&woken, 1);
+}
 
 static double now_ms(void)
 {

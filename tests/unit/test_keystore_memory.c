@@ -230,12 +230,12 @@ static void test_format_round_trip_of_awkward_values(void)
 static void test_format_rejects_bad_lines_with_line_number(void)
 {
     static const char *bad[] = {
-        "# header\nb1\ts1\n",             /* two fields */
-        "# header\n\nb1\ts1\tp\tx\n",     /* four fields */
-        "b1\t\tpw\n",                     /* empty field */
-        "b1\ts1\tp%4\n",                  /* truncated escape */
-        "b1\ts1\tp%zz\n",                 /* bad escape */
-        "b1\ts1\tp%00\n",                 /* NUL */
+        "# header\nb1\ts1\n",         /* two fields */
+        "# header\n\nb1\ts1\tp\tx\n", /* four fields */
+        "b1\t\tpw\n",                 /* empty field */
+        "b1\ts1\tp%4\n",              /* truncated escape */
+        "b1\ts1\tp%zz\n",             /* bad escape */
+        "b1\ts1\tp%00\n",             /* NUL */
     };
     static const size_t line[] = {2, 3, 1, 1, 1, 1};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
