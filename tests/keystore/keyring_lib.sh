@@ -4,6 +4,16 @@
 
 KS_TOOL=$TEST_B/tests/keystore/ks_tool
 unset DISPLAY WAYLAND_DISPLAY E2B_TUI_KEYSTORE SECRET_BACKEND SECRET_SERVICE_BUS_NAME
+# Never touch the developer's own session: GDBus falls back to $XDG_RUNTIME_DIR/bus when
+# DBUS_SESSION_BUS_ADDRESS is unset, and gnome-keyring-daemon --unlock looks for a running
+# daemon through GNOME_KEYRING_CONTROL or $XDG_RUNTIME_DIR/keyring. Use a private runtime dir
+# (created once, by the outer script; re-executed inner scripts inherit it).
+unset GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
+if [ -z "${KS_INNER:-}" ]; then
+    unset DBUS_SESSION_BUS_ADDRESS
+    export XDG_RUNTIME_DIR=$T_TMP/run
+    mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+fi
 
 # ks_need_tools: fails the whole script clearly when a needed program is missing.
 ks_need_tools() {
