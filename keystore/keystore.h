@@ -218,7 +218,8 @@ bool keystore_jobs_drain(unsigned timeout_ms);
  * `log(ctx, level, domain, message)` instead; level is "error", "critical", "warning",
  * "message", "info" or "debug". log NULL discards the messages. May be called again to
  * change the sink (e.g. to the log file once it is open). keystore_open_secret_service()
- * installs the writer too, so that nothing reaches the terminal even without this call. */
+ * installs the writer too, so that nothing reaches the terminal even without this call.
+ * log may run on any thread, under a lock: it must be quick and must not log through GLib. */
 typedef void (*ks_log_fn)(void *ctx, const char *level, const char *domain, const char *message);
 void keystore_set_log(ks_log_fn log, void *ctx);
 
