@@ -16,7 +16,7 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            for word, pause in (("first", 4), ("second", 0)):
+            for word, pause in (("first", 6), ("second", 0)):
                 data = ("data: %s\n\n" % word).encode()
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                 self.wfile.flush()
@@ -77,7 +77,7 @@ t_eq "POST bodies go through and statuses come back" "$code $(cat "$EL_BODY_FILE
 t_eq "the host's port 4096 is not the sandbox's" "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:4096/ 2>/dev/null)" 000
 
 # Streaming: the first event arrives while the server is still sleeping before the second.
-P=/event curl -sS -N -m 2.5 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse1" 2>/dev/null
+P=/event curl -sS -N -m 3 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse1" 2>/dev/null
 t_contains "an event stream is forwarded as it arrives" "$(cat "$T_TMP/sse1")" "data: first"
 t_not_contains "... before the server has sent the rest" "$(cat "$T_TMP/sse1")" "second"
 curl -sS -N -m 20 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse2" 2>/dev/null
