@@ -60,9 +60,9 @@ void lifecycle_stop_all(void)
     size_t n;
     struct sandbox **all = sandbox_all_locked(&n);
     for (size_t i = 0; i < n; i++) {
+        /* Records already say running or paused; running ones come back paused (cold). */
         runtime_kill_locked(all[i]);
         all[i]->frozen = false;
-        sandbox_save_locked(all[i]); /* running ones come back paused (cold) */
     }
     pthread_mutex_unlock(&g_lock);
 }
