@@ -74,6 +74,8 @@ code=$(curl -sS -o "$EL_BODY_FILE" -w '%{http_code}' -H "E2b-Sandbox-Id: $A" -H 
 t_eq "header routing works too" "$code $(cat "$EL_BODY_FILE")" "200 alpha /q?x=1"
 code=$(P=/echo via "$A" 4096 --data-binary 'abcdef')
 t_eq "POST bodies go through and statuses come back" "$code $(cat "$EL_BODY_FILE")" "201 fedcba"
+code=$(P=/echo via "$A" 4096 -H 'Expect: 100-continue' --data-binary 'xyz')
+t_eq "Expect: 100-continue does not confuse the proxy" "$code $(cat "$EL_BODY_FILE")" "201 zyx"
 t_eq "the host's port 4096 is not the sandbox's" "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:4096/ 2>/dev/null)" 000
 
 # Streaming: the first event arrives while the server is still sleeping before the second.
