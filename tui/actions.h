@@ -30,27 +30,6 @@ enum view_bit {
 enum { ACTION_MUTATES = 1u << 0 };
 
 #define ACTION_LIST(X)                                                                        \
-    X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
-    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it)")              \
-    X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
-    X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
-    X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line: :boxes :workspaces :all :secrets :help :q")                              \
-    X(FILTER, "filter", "/", VIEWS_LISTS, 0, "Filter the list (Enter keeps it, Esc clears)")  \
-    X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \
-    X(PREV_VIEW, "prev-view", "btab", VIEWS_LISTS, 0, "Previous view tab")                    \
-    X(VIEW_BOXES, "view-boxes", "1", VIEWS_LISTS, 0, "Boxes view")                            \
-    X(VIEW_WORKSPACES, "view-workspaces", "2", VIEWS_LISTS, 0, "Workspaces view")             \
-    X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
-    X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
-    X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
-    X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
-    X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
-    X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
-    X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
-    X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
-    X(SORT, "sort", "", VIEWS_LISTS, 0,                                                       \
-      "Shift+letter: sort by the column with that letter (again: reverse)")                   \
     X(DETAIL, "detail", "d enter", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")     \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES, 0, "Logs of the selected sandbox")                  \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
@@ -67,7 +46,28 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
-      "Remove the selected secret (asks first)")
+      "Remove the selected secret (asks first)")                                              \
+    X(FILTER, "filter", "/", VIEWS_LISTS, 0, "Filter the list (Enter keeps it, Esc clears)")  \
+    X(SORT, "sort", "", VIEWS_LISTS, 0,                                                       \
+      "Sort by the column with that letter (again: reverse)")                                 \
+    X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
+    X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
+    X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
+    X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
+    X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
+    X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
+    X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \
+    X(PREV_VIEW, "prev-view", "btab", VIEWS_LISTS, 0, "Previous view tab")                    \
+    X(VIEW_BOXES, "view-boxes", "1", VIEWS_LISTS, 0, "Boxes view")                            \
+    X(VIEW_WORKSPACES, "view-workspaces", "2", VIEWS_LISTS, 0, "Workspaces view")             \
+    X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
+    X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
+    X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
+      "Command line: :boxes :workspaces :all :secrets :help :q")                              \
+    X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
+    X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
+    X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
+    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it)")
 
 enum action_id {
     ACT_NONE = 0,

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/app.h"
+
 enum exit_code {
     EXIT_OK = 0,
     EXIT_FAILED = 1,
@@ -34,6 +36,13 @@ static void print_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* Temporary (branch tui): the dashboard when every argument is a dashboard option. */
+    struct tui_options topts;
+    enum tui_options_result tr = tui_options_parse(argc, argv, &topts);
+    if (tr == TUI_OPTIONS_RUN)
+        return tui_run(&topts);
+    if (tr == TUI_OPTIONS_USAGE)
+        return EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--version") == 0) {

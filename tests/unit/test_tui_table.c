@@ -59,7 +59,7 @@ static const struct table_column COLS[] = {
 
 static void fill(struct table *t, const char *spec[][4], size_t n)
 {
-    struct table_row_in in[16];
+    struct table_row_in in[16] = {{0}};
     for (size_t i = 0; i < n; i++) {
         in[i].id = spec[i][0];
         in[i].cells = &spec[i][1];
