@@ -64,11 +64,24 @@ static void restore_signals(void)
         sigaction(HANDLED_SIGNALS[i], &sa, NULL);
 }
 
+/* Is there a terminfo entry for name? Asked before newterm because a failed newterm
+ * leaks its half-built screen inside ncurses. */
+static bool terminfo_exists(const char *name)
+{
+    int err = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm(name, STDOUT_FILENO, &err) != OK)
+        return false;
+    del_curterm(cur_term);
+    set_curterm(saved);
+    return true;
+}
+
 /* Tries newterm with TERM as given, then fallbacks; returns the screen or NULL. */
 static SCREEN *open_screen(const char *term, char *used, size_t usedsz)
 {
     SCREEN *s = NULL;
-    if (term && *term) {
+    if (term && *term && terminfo_exists(term)) {
         s = newterm(term, stdout, stdin);
         if (s) {
             snprintf(used, usedsz, "%s", term);
@@ -82,6 +95,8 @@ static SCREEN *open_screen(const char *term, char *used, size_t usedsz)
     fallbacks[n++] = "xterm";
     fallbacks[n++] = "vt100";
     for (int i = 0; i < n && !s; i++) {
+        if (!terminfo_exists(fallbacks[i]))
+            continue;
         s = newterm(fallbacks[i], stdout, stdin);
         if (s)
             snprintf(used, usedsz, "%s", fallbacks[i]);

@@ -10,22 +10,33 @@
 #   screen=$(tmux_capture)                        # the pane as text (-e: with escapes)
 #   tmux_resize 40 8
 
-TMUX_SOCKET="e2b-tui-test-$$-${RANDOM}"
+TMUX_SOCKET_BASE="e2b-tui-test-$$-${RANDOM}"
+TMUX_SOCKET=$TMUX_SOCKET_BASE-0
+TMUX_SESSIONS=0
 TMUX_WAIT_SECONDS=${TMUX_WAIT_SECONDS:-20}
 
 tm() { tmux -L "$TMUX_SOCKET" -f /dev/null "$@"; }
 
 tmux_kill() { tm kill-server >/dev/null 2>&1 || true; }
+tmux_kill_all() {
+    local i
+    for ((i = 0; i <= TMUX_SESSIONS; i++)); do
+        tmux -L "$TMUX_SOCKET_BASE-$i" kill-server >/dev/null 2>&1 || true
+    done
+}
 
 # tmux_start COLS ROWS COMMAND: a new detached session named t running COMMAND (a string
-# for sh -c). The pane stays open after the command ends so its last screen can be read.
+# for sh -c), on a server of its own (a fresh socket: never racing a server that is still
+# shutting down). The pane stays open after the command ends so its last screen can be read.
 tmux_start() {
     local cols=$1 rows=$2 cmd=$3
     tmux_kill
+    [ "$TMUX_SESSIONS" -eq 0 ] && t_on_exit tmux_kill_all
+    TMUX_SESSIONS=$((TMUX_SESSIONS + 1))
+    TMUX_SOCKET=$TMUX_SOCKET_BASE-$TMUX_SESSIONS
     tm new-session -d -s t -x "$cols" -y "$rows" "$cmd" || return 1
     tm set-option -g remain-on-exit on >/dev/null
     tm set-option -g window-size manual >/dev/null 2>&1 || true
-    t_on_exit tmux_kill
 }
 
 # tmux_shell COLS ROWS: a bash with the prompt "[sh]$ " and no rc files.
@@ -41,6 +52,7 @@ tmux_keys() { tm send-keys -t t -- "$@"; }
 # tmux_run LINE: types LINE and Enter (in the pane's shell).
 tmux_run() { tmux_type "$1" && tmux_keys Enter; }
 
+# tmux_capture [-e] [-J]: the pane's text (-e with escapes, -J wrapped lines joined).
 tmux_capture() { tm capture-pane -p -t t "$@"; }
 
 # tmux_wait TEXT [SECONDS]: polls the screen (every 50 ms) until it contains TEXT; returns

@@ -8,8 +8,10 @@ export TERM=tmux-256color
 unset NO_COLOR ESCDELAY
 
 # dash_start COLS ROWS [ENV=VALUE...] [-- ARGS...]: a shell in a COLS x ROWS pane runs
-# "clear; env ENV... e2b-tui ARGS; echo rc=$?" and waits for the tabs line. The exit status
-# appears on the screen as rc=N once the dashboard ends.
+# "clear; echo '[before the dashboard]'; env ENV... e2b-tui ARGS; echo rc=$?; <tty modes>"
+# and waits for the tabs line.
+# Once the dashboard ends the screen shows rc=N and "tty: icanon echo" (or "-icanon -echo"
+# if the terminal was left in the dashboard's modes).
 dash_start() {
     local cols=$1 rows=$2 envs=() args=()
     shift 2
@@ -17,11 +19,11 @@ dash_start() {
     [ "${1:-}" = -- ] && shift
     args=("$@")
     tmux_shell "$cols" "$rows" || return 1
-    local line="clear; env" e
+    local line="clear; echo '[before the dashboard]'; env" e
     for e in "${envs[@]}"; do line+=" $(printf '%q' "$e")"; done
     line+=" $(printf '%q' "$E2B_TUI_BIN")"
     for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done
-    line+='; echo rc=$?'
+    line+='; echo rc=$?; echo "tty: $(stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\n" " ")"'
     tmux_run "$line"
     tmux_wait "1 Boxes"
 }
