@@ -82,6 +82,32 @@ tmux_wait_gone() {
     return 1
 }
 
+# tmux_wait_line N TEXT [SECONDS]: until line N of the screen contains TEXT.
+tmux_wait_line() {
+    local n=$1 text=$2 limit=${3:-$TMUX_WAIT_SECONDS} end
+    end=$((SECONDS + limit))
+    while [ "$SECONDS" -le "$end" ]; do
+        case "$(tmux_capture 2>/dev/null | sed -n "${n}p")" in *"$text"*) return 0 ;; esac
+        sleep 0.05
+    done
+    echo "tmux_wait_line: [$text] not on line $n within ${limit}s; screen:" >&2
+    tmux_capture >&2 2>/dev/null
+    return 1
+}
+
+# tmux_wait_format FORMAT VALUE [SECONDS]: until tmux's #{...} FORMAT for the pane (e.g.
+# '#{alternate_on}') has VALUE.
+tmux_wait_format() {
+    local fmt=$1 want=$2 limit=${3:-$TMUX_WAIT_SECONDS} end
+    end=$((SECONDS + limit))
+    while [ "$SECONDS" -le "$end" ]; do
+        [ "$(tm display-message -p -t t "$fmt" 2>/dev/null)" = "$want" ] && return 0
+        sleep 0.05
+    done
+    echo "tmux_wait_format: $fmt is not $want after ${limit}s" >&2
+    return 1
+}
+
 tmux_resize() { tm resize-window -t t -x "$1" -y "$2"; }
 
 # tmux_pane_pid: the pid of the process running in the pane (the shell or the command).
