@@ -417,8 +417,8 @@ static void load_key_config(struct ui *ui)
         char *nl = strchr(err, '\n');
         if (nl)
             *nl = '\0';
-        ui_flash(ui, FLASH_ERROR, "config %s: %s%s", path, err,
-                 bad > 1 ? " (and more)" : "");
+        ui_flash(ui, FLASH_ERROR, "config %s%s (in %s)", err, bad > 1 ? " (and more)" : "",
+                 path);
     }
 }
 

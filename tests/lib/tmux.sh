@@ -42,7 +42,8 @@ tmux_start() {
 # tmux_shell COLS ROWS: a bash with the prompt "[sh]$ " and no rc files.
 TMUX_PROMPT='[sh]$'
 tmux_shell() {
-    tmux_start "$1" "$2" "env PS1='$TMUX_PROMPT ' bash --norc --noprofile" || return 1
+    # No history file: bash would write it while the test's scratch dir is being removed.
+    tmux_start "$1" "$2" "env PS1='$TMUX_PROMPT ' HISTFILE=/dev/null bash --norc --noprofile" || return 1
     tmux_wait "$TMUX_PROMPT"
 }
 
