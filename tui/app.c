@@ -465,11 +465,19 @@ int tui_run(const struct tui_options *opts)
             return 1;
         }
     }
+    /* Core's loop: the one place the dashboard waits (API requests will join it). */
+    e2b_loop *loop = e2b_loop_new();
+    if (!loop) {
+        destroy_views(&ui);
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
     char err[512];
     struct term_options to = {.mouse = opts->mouse, .no_color = opts->no_color};
     int rc = term_open(&to, err, sizeof err);
     if (rc != 0) {
         destroy_views(&ui);
+        e2b_loop_free(loop);
         fputs(err, stderr);
         return rc;
     }
@@ -489,12 +497,12 @@ int tui_run(const struct tui_options *opts)
         .next_timeout_ms = next_timeout_ms,
         .done = done,
     };
-    int lrc = loop_run(&client, STDIN_FILENO, term_signal_fd());
-    int saved = errno;
+    int lrc = loop_run(&client, loop, STDIN_FILENO, term_signal_fd());
     term_close();
     destroy_views(&ui);
+    e2b_loop_free(loop);
     if (lrc != 0) {
-        fprintf(stderr, "e2b-tui: waiting for input failed: %s\n", strerror(saved));
+        fputs("e2b-tui: the event loop failed\n", stderr);
         return 1;
     }
     if (term_note()[0])

@@ -1,15 +1,19 @@
-/* The TUI side of the event loop, written against a small interface so that the poll(2)
- * driver here can later be swapped for core's curl_multi_poll loop (the terminal fd and the
- * signal pipe become extra fds of curl_multi_poll; the timeout is next_timeout_ms).
+/* The TUI side of the event loop, written against a small interface. The waiting itself is
+ * core's loop (core/loop.h: curl_multi_poll on the API sockets plus the terminal and the
+ * signal pipe as extra fds), so network requests started on the same e2b_loop run while
+ * the dashboard waits for keys, and one place blocks.
  *
- * Per iteration: frame() draws if anything changed; the driver waits for the terminal, a
- * signal or the next deadline, with no timer at all when next_timeout_ms returns -1 (idle
- * costs zero wake-ups); then on_signal for each pending signal, on_input_ready when the
- * terminal is readable (the client drains every pending key), and on_tick. */
+ * Per round: frame() draws if anything changed; the loop waits for the terminal, a signal,
+ * a transfer, a core timer or the client's next deadline; with next_timeout_ms = -1 and no
+ * transfer in flight nothing wakes it (idle costs no wake-ups); then on_signal for each
+ * caught signal, on_input_ready when the terminal is readable (the client drains every
+ * pending key), and on_tick. */
 #ifndef E2B_TUI_LOOP_H
 #define E2B_TUI_LOOP_H
 
 #include <stdbool.h>
+
+#include "core/loop.h"
 
 struct loop_client {
     void *ctx;
@@ -21,11 +25,10 @@ struct loop_client {
     bool (*done)(void *ctx);
 };
 
-/* Runs until done() is true. Returns 0, or -1 if poll failed for a reason other than a
- * signal (errno set). */
-int loop_run(const struct loop_client *c, int input_fd, int signal_fd);
-/* signal_fd is the read end of a non-blocking pipe carrying one byte (the signal number)
- * per caught signal, as tui/term.c writes it. */
+/* Runs until done() is true. signal_fd is the read end of a non-blocking pipe carrying one
+ * byte (the signal number) per caught signal, as tui/term.c writes it. The watches are
+ * removed before it returns. Returns 0, or -1 when core's loop failed. */
+int loop_run(const struct loop_client *c, e2b_loop *loop, int input_fd, int signal_fd);
 
 /* Monotonic clock in milliseconds. */
 long long loop_now_ms(void);
