@@ -195,7 +195,7 @@ static void handle_mouse(struct ui *ui)
         /* The tabs line: find the tab under the click. */
         int x = 0;
         for (int t = 0; t < TAB_COUNT; t++) {
-            int w = text_width(ui->tabs[t]->ops->title) + 4;
+            int w = text_width(ui->tabs[t]->ops->title) + 5; /* " N title " and a gap */
             if (m.x >= x && m.x < x + w) {
                 ui_show_tab(ui, t);
                 return;
