@@ -209,7 +209,8 @@ int term_open(const struct term_options *opts, char *err, size_t errsz)
     nodelay(stdscr, TRUE);
     leaveok(stdscr, TRUE);
     curs_set(0);
-    mousemask(opts->mouse ? (BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+    /* Presses, not clicks: with mouseinterval 0 ncurses never merges press and release. */
+    mousemask(opts->mouse ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
     mouseinterval(0);
     setup_colors(opts);
     return 0;
@@ -287,7 +288,7 @@ int term_read_key(void)
                     continue;
                 T.mouse.y = ev.y;
                 T.mouse.x = ev.x;
-                T.mouse.click = (ev.bstate & BUTTON1_CLICKED) != 0;
+                T.mouse.click = (ev.bstate & BUTTON1_PRESSED) != 0;
                 T.mouse.wheel = (ev.bstate & BUTTON4_PRESSED) ? -1
                                 : (ev.bstate & BUTTON5_PRESSED) ? 1 : 0;
                 T.have_mouse = true;
