@@ -4,44 +4,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "tui/sandbox_list.h"
+#include "core/model.h"
+#include "tui/sandbox_rows.h"
 
-struct rows {
-    struct table_row_in *in;
-    char **lines; /* owned copies the cells point into */
-    size_t n, cap;
-};
-
-static int push(struct rows *r, char *line, const char **cells)
+/* Splits s in place at tabs into at most max fields; returns the count. */
+static int split(char *s, char **field, int max)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        struct table_row_in *in = realloc(r->in, cap * sizeof *in);
-        if (!in)
-            return -1;
-        r->in = in;
-        char **lines = realloc(r->lines, cap * sizeof *lines);
-        if (!lines)
-            return -1;
-        r->lines = lines;
-        r->cap = cap;
+    int n = 0;
+    while (n < max) {
+        field[n++] = s;
+        char *tab = strchr(s, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        s = tab + 1;
     }
-    r->in[r->n].id = cells[-1];
-    r->in[r->n].cells = cells;
-    r->lines[r->n] = line;
-    r->n++;
-    return 0;
+    return n;
 }
 
-static void rows_free(struct rows *r, bool owner)
+/* Fills sb from one line's fields; returns 0, or -1 for a bad line / out of memory. */
+static int parse_sandbox(char **f, int nf, time_t now, e2b_sandbox *sb)
 {
-    for (size_t i = 0; owner && i < r->n; i++) {
-        free((void *)(r->in[i].cells - 2)); /* the cell array, allocated with kind and id */
-        free(r->lines[i]);
+    memset(sb, 0, sizeof *sb);
+    sb->cpu_count = sb->memory_mb = sb->disk_size_mb = -1;
+    if (nf < 6 || !*f[0])
+        return -1;
+    sb->sandbox_id = strdup(f[0]);
+    sb->alias = strdup(f[1]);
+    sb->template_id = strdup(f[1]);
+    if (!sb->sandbox_id || !sb->alias || !sb->template_id)
+        return -1;
+    sb->state = strcmp(f[2], "paused") == 0 ? E2B_STATE_PAUSED : E2B_STATE_RUNNING;
+    sb->cpu_count = strcmp(f[3], "-") ? atoi(f[3]) : -1;
+    sb->memory_mb = strcmp(f[4], "-") ? atoi(f[4]) : -1;
+    sb->end_at = strcmp(f[5], "-") ? now + atol(f[5]) : 0;
+    for (int i = 6; i < nf; i++) {
+        char *eq = strchr(f[i], '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        if (e2b_metadata_set(&sb->metadata, f[i], eq + 1) != 0)
+            return -1;
     }
-    free(r->in);
-    free(r->lines);
+    return 0;
 }
 
 int test_rows_load(struct ui *ui)
@@ -54,73 +61,44 @@ int test_rows_load(struct ui *ui)
         ui_flash(ui, FLASH_ERROR, "E2B_TUI_TEST_ROWS: %s: %s", path, strerror(errno));
         return -1;
     }
-    struct rows all = {0}, boxes = {0}, workspaces = {0};
-    char *buf = NULL;
+    e2b_sandbox_list list = {.items = NULL, .count = 0, .total_running = -1};
     size_t cap = 0;
+    char *buf = NULL;
+    size_t bufcap = 0;
     ssize_t len;
     int bad = 0;
-    while ((len = getline(&buf, &cap, f)) >= 0) {
+    time_t now = time(NULL);
+    while ((len = getline(&buf, &bufcap, f)) >= 0) {
         if (len > 0 && buf[len - 1] == '\n')
             buf[--len] = '\0';
         if (len == 0 || buf[0] == '#')
             continue;
-        char *line = strdup(buf);
-        const char **cells = calloc(2 + SBCOL_COUNT, sizeof *cells);
-        if (!line || !cells) {
-            free(line);
-            free(cells);
-            bad++;
-            break;
-        }
-        /* Fields: kind, id, then the columns name, template, state, cpu, mem, ends. */
-        const char *field[8] = {0};
-        int nf = 0;
-        for (char *p = line; nf < 8;) {
-            field[nf++] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab)
+        if (list.count == cap) {
+            size_t ncap = cap ? cap * 2 : 64;
+            e2b_sandbox *items = realloc(list.items, ncap * sizeof *items);
+            if (!items) {
+                bad++;
                 break;
-            *tab = '\0';
-            p = tab + 1;
+            }
+            list.items = items;
+            cap = ncap;
         }
-        if (nf < 3) {
-            free(line);
-            free(cells);
+        char *field[24];
+        int nf = split(buf, field, 24);
+        e2b_sandbox *sb = &list.items[list.count];
+        if (parse_sandbox(field, nf, now, sb) != 0) {
+            e2b_sandbox_clear(sb);
             bad++;
             continue;
         }
-        cells[0] = field[0];
-        cells[1] = field[1];
-        const char **c = cells + 2;
-        c[SBCOL_NAME] = field[2];
-        c[SBCOL_ID] = field[1];
-        c[SBCOL_TEMPLATE] = field[3];
-        c[SBCOL_STATE] = field[4];
-        c[SBCOL_CPU] = field[5];
-        c[SBCOL_MEM] = field[6];
-        c[SBCOL_ENDS] = field[7];
-        if (push(&all, line, c) != 0) {
-            free(line);
-            free(cells);
-            bad++;
-            break;
-        }
-        if (strcmp(field[0], "box") == 0)
-            push(&boxes, NULL, c);
-        else if (strcmp(field[0], "workspace") == 0)
-            push(&workspaces, NULL, c);
+        list.count++;
     }
     free(buf);
     fclose(f);
-    table_set_rows(&ui->tabs[TAB_ALL]->table, all.in, all.n);
-    table_set_rows(&ui->tabs[TAB_BOXES]->table, boxes.in, boxes.n);
-    table_set_rows(&ui->tabs[TAB_WORKSPACES]->table, workspaces.in, workspaces.n);
-    for (int t = TAB_BOXES; t <= TAB_ALL; t++)
-        ui->tabs[t]->loaded = true;
-    int n = (int)all.n;
-    rows_free(&boxes, false);
-    rows_free(&workspaces, false);
-    rows_free(&all, true);
+    int n = -1;
+    if (e2b_sandbox_list_classify(&list, NULL) == 0 && sandbox_rows_fill(ui, &list, now) == 0)
+        n = (int)list.count;
+    e2b_sandbox_list_clear(&list);
     ui->data_note = "test rows (E2B_TUI_TEST_ROWS)";
     if (bad)
         ui_flash(ui, FLASH_ERROR, "E2B_TUI_TEST_ROWS: %d bad line(s) skipped", bad);

@@ -5,16 +5,16 @@
 . "$(dirname "$0")/common.sh"
 
 rows=$T_TMP/rows.tsv
+# id, template alias, state, cpu, memory MiB, seconds left, metadata pairs (tui/test_rows.h).
 {
-    printf 'box\tsbx-box1\tfeature-x\topencode\trunning\t12\t512\t0:59:00\n'
-    printf 'workspace\tsbx-ws1\tws-alpha\topencode-e2b-ws\tpaused\t0\t256\t-\n'
-    printf 'other\tsbx-oth1\tplain-one\tbase\trunning\t3\t128\t0:10:00\n'
-    # A name with a clear-screen and a window-title escape sequence, and a bell.
-    printf 'other\tsbx-evil\tevil\033[2J\033]0;PWNED\007name\tbase\trunning\t1\t64\t0:01:00\n'
+    printf 'sbx-box1\topencode\trunning\t12\t512\t3540\te2b-tui=box\te2b-tui.name=feature-x\n'
+    printf 'sbx-ws1\topencode-e2b-ws\tpaused\t0\t256\t-\tname=ws-alpha\n'
+    printf 'sbx-oth1\tbase\trunning\t3\t128\t600\tname=plain-one\n'
+    # A box whose name holds a clear-screen and a window-title escape sequence and a bell.
+    printf 'sbx-evil\tbase\trunning\t1\t64\t60\te2b-tui=box\te2b-tui.name=evil\033[2J\033]0;PWNED\007name\n'
     # Wide characters: CJK and emoji count two columns each.
     long='日本語-プロジェクト-😀-名前がとても長いサンドボックス'
-    printf 'other\tsbx-wide\t%s\tbase\tpaused\t7\t32\t0:05:00\n' "$long$long$long"
-
+    printf 'sbx-wide\tbase\tpaused\t7\t32\t300\tname=%s\n' "$long$long$long"
 } >"$rows"
 
 dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
@@ -46,10 +46,12 @@ t_eq "wide characters keep the next column aligned" "$(col_of "$wide_line" sbx-w
 
 # Views split by kind.
 tmux_type 1
-dash_check "Boxes shows only boxes" "feature-x"
+dash_check "Boxes shows boxes (classified by core from their metadata)" "feature-x"
 t_not_contains "Boxes does not show other sandboxes" "$(tmux_capture)" "plain-one"
+t_contains "a running box shows the time it has left" "$(tmux_capture | grep feature-x)" "0:5"
 tmux_type 2
-dash_check "Workspaces shows only workspaces" "ws-alpha"
+dash_check "Workspaces shows workspaces (template opencode-e2b-*)" "ws-alpha"
+t_contains "a paused workspace says so in ENDS" "$(tmux_capture | grep ws-alpha)" "paused"
 tmux_type 3
 
 # Filter: live, Enter keeps it, Esc clears it.
@@ -105,7 +107,7 @@ dash_quit "quits after the list tests"
 
 # 2,000 rows: the list pages instantly and the last row is reachable.
 big=$T_TMP/big.tsv
-for i in $(seq 1 2000); do printf 'other\tsbx-%04d\tname-%04d\tbase\trunning\t%d\t64\t-\n' "$i" "$i" "$((i % 97))"; done >"$big"
+for i in $(seq 1 2000); do printf 'sbx-%04d\tbase\trunning\t%d\t64\t-\tname=name-%04d\n' "$i" "$((i % 97))" "$i"; done >"$big"
 dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$big"
 tmux_type 3
 dash_check "2,000 rows are counted" "1/2000"

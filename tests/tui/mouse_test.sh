@@ -9,7 +9,7 @@ mouse() { tmux_type "$(printf '\033[M%b%b%b' "\\$(printf %03o $((32 + $1)))" \
     "\\$(printf %03o $((33 + $2)))" "\\$(printf %03o $((33 + $3)))")"; }
 
 rows=$T_TMP/rows.tsv
-for i in 1 2 3 4 5; do printf 'other\tsbx-%d\tname-%d\tbase\trunning\t%d\t64\t-\n' "$i" "$i" "$i"; done >"$rows"
+for i in 1 2 3 4 5; do printf 'sbx-%d\tbase\trunning\t%d\t64\t-\tname=name-%d\n' "$i" "$i" "$i"; done >"$rows"
 
 dash_start 100 24 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
 t_eq "mouse reporting is off by default" "$(tm display-message -p -t t '#{mouse_any_flag}')" 0

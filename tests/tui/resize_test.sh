@@ -5,7 +5,7 @@
 . "$(dirname "$0")/common.sh"
 
 rows=$T_TMP/rows.tsv
-printf 'other\tsbx-1\tplain-one\tbase\trunning\t3\t128\t-\nbox\tsbx-2\tfeature-x\topencode\tpaused\t1\t64\t-\n' >"$rows"
+printf 'sbx-1\tbase\trunning\t3\t128\t-\tname=plain-one\nsbx-2\topencode\tpaused\t1\t64\t-\te2b-tui=box\te2b-tui.name=feature-x\n' >"$rows"
 
 dash_start 100 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
 tmux_type 3
