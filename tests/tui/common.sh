@@ -5,7 +5,9 @@
 t_isolated_home
 # The tests draw with a terminfo entry that matches tmux.
 export TERM=tmux-256color
-unset NO_COLOR ESCDELAY
+# UTF-8 whatever the machine's default (wide characters are measured by the locale).
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE NO_COLOR ESCDELAY
 
 # dash_start COLS ROWS [ENV=VALUE...] [-- ARGS...]: a shell in a COLS x ROWS pane runs
 # "clear; echo '[before the dashboard]'; env ENV... e2b-tui ARGS; echo rc=$?; <tty modes>"

@@ -105,6 +105,19 @@ tmux_keys Escape
 dash_check_gone "Esc closes the detail pane" "DETAIL"
 dash_quit "quits after the list tests"
 
+# Without a UTF-8 locale, non-ASCII text becomes '?' (never "M-x" byte spellings) and the
+# columns stay aligned.
+dash_start 120 30 LC_ALL=C E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+tmux_type 3
+dash_check "C locale: rows are listed" "plain-one"
+screen=$(tmux_capture)
+t_not_contains "C locale: no M- byte spellings" "$screen" "M-"
+t_contains "C locale: non-ASCII shown as ?" "$(printf '%s\n' "$screen" | grep sbx-wide)" "???"
+wide_line=$(printf '%s\n' "$screen" | grep 'sbx-wide')
+plain_line=$(printf '%s\n' "$screen" | grep 'plain-one')
+t_eq "C locale: columns stay aligned" "$(col_of "$wide_line" sbx-wide)" "$(col_of "$plain_line" sbx-oth1)"
+dash_quit "quits (C locale)"
+
 # 2,000 rows: the list pages instantly and the last row is reachable.
 big=$T_TMP/big.tsv
 for i in $(seq 1 2000); do printf 'sbx-%04d\tbase\trunning\t%d\t64\t-\tname=name-%04d\n' "$i" "$((i % 97))" "$i"; done >"$big"
