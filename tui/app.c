@@ -4,7 +4,6 @@
 #include "tui/app.h"
 
 #include <curses.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 /* Rows on screen for the list body (the header takes one line); set by list_draw. */
 static int page_rows(void)
 {
-    int h = LINES - 4; /* tabs, header, status */
+    int h = LINES - 4; /* the body (minus tabs, header, status) less one row of overlap */
     return h > 1 ? h : 1;
 }
 
