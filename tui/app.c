@@ -75,7 +75,7 @@ void ui_show_tab(struct ui *ui, int tab)
 
 void ui_open_detail(struct ui *ui)
 {
-    struct view *d = view_detail_new(ui->tabs[ui->tab]);
+    struct view *d = view_detail_new(ui, ui->tabs[ui->tab]);
     if (!d) {
         ui_flash(ui, FLASH_ERROR, "detail: no row selected");
         return;
@@ -424,6 +424,7 @@ static void load_key_config(struct ui *ui)
 static void destroy_views(struct ui *ui)
 {
     close_pane(ui);
+    e2b_sandbox_list_clear(&ui->sandboxes);
     for (int t = 0; t < TAB_COUNT; t++) {
         if (ui->tabs[t] && ui->tabs[t]->ops->destroy)
             ui->tabs[t]->ops->destroy(ui->tabs[t]);

@@ -60,7 +60,7 @@ static void row_text(const e2b_sandbox *sb, time_t now, struct row_text *rt)
     rt->cells[SBCOL_ENDS] = rt->ends;
 }
 
-int sandbox_rows_fill(struct ui *ui, const e2b_sandbox_list *list, time_t now)
+int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
 {
     size_t n = list->count;
     struct row_text *text = calloc(n ? n : 1, sizeof *text);
@@ -87,6 +87,10 @@ int sandbox_rows_fill(struct ui *ui, const e2b_sandbox_list *list, time_t now)
         goto out;
     for (int t = TAB_BOXES; t <= TAB_ALL; t++)
         ui->tabs[t]->loaded = true;
+    e2b_sandbox_list_clear(&ui->sandboxes);
+    ui->sandboxes = *list;
+    list->items = NULL;
+    list->count = 0;
     ui->dirty = true;
     rc = 0;
 out:
@@ -95,4 +99,13 @@ out:
     free(boxes);
     free(ws);
     return rc;
+}
+
+const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id)
+{
+    for (size_t i = 0; i < ui->sandboxes.count; i++) {
+        if (strcmp(ui->sandboxes.items[i].sandbox_id, id) == 0)
+            return &ui->sandboxes.items[i];
+    }
+    return NULL;
 }

@@ -19,8 +19,12 @@
 void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz);
 
 /* Sets the rows of the Boxes, Workspaces and All sandboxes views from a classified list
- * (the list stays the caller's). Marks the three views loaded. Returns 0, or -1 when out of
- * memory (the views keep their old rows). */
-int sandbox_rows_fill(struct ui *ui, const e2b_sandbox_list *list, time_t now);
+ * and marks the three views loaded. On success the sandboxes move into ui->sandboxes (the
+ * earlier ones are freed) and *list is left empty; returns 0. Returns -1 when out of
+ * memory: the views keep their old rows and list stays the caller's. */
+int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now);
+
+/* The sandbox with that id in ui->sandboxes, or NULL. */
+const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id);
 
 #endif

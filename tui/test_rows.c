@@ -95,10 +95,10 @@ int test_rows_load(struct ui *ui)
     }
     free(buf);
     fclose(f);
-    int n = -1;
-    if (e2b_sandbox_list_classify(&list, NULL) == 0 && sandbox_rows_fill(ui, &list, now) == 0)
-        n = (int)list.count;
-    e2b_sandbox_list_clear(&list);
+    int n = (int)list.count;
+    if (e2b_sandbox_list_classify(&list, NULL) != 0 || sandbox_rows_fill(ui, &list, now) != 0)
+        n = -1;
+    e2b_sandbox_list_clear(&list); /* empty after a successful fill */
     ui->data_note = "test rows (E2B_TUI_TEST_ROWS)";
     if (bad)
         ui_flash(ui, FLASH_ERROR, "E2B_TUI_TEST_ROWS: %d bad line(s) skipped", bad);

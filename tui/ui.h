@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/model.h"
 #include "tui/actions.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
@@ -74,6 +75,8 @@ struct ui {
     int help_top;
     bool have_api_key;
     const char *data_note; /* where the rows come from, when not from the API */
+    /* The sandboxes behind the three sandbox views (owned; see tui/sandbox_rows.h). */
+    e2b_sandbox_list sandboxes;
 
     struct prompt prompt;
     struct dialog dialog;
@@ -147,6 +150,9 @@ struct view *view_boxes_new(void);
 struct view *view_workspaces_new(void);
 struct view *view_all_new(void);
 struct view *view_secrets_new(void);
-struct view *view_detail_new(const struct view *list);
+/* The Detail pane for the selected row of list: the sandbox's full record when ui holds it
+ * (id, name, kind, template, state, times, CPU/memory, branch, metadata), else the row's
+ * columns. NULL when nothing is selected or out of memory. */
+struct view *view_detail_new(struct ui *ui, const struct view *list);
 
 #endif

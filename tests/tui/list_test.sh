@@ -101,8 +101,25 @@ dash_check "yes reaches the (missing) backend, which says so" "kill: not availab
 tmux_keys Enter
 dash_check "Enter opens the detail pane" "DETAIL"
 t_contains "detail shows the template" "$(tmux_capture)" "opencode-e2b-ws"
+t_contains "detail shows the kind" "$(tmux_capture)" "Kind         workspace"
+t_contains "detail shows the metadata" "$(tmux_capture)" "name = ws-alpha"
 tmux_keys Escape
 dash_check_gone "Esc closes the detail pane" "DETAIL"
+# The hostile box in detail: its record, with the name sanitised in every place.
+tmux_keys Escape
+tmux_type '/sbx-evil'
+tmux_keys Enter
+tmux_wait "1/1" >/dev/null
+tmux_type d
+dash_check "d opens the detail pane" "DETAIL"
+screen=$(tmux_capture)
+t_contains "detail of a box shows its box name, sanitised" "$screen" "Box          evil?[2J?]0;PWNED?name"
+t_contains "detail shows the metadata, sanitised" "$screen" "e2b-tui.name = evil?[2J?]0;PWNED?name"
+t_contains "detail shows the time left" "$screen" "Time left    0:0"
+t_not_contains "no raw escape in the detail pane" "$(tmux_capture -e)" $'\033]0;'
+t_not_contains "the window title is still untouched" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
+tmux_type q
+dash_check_gone "q closes the detail pane (not the dashboard)" "DETAIL"
 dash_quit "quits after the list tests"
 
 # Without a UTF-8 locale, non-ASCII text becomes '?' (never "M-x" byte spellings) and the

@@ -100,6 +100,22 @@ static void test_fill_splits_views_and_names(void)
     CHECK_STR_EQ(cell(all, "i-bare", SBCOL_TEMPLATE), "tmpl-id");
     CHECK_STR_EQ(ui.tabs[TAB_BOXES]->table.rows[0].id, "i-box");
     CHECK_STR_EQ(ui.tabs[TAB_WORKSPACES]->table.rows[0].id, "i-ws");
+    /* The sandboxes moved into the ui, where the detail pane finds them by id. */
+    CHECK_INT_EQ(l.count, 0);
+    CHECK(l.items == NULL);
+    CHECK_INT_EQ(ui.sandboxes.count, 4);
+    CHECK(sandbox_rows_find(&ui, "i-ws") != NULL);
+    CHECK_INT_EQ(sandbox_rows_find(&ui, "i-ws")->kind, E2B_KIND_WORKSPACE);
+    CHECK(sandbox_rows_find(&ui, "nope") == NULL);
+    /* A refresh replaces them (the old ones are freed: valgrind checks). */
+    e2b_sandbox_list l2 = {calloc(1, sizeof(e2b_sandbox)), 0, -1};
+    add(&l2, "i-new", "base", E2B_STATE_RUNNING, 1, 0, NULL, NULL, NULL, NULL);
+    CHECK(e2b_sandbox_list_classify(&l2, NULL) == 0);
+    CHECK(sandbox_rows_fill(&ui, &l2, 1000) == 0);
+    CHECK_INT_EQ(ui.sandboxes.count, 1);
+    CHECK_INT_EQ(ui.tabs[TAB_BOXES]->table.nrows, 0);
+    free(l2.items);
+    e2b_sandbox_list_clear(&ui.sandboxes);
     e2b_sandbox_list_clear(&l);
     for (int t = 0; t < TAB_COUNT; t++)
         table_free(&views[t].table);
