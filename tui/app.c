@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/sanitize.h"
 #include "tui/keys.h"
 #include "tui/loop.h"
 #include "tui/term.h"
+#include "tui/sandbox_rows.h"
 #include "tui/test_rows.h"
 #include "tui/textwidth.h"
 #include "tui/ui.h"
@@ -355,6 +357,14 @@ static void on_signal(void *ctx, int signo)
     }
 }
 
+/* Milliseconds until the wall clock's next whole second (the ENDS column's next change). */
+static long ms_to_next_second(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return 1000 - ts.tv_nsec / 1000000;
+}
+
 static void on_tick(void *ctx, long long now)
 {
     struct ui *ui = ctx;
@@ -363,15 +373,28 @@ static void on_tick(void *ctx, long long now)
         ui->flash.expires_ms = 0;
         ui->dirty = true;
     }
+    time_t wall = time(NULL);
+    if (wall != ui->shown_second && sandbox_rows_counting(ui, ui->shown_second)) {
+        sandbox_rows_redraw_times(ui, wall);
+        ui->shown_second = wall;
+    }
 }
 
 static long next_timeout_ms(void *ctx, long long now)
 {
     struct ui *ui = ctx;
-    if (!ui->flash.expires_ms)
-        return -1; /* idle: nothing is scheduled, so the loop sleeps until input */
-    long long left = ui->flash.expires_ms - now;
-    return left < 0 ? 0 : (long)left;
+    long t = -1; /* idle: nothing is scheduled, so the loop sleeps until input */
+    if (ui->flash.expires_ms) {
+        long long left = ui->flash.expires_ms - now;
+        t = left < 0 ? 0 : (long)left;
+    }
+    /* The countdown wakes once a second, and only while some sandbox is counting down. */
+    if (sandbox_rows_counting(ui, ui->shown_second)) {
+        long s = ms_to_next_second();
+        if (t < 0 || s < t)
+            t = s;
+    }
+    return t;
 }
 
 static bool done(void *ctx)
@@ -483,6 +506,7 @@ int tui_run(const struct tui_options *opts)
     }
     load_key_config(&ui);
     test_rows_load(&ui);
+    ui.shown_second = time(NULL);
     if (term_note()[0]) {
         ui_flash(&ui, FLASH_ERROR, "%s", term_note());
         ui.flash.expires_ms = loop_now_ms() + FLASH_NOTE_MS;

@@ -60,7 +60,8 @@ static void row_text(const e2b_sandbox *sb, time_t now, struct row_text *rt)
     rt->cells[SBCOL_ENDS] = rt->ends;
 }
 
-int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
+/* Sets the three views' rows from list (borrowed). */
+static int set_rows(struct ui *ui, const e2b_sandbox_list *list, time_t now)
 {
     size_t n = list->count;
     struct row_text *text = calloc(n ? n : 1, sizeof *text);
@@ -85,12 +86,6 @@ int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
         table_set_rows(&ui->tabs[TAB_BOXES]->table, boxes, nb) != 0 ||
         table_set_rows(&ui->tabs[TAB_WORKSPACES]->table, ws, nw) != 0)
         goto out;
-    for (int t = TAB_BOXES; t <= TAB_ALL; t++)
-        ui->tabs[t]->loaded = true;
-    e2b_sandbox_list_clear(&ui->sandboxes);
-    ui->sandboxes = *list;
-    list->items = NULL;
-    list->count = 0;
     ui->dirty = true;
     rc = 0;
 out:
@@ -99,6 +94,35 @@ out:
     free(boxes);
     free(ws);
     return rc;
+}
+
+int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
+{
+    if (set_rows(ui, list, now) != 0)
+        return -1;
+    for (int t = TAB_BOXES; t <= TAB_ALL; t++)
+        ui->tabs[t]->loaded = true;
+    e2b_sandbox_list_clear(&ui->sandboxes);
+    ui->sandboxes = *list;
+    list->items = NULL;
+    list->count = 0;
+    return 0;
+}
+
+int sandbox_rows_redraw_times(struct ui *ui, time_t now)
+{
+    return set_rows(ui, &ui->sandboxes, now);
+}
+
+bool sandbox_rows_counting(const struct ui *ui, time_t now)
+{
+    for (size_t i = 0; i < ui->sandboxes.count; i++) {
+        const e2b_sandbox *sb = &ui->sandboxes.items[i];
+        /* >= now: one more tick turns "0:00:01" into "expired", then the clock stops. */
+        if (sb->state == E2B_STATE_RUNNING && sb->end_at && sb->end_at >= now)
+            return true;
+    }
+    return false;
 }
 
 const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id)

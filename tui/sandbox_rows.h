@@ -8,6 +8,7 @@
 #ifndef E2B_TUI_SANDBOX_ROWS_H
 #define E2B_TUI_SANDBOX_ROWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -23,6 +24,13 @@ void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz);
  * earlier ones are freed) and *list is left empty; returns 0. Returns -1 when out of
  * memory: the views keep their old rows and list stays the caller's. */
 int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now);
+
+/* Rebuilds the rows from ui->sandboxes for a new time (the ENDS countdown); the cursor,
+ * sort and filter stay. Returns 0, or -1 when out of memory (old rows stay). */
+int sandbox_rows_redraw_times(struct ui *ui, time_t now);
+
+/* Is some running sandbox still counting down (so the ENDS column changes each second)? */
+bool sandbox_rows_counting(const struct ui *ui, time_t now);
 
 /* The sandbox with that id in ui->sandboxes, or NULL. */
 const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id);

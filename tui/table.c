@@ -145,11 +145,22 @@ int table_set_rows(struct table *t, const struct table_row_in *in, size_t n)
         rows[i].widths = calloc((size_t)t->ncols, sizeof *rows[i].widths);
         if (!rows[i].id || !rows[i].cells || !rows[i].widths)
             goto oom;
+        /* A refresh mostly repeats the same rows in the same order: an unchanged cell is
+         * reused. Stored cells are sanitised, so a raw cell equal to one is safe as is. */
+        struct table_row *old =
+            i < t->nrows && strcmp(t->rows[i].id, rows[i].id) == 0 ? &t->rows[i] : NULL;
         for (int c = 0; c < t->ncols; c++) {
-            rows[i].cells[c] = san(in[i].cells ? in[i].cells[c] : NULL);
+            const char *raw = in[i].cells && in[i].cells[c] ? in[i].cells[c] : "";
+            if (old && old->cells[c] && strcmp(old->cells[c], raw) == 0) {
+                rows[i].cells[c] = strdup(old->cells[c]);
+                rows[i].widths[c] = old->widths[c];
+            } else {
+                rows[i].cells[c] = san(raw);
+                if (rows[i].cells[c])
+                    rows[i].widths[c] = text_width(rows[i].cells[c]);
+            }
             if (!rows[i].cells[c])
                 goto oom;
-            rows[i].widths[c] = text_width(rows[i].cells[c]);
             if (rows[i].widths[c] > cw[c])
                 cw[c] = rows[i].widths[c];
         }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "core/model.h"
 #include "tui/actions.h"
@@ -91,6 +92,7 @@ struct ui {
     bool quit;
     int exit_code;
     long long now_ms;
+    time_t shown_second; /* the wall-clock second the ENDS column was computed for */
 };
 
 /* Minimum usable size; below it the "terminal too small" screen is shown. */

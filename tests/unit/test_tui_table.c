@@ -158,6 +158,29 @@ static void test_cells_are_sanitised(void)
     table_free(&t);
 }
 
+static void test_refresh_reuses_and_updates_cells(void)
+{
+    struct table t;
+    table_init(&t, COLS, 3);
+    static const char *v1[][4] = {{"id-1", "a\x1b[2Jb", "running", "1"}, {"id-2", "c", "x", "2"}};
+    fill(&t, v1, 2);
+    /* The same hostile raw text again: never reused as is, sanitised again. */
+    fill(&t, v1, 2);
+    CHECK_STR_EQ(t.rows[0].cells[0], "a?[2Jb");
+    /* Changed cells change, unchanged stay, and a reordered list is handled too. */
+    static const char *v2[][4] = {{"id-1", "a\x1b[2Jb", "paused", "1"}, {"id-2", "c", "x", "3"}};
+    fill(&t, v2, 2);
+    CHECK_STR_EQ(t.rows[0].cells[1], "paused");
+    CHECK_STR_EQ(t.rows[1].cells[2], "3");
+    CHECK_STR_EQ(t.rows[1].cells[0], "c");
+    static const char *v3[][4] = {{"id-2", "c", "x", "3"}, {"id-1", "z", "paused", "1"}};
+    fill(&t, v3, 2);
+    CHECK_STR_EQ(t.rows[0].id, "id-2");
+    CHECK_STR_EQ(t.rows[1].cells[0], "z");
+    CHECK_INT_EQ(t.rows[1].widths[0], 1);
+    table_free(&t);
+}
+
 static void test_scroll_keeps_cursor_visible(void)
 {
     struct table t;
@@ -222,6 +245,7 @@ int main(void)
     RUN(test_cursor_follows_id_across_refresh_sort_filter);
     RUN(test_filter_case_insensitive_no_match);
     RUN(test_cells_are_sanitised);
+    RUN(test_refresh_reuses_and_updates_cells);
     RUN(test_scroll_keeps_cursor_visible);
     RUN(test_layout_and_line_fit_width);
     return harness_finish();
