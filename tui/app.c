@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/error.h"
+#include "core/log.h"
 #include "core/sanitize.h"
 #include "tui/keys.h"
 #include "tui/loop.h"
@@ -444,6 +446,29 @@ static void load_key_config(struct ui *ui)
     }
 }
 
+/* Opens core's log ($XDG_STATE_HOME/e2b-tui/e2b-tui.log, 0600 in a 0700 directory) and
+ * sends stderr there while curses is active. Core's config will supply the path (log_path)
+ * once the dashboard reads it; the rule here is the same. Returns an error text or NULL. */
+static const char *open_log(char *why, size_t whysz)
+{
+    char path[4096];
+    const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    if (st && *st)
+        snprintf(path, sizeof path, "%s/e2b-tui/e2b-tui.log", st);
+    else if (home && *home)
+        snprintf(path, sizeof path, "%s/.local/state/e2b-tui/e2b-tui.log", home);
+    else
+        return "no HOME: library messages may show on the screen";
+    e2b_error *err = e2b_log_open(path);
+    if (err) {
+        snprintf(why, whysz, "log file: %.400s", e2b_error_message(err));
+        e2b_error_free(err);
+        return why;
+    }
+    term_redirect_stderr(e2b_log_fd());
+    return NULL;
+}
+
 static void destroy_views(struct ui *ui)
 {
     close_pane(ui);
@@ -495,15 +520,19 @@ int tui_run(const struct tui_options *opts)
         fputs("e2b-tui: out of memory\n", stderr);
         return 1;
     }
-    char err[512];
+    char err[512], why[512];
+    const char *log_problem = open_log(why, sizeof why);
     struct term_options to = {.mouse = opts->mouse, .no_color = opts->no_color};
     int rc = term_open(&to, err, sizeof err);
     if (rc != 0) {
         destroy_views(&ui);
         e2b_loop_free(loop);
+        e2b_log_close();
         fputs(err, stderr);
         return rc;
     }
+    if (log_problem)
+        ui_flash(&ui, FLASH_ERROR, "%s", log_problem);
     load_key_config(&ui);
     test_rows_load(&ui);
     ui.shown_second = time(NULL);
@@ -525,6 +554,7 @@ int tui_run(const struct tui_options *opts)
     term_close();
     destroy_views(&ui);
     e2b_loop_free(loop);
+    e2b_log_close();
     if (lrc != 0) {
         fputs("e2b-tui: the event loop failed\n", stderr);
         return 1;

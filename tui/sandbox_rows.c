@@ -118,8 +118,8 @@ bool sandbox_rows_counting(const struct ui *ui, time_t now)
 {
     for (size_t i = 0; i < ui->sandboxes.count; i++) {
         const e2b_sandbox *sb = &ui->sandboxes.items[i];
-        /* >= now: one more tick turns "0:00:01" into "expired", then the clock stops. */
-        if (sb->state == E2B_STATE_RUNNING && sb->end_at && sb->end_at >= now)
+        /* Until end_at: the tick at end_at draws "expired", then the clock stops. */
+        if (sb->state == E2B_STATE_RUNNING && sb->end_at && sb->end_at > now)
             return true;
     }
     return false;

@@ -29,7 +29,8 @@ int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now);
  * sort and filter stay. Returns 0, or -1 when out of memory (old rows stay). */
 int sandbox_rows_redraw_times(struct ui *ui, time_t now);
 
-/* Is some running sandbox still counting down (so the ENDS column changes each second)? */
+/* Is some running sandbox still counting down after the second now (so the ENDS column
+ * will change)? */
 bool sandbox_rows_counting(const struct ui *ui, time_t now);
 
 /* The sandbox with that id in ui->sandboxes, or NULL. */

@@ -24,7 +24,39 @@ static struct {
     char note[256];
     struct term_mouse mouse;
     bool have_mouse;
-} T = {.sigpipe = {-1, -1}};
+    int stderr_target; /* where stderr goes while curses is active, -1 = nowhere else */
+    int saved_stderr;  /* the real stderr while it is redirected, else -1 */
+} T = {.sigpipe = {-1, -1}, .stderr_target = -1, .saved_stderr = -1};
+
+static void stderr_away(void)
+{
+    if (T.stderr_target < 0 || T.saved_stderr >= 0)
+        return;
+    fflush(stderr);
+    T.saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (T.saved_stderr >= 0 && dup2(T.stderr_target, STDERR_FILENO) < 0) {
+        close(T.saved_stderr);
+        T.saved_stderr = -1;
+    }
+}
+
+static void stderr_back(void)
+{
+    if (T.saved_stderr < 0)
+        return;
+    fflush(stderr);
+    dup2(T.saved_stderr, STDERR_FILENO);
+    close(T.saved_stderr);
+    T.saved_stderr = -1;
+}
+
+void term_redirect_stderr(int fd)
+{
+    stderr_back();
+    T.stderr_target = fd;
+    if (T.active)
+        stderr_away();
+}
 
 static const int HANDLED_SIGNALS[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
 
@@ -213,6 +245,7 @@ int term_open(const struct term_options *opts, char *err, size_t errsz)
     mousemask(opts->mouse ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
     mouseinterval(0);
     setup_colors(opts);
+    stderr_away();
     return 0;
 }
 
@@ -221,6 +254,7 @@ void term_close(void)
     if (!T.active)
         return;
     T.active = false;
+    stderr_back();
     curs_set(1);
     endwin();
     fflush(stdout);
@@ -330,6 +364,7 @@ void term_suspend(void)
     curs_set(1);
     endwin();
     fflush(stdout);
+    stderr_back();
 }
 
 void term_resume(void)
@@ -344,6 +379,7 @@ void term_resume(void)
     nodelay(stdscr, TRUE);
     curs_set(0);
     clearok(curscr, TRUE);
+    stderr_away();
 }
 
 int term_run_foreground(char *const argv[], char *const env[])

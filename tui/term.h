@@ -39,6 +39,12 @@ struct term_options {
  * user into err (nothing is drawn, the terminal is untouched). */
 int term_open(const struct term_options *opts, char *err, size_t errsz);
 
+/* While curses owns the screen, stderr (GLib, libcurl, sanitizer reports...) goes to fd
+ * (e.g. core's log file, e2b_log_fd()) instead of garbling the screen; it is back on the
+ * terminal while a foreground child runs and after term_close. -1 turns this off. fd stays
+ * the caller's. */
+void term_redirect_stderr(int fd);
+
 /* Restores the terminal (idempotent; also registered with atexit). */
 void term_close(void);
 

@@ -12,6 +12,11 @@ t_contains "no-key screen says how to set it" "$screen" "export E2B_API_KEY="
 t_contains "no-key screen offers the demo" "$screen" "make demo"
 t_not_contains "no-key screen is not an error wall" "$screen" "rror"
 t_contains "status line shows the main keys" "$screen" "? help  : command  / filter  q quit"
+# stderr goes to the private log file while curses is active.
+t_eq "the log file is private (0600)" "$(stat -c %a "$XDG_STATE_HOME/e2b-tui/e2b-tui.log" 2>&1)" 600
+t_eq "its directory is private (0700)" "$(stat -c %a "$XDG_STATE_HOME/e2b-tui" 2>&1)" 700
+pid=$(tmux_dashboard_pid)
+t_eq "the dashboard's stderr is the log file" "$(readlink "/proc/$pid/fd/2")" "$XDG_STATE_HOME/e2b-tui/e2b-tui.log"
 
 # Help overlay open and close.
 tmux_type '?'

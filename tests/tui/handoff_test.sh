@@ -6,10 +6,16 @@
 . "$(dirname "$0")/common.sh"
 driver=$TEST_B/tests/tui/term_driver
 
-tmux_start 100 24 "$(printf %q "$driver") sh -c 'echo CHILD RUNNING; sleep 3; exit 7'"
+log=$T_TMP/driver.log
+tmux_start 100 24 "DRIVER_LOG=$(printf %q "$log") $(printf %q "$driver") sh -c 'echo CHILD RUNNING; echo CHILD-STDERR >&2; sleep 3; exit 7'"
 dash_check "the driver starts" "DRIVER READY 100x24"
+tmux_type e
+dash_check "the driver wrote to stderr" "wrote to stderr"
+t_not_contains "stderr does not garble the screen while curses is active" "$(tmux_capture)" "DRIVER-STDERR"
+t_contains "stderr went to the log file instead" "$(cat "$log")" "DRIVER-STDERR"
 tmux_type a
 dash_check "the child runs on the normal screen" "CHILD RUNNING"
+dash_check "the child's stderr is the terminal again" "CHILD-STDERR"
 t_eq "the child has the normal screen, not the alternate one" \
     "$(tm display-message -p -t t '#{alternate_on}')" 0
 tmux_type 'xqz'  # typed while the child runs: must not reach the driver (q would quit)

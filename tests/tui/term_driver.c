@@ -3,7 +3,9 @@
  * foreground, resume) in a real terminal, before attach itself exists.
  *
  * It shows "DRIVER READY WxH"; 'a' runs the child given on the command line and then
- * shows "DRIVER BACK status=N size=WxH"; every other key is shown as "key NAME"; 'q' quits.
+ * shows "DRIVER BACK status=N size=WxH"; 'e' writes "DRIVER-STDERR" to stderr (which goes
+ * to the file DRIVER_LOG names, if set, while curses is active); every other key is shown
+ * as "key NAME"; 'q' quits.
  * The terminal code is compiled in from tui/ (tests link only the libraries). */
 #include "tui/keys.c"
 #include "tui/term.c"
@@ -27,6 +29,15 @@ int main(int argc, char **argv)
     }
     char err[512], line[256];
     struct term_options to = {.mouse = false, .no_color = true};
+    const char *log = getenv("DRIVER_LOG");
+    if (log) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            perror(log);
+            return 1;
+        }
+        term_redirect_stderr(fd);
+    }
     if (term_open(&to, err, sizeof err) != 0) {
         fputs(err, stderr);
         return 1;
@@ -54,6 +65,9 @@ int main(int argc, char **argv)
                 int st = term_run_foreground(argv + 1, NULL);
                 snprintf(line, sizeof line, "DRIVER BACK status=%d size=%dx%d",
                          WIFEXITED(st) ? WEXITSTATUS(st) : -1, COLS, LINES);
+            } else if (k == 'e') {
+                fputs("DRIVER-STDERR\n", stderr);
+                snprintf(line, sizeof line, "wrote to stderr");
             } else if (k != KEYC_RESIZE) {
                 char name[32];
                 snprintf(line, sizeof line, "key %s", key_format(k, name, sizeof name));

@@ -107,6 +107,12 @@ static void test_fill_splits_views_and_names(void)
     CHECK(sandbox_rows_find(&ui, "i-ws") != NULL);
     CHECK_INT_EQ(sandbox_rows_find(&ui, "i-ws")->kind, E2B_KIND_WORKSPACE);
     CHECK(sandbox_rows_find(&ui, "nope") == NULL);
+    /* The countdown runs while the running box (ends at 1090) has time left. */
+    CHECK(sandbox_rows_counting(&ui, 1000));
+    CHECK(sandbox_rows_counting(&ui, 1089));
+    CHECK(!sandbox_rows_counting(&ui, 1090));
+    CHECK(sandbox_rows_redraw_times(&ui, 1090) == 0);
+    CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-box", SBCOL_ENDS), "expired");
     /* A refresh replaces them (the old ones are freed: valgrind checks). */
     e2b_sandbox_list l2 = {calloc(1, sizeof(e2b_sandbox)), 0, -1};
     add(&l2, "i-new", "base", E2B_STATE_RUNNING, 1, 0, NULL, NULL, NULL, NULL);
