@@ -1,6 +1,7 @@
 #include "core/api.h"
 
 #include "core/http.h"
+#include "core/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -427,6 +428,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
     else
         err = parse_result(call, r, &result);
 
+    /* X-Total-Running counts before pagination: the first page's value is the one. */
+    if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
+        call->slist->total_running = r->total_running;
     if (!err && (call->kind == R_SANDBOX_LIST || call->kind == R_SECRET_LIST) && r->next_token) {
         size_t have = call->kind == R_SANDBOX_LIST ? call->slist->count : call->seclist->count;
         if (!call->list_query.max_items || have < call->list_query.max_items) {
@@ -445,8 +449,6 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         }
     }
     if (!err && call->kind == R_SANDBOX_LIST) {
-        if (call->slist->total_running < 0)
-            call->slist->total_running = r->total_running;
         if (e2b_sandbox_list_classify(call->slist, call->workspace_keys) < 0)
             err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
@@ -457,8 +459,11 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         result = call->seclist;
         call->seclist = NULL;
     }
-    if (err)
+    if (err) {
         e2b_error_set_action(err, "%s", call->action);
+        if (err->kind != E2B_ERR_CANCELLED)
+            e2b_logf("error: %s", e2b_error_message(err));
+    }
     deliver(call, err ? NULL : result, r ? r->status : 0, err);
     e2b_error_free(err);
     call_free(call);
@@ -968,11 +973,12 @@ static void sync_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
 }
 
 /* Runs the loop until the started call called back (or returns the start error). */
-static e2b_error *sync_wait(e2b_client *c, e2b_api_call *call, e2b_error *start_err,
+/* start_err is read only after call was computed (argument order is unspecified in C). */
+static e2b_error *sync_wait(e2b_client *c, e2b_api_call *call, e2b_error **start_err,
                             sync_state *st)
 {
     if (!call)
-        return start_err;
+        return *start_err;
     while (!st->done)
         if (e2b_loop_run_once(c->loop, 1000) < 0 && !st->done)
             e2b_api_cancel(call);
@@ -993,7 +999,7 @@ e2b_error *e2b_api_create_sync(e2b_client *c, const e2b_create_params *p, e2b_sa
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_create(c, p, sync_sandbox, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_create(c, p, sync_sandbox, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_sandbox);
     return err;
 }
@@ -1004,7 +1010,7 @@ e2b_error *e2b_api_list_sync(e2b_client *c, const e2b_list_query *q, e2b_sandbox
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
     out->total_running = -1;
-    err = sync_wait(c, e2b_api_list(c, q, sync_list, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_list(c, q, sync_list, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_sandbox_list);
     return err;
 }
@@ -1014,7 +1020,7 @@ e2b_error *e2b_api_get_sync(e2b_client *c, const char *id, e2b_sandbox *out)
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_get(c, id, sync_sandbox, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_get(c, id, sync_sandbox, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_sandbox);
     return err;
 }
@@ -1023,14 +1029,14 @@ e2b_error *e2b_api_kill_sync(e2b_client *c, const char *id)
 {
     sync_state st = {0};
     e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_kill(c, id, sync_status, &st, &e), e, &st);
+    return sync_wait(c, e2b_api_kill(c, id, sync_status, &st, &e), &e, &st);
 }
 
 e2b_error *e2b_api_pause_sync(e2b_client *c, const char *id)
 {
     sync_state st = {0};
     e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_pause(c, id, sync_status, &st, &e), e, &st);
+    return sync_wait(c, e2b_api_pause(c, id, sync_status, &st, &e), &e, &st);
 }
 
 e2b_error *e2b_api_connect_sync(e2b_client *c, const char *id, long timeout_s, e2b_sandbox *out,
@@ -1039,7 +1045,7 @@ e2b_error *e2b_api_connect_sync(e2b_client *c, const char *id, long timeout_s, e
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_connect(c, id, timeout_s, sync_sandbox, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_connect(c, id, timeout_s, sync_sandbox, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_sandbox);
     if (resumed)
         *resumed = !err && st.status == 201;
@@ -1050,7 +1056,7 @@ e2b_error *e2b_api_set_timeout_sync(e2b_client *c, const char *id, long timeout_
 {
     sync_state st = {0};
     e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_set_timeout(c, id, timeout_s, sync_status, &st, &e), e, &st);
+    return sync_wait(c, e2b_api_set_timeout(c, id, timeout_s, sync_status, &st, &e), &e, &st);
 }
 
 e2b_error *e2b_api_metrics_sync(e2b_client *c, const char *id, int64_t start, int64_t end,
@@ -1059,7 +1065,7 @@ e2b_error *e2b_api_metrics_sync(e2b_client *c, const char *id, int64_t start, in
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_metrics(c, id, start, end, sync_metrics, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_metrics(c, id, start, end, sync_metrics, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_metric_list);
     return err;
 }
@@ -1070,7 +1076,7 @@ e2b_error *e2b_api_metrics_bulk_sync(e2b_client *c, const char *const *ids, size
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_metrics_bulk(c, ids, n, sync_metrics, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_metrics_bulk(c, ids, n, sync_metrics, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_metric_list);
     return err;
 }
@@ -1081,7 +1087,7 @@ e2b_error *e2b_api_logs_sync(e2b_client *c, const char *id, const e2b_logs_query
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_logs(c, id, q, sync_logs, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_logs(c, id, q, sync_logs, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_log_list);
     return err;
 }
@@ -1090,7 +1096,7 @@ e2b_error *e2b_api_update_network_sync(e2b_client *c, const char *id, const json
 {
     sync_state st = {0};
     e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_update_network(c, id, network, sync_status, &st, &e), e, &st);
+    return sync_wait(c, e2b_api_update_network(c, id, network, sync_status, &st, &e), &e, &st);
 }
 
 e2b_error *e2b_api_secrets_list_sync(e2b_client *c, e2b_secret_list *out)
@@ -1098,7 +1104,7 @@ e2b_error *e2b_api_secrets_list_sync(e2b_client *c, e2b_secret_list *out)
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secrets_list(c, sync_secret_list, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_secrets_list(c, sync_secret_list, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_secret_list);
     return err;
 }
@@ -1109,7 +1115,7 @@ e2b_error *e2b_api_secret_create_sync(e2b_client *c, const char *name, const cha
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secret_create(c, name, value, metadata, sync_secret, &st, &e), e,
+    err = sync_wait(c, e2b_api_secret_create(c, name, value, metadata, sync_secret, &st, &e), &e,
                     &st);
     MOVE_OUT(out, st, e2b_secret);
     return err;
@@ -1120,7 +1126,7 @@ e2b_error *e2b_api_secret_get_sync(e2b_client *c, const char *name_or_id, e2b_se
     sync_state st = {0};
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secret_get(c, name_or_id, sync_secret, &st, &e), e, &st);
+    err = sync_wait(c, e2b_api_secret_get(c, name_or_id, sync_secret, &st, &e), &e, &st);
     MOVE_OUT(out, st, e2b_secret);
     return err;
 }
@@ -1132,7 +1138,7 @@ e2b_error *e2b_api_secret_update_sync(e2b_client *c, const char *name_or_id, con
     e2b_error *e = NULL, *err;
     memset(out, 0, sizeof *out);
     err = sync_wait(c, e2b_api_secret_update(c, name_or_id, value, metadata, sync_secret, &st, &e),
-                    e, &st);
+                    &e, &st);
     MOVE_OUT(out, st, e2b_secret);
     return err;
 }
@@ -1141,5 +1147,5 @@ e2b_error *e2b_api_secret_delete_sync(e2b_client *c, const char *name_or_id)
 {
     sync_state st = {0};
     e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_secret_delete(c, name_or_id, sync_status, &st, &e), e, &st);
+    return sync_wait(c, e2b_api_secret_delete(c, name_or_id, sync_status, &st, &e), &e, &st);
 }

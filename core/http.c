@@ -354,6 +354,7 @@ static void finish(e2b_http_request *req, CURLcode rc)
         err = curl_failure(req, rc);
     if (!req->resp.status)
         curl_easy_getinfo(req->easy, CURLINFO_RESPONSE_CODE, &req->resp.status);
+    curl_easy_getinfo(req->easy, CURLINFO_NUM_CONNECTS, &req->resp.new_connections);
     curl_easy_getinfo(req->easy, CURLINFO_HTTP_VERSION, &v);
     req->resp.http_version = v == CURL_HTTP_VERSION_2_0 ? 2 : v ? 1 : 0;
     req->resp.ms = (long)(e2b_now_ms() - req->start_ms);
@@ -628,6 +629,8 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
         curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, low);
     }
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (o->accept_gzip)
+        curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip");
     err = setup_body(req, o);
     if (err)
         goto fail;
