@@ -504,6 +504,71 @@ void runtime_reap_idle_locked(struct sandbox *sb)
     }
 }
 
+/* Without root a thread cannot enter the sandbox's network namespace (that needs its user
+ * namespace, which a multithreaded process cannot join): a child does it, creates the
+ * socket and hands it back over a unix socket (SCM_RIGHTS). */
+static int socket_via_child(const char *netns_path)
+{
+    int net = open(netns_path, O_RDONLY | O_CLOEXEC);
+    if (net < 0)
+        return -1;
+    int owner = ioctl(net, NS_GET_USERNS);
+    int pair[2];
+    if (owner < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        close(net);
+        if (owner >= 0)
+            close(owner);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        int s = -1;
+        if (setns(owner, CLONE_NEWUSER) == 0 && setns(net, CLONE_NEWNET) == 0)
+            s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        char byte = s >= 0 ? 1 : 0;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+        if (s >= 0) {
+            msg.msg_control = ctl.buf;
+            msg.msg_controllen = sizeof ctl.buf;
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            memcpy(CMSG_DATA(c), &s, sizeof(int));
+        }
+        ssize_t w = sendmsg(pair[1], &msg, 0);
+        _exit(w == 1 ? 0 : 1);
+    }
+    close(net);
+    close(owner);
+    close(pair[1]);
+    int fd = -1;
+    if (pid > 0) {
+        char byte = 0;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+                             .msg_controllen = sizeof ctl.buf};
+        if (recvmsg(pair[0], &msg, MSG_CMSG_CLOEXEC) == 1 && byte == 1) {
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            if (c && c->cmsg_type == SCM_RIGHTS)
+                memcpy(&fd, CMSG_DATA(c), sizeof(int));
+        }
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    close(pair[0]);
+    return fd;
+}
+
 int runtime_socket_locked(struct sandbox *sb)
 {
     if (!g_cfg.net_isolation)
@@ -512,6 +577,8 @@ int runtime_socket_locked(struct sandbox *sb)
         return -1;
     char p[64];
     snprintf(p, sizeof p, "/proc/%d/ns/net", (int)sb->holder_pid);
+    if (geteuid() != 0)
+        return socket_via_child(p);
     int target = open(p, O_RDONLY | O_CLOEXEC);
     int self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
     int s = -1;
