@@ -51,11 +51,25 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
+/* Commands run under bash (not sh) from a script file, so tests may use bash syntax and
+ * need no second level of quoting. */
 static char *wrap(const char *cmd)
 {
-    char *full = NULL;
-    if (asprintf(&full, "cd '%s' && { %s\n}", gitfix_tmpdir(), cmd) < 0)
+    char *script = NULL, *full = NULL;
+    static unsigned seq;
+    if (asprintf(&script, "%s/.gitfix-cmd-%u.sh", gitfix_tmpdir(), seq++) < 0)
         return NULL;
+    FILE *f = fopen(script, "w");
+    if (!f || fprintf(f, "cd '%s' || exit 2\n%s\n", gitfix_tmpdir(), cmd) < 0) {
+        if (f)
+            fclose(f);
+        free(script);
+        return NULL;
+    }
+    fclose(f);
+    if (asprintf(&full, "bash '%s'; rc=$?; rm -f '%s'; exit $rc", script, script) < 0)
+        full = NULL;
+    free(script);
     return full;
 }
 
