@@ -2,6 +2,7 @@
  * machines will (upload stream out, bundle stream in), without any network.
  *
  *   git_tool info DIR                      branch, box name, head, workdir
+ *   git_tool list DIR                      the upload list, one path a line
  *   git_tool upload DIR [LEVEL]            the upload tar.gz on stdout
  *   git_tool pull-run LOCAL BOXDIR BASE PREV NAME
  *                                          runs the pull script with bash in BOXDIR as the
@@ -43,6 +44,23 @@ static int cmd_info(const char *dir)
     }
     gitwork_close(g);
     return rc == GW_OK ? 0 : die(&e);
+}
+
+static int cmd_list(const char *dir)
+{
+    gitwork *g;
+    gw_error e;
+    gitwork_filelist l;
+    if (gitwork_open(&g, dir, 0, &e) != GW_OK)
+        return die(&e);
+    int rc = gitwork_list_files(g, &l, &e);
+    gitwork_close(g);
+    if (rc != GW_OK)
+        return die(&e);
+    for (size_t i = 0; i < l.count; i++)
+        printf("%s\n", l.paths[i]);
+    gitwork_filelist_free(&l);
+    return 0;
 }
 
 static int cmd_upload(const char *dir, int level)
@@ -175,12 +193,14 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "info"))
         return cmd_info(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "list"))
+        return cmd_list(argv[2]);
     if ((argc == 3 || argc == 4) && !strcmp(argv[1], "upload"))
         return cmd_upload(argv[2], argc == 4 ? atoi(argv[3]) : 0);
     if (argc == 7 && !strcmp(argv[1], "pull-run"))
         return cmd_pull_run(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if ((argc == 4 || argc == 5) && !strcmp(argv[1], "import"))
         return cmd_import(argv[2], argv[3], argc == 5 && !strcmp(argv[4], "--force"));
-    fprintf(stderr, "usage: git_tool info|upload|pull-run|import ...\n");
+    fprintf(stderr, "usage: git_tool info|list|upload|pull-run|import ...\n");
     return 2;
 }
