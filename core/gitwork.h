@@ -73,7 +73,9 @@ void gitwork_default_box_name(const gitwork_head *h, char *out, size_t outsz);
  * exist (lstat) when listed: tracked files (modified or not, staged or not) and untracked
  * files that are not ignored, never ignored files, never files deleted from the work tree.
  * The last path is ".git" (a directory the archiver walks recursively). Submodules are not
- * uploaded: their paths are reported in submodules so the caller can warn. */
+ * uploaded: their paths are reported in submodules so the caller can warn and add each as
+ * an empty directory (tarball_add_empty_dir), which git in the box reads as an
+ * uninitialised submodule rather than a deleted one. */
 typedef struct {
     char **paths;
     size_t count;
