@@ -109,6 +109,11 @@ typedef enum {
 int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
                           gitwork_branch_outcome *outcome, gw_error *err);
 
+/* The commit refs/heads/<branch> points to, as 40 hex in oid_out (41 bytes), or "" when
+ * the branch does not exist. For pull: pass it as pull_script_params.prev so successive
+ * pulls fast-forward. Errors: GW_EINVAL (invalid name), GW_EFAIL. */
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err);
+
 /* A short phrase for an outcome ("created", "fast-forwarded", ...). */
 const char *gitwork_branch_outcome_name(gitwork_branch_outcome o);
 
