@@ -322,9 +322,13 @@ static int start_entry(tarball *t)
     } else {
         int fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int open_errno = errno;
+        if (fd < 0 && open_errno != ELOOP) {
+            /* e.g. no permission: not a change, the file cannot be read at all */
+            rc = FAIL(t, GW_EIO, "cannot read %s: %s", e->rel, strerror(open_errno));
+        } else if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
-                      fd < 0 ? strerror(errno) : "no longer a regular file");
+                      fd < 0 ? "now a symlink" : "no longer a regular file");
             if (fd >= 0)
                 close(fd);
         } else {

@@ -245,6 +245,25 @@ static void test_edit_before_read_uses_new_content(void)
     free(got);
 }
 
+static void test_file_replaced_by_symlink_fails(void)
+{
+    CHECK(gitfix_sh("mkdir -p sy && echo data > sy/f && echo t > sy/target") == 0);
+    char *dir = path_in("sy");
+    const char *paths[] = {"f"};
+    tarball *t = NULL;
+    gw_error err;
+    CHECK_INT_EQ(tarball_new(&t, dir, paths, 1, 0, &err), GW_OK);
+    free(dir);
+    CHECK(gitfix_sh("rm sy/f && ln -s target sy/f") == 0);
+    size_t total;
+    ssize_t r = drain(t, NULL, 4096, &total);
+    gw_error e = *tarball_error(t);
+    tarball_free(t);
+    CHECK_INT_EQ(r, -1);
+    CHECK_INT_EQ(e.code, GW_ECHANGED);
+    CHECK(strstr(e.msg, "f changed while being archived (now a symlink)") != NULL);
+}
+
 static void test_vanished_file_and_empty_dirs(void)
 {
     CHECK(gitfix_sh("mkdir -p va && echo keep > va/keep && echo gone > va/gone && "
@@ -327,6 +346,7 @@ int main(void)
     RUN(test_refuses_unsafe_and_missing_paths);
     RUN(test_file_changing_size_fails_cleanly);
     RUN(test_edit_before_read_uses_new_content);
+    RUN(test_file_replaced_by_symlink_fails);
     RUN(test_vanished_file_and_empty_dirs);
     RUN(test_bounded_memory_for_large_project);
     gitfix_cleanup();
