@@ -142,12 +142,16 @@ e2bl_run() {
     [ -n "$RUN_EXIT" ] || RUN_EXIT=none
 }
 
-# e2bl_pids_with MARK: host pids whose command line contains MARK (excluding this shell's).
+# e2bl_run_ok ID TOKEN CMD: e2bl_run, succeeding only when CMD exited 0.
+e2bl_run_ok() { e2bl_run "$@"; [ "$RUN_EXIT" = 0 ]; }
+
+# e2bl_pids_with MARK: host pids whose command line or environment contains MARK.
 e2bl_pids_with() {
     local p
     for p in /proc/[0-9]*; do
         [ "${p#/proc/}" = $$ ] && continue
-        tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF -- "$1" && echo "${p#/proc/}"
+        { tr '\0' ' ' <"$p/cmdline"; tr '\0' ' ' <"$p/environ"; } 2>/dev/null |
+            grep -qF -- "$1" && echo "${p#/proc/}"
     done
     return 0
 }
