@@ -210,3 +210,11 @@ for i in range(n):
     print(json.loads(data)["sandboxID"])
 PY
 }
+
+# fault_inject KIND N [PATH] [key=value...]: arms a fault for the next N calls (matching
+# PATH when given). KIND: 429 (retry_after=S), 500, 503, delay (delay_ms=M), truncate,
+# drop (after_bytes=K). Sets FAULT_WHY and fails when the server refuses.
+fault_inject() {
+    FAULT_WHY="the fault-injection interface is not documented yet (tests/e2b-local/README.md)"
+    return 1
+}

@@ -5,7 +5,7 @@
 'use strict';
 
 const path = require('path');
-const e2b = require(path.join(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
+const e2b = require(path.resolve(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
 const { Sandbox, Secret, CommandExitError, SandboxNotFoundError, NotFoundError,
     FileNotFoundError, AuthenticationError, SecretNotFoundError } = e2b;
 
