@@ -132,20 +132,20 @@ t_eq "envd: Process/Start stream is well framed (flags, big-endian length, end e
 [ "$E2BL_STREAM_RC" = 0 ] || printf '%s\n' "$E2BL_STREAM" | grep ERROR | sed 's/^/# /'
 msgs=$(printf '%s\n' "$E2BL_STREAM" | sed -n 's/^MSG //p')
 first=$(printf '%s\n' "$msgs" | head -n1)
-if printf '%s' "$first" | jq -e '.event.start.pid | type=="number" and . > 0' >/dev/null; then
+if jtest "$first" '.event.start.pid | type=="number" and . > 0' >/dev/null; then
     t_pass "envd: the first event is start with a numeric pid"
 else t_fail "envd: the first event is start with a numeric pid" "$first"; fi
 t_eq "envd: stdout is base64 in data.stdout" "$(printf '%s\n' "$msgs" | jq -rj '.event.data.stdout // empty')" "aGkK"
 t_eq "envd: stderr is base64 in data.stderr" "$(printf '%s\n' "$msgs" | jq -rj '.event.data.stderr // empty')" "ZXJyCg=="
 last=$(printf '%s\n' "$msgs" | tail -n1)
-if printf '%s' "$last" | jq -e '.event.end.exitCode==7 and .event.end.exited==true and (.event.end.status|test("exit status 7"))' >/dev/null; then
+if jtest "$last" '.event.end.exitCode==7 and .event.end.exited==true and (.event.end.status|test("exit status 7"))' >/dev/null; then
     t_pass "envd: the last event is end {exitCode 7, exited true, status}"
 else t_fail "envd: the last event is end {exitCode 7, exited true, status}" "$last"; fi
 t_eq "envd: the end-of-stream envelope is {} on success" "$(printf '%s\n' "$E2BL_STREAM" | sed -n 's/^END //p')" "{}"
 
 e2bl_stream "$A" "$ATOK" '{"process":{"cmd":"/bin/true"}}'
 end=$(printf '%s\n' "$E2BL_STREAM" | sed -n 's/^MSG //p' | tail -n1)
-if printf '%s' "$end" | jq -e '.event.end.exited==true and (.event.end|has("exitCode")|not)' >/dev/null; then
+if jtest "$end" '.event.end.exited==true and (.event.end|has("exitCode")|not)' >/dev/null; then
     t_pass "envd: exitCode 0 is omitted (protobuf JSON default)"
 else t_fail "envd: exitCode 0 is omitted (protobuf JSON default)" "$end"; fi
 
@@ -226,7 +226,7 @@ e2bl_rpc "$A" "$ATOK" process.Process/SendSignal "{\"process\":{\"pid\":$tickpid
 t_eq "envd: SendSignal SIGKILL is 200" "$E2BL_STATUS" 200
 wait "$connpy"
 end=$(sed -n 's/^MSG //p' "$T_TMP/conn.out" | tail -n1)
-if printf '%s' "$end" | jq -e '.event.end and (.event.end.exited|not) and (.event.end.status|test("killed"))' >/dev/null; then
+if jtest "$end" '.event.end and (.event.end.exited|not) and (.event.end.status|test("killed"))' >/dev/null; then
     t_pass "envd: a killed process ends with exited false and status signal: killed"
 else t_fail "envd: a killed process ends with exited false and status signal: killed" "$end"; fi
 e2bl_rpc "$A" "$ATOK" process.Process/SendSignal '{"process":{"pid":999999},"signal":"SIGNAL_SIGTERM"}'

@@ -110,7 +110,14 @@ e2bl_header() {
 }
 
 # e2bl_jq FILTER: jq on the last body (prints nothing when the body is not JSON).
-e2bl_jq() { printf '%s' "$E2BL_BODY" | jq -r "$@" 2>/dev/null; }
+# It fails on an empty body, so `e2bl_jq -e FILTER` never passes vacuously.
+e2bl_jq() { [ -n "$E2BL_BODY" ] && printf '%s' "$E2BL_BODY" | jq -r "$@" 2>/dev/null; }
+
+# jtest TEXT [jq options] FILTER: TEXT is non-empty JSON for which FILTER is true.
+jtest() {
+    local text=$1; shift
+    [ -n "$text" ] && printf '%s' "$text" | jq -e "$@" >/dev/null 2>&1
+}
 
 e2bl_create() {
     local json=${1:-'{"templateID":"base"}'}
