@@ -274,6 +274,8 @@ async function main() {
         const { items } = await drain(Sandbox.list({ query: { metadata: { run }, state: ['paused'] } }));
         return items.length === 1 && items[0].sandboxId === sbx.sandboxId ? true : show(items.map((i) => i.sandboxId));
     });
+    await step('isRunning is false while paused (envd answers 502)', async () =>
+        (await sbx.isRunning()) === false ? true : 'isRunning returned true for a paused sandbox');
     await step('pause of a paused sandbox returns false (409)', async () => {
         const r = await Sandbox.pause(sbx.sandboxId);
         return r === false ? true : `returned ${r}`;
