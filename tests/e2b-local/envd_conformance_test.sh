@@ -79,6 +79,30 @@ if [ "$E2BL_STATUS" = 200 ] && e2bl_jq -e '[.[].path]|sort == ["/home/user/proj/
 else t_fail "envd: multipart writes every part at its filename path" "status $E2BL_STATUS $E2BL_BODY"; fi
 e2bl_envd "$A" "$ATOK" GET "/files?path=/home/user/proj/src/a.c"
 t_eq "envd: a multipart file reads back" "$E2BL_BODY" first
+# The same multipart body as undici (the SDK's HTTP client) sends it: chunked, one piece
+# per write, so the server's parser sees each part's headers and data in separate calls.
+chunked=$(python3 - "$E2BL_PORT" "$A" "$ATOK" <<'PY'
+import http.client, sys
+port, sid, tok = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+b = "----formdata-undici-0123456789"
+parts = []
+for name in ("one", "two", "three"):
+    parts.append(('--%s\r\nContent-Disposition: form-data; name="file"; filename="/home/user/ch/%s.txt"\r\n'
+                  'Content-Type: application/octet-stream\r\n\r\n' % (b, name)).encode())
+    parts.append(name.encode())  # short data, as in the SDK test
+    parts.append(b"\r\n")
+parts.append(("--%s--\r\n" % b).encode())
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+c.request("POST", "/files", body=iter(parts), encode_chunked=True, headers={
+    "Content-Type": "multipart/form-data; boundary=" + b, "E2b-Sandbox-Id": sid,
+    "E2b-Sandbox-Port": "49983", "X-Access-Token": tok})
+r = c.getresponse()
+print(r.status, r.read().decode())
+PY
+)
+t_eq "envd: a chunked multipart upload (as undici sends it) writes every part" "${chunked%% *}" 200
+e2bl_run "$A" "$ATOK" 'cat /home/user/ch/one.txt /home/user/ch/two.txt /home/user/ch/three.txt'
+t_eq "envd: ... each at its own path with its own data" "$RUN_OUT" "onetwothree"
 e2bl_envd "$A" "$ATOK" POST "/files?path=/home/user/proj/b.txt" -F "file=@$T_TMP/p1;filename=ignored.txt"
 e2bl_envd "$A" "$ATOK" GET "/files?path=proj/b.txt"
 t_eq "envd: upload overwrites; a relative path resolves in /home/user" "$E2BL_STATUS $E2BL_BODY" "200 first"

@@ -214,8 +214,9 @@ async function main() {
         return expectThrow(() => sbx.files.read(`${dir}/sub/a.txt`), FileNotFoundError);
     });
     await step('files written over the API are visible to commands', async () => {
-        const r = await sbx.commands.run(`cat ${dir}/multi/one.txt`);
-        return r.stdout === 'one' ? true : show(r.stdout);
+        await sbx.files.write(`${dir}/visible.txt`, 'seen by bash');
+        const r = await sbx.commands.run(`cat ${dir}/visible.txt`);
+        return r.stdout === 'seen by bash' ? true : show(r.stdout);
     });
 
     // --- lifetime and metrics ---
