@@ -36,6 +36,12 @@ t_eq "fault: 503 on pause with the Error body" "$E2BL_STATUS $(e2bl_jq .code)" "
 e2bl_api GET "/sandboxes/$A"
 t_eq "fault: a 503 pause left the sandbox running" "$(e2bl_jq -r .state)" running
 
+fault_inject 500 1 /files || t_fail "fault: envd 500 fault accepted" "$FAULT_WHY"
+e2bl_envd "$A" "$ATOK" GET "/files?path=/etc/passwd"
+t_eq "fault: faults also hit envd calls" "$E2BL_STATUS" 500
+e2bl_envd "$A" "$ATOK" GET "/files?path=/etc/passwd"
+t_contains "fault: ... once" "$E2BL_STATUS $E2BL_BODY" "200 root:"
+
 # --- delay ---
 fault_inject delay 1 /v2/sandboxes delay_ms=1500 || t_fail "fault: delay fault accepted" "$FAULT_WHY"
 t0=$(date +%s%N)

@@ -32,7 +32,13 @@ def read_exact(resp, n):
     """Reads n bytes or fewer at EOF (http.client undoes chunked transfer coding)."""
     buf = b""
     while len(buf) < n:
-        chunk = resp.read(n - len(buf))
+        try:
+            chunk = resp.read(n - len(buf))
+        except http.client.IncompleteRead as e:
+            # The connection dropped mid-body (or mid-chunk): keep what arrived.
+            return buf + e.partial
+        except (ConnectionError, http.client.HTTPException):
+            return buf
         if not chunk:
             break
         buf += chunk

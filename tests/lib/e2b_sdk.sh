@@ -218,10 +218,27 @@ for i in range(n):
 PY
 }
 
-# fault_inject KIND N [PATH] [key=value...]: arms a fault for the next N calls (matching
-# PATH when given). KIND: 429 (retry_after=S), 500, 503, delay (delay_ms=M), truncate,
+# fault_inject KIND N [PATH] [key=value...]: arms a fault for the next N calls whose path
+# contains PATH (all calls when empty), through e2b-local's control endpoint (its README).
+# KIND: 429 (retry_after=S), 500, 503, delay (delay_ms=M), truncate (after_bytes=K),
 # drop (after_bytes=K). Sets FAULT_WHY and fails when the server refuses.
 fault_inject() {
-    FAULT_WHY="the fault-injection interface is not documented yet (tests/e2b-local/README.md)"
-    return 1
+    local kind=$1 count=$2 path=${3:-} kv json
+    shift 2; [ $# -gt 0 ] && shift
+    json=$(jq -cn --arg k "$kind" --argjson n "$count" --arg p "$path" '{kind:$k,count:$n,path:$p}')
+    for kv in "$@"; do
+        case "${kv%%=*}" in
+        retry_after) json=$(jq -c --argjson v "${kv#*=}" '.retryAfter=$v' <<<"$json") ;;
+        delay_ms) json=$(jq -c --argjson v "${kv#*=}" '.delayMs=$v' <<<"$json") ;;
+        after_bytes) json=$(jq -c --argjson v "${kv#*=}" '.afterBytes=$v' <<<"$json") ;;
+        *) FAULT_WHY="unknown fault option $kv"; return 1 ;;
+        esac
+    done
+    local code
+    code=$(curl -sS -o "$T_TMP/fault.body" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+        --data-binary "$json" "$E2BL_URL/_e2b-local/faults" 2>&1)
+    case "$code" in
+    2??) return 0 ;;
+    *) FAULT_WHY="POST /_e2b-local/faults $json: $code $(head -c 200 "$T_TMP/fault.body")"; return 1 ;;
+    esac
 }
