@@ -41,12 +41,7 @@ nothing_left() { [ -z "$(e2bl_pids_with "$MARK")" ]; }
 if e2bl_poll 5 nothing_left; then t_pass "restart: no sandbox process survives SIGTERM (running or paused)"
 else t_fail "restart: no sandbox process survives SIGTERM (running or paused)" "left: $(e2bl_pids_with "$MARK" | paste -sd' ')"; fi
 t_eq "restart: no mount under the state dir is left" "$(mounts_under "$STATE")" 0
-lingering=""
-for p in /proc/[0-9]*; do
-    r=$(readlink "$p/root" 2>/dev/null) || continue
-    case "$r" in "$STATE"*) lingering="$lingering ${p#/proc/}" ;; esac
-done
-t_eq "restart: no process has its root in the state dir" "$lingering" ""
+t_eq "restart: no process has its root in the state dir" "$(e2bl_pids_rooted_in "$STATE" | paste -sd' ')" ""
 
 # --- restart on the same state dir ---
 if ! e2bl_start "$STATE"; then t_fail "restart: e2b-local restarts on the same state" "no listening line"; t_finish; fi

@@ -152,15 +152,40 @@ e2bl_run() {
 # e2bl_run_ok ID TOKEN CMD: e2bl_run, succeeding only when CMD exited 0.
 e2bl_run_ok() { e2bl_run "$@"; [ "$RUN_EXIT" = 0 ]; }
 
-# e2bl_pids_with MARK: host pids whose command line or environment contains MARK.
+# e2bl_pids_with MARK: host pids whose command line or environment contains MARK, other
+# than this scanner and this shell. (One process: a process per pid is far too slow.)
 e2bl_pids_with() {
-    local p
-    for p in /proc/[0-9]*; do
-        [ "${p#/proc/}" = $$ ] && continue
-        { tr '\0' ' ' <"$p/cmdline"; tr '\0' ' ' <"$p/environ"; } 2>/dev/null |
-            grep -qF -- "$1" && echo "${p#/proc/}"
-    done
-    return 0
+    python3 - "$1" "$$" <<'PY'
+import os, sys
+mark, skip = sys.argv[1].encode(), {str(os.getpid()), str(os.getppid()), sys.argv[2]}
+for p in os.listdir("/proc"):
+    if not p.isdigit() or p in skip:
+        continue
+    for f in ("cmdline", "environ"):
+        try:
+            with open("/proc/%s/%s" % (p, f), "rb") as fh:
+                if mark in fh.read():
+                    print(p)
+                    break
+        except OSError:
+            pass
+PY
+}
+
+# e2bl_pids_rooted_in DIR: host pids whose root directory lies inside DIR.
+e2bl_pids_rooted_in() {
+    python3 - "$1" <<'PY'
+import os, sys
+d = os.path.realpath(sys.argv[1])
+for p in os.listdir("/proc"):
+    if p.isdigit():
+        try:
+            r = os.readlink("/proc/%s/root" % p)
+        except OSError:
+            continue
+        if r == d or r.startswith(d + "/"):
+            print(p)
+PY
 }
 
 # The published SDK, installed once per build tree into build/e2b-sdk (keyed by package.json).
