@@ -245,6 +245,22 @@ if [ -n "$logs" ] && [ -z "$leaked" ]; then
     t_pass "api: the request log holds no API key, token or secret value"
 else t_fail "api: the request log holds no API key, token or secret value" "found$leaked in $logs"; fi
 
+# --- timeout expiry: autoPause pauses, otherwise kill ---
+e2bl_create '{"templateID":"base","timeout":1,"autoPause":true,"metadata":{"exp":"pause"}}'; EP=$SBX_ID
+e2bl_api GET "/sandboxes/$EP"
+t_eq "api: lifecycle shows onTimeout pause" "$(e2bl_jq '.lifecycle.onTimeout')" pause
+e2bl_create '{"templateID":"base","timeout":1,"metadata":{"exp":"kill"}}'; EK=$SBX_ID
+e2bl_api GET "/sandboxes/$EK"
+t_eq "api: lifecycle defaults to onTimeout kill" "$(e2bl_jq '.lifecycle.onTimeout')" kill
+expired_paused() { e2bl_api GET "/sandboxes/$EP"; [ "$(e2bl_jq -r .state)" = paused ]; }
+expired_killed() { e2bl_api GET "/sandboxes/$EK"; [ "$E2BL_STATUS" = 404 ]; }
+if e2bl_poll 20 expired_paused; then t_pass "api: timeout expiry with autoPause pauses"
+else t_fail "api: timeout expiry with autoPause pauses" "state $(e2bl_jq -r .state) 20 s after a 1 s timeout"; fi
+if e2bl_poll 20 expired_killed; then t_pass "api: timeout expiry without autoPause kills"
+else t_fail "api: timeout expiry without autoPause kills" "status $E2BL_STATUS 20 s after a 1 s timeout"; fi
+e2bl_api POST "/v2/sandboxes/$EP/connect" -H 'Content-Type: application/json' --data-binary '{"timeout":60}'
+t_eq "api: an auto-paused sandbox resumes with connect (201)" "$E2BL_STATUS" 201
+
 # Last, because it once crashed the server (FINDINGS.md).
 e2bl_api POST /v2/sandboxes -H 'Content-Type: application/json' --data-binary '{"templateID":"no-such-template-xyz"}'
 if { [ "$E2BL_STATUS" = 400 ] || [ "$E2BL_STATUS" = 404 ]; } && is_error_body "$E2BL_STATUS"; then

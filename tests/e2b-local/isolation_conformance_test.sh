@@ -89,7 +89,7 @@ want=$(sha256sum "$T_TMP/up.bin" | cut -d' ' -f1)
 proxy 4096 "$A" /sha256 -X POST -H 'Expect:' -H 'Content-Type: application/octet-stream' --data-binary @"$T_TMP/up.bin"
 t_eq "iso: a 3 MB request body passes through the proxy intact" "$E2BL_BODY" "$want"
 # curl sends "Expect: 100-continue" for bodies over 1 MB, as many HTTP clients do.
-E2BL_CURL_MAX=10 proxy 4096 "$A" /sha256 -X POST -H 'Content-Type: application/octet-stream' --data-binary @"$T_TMP/up.bin"
+E2BL_CURL_MAX=5 proxy 4096 "$A" /sha256 -X POST -H 'Content-Type: application/octet-stream' --data-binary @"$T_TMP/up.bin"
 t_eq "iso: ... also with Expect: 100-continue" "$E2BL_STATUS $E2BL_BODY" "200 $want"
 
 curl -sS -N --max-time 25 -H "Host: 4096-$A.$E2BL_DOMAIN" "$E2BL_URL/stream" >"$T_TMP/stream.out" 2>&1 &
@@ -100,6 +100,23 @@ else t_fail "iso: the proxy forwards a response chunk before the response ends (
 e2bl_envd "$A" "$ATOK" POST "/files?path=/tmp/stream-go" -H 'Content-Type: application/octet-stream' --data-binary go
 wait "$cpid"
 t_eq "iso: the stream then completes" "$(cat "$T_TMP/stream.out")" $'first\nsecond'
+
+# --- allowPublicTraffic false: ports need the traffic token ---
+e2bl_create '{"templateID":"base","network":{"allowPublicTraffic":false}}'
+C=$SBX_ID CTOK=$SBX_TOKEN
+ttok=$(e2bl_jq -r '.trafficAccessToken // empty')
+t_ok "iso: a private sandbox gets a trafficAccessToken" test -n "$ttok"
+e2bl_envd "$C" "$CTOK" POST "/files?path=/home/user/srv.py" -H 'Content-Type: application/octet-stream' --data-binary @"$SRV"
+detach "$C" "$CTOK" '{"process":{"cmd":"/usr/bin/python3","args":["/home/user/srv.py","4096","C"]}}' >/dev/null
+e2bl_poll 20 proxy_ok 4096 "$C" /name -H "e2b-traffic-access-token: $ttok"
+t_eq "iso: with e2b-traffic-access-token the private port answers" "$E2BL_STATUS $E2BL_BODY" "200 C"
+proxy 4096 "$C" /name
+t_eq "iso: without it the proxy answers 403 JSON" "$E2BL_STATUS $(e2bl_jq .code)" "403 403"
+proxy 4096 "$C" /name -H "e2b-traffic-access-token: wrong$ttok"
+t_eq "iso: a wrong traffic token is 403" "$E2BL_STATUS" 403
+e2bl_envd "$C" "$CTOK" GET /health
+t_eq "iso: envd never needs the traffic token" "$E2BL_STATUS" 204
+e2bl_api DELETE "/sandboxes/$C"
 
 # --- pause freezes, the proxy answers 502, connect thaws ---
 detach "$A" "$ATOK" '{"process":{"cmd":"/bin/bash","args":["-c","while :; do date +%s.%N >> /home/user/ticks; sleep 0.05; done"]}}' >/dev/null
@@ -144,5 +161,5 @@ if e2bl_stop; then t_pass "iso: e2b-local stops on SIGTERM"; else t_fail "iso: e
 # The kernel tears a pid namespace down asynchronously: allow it a bounded moment.
 no_srv() { [ -z "$(e2bl_pids_with "/home/user/srv.py")" ]; }
 if e2bl_poll 5 no_srv; then t_pass "iso: no sandbox process survives SIGTERM"
-else t_fail "iso: no sandbox process survives SIGTERM" "left: $(e2bl_pids_with /home/user/srv.py | paste -sd' ')"; fi
+else t_fail "iso: no sandbox process survives SIGTERM" "left: $(for p in $(e2bl_pids_with /home/user/srv.py); do ps -o pid=,ppid=,stat=,cmd= -p $p; done | head -c 600)"; fi
 t_finish

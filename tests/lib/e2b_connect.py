@@ -12,9 +12,12 @@ flag 0x02 marks the end-of-stream envelope, which must be the last one.
 Output, one line per envelope: `MSG <json>` for data envelopes, `END <json>` for the
 end-of-stream envelope, then `STATUS <http status>` first of all, and on framing problems
 `ERROR <why>` (exit status 3). With --close-after-start the client prints the start event
-and closes the connection at once (the process must keep running).
+and closes the connection at once (the process must keep running). With --out-prefix P
+the decoded stdout, stderr and exit code (or "none") are also written to P.stdout,
+P.stderr and P.exit.
 """
 import argparse
+import base64
 import http.client
 import json
 import socket
@@ -71,6 +74,8 @@ def stream(args):
         return 3
     deadline = time.monotonic() + args.max_seconds
     ended = False
+    outs = {"stdout": b"", "stderr": b""}
+    exit_code = None
     while True:
         if time.monotonic() > deadline:
             print("ERROR no end of stream within %ss" % args.max_seconds, flush=True)
@@ -110,9 +115,22 @@ def stream(args):
             print("ERROR unknown flags %#x" % flags, flush=True)
             return 3
         print("MSG " + json.dumps(obj, sort_keys=True), flush=True)
+        event = obj.get("event", {})
+        for key in outs:
+            if key in event.get("data", {}):
+                outs[key] += base64.b64decode(event["data"][key])
+        if "end" in event:
+            exit_code = event["end"].get("exitCode", 0)
         if args.close_after_start and "start" in obj.get("event", {}):
             conn.close()
             return 0
+    if args.out_prefix:
+        # Decoded results for shell tests, so they need no further processes.
+        for key, data in outs.items():
+            with open(args.out_prefix + "." + key, "wb") as fh:
+                fh.write(data)
+        with open(args.out_prefix + ".exit", "w") as fh:
+            fh.write("none" if exit_code is None else str(exit_code))
     if not ended:
         print("ERROR stream ended without an end-of-stream envelope", flush=True)
         return 3
@@ -131,6 +149,7 @@ def main():
     s.add_argument("--header", action="append")
     s.add_argument("--close-after-start", action="store_true")
     s.add_argument("--max-seconds", type=float, default=30)
+    s.add_argument("--out-prefix", help="write decoded stdout/stderr/exit code to PREFIX.*")
     args = p.parse_args()
     sys.exit(stream(args))
 

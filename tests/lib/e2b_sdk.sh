@@ -137,16 +137,14 @@ e2bl_stream() {
 
 # e2bl_run ID TOKEN CMD: runs CMD with bash -c in the sandbox and waits for its end.
 e2bl_run() {
-    local id=$1 token=$2 cmd=$3
+    local id=$1 token=$2 cmd=$3 pfx=$T_TMP/e2bl.run
     local body
     body=$(jq -cn --arg c "$cmd" '{process:{cmd:"/bin/bash",args:["-c",$c]},stdin:false}')
-    e2bl_stream "$id" "$token" "$body" --max-seconds 60
-    local msgs
-    msgs=$(printf '%s\n' "$E2BL_STREAM" | sed -n 's/^MSG //p')
-    RUN_OUT=$(printf '%s\n' "$msgs" | jq -rj '.event.data.stdout // empty | @base64d' 2>/dev/null)
-    RUN_ERR=$(printf '%s\n' "$msgs" | jq -rj '.event.data.stderr // empty | @base64d' 2>/dev/null)
-    RUN_EXIT=$(printf '%s\n' "$msgs" | jq -r 'select(.event.end) | .event.end.exitCode // 0' 2>/dev/null)
-    [ -n "$RUN_EXIT" ] || RUN_EXIT=none
+    rm -f "$pfx".*
+    e2bl_stream "$id" "$token" "$body" --max-seconds 60 --out-prefix "$pfx"
+    RUN_OUT= RUN_ERR= RUN_EXIT=none
+    [ -f "$pfx.exit" ] || return 0
+    RUN_OUT=$(<"$pfx.stdout") RUN_ERR=$(<"$pfx.stderr") RUN_EXIT=$(<"$pfx.exit")
 }
 
 # e2bl_run_ok ID TOKEN CMD: e2bl_run, succeeding only when CMD exited 0.
