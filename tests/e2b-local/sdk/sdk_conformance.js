@@ -7,7 +7,7 @@
 const path = require('path');
 const e2b = require(path.resolve(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
 const { Sandbox, Secret, CommandExitError, SandboxNotFoundError, NotFoundError,
-    FileNotFoundError, AuthenticationError, SecretNotFoundError } = e2b;
+    FileNotFoundError, AuthenticationError, SecretNotFoundError, TimeoutError } = e2b;
 
 let failed = 0;
 const pass = (name) => console.log(`PASS sdk: ${name}`);
@@ -158,6 +158,34 @@ async function main() {
         const h2 = await sbx.commands.connect(h.pid);
         const r = await h2.wait();
         return r.exitCode === 0 ? true : show(r);
+    });
+
+    await step('commands.run background with stdin: sendStdin, closeStdin', async () => {
+        const h = await sbx.commands.run('cat', { background: true, stdin: true });
+        await sbx.commands.sendStdin(h.pid, 'piped\n');
+        await sbx.commands.closeStdin(h.pid);
+        const r = await h.wait();
+        return r.stdout === 'piped\n' ? true : show(r);
+    });
+
+    await step('commands.run timeoutMs ends a foreground command with TimeoutError', async () => {
+        const before = Date.now();
+        const r = await expectThrow(() => sbx.commands.run('sleep 30; echo late', { timeoutMs: 1500 }), TimeoutError);
+        if (r !== true) return r;
+        return Date.now() - before < 20000 ? true : `took ${Date.now() - before} ms`;
+    });
+
+    await step('timeoutMs is the process lifetime: the sandbox kills it (Connect-Timeout-Ms)', async () => {
+        const h = await sbx.commands.run('sleep 30', { background: true, timeoutMs: 1500 });
+        const listed = await sbx.commands.list();
+        if (!listed.some((p) => p.pid === h.pid)) return `pid ${h.pid} not listed while running`;
+        await h.disconnect();
+        for (let i = 0; i < 100; i++) {
+            await new Promise((res) => setTimeout(res, 100));
+            const now = await sbx.commands.list();
+            if (!now.some((p) => p.pid === h.pid)) return true;
+        }
+        return `pid ${h.pid} still listed 10 s after its 1.5 s lifetime`;
     });
 
     // --- files ---
