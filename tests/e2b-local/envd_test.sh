@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 e2b_local_start || t_finish
-el_create || t_finish
+el_create '{"envVars":{"FROM_CREATE":"yes","BOTH":"create"}}' || t_finish
 A=$EL_ID; TA=$EL_TOKEN
 el_create || t_finish
 B=$EL_ID; TB=$EL_TOKEN
@@ -91,6 +91,8 @@ t_contains "stderr arrives" "$out" "stderr err"
 t_contains "processes run as user by default" "$out" "stdout user"
 t_contains "the end event has the exit code" "$out" '"exitCode":7'
 t_eq "the stream ends with an end-of-stream message" "$(echo "$out" | tail -1)" "eos {}"
+out=$(el_run "$A" "$TA" 'echo "$FROM_CREATE $BOTH $HOME $E2B_SANDBOX"' '{"process":{"envs":{"BOTH":"request"}}}')
+t_contains "envVars from create and request envs reach the process" "$out" "stdout yes request /home/user true"
 out=$(el_run "$A" "$TA" 'id -u' '' -H 'Authorization: Basic cm9vdDo=')
 t_contains "root is available when asked" "$out" "stdout 0"
 out=$(el_run "$A" "$TA" 'ls /proc | grep -c "^[0-9]"')

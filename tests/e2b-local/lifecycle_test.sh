@@ -4,7 +4,21 @@
 # 1,000 sandboxes costing no process.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
-e2b_local_start || t_finish
+E2B_LOCAL_IDLE_HOLDER_MS=1000 e2b_local_start || t_finish
+
+# holders ID: how many bwrap processes serve that sandbox (2 while its namespaces exist).
+holders() { pgrep -f "bwrap.*roots/$1 " | wc -l; }
+
+# --- idle sandboxes cost no process -----------------------------------------------------------
+el_create || t_finish; I1=$EL_ID; TI1=$EL_TOKEN
+el_run "$I1" "$TI1" 'true' >/dev/null
+el_create || t_finish; I2=$EL_ID
+el_run "$I2" "$EL_TOKEN" 'setsid sleep 60 >/dev/null 2>&1 < /dev/null &' >/dev/null
+for _ in $(seq 100); do [ "$(holders "$I1")" = 0 ] && break; sleep 0.1; done
+t_eq "an idle sandbox's namespaces stop" "$(holders "$I1")" 0
+t_eq "a sandbox with a detached process keeps them" "$(holders "$I2")" 2
+out=$(el_run "$I1" "$TI1" 'echo again')
+t_contains "a process starts again after the holder stopped" "$out" "stdout again"
 
 # poll_state ID WANT: waits up to 10 s until GET shows state WANT (or "gone" for 404).
 poll_state() {
@@ -31,13 +45,14 @@ el_create '{"timeout":3600}' || t_finish; PZ=$EL_ID; TPZ=$EL_TOKEN
 echo "running one" >"$T_TMP/r.txt"; echo "paused one" >"$T_TMP/p.txt"
 el_envd "$R" "$TR" POST /files -F "file=@$T_TMP/r.txt;filename=/home/user/work/r.txt" >/dev/null
 el_envd "$PZ" "$TPZ" POST /files -F "file=@$T_TMP/p.txt;filename=/home/user/work/p.txt" >/dev/null
-el_run "$R" "$TR" 'exec sleep 300' '{"tag":"long"}' -m 1 >/dev/null 2>&1
+LONG="sleep 3000.$$"   # unique on a machine shared with other test runs
+el_run "$R" "$TR" "exec $LONG" '{"tag":"long"}' -m 1 >/dev/null 2>&1
 el_req POST "/sandboxes/$PZ/pause" >/dev/null
 el_req POST /secrets '{"name":"kept","value":"v-123"}' >/dev/null
-t_eq "a process runs before the restart" "$(pgrep -f 'sleep 300' | wc -l)" 1
+t_eq "a process runs before the restart" "$(pgrep -f "$LONG" | wc -l)" 1
 e2b_local_stop
 t_eq "SIGTERM: the server exits 0" "$?" 0
-t_eq "SIGTERM: no sandbox process is left" "$(pgrep -f "sleep 300|bwrap.*$E2B_LOCAL_STATE" | wc -l)" 0
+t_eq "SIGTERM: no sandbox process is left" "$(pgrep -f "$LONG|bwrap.*$E2B_LOCAL_STATE" | wc -l)" 0
 e2b_local_start || t_finish
 el_req GET "/sandboxes/$R" >/dev/null
 t_eq "a running sandbox comes back paused" "$(el_json .state)" paused

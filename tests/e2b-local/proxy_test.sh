@@ -16,7 +16,7 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            for word, pause in (("first", 4), ("second", 0)):
+            for word, pause in (("first", 6), ("second", 0)):
                 data = ("data: %s\n\n" % word).encode()
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                 self.wfile.flush()
@@ -61,23 +61,25 @@ wait_ready() {
 
 el_create || t_finish; A=$EL_ID; TA=$EL_TOKEN
 el_create || t_finish; B=$EL_ID; TB=$EL_TOKEN
-start_server "$A" "$TA" alpha
-start_server "$B" "$TB" beta
+start_server "$A" "$TA" "alpha$$"
+start_server "$B" "$TB" "beta$$"
 t_ok "sandbox A's server answers through the proxy" wait_ready "$A"
 t_ok "sandbox B's server answers on the same port" wait_ready "$B"
 P=/hello via "$A" 4096 >/dev/null
-t_eq "Host routing reaches A" "$(cat "$EL_BODY_FILE")" "alpha /hello"
+t_eq "Host routing reaches A" "$(cat "$EL_BODY_FILE")" "alpha$$ /hello"
 P=/hello via "$B" 4096 >/dev/null
-t_eq "Host routing reaches B" "$(cat "$EL_BODY_FILE")" "beta /hello"
-t_eq "response headers pass through" "$(el_header X-Served-By)" beta
+t_eq "Host routing reaches B" "$(cat "$EL_BODY_FILE")" "beta$$ /hello"
+t_eq "response headers pass through" "$(el_header X-Served-By)" "beta$$"
 code=$(curl -sS -o "$EL_BODY_FILE" -w '%{http_code}' -H "E2b-Sandbox-Id: $A" -H 'E2b-Sandbox-Port: 4096' "$E2B_LOCAL_URL/q?x=1")
-t_eq "header routing works too" "$code $(cat "$EL_BODY_FILE")" "200 alpha /q?x=1"
+t_eq "header routing works too" "$code $(cat "$EL_BODY_FILE")" "200 alpha$$ /q?x=1"
 code=$(P=/echo via "$A" 4096 --data-binary 'abcdef')
 t_eq "POST bodies go through and statuses come back" "$code $(cat "$EL_BODY_FILE")" "201 fedcba"
-t_eq "the host's port 4096 is not the sandbox's" "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:4096/ 2>/dev/null)" 000
+code=$(P=/echo via "$A" 4096 -H 'Expect: 100-continue' --data-binary 'xyz')
+t_eq "Expect: 100-continue does not confuse the proxy" "$code $(cat "$EL_BODY_FILE")" "201 zyx"
+t_not_contains "the host's port 4096 is not the sandbox's" "$(curl -s -m 2 http://127.0.0.1:4096/ 2>/dev/null)" "alpha$$"
 
 # Streaming: the first event arrives while the server is still sleeping before the second.
-P=/event curl -sS -N -m 2.5 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse1" 2>/dev/null
+P=/event curl -sS -N -m 3 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse1" 2>/dev/null
 t_contains "an event stream is forwarded as it arrives" "$(cat "$T_TMP/sse1")" "data: first"
 t_not_contains "... before the server has sent the rest" "$(cat "$T_TMP/sse1")" "second"
 curl -sS -N -m 20 -H "Host: 4096-$A.localhost:$E2B_LOCAL_PORT" "$E2B_LOCAL_URL/event" >"$T_TMP/sse2" 2>/dev/null
@@ -96,7 +98,7 @@ el_rpc "$A" "$TA" process.Process/List '{}' >/dev/null
 SRV=$(el_json '.processes[] | select(.tag == "srv") | .pid')
 el_req POST "/sandboxes/$A/pause" >/dev/null
 t_eq "a paused sandbox's port is 502" "$(via "$A" 4096)" 502
-hostpid=$(pgrep -f "srv.py 4096 alpha" | head -1)
+hostpid=$(pgrep -f "srv.py 4096 alpha$$" | head -1)
 t_contains "pause stops the sandbox's processes" "$(ps -o stat= -p "$hostpid")" T
 t_eq "connect resumes it (201)" "$(el_req POST "/v2/sandboxes/$A/connect" '{}')" 201
 t_contains "connect thaws the processes" "$(ps -o stat= -p "$hostpid")" S
@@ -109,20 +111,20 @@ el_create '{"network":{"allowPublicTraffic":false}}' || t_finish
 C=$EL_ID; TC=$EL_TOKEN
 TRAFFIC=$(el_json .trafficAccessToken)
 t_eq "create returns a traffic token when public traffic is off" "${#TRAFFIC}" 32
-start_server "$C" "$TC" gamma
+start_server "$C" "$TC" "gamma$$"
 t_eq "without the traffic token the port is 403" "$(via "$C" 4096)" 403
 ok=0
 for _ in $(seq 100); do
     [ "$(via "$C" 4096 -H "e2b-traffic-access-token: $TRAFFIC")" = 200 ] && { ok=1; break; }
     sleep 0.2
 done
-t_eq "with the traffic token it answers" "$ok $(cat "$EL_BODY_FILE")" "1 gamma /"
+t_eq "with the traffic token it answers" "$ok $(cat "$EL_BODY_FILE")" "1 gamma$$ /"
 
 # Kill removes the processes.
 el_req DELETE "/sandboxes/$B" >/dev/null
 t_eq "a killed sandbox's port is 502" "$(via "$B" 4096)" 502
-t_eq "kill ends the sandbox's processes" "$(pgrep -f 'srv.py 4096 beta' | wc -l)" 0
+t_eq "kill ends the sandbox's processes" "$(pgrep -f "srv.py 4096 beta$$" | wc -l)" 0
 e2b_local_stop
 t_eq "server stops cleanly" "$?" 0
-t_eq "SIGTERM leaves no sandbox process" "$(pgrep -f "srv.py 4096|bwrap.*$E2B_LOCAL_STATE" | wc -l)" 0
+t_eq "SIGTERM leaves no sandbox process" "$(pgrep -f "srv.py 4096 [a-z]*$$|bwrap.*$E2B_LOCAL_STATE" | wc -l)" 0
 t_finish

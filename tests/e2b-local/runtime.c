@@ -452,6 +452,27 @@ void runtime_kill_locked(struct sandbox *sb)
     sb->holder_pid = sb->bwrap_pid = 0;
 }
 
+void runtime_reap_idle_locked(struct sandbox *sb)
+{
+    if (sb->holder_pid <= 0 || sb->procs || sb->frozen) {
+        sb->idle_since_mono = 0;
+        return;
+    }
+    pid_t pids[4];
+    int64_t now = mono_ms();
+    /* bwrap's init and the sleeping holder: anything more is a detached process. */
+    if (ns_members(sb, pids, 4) > 2) {
+        sb->idle_since_mono = 0;
+        return;
+    }
+    if (!sb->idle_since_mono) {
+        sb->idle_since_mono = now;
+    } else if (now - sb->idle_since_mono >= g_cfg.idle_holder_ms) {
+        runtime_kill_locked(sb);
+        sb->idle_since_mono = 0;
+    }
+}
+
 int runtime_socket_locked(struct sandbox *sb)
 {
     if (!g_cfg.net_isolation)

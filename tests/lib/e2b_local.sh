@@ -55,7 +55,13 @@ e2b_local_stop() {
     [ -n "${E2B_LOCAL_PID:-}" ] || return 0
     local pid=$E2B_LOCAL_PID i
     E2B_LOCAL_PID=
-    kill -TERM "$pid" 2>/dev/null || return 0
+    if ! kill -TERM "$pid" 2>/dev/null; then
+        local rc=0
+        wait "$pid" 2>/dev/null || rc=$?
+        echo "e2b-local had already exited (status $rc); its stderr:"
+        head -n 40 "$E2B_LOCAL_ERR"
+        return 1
+    fi
     for ((i = 0; i < 200; i++)); do
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
