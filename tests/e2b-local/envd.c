@@ -21,16 +21,6 @@
 
 /* ---- common ------------------------------------------------------------------------- */
 
-/* The E2B proxy's answer for a sandbox that cannot take traffic. */
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port);
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port)
-{
-    json_t *o = json_pack("{s:s, s:s, s:i}", "sandboxId", r->sandbox_id, "message", message, "code", 502);
-    if (port)
-        json_object_set_new(o, "port", json_integer(port));
-    return reply_json(r, 502, o);
-}
-
 /* Checks that the sandbox runs (resuming it when it auto-resumes) and copies its token.
  * Returns false after replying with the proxy's 502. */
 static bool sandbox_ready(struct req *r, char *token, size_t toklen, enum MHD_Result *rc)

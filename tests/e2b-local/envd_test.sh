@@ -27,7 +27,9 @@ el_envd "$A" "$TA" GET '/files?path=/home/user/proj/src/a.txt' >/dev/null
 t_eq "file reads back" "$(cat "$EL_BODY_FILE")" alpha
 el_envd "$A" "$TA" GET '/files?path=notes/b.txt' >/dev/null
 t_eq "relative paths resolve from the home directory" "$(cat "$EL_BODY_FILE")" beta
-t_eq "uploaded files belong to user" "$(stat -c %u "$E2B_LOCAL_STATE/roots/$A/home/user/proj/src/a.txt")" 1000
+# uid 1000 as root; without root the server's own uid (mapped to 1000 inside).
+t_eq "uploaded files belong to user" "$(stat -c %u "$E2B_LOCAL_STATE/roots/$A/home/user/proj/src/a.txt")" \
+    "$([ "$(id -u)" = 0 ] && echo 1000 || id -u)"
 printf 'zipped content\n' | gzip >"$T_TMP/z.gz"
 code=$(el_envd "$A" "$TA" POST '/files?path=/tmp/z.txt' -H 'Content-Type: application/octet-stream' \
     -H 'Content-Encoding: gzip' --data-binary "@$T_TMP/z.gz")
@@ -122,7 +124,7 @@ t_contains "B cannot see A's processes at all" "$out" "stdout 0"
 # Connect by tag, then a signal ends the process and the stream.
 el_frame '{"process":{"tag":"web"}}' | curl -sS -N -X POST -H "E2b-Sandbox-Id: $A" -H "E2b-Sandbox-Port: 49983" \
     -H "X-Access-Token: $TA" -H 'Content-Type: application/connect+json' --data-binary @- \
-    "$E2B_LOCAL_URL/process.Process/Connect" -m 10 >"$T_TMP/conn.raw" 2>/dev/null &
+    "$E2B_LOCAL_URL/process.Process/Connect" -m 40 >"$T_TMP/conn.raw" 2>/dev/null &
 CONN=$!
 sleep 0.5
 t_eq "SendSignal answers 200" "$(el_rpc "$A" "$TA" process.Process/SendSignal "{\"process\":{\"pid\":$BGPID},\"signal\":\"SIGNAL_SIGTERM\"}")" 200
@@ -133,7 +135,7 @@ t_contains "Connect sees the end of the signalled process" "$out" '"status":"sig
 t_eq "SendSignal to an unknown pid is 404" "$(el_rpc "$A" "$TA" process.Process/SendSignal '{"process":{"pid":99999},"signal":"SIGNAL_SIGKILL"}')" 404
 
 # stdin: SendInput, then CloseStdin ends `cat`.
-el_run "$A" "$TA" 'cat; echo done' '{"stdin":true,"tag":"cat"}' -m 10 >"$T_TMP/cat.out" 2>/dev/null &
+el_run "$A" "$TA" 'cat; echo done' '{"stdin":true,"tag":"cat"}' -m 40 >"$T_TMP/cat.out" 2>/dev/null &
 CAT=$!
 for _ in $(seq 50); do grep -q '^start' "$T_TMP/cat.out" 2>/dev/null && break; sleep 0.1; done
 el_rpc "$A" "$TA" process.Process/List '{}' >/dev/null

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(g_cfg.bwrap, sizeof g_cfg.bwrap, "%s", bwrap);
-    g_cfg.net_isolation = geteuid() == 0;
+    g_cfg.net_isolation = true; /* without root too: bwrap's user namespace allows it */
     const char *idle = getenv("E2B_LOCAL_IDLE_HOLDER_MS");
     g_cfg.idle_holder_ms = idle && atoll(idle) > 0 ? atoll(idle) : 30000;
 
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
     pthread_create(&ticker, NULL, ticker_main, NULL);
     log_line("e2b-local listening on http://%s:%d (state %s, %d sandboxes loaded, network namespaces %s)",
              g_cfg.listen_host, g_cfg.port, g_cfg.state_dir, loaded < 0 ? 0 : loaded,
-             g_cfg.net_isolation ? "on" : "off (not root)");
+             g_cfg.net_isolation ? "on" : "off");
     printf("e2b-local listening on http://%s:%d\n", g_cfg.listen_host, g_cfg.port);
     fflush(stdout);
 

@@ -19,8 +19,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port);
-
 enum body_mode { BODY_LENGTH, BODY_CHUNKED, BODY_CLOSE };
 enum chunk_state { CH_SIZE, CH_DATA, CH_CRLF, CH_DONE };
 

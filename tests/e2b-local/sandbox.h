@@ -23,7 +23,7 @@ struct config {
     char state_dir[2048];
     char api_key[256];       /* empty: any non-empty X-API-KEY is accepted */
     char domain[256];        /* sandbox domain returned by create/connect */
-    bool net_isolation;      /* own network namespace per sandbox (needs root) */
+    bool net_isolation;      /* own network namespace per sandbox (always on) */
     int64_t idle_holder_ms;  /* a holder with no process left stops after this long */
     char bwrap[512];         /* path of bwrap */
 };

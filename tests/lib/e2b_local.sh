@@ -27,8 +27,9 @@ e2b_local_start() {
     : "${E2B_LOCAL_STATE:=$T_TMP/e2b-local-state}"
     local out=$T_TMP/e2b-local.out.$$.$RANDOM
     E2B_LOCAL_ERR=$out.err
-    "$E2B_LOCAL_BIN" --listen 127.0.0.1:0 --state "$E2B_LOCAL_STATE" --api-key "$E2B_LOCAL_KEY" "$@" \
-        >"$out" 2>"$out.err" &
+    # E2B_LOCAL_WRAP: a command prefix, e.g. "setpriv --reuid=65534 ..." to run it unprivileged.
+    ${E2B_LOCAL_WRAP:-} "$E2B_LOCAL_BIN" --listen 127.0.0.1:0 --state "$E2B_LOCAL_STATE" \
+        --api-key "$E2B_LOCAL_KEY" "$@" >"$out" 2>"$out.err" &
     E2B_LOCAL_PID=$!
     local i line=
     for ((i = 0; i < 200; i++)); do
