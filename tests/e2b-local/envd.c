@@ -515,8 +515,6 @@ static enum MHD_Result process_unary(struct req *r, const char *method, json_t *
 enum MHD_Result envd_handle(struct req *r)
 {
     const char *p = r->path, *m = r->method;
-    if (strcmp(p, "/health") == 0)
-        return reply_empty(r, 204);
     if (r->upload) {
         if (r->replied)
             return MHD_YES;
@@ -524,8 +522,12 @@ enum MHD_Result envd_handle(struct req *r)
     }
     char token[64];
     enum MHD_Result rc;
+    /* Like E2B's edge proxy: a sandbox that is unknown, paused or killed answers 502 before
+     * envd is reached, /health included (the SDK's isRunning relies on it). */
     if (!sandbox_ready(r, token, sizeof token, &rc))
         return rc;
+    if (strcmp(p, "/health") == 0)
+        return reply_empty(r, 204);
     if (!token_ok(r, token))
         return envd_json_error(r, 401, "%s", "missing or wrong X-Access-Token");
     if (strcmp(p, "/files") == 0 && strcmp(m, "GET") == 0)
