@@ -26,9 +26,9 @@ Q          := @
 endif
 
 APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive
-TEST_PKGS  := libmicrohttpd
+TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
-              libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev bubblewrap tmux \
+              libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \
               gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
               mandoc
 

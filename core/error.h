@@ -1,0 +1,98 @@
+/* The one error type of core/: every failing call hands back an e2b_error that says what was
+ * being done, what E2B (or the network) answered, and one line a user can act on.
+ *
+ *   e2b_error *err = ...;                 // from api_*, envd_*, http_*, model mappers
+ *   fprintf(stderr, "%s\n", e2b_error_message(err));
+ *       -> "pausing box feat-x: E2B rejected the API key (E2B_API_KEY)"
+ *   e2b_error_free(err);
+ *
+ * Ownership: an e2b_error and every string in it belong to whoever received it; free it
+ * with e2b_error_free (NULL is fine). Strings that came from the network (E2B's message,
+ * trace id) are stored as sent; e2b_error_message() is a single line with control
+ * characters removed, but the TUI still passes it through sanitize_display() to draw it. */
+#ifndef E2B_ERROR_H
+#define E2B_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef enum e2b_error_kind {
+    E2B_ERR_INTERNAL = 1, /* a bug or out of memory */
+    E2B_ERR_INVALID,      /* bad input from the user or the config (no request was sent) */
+    E2B_ERR_NETWORK,      /* could not connect (DNS, refused, TLS handshake) */
+    E2B_ERR_CONNECTION_LOST, /* the connection broke after the reply began (truncated) */
+    E2B_ERR_TIMEOUT,      /* connect or total timeout, low-speed limit */
+    E2B_ERR_CANCELLED,    /* cancelled by the caller */
+    E2B_ERR_AUTH,         /* 401, or no API key configured */
+    E2B_ERR_FORBIDDEN,    /* 403 */
+    E2B_ERR_NOT_FOUND,    /* 404 (meaning depends on the call) */
+    E2B_ERR_CONFLICT,     /* 409 */
+    E2B_ERR_RATE_LIMITED, /* 429, after the allowed retries */
+    E2B_ERR_BUSY,         /* 503, after the allowed retries */
+    E2B_ERR_SERVER,       /* other 5xx */
+    E2B_ERR_HTTP,         /* any other unexpected HTTP status */
+    E2B_ERR_PROTOCOL,     /* malformed reply: bad JSON, bad envelope, missing end-of-stream */
+    E2B_ERR_REMOTE,       /* an error reported inside a stream (Connect end-of-stream error) */
+    E2B_ERR_IO,           /* a local file or callback failed */
+} e2b_error_kind;
+
+typedef struct e2b_error {
+    e2b_error_kind kind;
+    char *action;      /* "pausing box feat-x"; may be NULL */
+    long http_status;  /* 0 when no HTTP response was received */
+    long e2b_code;     /* the numeric "code" of E2B's error body, 0 when absent */
+    char *e2b_error_code; /* E2B "error_code" or the Connect code ("not_found"); may be NULL */
+    char *e2b_message; /* E2B's "message"; may be NULL */
+    char *trace_id;    /* X-E2B-Trace-ID; may be NULL */
+    char *host;        /* the host that was being reached (network errors); may be NULL */
+    char *detail;      /* what went wrong underneath (curl's text, parser's text); may be NULL */
+    char *message;     /* the one-line human message; rebuilt by every setter, never NULL */
+} e2b_error;
+
+/* A new error of the given kind with a detail text (printf format, may be NULL).
+ * Never returns NULL: when memory runs out a static "out of memory" error is returned, which
+ * e2b_error_free accepts too. */
+e2b_error *e2b_error_new(e2b_error_kind kind, const char *detail_fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+/* An error for an HTTP response whose status is not the expected one. body/len is the
+ * response body (may be NULL/0): E2B's {"code","message","error_code"} and Connect's
+ * {"code":"not_found","message"} shapes are both understood; anything else is ignored.
+ * not_found_text, when given, replaces the generic 404 text for this call
+ * (e.g. "no sandbox with id i123"). trace_id may be NULL. */
+e2b_error *e2b_error_from_http(long status, const char *body, size_t len, const char *trace_id,
+                               const char *not_found_text);
+
+/* A network failure while reaching host (e.g. "api.e2b.app"); detail is the transport's
+ * text. kind is E2B_ERR_NETWORK or E2B_ERR_TIMEOUT. */
+e2b_error *e2b_error_network(e2b_error_kind kind, const char *host, const char *detail);
+
+/* An error reported by the remote end inside a stream or RPC (Connect code such as
+ * "not_found", and its message, which may be NULL). */
+e2b_error *e2b_error_remote(const char *code, const char *message);
+
+/* Sets what was being done (printf format), e.g. "pausing box %s". Returns err. */
+e2b_error *e2b_error_set_action(e2b_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Sets/replaces the trace id and host. Returns err. */
+e2b_error *e2b_error_set_trace_id(e2b_error *err, const char *trace_id);
+e2b_error *e2b_error_set_host(e2b_error *err, const char *host);
+
+/* The one-line human message ("<action>: <reason>"); owned by err. */
+const char *e2b_error_message(const e2b_error *err);
+
+/* A short name for the kind ("not found", "timeout", ...), static. */
+const char *e2b_error_kind_name(e2b_error_kind kind);
+
+/* The exit code of a one-shot mode for this error (DESIGN.md §6): 3 not found,
+ * 4 authentication, 5 conflict, otherwise 1. */
+int e2b_error_exit_code(const e2b_error *err);
+
+/* A deep copy (never NULL, see e2b_error_new). */
+e2b_error *e2b_error_copy(const e2b_error *err);
+
+void e2b_error_free(e2b_error *err);
+
+#endif
