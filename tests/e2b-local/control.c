@@ -97,7 +97,7 @@ static enum MHD_Result create_sandbox(struct req *r)
         *colon = '\0';
     if (!template_known(tname)) {
         json_decref(body);
-        return reply_error(r, 404, "template '%s' not found", template_id);
+        return reply_error(r, 404, "template '%s' not found", tname);
     }
     struct sandbox *sb = sandbox_new(tname);
     if (!sb) {
@@ -213,7 +213,7 @@ static enum MHD_Result list_sandboxes(struct req *r, bool v1)
     int64_t after_ms = -1;
     bool asc = false;
     int64_t cur_ms = 0;
-    char cur_id[64] = "";
+    char cur_id[sizeof((struct sandbox *)0)->id] = "";
     if (bad)
         snprintf(why, sizeof why, "malformed query string");
     if (!why[0] && state) {
