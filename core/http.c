@@ -628,6 +628,8 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
         curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, low);
     }
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (o->accept_gzip)
+        curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip");
     err = setup_body(req, o);
     if (err)
         goto fail;

@@ -91,6 +91,8 @@ typedef struct e2b_http_options {
     void *write_ud;
     size_t max_body;
 
+    int accept_gzip; /* ask for a compressed response (decoded before write_body sees it) */
+
     long connect_timeout_ms; /* 0 = 10 s */
     long timeout_ms;         /* total per attempt, 0 = none (streams, uploads, downloads) */
     long low_speed_time_s;   /* abort below 1 byte/s for this long; 0 = 60 s when no total
