@@ -8,8 +8,10 @@
  * is walked recursively with its subdirectories as directory entries (so empty ones such
  * as refs/tags survive). Regular files get mode 0755 when any exec bit is set, else 0644;
  * directories 0755; symlinks are stored as symlinks. Owner is uid/gid 0 with no names, so
- * extract with `tar -xzf - --no-same-owner` (or as a non-root user). Names are written as
- * raw bytes (pax "hdrcharset=BINARY"), so any name the file system holds round-trips.
+ * extract with `tar -xzf - --no-same-owner` (or as a non-root user). Long and non-ASCII
+ * names go in pax headers: UTF-8 names as UTF-8 whatever the process locale; a name that
+ * is not valid UTF-8 is stored as raw bytes (pax hdrcharset=BINARY; GNU tar prints a
+ * warning for that keyword but extracts the exact bytes), so every name round-trips.
  * Sockets, fifos and devices are skipped (counted in skipped).
  *
  * A file whose size or type changes between the listing and its read fails the stream with
