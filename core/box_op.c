@@ -2,6 +2,7 @@
  * onto the loop, process runs, server start and health polling, name resolution. */
 #include "core/base64.h"
 #include "core/box_internal.h"
+#include "core/bundle.h"
 #include "core/http.h"
 
 #include <stdarg.h>
@@ -66,6 +67,10 @@ static void op_release(e2b_box_op *op)
     free(op->errout);
     free(op->bundle_path);
     free(op->start_name);
+    free((char *)op->pull.dir);
+    free((char *)op->pull.name);
+    if (op->bundle)
+        bundle_import_free(op->bundle);
     e2b_error_free(op->error);
     e2b_box_result *r = &op->res;
     free(r->name);
