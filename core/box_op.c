@@ -54,6 +54,8 @@ static void op_release(e2b_box_op *op)
     e2b_envd_free(op->envd_root);
     if (op->tar)
         tarball_free(op->tar);
+    if (op->bundle) /* before the repository it writes into */
+        bundle_import_free(op->bundle);
     if (op->git)
         gitwork_close(op->git);
     e2b_secret_list_clear(&op->secrets);
@@ -69,8 +71,6 @@ static void op_release(e2b_box_op *op)
     free(op->start_name);
     free((char *)op->pull.dir);
     free((char *)op->pull.name);
-    if (op->bundle)
-        bundle_import_free(op->bundle);
     e2b_error_free(op->error);
     e2b_box_result *r = &op->res;
     free(r->name);

@@ -7,6 +7,7 @@
 #include "core/bundle.h"
 #include "core/pull_script.h"
 
+#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +165,14 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     }
     gitwork_user(op->git, &uname, &uemail, &g);
     const char *dir = op->rec.dir[0] ? op->rec.dir : gitwork_workdir(op->git);
-    pull_script_params pp = {.dir = dir, .base = op->rec.base, .box_name = op->res.name,
-                             .user_name = uname, .user_email = uemail};
+    /* The local e2b/<name> tip: the box builds on it, so repeated pulls fast-forward. */
+    char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
+    git_oid prev_oid;
+    snprintf(refname, sizeof refname, "refs/heads/%s", op->res.branch);
+    if (git_reference_name_to_id(&prev_oid, gitwork_repo(op->git), refname) == 0)
+        git_oid_tostr(prev, sizeof prev, &prev_oid);
+    pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
+                             .box_name = op->res.name, .user_name = uname, .user_email = uemail};
     int rc = pull_script_env(&pp, &vars, &nvars, &g);
     free(uname);
     free(uemail);

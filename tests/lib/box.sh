@@ -67,3 +67,8 @@ box_snapshot() {
             done
     ) | sha256sum | cut -c1-64
 }
+
+# box_rc NAME WANT: the last box_tui's exit status, with its stderr in the failure message.
+box_rc() {
+    if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; fi
+}
