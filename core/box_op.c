@@ -311,13 +311,28 @@ e2b_error *box_op_process_error(e2b_box_op *op, const char *what)
 /* ---- server start ---- */
 
 
+/* Detach: the server keeps running when its stream is closed. */
+static void server_detach(void *ud)
+{
+    e2b_box_op *op = ud;
+    op->timer = 0;
+    op->pending--;
+    if (op->http)
+        e2b_http_cancel(op->http);
+}
+
 static int server_on_event(void *ud, const e2b_process_event *ev)
 {
     e2b_box_op *op = ud;
     if (ev->type == E2B_PROC_START && !op->proc_started) {
         op->proc_started = 1;
-        /* Detach: the server keeps running when its stream is closed. */
-        e2b_http_cancel(op->http);
+        /* A short grace period first, so a command that fails at once (not installed, bad
+         * flags) is reported as such instead of as a health timeout. */
+        op->timer = e2b_loop_timer_add(op->env.loop, 700, server_detach, op);
+        if (op->timer)
+            op->pending++;
+        else
+            e2b_http_cancel(op->http);
     } else if (ev->type == E2B_PROC_END) {
         op->proc_ended = 1;
         op->proc_exit = ev->exit_code;
@@ -331,6 +346,11 @@ static void server_done(void *ud, const e2b_error *err)
     box_step_fn then = op->step_then;
     op->http = NULL;
     op->pending--;
+    if (op->timer) {
+        e2b_loop_timer_cancel(op->env.loop, op->timer);
+        op->timer = 0;
+        op->pending--;
+    }
     if (op->proc_started && !op->proc_ended && !op->cancelled) {
         then(op, NULL);
         return;

@@ -43,7 +43,7 @@ static void up_password_removed(e2b_box_op *op)
 
 static void up_remove_password(e2b_box_op *op)
 {
-    if (op->password_stored && op->env.ks && !op->up.keep_failed) {
+    if (op->password_stored && op->env.ks) { /* without a record it is of no use */
         op->password_stored = 0;
         box_op_job_delete(op, up_password_removed);
         return;
