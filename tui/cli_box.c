@@ -122,8 +122,7 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
     switch (c->args->mode) {
     case CLI_UP:
         printf("box %s is up: sandbox %s, server %s\n", r->name, r->sandbox_id, r->url);
-        if (ps->tty)
-            fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
+        fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
                     (unsigned long long)r->files, (unsigned long long)r->bytes_in,
                     (unsigned long long)r->bytes_sent);
         break;
@@ -137,6 +136,8 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
             printf("no new work in box %s (branch %s at %s)\n", r->name, r->branch, r->commit);
         else
             printf("%s %s %s\n", r->branch, r->commit, r->outcome);
+        if (r->bundle_bytes)
+            fprintf(stderr, "e2b-tui: bundle of %llu bytes\n", (unsigned long long)r->bundle_bytes);
         break;
     default: break;
     }
