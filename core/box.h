@@ -114,8 +114,10 @@ const e2b_box_result *e2b_box_op_result(const e2b_box_op *op);
 int e2b_box_op_finished(const e2b_box_op *op);
 /* Runs the loop until the op is done; returns a copy of its error (caller frees) or NULL. */
 e2b_error *e2b_box_op_wait(e2b_box_op *op);
-/* Frees the op; one still running is cancelled first (its done callback is not called).
- * NULL is fine. */
+/* Frees the op; one still running is cancelled first (its done callback is not called)
+ * and goes on until it has cleaned up (e.g. killed the sandbox of a cancelled up), then
+ * frees itself: keep running the loop (and do not free it) until requests in flight are 0
+ * and keystore_jobs_drain(0) is true. NULL is fine. */
 void e2b_box_op_free(e2b_box_op *op);
 
 /* ---- listing (records reconciled with the API) ---- */
