@@ -99,6 +99,8 @@ static void kill_local_cleanup(e2b_box_op *op)
         }
     }
     if (!op->env.ks) {
+        set_note(op, "the password store could not be opened: box %s's password was not deleted",
+                 op->res.name);
         box_op_finish(op, NULL);
         return;
     }

@@ -153,9 +153,10 @@ int cli_box(cli_ctx *c)
     e2b_box_op *op = NULL;
     int rc;
 
-    /* stop needs no password; everything else reads or writes one. */
+    /* stop needs no password; kill goes on without the store (and says what is left);
+     * everything else reads or writes one. */
     if (a->mode != CLI_STOP) {
-        if ((rc = cli_open_keystore(c)))
+        if ((rc = cli_open_keystore(c)) && a->mode != CLI_KILL)
             return rc;
         env.ks = c->ks;
     }

@@ -112,5 +112,16 @@ box_tui --secrets remove mykey
 t_eq "secrets remove: exit 0" "$BOX_RC" 0
 box_tui --secrets remove mykey
 t_eq "secrets remove of a missing one: exit 3" "$BOX_RC" 3
+# --up NAME --attach: up, then the attach command (the fake opencode2), its status returned
+FAKE_ATTACH_EXIT=4 box_tui --up ua --attach
+t_eq "--up --attach returns the attach command's status" "$BOX_RC" 4
+t_contains "--up --attach ran the attach command against the new box" "$(cat "$BOX_OUT")" "health=200"
+# kill goes on when the password store cannot be opened, and says what is left
+chmod 644 "$XDG_STATE_HOME/e2b-tui/passwords"
+box_tui --kill ua
+t_eq "kill with an unusable password store still kills: exit 0" "$BOX_RC" 0
+t_contains "and says the password was not deleted" "$(cat "$BOX_ERR")" "was not deleted"
+t_eq "the sandbox is gone" "$(el_req GET /v2/sandboxes >/dev/null; el_json '[.[] | select(.metadata["e2b-tui.name"]=="ua")] | length')" 0
+chmod 600 "$XDG_STATE_HOME/e2b-tui/passwords"
 t_not_contains "no secret value in the request log" "$(cat "$E2B_LOCAL_STATE/e2b-local.log")" "sk-ant-test"
 t_finish
