@@ -1,6 +1,7 @@
 #include "core/api.h"
 
 #include "core/http.h"
+#include "core/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -427,6 +428,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
     else
         err = parse_result(call, r, &result);
 
+    /* X-Total-Running counts before pagination: the first page's value is the one. */
+    if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
+        call->slist->total_running = r->total_running;
     if (!err && (call->kind == R_SANDBOX_LIST || call->kind == R_SECRET_LIST) && r->next_token) {
         size_t have = call->kind == R_SANDBOX_LIST ? call->slist->count : call->seclist->count;
         if (!call->list_query.max_items || have < call->list_query.max_items) {
@@ -445,8 +449,6 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         }
     }
     if (!err && call->kind == R_SANDBOX_LIST) {
-        if (call->slist->total_running < 0)
-            call->slist->total_running = r->total_running;
         if (e2b_sandbox_list_classify(call->slist, call->workspace_keys) < 0)
             err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
@@ -457,8 +459,11 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         result = call->seclist;
         call->seclist = NULL;
     }
-    if (err)
+    if (err) {
         e2b_error_set_action(err, "%s", call->action);
+        if (err->kind != E2B_ERR_CANCELLED)
+            e2b_logf("error: %s", e2b_error_message(err));
+    }
     deliver(call, err ? NULL : result, r ? r->status : 0, err);
     e2b_error_free(err);
     call_free(call);

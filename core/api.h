@@ -144,7 +144,9 @@ e2b_api_call *e2b_api_secret_update(e2b_client *c, const char *name_or_id, const
 e2b_api_call *e2b_api_secret_delete(e2b_client *c, const char *name_or_id, e2b_api_status_fn fn,
                                     void *ud, e2b_error **err);
 
-/* ---- blocking wrappers: results into *out (caller clears/frees); return NULL or the error ---- */
+/* ---- blocking wrappers: results into *out (caller clears/frees); return NULL or the error.
+ * They run the client's loop until the call is done: for one-shot modes and worker code,
+ * never from inside a loop callback. ---- */
 
 e2b_error *e2b_api_create_sync(e2b_client *c, const e2b_create_params *p, e2b_sandbox *out);
 e2b_error *e2b_api_list_sync(e2b_client *c, const e2b_list_query *q, e2b_sandbox_list *out);

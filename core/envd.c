@@ -2,6 +2,7 @@
 
 #include "core/base64.h"
 #include "core/connect_codec.h"
+#include "core/log.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -208,6 +209,12 @@ static void on_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
         free(err->detail);
         err->detail = fmt("the sandbox is not running (paused, killed or timed out)");
         e2b_error_set_trace_id(err, r->trace_id); /* rebuilds the message */
+    } else if (r->status == 401) {
+        /* envd checks the sandbox's access token, not the API key. */
+        err = e2b_http_status_error(r, NULL);
+        free(err->detail);
+        err->detail = fmt("the sandbox refused its access token (connect to it again)");
+        e2b_error_set_trace_id(err, r->trace_id);
     } else if (r->status < 200 || r->status > 299) {
         err = e2b_http_status_error(r, c->not_found);
     } else if (c->kind == C_STREAM) {
@@ -221,8 +228,11 @@ static void on_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
             err = e2b_error_new(E2B_ERR_PROTOCOL, "envd's reply is not a JSON object");
         }
     }
-    if (err)
+    if (err) {
         with_action(err, c);
+        if (err->kind != E2B_ERR_CANCELLED)
+            e2b_logf("error: %s", e2b_error_message(err));
+    }
     if (c->kind == C_JSON)
         c->json_done(c->ud, reply, err);
     else

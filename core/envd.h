@@ -146,7 +146,7 @@ e2b_error *e2b_entry_list_from_reply(const json_t *reply, e2b_entry_list *out);
 void e2b_entry_clear(e2b_entry *e);
 void e2b_entry_list_clear(e2b_entry_list *list);
 
-/* ---- blocking wrappers ---- */
+/* ---- blocking wrappers (they run the loop: never call them from a loop callback) ---- */
 
 e2b_error *e2b_envd_upload_sync(e2b_envd *ev, const e2b_upload *up);
 e2b_error *e2b_envd_download_sync(e2b_envd *ev, const char *path, e2b_http_write_fn write,

@@ -52,9 +52,9 @@ static char *build_reason(const e2b_error *e)
 
     switch (e->kind) {
     case E2B_ERR_AUTH:
-        if (e->http_status == 401 || (e->http_status == 0 && !det))
+        if (!det && (e->http_status == 401 || e->http_status == 0))
             n = asprintf(&r, "E2B rejected the API key (E2B_API_KEY)");
-        else if (e->http_status == 0)
+        else if (det)
             n = asprintf(&r, "%s", det);
         else
             n = asprintf(&r, "E2B rejected the credentials (%ld)%s%s", e->http_status,

@@ -375,6 +375,28 @@ const char *gitwork_branch_outcome_name(gitwork_branch_outcome o)
     return "?";
 }
 
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err)
+{
+    gw_error_clear(err);
+    oid_out[0] = '\0';
+    char refname[512];
+    int valid = 0;
+    if (!branch[0] ||
+        snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
+        git_reference_name_is_valid(&valid, refname) < 0 || !valid)
+        return gw_error_set(err, GW_EINVAL, "invalid branch name '%s'", branch);
+    git_oid oid;
+    int rc = git_reference_name_to_id(&oid, g->repo, refname);
+    if (rc == GIT_ENOTFOUND) {
+        git_error_clear();
+        return GW_OK;
+    }
+    if (rc < 0)
+        return gitwork_git_error(err, GW_EFAIL, "cannot read the branch");
+    git_oid_tostr(oid_out, GIT_OID_HEXSZ + 1, &oid);
+    return GW_OK;
+}
+
 int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
                           gitwork_branch_outcome *outcome, gw_error *err)
 {

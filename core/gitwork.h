@@ -73,7 +73,9 @@ void gitwork_default_box_name(const gitwork_head *h, char *out, size_t outsz);
  * exist (lstat) when listed: tracked files (modified or not, staged or not) and untracked
  * files that are not ignored, never ignored files, never files deleted from the work tree.
  * The last path is ".git" (a directory the archiver walks recursively). Submodules are not
- * uploaded: their paths are reported in submodules so the caller can warn. */
+ * uploaded: their paths are reported in submodules so the caller can warn and add each as
+ * an empty directory (tarball_add_empty_dir), which git in the box reads as an
+ * uninitialised submodule rather than a deleted one. */
 typedef struct {
     char **paths;
     size_t count;
@@ -106,6 +108,11 @@ typedef enum {
  * compare-and-swap, so a concurrent change is an error, not lost. */
 int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
                           gitwork_branch_outcome *outcome, gw_error *err);
+
+/* The commit refs/heads/<branch> points to, as 40 hex in oid_out (41 bytes), or "" when
+ * the branch does not exist. For pull: pass it as pull_script_params.prev so successive
+ * pulls fast-forward. Errors: GW_EINVAL (invalid name), GW_EFAIL. */
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err);
 
 /* A short phrase for an outcome ("created", "fast-forwarded", ...). */
 const char *gitwork_branch_outcome_name(gitwork_branch_outcome o);

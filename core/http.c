@@ -354,6 +354,7 @@ static void finish(e2b_http_request *req, CURLcode rc)
         err = curl_failure(req, rc);
     if (!req->resp.status)
         curl_easy_getinfo(req->easy, CURLINFO_RESPONSE_CODE, &req->resp.status);
+    curl_easy_getinfo(req->easy, CURLINFO_NUM_CONNECTS, &req->resp.new_connections);
     curl_easy_getinfo(req->easy, CURLINFO_HTTP_VERSION, &v);
     req->resp.http_version = v == CURL_HTTP_VERSION_2_0 ? 2 : v ? 1 : 0;
     req->resp.ms = (long)(e2b_now_ms() - req->start_ms);

@@ -42,6 +42,7 @@ typedef struct e2b_http_response {
     long ms;              /* from start to the end of the last attempt */
     int attempts;         /* 1 + retries */
     int http_version;     /* 1 for HTTP/1.x, 2 for HTTP/2, 0 unknown */
+    long new_connections; /* connections opened for the last attempt (0 = one was reused) */
 } e2b_http_response;
 
 /* Streams a request body: copy up to size bytes into buf and return how many (0 = the end).
@@ -118,7 +119,8 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *opts,
 void e2b_http_cancel(e2b_http_request *req);
 
 /* The blocking wrapper: starts the request and runs the loop until it is done. loop may be
- * NULL (a private loop is used). *resp is filled when a response arrived (free with
+ * NULL (a private loop is used). Never call it (or any *_sync wrapper of core/) from inside a
+ * loop callback: it runs the loop itself, and curl does not allow that re-entry. *resp is filled when a response arrived (free with
  * e2b_http_response_clear; it is zeroed otherwise). Returns NULL or the error (caller frees). */
 e2b_error *e2b_http_perform(e2b_loop *loop, const e2b_http_options *opts,
                             e2b_http_response *resp);

@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
     char *rel;    /* relative path inside the project */
+    int synthetic; /* an empty directory added by the caller: nothing on disk to read */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
@@ -118,6 +120,7 @@ static int add_entry(tarball *t, char *rel, const struct stat *st)
     e->mode = st->st_mode;
     e->size = S_ISREG(st->st_mode) ? st->st_size : 0;
     e->mtime = st->st_mtime;
+    e->synthetic = 0;
     t->prog.files_total++;
     t->prog.bytes_total += (uint64_t)e->size;
     return GW_OK;
@@ -294,6 +297,15 @@ static int start_entry(tarball *t)
         return FAIL(t, GW_ENOMEM, "out of memory");
     struct archive_entry *ae = NULL;
     int rc = GW_OK;
+    struct stat now;
+    if (!e->synthetic && lstat(full, &now) != 0 && errno == ENOENT) {
+        /* deleted since the listing: the archive stays true to the disk */
+        free(full);
+        t->prog.vanished++;
+        t->prog.files_done++;
+        t->prog.bytes_total -= (uint64_t)e->size;
+        return GW_OK;
+    }
     if (S_ISDIR(e->mode)) {
         ae = new_header(t, e, AE_IFDIR, 0755, 0);
     } else if (S_ISLNK(e->mode)) {
@@ -310,9 +322,13 @@ static int start_entry(tarball *t)
     } else {
         int fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int open_errno = errno;
+        if (fd < 0 && open_errno != ELOOP) {
+            /* e.g. no permission: not a change, the file cannot be read at all */
+            rc = FAIL(t, GW_EIO, "cannot read %s: %s", e->rel, strerror(open_errno));
+        } else if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
-                      fd < 0 ? strerror(errno) : "no longer a regular file");
+                      fd < 0 ? "now a symlink" : "no longer a regular file");
             if (fd >= 0)
                 close(fd);
         } else {
@@ -413,6 +429,30 @@ ssize_t tarball_read(void *ud, char *buf, size_t n)
             return -1;
         }
     }
+}
+
+int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err)
+{
+    gw_error_clear(err);
+    if (t->next > 0 || t->prog.out_bytes > 0)
+        return gw_error_set(err, GW_EINVAL, "the archive has already started");
+    if (!safe_relative(rel))
+        return gw_error_set(err, GW_EINVAL, "refusing path '%s': not relative to the project",
+                            rel);
+    struct stat st = {0};
+    st.st_mode = S_IFDIR | 0755;
+    st.st_mtime = time(NULL);
+    char *copy = strdup(rel);
+    if (!copy)
+        return gw_error_set(err, GW_ENOMEM, "out of memory");
+    int rc = add_entry(t, copy, &st);
+    if (rc != GW_OK) {
+        if (err)
+            *err = t->err;
+        return rc;
+    }
+    t->ents[t->nents - 1].synthetic = 1;
+    return GW_OK;
 }
 
 const gw_error *tarball_error(const tarball *t) { return &t->err; }

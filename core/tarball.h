@@ -14,8 +14,10 @@
  * warning for that keyword but extracts the exact bytes), so every name round-trips.
  * Sockets, fifos and devices are skipped (counted in skipped).
  *
- * A file whose size or type changes between the listing and its read fails the stream with
- * GW_ECHANGED (the archive is cut short, never silently wrong): the uploader must abort. */
+ * A file deleted after the listing is left out (counted in vanished): the archive still
+ * matches the disk. A file whose size or type changes between the listing and the end of
+ * its read fails the stream with GW_ECHANGED (the archive is cut short, never silently
+ * wrong): the uploader must abort. */
 #ifndef E2B_TARBALL_H
 #define E2B_TARBALL_H
 
@@ -34,6 +36,7 @@ typedef struct {
     uint64_t files_done, files_total; /* entries written / to write (files, links, dirs) */
     uint64_t out_bytes;               /* compressed bytes handed to the reader so far */
     uint64_t skipped;                 /* special files left out */
+    uint64_t vanished;                /* entries deleted between listing and reading */
     size_t peak_buffer;               /* the largest amount of output held at once */
 } tarball_progress;
 
@@ -44,6 +47,11 @@ typedef struct {
  * (a listed path cannot be lstat'ed), GW_ENOMEM, GW_EFAIL (libarchive). */
 int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
                 int gzip_level, gw_error *err);
+
+/* Adds an empty directory entry rel (mode 0755, not walked) at the end of the archive; for
+ * submodule paths, so that git in the box sees an uninitialised submodule rather than a
+ * deleted one. Only before the first tarball_read. Errors: GW_EINVAL, GW_ENOMEM. */
+int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err);
 
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in tarball_error()).

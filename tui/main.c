@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/app.h"
+
 enum exit_code {
     EXIT_OK = 0,
     EXIT_FAILED = 1,
@@ -225,6 +227,13 @@ static int check_combination(const cli_args *a)
 
 int main(int argc, char **argv)
 {
+    /* Temporary (branch tui): the dashboard when every argument is a dashboard option. */
+    struct tui_options topts;
+    enum tui_options_result tr = tui_options_parse(argc, argv, &topts);
+    if (tr == TUI_OPTIONS_RUN)
+        return tui_run(&topts);
+    if (tr == TUI_OPTIONS_USAGE)
+        return EXIT_USAGE;
     e2b_config cfg;
     int info = 0, rc, pending_attach = 0;
     cli_args args = {0};

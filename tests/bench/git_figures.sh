@@ -25,11 +25,13 @@ gd=$(du -sb .git | cut -f1)
 echo "project: $files files, work tree $wt bytes, .git $gd bytes"
 t0=$(now); n=$("$TOOL" list "$P" | wc -l); t1=$(now)
 echo "file list: $n entries in $(echo "$t1 - $t0" | bc) s"
+# CPU seconds and peak memory too: wall time on a shared machine says little on its own.
 for level in 1 6; do
-    t0=$(now); out=$("$TOOL" upload "$P" "$level" 2>"$W/err" | wc -c); t1=$(now)
-    s=$(echo "$t1 - $t0" | bc)
-    echo "tar.gz level $level: $out bytes out of $((wt + gd)) in $s s" \
-         "($(echo "($wt + $gd) / $s / 1000000" | bc) MB/s in); $(tail -n1 "$W/err")"
+    out=$(bash -c 'TIMEFORMAT="%R %U %S"; time "$0" upload "$1" "$2" 2>"$3" | wc -c' \
+        "$TOOL" "$P" "$level" "$W/err" 2>"$W/time")
+    read -r real user sys < "$W/time"
+    echo "tar.gz level $level: $out bytes from $((wt + gd)) in ${real}s wall, ${user}s user," \
+         "${sys}s sys; $(grep -o 'peak .*' "$W/err") bytes buffered at most"
 done
 # a ~20 MB pull: new text files in a clone standing in for the box
 git clone -q "$P" "$W/box"
@@ -39,6 +41,8 @@ head -c 20000000 /dev/urandom | base64 -w 100 | split -b 100000 -a 3 - "$W/box/n
 t0=$(now); res=$("$TOOL" pull-run "$P" "$W/box" "$BASE" "" box); t1=$(now)
 read -r _ commit mode size bundle <<<"$res"
 echo "pull script in the box: $mode bundle of $size bytes in $(echo "$t1 - $t0" | bc) s"
-t0=$(now); out=$("$TOOL" import "$P" e2b/box < "$bundle"); t1=$(now)
-echo "import of the $size-byte bundle: $(echo "$t1 - $t0" | bc) s ($out)"
+out=$(bash -c 'TIMEFORMAT="%R %U %S"; time "$0" import "$1" e2b/box < "$2"' \
+    "$TOOL" "$P" "$bundle" 2>"$W/time")
+read -r real user sys < "$W/time"
+echo "import of the $size-byte bundle: ${real}s wall, ${user}s user, ${sys}s sys ($out)"
 rm -f "$bundle"

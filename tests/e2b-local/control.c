@@ -250,7 +250,9 @@ static enum MHD_Result list_sandboxes(struct req *r, bool v1)
         char *dec = b64url_decode(tok);
         char *sep = dec ? strstr(dec, "__") : NULL;
         bool tok_asc = dec && strstr(dec, "__asc") != NULL;
-        if (!sep || tok_asc != asc) {
+        size_t id_len = sep ? strcspn(sep + 2, "_") : 0;
+        /* A cursor id longer than any sandbox id was not issued here. */
+        if (!sep || tok_asc != asc || id_len >= sizeof((struct sandbox *)0)->id) {
             snprintf(why, sizeof why, "invalid nextToken");
         } else {
             cur_ms = strtoll(dec, NULL, 10);
@@ -283,7 +285,7 @@ static enum MHD_Result list_sandboxes(struct req *r, bool v1)
     size_t start = 0;
     if (cur_id[0]) {
         struct sandbox key = {.started_ms = cur_ms};
-        snprintf(key.id, sizeof key.id, "%s", cur_id);
+        memcpy(key.id, cur_id, strlen(cur_id) + 1); /* length checked when decoded */
         struct sandbox *kp = &key;
         while (start < m && (asc ? cmp_asc(&sel[start], &kp) : cmp_desc(&sel[start], &kp)) <= 0)
             start++;

@@ -21,16 +21,6 @@
 
 /* ---- common ------------------------------------------------------------------------- */
 
-/* The E2B proxy's answer for a sandbox that cannot take traffic. */
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port);
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port)
-{
-    json_t *o = json_pack("{s:s, s:s, s:i}", "sandboxId", r->sandbox_id, "message", message, "code", 502);
-    if (port)
-        json_object_set_new(o, "port", json_integer(port));
-    return reply_json(r, 502, o);
-}
-
 /* Checks that the sandbox runs (resuming it when it auto-resumes) and copies its token.
  * Returns false after replying with the proxy's 502. */
 static bool sandbox_ready(struct req *r, char *token, size_t toklen, enum MHD_Result *rc)
@@ -176,6 +166,8 @@ struct upload {
     struct fsroot fr;    /* of that file */
     bool have_fr;
     json_t *written;     /* reply entries */
+    char *part_name;     /* filename of the part being written */
+    uint64_t part_bytes; /* bytes of it so far */
     int err_status;      /* first error: the upload is then discarded */
     char err[8400];
 };
@@ -265,13 +257,19 @@ static enum MHD_Result post_part(void *cls, enum MHD_ValueKind kind, const char 
     struct upload *u = r->upload;
     if (u->err_status || !key || strcmp(key, "file") != 0)
         return MHD_YES;
-    if (off == 0) {
+    /* libmicrohttpd may announce a part with an empty chunk first: same part, not a new one. */
+    bool same_part = u->part_name && filename && strcmp(u->part_name, filename) == 0 && u->part_bytes == 0;
+    if (off == 0 && !same_part) {
+        free(u->part_name);
+        u->part_name = filename ? strdup(filename) : NULL;
+        u->part_bytes = 0;
         if (u->path_q && json_array_size(u->written) > 0) {
             upload_fail(u, 400, "%s", "with ?path= only one file part is allowed");
             return MHD_YES;
         }
         upload_open_file(u, r, u->path_q ? u->path_q : filename);
     }
+    u->part_bytes += size;
     upload_write(u, data, size);
     return MHD_YES;
 }
@@ -366,6 +364,7 @@ void envd_upload_free(struct req *r)
     if (u->z_ready)
         inflateEnd(&u->z);
     json_decref(u->written);
+    free(u->part_name);
     free(u->path_q);
     free(u);
     r->upload = NULL;

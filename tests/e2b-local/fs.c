@@ -165,8 +165,11 @@ static void perm_string(mode_t m, char *out)
     out[10] = '\0';
 }
 
+/* Names as the sandbox sees them; without root, the server's own uid is "user" inside. */
 static const char *owner_name(unsigned id)
 {
+    if (geteuid() != 0 && id == (unsigned)geteuid())
+        return "user";
     return id == 0 ? "root" : id == 1000 ? "user" : id == 65534 ? "nobody" : "";
 }
 

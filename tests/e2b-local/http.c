@@ -193,6 +193,14 @@ enum MHD_Result reply_connect_error(struct req *r, const char *code, const char 
     return reply_json(r, connect_status(code), json_pack("{s:s, s:s}", "code", code, "message", msg));
 }
 
+enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port)
+{
+    json_t *o = json_pack("{s:s, s:s, s:i}", "sandboxId", r->sandbox_id, "message", message, "code", 502);
+    if (port)
+        json_object_set_new(o, "port", json_integer(port));
+    return reply_json(r, 502, o);
+}
+
 /* ---- faults -------------------------------------------------------------------------- */
 
 struct fault {
@@ -416,8 +424,8 @@ static bool apply_fault(struct req *r, enum MHD_Result *rc)
         usleep((useconds_t)f.delay_ms * 1000);
         return false;
     }
-    /* truncate / drop: the body is cut after afterBytes (default: half a body, or the
-     * first byte... of a stream: none) */
+    /* truncate / drop: the reply is cut after afterBytes; without it a body is cut in the
+     * middle and a stream right after its headers. */
     r->cut_after = f.after_bytes >= 0 ? f.after_bytes : 0x7fffffffffffffffLL;
     return false;
 }

@@ -56,6 +56,10 @@ enum MHD_Result reply_stream(struct req *r, int status, const char *ctype, uint6
 enum MHD_Result reply_connect_error(struct req *r, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The E2B proxy's 502 for a sandbox that cannot take traffic:
+ * {"sandboxId","message","code":502[,"port"]} (port 0 = omitted). */
+enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port);
+
 /* Fault injection (see README.md). */
 int faults_add(json_t *spec, char *err, size_t errlen);
 json_t *faults_json(void);

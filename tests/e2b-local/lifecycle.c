@@ -33,6 +33,10 @@ void lifecycle_kill_locked(struct sandbox *sb, const char *why)
 
 void lifecycle_tick(void)
 {
+    static int64_t last_idle_check;
+    bool check_idle = mono_ms() - last_idle_check >= 1000;
+    if (check_idle)
+        last_idle_check = mono_ms();
     pthread_mutex_lock(&g_lock);
     int64_t now = now_ms();
     size_t n;
@@ -41,6 +45,8 @@ void lifecycle_tick(void)
         struct sandbox *sb = all[i];
         if (sb->procs)
             procs_enforce_deadlines_locked(sb);
+        if (sb->holder_pid > 0 && sb->state == SB_RUNNING && check_idle)
+            runtime_reap_idle_locked(sb);
         if (sb->state != SB_RUNNING || sb->end_ms > now)
             continue;
         if (sb->auto_pause) {
@@ -60,9 +66,9 @@ void lifecycle_stop_all(void)
     size_t n;
     struct sandbox **all = sandbox_all_locked(&n);
     for (size_t i = 0; i < n; i++) {
+        /* Records already say running or paused; running ones come back paused (cold). */
         runtime_kill_locked(all[i]);
         all[i]->frozen = false;
-        sandbox_save_locked(all[i]); /* running ones come back paused (cold) */
     }
     pthread_mutex_unlock(&g_lock);
 }

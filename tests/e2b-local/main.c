@@ -30,7 +30,8 @@ static void usage(FILE *f)
           "  --state DIR         sandboxes, secrets and the request log live here\n"
           "  --api-key KEY       the only X-API-KEY accepted (default: any non-empty key)\n"
           "  --domain D          sandbox domain handed to clients (default: localhost:PORT)\n"
-          "Environment: E2B_LOCAL_FAULTS='[{\"kind\":\"503\",\"count\":1}]' queues faults at start.\n",
+          "Environment: E2B_LOCAL_FAULTS='[{\"kind\":\"503\",\"count\":1}]' queues faults at start;\n"
+          "  E2B_LOCAL_IDLE_HOLDER_MS (default 30000): an idle sandbox's namespaces stop after this.\n",
           f);
 }
 
@@ -118,7 +119,9 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(g_cfg.bwrap, sizeof g_cfg.bwrap, "%s", bwrap);
-    g_cfg.net_isolation = geteuid() == 0;
+    g_cfg.net_isolation = true; /* without root too: bwrap's user namespace allows it */
+    const char *idle = getenv("E2B_LOCAL_IDLE_HOLDER_MS");
+    g_cfg.idle_holder_ms = idle && atoll(idle) > 0 ? atoll(idle) : 30000;
 
     snprintf(sub, sizeof sub, "%s/e2b-local.log", g_cfg.state_dir);
     log_open(sub);
@@ -159,7 +162,7 @@ int main(int argc, char **argv)
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG, 0,
         NULL, NULL, http_access, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_URI_LOG_CALLBACK,
         http_uri_log, NULL, MHD_OPTION_NOTIFY_COMPLETED, http_completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)0, MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1, MHD_OPTION_END);
+        (unsigned)0, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "e2b-local: cannot listen on %s (in use?)\n", listen);
         runtime_shutdown();
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
     pthread_create(&ticker, NULL, ticker_main, NULL);
     log_line("e2b-local listening on http://%s:%d (state %s, %d sandboxes loaded, network namespaces %s)",
              g_cfg.listen_host, g_cfg.port, g_cfg.state_dir, loaded < 0 ? 0 : loaded,
-             g_cfg.net_isolation ? "on" : "off (not root)");
+             g_cfg.net_isolation ? "on" : "off");
     printf("e2b-local listening on http://%s:%d\n", g_cfg.listen_host, g_cfg.port);
     fflush(stdout);
 

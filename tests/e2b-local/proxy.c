@@ -19,8 +19,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port);
-
 enum body_mode { BODY_LENGTH, BODY_CHUNKED, BODY_CLOSE };
 enum chunk_state { CH_SIZE, CH_DATA, CH_CRLF, CH_DONE };
 
@@ -158,7 +156,8 @@ static void head_add(struct head_buf *h, const char *s)
 static enum MHD_Result copy_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
-    if (hop_by_hop(key) || strcasecmp(key, "e2b-traffic-access-token") == 0)
+    /* The body is already read: an Expect header would only make the server answer 100. */
+    if (hop_by_hop(key) || strcasecmp(key, "e2b-traffic-access-token") == 0 || strcasecmp(key, "Expect") == 0)
         return MHD_YES;
     struct head_buf *h = cls;
     head_add(h, key);
@@ -233,9 +232,19 @@ enum MHD_Result proxy_handle(struct req *r)
     struct upstream *u = calloc(1, sizeof *u);
     u->fd = fd;
     char *end = NULL;
-    while (sent && !(end = memmem(u->in, u->in_len, "\r\n\r\n", 4))) {
-        if (fill(u, 300000) <= 0)
-            break;
+    for (;;) {
+        while (sent && !(end = memmem(u->in, u->in_len, "\r\n\r\n", 4))) {
+            if (fill(u, 300000) <= 0)
+                break;
+        }
+        /* Skip interim 1xx responses (100 Continue, 103 Early Hints). */
+        if (end && u->in_len > 12 && memcmp(u->in, "HTTP/1.", 7) == 0 && u->in[9] == '1' &&
+            memcmp(u->in + 9, "101", 3) != 0) {
+            consume(u, (size_t)(end - u->in) + 4);
+            end = NULL;
+            continue;
+        }
+        break;
     }
     if (!end) {
         upstream_free(u);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -132,6 +134,14 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     argv[n++] = "--unshare-uts";
     if (g_cfg.net_isolation)
         argv[n++] = "--unshare-net";
+    if (geteuid() != 0) {
+        /* Unprivileged: processes of "user" appear as uid 1000 in bwrap's inner namespace. */
+        argv[n++] = "--unshare-user";
+        argv[n++] = "--uid";
+        argv[n++] = "1000";
+        argv[n++] = "--gid";
+        argv[n++] = "1000";
+    }
     argv[n++] = "--hostname";
     argv[n++] = "e2b-sandbox";
     argv[n++] = "--bind";
@@ -232,12 +242,26 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
     *invalid = false;
     if (runtime_ensure_holder_locked(sb, err, errlen) != 0)
         return -1;
-    static const char *const ns_names[] = {"ipc", "uts", "net", "pid", "mnt"};
-    int nsfd[5], rootfd;
+    /* Without root, bwrap made a user namespace: join it first to gain the rights to the
+     * others. As root there is none to join (joining one's own is an error). */
+    bool as_root = geteuid() == 0;
+    static const char *const ns_names[] = {"user", "ipc", "uts", "net", "pid", "mnt"};
+    enum { NNS = 6 };
+    int nsfd[NNS], rootfd;
     char p[128];
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NNS; i++) {
+        bool skip = i == 0 || (i == 3 && !g_cfg.net_isolation);
         snprintf(p, sizeof p, "/proc/%d/ns/%s", (int)sb->holder_pid, ns_names[i]);
-        nsfd[i] = (i == 2 && !g_cfg.net_isolation) ? -1 : open(p, O_RDONLY | O_CLOEXEC);
+        nsfd[i] = skip ? -1 : open(p, O_RDONLY | O_CLOEXEC);
+    }
+    /* Unprivileged, bwrap nests two user namespaces: the outer one owns the others (join it
+     * first, as its uid 0 = "root"); the inner one maps uid 1000 ("user"), joined last. */
+    int inner_user = -1;
+    if (!as_root && nsfd[4] >= 0) {
+        nsfd[0] = ioctl(nsfd[4], NS_GET_USERNS);
+        snprintf(p, sizeof p, "/proc/%d/ns/user", (int)sb->holder_pid);
+        if (spec->uid != 0)
+            inner_user = open(p, O_RDONLY | O_CLOEXEC);
     }
     snprintf(p, sizeof p, "/proc/%d/root", (int)sb->holder_pid);
     rootfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -259,12 +283,12 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
     }
     int in[2] = {-1, -1}, out[2], errp[2], rep[2], ex[2];
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    bool fds_ok = rootfd >= 0 && devnull >= 0 && nsfd[0] >= 0 && nsfd[1] >= 0 && nsfd[3] >= 0 &&
-                  nsfd[4] >= 0 && (!g_cfg.net_isolation || nsfd[2] >= 0);
+    bool fds_ok = rootfd >= 0 && devnull >= 0 && (as_root || nsfd[0] >= 0) && nsfd[1] >= 0 && nsfd[2] >= 0 &&
+                  nsfd[4] >= 0 && nsfd[5] >= 0 && (!g_cfg.net_isolation || nsfd[3] >= 0);
     if (!fds_ok || (spec->want_stdin && pipe2(in, O_CLOEXEC) != 0) || pipe2(out, O_CLOEXEC) != 0 ||
         pipe2(errp, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot prepare the process: %s", strerror(errno));
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NNS; i++)
             if (nsfd[i] >= 0)
                 close(nsfd[i]);
         if (rootfd >= 0)
@@ -279,11 +303,15 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NNS; i++)
             if (nsfd[i] >= 0 && setns(nsfd[i], 0) != 0) {
                 send_report(ex[1], 0, errno);
                 _exit(126);
             }
+        if (inner_user >= 0 && setns(inner_user, CLONE_NEWUSER) != 0) {
+            send_report(ex[1], 1, errno);
+            _exit(126);
+        }
         if (fchdir(rootfd) != 0 || chroot(".") != 0) {
             send_report(ex[1], 0, errno);
             _exit(126);
@@ -296,7 +324,8 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
             dup2(out[1], 1);
             dup2(errp[1], 2);
             syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
-            if (setgroups(0, NULL) != 0 || setgid(spec->gid) != 0 || setuid(spec->uid) != 0) {
+            /* Without root the process keeps the server's (mapped) identity. */
+            if (as_root && (setgroups(0, NULL) != 0 || setgid(spec->gid) != 0 || setuid(spec->uid) != 0)) {
                 send_report(ex[1], 1, errno);
                 _exit(126);
             }
@@ -326,7 +355,9 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
         _exit(0);
     }
     int fork_errno = errno;
-    for (int i = 0; i < 5; i++)
+    if (inner_user >= 0)
+        close(inner_user);
+    for (int i = 0; i < NNS; i++)
         if (nsfd[i] >= 0)
             close(nsfd[i]);
     close(rootfd);
@@ -452,6 +483,92 @@ void runtime_kill_locked(struct sandbox *sb)
     sb->holder_pid = sb->bwrap_pid = 0;
 }
 
+void runtime_reap_idle_locked(struct sandbox *sb)
+{
+    if (sb->holder_pid <= 0 || sb->procs || sb->frozen) {
+        sb->idle_since_mono = 0;
+        return;
+    }
+    pid_t pids[4];
+    int64_t now = mono_ms();
+    /* bwrap's init and the sleeping holder: anything more is a detached process. */
+    if (ns_members(sb, pids, 4) > 2) {
+        sb->idle_since_mono = 0;
+        return;
+    }
+    if (!sb->idle_since_mono) {
+        sb->idle_since_mono = now;
+    } else if (now - sb->idle_since_mono >= g_cfg.idle_holder_ms) {
+        runtime_kill_locked(sb);
+        sb->idle_since_mono = 0;
+    }
+}
+
+/* Without root a thread cannot enter the sandbox's network namespace (that needs its user
+ * namespace, which a multithreaded process cannot join): a child does it, creates the
+ * socket and hands it back over a unix socket (SCM_RIGHTS). */
+static int socket_via_child(const char *netns_path)
+{
+    int net = open(netns_path, O_RDONLY | O_CLOEXEC);
+    if (net < 0)
+        return -1;
+    int owner = ioctl(net, NS_GET_USERNS);
+    int pair[2];
+    if (owner < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        close(net);
+        if (owner >= 0)
+            close(owner);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        int s = -1;
+        if (setns(owner, CLONE_NEWUSER) == 0 && setns(net, CLONE_NEWNET) == 0)
+            s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        char byte = s >= 0 ? 1 : 0;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+        if (s >= 0) {
+            msg.msg_control = ctl.buf;
+            msg.msg_controllen = sizeof ctl.buf;
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            memcpy(CMSG_DATA(c), &s, sizeof(int));
+        }
+        ssize_t w = sendmsg(pair[1], &msg, 0);
+        _exit(w == 1 ? 0 : 1);
+    }
+    close(net);
+    close(owner);
+    close(pair[1]);
+    int fd = -1;
+    if (pid > 0) {
+        char byte = 0;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+                             .msg_controllen = sizeof ctl.buf};
+        if (recvmsg(pair[0], &msg, MSG_CMSG_CLOEXEC) == 1 && byte == 1) {
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            if (c && c->cmsg_type == SCM_RIGHTS)
+                memcpy(&fd, CMSG_DATA(c), sizeof(int));
+        }
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    close(pair[0]);
+    return fd;
+}
+
 int runtime_socket_locked(struct sandbox *sb)
 {
     if (!g_cfg.net_isolation)
@@ -460,6 +577,8 @@ int runtime_socket_locked(struct sandbox *sb)
         return -1;
     char p[64];
     snprintf(p, sizeof p, "/proc/%d/ns/net", (int)sb->holder_pid);
+    if (geteuid() != 0)
+        return socket_via_child(p);
     int target = open(p, O_RDONLY | O_CLOEXEC);
     int self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
     int s = -1;

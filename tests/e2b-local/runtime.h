@@ -49,6 +49,9 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
 void runtime_freeze_locked(struct sandbox *sb, bool stop);
 /* Kills every process of the sandbox and its holder. */
 void runtime_kill_locked(struct sandbox *sb);
+/* Stops the holder of a running sandbox in which nothing has run for g_cfg.idle_holder_ms
+ * (its pid namespace holds only the holder), so idle sandboxes cost no process. */
+void runtime_reap_idle_locked(struct sandbox *sb);
 /* A TCP socket created in the sandbox's network namespace (or the host's when sandboxes
  * share it); -1 when the sandbox has no namespace yet. */
 int runtime_socket_locked(struct sandbox *sb);

@@ -278,10 +278,11 @@ int sandbox_load_all(void)
         struct sandbox *sb = o ? sandbox_from_record(o) : NULL;
         const char *was = json_string_value(json_object_get(o, "state"));
         if (sb) {
-            if (was && strcmp(was, "running") == 0)
-                sandbox_log_locked(sb, "info", "server restarted: sandbox paused, resumes cold");
             sandbox_add_locked(sb);
-            sandbox_save_locked(sb);
+            if (was && strcmp(was, "running") == 0) {
+                sandbox_log_locked(sb, "info", "server restarted: sandbox paused, resumes cold");
+                sandbox_save_locked(sb);
+            }
             n++;
         } else {
             log_line("warning: ignoring unreadable record %s", path);

@@ -23,7 +23,8 @@ struct config {
     char state_dir[2048];
     char api_key[256];       /* empty: any non-empty X-API-KEY is accepted */
     char domain[256];        /* sandbox domain returned by create/connect */
-    bool net_isolation;      /* own network namespace per sandbox (needs root) */
+    bool net_isolation;      /* own network namespace per sandbox (always on) */
+    int64_t idle_holder_ms;  /* a holder with no process left stops after this long */
     char bwrap[512];         /* path of bwrap */
 };
 extern struct config g_cfg;
@@ -59,6 +60,7 @@ struct sandbox {
     struct proc *procs;
     json_t *logs;            /* array of {timestamp, level, message, fields} */
     int64_t cpu_ticks_last, cpu_ms_last;
+    int64_t idle_since_mono;  /* when the holder was last seen with nothing to run; 0 busy */
     struct sandbox *next_dead;
 };
 

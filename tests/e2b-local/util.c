@@ -250,7 +250,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, mode_t mod
         }
         off += (size_t)w;
     }
-    if (fchmod(fd, mode) != 0 || fdatasync(fd) != 0 || close(fd) != 0) {
+    if (fchmod(fd, mode) != 0 || close(fd) != 0) {
         unlink(tmp);
         return -1;
     }

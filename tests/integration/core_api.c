@@ -2,6 +2,7 @@
  * E2B_API_KEY point at it, CORE_LOCAL_URL is its plain address for fault injection). */
 #include "core/api.h"
 #include "core/http.h"
+#include "core/log.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>
@@ -499,6 +500,8 @@ int main(void)
     local_url = getenv("CORE_LOCAL_URL");
     e2b_config_init(&cfg);
     err = e2b_config_load(&cfg, NULL);
+    if (!err) /* the script checks what reached the log */
+        err = e2b_log_open(cfg.log_path);
     if (!err)
         client = e2b_client_new(NULL, &cfg, &err);
     if (err || !local_url) {
@@ -518,5 +521,6 @@ int main(void)
     RUN(test_unreachable_api);
     e2b_client_free(client);
     e2b_config_clear(&cfg);
+    e2b_log_close();
     return harness_finish();
 }

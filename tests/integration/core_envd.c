@@ -442,6 +442,10 @@ static void test_wrong_access_token(void)
     err = e2b_envd_stat_sync(bad, "/tmp", &e);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->http_status, 401);
+    CHECK_INT_EQ(err->kind, E2B_ERR_AUTH);
+    CHECK_MSG(contains(e2b_error_message(err), "refused its access token"), "%s",
+              e2b_error_message(err));
+    CHECK(!contains(e2b_error_message(err), "E2B_API_KEY"));
     e2b_error_free(err);
     e2b_envd_free(bad);
 }

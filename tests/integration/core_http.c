@@ -45,6 +45,22 @@ static void test_get_parses_headers(void)
     e2b_http_response_clear(&r);
 }
 
+static void test_connection_reused(void)
+{
+    e2b_loop *loop = e2b_loop_new();
+    char *u = url("/headers");
+    e2b_http_options o = {.url = u, .timeout_ms = 10000};
+    e2b_http_response r1, r2;
+    e2b_error *e1 = e2b_http_perform(loop, &o, &r1), *e2 = e2b_http_perform(loop, &o, &r2);
+    free(u);
+    CHECK(e1 == NULL && e2 == NULL);
+    CHECK_INT_EQ(r1.new_connections, 1);
+    CHECK_INT_EQ(r2.new_connections, 0); /* the loop's multi handle kept the connection */
+    e2b_http_response_clear(&r1);
+    e2b_http_response_clear(&r2);
+    e2b_loop_free(loop);
+}
+
 static void test_post_body_and_headers(void)
 {
     char *u = url("/echo");
@@ -590,6 +606,7 @@ int main(void)
         return 1;
     }
     RUN(test_get_parses_headers);
+    RUN(test_connection_reused);
     RUN(test_post_body_and_headers);
     RUN(test_429_retry_after_retried_and_succeeds);
     RUN(test_429_not_retried_without_opt_in_or_with_a_date);

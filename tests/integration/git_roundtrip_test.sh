@@ -11,6 +11,8 @@ git config --global user.name 'Pat Local'
 git config --global user.email 'pat@example.invalid'
 git config --global init.defaultBranch main
 
+SUB=$T_TMP/work/subsrc
+git init -q "$SUB" && echo s > "$SUB/s" && git -C "$SUB" add s && git -C "$SUB" commit -qm s
 L=$T_TMP/work/proj
 BOXROOT=$T_TMP/boxroot
 B=$BOXROOT$L
@@ -26,7 +28,9 @@ ln -s tracked.txt link
 head -c 20000 /dev/urandom > binary.bin
 echo caf > "$(printf 'caf\303\251 \346\227\245.txt')"
 echo gone > deleted-later.txt
+git -c protocol.file.allow=always submodule -q add "$SUB" vendor/sub >/dev/null 2>&1
 git add -A && git commit -qm base
+SUBLINK=$(git rev-parse HEAD:vendor/sub)
 echo changed >> modified.txt
 echo staged-change >> staged.txt && git add staged.txt
 echo untracked > untracked.txt
@@ -65,7 +69,7 @@ mkdir -p "$B"
 tar -xzf "$T_TMP/up.tgz" -C "$B" --no-same-owner 2>"$T_TMP/tar.err"
 t_eq "upload: real tar extracts it" "$?" 0
 want=$(cd "$L" && git -c core.quotepath=off ls-files -co --exclude-standard | LC_ALL=C sort |
-    while IFS= read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
+    while IFS= read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done)
 got=$(cd "$B" && find . -path ./.git -prune -o \( -type f -o -type l \) -print | sed 's|^\./||' | LC_ALL=C sort)
 t_eq "upload: exactly tracked + untracked-not-ignored" "$got" "$want"
 t_ok "upload: ignored files never leave" test ! -e "$B/secret.env" -a ! -e "$B/build/x.o" -a ! -e "$B/debug.log"
@@ -78,6 +82,8 @@ t_eq "upload: box sees the same git status" "$(cd "$B" && git status --porcelain
     "$(cd "$L" && git status --porcelain -uall)"
 t_eq "upload: box HEAD is the base" "$(git -C "$B" rev-parse HEAD)" "$BASE"
 t_contains "upload: progress complete" "$(cat "$T_TMP/up.err")" "bytes "
+t_contains "upload: submodule reported" "$(cat "$T_TMP/up.err")" "submodule vendor/sub is not uploaded"
+t_eq "upload: submodule as an empty directory" "$(ls -A "$B/vendor/sub" 2>&1)" ""
 
 # ---- the agent works in the box
 (
@@ -107,12 +113,14 @@ t_eq "import: created" "$out" "created e2b/main $commit"
 tree=$(git -C "$L" -c core.quotepath=off ls-tree -r --name-only e2b/main)
 boxfiles=$(cd "$B" && git -c core.quotepath=off ls-files -co --exclude-standard | LC_ALL=C sort |
     while IFS= read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
+t_eq "import: submodule commit kept" "$(git -C "$L" rev-parse e2b/main:vendor/sub)" "$SUBLINK"
 t_eq "import: branch holds the box's files" "$tree" "$boxfiles"
 if grep -qx binary.bin <<<"$tree"; then t_fail "import: deleted file gone" "binary.bin still there"
 else t_pass "import: deleted file gone"; fi
 t_not_contains "import: ignored file absent" "$tree" "debug.log"
 bad=0
 while IFS= read -r f; do
+    if [ "$f" = vendor/sub ]; then continue; fi
     if [ -L "$B/$f" ]; then
         [ "$(git -C "$L" cat-file -p "e2b/main:$f")" = "$(readlink "$B/$f")" ] || bad=1
     else

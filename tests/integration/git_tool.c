@@ -74,10 +74,16 @@ static int cmd_upload(const char *dir, int level)
         gitwork_close(g);
         return die(&e);
     }
-    for (size_t i = 0; i < l.nsubmodules; i++)
-        fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
-    tarball *t;
+    tarball *t = NULL;
     int rc = tarball_new(&t, gitwork_workdir(g), (const char *const *)l.paths, l.count, level, &e);
+    for (size_t i = 0; rc == GW_OK && i < l.nsubmodules; i++) {
+        fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
+        rc = tarball_add_empty_dir(t, l.submodules[i], &e);
+    }
+    if (rc != GW_OK && t) {
+        tarball_free(t);
+        t = NULL;
+    }
     gitwork_filelist_free(&l);
     gitwork_close(g);
     if (rc != GW_OK)

@@ -27,8 +27,9 @@ e2b_local_start() {
     : "${E2B_LOCAL_STATE:=$T_TMP/e2b-local-state}"
     local out=$T_TMP/e2b-local.out.$$.$RANDOM
     E2B_LOCAL_ERR=$out.err
-    "$E2B_LOCAL_BIN" --listen 127.0.0.1:0 --state "$E2B_LOCAL_STATE" --api-key "$E2B_LOCAL_KEY" "$@" \
-        >"$out" 2>"$out.err" &
+    # E2B_LOCAL_WRAP: a command prefix, e.g. "setpriv --reuid=65534 ..." to run it unprivileged.
+    ${E2B_LOCAL_WRAP:-} "$E2B_LOCAL_BIN" --listen 127.0.0.1:0 --state "$E2B_LOCAL_STATE" \
+        --api-key "$E2B_LOCAL_KEY" "$@" >"$out" 2>"$out.err" &
     E2B_LOCAL_PID=$!
     local i line=
     for ((i = 0; i < 200; i++)); do
@@ -55,7 +56,13 @@ e2b_local_stop() {
     [ -n "${E2B_LOCAL_PID:-}" ] || return 0
     local pid=$E2B_LOCAL_PID i
     E2B_LOCAL_PID=
-    kill -TERM "$pid" 2>/dev/null || return 0
+    if ! kill -TERM "$pid" 2>/dev/null; then
+        local rc=0
+        wait "$pid" 2>/dev/null || rc=$?
+        echo "e2b-local had already exited (status $rc); its stderr:"
+        head -n 40 "$E2B_LOCAL_ERR"
+        return 1
+    fi
     for ((i = 0; i < 200; i++)); do
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05

@@ -341,6 +341,10 @@ static void test_update_branch_outcomes(void)
     /* the checked-out branch is never moved */
     int r10 = gitwork_update_branch(g, "main", c3, 0, &oc, &err);
     gw_error e10 = err;
+    char tip[41], none[41] = "x";
+    int t1 = gitwork_branch_tip(g, "e2b/box", tip, &err);
+    int t2 = gitwork_branch_tip(g, "e2b/absent", none, &err);
+    int t3 = gitwork_branch_tip(g, "bad..name", none, &err);
     gitwork_close(g);
     char *after = fingerprint("ub");
     char *main_after = gitfix_out("git -C ub rev-parse main");
@@ -367,6 +371,11 @@ static void test_update_branch_outcomes(void)
     CHECK_INT_EQ(r10, GW_ECHECKEDOUT);
     CHECK(strstr(e10.msg, "checked out") != NULL);
     CHECK_STR_EQ(main_after, c1);
+    CHECK_INT_EQ(t1, GW_OK);
+    CHECK_STR_EQ(tip, cd);
+    CHECK_INT_EQ(t2, GW_OK);
+    CHECK_STR_EQ(none, "");
+    CHECK_INT_EQ(t3, GW_EINVAL);
     CHECK(before && after);
     CHECK_STR_EQ(after, before);
     free(c1); free(c2); free(c3); free(cd);

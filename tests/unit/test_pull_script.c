@@ -346,6 +346,46 @@ static void test_values_are_data_not_code(void)
     pull_run_free(&odd);
 }
 
+static void test_submodules_survive_a_pull(void)
+{
+    CHECK(gitfix_sh("git init -q -b main subsrc && echo s > subsrc/s && git -C subsrc add s && "
+                    "git -C subsrc commit -qm s && git init -q -b main withsub && cd withsub && "
+                    "echo top > top && git add top && "
+                    "git -c protocol.file.allow=always submodule -q add ../subsrc vendor/sub >/dev/null 2>&1 && "
+                    "git commit -qm sub && cd .. && git clone -q withsub subbox") == 0);
+    char *base = gitfix_out("git -C withsub rev-parse HEAD");
+    char *link = gitfix_out("git -C withsub rev-parse HEAD:vendor/sub");
+    /* the box got no submodule content: first an empty directory, then none at all */
+    CHECK(gitfix_sh("test -d subbox/vendor/sub && echo change >> subbox/top") == 0);
+    pull_run a = pull_in("subbox", base, "sub");
+    CHECK_MSG(a.rc == GW_OK, "%s", a.err.msg);
+    char *ka = gitfix_out("git -C subbox rev-parse %s:vendor/sub", a.res.commit);
+    CHECK_STR_EQ(ka, link);
+    CHECK(gitfix_sh("rmdir subbox/vendor/sub && git -C subbox status --porcelain | grep -q '^ D vendor/sub'") == 0);
+    pull_run b = pull_in("subbox", base, "sub");
+    CHECK_MSG(b.rc == GW_OK, "%s", b.err.msg);
+    char *kb = gitfix_out("git -C subbox rev-parse %s:vendor/sub", b.res.commit);
+    CHECK_STR_EQ(kb, link);
+    char *top = gitfix_out("git -C subbox show %s:top", b.res.commit);
+    CHECK_STR_EQ(top, "top\nchange");
+    /* a submodule the agent really removed stays removed */
+    CHECK(gitfix_sh("cd subbox && git rm -q --cached vendor/sub") == 0);
+    pull_run c = pull_in("subbox", base, "sub");
+    CHECK_MSG(c.rc == GW_OK, "%s", c.err.msg);
+    CHECK(gitfix_sh("! git -C subbox rev-parse -q --verify %s:vendor/sub >/dev/null", c.res.commit) == 0);
+    unlink(a.res.path);
+    unlink(b.res.path);
+    unlink(c.res.path);
+    pull_run_free(&a);
+    pull_run_free(&b);
+    pull_run_free(&c);
+    free(base);
+    free(link);
+    free(ka);
+    free(kb);
+    free(top);
+}
+
 static void test_errors_are_reported(void)
 {
     CHECK(gitfix_sh("mkdir -p notrepo") == 0);
@@ -410,6 +450,7 @@ int main(void)
     RUN(test_successive_pulls_fast_forward);
     RUN(test_no_work_and_full_bundles);
     RUN(test_values_are_data_not_code);
+    RUN(test_submodules_survive_a_pull);
     RUN(test_errors_are_reported);
     RUN(test_parse_output);
     free(base_oid);

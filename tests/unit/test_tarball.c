@@ -245,6 +245,60 @@ static void test_edit_before_read_uses_new_content(void)
     free(got);
 }
 
+static void test_file_replaced_by_symlink_fails(void)
+{
+    CHECK(gitfix_sh("mkdir -p sy && echo data > sy/f && echo t > sy/target") == 0);
+    char *dir = path_in("sy");
+    const char *paths[] = {"f"};
+    tarball *t = NULL;
+    gw_error err;
+    CHECK_INT_EQ(tarball_new(&t, dir, paths, 1, 0, &err), GW_OK);
+    free(dir);
+    CHECK(gitfix_sh("rm sy/f && ln -s target sy/f") == 0);
+    size_t total;
+    ssize_t r = drain(t, NULL, 4096, &total);
+    gw_error e = *tarball_error(t);
+    tarball_free(t);
+    CHECK_INT_EQ(r, -1);
+    CHECK_INT_EQ(e.code, GW_ECHANGED);
+    CHECK(strstr(e.msg, "f changed while being archived (now a symlink)") != NULL);
+}
+
+static void test_vanished_file_and_empty_dirs(void)
+{
+    CHECK(gitfix_sh("mkdir -p va && echo keep > va/keep && echo gone > va/gone && "
+                    "mkdir -p va/sub/mod && echo inside > va/sub/mod/file") == 0);
+    char *dir = path_in("va");
+    const char *paths[] = {"gone", "keep"};
+    tarball *t = NULL;
+    gw_error err;
+    CHECK_INT_EQ(tarball_new(&t, dir, paths, 2, 0, &err), GW_OK);
+    free(dir);
+    /* a submodule path: an empty directory entry, its contents not walked */
+    int a1 = tarball_add_empty_dir(t, "sub/mod", &err);
+    int a2 = tarball_add_empty_dir(t, "../escape", &err);
+    CHECK(gitfix_sh("rm va/gone") == 0);
+    char *out = path_in("va.tgz");
+    size_t total;
+    ssize_t r = drain(t, out, 1000, &total);
+    int a3 = tarball_add_empty_dir(t, "late", &err);
+    tarball_progress p;
+    tarball_get_progress(t, &p);
+    tarball_free(t);
+    free(out);
+    CHECK_INT_EQ(a1, GW_OK);
+    CHECK_INT_EQ(a2, GW_EINVAL);
+    CHECK_INT_EQ(a3, GW_EINVAL);
+    CHECK_INT_EQ(r, 0);
+    CHECK_INT_EQ(p.vanished, 1);
+    CHECK_INT_EQ(p.files_done, p.files_total);
+    CHECK_INT_EQ(p.bytes_done, p.bytes_total);
+    CHECK_INT_EQ(p.bytes_total, 5);
+    char *names = gitfix_out("tar -tzf va.tgz | tr '\n' ' '");
+    CHECK_STR_EQ(names, "keep sub/mod/ ");
+    free(names);
+}
+
 static long max_rss_kib(void)
 {
     struct rusage ru;
@@ -292,6 +346,8 @@ int main(void)
     RUN(test_refuses_unsafe_and_missing_paths);
     RUN(test_file_changing_size_fails_cleanly);
     RUN(test_edit_before_read_uses_new_content);
+    RUN(test_file_replaced_by_symlink_fails);
+    RUN(test_vanished_file_and_empty_dirs);
     RUN(test_bounded_memory_for_large_project);
     gitfix_cleanup();
     return harness_finish();

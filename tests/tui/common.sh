@@ -1,0 +1,47 @@
+# Shared set-up for the tmux-driven dashboard tests: sources lib.sh and tmux.sh, isolates
+# HOME, and provides dash_start to launch the dashboard from a shell in a tmux pane.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tmux.sh"
+t_isolated_home
+# The tests draw with a terminfo entry that matches tmux.
+export TERM=tmux-256color
+# UTF-8 whatever the machine's default (wide characters are measured by the locale).
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE NO_COLOR ESCDELAY
+
+# dash_start COLS ROWS [ENV=VALUE...] [-- ARGS...]: a shell in a COLS x ROWS pane runs
+# "clear; echo '[before the dashboard]'; env ENV... e2b-tui ARGS; echo rc=$?; <tty modes>"
+# and waits for the tabs line.
+# Once the dashboard ends the screen shows rc=N and "tty: icanon echo" (or "-icanon -echo"
+# if the terminal was left in the dashboard's modes).
+dash_start() {
+    local cols=$1 rows=$2 envs=() args=()
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+    [ "${1:-}" = -- ] && shift
+    args=("$@")
+    tmux_shell "$cols" "$rows" || return 1
+    local line="clear; echo '[before the dashboard]'; env" e
+    for e in "${envs[@]}"; do line+=" $(printf '%q' "$e")"; done
+    line+=" $(printf '%q' "$E2B_TUI_BIN")"
+    for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done
+    line+='; echo rc=$?; echo "tty: $(stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\n" " ")"'
+    tmux_run "$line"
+    tmux_wait "1 Boxes"
+}
+
+# dash_check NAME TEXT: passes when the screen shows TEXT (waiting for it, bounded).
+dash_check() {
+    if tmux_wait "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# dash_check_gone NAME TEXT: passes when TEXT leaves the screen (bounded wait).
+dash_check_gone() {
+    if tmux_wait_gone "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# dash_quit NAME: q, then the shell reports rc=0.
+dash_quit() {
+    tmux_type q
+    dash_check "$1" "rc=0"
+}

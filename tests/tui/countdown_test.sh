@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The ENDS column counts down once a second while a running sandbox has time left, says
+# "expired" when it runs out, and then the clock stops (no more wake-ups).
+. "$(dirname "$0")/common.sh"
+
+switches() {
+    awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status"
+}
+
+rows=$T_TMP/rows.tsv
+printf 'sbx-soon\tbase\trunning\t1\t64\t4\tname=ending-soon\nsbx-pz\tbase\tpaused\t1\t64\t2\tname=paused-one\n' >"$rows"
+dash_start 100 20 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+tmux_type 3
+dash_check "a running sandbox shows its time left" "0:00:0"
+first=$(tmux_capture | grep ending-soon)
+dash_check "it counts down to expired" "expired"
+t_not_contains "the time left changed on screen before that" "$first" "expired"
+t_contains "a paused sandbox shows paused, not a countdown" "$(tmux_capture | grep paused-one)" "paused"
+pid=$(tmux_dashboard_pid)
+a=$(switches "$pid"); sleep 2; b=$(switches "$pid")
+t_eq "after the last countdown the dashboard sleeps (no wake-ups)" "$((b - a))" 0
+dash_quit "quits after the countdown"
+t_finish

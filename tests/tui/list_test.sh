@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# The list widget with rows from the test-only source (E2B_TUI_TEST_ROWS, tui/test_rows.h):
+# rows, sanitising of a hostile name, wide characters, filter, sort, the kill confirmation
+# (default No), the detail pane and 2,000 rows.
+. "$(dirname "$0")/common.sh"
+
+rows=$T_TMP/rows.tsv
+# id, template alias, state, cpu, memory MiB, seconds left, metadata pairs (tui/test_rows.h).
+{
+    printf 'sbx-box1\topencode\trunning\t12\t512\t3540\te2b-tui=box\te2b-tui.name=feature-x\n'
+    printf 'sbx-ws1\topencode-e2b-ws\tpaused\t0\t256\t-\tname=ws-alpha\n'
+    printf 'sbx-oth1\tbase\trunning\t3\t128\t600\tname=plain-one\n'
+    # A box whose name holds a clear-screen and a window-title escape sequence and a bell.
+    printf 'sbx-evil\tbase\trunning\t1\t64\t60\te2b-tui=box\te2b-tui.name=evil\033[2J\033]0;PWNED\007name\n'
+    # Wide characters: CJK and emoji count two columns each.
+    long='日本語-プロジェクト-😀-名前がとても長いサンドボックス'
+    printf 'sbx-wide\tbase\tpaused\t7\t32\t300\tname=%s\n' "$long$long$long"
+} >"$rows"
+
+dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+tmux_type 3
+dash_check "All sandboxes lists the test rows" "plain-one"
+screen=$(tmux_capture)
+t_contains "the status line says the rows are test data" "$screen" "test rows"
+t_contains "the row count is shown" "$screen" "1/5"
+
+# The hostile name: drawn with '?' for the controls, no escape reaches the terminal.
+t_contains "an escape sequence in a name is drawn harmlessly" "$screen" "evil?[2J?]0;PWNED?name"
+raw=$(tmux_capture -e)
+case "$raw" in
+*$'\033[2J'* | *$'\033]0;'*) t_fail "no raw escape sequence from the name on screen" "found one" ;;
+*) t_pass "no raw escape sequence from the name on screen" ;;
+esac
+title=$(tm display-message -p -t t '#{pane_title}')
+t_not_contains "the name did not set the window title" "$title" "PWNED"
+t_contains "the rest of the screen survived the name" "$screen" "plain-one"
+
+# Wide characters: the row is cut with an ellipsis and the next column stays aligned.
+wide_line=$(printf '%s\n' "$screen" | grep '日本語')
+t_contains "a long wide-character name is cut with an ellipsis" "$wide_line" "…"
+plain_line=$(printf '%s\n' "$screen" | grep 'plain-one')
+# The ID column starts at the same display column on both lines.
+col_of() { printf '%s' "$1" | python3 -c 'import sys,unicodedata
+s=sys.stdin.read(); i=s.index(sys.argv[1]); print(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s[:i]))' "$2"; }
+t_eq "wide characters keep the next column aligned" "$(col_of "$wide_line" sbx-wide)" "$(col_of "$plain_line" sbx-oth1)"
+
+# Views split by kind.
+tmux_type 1
+dash_check "Boxes shows boxes (classified by core from their metadata)" "feature-x"
+t_not_contains "Boxes does not show other sandboxes" "$(tmux_capture)" "plain-one"
+t_contains "a running box shows the time it has left" "$(tmux_capture | grep feature-x)" "0:5"
+tmux_type 2
+dash_check "Workspaces shows workspaces (template opencode-e2b-*)" "ws-alpha"
+t_contains "a paused workspace says so in ENDS" "$(tmux_capture | grep ws-alpha)" "paused"
+tmux_type 3
+
+# Filter: live, Enter keeps it, Esc clears it.
+tmux_type '/'
+tmux_type 'PLAIN'
+dash_check "the filter prompt shows what is typed" "/PLAIN_"
+t_not_contains "the filter hides non-matching rows while typing" "$(tmux_capture)" "feature-x"
+tmux_keys Enter
+dash_check "the kept filter is shown in the status line" "filter: PLAIN"
+t_contains "the filtered count" "$(tmux_capture)" "1/1"
+tmux_keys Escape
+dash_check "Esc clears the filter" "feature-x"
+t_contains "all rows are back" "$(tmux_capture)" "/5"
+tmux_type '/zzz-no-such'
+tmux_keys Enter
+dash_check "a filter with no match says so" 'No row matches the filter "zzz-no-such"'
+tmux_keys Escape
+tmux_wait "feature-x" >/dev/null 2>&1
+
+# Sort by Shift+letter; again reverses; the cursor stays on its row.
+tmux_type 'N'
+dash_check "Shift+N sorts by name" "sorted by NAME (ascending)"
+first=$(tmux_capture | sed -n 3p)
+t_contains "ascending by name puts evil first" "$first" "evil"
+tmux_type 'N'
+dash_check "Shift+N again reverses" "sorted by NAME (descending)"
+first=$(tmux_capture | sed -n 3p)
+t_contains "descending by name puts the non-ASCII name first" "$first" "日本語"
+t_contains "the header marks the sort column" "$(tmux_capture | sed -n 2p)" "NAME↓"
+
+# Kill asks first and defaults to No.
+tmux_type '/ws-alpha'
+tmux_keys Enter
+tmux_wait "1/1" >/dev/null 2>&1
+tmux_type 'K'
+dash_check "K asks before killing" "Kill sandbox"
+t_contains "the question names the sandbox" "$(tmux_capture)" '"ws-alpha" (sbx-ws1)'
+t_contains "No is the default" "$(tmux_capture)" "[ No ]"
+tmux_keys Enter
+dash_check "Enter answers No" "Kill sandbox: cancelled"
+tmux_keys C-d
+dash_check "ctrl-d asks too" "[ No ]"
+tmux_type 'y'
+dash_check "yes reaches the (missing) backend, which says so" "kill: not available yet in this build; nothing was changed"
+
+# Detail pane.
+tmux_keys Enter
+dash_check "Enter opens the detail pane" "DETAIL"
+t_contains "detail shows the template" "$(tmux_capture)" "opencode-e2b-ws"
+t_contains "detail shows the kind" "$(tmux_capture)" "Kind         workspace"
+t_contains "detail shows the metadata" "$(tmux_capture)" "name = ws-alpha"
+tmux_keys Escape
+dash_check_gone "Esc closes the detail pane" "DETAIL"
+# The hostile box in detail: its record, with the name sanitised in every place.
+tmux_keys Escape
+tmux_type '/sbx-evil'
+tmux_keys Enter
+tmux_wait "1/1" >/dev/null
+tmux_type d
+dash_check "d opens the detail pane" "DETAIL"
+screen=$(tmux_capture)
+t_contains "detail of a box shows its box name, sanitised" "$screen" "Box          evil?[2J?]0;PWNED?name"
+t_contains "detail shows the metadata, sanitised" "$screen" "e2b-tui.name = evil?[2J?]0;PWNED?name"
+t_contains "detail shows the time left" "$screen" "Time left    0:0"
+t_not_contains "no raw escape in the detail pane" "$(tmux_capture -e)" $'\033]0;'
+t_not_contains "the window title is still untouched" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
+tmux_type q
+dash_check_gone "q closes the detail pane (not the dashboard)" "DETAIL"
+dash_quit "quits after the list tests"
+
+# Without a UTF-8 locale, non-ASCII text becomes '?' (never "M-x" byte spellings) and the
+# columns stay aligned.
+dash_start 120 30 LC_ALL=C E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+tmux_type 3
+dash_check "C locale: rows are listed" "plain-one"
+screen=$(tmux_capture)
+t_not_contains "C locale: no M- byte spellings" "$screen" "M-"
+t_contains "C locale: non-ASCII shown as ?" "$(printf '%s\n' "$screen" | grep sbx-wide)" "???"
+wide_line=$(printf '%s\n' "$screen" | grep 'sbx-wide')
+plain_line=$(printf '%s\n' "$screen" | grep 'plain-one')
+t_eq "C locale: columns stay aligned" "$(col_of "$wide_line" sbx-wide)" "$(col_of "$plain_line" sbx-oth1)"
+dash_quit "quits (C locale)"
+
+# 2,000 rows: the list pages instantly and the last row is reachable.
+big=$T_TMP/big.tsv
+for i in $(seq 1 2000); do printf 'sbx-%04d\tbase\trunning\t%d\t64\t-\tname=name-%04d\n' "$i" "$((i % 97))" "$i"; done >"$big"
+dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$big"
+tmux_type 3
+dash_check "2,000 rows are counted" "1/2000"
+tmux_keys End
+dash_check "End reaches the last of 2,000 rows" "2000/2000"
+t_contains "the last row is drawn" "$(tmux_capture)" "name-2000"
+tmux_type 'C'
+dash_check "sorting 2,000 rows by a numeric column" "sorted by CPU"
+tmux_type 'g'
+dash_check "after sorting, first row has the lowest CPU" "1/2000"
+t_contains "numeric sort: 0 first" "$(tmux_capture | sed -n 3p)" "name-0097"
+tmux_type '/name-1999'
+tmux_keys Enter
+dash_check "filtering 2,000 rows" "1/1"
+dash_quit "quits after 2,000 rows"
+t_finish

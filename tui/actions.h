@@ -1,0 +1,97 @@
+/* Every action of the dashboard, declared once. The table below generates the action enum,
+ * the Help overlay, share/keys.conf (e2b-tui --print-keys=conf) and the man page's key list
+ * (--print-keys=man). Pure: no curses, so tests/unit can check it.
+ *
+ * X(ID, name, default keys, views, flags, help text)
+ *   name          the word used in the config file: key.<name> = <keys>
+ *   default keys  space-separated key names (tui/keys.h), "" for none
+ *   views         VIEW_* bits where the action applies
+ *   flags         ACTION_MUTATES: changes something (hidden by --readonly)
+ */
+#ifndef E2B_TUI_ACTIONS_H
+#define E2B_TUI_ACTIONS_H
+
+#include <stdbool.h>
+
+enum view_bit {
+    VIEW_BOXES = 1u << 0,
+    VIEW_WORKSPACES = 1u << 1,
+    VIEW_ALL = 1u << 2,
+    VIEW_SECRETS = 1u << 3,
+    VIEW_DETAIL = 1u << 4,
+    VIEW_LOG = 1u << 5,
+    VIEW_HELP = 1u << 6,
+};
+#define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
+#define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
+#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP)
+#define VIEWS_ANY 0x7fu
+
+enum { ACTION_MUTATES = 1u << 0 };
+
+#define ACTION_LIST(X)                                                                        \
+    X(DETAIL, "detail", "d enter", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")     \
+    X(LOGS, "logs", "l", VIEWS_SANDBOXES, 0, "Logs of the selected sandbox")                  \
+    X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
+      "Start a box from the current git project (name, template, hours)")                     \
+    X(ATTACH, "attach", "a", VIEW_BOXES, ACTION_MUTATES,                                      \
+      "Attach: hand the terminal to the box's OpenCode server")                               \
+    X(STOP, "stop", "s", VIEWS_SANDBOXES, ACTION_MUTATES, "Stop (pause) the sandbox")         \
+    X(RESUME, "resume", "r", VIEWS_SANDBOXES, ACTION_MUTATES, "Resume a paused sandbox")      \
+    X(KILL, "kill", "K ctrl-d", VIEWS_SANDBOXES, ACTION_MUTATES,                              \
+      "Kill the sandbox (asks first, default No)")                                            \
+    X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
+      "Pull the box's work home as branch e2b/NAME")                                          \
+    X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
+    X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
+      "Set a secret (name, then the value in a hidden field)")                                \
+    X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
+      "Remove the selected secret (asks first)")                                              \
+    X(FILTER, "filter", "/", VIEWS_LISTS, 0, "Filter the list (Enter keeps it, Esc clears)")  \
+    X(SORT, "sort", "", VIEWS_LISTS, 0,                                                       \
+      "Sort by the column with that letter (again: reverse)")                                 \
+    X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
+    X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
+    X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
+    X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
+    X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
+    X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
+    X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \
+    X(PREV_VIEW, "prev-view", "btab", VIEWS_LISTS, 0, "Previous view tab")                    \
+    X(VIEW_BOXES, "view-boxes", "1", VIEWS_LISTS, 0, "Boxes view")                            \
+    X(VIEW_WORKSPACES, "view-workspaces", "2", VIEWS_LISTS, 0, "Workspaces view")             \
+    X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
+    X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
+    X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
+      "Command line: :boxes :workspaces :all :secrets :help :q")                              \
+    X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
+    X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
+    X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
+    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it)")
+
+enum action_id {
+    ACT_NONE = 0,
+#define ACTION_ENUM_(id, ...) ACT_##id,
+    ACTION_LIST(ACTION_ENUM_)
+#undef ACTION_ENUM_
+        ACT_COUNT
+};
+
+struct action_info {
+    const char *name;
+    const char *default_keys;
+    unsigned views;
+    unsigned flags;
+    const char *help;
+};
+
+/* Static description of an action; NULL for ACT_NONE or out of range. */
+const struct action_info *action_info(enum action_id id);
+
+/* The action called name (as in key.<name>), or ACT_NONE. */
+enum action_id action_by_name(const char *name);
+
+/* Does the action change something (and so vanish under --readonly)? */
+bool action_mutates(enum action_id id);
+
+#endif

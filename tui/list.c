@@ -1,0 +1,111 @@
+/* The list widget: movement, filter, sort and drawing of a view's table. Draws only the
+ * rows on screen, so thousands of rows cost no more than a screenful. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/keys.h"
+#include "tui/term.h"
+#include "tui/textwidth.h"
+#include "tui/ui.h"
+
+/* Rows on screen for the list body (the header takes one line); set by list_draw. */
+static int page_rows(void)
+{
+    int h = LINES - 4; /* the body (minus tabs, header, status) less one row of overlap */
+    return h > 1 ? h : 1;
+}
+
+static void filter_changed(struct ui *ui, const char *text)
+{
+    struct view *v = ui->tabs[ui->tab];
+    table_set_filter(&v->table, text);
+    ui->dirty = true;
+}
+
+static void filter_done(struct ui *ui, bool ok, const char *text)
+{
+    struct view *v = ui->tabs[ui->tab];
+    table_set_filter(&v->table, ok ? text : NULL);
+    ui->dirty = true;
+}
+
+bool list_act(struct view *v, struct ui *ui, enum action_id a)
+{
+    struct table *t = &v->table;
+    switch (a) {
+    case ACT_MOVE_UP: table_move(t, -1); break;
+    case ACT_MOVE_DOWN: table_move(t, 1); break;
+    case ACT_PAGE_UP: table_move(t, -page_rows()); break;
+    case ACT_PAGE_DOWN: table_move(t, page_rows()); break;
+    case ACT_FIRST: table_move_to(t, 0); break;
+    case ACT_LAST: table_move_to(t, t->nvisible ? t->nvisible - 1 : 0); break;
+    case ACT_FILTER:
+        ui_prompt(ui, "/", false, t->filter ? t->filter : "", filter_changed, filter_done);
+        break;
+    case ACT_BACK:
+        if (!t->filter)
+            return false;
+        table_set_filter(t, NULL);
+        ui_flash(ui, FLASH_INFO, "filter cleared");
+        break;
+    default: return false;
+    }
+    ui->dirty = true;
+    return true;
+}
+
+bool list_sort_key(struct view *v, struct ui *ui, int key)
+{
+    if (!v->has_table || key < 'A' || key > 'Z')
+        return false;
+    int c = table_sort_by_letter(&v->table, (char)key);
+    if (c < 0)
+        return false;
+    ui_flash(ui, FLASH_INFO, "sorted by %s (%s)", v->table.cols[c].title,
+             v->table.sort_desc ? "descending" : "ascending");
+    ui->dirty = true;
+    return true;
+}
+
+void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
+{
+    struct table *t = &v->table;
+    if (h < 2 || w < 1)
+        return;
+    int widths[32];
+    if (t->ncols > 32)
+        return;
+    /* 4 bytes per column is the most a UTF-8 character takes, plus padding. */
+    size_t bufsz = (size_t)w * 4 + 64;
+    char *line = malloc(bufsz);
+    if (!line)
+        return;
+    table_layout(t, w, widths);
+    table_format_line(t, NULL, widths, w, line, bufsz);
+    draw_text(y, x, w, ROLE_HEADER, line, true);
+    int body = h - 1;
+    table_scroll(t, body);
+    if (t->nvisible == 0) {
+        const char *msg = NULL;
+        char buf[320];
+        if (t->nrows > 0 && t->filter) {
+            snprintf(buf, sizeof buf, "No row matches the filter \"%s\" (Esc clears it).",
+                     t->filter);
+            msg = buf;
+        } else {
+            msg = v->empty_text;
+        }
+        if (msg)
+            draw_text(y + 2, x + 2, w - 2, ROLE_DIM, msg, false);
+    }
+    for (int i = 0; i < body && t->top + (size_t)i < t->nvisible; i++) {
+        size_t vi = t->top + (size_t)i;
+        const struct table_row *r = &t->rows[t->visible[vi]];
+        table_format_line(t, r, widths, w, line, bufsz);
+        draw_text(y + 1 + i, x, w, vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL, line, true);
+    }
+    free(line);
+    (void)ui;
+}

@@ -1,0 +1,86 @@
+/* The list/table model shared by the list views: rows with an id and cells, a filter, a
+ * sort column, and a cursor that stays on the same row (by id) across refreshes, sorts and
+ * filters. Pure: no curses (tui/table_draw.c draws it), so tests/unit can check it.
+ *
+ * Ownership: the table copies everything it is given. Cells are passed through
+ * sanitize_display() on the way in, so nothing stored here can reach the terminal with a
+ * control or escape sequence in it. Column descriptions are borrowed (static tables). */
+#ifndef E2B_TUI_TABLE_H
+#define E2B_TUI_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct table_column {
+    const char *title;
+    char sort_letter; /* Shift+letter sorts by this column; 0 = not sortable */
+    int min_width;
+    int max_width; /* 0 = no limit */
+    bool numeric;  /* sort by numeric value */
+    bool flex;     /* takes the spare width */
+};
+
+/* One row handed to table_set_rows: id (unique) and ncols cells (NULL means ""). */
+struct table_row_in {
+    const char *id;
+    const char *const *cells;
+};
+
+struct table_row {
+    char *id;
+    char **cells;
+    int *widths; /* display width of each cell */
+};
+
+struct table {
+    const struct table_column *cols;
+    int ncols;
+    struct table_row *rows;
+    size_t nrows;
+    size_t *visible; /* indexes into rows, filtered and sorted */
+    size_t nvisible;
+    int *content_width; /* widest cell per column over all rows */
+    char *filter;       /* NULL or "" = no filter */
+    int sort_col;       /* -1 = arrival order */
+    bool sort_desc;
+    size_t cursor; /* index into visible */
+    size_t top;    /* first visible row drawn */
+    char *selected_id;
+};
+
+void table_init(struct table *t, const struct table_column *cols, int ncols);
+void table_free(struct table *t);
+
+/* Replaces all rows (a refresh). The cursor stays on the row with the same id when it is
+ * still there; otherwise it keeps its position, clamped. Returns 0, or -1 when out of
+ * memory (the old rows stay). */
+int table_set_rows(struct table *t, const struct table_row_in *rows, size_t n);
+
+/* Case-insensitive substring filter over every cell; NULL or "" clears it. */
+int table_set_filter(struct table *t, const char *filter);
+
+/* Sorts by the column whose sort_letter is letter (case-insensitive); the same letter again
+ * reverses the order. Returns the column index, or -1 if no column has that letter. */
+int table_sort_by_letter(struct table *t, char letter);
+
+/* Cursor movement, clamped to the visible rows. */
+void table_move(struct table *t, long delta);
+void table_move_to(struct table *t, size_t index);
+
+/* The selected row, or NULL when nothing is visible. */
+const struct table_row *table_selected(const struct table *t);
+
+/* Adjusts t->top so that the cursor is on screen with height rows. */
+void table_scroll(struct table *t, int height);
+
+/* Column widths for a screen width: each column gets its wanted width (title or content,
+ * within min/max); when they do not fit the widest are narrowed, spare space goes to the
+ * flex column. Columns are separated by one space. widths has ncols entries. */
+void table_layout(const struct table *t, int width, int *widths);
+
+/* Formats one line (a row, or the header when row is NULL) into buf: exactly `width`
+ * columns, cells cut with an ellipsis. The header marks the sort column with its order. */
+void table_format_line(const struct table *t, const struct table_row *row, const int *widths,
+                       int width, char *buf, size_t bufsz);
+
+#endif
