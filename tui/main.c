@@ -1,6 +1,7 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
 #include "core/config.h"
+#include "tui/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +23,16 @@ static void print_help(FILE *f)
           "Modes (without one, the interactive dashboard starts):\n"
           "  --list [--json]          list boxes, workspaces and other sandboxes\n"
           "  --up [NAME]              start a box from the current git project\n"
+          "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --stop NAME              pause a box\n"
           "  --kill NAME              delete a box, its record and its password\n"
-          "  --pull [NAME]            bring a box's work home as branch e2b/NAME\n"
+          "  --pull [NAME] [--force] [--dir PATH]\n"
+          "                           bring a box's work home as branch e2b/NAME\n"
           "  --secrets list|set NAME|remove NAME\n"
-          "                           manage model API keys stored as E2B secrets\n"
+          "                           manage model API keys stored as E2B secrets; the value\n"
+          "                           comes from the provider's variable (ANTHROPIC_API_KEY,\n"
+          "                           OPENAI_API_KEY, OPENROUTER_API_KEY), else from stdin\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -38,8 +43,19 @@ static void print_help(FILE *f)
           "  --domain DOMAIN          E2B domain (default e2b.app)\n"
           "  --api-url URL            E2B API URL (default https://api.DOMAIN)\n"
           "  --keystore NAME          where box passwords are kept\n"
+          "                           (auto, secret-service, file, memory)\n"
+          "  --template T             template of a new box (default opencode)\n"
+          "  --hours H                lifetime of a new box in hours (default 1)\n"
+          "  --dir PATH               the git project (default: the current directory)\n"
+          "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
+          "  --force                  --pull: overwrite a diverged e2b/NAME\n"
+          "  --json                   --list: print JSON\n"
           "\n"
-          "Environment: E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL.\n"
+          "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
+          "4 authentication, 5 conflict (e.g. diverged branch).\n"
+          "\n"
+          "Environment: E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL,\n"
+          "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT (seconds).\n"
           "Try it without an account: make demo\n",
           f);
 }
@@ -83,6 +99,132 @@ static int global_option(e2b_config *cfg, int argc, char **argv, int *i)
     return 0;
 }
 
+static int set_mode(cli_args *a, cli_mode m, const char *flag)
+{
+    if (a->mode != CLI_NONE && a->mode != m) {
+        fprintf(stderr, "e2b-tui: %s cannot be combined with another mode (see e2b-tui --help)\n",
+                flag);
+        return -1;
+    }
+    a->mode = m;
+    return 0;
+}
+
+/* The optional value after argv[*i] (not starting with '-'), or NULL. */
+static const char *optional_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 < argc && argv[*i + 1][0] != '-')
+        return argv[++*i];
+    return NULL;
+}
+
+static const char *required_value(int argc, char **argv, int *i, const char *what)
+{
+    if (*i + 1 < argc && argv[*i + 1][0] != '\0') {
+        const char *v = argv[++*i];
+        if (v[0] != '-' || v[1] == '\0')
+            return v;
+        --*i;
+    }
+    fprintf(stderr, "e2b-tui: %s needs %s (see e2b-tui --help)\n", argv[*i], what);
+    return NULL;
+}
+
+/* Parses a mode flag or a mode option at argv[*i]. Returns 1 when it was one, 0 when not,
+ * -1 on a usage error (reported). */
+static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_attach)
+{
+    const char *f = argv[*i];
+    if (strcmp(f, "--list") == 0)
+        return set_mode(a, CLI_LIST, f) < 0 ? -1 : 1;
+    if (strcmp(f, "--json") == 0)
+        return a->json = 1, 1;
+    if (strcmp(f, "--keep-failed") == 0)
+        return a->keep_failed = 1, 1;
+    if (strcmp(f, "--force") == 0)
+        return a->force = 1, 1;
+    if (strcmp(f, "--up") == 0 || strcmp(f, "--pull") == 0) {
+        if (set_mode(a, f[2] == 'u' ? CLI_UP : CLI_PULL, f) < 0)
+            return -1;
+        a->name = optional_value(argc, argv, i);
+        return 1;
+    }
+    if (strcmp(f, "--stop") == 0 || strcmp(f, "--kill") == 0) {
+        if (set_mode(a, f[2] == 's' ? CLI_STOP : CLI_KILL, f) < 0)
+            return -1;
+        return (a->name = required_value(argc, argv, i, "a box name")) ? 1 : -1;
+    }
+    if (strcmp(f, "--attach") == 0) {
+        if (a->mode == CLI_UP) {
+            a->attach_after_up = 1;
+            return 1;
+        }
+        const char *v = optional_value(argc, argv, i);
+        if (!v) {
+            *pending_attach = 1; /* "--attach --up NAME" */
+            return 1;
+        }
+        if (set_mode(a, CLI_ATTACH, f) < 0)
+            return -1;
+        a->name = v;
+        return 1;
+    }
+    if (strcmp(f, "--secrets") == 0) {
+        if (set_mode(a, CLI_SECRETS, f) < 0)
+            return -1;
+        if (!(a->secrets_cmd = required_value(argc, argv, i, "list, set NAME or remove NAME")))
+            return -1;
+        if (strcmp(a->secrets_cmd, "list") == 0)
+            return 1;
+        if (strcmp(a->secrets_cmd, "set") != 0 && strcmp(a->secrets_cmd, "remove") != 0) {
+            fprintf(stderr, "e2b-tui: --secrets takes list, set NAME or remove NAME, not '%s'\n",
+                    a->secrets_cmd);
+            return -1;
+        }
+        return (a->name = required_value(argc, argv, i, "a secret name")) ? 1 : -1;
+    }
+    if (strcmp(f, "--template") == 0)
+        return (a->template_id = required_value(argc, argv, i, "a template")) ? 1 : -1;
+    if (strcmp(f, "--dir") == 0)
+        return (a->dir = required_value(argc, argv, i, "a directory")) ? 1 : -1;
+    if (strcmp(f, "--hours") == 0) {
+        const char *v = required_value(argc, argv, i, "a number of hours");
+        char *end;
+        long h;
+        if (!v)
+            return -1;
+        h = strtol(v, &end, 10);
+        if (*end || h < 1 || h > 24) {
+            fprintf(stderr, "e2b-tui: --hours must be a whole number from 1 to 24, not '%s'\n", v);
+            return -1;
+        }
+        a->hours = (int)h;
+        return 1;
+    }
+    return 0;
+}
+
+/* Mode options that make no sense for the chosen mode are usage errors, not ignored. */
+static int check_combination(const cli_args *a)
+{
+    const char *bad = NULL;
+    if (a->json && a->mode != CLI_LIST)
+        bad = "--json";
+    else if ((a->template_id || a->hours || a->keep_failed || a->attach_after_up) &&
+             a->mode != CLI_UP)
+        bad = a->template_id ? "--template" : a->hours ? "--hours" : a->keep_failed ? "--keep-failed" : "--attach";
+    else if (a->force && a->mode != CLI_PULL)
+        bad = "--force";
+    else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)
+        bad = "--dir";
+    if (bad) {
+        fprintf(stderr, "e2b-tui: %s does not go with %s (see e2b-tui --help)\n", bad,
+                a->mode == CLI_NONE ? "the dashboard" : "this mode");
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* Temporary (branch tui): the dashboard when every argument is a dashboard option. */
@@ -93,7 +235,8 @@ int main(int argc, char **argv)
     if (tr == TUI_OPTIONS_USAGE)
         return EXIT_USAGE;
     e2b_config cfg;
-    int info = 0, rc;
+    int info = 0, rc, pending_attach = 0;
+    cli_args args = {0};
     e2b_config_init(&cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -112,7 +255,11 @@ int main(int argc, char **argv)
             info = 1;
             continue;
         }
+        if (strncmp(a, "--keystore", 10) == 0 && (a[10] == '=' || a[10] == '\0'))
+            args.keystore_flag = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[i + 1] : NULL);
         g = global_option(&cfg, argc, argv, &i);
+        if (g == 0)
+            g = mode_option(&args, argc, argv, &i, &pending_attach);
         if (g < 0) {
             e2b_config_clear(&cfg);
             return EXIT_USAGE;
@@ -120,6 +267,24 @@ int main(int argc, char **argv)
         if (g > 0)
             continue;
         fprintf(stderr, "e2b-tui: unknown option '%s' (see e2b-tui --help)\n", a);
+        e2b_config_clear(&cfg);
+        return EXIT_USAGE;
+    }
+    if (pending_attach) {
+        if (args.mode == CLI_UP) {
+            args.attach_after_up = 1;
+        } else {
+            fprintf(stderr, "e2b-tui: --attach needs a box name (see e2b-tui --help)\n");
+            e2b_config_clear(&cfg);
+            return EXIT_USAGE;
+        }
+    }
+    if (info && args.mode != CLI_NONE) {
+        fprintf(stderr, "e2b-tui: --info cannot be combined with another mode\n");
+        e2b_config_clear(&cfg);
+        return EXIT_USAGE;
+    }
+    if (check_combination(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
@@ -135,6 +300,8 @@ int main(int argc, char **argv)
     if (info) {
         e2b_config_write_info(&cfg, stdout);
         rc = EXIT_OK;
+    } else if (args.mode != CLI_NONE) {
+        rc = cli_run(&args, &cfg);
     } else {
         fputs("e2b-tui: the dashboard is not built yet; see e2b-tui --help\n", stderr);
         rc = EXIT_FAILED;

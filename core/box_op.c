@@ -1,0 +1,615 @@
+/* The machinery shared by the box step machines: op lifecycle, keystore jobs brought back
+ * onto the loop, process runs, server start and health polling, name resolution. */
+#include "core/base64.h"
+#include "core/box_internal.h"
+#include "core/bundle.h"
+#include "core/http.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OUTPUT_MAX (256 * 1024)
+
+char *box_strdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    e2b_error *e = e2b_error_newv(kind, fmt, ap);
+    va_end(ap);
+    if (action_name)
+        e2b_error_set_action(e, "%s", action_name);
+    return e;
+}
+
+e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn progress,
+                       e2b_box_done_fn done, void *ud)
+{
+    e2b_box_op *op = calloc(1, sizeof *op);
+    if (!op)
+        return NULL;
+    op->kind = kind;
+    op->env = *env;
+    op->progress = progress;
+    op->done = done;
+    op->ud = ud;
+    return op;
+}
+
+void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
+{
+    if (op->progress && !op->detached)
+        op->progress(op->ud, step, done, total);
+}
+
+static void op_release(e2b_box_op *op)
+{
+    e2b_envd_free(op->envd);
+    e2b_envd_free(op->envd_root);
+    if (op->tar)
+        tarball_free(op->tar);
+    if (op->bundle) /* before the repository it writes into */
+        bundle_import_free(op->bundle);
+    if (op->git)
+        gitwork_close(op->git);
+    e2b_secret_list_clear(&op->secrets);
+    e2b_sandbox_clear(&op->sb);
+    box_record_clear(&op->rec);
+    free(op->up_name);
+    free(op->up_dir);
+    free(op->up_template);
+    free(op->health_url);
+    free(op->out);
+    free(op->errout);
+    free(op->bundle_path);
+    free(op->start_name);
+    free((char *)op->pull.dir);
+    free((char *)op->pull.name);
+    e2b_error_free(op->error);
+    e2b_box_result *r = &op->res;
+    free(r->name);
+    free(r->sandbox_id);
+    free(r->note);
+    free(r->url);
+    free(r->dir);
+    if (r->password) {
+        explicit_bzero(r->password, strlen(r->password));
+        free(r->password);
+    }
+    free(r->branch);
+    free(r->commit);
+    explicit_bzero(op->password, sizeof op->password);
+    free(op);
+}
+
+void box_op_finish(e2b_box_op *op, e2b_error *err)
+{
+    if (op->finished) {
+        e2b_error_free(err);
+        return;
+    }
+    op->finished = 1;
+    op->error = err;
+    if (op->detached) {
+        op_release(op);
+        return;
+    }
+    if (op->done)
+        op->done(op->ud, op, err);
+}
+
+int box_op_stop_if_cancelled(e2b_box_op *op)
+{
+    if (!op->cancelled)
+        return 0;
+    return 1;
+}
+
+void e2b_box_op_cancel(e2b_box_op *op)
+{
+    if (!op || op->finished || op->cancelled)
+        return;
+    op->cancelled = 1;
+    /* The call's callback comes back with E2B_ERR_CANCELLED and runs the failure path. */
+    if (op->api_call)
+        e2b_api_cancel(op->api_call);
+    if (op->http)
+        e2b_http_cancel(op->http);
+}
+
+const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
+{
+    return &op->res;
+}
+
+int e2b_box_op_finished(const e2b_box_op *op)
+{
+    return op->finished;
+}
+
+e2b_error *e2b_box_op_wait(e2b_box_op *op)
+{
+    while (!op->finished)
+        if (e2b_loop_run_once(op->env.loop, 1000) < 0)
+            return e2b_error_new(E2B_ERR_INTERNAL, "the event loop failed");
+    return op->error ? e2b_error_copy(op->error) : NULL;
+}
+
+void e2b_box_op_free(e2b_box_op *op)
+{
+    if (!op)
+        return;
+    if (op->finished) {
+        op_release(op);
+        return;
+    }
+    op->detached = 1; /* it cleans up what it made, then frees itself */
+    e2b_box_op_cancel(op);
+}
+
+/* ---- keystore jobs ---- */
+
+static void job_on_loop(void *ud)
+{
+    e2b_box_op *op = ud;
+    box_job_fn then = op->job_then;
+    op->pending--;
+    then(op);
+}
+
+static void job_wake(void *ctx)
+{
+    e2b_box_op *op = ctx;
+    e2b_loop_post(op->env.loop, job_on_loop, op);
+}
+
+static int job_started(e2b_box_op *op, ks_job *job, ks_error *kerr, box_job_fn then)
+{
+    if (!job) {
+        box_op_finish(op, box_err(E2B_ERR_INTERNAL, NULL, "keystore: %s", kerr->message));
+        return -1;
+    }
+    op->job = job;
+    op->pending++;
+    op->job_then = then;
+    return 0;
+}
+
+int box_op_job_put(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_put(op->env.ks, op->rec.name, op->rec.sandbox_id, op->password, 0,
+                                 job_wake, op, &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+int box_op_job_get(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_get(op->env.ks, op->rec.name, op->rec.sandbox_id, 0, job_wake, op,
+                                 &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+int box_op_job_delete(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_delete(op->env.ks, op->rec.name, op->rec.sandbox_id, 0, job_wake,
+                                    op, &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+ks_code box_op_job_result(e2b_box_op *op, ks_error *kerr)
+{
+    char *pw = NULL;
+    ks_code c = keystore_job_result(op->job, kerr, &pw, NULL, NULL);
+    if (c == KS_OK && pw) {
+        snprintf(op->password, sizeof op->password, "%s", pw);
+        keystore_password_free(pw);
+    }
+    keystore_job_free(op->job);
+    op->job = NULL;
+    return c;
+}
+
+/* ---- process runs ---- */
+
+
+static void append(char **buf, size_t *len, const uint8_t *data, size_t n)
+{
+    if (*len >= OUTPUT_MAX)
+        return;
+    if (n > OUTPUT_MAX - *len)
+        n = OUTPUT_MAX - *len;
+    char *nb = realloc(*buf, *len + n + 1);
+    if (!nb)
+        return;
+    memcpy(nb + *len, data, n);
+    *len += n;
+    nb[*len] = '\0';
+    *buf = nb;
+}
+
+static int run_on_event(void *ud, const e2b_process_event *ev)
+{
+    e2b_box_op *op = ud;
+    switch (ev->type) {
+    case E2B_PROC_START: op->proc_started = 1; break;
+    case E2B_PROC_STDOUT: append(&op->out, &op->out_len, ev->data, ev->len); break;
+    case E2B_PROC_STDERR: append(&op->errout, &op->err_len, ev->data, ev->len); break;
+    case E2B_PROC_END:
+        op->proc_ended = 1;
+        op->proc_exit = ev->exit_code;
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+static void run_done(void *ud, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    box_step_fn then = op->step_then;
+    op->http = NULL;
+    op->pending--;
+    if (!err && !op->proc_ended) {
+        e2b_error *e = e2b_error_new(E2B_ERR_PROTOCOL, "the process stream ended without an exit");
+        then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    then(op, err);
+}
+
+int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    free(op->out);
+    free(op->errout);
+    op->out = op->errout = NULL;
+    op->out_len = op->err_len = 0;
+    op->proc_exit = -1;
+    op->proc_started = op->proc_ended = 0;
+    op->step_then = then;
+    op->http = e2b_envd_process_start(ev, spec, run_on_event, run_done, op, &err);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+e2b_error *box_op_process_error(e2b_box_op *op, const char *what)
+{
+    const char *text = op->err_len ? op->errout : op->out_len ? op->out : "";
+    /* the last non-empty line says most */
+    char line[300] = "";
+    const char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > text && start[-1] != '\n')
+        start--;
+    size_t n = (size_t)(end - start) < sizeof line - 1 ? (size_t)(end - start) : sizeof line - 1;
+    memcpy(line, start, n);
+    line[n] = '\0';
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < ' ')
+            *p = ' ';
+    return e2b_error_new(E2B_ERR_REMOTE, "%s failed in the box (exit %d)%s%s", what,
+                         op->proc_exit, *line ? ": " : "", line);
+}
+
+/* ---- server start ---- */
+
+
+/* Detach: the server keeps running when its stream is closed. */
+static void server_detach(void *ud)
+{
+    e2b_box_op *op = ud;
+    op->timer = 0;
+    op->pending--;
+    if (op->http)
+        e2b_http_cancel(op->http);
+}
+
+static int server_on_event(void *ud, const e2b_process_event *ev)
+{
+    e2b_box_op *op = ud;
+    if (ev->type == E2B_PROC_START && !op->proc_started) {
+        op->proc_started = 1;
+        /* A short grace period first, so a command that fails at once (not installed, bad
+         * flags) is reported as such instead of as a health timeout. */
+        op->timer = e2b_loop_timer_add(op->env.loop, 700, server_detach, op);
+        if (op->timer)
+            op->pending++;
+        else
+            e2b_http_cancel(op->http);
+    } else if (ev->type == E2B_PROC_END) {
+        op->proc_ended = 1;
+        op->proc_exit = ev->exit_code;
+    }
+    return 0;
+}
+
+static void server_done(void *ud, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    box_step_fn then = op->step_then;
+    op->http = NULL;
+    op->pending--;
+    if (op->timer) {
+        e2b_loop_timer_cancel(op->env.loop, op->timer);
+        op->timer = 0;
+        op->pending--;
+    }
+    if (op->proc_started && !op->proc_ended && !op->cancelled) {
+        then(op, NULL);
+        return;
+    }
+    if (!err || op->proc_ended) {
+        e2b_error *e = e2b_error_new(E2B_ERR_REMOTE,
+                                     "the server command exited at once (exit %d); check "
+                                     "serve_command",
+                                     op->proc_exit);
+        then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    then(op, err);
+}
+
+int box_op_start_server(e2b_box_op *op, box_step_fn then)
+{
+    const e2b_config *cfg = op->env.cfg;
+    e2b_error *err = NULL;
+    char *cmd = e2b_box_command_shell(cfg->serve_command, op->res.url, op->rec.dir,
+                                      op->rec.port ? op->rec.port : E2B_BOX_PORT);
+    if (!cmd) {
+        err = e2b_error_new(E2B_ERR_INVALID, "serve_command is empty or has unbalanced quotes");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    /* exec keeps the server the process envd knows by the tag; its output goes to a log
+     * file in the box so a failing server can be looked at there. */
+    size_t n = strlen(cmd) + 96;
+    char *script = malloc(n);
+    if (!script) {
+        free(cmd);
+        err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    snprintf(script, n, "exec %s >>/tmp/e2b-tui-server.log 2>&1 </dev/null", cmd);
+    free(cmd);
+    e2b_metadata env = {0};
+    e2b_metadata_set(&env, "OPENCODE_SERVER_PASSWORD", op->password);
+    e2b_metadata_set(&env, "OPENCODE_PASSWORD", op->password);
+    e2b_metadata_set(&env, "OPENCODE_SERVER_USERNAME", "opencode");
+    const char *args[] = {"-c", script, NULL};
+    e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
+                             .cwd = op->rec.dir, .tag = E2B_BOX_SERVER_TAG};
+    op->proc_started = op->proc_ended = 0;
+    op->step_then = then;
+    op->http = e2b_envd_process_start(op->envd, &spec, server_on_event, server_done, op, &err);
+    for (size_t i = 0; i < env.count; i++)
+        explicit_bzero(env.items[i].value, strlen(env.items[i].value));
+    e2b_metadata_clear(&env);
+    free(script);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+/* ---- health ---- */
+
+static void health_try(void *ud);
+
+static void health_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (!err && resp->status >= 200 && resp->status < 300) {
+        op->step_then(op, NULL);
+        return;
+    }
+    if (op->cancelled || (err && err->kind == E2B_ERR_CANCELLED)) {
+        e2b_error *e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    if (e2b_now_ms() >= op->deadline_ms) {
+        char last[200];
+        if (err)
+            snprintf(last, sizeof last, "%s", e2b_error_message(err));
+        else
+            snprintf(last, sizeof last, "HTTP %ld", resp->status);
+        e2b_error *e = e2b_error_new(E2B_ERR_TIMEOUT,
+                                     "the OpenCode server did not become healthy within %ld s "
+                                     "(last answer: %s); its log is /tmp/e2b-tui-server.log "
+                                     "in the box",
+                                     op->health_timeout_ms / 1000, last);
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    op->timer = e2b_loop_timer_add(op->env.loop, 300, health_try, op);
+    op->pending++;
+}
+
+static void health_try(void *ud)
+{
+    e2b_box_op *op = ud;
+    e2b_error *err = NULL;
+    char auth[200], traffic[300];
+    op->timer = 0;
+    op->pending--;
+    if (op->cancelled) {
+        err = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        op->step_then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    char userpass[100];
+    snprintf(userpass, sizeof userpass, "opencode:%s", op->password);
+    char *b64 = e2b_base64_encode((const uint8_t *)userpass, strlen(userpass));
+    explicit_bzero(userpass, sizeof userpass);
+    snprintf(auth, sizeof auth, "Authorization: Basic %s", b64 ? b64 : "");
+    if (b64) {
+        explicit_bzero(b64, strlen(b64));
+        free(b64);
+    }
+    const char *headers[3] = {auth, NULL, NULL};
+    if (op->sb.traffic_access_token) {
+        snprintf(traffic, sizeof traffic, "e2b-traffic-access-token: %s",
+                 op->sb.traffic_access_token);
+        headers[1] = traffic;
+    }
+    e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
+                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
+                          .max_body = 64 * 1024, .log_path = "health"};
+    op->http = e2b_http_start(op->env.loop, &o, health_done, op, &err);
+    explicit_bzero(auth, sizeof auth);
+    explicit_bzero(traffic, sizeof traffic);
+    if (!op->http) {
+        op->step_then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->pending++;
+}
+
+void box_op_health(e2b_box_op *op, box_step_fn then)
+{
+    const e2b_config *cfg = op->env.cfg;
+    op->step_then = then;
+    free(op->health_url);
+    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
+    op->health_url = malloc(n);
+    if (op->health_url)
+        snprintf(op->health_url, n, "%s%s%s", op->res.url,
+                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
+    op->deadline_ms = e2b_now_ms() + (op->health_timeout_ms ? op->health_timeout_ms : 90000);
+    if (!op->health_timeout_ms)
+        op->health_timeout_ms = 90000;
+    box_op_progress(op, "waiting for the server", 0, 0);
+    op->pending++;
+    health_try(op);
+}
+
+/* ---- resolving a name ---- */
+
+
+static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    if (err) {
+        op->step_then(op, err);
+        return;
+    }
+    const e2b_sandbox *found = NULL;
+    for (size_t i = 0; i < list->count; i++)
+        if (list->items[i].kind == E2B_KIND_BOX && list->items[i].box_name &&
+            strcmp(list->items[i].box_name, op->res.name) == 0)
+            found = &list->items[i];
+    if (!found) {
+        e2b_sandbox_list_free(list);
+        e2b_error *e = e2b_error_new(E2B_ERR_NOT_FOUND, "no box named %s", op->res.name);
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    op->rec.name = strdup(op->res.name);
+    op->rec.sandbox_id = strdup(found->sandbox_id);
+    op->rec.template_id = box_strdup(found->template_id ? found->template_id : "");
+    op->rec.branch = box_strdup(found->box_branch ? found->box_branch : "");
+    op->rec.base = box_strdup(found->box_base ? found->box_base : "");
+    op->rec.dir = strdup("");
+    op->rec.port = E2B_BOX_PORT;
+    op->have_record = 0;
+    op->res.sandbox_id = strdup(found->sandbox_id);
+    e2b_sandbox_list_free(list);
+    op->step_then(op, NULL);
+}
+
+int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
+{
+    e2b_error *err;
+    op->step_then = then;
+    free(op->res.name);
+    op->res.name = strdup(name);
+    err = box_record_read(op->env.cfg->records_dir, name, &op->rec);
+    if (!err) {
+        op->have_record = 1;
+        op->res.sandbox_id = strdup(op->rec.sandbox_id);
+        then(op, NULL);
+        return 0;
+    }
+    if (err->kind != E2B_ERR_NOT_FOUND) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    e2b_error_free(err);
+    /* Not made here: look for a box sandbox of that name (made on another machine). */
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = op->env.cfg->workspace_keys};
+    box_op_progress(op, "looking up the box", 0, 0);
+    op->api_call = e2b_api_list(op->env.client, &q, resolve_listed, op, &err);
+    e2b_metadata_clear(&md);
+    if (!op->api_call) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+static void start_now(void *ud)
+{
+    e2b_box_op *op = ud;
+    box_step_fn then = op->step_then;
+    op->timer = 0;
+    op->pending--;
+    if (op->cancelled) {
+        box_op_finish(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (op->start_name) {
+        char *name = op->start_name;
+        op->start_name = NULL;
+        box_op_resolve(op, name, then);
+        free(name);
+        return;
+    }
+    then(op, NULL);
+}
+
+void box_op_start(e2b_box_op *op, const char *name, box_step_fn then)
+{
+    op->step_then = then;
+    op->start_name = box_strdup(name);
+    op->pending++;
+    op->timer = e2b_loop_timer_add(op->env.loop, 0, start_now, op);
+}

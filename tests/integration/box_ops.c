@@ -1,0 +1,179 @@
+/* core/box.h as the dashboard uses it: an up reports progress with byte counts while the
+ * loop keeps running, can be cancelled mid-upload (the new sandbox is killed, nothing is
+ * recorded, done runs once with E2B_ERR_CANCELLED), and an op freed while running still
+ * cleans up after itself. Run by box_ops_test.sh against e2b-local (env: E2B_*, XDG_*). */
+#include "core/api.h"
+#include "core/box.h"
+#include "core/records.h"
+#include "keystore/keystore.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static e2b_config cfg;
+static e2b_loop *loop;
+static e2b_client *client;
+static keystore *ks;
+
+typedef struct {
+    int done_calls;
+    int cancel_at_upload; /* cancel once this many upload bytes were reported */
+    int free_at_upload;
+    int progress_calls;
+    int64_t last_done, last_total;
+    int saw_steps; /* bit 0 listing, 1 creating, 2 uploading */
+    e2b_error_kind kind;
+    e2b_box_op *op;
+    int freed;
+} watch;
+
+static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
+{
+    watch *w = ud;
+    w->progress_calls++;
+    if (strcmp(step, "listing files") == 0)
+        w->saw_steps |= 1;
+    if (strcmp(step, "creating the sandbox") == 0)
+        w->saw_steps |= 2;
+    if (strcmp(step, "uploading") == 0 && done > 0) {
+        w->saw_steps |= 4;
+        w->last_done = done;
+        w->last_total = total;
+        if (w->cancel_at_upload && done >= w->cancel_at_upload)
+            e2b_box_op_cancel(w->op);
+    }
+}
+
+static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+{
+    watch *w = ud;
+    (void)op;
+    w->done_calls++;
+    w->kind = err ? err->kind : 0;
+}
+
+static size_t sandbox_count(void)
+{
+    e2b_sandbox_list list = {0};
+    e2b_error *err = e2b_api_list_sync(client, &(e2b_list_query){0}, &list);
+    size_t n = err ? 999 : list.count;
+    e2b_error_free(err);
+    e2b_sandbox_list_clear(&list);
+    return n;
+}
+
+static const char *repo(void)
+{
+    return getenv("BOX_REPO");
+}
+
+static void test_cancel_mid_upload(void)
+{
+    watch w = {.cancel_at_upload = 1 << 20};
+    e2b_box_env env = {loop, client, &cfg, ks};
+    e2b_box_up_params p = {.dir = repo(), .name = "cancelme"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    CHECK_INT_EQ(w.done_calls, 0); /* never from inside the start call */
+    e2b_error *res = e2b_box_op_wait(w.op);
+    CHECK(res && res->kind == E2B_ERR_CANCELLED);
+    e2b_error_free(res);
+    CHECK_INT_EQ(w.done_calls, 1);
+    CHECK(w.saw_steps == 7);
+    CHECK(w.last_total > (int64_t)(8 << 20)); /* the big file is counted in the total */
+    CHECK(w.last_done < w.last_total);        /* and it stopped before the end */
+    CHECK_INT_EQ((int)sandbox_count(), 0);    /* the new sandbox was killed */
+    CHECK(!box_record_exists(cfg.records_dir, "cancelme"));
+    e2b_box_op_free(w.op);
+}
+
+static void test_progress_and_success(void)
+{
+    watch w = {0};
+    e2b_box_env env = {loop, client, &cfg, ks};
+    e2b_box_up_params p = {.dir = repo(), .name = "okbox"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = e2b_box_op_wait(w.op);
+    CHECK_MSG(!res, "%s", res ? e2b_error_message(res) : "");
+    const e2b_box_result *r = e2b_box_op_result(w.op);
+    CHECK(r->bytes_in > (uint64_t)(8 << 20) && r->bytes_sent > 0 && r->files > 10);
+    CHECK(w.last_done == w.last_total);
+    CHECK(box_record_exists(cfg.records_dir, "okbox"));
+    char *pw = NULL;
+    ks_error kerr;
+    CHECK(keystore_get(ks, "okbox", r->sandbox_id, &pw, &kerr) == KS_OK);
+    CHECK_INT_EQ((int)strlen(pw), 32);
+    keystore_password_free(pw);
+    e2b_box_op_free(w.op);
+    /* kill it again through the same machinery */
+    watch k = {0};
+    k.op = e2b_box_kill(&env, "okbox", NULL, on_done, &k, &err);
+    CHECK(k.op);
+    res = e2b_box_op_wait(k.op);
+    CHECK(!res);
+    e2b_box_op_free(k.op);
+    CHECK_INT_EQ((int)sandbox_count(), 0);
+    CHECK(keystore_get(ks, "okbox", "x", &pw, &kerr) == KS_ERR_NOT_FOUND);
+}
+
+static void free_on_upload(void *ud, const char *step, int64_t done, int64_t total)
+{
+    watch *w = ud;
+    (void)total;
+    if (strcmp(step, "uploading") == 0 && done > (1 << 20) && !w->freed) {
+        w->freed = 1;
+        e2b_box_op_free(w->op); /* the dashboard closed: forget the op */
+    }
+}
+
+static void test_free_while_running(void)
+{
+    watch w = {0};
+    e2b_box_env env = {loop, client, &cfg, ks};
+    e2b_box_up_params p = {.dir = repo(), .name = "freed"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&env, &p, free_on_upload, on_done, &w, &err);
+    CHECK(w.op);
+    /* the detached op ends once its kill call and its keystore job are both done */
+    int quiet = 0;
+    for (int i = 0; i < 600 && quiet < 5; i++) {
+        e2b_loop_run_once(loop, 100);
+        quiet = w.freed && e2b_loop_requests_in_flight(loop) == 0 && keystore_jobs_drain(0)
+                    ? quiet + 1
+                    : 0;
+    }
+    CHECK(w.freed);
+    CHECK_INT_EQ(w.done_calls, 0); /* a freed op never calls back */
+    CHECK_INT_EQ((int)sandbox_count(), 0);
+    CHECK(!box_record_exists(cfg.records_dir, "freed"));
+}
+
+int main(void)
+{
+    e2b_error *err;
+    ks_error kerr;
+    e2b_config_init(&cfg);
+    if ((err = e2b_config_load(&cfg, NULL))) {
+        fprintf(stderr, "config: %s\n", e2b_error_message(err));
+        return 1;
+    }
+    loop = e2b_loop_new();
+    client = e2b_client_new(loop, &cfg, &err);
+    ks = keystore_open_memory(&kerr);
+    if (!client || !ks)
+        return 1;
+    RUN(test_cancel_mid_upload);
+    RUN(test_progress_and_success);
+    RUN(test_free_while_running);
+    e2b_client_free(client);
+    keystore_close(ks);
+    e2b_loop_free(loop);
+    keystore_jobs_drain(2000);
+    e2b_config_clear(&cfg);
+    return harness_finish();
+}

@@ -1,0 +1,167 @@
+/* core/records: atomic 0600 box records in a 0700 directory, exclusive names, corrupt files. */
+#include "core/records.h"
+#include "tests/lib/harness.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char base_dir[256];
+
+static void make_base(void)
+{
+    snprintf(base_dir, sizeof base_dir, "/tmp/e2b-records-XXXXXX");
+    if (!mkdtemp(base_dir))
+        abort();
+}
+
+static box_record sample(const char *name)
+{
+    box_record r = {.name = (char *)name, .sandbox_id = "isb123", .template_id = "opencode",
+                    .branch = "feat/x", .base = "0123456789012345678901234567890123456789",
+                    .dir = "/home/u/proj dir", .port = 4096, .opencode = 2,
+                    .created_at = 1700000000};
+    return r;
+}
+
+static void test_write_read_modes(void)
+{
+    char dir[300], file[400];
+    struct stat st;
+    box_record r = sample("feat-x"), back;
+    snprintf(dir, sizeof dir, "%s/a/boxes", base_dir);
+    e2b_error *err = box_record_write(dir, &r, 1);
+    CHECK_MSG(!err, "%s", err ? e2b_error_message(err) : "");
+    CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
+    snprintf(file, sizeof file, "%s/feat-x.json", dir);
+    CHECK(stat(file, &st) == 0 && (st.st_mode & 0777) == 0600);
+    err = box_record_read(dir, "feat-x", &back);
+    CHECK(!err);
+    CHECK_STR_EQ(back.sandbox_id, "isb123");
+    CHECK_STR_EQ(back.branch, "feat/x");
+    CHECK_STR_EQ(back.dir, "/home/u/proj dir");
+    CHECK_INT_EQ(back.port, 4096);
+    CHECK_INT_EQ(back.opencode, 2);
+    CHECK(back.created_at == 1700000000);
+    box_record_clear(&back);
+    CHECK(box_record_exists(dir, "feat-x"));
+    CHECK(!box_record_exists(dir, "other"));
+}
+
+static void test_exclusive_conflict(void)
+{
+    char dir[300];
+    box_record r = sample("dup");
+    snprintf(dir, sizeof dir, "%s/b", base_dir);
+    CHECK(!box_record_write(dir, &r, 1));
+    r.sandbox_id = "isb999";
+    e2b_error *err = box_record_write(dir, &r, 1);
+    CHECK(err && err->kind == E2B_ERR_CONFLICT);
+    CHECK(strstr(e2b_error_message(err), "already exists"));
+    e2b_error_free(err);
+    box_record back;
+    CHECK(!box_record_read(dir, "dup", &back));
+    CHECK_STR_EQ(back.sandbox_id, "isb123"); /* the first one kept its record */
+    box_record_clear(&back);
+    CHECK(!box_record_write(dir, &r, 0)); /* replace is allowed */
+    CHECK(!box_record_read(dir, "dup", &back));
+    CHECK_STR_EQ(back.sandbox_id, "isb999");
+    box_record_clear(&back);
+}
+
+static void test_missing_and_bad_names(void)
+{
+    char dir[300];
+    box_record back, r = sample("../evil");
+    snprintf(dir, sizeof dir, "%s/c", base_dir);
+    e2b_error *err = box_record_read(dir, "nope", &back);
+    CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
+    e2b_error_free(err);
+    err = box_record_write(dir, &r, 0);
+    CHECK(err && err->kind == E2B_ERR_INVALID);
+    e2b_error_free(err);
+    err = box_record_read(dir, "a/b", &back);
+    CHECK(err && err->kind == E2B_ERR_INVALID);
+    e2b_error_free(err);
+    CHECK(!box_record_remove(dir, "nope")); /* nothing to remove is fine */
+}
+
+static void test_list_skips_corrupt_and_temp(void)
+{
+    char dir[300], file[400];
+    box_record_list list;
+    char *skipped = NULL;
+    box_record a = sample("b-box"), b = sample("a-box");
+    b.sandbox_id = "isb2";
+    snprintf(dir, sizeof dir, "%s/d", base_dir);
+    CHECK(!box_record_write(dir, &a, 1));
+    CHECK(!box_record_write(dir, &b, 1));
+    snprintf(file, sizeof file, "%s/broken.json", dir);
+    FILE *f = fopen(file, "w");
+    CHECK(f);
+    fputs("{\"name\": \"broken\", ", f); /* a half-written file from another tool */
+    fclose(f);
+    snprintf(file, sizeof file, "%s/.c-box.1.tmp", dir);
+    f = fopen(file, "w");
+    CHECK(f);
+    fputs("{}", f);
+    fclose(f);
+    CHECK(!box_record_list_read(dir, &list, &skipped));
+    CHECK_INT_EQ((int)list.count, 2);
+    CHECK_STR_EQ(list.items[0].name, "a-box");
+    CHECK_STR_EQ(list.items[1].name, "b-box");
+    CHECK(box_record_list_find_sandbox(&list, "isb2") == &list.items[0]);
+    CHECK(box_record_list_find(&list, "b-box") == &list.items[1]);
+    CHECK(skipped && strstr(skipped, "broken.json"));
+    free(skipped);
+    box_record_list_clear(&list);
+    CHECK(!box_record_remove(dir, "a-box"));
+    CHECK(!box_record_exists(dir, "a-box"));
+}
+
+static void test_list_missing_dir(void)
+{
+    box_record_list list;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/none", base_dir);
+    CHECK(!box_record_list_read(dir, &list, NULL));
+    CHECK_INT_EQ((int)list.count, 0);
+}
+
+static void test_no_secret_fields(void)
+{
+    /* The record JSON holds only the documented, non-secret keys. */
+    char dir[300], file[400], buf[2048];
+    box_record r = sample("plain");
+    snprintf(dir, sizeof dir, "%s/e", base_dir);
+    CHECK(!box_record_write(dir, &r, 1));
+    snprintf(file, sizeof file, "%s/plain.json", dir);
+    int fd = open(file, O_RDONLY);
+    CHECK(fd >= 0);
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    CHECK(n > 0);
+    buf[n] = '\0';
+    CHECK(!strstr(buf, "password"));
+    CHECK(!strstr(buf, "token"));
+    CHECK(strstr(buf, "\"version\": 1"));
+}
+
+int main(void)
+{
+    make_base();
+    RUN(test_write_read_modes);
+    RUN(test_exclusive_conflict);
+    RUN(test_missing_and_bad_names);
+    RUN(test_list_skips_corrupt_and_temp);
+    RUN(test_list_missing_dir);
+    RUN(test_no_secret_fields);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base_dir);
+    if (system(cmd) != 0)
+        return 1;
+    return harness_finish();
+}
