@@ -18,6 +18,7 @@
 #include "tui/loop.h"
 #include "tui/term.h"
 #include "tui/sandbox_rows.h"
+#include "tui/box_task.h"
 #include "tui/refresh.h"
 #include "tui/textwidth.h"
 #include "tui/ui.h"
@@ -168,6 +169,7 @@ static void run_action(struct ui *ui, enum action_id a)
         ui->full_redraw = true;
         ui->dirty = true;
         return;
+    case ACT_CANCEL: box_task_cancel(ui); return;
     case ACT_COMMAND: ui_prompt(ui, ":", false, "", NULL, command_done); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
@@ -287,6 +289,8 @@ static void draw_status(struct ui *ui)
     if (ui->flash.expires_ms) {
         snprintf(left, sizeof left, " %s", ui->flash.text);
         role = ui->flash.level == FLASH_ERROR ? ROLE_ERROR : ROLE_INFO;
+    } else if (box_task_status(ui, left, sizeof left)) {
+        role = ROLE_INFO;
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else {
@@ -563,8 +567,10 @@ int tui_run(const struct tui_options *opts)
     /* Calls still in flight end now: their callbacks see closing and only free. */
     ui.closing = true;
     close_pane(&ui);
+    box_task_shutdown(&ui);
     e2b_loop_free(loop);
     ui.loop = NULL;
+    box_task_free_all(&ui);
     refresh_free(&ui);
     destroy_views(&ui);
     e2b_log_close();

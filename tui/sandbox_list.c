@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/box_task.h"
 #include "tui/refresh.h"
+#include "tui/sandbox_rows.h"
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_NAME] = {"NAME", 'N', 8, 40, false, true},
@@ -140,7 +142,65 @@ static void start_op(struct ui *ui, enum action_id a, const char *id, long hours
 
 static void kill_confirmed(struct ui *ui, const char *id)
 {
-    start_op(ui, ACT_KILL, id, 0);
+    /* A box is killed by the boxes' step machine: its record and password go too. */
+    const e2b_sandbox *sb = sandbox_rows_find(ui, id);
+    if (sb && sb->kind == E2B_KIND_BOX && sb->box_name && *sb->box_name)
+        box_task_start(ui, ACT_KILL, sb->box_name, NULL, 0);
+    else
+        start_op(ui, ACT_KILL, id, 0);
+}
+
+/* ---- up: name, template, hours ---- */
+
+static char up_name[128], up_template[128];
+
+static void up_hours_done(struct ui *ui, bool ok, const char *text)
+{
+    if (!ok) {
+        ui_flash(ui, FLASH_INFO, "up: cancelled");
+        return;
+    }
+    char *end = NULL;
+    long h = strtol(text, &end, 10);
+    if (!*text || *end || h < 1 || h > 24) {
+        ui_flash(ui, FLASH_ERROR, "up: give a whole number of hours from 1 to 24");
+        return;
+    }
+    box_task_start(ui, ACT_UP, up_name, up_template, (int)h);
+}
+
+static void up_template_done(struct ui *ui, bool ok, const char *text)
+{
+    if (!ok) {
+        ui_flash(ui, FLASH_INFO, "up: cancelled");
+        return;
+    }
+    snprintf(up_template, sizeof up_template, "%s", text);
+    char initial[16];
+    snprintf(initial, sizeof initial, "%d", ui->cfg.hours > 0 ? ui->cfg.hours : 1);
+    ui_prompt(ui, "up: hours (1-24): ", false, initial, NULL, up_hours_done);
+}
+
+static void up_name_done(struct ui *ui, bool ok, const char *text)
+{
+    if (!ok) {
+        ui_flash(ui, FLASH_INFO, "up: cancelled");
+        return;
+    }
+    snprintf(up_name, sizeof up_name, "%s", text);
+    ui_prompt(ui, "up: template: ", false, ui->cfg.template_id ? ui->cfg.template_id : "",
+              NULL, up_template_done);
+}
+
+/* The box name of the selected row, or NULL (with a message) when it is not a box. */
+static const char *selected_box(struct ui *ui, const struct table_row *r, enum action_id a)
+{
+    const e2b_sandbox *sb = sandbox_rows_find(ui, r->id);
+    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+        ui_flash(ui, FLASH_ERROR, "%s: only for boxes (made by e2b-tui)", action_info(a)->name);
+        return NULL;
+    }
+    return sb->box_name;
 }
 
 /* The sandbox the extend prompt is about. */
@@ -205,8 +265,16 @@ bool sandbox_view_act(struct view *v, struct ui *ui, enum action_id a)
     }
     case ACT_LOGS: ui_open_log(ui); return true;
     case ACT_ATTACH:
-    case ACT_PULL:
-    case ACT_UP: ui_not_available(ui, a); return true;
+    case ACT_PULL: {
+        const char *box = selected_box(ui, r, a);
+        if (box)
+            box_task_start(ui, a, box, NULL, 0);
+        return true;
+    }
+    case ACT_UP:
+        ui_prompt(ui, "up: box name (empty: from the current branch): ", false, "", NULL,
+                  up_name_done);
+        return true;
     default: return false;
     }
 }

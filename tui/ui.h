@@ -19,6 +19,8 @@
 
 struct ui;
 struct view;
+struct box_task;
+struct keystore;
 
 struct view_ops {
     const char *name;  /* the ':' command that opens it */
@@ -89,6 +91,8 @@ struct ui {
     e2b_config cfg;
     struct refresh *refresh;
     bool closing; /* shutting down: callbacks only free what they were given */
+    struct box_task *task; /* the box operation running in the background (tui/box_task.h) */
+    struct keystore *ks;   /* the password store, opened for the first box operation */
     int list_rows; /* rows of the list drawn last (which sandboxes are on screen) */
 
     struct prompt prompt;

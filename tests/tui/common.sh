@@ -22,6 +22,8 @@ dash_start() {
     args=("$@")
     tmux_shell "$cols" "$rows" || return 1
     local line="clear; echo '[before the dashboard]'; env" e
+    # DASH_CWD: the directory the dashboard starts in (a git project for up and pull).
+    [ -n "${DASH_CWD:-}" ] && line="cd $(printf '%q' "$DASH_CWD") && $line"
     for e in "${envs[@]}"; do line+=" $(printf '%q' "$e")"; done
     line+=" $(printf '%q' "$E2B_TUI_BIN")"
     for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done

@@ -63,7 +63,9 @@ dash_check "the header row is drawn" "NAME"
 dash_check "an unreachable API is named in the status line" "cannot reach 127.0.0.1:9"
 dash_check "the empty list says it is retrying" "Could not list sandboxes yet"
 tmux_type 'u'
-dash_check "an action without a backend says so" "up: not available yet in this build"
+dash_check "u still asks (the server is needed only once it starts)" "up: box name"
+tmux_keys Escape
+dash_check "Esc cancels it" "up: cancelled"
 tmux_type 2
 dash_check "the UI keeps working" "2 Workspaces"
 dash_quit "q quits with status 0"

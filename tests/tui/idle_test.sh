@@ -18,9 +18,9 @@ a=$(switches "$pid"); sleep 2; b=$(switches "$pid")
 t_eq "idle for 2 s: no wake-ups" "$((b - a))" 0
 
 # A flash message expires by a timer; after it is gone the process sleeps again.
-tmux_type u
-tmux_wait "not available yet" >/dev/null
-tmux_wait_gone "not available yet" 30 >/dev/null
+tmux_type x
+tmux_wait "does not apply here" >/dev/null
+tmux_wait_gone "does not apply here" 30 >/dev/null
 a=$(switches "$pid"); sleep 2; b=$(switches "$pid")
 t_eq "after a flash expired: no wake-ups" "$((b - a))" 0
 t_contains "the flash was cleared by the timer, not by a key" "$(tmux_capture | tail -n 1)" "q quit"
