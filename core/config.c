@@ -319,6 +319,12 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
         *eq = '\0';
         value = trim(eq + 1);
         key = trim(key);
+        /* key.<action> lines are the dashboard's key bindings: its key map reads and checks
+         * them (tui/keymap.h), so they are not configuration values here. */
+        if (strncmp(key, "key.", 4) == 0) {
+            free(line);
+            continue;
+        }
         for (char *p = key; *p; p++) {
             if (!islower((unsigned char)*p) && *p != '_') {
                 free(line);

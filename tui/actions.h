@@ -43,6 +43,8 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
+    X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
+      "Cancel the running box operation (up, attach, pull)")                                  \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \

@@ -18,7 +18,8 @@
 #include "tui/loop.h"
 #include "tui/term.h"
 #include "tui/sandbox_rows.h"
-#include "tui/test_rows.h"
+#include "tui/box_task.h"
+#include "tui/refresh.h"
 #include "tui/textwidth.h"
 #include "tui/ui.h"
 
@@ -74,6 +75,14 @@ void ui_show_tab(struct ui *ui, int tab)
     close_pane(ui);
     ui->help_open = false;
     ui->tab = tab;
+    ui->dirty = true;
+}
+
+void ui_set_pane(struct ui *ui, struct view *v)
+{
+    close_pane(ui);
+    ui->help_open = false;
+    ui->pane = v;
     ui->dirty = true;
 }
 
@@ -160,6 +169,7 @@ static void run_action(struct ui *ui, enum action_id a)
         ui->full_redraw = true;
         ui->dirty = true;
         return;
+    case ACT_CANCEL: box_task_cancel(ui); return;
     case ACT_COMMAND: ui_prompt(ui, ":", false, "", NULL, command_done); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
@@ -279,6 +289,8 @@ static void draw_status(struct ui *ui)
     if (ui->flash.expires_ms) {
         snprintf(left, sizeof left, " %s", ui->flash.text);
         role = ui->flash.level == FLASH_ERROR ? ROLE_ERROR : ROLE_INFO;
+    } else if (box_task_status(ui, left, sizeof left)) {
+        role = ROLE_INFO;
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else {
@@ -406,17 +418,12 @@ static bool done(void *ctx)
 
 /* ---- set-up ---- */
 
-/* Reads key.* lines from $XDG_CONFIG_HOME/e2b-tui/config (or ~/.config/...). Core's config
- * module will own this file; until it lands the dashboard reads its own lines here. */
+/* Reads the key.* lines of core's config file (core's parser skips them; the key map
+ * checks them here). */
 static void load_key_config(struct ui *ui)
 {
-    char path[4096];
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(path, sizeof path, "%s/e2b-tui/config", xdg);
-    else if (home && *home)
-        snprintf(path, sizeof path, "%s/.config/e2b-tui/config", home);
-    else
+    const char *path = ui->cfg.config_path;
+    if (!path || !*path)
         return;
     FILE *f = fopen(path, "r");
     if (!f)
@@ -446,18 +453,12 @@ static void load_key_config(struct ui *ui)
     }
 }
 
-/* Opens core's log ($XDG_STATE_HOME/e2b-tui/e2b-tui.log, 0600 in a 0700 directory) and
- * sends stderr there while curses is active. Core's config will supply the path (log_path)
- * once the dashboard reads it; the rule here is the same. Returns an error text or NULL. */
-static const char *open_log(char *why, size_t whysz)
+/* Opens core's log (config's log_path: $XDG_STATE_HOME/e2b-tui/e2b-tui.log, 0600 in a 0700
+ * directory) and sends stderr there while curses is active. Returns an error text or NULL. */
+static const char *open_log(const struct ui *ui, char *why, size_t whysz)
 {
-    char path[4096];
-    const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (st && *st)
-        snprintf(path, sizeof path, "%s/e2b-tui/e2b-tui.log", st);
-    else if (home && *home)
-        snprintf(path, sizeof path, "%s/.local/state/e2b-tui/e2b-tui.log", home);
-    else
+    const char *path = ui->cfg.log_path;
+    if (!path || !*path)
         return "no HOME: library messages may show on the screen";
     e2b_error *err = e2b_log_open(path);
     if (err) {
@@ -500,8 +501,10 @@ int tui_run(const struct tui_options *opts)
     memset(&ui, 0, sizeof ui);
     ui.opts = *opts;
     keymap_defaults(&ui.keys);
-    const char *key = getenv("E2B_API_KEY");
-    ui.have_api_key = key && *key;
+    char cfg_problem[600] = "";
+    if (refresh_config(&ui, cfg_problem, sizeof cfg_problem) != 0 && !cfg_problem[0])
+        snprintf(cfg_problem, sizeof cfg_problem, "config: cannot be read");
+    ui.have_api_key = ui.cfg.api_key && *ui.cfg.api_key;
     ui.tabs[TAB_BOXES] = view_boxes_new();
     ui.tabs[TAB_WORKSPACES] = view_workspaces_new();
     ui.tabs[TAB_ALL] = view_all_new();
@@ -509,6 +512,7 @@ int tui_run(const struct tui_options *opts)
     for (int t = 0; t < TAB_COUNT; t++) {
         if (!ui.tabs[t]) {
             destroy_views(&ui);
+            e2b_config_clear(&ui.cfg);
             fputs("e2b-tui: out of memory\n", stderr);
             return 1;
         }
@@ -517,16 +521,19 @@ int tui_run(const struct tui_options *opts)
     e2b_loop *loop = e2b_loop_new();
     if (!loop) {
         destroy_views(&ui);
+        e2b_config_clear(&ui.cfg);
         fputs("e2b-tui: out of memory\n", stderr);
         return 1;
     }
     char err[512], why[512];
-    const char *log_problem = open_log(why, sizeof why);
+    ui.loop = loop;
+    const char *log_problem = open_log(&ui, why, sizeof why);
     struct term_options to = {.mouse = opts->mouse, .no_color = opts->no_color};
     int rc = term_open(&to, err, sizeof err);
     if (rc != 0) {
         destroy_views(&ui);
         e2b_loop_free(loop);
+        e2b_config_clear(&ui.cfg);
         e2b_log_close();
         fputs(err, stderr);
         return rc;
@@ -534,7 +541,12 @@ int tui_run(const struct tui_options *opts)
     if (log_problem)
         ui_flash(&ui, FLASH_ERROR, "%s", log_problem);
     load_key_config(&ui);
-    test_rows_load(&ui);
+    if (cfg_problem[0])
+        ui_flash(&ui, FLASH_ERROR, "%s", cfg_problem);
+    /* The first list request starts now, but the first frame (a "loading" state) is drawn
+     * before the loop waits for its reply. */
+    if (refresh_start(&ui) != 0)
+        ui_flash(&ui, FLASH_ERROR, "out of memory");
     ui.shown_second = time(NULL);
     if (term_note()[0]) {
         ui_flash(&ui, FLASH_ERROR, "%s", term_note());
@@ -552,8 +564,15 @@ int tui_run(const struct tui_options *opts)
     };
     int lrc = loop_run(&client, loop, STDIN_FILENO, term_signal_fd());
     term_close();
-    destroy_views(&ui);
+    /* Calls still in flight end now: their callbacks see closing and only free. */
+    ui.closing = true;
+    close_pane(&ui);
+    box_task_shutdown(&ui);
     e2b_loop_free(loop);
+    ui.loop = NULL;
+    box_task_free_all(&ui);
+    refresh_free(&ui);
+    destroy_views(&ui);
     e2b_log_close();
     if (lrc != 0) {
         fputs("e2b-tui: the event loop failed\n", stderr);

@@ -18,7 +18,7 @@ struct tui_options {
     bool mouse;           /* --mouse */
     bool no_color;        /* --no-color (NO_COLOR is read by the terminal layer) */
     bool readonly;        /* --readonly: hide every action that changes something */
-    int refresh_seconds;  /* --refresh SECONDS (default 3; used once the API loop lands) */
+    int refresh_seconds;  /* --refresh SECONDS: 0 = not given (config's refresh, else 3) */
     enum tui_print_keys print_keys; /* hidden --print-keys[=text|conf|man] */
 };
 

@@ -86,6 +86,7 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     table_format_line(t, NULL, widths, w, line, bufsz);
     draw_text(y, x, w, ROLE_HEADER, line, true);
     int body = h - 1;
+    ui->list_rows = body;
     table_scroll(t, body);
     if (t->nvisible == 0) {
         const char *msg = NULL;
@@ -107,5 +108,4 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         draw_text(y + 1 + i, x, w, vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL, line, true);
     }
     free(line);
-    (void)ui;
 }

@@ -8,7 +8,6 @@
 enum tui_options_result tui_options_parse(int argc, char **argv, struct tui_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->refresh_seconds = 3;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--mouse") == 0) {

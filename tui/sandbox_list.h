@@ -1,6 +1,6 @@
 /* What the three sandbox list views (Boxes, Workspaces, All sandboxes) share: the columns
- * and the actions on the selected sandbox. Core's model (core/model.h) will fill the rows;
- * until then rows come only from the test source (tui/test_rows.c). */
+ * and the actions on the selected sandbox (stop, resume, kill, extend through core's API;
+ * tui/refresh.c fills the rows from core's list). */
 #ifndef E2B_TUI_SANDBOX_LIST_H
 #define E2B_TUI_SANDBOX_LIST_H
 

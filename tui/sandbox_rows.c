@@ -29,7 +29,10 @@ struct row_text {
     const char *cells[SBCOL_COUNT];
 };
 
-static void row_text(const e2b_sandbox *sb, time_t now, struct row_text *rt)
+/* m: the sandbox's latest metric or NULL; with one, CPU is the percentage in use and MEM
+ * the memory in use, else the sandbox's size (CPU count, MiB). */
+static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
+                     struct row_text *rt)
 {
     const char *name = sb->kind == E2B_KIND_BOX ? sb->box_name : NULL;
     if (!name || !*name)
@@ -39,11 +42,15 @@ static void row_text(const e2b_sandbox *sb, time_t now, struct row_text *rt)
     if (!name || !*name)
         name = sb->sandbox_id;
     const char *tmpl = sb->alias && *sb->alias ? sb->alias : sb->template_id;
-    if (sb->cpu_count >= 0)
+    if (m)
+        snprintf(rt->cpu, sizeof rt->cpu, "%.0f%%", m->cpu_used_pct);
+    else if (sb->cpu_count >= 0)
         snprintf(rt->cpu, sizeof rt->cpu, "%d", sb->cpu_count);
     else
         snprintf(rt->cpu, sizeof rt->cpu, "-");
-    if (sb->memory_mb >= 0)
+    if (m && m->mem_used > 0)
+        snprintf(rt->mem, sizeof rt->mem, "%lldM", (long long)(m->mem_used >> 20));
+    else if (sb->memory_mb >= 0)
         snprintf(rt->mem, sizeof rt->mem, "%dM", sb->memory_mb);
     else
         snprintf(rt->mem, sizeof rt->mem, "-");
@@ -74,7 +81,10 @@ static int set_rows(struct ui *ui, const e2b_sandbox_list *list, time_t now)
     size_t nb = 0, nw = 0;
     for (size_t i = 0; i < n; i++) {
         const e2b_sandbox *sb = &list->items[i];
-        row_text(sb, now, &text[i]);
+        const e2b_metric *m = sb->state == E2B_STATE_RUNNING && ui->metrics.count
+                                  ? sandbox_rows_metric(ui, sb->sandbox_id)
+                                  : NULL;
+        row_text(sb, m, now, &text[i]);
         struct table_row_in r = {sb->sandbox_id, text[i].cells};
         all[i] = r;
         if (sb->kind == E2B_KIND_BOX)
@@ -130,6 +140,16 @@ const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id)
     for (size_t i = 0; i < ui->sandboxes.count; i++) {
         if (strcmp(ui->sandboxes.items[i].sandbox_id, id) == 0)
             return &ui->sandboxes.items[i];
+    }
+    return NULL;
+}
+
+const e2b_metric *sandbox_rows_metric(const struct ui *ui, const char *id)
+{
+    for (size_t i = 0; i < ui->metrics.count; i++) {
+        const char *mid = ui->metrics.items[i].sandbox_id;
+        if (mid && strcmp(mid, id) == 0)
+            return &ui->metrics.items[i];
     }
     return NULL;
 }

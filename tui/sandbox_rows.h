@@ -33,6 +33,9 @@ int sandbox_rows_redraw_times(struct ui *ui, time_t now);
  * will change)? */
 bool sandbox_rows_counting(const struct ui *ui, time_t now);
 
+/* The latest metric of that sandbox in ui->metrics, or NULL. */
+const e2b_metric *sandbox_rows_metric(const struct ui *ui, const char *id);
+
 /* The sandbox with that id in ui->sandboxes, or NULL. */
 const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id);
 

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "core/api.h"
+#include "core/config.h"
 #include "core/model.h"
 #include "tui/actions.h"
 #include "tui/app.h"
@@ -17,6 +19,8 @@
 
 struct ui;
 struct view;
+struct box_task;
+struct keystore;
 
 struct view_ops {
     const char *name;  /* the ':' command that opens it */
@@ -78,6 +82,18 @@ struct ui {
     const char *data_note; /* where the rows come from, when not from the API */
     /* The sandboxes behind the three sandbox views (owned; see tui/sandbox_rows.h). */
     e2b_sandbox_list sandboxes;
+    /* The latest metrics of the visible running sandboxes (owned; sandbox_id set). */
+    e2b_metric_list metrics;
+
+    /* The API side (tui/refresh.h). client is NULL without an API key. */
+    e2b_loop *loop;
+    e2b_client *client;
+    e2b_config cfg;
+    struct refresh *refresh;
+    bool closing; /* shutting down: callbacks only free what they were given */
+    struct box_task *task; /* the box operation running in the background (tui/box_task.h) */
+    struct keystore *ks;   /* the password store, opened for the first box operation */
+    int list_rows; /* rows of the list drawn last (which sandboxes are on screen) */
 
     struct prompt prompt;
     struct dialog dialog;
@@ -121,6 +137,12 @@ void ui_show_tab(struct ui *ui, int tab);
 
 /* Opens the detail pane for the selected row of the current tab. */
 void ui_open_detail(struct ui *ui);
+
+/* Replaces the pane over the current tab with v (the old one is destroyed). */
+void ui_set_pane(struct ui *ui, struct view *v);
+
+/* Opens the Log pane for the selected sandbox of the current tab (tui/view_log.c). */
+void ui_open_log(struct ui *ui);
 
 /* Says, in the status line, that an action has no backend in this build. */
 void ui_not_available(struct ui *ui, enum action_id a);

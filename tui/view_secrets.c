@@ -1,10 +1,13 @@
-/* The Secrets view: model API keys stored as E2B secrets. Listing and changing them is
- * core's work (not in this build); the name and hidden-value prompts are real, and the
- * value is wiped as soon as the prompt closes. */
+/* The Secrets view: model API keys stored as E2B secrets (listed by tui/refresh.c).
+ * n sets one (name, then the value in a hidden field: created, or updated when the name
+ * exists), x removes the selected one after a question. The value goes to core once and is
+ * wiped from the prompt's buffer as soon as the prompt closes; it is never drawn or logged. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tui/refresh.h"
 #include "tui/ui.h"
 
 static const struct table_column COLUMNS[] = {
@@ -16,17 +19,114 @@ static const struct table_column COLUMNS[] = {
 /* The name typed in the first prompt, while the second asks for the value. */
 static char pending_name[128];
 
+void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list);
+
+void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list)
+{
+    struct view *v = ui->tabs[TAB_SECRETS];
+    size_t n = list->count;
+    struct table_row_in *rows = calloc(n ? n : 1, sizeof *rows);
+    const char **cells = calloc(n ? n * 3 : 1, sizeof *cells);
+    char (*created)[24] = calloc(n ? n : 1, sizeof *created);
+    if (rows && cells && created) {
+        for (size_t i = 0; i < n; i++) {
+            const e2b_secret *s = &list->items[i];
+            const char *hosts = e2b_metadata_get(&s->metadata, "hosts");
+            if (s->created_at)
+                e2b_format_rfc3339(s->created_at, created[i], sizeof created[i]);
+            else
+                snprintf(created[i], sizeof created[i], "-");
+            cells[i * 3] = s->name;
+            cells[i * 3 + 1] = hosts ? hosts : "-";
+            cells[i * 3 + 2] = created[i];
+            rows[i].id = s->name;
+            rows[i].cells = &cells[i * 3];
+        }
+        if (table_set_rows(&v->table, rows, n) == 0) {
+            v->loaded = true;
+            v->empty_text = "No secrets yet: n sets one (e.g. anthropic).";
+            ui->dirty = true;
+        }
+    }
+    free(rows);
+    free(cells);
+    free(created);
+}
+
+/* ---- set and remove through core ---- */
+
+struct secret_op {
+    struct ui *ui;
+    char name[128];
+    bool removing;
+};
+
+static void op_done(struct ui *ui, struct secret_op *op, const e2b_error *err)
+{
+    if (!ui->closing) {
+        if (err)
+            ui_flash(ui, FLASH_ERROR, "%s", e2b_error_message(err));
+        else
+            ui_flash(ui, FLASH_INFO, "secret %s %s", op->name,
+                     op->removing ? "removed" : "stored");
+        if (!err || err->kind != E2B_ERR_CANCELLED)
+            refresh_now(ui);
+    }
+    free(op);
+}
+
+static void on_secret(void *ud, e2b_secret *s, const e2b_error *err)
+{
+    struct secret_op *op = ud;
+    e2b_secret_free(s);
+    op_done(op->ui, op, err);
+}
+
+static void on_removed(void *ud, long status, const e2b_error *err)
+{
+    struct secret_op *op = ud;
+    (void)status;
+    op_done(op->ui, op, err);
+}
+
+static bool secret_exists(struct ui *ui, const char *name)
+{
+    const struct table *t = &ui->tabs[TAB_SECRETS]->table;
+    for (size_t i = 0; i < t->nrows; i++) {
+        if (strcmp(t->rows[i].id, name) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void value_done(struct ui *ui, bool ok, const char *value)
 {
     if (!ok) {
         ui_flash(ui, FLASH_INFO, "secret-set: cancelled");
     } else if (!value[0]) {
         ui_flash(ui, FLASH_ERROR, "secret-set: the value is empty; nothing was stored");
+    } else if (!ui->client) {
+        ui_flash(ui, FLASH_ERROR, "secret-set: no API key (set E2B_API_KEY); nothing was stored");
     } else {
-        /* No backend yet: say so, store nothing. The prompt wipes its buffer after us. */
-        ui_flash(ui, FLASH_ERROR,
-                 "secret-set %s: not available yet in this build; the value was discarded",
-                 pending_name);
+        struct secret_op *op = calloc(1, sizeof *op);
+        e2b_error *err = NULL;
+        if (op) {
+            op->ui = ui;
+            snprintf(op->name, sizeof op->name, "%s", pending_name);
+            e2b_api_call *call =
+                secret_exists(ui, pending_name)
+                    ? e2b_api_secret_update(ui->client, pending_name, value, NULL, on_secret, op,
+                                            &err)
+                    : e2b_api_secret_create(ui->client, pending_name, value, NULL, on_secret, op,
+                                            &err);
+            if (call) {
+                ui_flash(ui, FLASH_INFO, "storing secret %s...", pending_name);
+            } else {
+                ui_flash(ui, FLASH_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+                e2b_error_free(err);
+                free(op);
+            }
+        }
     }
     memset(pending_name, 0, sizeof pending_name);
 }
@@ -61,8 +161,24 @@ static void name_done(struct ui *ui, bool ok, const char *name)
 
 static void remove_confirmed(struct ui *ui, const char *name)
 {
-    (void)name;
-    ui_not_available(ui, ACT_SECRET_REMOVE);
+    if (!ui->client) {
+        ui_flash(ui, FLASH_ERROR, "secret-remove: no API key (set E2B_API_KEY)");
+        return;
+    }
+    struct secret_op *op = calloc(1, sizeof *op);
+    if (!op)
+        return;
+    op->ui = ui;
+    op->removing = true;
+    snprintf(op->name, sizeof op->name, "%s", name);
+    e2b_error *err = NULL;
+    if (e2b_api_secret_delete(ui->client, name, on_removed, op, &err)) {
+        ui_flash(ui, FLASH_INFO, "removing secret %s...", name);
+    } else {
+        ui_flash(ui, FLASH_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+        e2b_error_free(err);
+        free(op);
+    }
 }
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
@@ -91,7 +207,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         char text[300];
         snprintf(text, sizeof text, "Remove secret \"%s\"?\nBoxes using it lose access.",
                  r->cells[0]);
-        ui_confirm(ui, "Remove secret", text, r->cells[0], remove_confirmed);
+        ui_confirm(ui, "Remove secret", text, r->id, remove_confirmed);
         return true;
     }
     return false;
@@ -120,6 +236,6 @@ struct view *view_secrets_new(void)
     v->ops = &OPS;
     v->has_table = true;
     table_init(&v->table, COLUMNS, 3);
-    v->empty_text = "Secrets are not available yet in this build (n: set, x: remove).";
+    v->empty_text = "No secrets listed.";
     return v;
 }

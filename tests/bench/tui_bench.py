@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
-"""Dashboard figures (issue 7): time to the first frame, time to a full list of N
-sandboxes, resident memory with them, and CPU seconds used while idle.
+"""Dashboard figures (issue 7) against a running e2b-local that holds N boxes: time to
+the first frame, time to the full list of N, resident memory with them, CPU seconds used
+over an idle period at the default refresh, and End over the N rows. Each figure is the
+median of several runs.
 
-    tests/bench/tui_bench.py [BINARY] [--rows 2000] [--idle 60]
+    tests/bench/tui_bench.py BINARY --api-url URL --key KEY [--rows 2000] [--idle 60]
+                             [--runs 5] [--idle-runs 3]
 
-The dashboard runs on a pseudo-terminal of 120x40 (TERM=xterm-256color). Rows come from
-the test-only source (E2B_TUI_TEST_ROWS, tui/test_rows.h) until the API refresh lands.
-Times run from just before fork() to the moment the bytes of the frame arrive."""
+tests/bench/run starts the server and makes the boxes. The dashboard runs on a
+pseudo-terminal of 120x40 (TERM=xterm-256color). Times run from just before fork() to the
+moment the bytes of the frame arrive."""
 import argparse
 import fcntl
 import os
 import pty
 import select
+import statistics
 import struct
-import tempfile
 import termios
 import time
 
 
-def read_until(fd, needle, limit=30.0):
+def read_until(fd, needle, limit=60.0):
     seen = b""
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -32,6 +35,23 @@ def read_until(fd, needle, limit=30.0):
             if needle in seen:
                 return time.monotonic()
     raise SystemExit("did not see %r; got %r" % (needle, seen[-300:]))
+
+
+def quiet_after(fd, gap=0.2, limit=30.0):
+    """Reads until no byte came for gap seconds; returns when the last byte came."""
+    last = time.monotonic()
+    end = last + limit
+    while time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], gap)
+        if not r:
+            break
+        try:
+            if not os.read(fd, 65536):
+                break
+        except OSError:
+            break
+        last = time.monotonic()
+    return last
 
 
 def start(binary, env):
@@ -69,42 +89,50 @@ def stop(pid, fd):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("binary", nargs="?", default="build/e2b-tui")
+    ap.add_argument("binary")
+    ap.add_argument("--api-url", required=True)
+    ap.add_argument("--key", required=True)
     ap.add_argument("--rows", type=int, default=2000)
     ap.add_argument("--idle", type=float, default=60.0)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--idle-runs", type=int, default=3)
     a = ap.parse_args()
+    cores = os.cpu_count()
     env = {k: v for k, v in os.environ.items() if not k.startswith("E2B_")}
-    env.update(TERM="xterm-256color", LANG="C.UTF-8", E2B_DOMAIN="invalid.localhost")
+    env.update(TERM="xterm-256color", LANG="C.UTF-8", E2B_API_KEY=a.key,
+               E2B_API_URL=a.api_url, E2B_SANDBOX_URL=a.api_url,
+               E2B_DOMAIN="localhost:" + a.api_url.rsplit(":", 1)[1])
 
-    # 1. First frame (no API key: the no-key screen).
-    t0, pid, fd = start(a.binary, env)
-    t1 = read_until(fd, b"1 Boxes")
-    stop(pid, fd)
-    print("first frame:                  %6.1f ms" % ((t1 - t0) * 1000))
-
-    # 2. A full list of N boxes, its memory, and idle CPU.
-    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
-        for i in range(a.rows):
-            f.write("sbx-%05d\topencode\trunning\t2\t512\t3600\te2b-tui=box\te2b-tui.name=box-%05d\n"
-                    % (i, i))
-        rows = f.name
-    env.update(E2B_API_KEY="e2b_bench_not_a_key", E2B_TUI_TEST_ROWS=rows)
-    t0, pid, fd = start(a.binary, env)
-    t1 = read_until(fd, b"1/%d" % a.rows)
-    print("full list of %5d rows:      %6.1f ms" % (a.rows, (t1 - t0) * 1000))
-    print("resident memory:              %6.1f MiB" % (rss_kib(pid) / 1024))
-    c0 = cpu_seconds(pid)
-    time.sleep(a.idle)
-    c1 = cpu_seconds(pid)
-    print("CPU while idle for %4.0f s:    %6.2f s" % (a.idle, c1 - c0))
-    # Paging the whole list: End then Home, time until the last row is drawn.
-    t0 = time.monotonic()
-    os.write(fd, b"\x1bOF")  # End (keypad mode)
-    # ncurses sends only what changed, so wait for the last row's name, not "N/N".
-    read_until(fd, b"box-%05d" % (a.rows - 1))
-    print("End over %5d rows:          %6.1f ms" % (a.rows, (time.monotonic() - t0) * 1000))
-    stop(pid, fd)
-    os.unlink(rows)
+    first, full, rss, end = [], [], [], []
+    for _ in range(a.runs):
+        t0, pid, fd = start(a.binary, env)
+        t1 = read_until(fd, b"1 Boxes")
+        # Rows are drawn once every page has arrived: the first box name means the full list.
+        t2 = read_until(fd, b"box-")
+        first.append((t1 - t0) * 1000)
+        full.append((t2 - t0) * 1000)
+        quiet_after(fd)
+        rss.append(rss_kib(pid) / 1024)
+        t0 = time.monotonic()
+        os.write(fd, b"\x1bOF")  # End (keypad mode)
+        # ncurses sends only the cells that changed: the frame is done when the bytes stop.
+        end.append((quiet_after(fd) - t0) * 1000)
+        stop(pid, fd)
+    idle = []
+    for _ in range(a.idle_runs):
+        t0, pid, fd = start(a.binary, env)
+        read_until(fd, b"box-")
+        quiet_after(fd)
+        c0 = cpu_seconds(pid)
+        time.sleep(a.idle)
+        idle.append(cpu_seconds(pid) - c0)
+        stop(pid, fd)
+    med = statistics.median
+    print("first frame:                    %7.1f ms   (median of %d, %d cores)" % (med(first), a.runs, cores))
+    print("full list of %5d boxes:       %7.1f ms   (median of %d, %d cores)" % (a.rows, med(full), a.runs, cores))
+    print("resident memory, %5d rows:    %7.1f MiB  (median of %d, %d cores)" % (a.rows, med(rss), a.runs, cores))
+    print("CPU over %3.0f s idle (refresh 3 s): %5.2f s    (median of %d, %d cores)" % (a.idle, med(idle), a.idle_runs, cores))
+    print("End over %5d rows:             %7.1f ms   (median of %d, %d cores)" % (a.rows, med(end), a.runs, cores))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ dash_start() {
     args=("$@")
     tmux_shell "$cols" "$rows" || return 1
     local line="clear; echo '[before the dashboard]'; env" e
+    # DASH_CWD: the directory the dashboard starts in (a git project for up and pull).
+    [ -n "${DASH_CWD:-}" ] && line="cd $(printf '%q' "$DASH_CWD") && $line"
     for e in "${envs[@]}"; do line+=" $(printf '%q' "$e")"; done
     line+=" $(printf '%q' "$E2B_TUI_BIN")"
     for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done
@@ -44,4 +46,39 @@ dash_check_gone() {
 dash_quit() {
     tmux_type q
     dash_check "$1" "rc=0"
+}
+
+# No test may reach the real E2B service: without a local server the API is a closed
+# loopback port (tests that need data start e2b-local, which overrides these).
+export E2B_API_URL=http://127.0.0.1:9 E2B_SANDBOX_URL=http://127.0.0.1:9 E2B_DOMAIN=localhost:9
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/e2b_local.sh"
+
+# sbx_create TEMPLATE STATE TIMEOUT [KEY=VALUE...]: a sandbox on e2b-local with that
+# metadata; STATE paused pauses it after creating. Sets SBX_ID.
+sbx_create() {
+    local tmpl=$1 state=$2 timeout=$3 md='{}' kv
+    shift 3
+    for kv in "$@"; do
+        md=$(jq -c -n --argjson m "$md" --arg k "${kv%%=*}" --arg v "${kv#*=}" '$m + {($k): $v}')
+    done
+    local body
+    body=$(jq -c -n --arg t "$tmpl" --argjson m "$md" --argjson to "$timeout" \
+        '{templateID: $t, metadata: $m, timeout: $to}')
+    el_create "$body" || return 1
+    SBX_ID=$EL_ID
+    if [ "$state" = paused ]; then
+        [ "$(el_req POST "/sandboxes/$SBX_ID/pause")" = 204 ] || { echo "pause failed" >&2; return 1; }
+    fi
+}
+
+# sbx_state ID: the sandbox's state on the server (running, paused, or gone).
+sbx_state() {
+    local code
+    code=$(el_req GET "/sandboxes/$1")
+    if [ "$code" = 404 ]; then echo gone; else el_json .state; fi
+}
+
+# sbx_many N PREFIX: N running sandboxes named PREFIX-0001... (one keep-alive connection).
+sbx_many() {
+    python3 "$(dirname "${BASH_SOURCE[0]}")/make_sandboxes.py" "$E2B_LOCAL_URL" "$E2B_LOCAL_KEY" "$1" "$2"
 }

@@ -7,9 +7,11 @@ switches() {
     awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status"
 }
 
-rows=$T_TMP/rows.tsv
-printf 'sbx-soon\tbase\trunning\t1\t64\t4\tname=ending-soon\nsbx-pz\tbase\tpaused\t1\t64\t2\tname=paused-one\n' >"$rows"
-dash_start 100 20 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+e2b_local_start || t_finish
+sbx_create base running 6 name=ending-soon
+sbx_create base paused 60 name=paused-one
+# A refresh far away: the countdown is the dashboard's own clock, not the server's.
+dash_start 100 20 -- --refresh 3600
 tmux_type 3
 dash_check "a running sandbox shows its time left" "0:00:0"
 first=$(tmux_capture | grep ending-soon)

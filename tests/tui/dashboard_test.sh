@@ -55,15 +55,44 @@ tmux_keys Escape
 tmux_type ':q'; tmux_keys Enter
 dash_check "':q' quits with status 0" "rc=0"
 
-# With a key: the list views are shown (no data source yet, and it says so honestly).
+# With a key but no server (a closed loopback port): the lists are drawn, the status line
+# says what failed in words a user can act on, and the UI keeps working.
 dash_start 100 30 E2B_API_KEY=e2b_test_not_a_real_key
-screen=$(tmux_capture)
-t_not_contains "with a key there is no no-key screen" "$screen" "No E2B API key"
-t_contains "an empty list says why, without pretending" "$screen" "not part of this build"
-t_contains "the header row is drawn" "$screen" "NAME"
+t_not_contains "with a key there is no no-key screen" "$(tmux_capture)" "No E2B API key"
+dash_check "the header row is drawn" "NAME"
+dash_check "an unreachable API is named in the status line" "cannot reach 127.0.0.1:9"
+dash_check "the empty list says it is retrying" "Could not list sandboxes yet"
 tmux_type 'u'
-dash_check "an action without a backend says so" "up: not available yet in this build"
+dash_check "u still asks (the server is needed only once it starts)" "up: box name"
+tmux_keys Escape
+dash_check "Esc cancels it" "up: cancelled"
+tmux_type 2
+dash_check "the UI keeps working" "2 Workspaces"
 dash_quit "q quits with status 0"
+
+# Against e2b-local: a wrong key gives the 401 message; an injected 500 is shown while the
+# rows stay; a stopped server is reported and the UI keeps working.
+e2b_local_start || t_finish
+sbx_create base running 3600 name=first-one
+dash_start 100 30 E2B_API_KEY=wrong-key
+dash_check "a wrong key: the 401 message" "rejected the API key"
+dash_quit "quits after the wrong key"
+dash_start 120 30 -- --refresh 1
+tmux_type 3
+dash_check "the list arrives" "first-one"
+curl -s -X POST "$E2B_API_URL/_e2b-local/faults" -d '{"kind":"500","count":3,"path":"/v2/sandboxes"}' >/dev/null
+dash_check "an injected 500 is shown in the status line" "500"
+t_contains "the rows stay while the server fails" "$(tmux_capture)" "first-one"
+# The faults match the create path too: let the refreshes use them up first.
+for _ in $(seq 100); do [ "$(curl -s "$E2B_API_URL/_e2b-local/faults")" = "[]" ] && break; sleep 0.1; done
+sbx_create base paused 3600 name=second-one
+dash_check "after the faults the refresh brings new rows" "second-one"
+e2b_local_stop
+dash_check "a stopped server is reported" "cannot reach"
+tmux_type '/first'
+tmux_keys Enter
+dash_check "the UI keeps working without the server (filter applied)" "1/1"
+dash_quit "quits after the server stopped"
 
 # --readonly hides every action that changes something.
 dash_start 100 30 E2B_API_KEY=e2b_test -- --readonly

@@ -1,28 +1,26 @@
 #!/usr/bin/env bash
-# The list widget with rows from the test-only source (E2B_TUI_TEST_ROWS, tui/test_rows.h):
-# rows, sanitising of a hostile name, wide characters, filter, sort, the kill confirmation
-# (default No), the detail pane and 2,000 rows.
+# The lists with sandboxes from a real e2b-local: rows, sanitising of a hostile name, wide
+# characters, filter, sort, the detail pane, the kill confirmation (default No; Yes kills on
+# the server) and 2,000 sandboxes (every page listed).
 . "$(dirname "$0")/common.sh"
 
-rows=$T_TMP/rows.tsv
-# id, template alias, state, cpu, memory MiB, seconds left, metadata pairs (tui/test_rows.h).
-{
-    printf 'sbx-box1\topencode\trunning\t12\t512\t3540\te2b-tui=box\te2b-tui.name=feature-x\n'
-    printf 'sbx-ws1\topencode-e2b-ws\tpaused\t0\t256\t-\tname=ws-alpha\n'
-    printf 'sbx-oth1\tbase\trunning\t3\t128\t600\tname=plain-one\n'
-    # A box whose name holds a clear-screen and a window-title escape sequence and a bell.
-    printf 'sbx-evil\tbase\trunning\t1\t64\t60\te2b-tui=box\te2b-tui.name=evil\033[2J\033]0;PWNED\007name\n'
-    # Wide characters: CJK and emoji count two columns each.
-    long='日本語-プロジェクト-😀-名前がとても長いサンドボックス'
-    printf 'sbx-wide\tbase\tpaused\t7\t32\t300\tname=%s\n' "$long$long$long"
-} >"$rows"
+e2b_local_start || t_finish
+# Sandboxes on the local E2B server, with the metadata that makes boxes, workspaces and
+# others (DESIGN.md §4).
+sbx_create opencode running 3600 e2b-tui=box e2b-tui.name=feature-x && box_id=$SBX_ID
+sbx_create opencode-e2b-ws paused 3600 name=ws-alpha && ws_id=$SBX_ID
+sbx_create base running 600 name=plain-one && oth_id=$SBX_ID
+# A box whose name holds a clear-screen and a window-title escape sequence and a bell.
+sbx_create base running 60 e2b-tui=box "e2b-tui.name=evil"$'\033[2J\033]0;PWNED\007'"name" && evil_id=$SBX_ID
+# Wide characters: CJK and emoji count two columns each.
+long='日本語-プロジェクト-😀-名前がとても長いサンドボックス'
+sbx_create base paused 300 "name=$long$long$long" && wide_id=$SBX_ID
 
-dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+dash_start 120 30
 tmux_type 3
-dash_check "All sandboxes lists the test rows" "plain-one"
+dash_check "All sandboxes lists the server's sandboxes" "plain-one"
+dash_check "the row count is shown" "1/5"
 screen=$(tmux_capture)
-t_contains "the status line says the rows are test data" "$screen" "test rows"
-t_contains "the row count is shown" "$screen" "1/5"
 
 # The hostile name: drawn with '?' for the controls, no escape reaches the terminal.
 t_contains "an escape sequence in a name is drawn harmlessly" "$screen" "evil?[2J?]0;PWNED?name"
@@ -42,7 +40,7 @@ plain_line=$(printf '%s\n' "$screen" | grep 'plain-one')
 # The ID column starts at the same display column on both lines.
 col_of() { printf '%s' "$1" | python3 -c 'import sys,unicodedata
 s=sys.stdin.read(); i=s.index(sys.argv[1]); print(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s[:i]))' "$2"; }
-t_eq "wide characters keep the next column aligned" "$(col_of "$wide_line" sbx-wide)" "$(col_of "$plain_line" sbx-oth1)"
+t_eq "wide characters keep the next column aligned" "$(col_of "$wide_line" "$wide_id")" "$(col_of "$plain_line" "$oth_id")"
 
 # Views split by kind.
 tmux_type 1
@@ -82,21 +80,9 @@ first=$(tmux_capture | sed -n 3p)
 t_contains "descending by name puts the non-ASCII name first" "$first" "日本語"
 t_contains "the header marks the sort column" "$(tmux_capture | sed -n 2p)" "NAME↓"
 
-# Kill asks first and defaults to No.
 tmux_type '/ws-alpha'
 tmux_keys Enter
 tmux_wait "1/1" >/dev/null 2>&1
-tmux_type 'K'
-dash_check "K asks before killing" "Kill sandbox"
-t_contains "the question names the sandbox" "$(tmux_capture)" '"ws-alpha" (sbx-ws1)'
-t_contains "No is the default" "$(tmux_capture)" "[ No ]"
-tmux_keys Enter
-dash_check "Enter answers No" "Kill sandbox: cancelled"
-tmux_keys C-d
-dash_check "ctrl-d asks too" "[ No ]"
-tmux_type 'y'
-dash_check "yes reaches the (missing) backend, which says so" "kill: not available yet in this build; nothing was changed"
-
 # Detail pane.
 tmux_keys Enter
 dash_check "Enter opens the detail pane" "DETAIL"
@@ -107,7 +93,7 @@ tmux_keys Escape
 dash_check_gone "Esc closes the detail pane" "DETAIL"
 # The hostile box in detail: its record, with the name sanitised in every place.
 tmux_keys Escape
-tmux_type '/sbx-evil'
+tmux_type "/$evil_id"
 tmux_keys Enter
 tmux_wait "1/1" >/dev/null
 tmux_type d
@@ -120,35 +106,58 @@ t_not_contains "no raw escape in the detail pane" "$(tmux_capture -e)" $'\033]0;
 t_not_contains "the window title is still untouched" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
 tmux_type q
 dash_check_gone "q closes the detail pane (not the dashboard)" "DETAIL"
+
+# Kill asks first, defaults to No, and Yes kills the sandbox on the server.
+tmux_keys Escape
+tmux_type '/plain-one'
+tmux_keys Enter
+tmux_wait "1/1" >/dev/null 2>&1
+tmux_type 'K'
+dash_check "K asks before killing" "Kill sandbox"
+t_contains "the question names the sandbox" "$(tmux_capture)" "\"plain-one\" ($oth_id)"
+t_contains "No is the default" "$(tmux_capture)" "[ No ]"
+tmux_keys Enter
+dash_check "Enter answers No" "Kill sandbox: cancelled"
+t_eq "No left the sandbox running on the server" "$(sbx_state "$oth_id")" running
+tmux_keys C-d
+dash_check "ctrl-d asks too" "[ No ]"
+tmux_type 'y'
+dash_check "yes kills it (status line)" "plain-one killed"
+t_eq "the sandbox is gone on the server" "$(sbx_state "$oth_id")" gone
+dash_check "the list refreshed without it" "No row matches the filter"
 dash_quit "quits after the list tests"
 
 # Without a UTF-8 locale, non-ASCII text becomes '?' (never "M-x" byte spellings) and the
 # columns stay aligned.
-dash_start 120 30 LC_ALL=C E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+dash_start 120 30 LC_ALL=C
 tmux_type 3
-dash_check "C locale: rows are listed" "plain-one"
+dash_check "C locale: rows are listed" "feature-x"
 screen=$(tmux_capture)
 t_not_contains "C locale: no M- byte spellings" "$screen" "M-"
-t_contains "C locale: non-ASCII shown as ?" "$(printf '%s\n' "$screen" | grep sbx-wide)" "???"
-wide_line=$(printf '%s\n' "$screen" | grep 'sbx-wide')
-plain_line=$(printf '%s\n' "$screen" | grep 'plain-one')
-t_eq "C locale: columns stay aligned" "$(col_of "$wide_line" sbx-wide)" "$(col_of "$plain_line" sbx-oth1)"
+t_contains "C locale: non-ASCII shown as ?" "$(printf '%s\n' "$screen" | grep "$wide_id")" "???"
+wide_line=$(printf '%s\n' "$screen" | grep "$wide_id")
+plain_line=$(printf '%s\n' "$screen" | grep 'feature-x')
+t_eq "C locale: columns stay aligned" "$(col_of "$wide_line" "$wide_id")" "$(col_of "$plain_line" "$box_id")"
 dash_quit "quits (C locale)"
 
-# 2,000 rows: the list pages instantly and the last row is reachable.
-big=$T_TMP/big.tsv
-for i in $(seq 1 2000); do printf 'sbx-%04d\tbase\trunning\t%d\t64\t-\tname=name-%04d\n' "$i" "$((i % 97))" "$i"; done >"$big"
-dash_start 120 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$big"
+# 2,000 sandboxes on a fresh server: the list pages instantly and the last row is reachable.
+e2b_local_stop
+E2B_LOCAL_STATE=$T_TMP/e2b-local-big
+e2b_local_start || t_finish
+sbx_many 2000 name || t_fail "2,000 sandboxes created" "see above"
+dash_start 120 30
 tmux_type 3
-dash_check "2,000 rows are counted" "1/2000"
+dash_check "2,000 rows are counted (all pages listed)" "1/2000"
 tmux_keys End
 dash_check "End reaches the last of 2,000 rows" "2000/2000"
-t_contains "the last row is drawn" "$(tmux_capture)" "name-2000"
-tmux_type 'C'
-dash_check "sorting 2,000 rows by a numeric column" "sorted by CPU"
+tmux_type 'N'
+dash_check "sorting 2,000 rows by name" "sorted by NAME (ascending)"
 tmux_type 'g'
-dash_check "after sorting, first row has the lowest CPU" "1/2000"
-t_contains "numeric sort: 0 first" "$(tmux_capture | sed -n 3p)" "name-0097"
+t_contains "ascending: name-0001 first" "$(tmux_capture | sed -n 3p)" "name-0001"
+tmux_type 'N'
+dash_check "again: descending" "sorted by NAME (descending)"
+tmux_type 'g'
+t_contains "descending: name-2000 first" "$(tmux_capture | sed -n 3p)" "name-2000"
 tmux_type '/name-1999'
 tmux_keys Enter
 dash_check "filtering 2,000 rows" "1/1"

@@ -8,10 +8,10 @@
 mouse() { tmux_type "$(printf '\033[M%b%b%b' "\\$(printf %03o $((32 + $1)))" \
     "\\$(printf %03o $((33 + $2)))" "\\$(printf %03o $((33 + $3)))")"; }
 
-rows=$T_TMP/rows.tsv
-for i in 1 2 3 4 5; do printf 'sbx-%d\tbase\trunning\t%d\t64\t-\tname=name-%d\n' "$i" "$i" "$i"; done >"$rows"
+e2b_local_start || t_finish
+for i in 1 2 3 4 5; do sbx_create base running 3600 "name=name-$i"; done
 
-dash_start 100 24 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+dash_start 100 24
 t_eq "mouse reporting is off by default" "$(tm display-message -p -t t '#{mouse_any_flag}')" 0
 mouse 0 24 0
 mouse 3 24 0
@@ -20,7 +20,7 @@ dash_check "without --mouse a press on a tab does nothing" "Help: Boxes"
 tmux_keys Escape
 dash_quit "quits (mouse off)"
 
-dash_start 100 24 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows" -- --mouse
+dash_start 100 24 -- --mouse
 t_eq "--mouse turns mouse reporting on" "$(tm display-message -p -t t '#{mouse_any_flag}')" 1
 # " 1 Boxes " takes columns 0-8, a gap, " 2 Workspaces " 10-23, a gap, then " 3 All ...".
 mouse 0 27 0

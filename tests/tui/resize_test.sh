@@ -4,10 +4,11 @@
 # at the new size.
 . "$(dirname "$0")/common.sh"
 
-rows=$T_TMP/rows.tsv
-printf 'sbx-1\tbase\trunning\t3\t128\t-\tname=plain-one\nsbx-2\topencode\tpaused\t1\t64\t-\te2b-tui=box\te2b-tui.name=feature-x\n' >"$rows"
+e2b_local_start || t_finish
+sbx_create base running 3600 name=plain-one
+sbx_create opencode paused 3600 e2b-tui=box e2b-tui.name=feature-x
 
-dash_start 100 30 E2B_API_KEY=e2b_test E2B_TUI_TEST_ROWS="$rows"
+dash_start 100 30
 tmux_type 3
 tmux_wait plain-one >/dev/null
 
@@ -19,6 +20,7 @@ dash_check_gone "growing again leaves the too-small screen" "Terminal too small"
 dash_check "the list is back after growing" "plain-one"
 
 # A dialog survives a resize through the too-small screen and is centred again.
+first=$(tmux_capture | sed -n 3p | awk '{print "\"" $1 "\" (" $2 ")"}')
 tmux_type K
 tmux_wait "[ No ]" >/dev/null
 tmux_resize 40 6
@@ -26,7 +28,7 @@ dash_check "too small while a dialog is open" "Terminal too small: 40x6"
 tmux_resize 70 20
 dash_check "the dialog is back after the resize" "[ No ]"
 line=$(tmux_capture | grep -n 'Kill sandbox' | head -n 1)
-t_contains "the dialog still asks about the same sandbox" "$(tmux_capture)" '"plain-one" (sbx-1)'
+t_contains "the dialog still asks about the same sandbox" "$(tmux_capture)" "$first"
 lineno=${line%%:*}
 t_ok "the dialog is re-centred for 20 lines (title on line 6..9)" test "$lineno" -ge 6 -a "$lineno" -le 9
 tmux_type n

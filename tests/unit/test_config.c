@@ -301,8 +301,30 @@ static void test_info_output(void)
     e2b_config_clear(&c);
 }
 
+static void test_key_binding_lines_are_skipped(void)
+{
+    /* key.* lines belong to the dashboard's key map; other keys are still checked. */
+    e2b_config c;
+    e2b_error *err;
+    e2b_config_init(&c);
+    const char *text = "refresh = 9\nkey.move-up = up k\n  key.kill = K  \ntemplate = t2\n";
+    err = e2b_config_parse_text(&c, text, strlen(text), "f");
+    CHECK(err == NULL);
+    CHECK_INT_EQ(c.refresh_seconds, 9);
+    CHECK(c.template_id && strcmp(c.template_id, "t2") == 0);
+    e2b_error_free(err);
+    err = e2b_config_parse_text(&c, "keys.kill = K\n", 14, "f");
+    CHECK(err && contains(e2b_error_message(err), "f:1:"));
+    e2b_error_free(err);
+    err = e2b_config_parse_text(&c, "bogus = 1\n", 10, "f");
+    CHECK(err && contains(e2b_error_message(err), "unknown key 'bogus'"));
+    e2b_error_free(err);
+    e2b_config_clear(&c);
+}
+
 int main(void)
 {
+    RUN(test_key_binding_lines_are_skipped);
     RUN(test_defaults);
     RUN(test_file_env_flag_precedence);
     RUN(test_bad_lines_name_file_and_line);
