@@ -20,6 +20,9 @@ struct tui_options {
     bool readonly;        /* --readonly: hide every action that changes something */
     int refresh_seconds;  /* --refresh SECONDS: 0 = not given (config's refresh, else 3) */
     enum tui_print_keys print_keys; /* hidden --print-keys[=text|conf|man] */
+    /* The global options shared with the one-shot modes, as config keys set by a flag:
+     * --config FILE, --domain DOMAIN, --api-url URL, --keystore NAME (argv strings, or NULL). */
+    const char *config_file, *domain, *api_url, *keystore;
 };
 
 enum tui_options_result {

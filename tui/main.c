@@ -37,7 +37,6 @@ static void print_help(FILE *f)
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
           "\n"
-          "\n"
           "Options:\n"
           "  --config FILE            read FILE instead of the default config file\n"
           "  --domain DOMAIN          E2B domain (default e2b.app)\n"
@@ -50,6 +49,12 @@ static void print_help(FILE *f)
           "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME\n"
           "  --json                   --list: print JSON\n"
+          "\n"
+          "Dashboard options:\n"
+          "  --refresh SECONDS        refresh the lists every SECONDS (default 3)\n"
+          "  --readonly               hide every action that changes something\n"
+          "  --mouse                  mouse clicks and wheel\n"
+          "  --no-color               no colours (also NO_COLOR)\n"
           "\n"
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
           "4 authentication, 5 conflict (e.g. diverged branch).\n"
@@ -227,7 +232,7 @@ static int check_combination(const cli_args *a)
 
 int main(int argc, char **argv)
 {
-    /* Temporary (branch tui): the dashboard when every argument is a dashboard option. */
+    /* The dashboard when every argument is a dashboard or global option. */
     struct tui_options topts;
     enum tui_options_result tr = tui_options_parse(argc, argv, &topts);
     if (tr == TUI_OPTIONS_RUN)
@@ -303,8 +308,9 @@ int main(int argc, char **argv)
     } else if (args.mode != CLI_NONE) {
         rc = cli_run(&args, &cfg);
     } else {
-        fputs("e2b-tui: the dashboard is not built yet; see e2b-tui --help\n", stderr);
-        rc = EXIT_FAILED;
+        /* Not reached: without a mode every argument is the dashboard's (tui_options_parse). */
+        fputs("e2b-tui: no mode given (see e2b-tui --help)\n", stderr);
+        rc = EXIT_USAGE;
     }
     e2b_config_clear(&cfg);
     return rc;

@@ -5,6 +5,29 @@
 
 #include "tui/app.h"
 
+/* The options the dashboard shares with the one-shot modes: "--name VALUE" or "--name=VALUE".
+ * Returns 1 when argv[*i] is one (advancing *i past its value), 0 when not, -1 on a missing
+ * value (reported). */
+static int global_option(struct tui_options *o, int argc, char **argv, int *i)
+{
+    static const char *const names[] = {"--config", "--domain", "--api-url", "--keystore"};
+    const char **slots[] = {&o->config_file, &o->domain, &o->api_url, &o->keystore};
+    const char *a = argv[*i];
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k]);
+        if (strncmp(a, names[k], n) != 0 || (a[n] != '\0' && a[n] != '='))
+            continue;
+        const char *v = a[n] == '=' ? a + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+        if (!v || !*v) {
+            fprintf(stderr, "e2b-tui: %s needs a value (see e2b-tui --help)\n", names[k]);
+            return -1;
+        }
+        *slots[k] = v;
+        return 1;
+    }
+    return 0;
+}
+
 enum tui_options_result tui_options_parse(int argc, char **argv, struct tui_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -35,7 +58,11 @@ enum tui_options_result tui_options_parse(int argc, char **argv, struct tui_opti
             fprintf(stderr, "e2b-tui: --print-keys takes text, conf or man\n");
             return TUI_OPTIONS_USAGE;
         } else {
-            return TUI_OPTIONS_NOT_MINE;
+            int g = global_option(o, argc, argv, &i);
+            if (g < 0)
+                return TUI_OPTIONS_USAGE;
+            if (g == 0)
+                return TUI_OPTIONS_NOT_MINE;
         }
     }
     return TUI_OPTIONS_RUN;

@@ -32,6 +32,21 @@ int refresh_config(struct ui *ui, char *why, size_t whysz)
         e2b_config_set(&ui->cfg, "refresh", n, E2B_SRC_FLAG, &msg);
         free(msg);
     }
+    const struct {
+        const char *key, *value;
+    } flags[] = {{"config", ui->opts.config_file},
+                 {"domain", ui->opts.domain},
+                 {"api_url", ui->opts.api_url},
+                 {"keystore", ui->opts.keystore}};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (!flags[k].value)
+            continue;
+        if (e2b_config_set(&ui->cfg, flags[k].key, flags[k].value, E2B_SRC_FLAG, &msg) != 0) {
+            snprintf(why, whysz, "--%s: %s", flags[k].key, msg ? msg : "bad value");
+            free(msg);
+            return -1;
+        }
+    }
     e2b_error *err = e2b_config_load(&ui->cfg, NULL);
     if (err) {
         snprintf(why, whysz, "config: %s", e2b_error_message(err));

@@ -65,6 +65,18 @@ dash_check "the empty list says it is retrying" "Could not list sandboxes yet"
 tmux_type 'u'
 dash_check "u still asks (the server is needed only once it starts)" "up: box name"
 tmux_keys Escape
+tmux_type q
+dash_check "q quits the dashboard" "rc=0"
+
+# The global options reach the dashboard too: --api-url beats E2B_API_URL.
+dash_start 100 30 E2B_API_KEY=e2b_test_not_a_real_key -- --api-url http://127.0.0.1:7 --readonly
+dash_check "--api-url is used by the dashboard" "cannot reach 127.0.0.1:7"
+tmux_type q
+dash_check "q quits the dashboard (--api-url)" "rc=0"
+dash_start 100 30 E2B_API_KEY=e2b_test_not_a_real_key
+tmux_type 'u'
+dash_check "u asks again after a restart" "up: box name"
+tmux_keys Escape
 dash_check "Esc cancels it" "up: cancelled"
 tmux_type 2
 dash_check "the UI keeps working" "2 Workspaces"
