@@ -1,0 +1,453 @@
+/* bundle: the pure header parser, and imports of bundles made by the real git. */
+#include "core/bundle.h"
+#include "core/gitwork.h"
+#include "tests/lib/gitfix.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OID_A "0123456789abcdef0123456789abcdef01234567"
+#define OID_B "89abcdef0123456789abcdef0123456789abcdef"
+
+static int parse_str(const char *s, bundle_header *h, gw_error *err)
+{
+    return bundle_header_parse((const uint8_t *)s, strlen(s), h, err);
+}
+
+static void test_header_valid_v2_and_v3(void)
+{
+    bundle_header h;
+    gw_error err;
+    const char *v2 = "# v2 git bundle\n" OID_A " refs/heads/main\n" OID_B " HEAD\n\nPACKxyz";
+    CHECK_INT_EQ(parse_str(v2, &h, &err), 1);
+    CHECK_INT_EQ(h.version, 2);
+    CHECK_INT_EQ(h.nrefs, 2);
+    CHECK_INT_EQ(h.nprereqs, 0);
+    CHECK_STR_EQ(h.refs[0].name, "refs/heads/main");
+    CHECK_STR_EQ(h.refs[0].oid, OID_A);
+    CHECK_STR_EQ(h.refs[1].name, "HEAD");
+    CHECK_INT_EQ(h.header_len, strlen(v2) - strlen("PACKxyz"));
+    bundle_header_free(&h);
+
+    const char *v3 = "# v3 git bundle\n@object-format=sha1\n-" OID_B " subject: with spaces\n"
+                     "-" OID_A "\n" OID_A " refs/e2b-tui/scratch\n\n";
+    CHECK_INT_EQ(parse_str(v3, &h, &err), 1);
+    CHECK_INT_EQ(h.version, 3);
+    CHECK_INT_EQ(h.nprereqs, 2);
+    CHECK_STR_EQ(h.prereqs[0], OID_B);
+    CHECK_STR_EQ(h.prereqs[1], OID_A);
+    CHECK_INT_EQ(h.nrefs, 1);
+    CHECK_STR_EQ(h.refs[0].name, "refs/e2b-tui/scratch");
+    CHECK_INT_EQ(h.header_len, strlen(v3));
+    bundle_header_free(&h);
+}
+
+static void test_header_every_prefix_needs_more(void)
+{
+    const char *v3 = "# v3 git bundle\n@object-format=sha1\n-" OID_B " c\n" OID_A " HEAD\n\n";
+    size_t n = strlen(v3);
+    for (size_t i = 0; i < n; i++) {
+        bundle_header h;
+        gw_error err;
+        int r = bundle_header_parse((const uint8_t *)v3, i, &h, &err);
+        CHECK_MSG(r == 0, "prefix of %zu bytes gave %d (%s)", i, r, err.msg);
+    }
+}
+
+static void expect_bad(const char *s, size_t len, const char *why, int *ok)
+{
+    bundle_header h;
+    gw_error err;
+    int r = bundle_header_parse((const uint8_t *)s, len, &h, &err);
+    if (r != -1 || err.code != GW_EBUNDLE || !strstr(err.msg, why) || h.nrefs || h.refs) {
+        fprintf(stderr, "case [%.60s]: r=%d code=%d msg=%s (want ...%s...)\n", s, r, err.code,
+                err.msg, why);
+        *ok = 0;
+    }
+}
+
+#define BAD(s, why) expect_bad((s), sizeof(s) - 1, (why), &ok)
+
+static void test_header_rejects_malformed(void)
+{
+    int ok = 1;
+    BAD("# v4 git bundle\n" OID_A " HEAD\n\n", "not a git bundle");
+    BAD("PK\x03\x04", "not a git bundle");
+    BAD("# v2 git bundle\n" OID_A " HEAD\n" "\x00" "\n\n", "NUL");
+    BAD("# v2 git bundle\n" OID_A " HEAD\r\n\n", "CR");
+    BAD("# v2 git bundle\n0123456789ABCDEF0123456789abcdef01234567 HEAD\n\n", "malformed reference");
+    BAD("# v2 git bundle\n0123456789abcdef0123456789abcdef0123456 HEAD\n\n", "malformed reference");
+    BAD("# v2 git bundle\n" OID_A "0 HEAD\n\n", "malformed reference");
+    BAD("# v2 git bundle\n" OID_A " \n\n", "malformed reference");
+    BAD("# v2 git bundle\n" OID_A " refs/heads/a b\n\n", "malformed reference");
+    BAD("# v2 git bundle\n" OID_A " refs/heads/\x1b[2J\n\n", "malformed reference");
+    BAD("# v2 git bundle\n" OID_A "\n\n", "malformed reference");
+    BAD("# v2 git bundle\n-" OID_A "x\n" OID_A " HEAD\n\n", "malformed prerequisite");
+    BAD("# v2 git bundle\n-0123\n" OID_A " HEAD\n\n", "malformed prerequisite");
+    BAD("# v2 git bundle\n@object-format=sha1\n" OID_A " HEAD\n\n", "capability in a v2");
+    BAD("# v3 git bundle\n@object-format=sha256\n" OID_A " HEAD\n\n", "SHA-256");
+    BAD("# v3 git bundle\n@filter=blob:none\n" OID_A " HEAD\n\n", "filtered");
+    BAD("# v3 git bundle\n@frobnicate\n" OID_A " HEAD\n\n", "unknown capability");
+    BAD("# v2 git bundle\n-" OID_A "\n\n", "no references");
+    BAD("# v2 git bundle\n\n", "no references");
+    CHECK(ok);
+
+    /* A line longer than the cap is refused before its newline arrives. */
+    size_t n = 16 + 41 + BUNDLE_LINE_MAX + 10;
+    char *big = malloc(n);
+    memcpy(big, "# v2 git bundle\n" OID_A " ", 16 + 41);
+    memset(big + 57, 'r', n - 57);
+    expect_bad(big, n, "too long", &ok);
+    free(big);
+    CHECK(ok);
+
+    /* A header that never ends is refused at the cap, not buffered forever. */
+    const char line[] = OID_A " refs/heads/some-branch-name\n";
+    size_t ll = sizeof line - 1, total = 16 + ll * (BUNDLE_HEADER_MAX / ll + 2);
+    char *huge = malloc(total);
+    memcpy(huge, "# v2 git bundle\n", 16);
+    for (size_t p = 16; p + ll <= total; p += ll)
+        memcpy(huge + p, line, ll);
+    expect_bad(huge, total, "larger than", &ok);
+    bundle_header h;
+    gw_error err;
+    /* ...while the same bytes below the cap are only an incomplete header */
+    int r = bundle_header_parse((const uint8_t *)huge, 16 + ll * 1000, &h, &err);
+    free(huge);
+    CHECK(ok);
+    CHECK_INT_EQ(r, 0);
+}
+
+/* Random mutations of a valid header (a fixed seed, so failures reproduce): the parser
+ * must never crash or read out of bounds (ASan/valgrind watch), and whatever it accepts
+ * must be self-consistent. A cheap stand-in until a libFuzzer harness exists. */
+static void test_header_survives_mutations(void)
+{
+    const char seed[] = "# v3 git bundle\n@object-format=sha1\n-" OID_B " c\n" OID_A
+                        " refs/heads/main\n" OID_B " HEAD\n\nPACK";
+    size_t n = sizeof seed - 1;
+    unsigned char buf[sizeof seed + 8];
+    unsigned state = 12345;
+    int accepted = 0, rejected = 0;
+    for (int iter = 0; iter < 20000; iter++) {
+        memcpy(buf, seed, n);
+        size_t len = n;
+        int muts = 1 + (int)((state = state * 1103515245u + 12345u) >> 16) % 4;
+        for (int m = 0; m < muts && len > 0; m++) {
+            state = state * 1103515245u + 12345u;
+            size_t at = (state >> 8) % len;
+            switch ((state >> 4) % 4) {
+            case 0: buf[at] = (unsigned char)(state >> 20); break;   /* random byte */
+            case 1: buf[at] = '\n'; break;                          /* split a line */
+            case 2: len = at; break;                                /* truncate */
+            default: buf[at] ^= 0x20; break;                         /* flip case */
+            }
+        }
+        bundle_header h;
+        gw_error err;
+        /* copy into an exact-size heap block so any over-read is caught */
+        unsigned char *exact = malloc(len ? len : 1);
+        memcpy(exact, buf, len);
+        int r = bundle_header_parse(exact, len, &h, &err);
+        free(exact);
+        CHECK(r == -1 || r == 0 || r == 1);
+        if (r == 1) {
+            accepted++;
+            CHECK(h.header_len <= len && h.nrefs > 0);
+            for (size_t i = 0; i < h.nrefs; i++)
+                CHECK(strlen(h.refs[i].oid) == 40 && h.refs[i].name[0]);
+            bundle_header_free(&h);
+        } else if (r == -1) {
+            rejected++;
+            CHECK(err.code == GW_EBUNDLE && err.msg[0]);
+        }
+    }
+    CHECK(accepted > 0 && rejected > 0);
+}
+
+/* ---- imports of real bundles ---- */
+
+static char *path_in(const char *rel)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s", gitfix_tmpdir(), rel) < 0)
+        return NULL;
+    return p;
+}
+
+typedef struct {
+    int calls;
+    int cancel_after;
+} prog_ud;
+
+static int on_progress(const bundle_progress *p, void *ud)
+{
+    prog_ud *u = ud;
+    (void)p;
+    u->calls++;
+    return u->cancel_after && u->calls >= u->cancel_after;
+}
+
+typedef struct {
+    int rc;             /* first error code, or GW_OK */
+    gw_error err;
+    char oid[41];
+    gitwork_branch_outcome outcome;
+    bundle_progress prog;
+    int progress_calls;
+} import_result;
+
+/* Imports file (cut to `limit` bytes when non-zero) into repo in chunks of varying size. */
+static import_result import_file(const char *repo, const char *file, size_t limit,
+                                 const char *want, const char *branch, int cancel_after)
+{
+    import_result res = {0};
+    char *rp = path_in(repo), *fp = path_in(file);
+    size_t len = 0;
+    unsigned char *data = gitfix_read_file(fp, &len);
+    free(fp);
+    gitwork *g = NULL;
+    bundle_import *bi = NULL;
+    prog_ud u = {0, cancel_after};
+    if (!data || gitwork_open(&g, rp, 0, &res.err) != GW_OK ||
+        bundle_import_new(&bi, g, on_progress, &u, &res.err) != GW_OK) {
+        res.rc = GW_EFAIL;
+        goto out;
+    }
+    if (limit && limit < len)
+        len = limit;
+    size_t pos = 0, step = 1;
+    while (pos < len && res.rc == GW_OK) {
+        size_t k = step < len - pos ? step : len - pos;
+        res.rc = bundle_import_write(bi, data + pos, k);
+        pos += k;
+        step = step * 3 + 7; /* 1, 10, 37, ...: splits the header and the pack anywhere */
+        if (step > 100000)
+            step = 13;
+    }
+    if (res.rc == GW_OK)
+        res.rc = branch ? bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
+                        : bundle_import_finish(bi, want, res.oid);
+    res.err = *bundle_import_error(bi);
+    res.prog = *bundle_import_progress(bi);
+out:
+    res.progress_calls = u.calls;
+    bundle_import_free(bi);
+    gitwork_close(g);
+    free(data);
+    free(rp);
+    return res;
+}
+
+/* Everything an import could leave behind: object files and refs. */
+static char *repo_state(const char *repo)
+{
+    return gitfix_out("cd %s/.git && find objects refs -type f | LC_ALL=C sort; "
+                      "cat packed-refs 2>/dev/null; true",
+                      repo);
+}
+
+static int make_source(void)
+{
+    /* history with a large file edited in place, so later packs hold deltas against it */
+    return gitfix_sh(
+        "git init -q -b main src && cd src && seq 1 20000 > big.txt && echo a > a.txt && "
+        "git add -A && git commit -qm one && seq 1 20001 > big.txt && git commit -qam two && "
+        "git tag base && seq 1 20002 > big.txt && echo b > b.txt && git add -A && "
+        "git commit -qm three && printf 'caf\\303\\251\\n' > \"$(printf 'caf\\303\\251')\" && "
+        "git add -A && git commit -qm four && cd .. && "
+        "git clone -q --no-local src base-clone && git -C base-clone reset -q --hard base && "
+        "git -C base-clone tag -d base >/dev/null && git -C base-clone remote remove origin && "
+        "git -C base-clone reflog expire --expire=now --all && git -C base-clone gc -q --prune=now");
+}
+
+static void test_import_full_bundle(void)
+{
+    CHECK(make_source() == 0);
+    CHECK(gitfix_sh("git -C src bundle create -q ../full.bundle main && git init -q -b main empty") == 0);
+    import_result r = import_file("empty", "full.bundle", 0, "refs/heads/main", "e2b/box", 0);
+    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
+    char *want = gitfix_out("git -C src rev-parse main");
+    char *got = gitfix_out("git -C empty rev-parse refs/heads/e2b/box");
+    CHECK_STR_EQ(r.oid, want);
+    CHECK_STR_EQ(got, want);
+    free(want);
+    free(got);
+    CHECK(r.prog.objects_total > 0 && r.prog.objects_received == r.prog.objects_total);
+    CHECK(r.progress_calls > 0);
+    char *fsck = gitfix_out("out=$(git -C empty fsck --full 2>&1); rc=$?; "
+                            "printf '%%s\\n' \"$out\" | grep -v '^notice: HEAD points to an unborn'; "
+                            "echo fsck-rc=$rc");
+    CHECK_STR_EQ(fsck, "fsck-rc=0");
+    free(fsck);
+    /* the content came across: the files at the tip are readable */
+    char *tree = gitfix_out("git -c core.quotepath=off -C empty ls-tree -r --name-only e2b/box | tr '\\n' ' '");
+    CHECK_STR_EQ(tree, "a.txt b.txt big.txt caf\xc3\xa9 ");
+    free(tree);
+    /* HEAD still unborn on main, the index untouched (none) */
+    CHECK(gitfix_sh("test \"$(cat empty/.git/HEAD)\" = 'ref: refs/heads/main' && "
+                    "test ! -e empty/.git/index") == 0);
+}
+
+static void test_import_incremental_thin_v2_and_v3(void)
+{
+    CHECK(gitfix_sh("git -C src bundle create -q ../inc.bundle base..main && "
+                    "git -C src bundle create -q --version=3 ../inc3.bundle base..main && "
+                    "head -c 16 inc3.bundle | grep -q 'v3 git bundle' && "
+                    "cp -a base-clone thin2 && cp -a base-clone thin3") == 0);
+    char *want = gitfix_out("git -C src rev-parse main");
+    import_result r = import_file("thin2", "inc.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_STR_EQ(r.oid, want);
+    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
+    /* the pack was thin: its delta base came from the local repository */
+    CHECK_MSG(r.prog.local_objects > 0, "local objects %u", r.prog.local_objects);
+    CHECK(gitfix_sh("git -C thin2 fsck --full >/dev/null 2>&1") == 0);
+    CHECK(gitfix_sh("test \"$(git -C thin2 show e2b/box:big.txt | wc -l)\" = 20002") == 0);
+
+    import_result r3 = import_file("thin3", "inc3.bundle", 0, "refs/heads/main", "e2b/box", 0);
+    CHECK_MSG(r3.rc == GW_OK, "%s", r3.err.msg);
+    CHECK_STR_EQ(r3.oid, want);
+    CHECK(gitfix_sh("git -C thin3 fsck --full >/dev/null 2>&1") == 0);
+    free(want);
+}
+
+static void test_import_head_only_fast_forward(void)
+{
+    /* base-clone's main is at base; a HEAD-only bundle moves e2b/box forward from base */
+    CHECK(gitfix_sh("cp -a base-clone ff && git -C ff branch -q e2b/box main && "
+                    "git -C src bundle create -q ../head.bundle base..HEAD") == 0);
+    char *names = gitfix_out("git bundle list-heads head.bundle | cut -d' ' -f2");
+    CHECK_STR_EQ(names, "HEAD");
+    free(names);
+    import_result r = import_file("ff", "head.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_FAST_FORWARDED);
+    /* the same bundle again: nothing new */
+    import_result again = import_file("ff", "head.bundle", 0, "HEAD", "e2b/box", 0);
+    CHECK_MSG(again.rc == GW_OK, "%s", again.err.msg);
+    CHECK_INT_EQ(again.outcome, GITWORK_BRANCH_UP_TO_DATE);
+    /* and a diverged branch is refused, unchanged */
+    CHECK(gitfix_sh("cd ff && git checkout -q -b side main && echo d > d && git add d && "
+                    "git commit -qm d && git branch -q -f e2b/other side && git checkout -q main") == 0);
+    import_result dv = import_file("ff", "head.bundle", 0, NULL, "e2b/other", 0);
+    CHECK_INT_EQ(dv.rc, GW_EDIVERGED);
+    CHECK(gitfix_sh("test \"$(git -C ff rev-parse e2b/other)\" = \"$(git -C ff rev-parse side)\"") == 0);
+}
+
+static void test_missing_prerequisite_writes_nothing(void)
+{
+    CHECK(gitfix_sh("git init -q -b main stranger && cd stranger && echo s > s && git add s && "
+                    "git commit -qm s") == 0);
+    char *before = repo_state("stranger");
+    import_result r = import_file("stranger", "inc.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("stranger");
+    CHECK_INT_EQ(r.rc, GW_EMISSINGBASE);
+    CHECK(strstr(r.err.msg, "not present locally") != NULL);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
+static void test_corrupt_header_writes_nothing(void)
+{
+    /* upper-case one hex digit of the ref line */
+    CHECK(gitfix_sh("cp full.bundle bad-hdr.bundle && "
+                    "printf 'G' | dd of=bad-hdr.bundle bs=1 seek=20 conv=notrunc 2>/dev/null && "
+                    "git init -q -b main e1") == 0);
+    char *before = repo_state("e1");
+    import_result r = import_file("e1", "bad-hdr.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("e1");
+    CHECK_INT_EQ(r.rc, GW_EBUNDLE);
+    CHECK(strstr(r.err.msg, "malformed reference") != NULL);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+    /* a header that never reaches its pack */
+    import_result r2 = import_file("e1", "full.bundle", 30, NULL, "e2b/box", 0);
+    CHECK_INT_EQ(r2.rc, GW_EBUNDLE);
+    CHECK(strstr(r2.err.msg, "incomplete header") != NULL);
+}
+
+static void test_truncated_or_corrupt_pack_leaves_no_stray_objects(void)
+{
+    CHECK(gitfix_sh("git init -q -b main e2 && cp full.bundle flipped.bundle && "
+                    "size=$(stat -c %%s flipped.bundle) && "
+                    "printf '\\377' | dd of=flipped.bundle bs=1 seek=$((size / 2)) conv=notrunc "
+                    "2>/dev/null") == 0);
+    char *before = repo_state("e2");
+    char *sz = gitfix_out("stat -c %%s full.bundle");
+    size_t size = strtoul(sz, NULL, 10);
+    free(sz);
+    import_result cut = import_file("e2", "full.bundle", size * 6 / 10, NULL, "e2b/box", 0);
+    char *after1 = repo_state("e2");
+    import_result flip = import_file("e2", "flipped.bundle", 0, NULL, "e2b/box", 0);
+    char *after2 = repo_state("e2");
+    import_result nopack = import_file("e2", "full.bundle", 0, "refs/heads/nope", "e2b/box", 0);
+    char *after3 = repo_state("e2");
+    CHECK_INT_EQ(cut.rc, GW_EBUNDLE);
+    CHECK_MSG(strstr(cut.err.msg, "truncated or corrupt") != NULL, "%s", cut.err.msg);
+    CHECK_INT_EQ(flip.rc, GW_EBUNDLE);
+    CHECK_INT_EQ(nopack.rc, GW_ENOREF);
+    CHECK_STR_EQ(after1, before);
+    CHECK_STR_EQ(after2, before);
+    CHECK_STR_EQ(after3, before);
+    CHECK(gitfix_sh("git -C e2 fsck --full >/dev/null 2>&1 && "
+                    "test -z \"$(ls e2/.git/objects/pack)\"") == 0);
+    free(before);
+    free(after1);
+    free(after2);
+    free(after3);
+}
+
+static void test_pack_missing_objects_refused(void)
+{
+    /* A hand-made bundle whose pack holds the tip commit but not its tree or parents:
+     * connectivity verification must refuse it and leave nothing behind. */
+    CHECK(gitfix_sh("c=$(git -C src rev-parse main) && "
+                    "{ printf '# v2 git bundle\\n%%s refs/heads/main\\n\\n' $c; "
+                    "  echo $c | git -C src pack-objects -q --stdout; } > holes.bundle && "
+                    "git init -q -b main e3") == 0);
+    char *before = repo_state("e3");
+    import_result r = import_file("e3", "holes.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("e3");
+    CHECK_INT_EQ(r.rc, GW_EBUNDLE);
+    CHECK_MSG(strstr(r.err.msg, "missing") != NULL, "%s", r.err.msg);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
+static void test_cancel_from_progress(void)
+{
+    CHECK(gitfix_sh("git init -q -b main e4") == 0);
+    char *before = repo_state("e4");
+    import_result r = import_file("e4", "full.bundle", 0, NULL, "e2b/box", 1);
+    char *after = repo_state("e4");
+    CHECK_INT_EQ(r.rc, GW_ECANCELLED);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
+int main(void)
+{
+    gitfix_tmpdir();
+    RUN(test_header_valid_v2_and_v3);
+    RUN(test_header_every_prefix_needs_more);
+    RUN(test_header_rejects_malformed);
+    RUN(test_header_survives_mutations);
+    RUN(test_import_full_bundle);
+    RUN(test_import_incremental_thin_v2_and_v3);
+    RUN(test_import_head_only_fast_forward);
+    RUN(test_missing_prerequisite_writes_nothing);
+    RUN(test_corrupt_header_writes_nothing);
+    RUN(test_truncated_or_corrupt_pack_leaves_no_stray_objects);
+    RUN(test_pack_missing_objects_refused);
+    RUN(test_cancel_from_progress);
+    gitfix_cleanup();
+    return harness_finish();
+}
