@@ -30,7 +30,7 @@ TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
               libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \
               gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
-              mandoc jq
+              mandoc jq clang libclang-rt-dev
 
 WARN       := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               -Wformat=2 -Wvla -Wno-unused-parameter
@@ -67,6 +67,10 @@ LOCAL_SRC  := $(wildcard tests/e2b-local/*.c)
 PROG_SRC   := $(wildcard tests/unit/*.c tests/keystore/*.c tests/integration/*.c tests/tui/*.c \
                          tests/bench/*.c)
 UNIT_LIB   := $(wildcard tests/lib/*.c)
+# Each fuzz target (tests/fuzz/fuzz_*.c) is also linked with a file-replay main (no libFuzzer):
+# make check replays the seeds and saved findings through it. The clang/libFuzzer build is
+# tests/fuzz/fuzz.mk (make fuzz).
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 
 CORE_OBJ   := $(CORE_SRC:%.c=$(B)/%.o)
 KS_OBJ     := $(KS_SRC:%.c=$(B)/%.o)
@@ -74,6 +78,7 @@ TUI_OBJ    := $(TUI_SRC:%.c=$(B)/%.o)
 LOCAL_OBJ  := $(LOCAL_SRC:%.c=$(B)/%.o)
 UNIT_LOBJ  := $(UNIT_LIB:%.c=$(B)/%.o)
 PROG_BIN   := $(PROG_SRC:%.c=$(B)/%)
+FUZZ_BIN   := $(FUZZ_SRC:%.c=$(B)/%)
 
 .SECONDARY:
 .DELETE_ON_ERROR:
@@ -85,7 +90,7 @@ all: need-deps
 asan: need-deps
 	@$(MAKE) --no-print-directory variant B=build/asan
 
-variant: $(B)/e2b-tui $(B)/libe2bcore.a $(B)/libkeystore.a $(B)/e2b-local $(PROG_BIN)
+variant: $(B)/e2b-tui $(B)/libe2bcore.a $(B)/libkeystore.a $(B)/e2b-local $(PROG_BIN) $(FUZZ_BIN)
 	@if [ "$(B)" = build ]; then ln -sf $(B)/e2b-tui e2b-tui; fi
 
 $(B)/%.o: %.c
@@ -121,6 +126,13 @@ $(B)/tests/%: tests/%.c $(UNIT_LOBJ) $(B)/libe2bcore.a $(B)/libkeystore.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) $(VLDFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LOBJ) \
 	    $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
+
+$(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_common.h \
+                   $(B)/libe2bcore.a $(B)/libkeystore.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) $(VLDFLAGS) $(LDFLAGS) -o $@ $< \
+	    tests/fuzz/replay_main.c $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
 
 # The whole suite runs against the sanitizer build; unit tests also run under valgrind.
 check: asan

@@ -342,10 +342,15 @@ int e2b_parse_rfc3339(const char *s, time_t *out, int *ms)
 void e2b_format_rfc3339(time_t t, char *buf, size_t size)
 {
     struct tm tm;
-    if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
-        if (size)
-            buf[0] = '\0';
-    }
+    int n = -1;
+    /* The year by hand: strftime's %Y does not pad years below 1000 to 4 digits, which is
+     * not RFC 3339 and did not parse back (found by tests/fuzz/fuzz_model). Years RFC 3339
+     * cannot write (before 0000, after 9999) give an empty string, like any other failure. */
+    if (gmtime_r(&t, &tm) && tm.tm_year >= -1900 && tm.tm_year <= 9999 - 1900)
+        n = snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    if ((n < 0 || (size_t)n >= size) && size)
+        buf[0] = '\0';
 }
 
 /* ---- sandboxes ---- */

@@ -196,7 +196,8 @@ void e2b_log_list_free(e2b_log_list *list);
 /* Parses an RFC 3339 date-time ("2025-01-02T03:04:05.123Z", "...+02:00") to UTC seconds;
  * the milliseconds go to *ms when ms is not NULL. Returns 0, or -1 when malformed. */
 int e2b_parse_rfc3339(const char *s, time_t *out, int *ms);
-/* Formats t as "2025-01-02T03:04:05Z" into buf (at least 21 bytes). */
+/* Formats t as "2025-01-02T03:04:05Z" into buf (at least 21 bytes); an empty string when the
+ * year is outside 0000..9999 (RFC 3339 cannot write it). */
 void e2b_format_rfc3339(time_t t, char *buf, size_t size);
 
 #endif

@@ -7,9 +7,11 @@
 
 static const char HEADER[] = "# e2b-tui box passwords: keep this file private (mode 0600)\n";
 
+/* '#' too: a line whose first field began with a raw '#' would read back as a comment and
+ * the entry would vanish on the next load (found by tests/fuzz/fuzz_keystore_file). */
 static bool needs_escape(unsigned char c)
 {
-    return c < 0x21 || c == 0x7f || c == '%';
+    return c < 0x21 || c == 0x7f || c == '%' || c == '#';
 }
 
 static size_t encoded_len(const char *s)

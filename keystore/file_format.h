@@ -3,8 +3,9 @@
  *   # e2b-tui box passwords: keep this file private (mode 0600)
  *   <box>\t<sandbox id>\t<password>\n        one line per entry
  *
- * Each field is percent-encoded: '%', bytes below 0x21 and 0x7f become %XX, so a field never
- * holds a tab or newline. Lines starting with '#' and empty lines are ignored. */
+ * Each field is percent-encoded: '%', '#', bytes below 0x21 and 0x7f become %XX, so a field
+ * never holds a tab or newline and a line never starts with a raw '#'. Lines starting with '#'
+ * and empty lines are ignored. */
 #ifndef E2B_KS_FILE_FORMAT_H
 #define E2B_KS_FILE_FORMAT_H
 

@@ -1,0 +1,34 @@
+/* Fuzz target: the parser of what the pull script prints in the box
+ * (pull_script_parse_output in core/pull_script.h); the box is untrusted.
+ *
+ * Invariants: a BUNDLE result has a 40-hex commit and a path, a NOWORK result has none; a
+ * failure has a message without control characters. */
+#include "core/pull_script.h"
+#include "tests/fuzz/fuzz_common.h"
+
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    pull_script_result r;
+    gw_error err;
+    int rc = pull_script_parse_output((const char *)data, size, &r, &err);
+    if (rc == GW_OK) {
+        FUZZ_CHECK(strlen(r.commit) == 40 || r.kind == PULL_SCRIPT_NOWORK);
+        if (r.kind == PULL_SCRIPT_BUNDLE) {
+            FUZZ_CHECK(r.path != NULL && r.path[0] != '\0');
+            for (int i = 0; i < 40; i++)
+                FUZZ_CHECK((r.commit[i] >= '0' && r.commit[i] <= '9') ||
+                           (r.commit[i] >= 'a' && r.commit[i] <= 'f'));
+        } else {
+            FUZZ_CHECK(r.kind == PULL_SCRIPT_NOWORK && r.path == NULL);
+        }
+        free(r.path);
+    } else {
+        FUZZ_CHECK((int)err.code == rc && err.msg[0] != '\0');
+        for (const unsigned char *p = (const unsigned char *)err.msg; *p; p++)
+            FUZZ_CHECK(*p >= 0x20 && *p != 0x7f);
+        FUZZ_CHECK(r.path == NULL);
+    }
+    return 0;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Writes the hand-made seed corpora of tests/fuzz/corpus/<target>/ (run from the top of the
+tree; the files are committed, so this is only needed to change them). Bundle seeds come from
+`git bundle create` on a throw-away two-commit repository, cut after a few bytes of pack."""
+import json, os, struct, subprocess, tempfile
+
+ROOT = os.path.join("tests", "fuzz", "corpus")
+
+
+def put(target, name, data):
+    d = os.path.join(ROOT, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def env(flags, payload):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return struct.pack(">BI", flags, len(payload)) + payload
+
+
+def j(obj):
+    return json.dumps(obj, separators=(",", ":"))
+
+
+# ---- Connect envelopes and process streams (reference §2.5, §2.6) ----
+start = j({"event": {"start": {"pid": 42}}})
+out = j({"event": {"data": {"stdout": "aGVsbG8K"}}})
+err = j({"event": {"data": {"stderr": "b29wcwo="}}})
+pty = j({"event": {"data": {"pty": "G1szMm1vaw=="}}})
+keep = j({"event": {"keepalive": {}}})
+end0 = j({"event": {"end": {"exitCode": 0, "exited": True, "status": "exit status 0"}}})
+end1 = j({"event": {"end": {"exitCode": 1, "exited": True, "status": "exit status 1"}}})
+killed = j({"event": {"end": {"exited": False, "status": "signal: killed", "error": "killed"}}})
+ok_end = env(2, "{}")
+err_end = env(2, j({"error": {"code": "not_found", "message": "process with pid 7 not found"}}))
+
+put("connect", "one_message", env(0, start) + ok_end)
+put("connect", "stream", env(0, start) + env(0, out) + env(0, end0) + ok_end)
+put("connect", "error_end", err_end)
+put("connect", "empty_payloads", env(0, "") + env(0, "") + env(2, ""))
+put("connect", "end_with_metadata", env(0, "x") + env(2, j({"metadata": {"k": ["v"]}})))
+put("connect", "truncated", (env(0, out) + ok_end)[:9])
+put("connect", "compressed_flag", env(1, "{}"))
+
+put("process_event", "run_ok", env(0, start) + env(0, out) + env(0, err) + env(0, keep) +
+    env(0, end0) + ok_end)
+put("process_event", "run_fail", env(0, start) + env(0, err) + env(0, end1) + ok_end)
+put("process_event", "pty_killed", env(0, start) + env(0, pty) + env(0, killed) + ok_end)
+put("process_event", "not_found", err_end)
+put("process_event", "event_start", start)
+put("process_event", "event_end", end1)
+put("process_event", "unknown_event", env(0, start) + env(0, j({"event": {"future": {}}})) + ok_end)
+
+# ---- JSON replies (reference §1) ----
+listed = {"sandboxID": "iabc123", "templateID": "opencode", "alias": "opencode",
+          "clientID": "6532622b", "cpuCount": 2, "memoryMB": 1024, "diskSizeMB": 4096,
+          "envdVersion": "0.2.4", "startedAt": "2025-01-02T03:04:05.678Z",
+          "endAt": "2025-01-02T04:04:05Z", "state": "running",
+          "metadata": {"e2b-tui": "box", "e2b-tui.name": "feat-x",
+                       "e2b-tui.branch": "feat/x", "e2b-tui.base": "0123abcd"}}
+paused = {"sandboxID": "ipaused", "templateID": "opencode-e2b-proj", "cpuCount": -1,
+          "memoryMB": -1, "state": "paused", "startedAt": "2025-01-02T03:04:05+02:00",
+          "endAt": "2025-01-02T05:04:05+02:00", "metadata": {"opencode-workspace": "w1"}}
+put("model", "sandbox_list", j([listed, paused, {"sandboxID": "iother", "alias": None}]))
+put("model", "sandbox_list_empty", "[]")
+detail = dict(listed, domain="e2b.app", envdAccessToken="tok", allowInternetAccess=True,
+              lifecycle={"onTimeout": "pause", "autoResume": False})
+put("model", "sandbox_detail", j(detail))
+put("model", "sandbox_create", j({"sandboxID": "inew", "templateID": "opencode",
+                                   "clientID": "x", "envdVersion": "0.2.4",
+                                   "envdAccessToken": "secret", "trafficAccessToken": None,
+                                   "domain": None}))
+put("model", "secrets", j([{"secretID": "s1", "name": "ANTHROPIC_API_KEY", "currentVersion": 3,
+                            "metadata": {"by": "e2b-tui"},
+                            "createdAt": "2025-05-01T10:00:00Z",
+                            "updatedAt": "2025-05-02T10:00:00.5Z"},
+                           {"secretID": "s2", "name": "OPENAI_API_KEY", "currentVersion": 1}]))
+put("model", "metrics", j([{"timestampUnix": 1700000000, "timestamp": "2023-11-14T22:13:20Z",
+                            "cpuCount": 2, "cpuUsedPct": 12.5, "memUsed": 1048576,
+                            "memTotal": 2097152, "memCache": 0, "diskUsed": 10,
+                            "diskTotal": 20}]))
+put("model", "metrics_bulk", j({"sandboxes": {"i1": {"timestampUnix": 1, "cpuUsedPct": 50.0},
+                                               "i2": {"timestampUnix": 2, "memUsed": 5}}}))
+put("model", "logs", j({"logs": [{"timestamp": "2025-03-04T05:06:07.250Z", "level": "warn",
+                                  "message": "disk low", "fields": {"logger": "envd"}},
+                                 {"timestamp": "2025-03-04T05:06:08Z", "message": ""}]}))
+put("model", "processes", j({"processes": [{"pid": 7, "tag": "opencode",
+                                            "config": {"cmd": "/bin/bash",
+                                                       "args": ["-lc", "opencode serve"],
+                                                       "cwd": "/home/user"}}]}))
+put("model", "error_body", j({"code": 404, "message": "sandbox not found",
+                              "error_code": "not_found"}))
+put("model", "connect_error_body", j({"code": "unavailable", "message": "envd is starting"}))
+put("model", "time", "2025-01-02T03:04:05.123+05:30")
+
+# ---- config file (DESIGN.md §4) ----
+put("config", "full", """# e2b-tui config
+domain = localhost:3000
+api_url = "http://127.0.0.1:3000"
+template = opencode
+hours = 2
+refresh = 5
+opencode = 1
+keystore = file
+workspace_keys = opencode-workspace,workspaceID
+serve_command = "opencode serve --port {port} --hostname 0.0.0.0"
+attach_command = opencode attach {url} --dir {dir}
+health_path = /global/health
+""")
+put("config", "minimal", "domain = e2b.app\n")
+put("config", "sandbox_url", "sandbox_url = http://127.0.0.1:49983\nhours=24\n")
+put("config", "bad_line", "hours = 1\nthis is not a setting\n")
+
+# ---- display sanitiser ----
+put("sanitize", "ascii", "feat-x: running")
+put("sanitize", "escapes", b"\x1b[31mred\x1b[0m\x07\r\n\ttab\x7f\xc2\x9b2J")
+put("sanitize", "utf8", "caf\u00e9 \u65e5\u672c \U0001f600 \u202eevil\u202c \u2066iso\u2069")
+put("sanitize", "invalid_utf8", b"\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82 \xff\x00end")
+
+# ---- keystore password file ----
+put("keystore_file", "two_entries",
+    "# e2b-tui box passwords: keep this file private (mode 0600)\n"
+    "feat-x\tiabc123\tp4ss%20word%25\nother\tidef\tx\n")
+put("keystore_file", "escapes", "b%09ox\ts%0Aid\tp%7F%25\n\n# comment\n")
+
+# ---- pull script output ----
+c = "0123456789abcdef0123456789abcdef01234567"
+put("pull_script", "bundle", "some git noise\nE2B-TUI-BUNDLE %s full 1234 /tmp/e2b-tui.b\n" % c)
+put("pull_script", "thin", "E2B-TUI-BUNDLE %s thin 99 /tmp/x y.bundle" % c)
+put("pull_script", "nowork", "E2B-TUI-NOWORK %s\n" % c)
+put("pull_script", "error", "E2B-TUI-ERROR not a git repository: /home/user/proj\n")
+
+# ---- base64 ----
+put("base64", "padded", "aGVsbG8gd29ybGQ=")
+put("base64", "unpadded", "aGk")
+put("base64", "all_bytes", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v+/8=")
+
+# ---- git bundles: a header plus the first bytes of the pack ----
+with tempfile.TemporaryDirectory() as tmp:
+    def git(*args):
+        return subprocess.run(["git", "-C", tmp, "-c", "user.name=f", "-c", "user.email=f@f"] +
+                              list(args), check=True, capture_output=True).stdout
+    git("init", "-q", "-b", "main")
+    with open(os.path.join(tmp, "a"), "w") as f:
+        f.write("one\n")
+    git("add", "a")
+    git("commit", "-q", "-m", "one")
+    with open(os.path.join(tmp, "a"), "w") as f:
+        f.write("two\n")
+    git("commit", "-q", "-am", "two")
+    git("branch", "e2b/feat-x")
+    for name, version, revs in [("v2_full", 2, ["main", "e2b/feat-x"]),
+                                ("v2_thin", 2, ["HEAD~1..main"]),
+                                ("v3_full", 3, ["main"])]:
+        path = os.path.join(tmp, name + ".bundle")
+        git("bundle", "create", "-q", "--version=%d" % version, path, *revs)
+        data = open(path, "rb").read()
+        head = data.index(b"\n\n") + 2
+        put("bundle_header", name, data[:head + 16])
