@@ -2,6 +2,7 @@
 
 #include "core/http.h"
 #include "core/log.h"
+#include "core/str.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -229,10 +230,7 @@ void e2b_client_free(e2b_client *c)
     if (c->own_loop)
         e2b_loop_free(c->loop);
     free(c->api_url);
-    if (c->key_header) {
-        memset(c->key_header, 0, strlen(c->key_header));
-        free(c->key_header);
-    }
+    e2b_wipe_free(c->key_header);
     free(c->workspace_keys);
     free(c);
 }
@@ -249,18 +247,6 @@ void e2b_client_set_timeout(e2b_client *c, long timeout_ms)
 
 /* ---- calls ---- */
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, f);
-    if (vasprintf(&s, f, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
-
 /* A path segment (sandbox id, secret name) escaped for the URL. */
 static char *seg(const char *s)
 {
@@ -276,11 +262,7 @@ static void call_free(e2b_api_call *call)
     free(call->method);
     free(call->path);
     free(call->query);
-    if (call->body) {
-        /* Bodies may hold a secret value: do not leave it in freed memory. */
-        memset(call->body, 0, strlen(call->body));
-        free(call->body);
-    }
+    e2b_wipe_free(call->body); /* bodies may hold a secret value */
     e2b_metadata_clear(&call->list_metadata);
     free(call->workspace_keys);
     e2b_sandbox_list_free(call->slist);
@@ -440,7 +422,7 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
                               : NULL;
             if (call->kind == R_SECRET_LIST) {
                 char *t = e2b_encode_uri_component(r->next_token);
-                call->query = t ? fmt("limit=%d&nextToken=%s", PAGE_LIMIT, t) : NULL;
+                call->query = t ? e2b_strfmt("limit=%d&nextToken=%s", PAGE_LIMIT, t) : NULL;
                 free(t);
             }
             err = call->query ? send_page(call) : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
@@ -472,7 +454,7 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
 static e2b_error *send_page(e2b_api_call *call)
 {
     e2b_client *c = call->c;
-    char *url = fmt("%s%s%s%s", c->api_url, call->path, call->query ? "?" : "",
+    char *url = e2b_strfmt("%s%s%s%s", c->api_url, call->path, call->query ? "?" : "",
                     call->query ? call->query : "");
     const char *headers[] = {c->key_header, "Accept: application/json",
                              call->body ? "Content-Type: application/json" : NULL, NULL};
@@ -575,7 +557,7 @@ e2b_api_call *e2b_api_create(e2b_client *c, const e2b_create_params *p, e2b_api_
     if (!body)
         return invalid(err, "creating a sandbox", "no template given");
     call = call_new(c, R_SANDBOX, "POST", strdup("/v2/sandboxes"),
-                    fmt("creating a sandbox from template %s", p->template_id), 201, 201,
+                    e2b_strfmt("creating a sandbox from template %s", p->template_id), 201, 201,
                     (void (*)(void))fn, ud);
     if (call && !(call->body = json_text(body))) {
         call_free(call);
@@ -625,10 +607,10 @@ e2b_api_call *e2b_api_get(e2b_client *c, const char *id, e2b_api_sandbox_fn fn, 
     if (bad_id(id))
         return invalid(err, "looking up a sandbox", "no sandbox id given");
     s = seg(id);
-    call = call_new(c, R_SANDBOX, "GET", s ? fmt("/sandboxes/%s", s) : NULL,
-                    fmt("looking up sandbox %s", id), 200, 200, (void (*)(void))fn, ud);
+    call = call_new(c, R_SANDBOX, "GET", s ? e2b_strfmt("/sandboxes/%s", s) : NULL,
+                    e2b_strfmt("looking up sandbox %s", id), 200, 200, (void (*)(void))fn, ud);
     if (call)
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
     free(s);
     return launch(call, err);
 }
@@ -641,10 +623,10 @@ e2b_api_call *e2b_api_kill(e2b_client *c, const char *id, e2b_api_status_fn fn, 
     if (bad_id(id))
         return invalid(err, "killing a sandbox", "no sandbox id given");
     s = seg(id);
-    call = call_new(c, R_NONE, "DELETE", s ? fmt("/sandboxes/%s", s) : NULL,
-                    fmt("killing sandbox %s", id), 204, 200, (void (*)(void))fn, ud);
+    call = call_new(c, R_NONE, "DELETE", s ? e2b_strfmt("/sandboxes/%s", s) : NULL,
+                    e2b_strfmt("killing sandbox %s", id), 204, 200, (void (*)(void))fn, ud);
     if (call)
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
     free(s);
     return launch(call, err);
 }
@@ -657,10 +639,10 @@ e2b_api_call *e2b_api_pause(e2b_client *c, const char *id, e2b_api_status_fn fn,
     if (bad_id(id))
         return invalid(err, "pausing a sandbox", "no sandbox id given");
     s = seg(id);
-    call = call_new(c, R_NONE, "POST", s ? fmt("/sandboxes/%s/pause", s) : NULL,
-                    fmt("pausing sandbox %s", id), 204, 200, (void (*)(void))fn, ud);
+    call = call_new(c, R_NONE, "POST", s ? e2b_strfmt("/sandboxes/%s/pause", s) : NULL,
+                    e2b_strfmt("pausing sandbox %s", id), 204, 200, (void (*)(void))fn, ud);
     if (call) {
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
         call->body = strdup("{}");
         call->retry_503 = 1;
         if (call->timeout_ms < PAUSE_TIMEOUT_MS)
@@ -683,10 +665,10 @@ e2b_api_call *e2b_api_connect(e2b_client *c, const char *id, long timeout_s,
     if (timeout_s > 0)
         json_object_set_new(b, "timeout", json_integer(timeout_s));
     s = seg(id);
-    call = call_new(c, R_SANDBOX, "POST", s ? fmt("/v2/sandboxes/%s/connect", s) : NULL,
-                    fmt("connecting to sandbox %s", id), 200, 201, (void (*)(void))fn, ud);
+    call = call_new(c, R_SANDBOX, "POST", s ? e2b_strfmt("/v2/sandboxes/%s/connect", s) : NULL,
+                    e2b_strfmt("connecting to sandbox %s", id), 200, 201, (void (*)(void))fn, ud);
     if (call) {
-        call->not_found = fmt("no sandbox with id %s (killed or expired)", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s (killed or expired)", id);
         call->body = json_text(b);
         call->retry_503 = 1;
         if (call->timeout_ms < PAUSE_TIMEOUT_MS)
@@ -708,12 +690,12 @@ e2b_api_call *e2b_api_set_timeout(e2b_client *c, const char *id, long timeout_s,
     if (timeout_s < 0 || timeout_s > 2147483647L)
         return invalid(err, "setting a sandbox timeout", "the timeout is out of range");
     s = seg(id);
-    call = call_new(c, R_NONE, "POST", s ? fmt("/sandboxes/%s/timeout", s) : NULL,
-                    fmt("setting the timeout of sandbox %s", id), 204, 200, (void (*)(void))fn,
+    call = call_new(c, R_NONE, "POST", s ? e2b_strfmt("/sandboxes/%s/timeout", s) : NULL,
+                    e2b_strfmt("setting the timeout of sandbox %s", id), 204, 200, (void (*)(void))fn,
                     ud);
     if (call) {
-        call->not_found = fmt("no sandbox with id %s", id);
-        call->body = fmt("{\"timeout\":%ld}", timeout_s);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
+        call->body = e2b_strfmt("{\"timeout\":%ld}", timeout_s);
     }
     free(s);
     return launch(call, err);
@@ -727,17 +709,17 @@ e2b_api_call *e2b_api_metrics(e2b_client *c, const char *id, int64_t start, int6
     if (bad_id(id))
         return invalid(err, "reading sandbox metrics", "no sandbox id given");
     s = seg(id);
-    call = call_new(c, R_METRICS, "GET", s ? fmt("/sandboxes/%s/metrics", s) : NULL,
-                    fmt("reading the metrics of sandbox %s", id), 200, 200, (void (*)(void))fn,
+    call = call_new(c, R_METRICS, "GET", s ? e2b_strfmt("/sandboxes/%s/metrics", s) : NULL,
+                    e2b_strfmt("reading the metrics of sandbox %s", id), 200, 200, (void (*)(void))fn,
                     ud);
     if (call) {
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
         if (start > 0 && end > 0)
-            call->query = fmt("start=%lld&end=%lld", (long long)start, (long long)end);
+            call->query = e2b_strfmt("start=%lld&end=%lld", (long long)start, (long long)end);
         else if (start > 0)
-            call->query = fmt("start=%lld", (long long)start);
+            call->query = e2b_strfmt("start=%lld", (long long)start);
         else if (end > 0)
-            call->query = fmt("end=%lld", (long long)end);
+            call->query = e2b_strfmt("end=%lld", (long long)end);
     }
     free(s);
     return launch(call, err);
@@ -762,7 +744,7 @@ e2b_api_call *e2b_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t
         sb_take(&b, seg(ids[i]));
     }
     call = call_new(c, R_METRICS_BULK, "GET", strdup("/sandboxes/metrics"),
-                    fmt("reading the metrics of %zu sandboxes", n), 200, 200, (void (*)(void))fn,
+                    e2b_strfmt("reading the metrics of %zu sandboxes", n), 200, 200, (void (*)(void))fn,
                     ud);
     if (call && !(call->query = sb_done(&b))) {
         call_free(call);
@@ -782,7 +764,7 @@ e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *
     if (bad_id(id))
         return invalid(err, "reading sandbox logs", "no sandbox id given");
     if (q && q->cursor_ms > 0)
-        sb_take(&b, fmt("&cursor=%lld", (long long)q->cursor_ms));
+        sb_take(&b, e2b_strfmt("&cursor=%lld", (long long)q->cursor_ms));
     if (q && q->direction) {
         sb_add(&b, "&direction=");
         sb_take(&b, e2b_encode_uri_component(q->direction));
@@ -792,18 +774,18 @@ e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *
         sb_take(&b, e2b_encode_uri_component(q->level));
     }
     if (q && q->limit > 0)
-        sb_take(&b, fmt("&limit=%d", q->limit));
+        sb_take(&b, e2b_strfmt("&limit=%d", q->limit));
     if (q && q->search) {
         sb_add(&b, "&search=");
         sb_take(&b, e2b_encode_uri_component(q->search));
     }
     s = seg(id);
-    call = call_new(c, R_LOGS, "GET", s ? fmt("/v2/sandboxes/%s/logs", s) : NULL,
-                    fmt("reading the logs of sandbox %s", id), 200, 200, (void (*)(void))fn, ud);
+    call = call_new(c, R_LOGS, "GET", s ? e2b_strfmt("/v2/sandboxes/%s/logs", s) : NULL,
+                    e2b_strfmt("reading the logs of sandbox %s", id), 200, 200, (void (*)(void))fn, ud);
     free(s);
     if (call) {
         char *qs = sb_done(&b);
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
         if (qs && *qs)
             call->query = strdup(qs + 1); /* drop the leading '&' */
         free(qs);
@@ -821,11 +803,11 @@ e2b_api_call *e2b_api_update_network(e2b_client *c, const char *id, const json_t
     if (bad_id(id) || !json_is_object(network))
         return invalid(err, "updating sandbox network rules", "no sandbox id or rules given");
     s = seg(id);
-    call = call_new(c, R_NONE, "PUT", s ? fmt("/sandboxes/%s/network", s) : NULL,
-                    fmt("updating the network rules of sandbox %s", id), 204, 200,
+    call = call_new(c, R_NONE, "PUT", s ? e2b_strfmt("/sandboxes/%s/network", s) : NULL,
+                    e2b_strfmt("updating the network rules of sandbox %s", id), 204, 200,
                     (void (*)(void))fn, ud);
     if (call) {
-        call->not_found = fmt("no sandbox with id %s", id);
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
         call->body = json_dumps(network, JSON_COMPACT);
     }
     free(s);
@@ -841,7 +823,7 @@ e2b_api_call *e2b_api_secrets_list(e2b_client *c, e2b_api_secret_list_fn fn, voi
                                   strdup("listing secrets"), 200, 200, (void (*)(void))fn, ud);
     if (call) {
         call->seclist = calloc(1, sizeof *call->seclist);
-        call->query = fmt("limit=%d", PAGE_LIMIT);
+        call->query = e2b_strfmt("limit=%d", PAGE_LIMIT);
         if (!call->seclist || !call->query) {
             call_free(call);
             call = NULL;
@@ -868,7 +850,7 @@ e2b_api_call *e2b_api_secret_create(e2b_client *c, const char *name, const char 
     e2b_api_call *call;
     if (!name || !*name || !value)
         return invalid(err, "creating a secret", "a secret needs a name and a value");
-    call = call_new(c, R_SECRET, "POST", strdup("/secrets"), fmt("creating secret %s", name), 201,
+    call = call_new(c, R_SECRET, "POST", strdup("/secrets"), e2b_strfmt("creating secret %s", name), 201,
                     200, (void (*)(void))fn, ud);
     if (call && !(call->body = secret_body(name, value, metadata))) {
         call_free(call);
@@ -882,11 +864,11 @@ static e2b_api_call *secret_call(e2b_client *c, result_kind kind, const char *me
                                  void (*fn)(void), void *ud)
 {
     char *s = seg(name);
-    e2b_api_call *call = call_new(c, kind, method, s ? fmt("/secrets/%s", s) : NULL,
-                                  fmt("%s secret %s", verb, name), ok1, ok2, fn, ud);
+    e2b_api_call *call = call_new(c, kind, method, s ? e2b_strfmt("/secrets/%s", s) : NULL,
+                                  e2b_strfmt("%s secret %s", verb, name), ok1, ok2, fn, ud);
     free(s);
     if (call)
-        call->not_found = fmt("no secret named %s", name);
+        call->not_found = e2b_strfmt("no secret named %s", name);
     return call;
 }
 

@@ -1,6 +1,7 @@
 #include "core/config.h"
 
 #include "core/model.h"
+#include "core/str.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,18 +40,6 @@ static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0
 static const char *const preset_attach[3] = {NULL, "opencode attach {url} --dir {dir}",
                                              "opencode2 --server {url} {dir}"};
 static const char *const preset_health[3] = {NULL, "/global/health", "/api/health"};
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, f);
-    if (vasprintf(&s, f, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
 
 void e2b_config_init(e2b_config *cfg)
 {
@@ -164,11 +153,11 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
         if (strcmp(key, key_names[i]) == 0)
             id = i;
     if (id < 0) {
-        *why = fmt("unknown key '%s'", key);
+        *why = e2b_strfmt("unknown key '%s'", key);
         return -1;
     }
     if (id == K_API_KEY && source != E2B_SRC_ENV) {
-        *why = fmt("the API key is read only from the environment (E2B_API_KEY), not from %s",
+        *why = e2b_strfmt("the API key is read only from the environment (E2B_API_KEY), not from %s",
                    source == E2B_SRC_FILE ? "the config file" : "the command line");
         return -1;
     }
@@ -177,7 +166,7 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
     switch (id) {
     case K_DOMAIN:
         if (!valid_domain(value)) {
-            *why = fmt("domain must be a host name such as e2b.app or localhost:3000");
+            *why = e2b_strfmt("domain must be a host name such as e2b.app or localhost:3000");
             return -1;
         }
         slot = &cfg->domain;
@@ -185,21 +174,21 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
     case K_API_URL:
     case K_SANDBOX_URL:
         if (!valid_url(value)) {
-            *why = fmt("%s must be an http:// or https:// URL", key);
+            *why = e2b_strfmt("%s must be an http:// or https:// URL", key);
             return -1;
         }
         slot = id == K_API_URL ? &cfg->api_url : &cfg->sandbox_url;
         break;
     case K_TEMPLATE:
         if (!no_space_token(value)) {
-            *why = fmt("template must be a template name or id without spaces");
+            *why = e2b_strfmt("template must be a template name or id without spaces");
             return -1;
         }
         slot = &cfg->template_id;
         break;
     case K_HOURS:
         if (parse_int(value, 1, 24, &n) < 0) {
-            *why = fmt("hours must be a whole number from 1 to 24");
+            *why = e2b_strfmt("hours must be a whole number from 1 to 24");
             return -1;
         }
         cfg->hours = n;
@@ -207,49 +196,49 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
     case K_SERVE:
     case K_ATTACH:
         if (!*value || !printable(value)) {
-            *why = fmt("%s must be a non-empty command line", key);
+            *why = e2b_strfmt("%s must be a non-empty command line", key);
             return -1;
         }
         slot = id == K_SERVE ? &cfg->serve_command : &cfg->attach_command;
         break;
     case K_HEALTH:
         if (*value != '/' || !no_space_token(value)) {
-            *why = fmt("health_path must start with '/' (e.g. /api/health)");
+            *why = e2b_strfmt("health_path must start with '/' (e.g. /api/health)");
             return -1;
         }
         slot = &cfg->health_path;
         break;
     case K_OPENCODE:
         if (parse_int(value, 1, 2, &n) < 0) {
-            *why = fmt("opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
+            *why = e2b_strfmt("opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
             return -1;
         }
         cfg->opencode = n;
         break;
     case K_WORKSPACE_KEYS:
         if (!printable(value)) {
-            *why = fmt("workspace_keys must be a comma-separated list of metadata keys");
+            *why = e2b_strfmt("workspace_keys must be a comma-separated list of metadata keys");
             return -1;
         }
         slot = &cfg->workspace_keys;
         break;
     case K_KEYSTORE:
         if (!no_space_token(value)) {
-            *why = fmt("keystore must be a backend name (auto, secret-service, file, memory)");
+            *why = e2b_strfmt("keystore must be a backend name (auto, secret-service, file, memory)");
             return -1;
         }
         slot = &cfg->keystore;
         break;
     case K_REFRESH:
         if (parse_int(value, 1, 3600, &n) < 0) {
-            *why = fmt("refresh must be a number of seconds from 1 to 3600");
+            *why = e2b_strfmt("refresh must be a number of seconds from 1 to 3600");
             return -1;
         }
         cfg->refresh_seconds = n;
         break;
     case K_CONFIG:
         if (!*value) {
-            *why = fmt("config must be a file path");
+            *why = e2b_strfmt("config must be a file path");
             return -1;
         }
         slot = &cfg->config_path;
@@ -257,14 +246,14 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
         break;
     case K_API_KEY:
         if (!printable(value)) {
-            *why = fmt("E2B_API_KEY contains control characters");
+            *why = e2b_strfmt("E2B_API_KEY contains control characters");
             return -1;
         }
         slot = &cfg->api_key;
         break;
     }
     if (slot && replace(slot, value) < 0) {
-        *why = fmt("out of memory");
+        *why = e2b_strfmt("out of memory");
         return -1;
     }
     /* URLs are joined with paths later: no trailing slash. */
@@ -377,11 +366,11 @@ static char *xdg_dir(const char *(*lookup)(const char *), const char *xdg, const
 {
     const char *v = env_value(lookup, xdg), *home;
     if (v && v[0] == '/')
-        return fmt("%s/e2b-tui", v);
+        return e2b_strfmt("%s/e2b-tui", v);
     home = env_value(lookup, "HOME");
     if (!home)
         return NULL;
-    return fmt("%s/%s/e2b-tui", home, fallback);
+    return e2b_strfmt("%s/%s/e2b-tui", home, fallback);
 }
 
 static e2b_error *read_file(const char *path, char **text, size_t *len)
@@ -454,7 +443,7 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
         cfg_dir = xdg_dir(lookup, "XDG_CONFIG_HOME", ".config");
         if (!cfg_dir)
             return e2b_error_new(E2B_ERR_INVALID, "neither XDG_CONFIG_HOME nor HOME is set");
-        cfg->config_path = fmt("%s/config", cfg_dir);
+        cfg->config_path = e2b_strfmt("%s/config", cfg_dir);
         free(cfg_dir);
     }
     free(cfg->state_dir);
@@ -463,8 +452,8 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
         return e2b_error_new(E2B_ERR_INVALID, "neither XDG_STATE_HOME nor HOME is set");
     free(cfg->records_dir);
     free(cfg->log_path);
-    cfg->records_dir = fmt("%s/boxes", cfg->state_dir);
-    cfg->log_path = fmt("%s/e2b-tui.log", cfg->state_dir);
+    cfg->records_dir = e2b_strfmt("%s/boxes", cfg->state_dir);
+    cfg->log_path = e2b_strfmt("%s/e2b-tui.log", cfg->state_dir);
     if (!cfg->config_path || !cfg->records_dir || !cfg->log_path)
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
 
@@ -495,7 +484,7 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
 
     /* Derived values. */
     if (!cfg->api_url) {
-        cfg->api_url = fmt("%s://api.%s", e2b_domain_is_local(cfg->domain) ? "http" : "https",
+        cfg->api_url = e2b_strfmt("%s://api.%s", e2b_domain_is_local(cfg->domain) ? "http" : "https",
                            cfg->domain);
     }
     o = cfg->opencode == 1 ? 1 : 2;
@@ -549,15 +538,15 @@ char *e2b_config_envd_url(const e2b_config *cfg, const char *sandbox_id,
     if (cfg->sandbox_url)
         return strdup(cfg->sandbox_url);
     if (e2b_domain_is_e2b(d))
-        return fmt("https://sandbox.%s", d);
-    return fmt("%s://49983-%s.%s", e2b_domain_is_local(d) ? "http" : "https", sandbox_id, d);
+        return e2b_strfmt("https://sandbox.%s", d);
+    return e2b_strfmt("%s://49983-%s.%s", e2b_domain_is_local(d) ? "http" : "https", sandbox_id, d);
 }
 
 char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_id,
                           const char *sandbox_domain)
 {
     const char *d = pick_domain(cfg, sandbox_domain);
-    return fmt("%s://%d-%s.%s", e2b_domain_is_local(d) ? "http" : "https", port, sandbox_id, d);
+    return e2b_strfmt("%s://%d-%s.%s", e2b_domain_is_local(d) ? "http" : "https", port, sandbox_id, d);
 }
 
 char *e2b_url_host(const char *url)

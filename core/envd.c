@@ -3,6 +3,7 @@
 #include "core/base64.h"
 #include "core/connect_codec.h"
 #include "core/log.h"
+#include "core/str.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -25,18 +26,6 @@ struct e2b_envd {
     char *h_user;        /* "Authorization: Basic ..." or NULL */
     char *user;          /* for the /files username= query, or NULL */
 };
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, f);
-    if (vasprintf(&s, f, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
 
 static char *esc(const char *s)
 {
@@ -78,14 +67,14 @@ e2b_envd *e2b_envd_new(e2b_loop *loop, const e2b_config *cfg, const e2b_sandbox 
     ev->loop = loop;
     ev->base = e2b_config_envd_url(cfg, sb->sandbox_id, sb->domain);
     ev->sandbox_id = strdup(sb->sandbox_id);
-    ev->h_id = fmt("E2b-Sandbox-Id: %s", sb->sandbox_id);
+    ev->h_id = e2b_strfmt("E2b-Sandbox-Id: %s", sb->sandbox_id);
     if (sb->envd_access_token && *sb->envd_access_token)
-        ev->h_token = fmt("X-Access-Token: %s", sb->envd_access_token);
+        ev->h_token = e2b_strfmt("X-Access-Token: %s", sb->envd_access_token);
     if (user && *user) {
-        char *pair = fmt("%s:", user), *b64 = pair ? e2b_base64_encode((const uint8_t *)pair,
+        char *pair = e2b_strfmt("%s:", user), *b64 = pair ? e2b_base64_encode((const uint8_t *)pair,
                                                                        strlen(pair))
                                                    : NULL;
-        ev->h_user = b64 ? fmt("Authorization: Basic %s", b64) : NULL;
+        ev->h_user = b64 ? e2b_strfmt("Authorization: Basic %s", b64) : NULL;
         ev->user = strdup(user);
         free(pair);
         free(b64);
@@ -111,10 +100,7 @@ void e2b_envd_free(e2b_envd *ev)
         e2b_loop_free(ev->loop);
     free(ev->base);
     free(ev->sandbox_id);
-    if (ev->h_token) {
-        memset(ev->h_token, 0, strlen(ev->h_token));
-        free(ev->h_token);
-    }
+    e2b_wipe_free(ev->h_token);
     free(ev->h_id);
     free(ev->h_user);
     free(ev->user);
@@ -207,13 +193,13 @@ static void on_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
         err = e2b_http_status_error(r, NULL);
         err->kind = E2B_ERR_NOT_FOUND;
         free(err->detail);
-        err->detail = fmt("the sandbox is not running (paused, killed or timed out)");
+        err->detail = e2b_strfmt("the sandbox is not running (paused, killed or timed out)");
         e2b_error_set_trace_id(err, r->trace_id); /* rebuilds the message */
     } else if (r->status == 401) {
         /* envd checks the sandbox's access token, not the API key. */
         err = e2b_http_status_error(r, NULL);
         free(err->detail);
-        err->detail = fmt("the sandbox refused its access token (connect to it again)");
+        err->detail = e2b_strfmt("the sandbox refused its access token (connect to it again)");
         e2b_error_set_trace_id(err, r->trace_id);
     } else if (r->status < 200 || r->status > 299) {
         err = e2b_http_status_error(r, c->not_found);
@@ -270,7 +256,7 @@ static e2b_http_request *launch(e2b_envd *ev, call *c, e2b_http_options *o, e2b_
 static char *files_url(const e2b_envd *ev, const char *path)
 {
     char *p = path ? esc(path) : NULL, *u = ev->user ? esc(ev->user) : NULL, *url;
-    url = fmt("%s/files%s%s%s%s", ev->base, p ? "?path=" : "", p ? p : "",
+    url = e2b_strfmt("%s/files%s%s%s%s", ev->base, p ? "?path=" : "", p ? p : "",
               u ? (p ? "&username=" : "?username=") : "", u ? u : "");
     free(p);
     free(u);
@@ -390,7 +376,7 @@ e2b_http_request *e2b_envd_upload(e2b_envd *ev, const e2b_upload *up, e2b_envd_d
             *err = e2b_error_new(E2B_ERR_INVALID, "an upload needs a destination and data");
         return NULL;
     }
-    c = call_new(C_DONE, fmt("uploading %s to sandbox %s", up->path, ev->sandbox_id), ud);
+    c = call_new(C_DONE, e2b_strfmt("uploading %s to sandbox %s", up->path, ev->sandbox_id), ud);
     if (!c)
         return launch(ev, NULL, &o, err);
     c->done = done;
@@ -464,10 +450,10 @@ e2b_http_request *e2b_envd_download(e2b_envd *ev, const char *path, e2b_http_wri
             *err = e2b_error_new(E2B_ERR_INVALID, "a download needs a path and a sink");
         return NULL;
     }
-    c = call_new(C_DONE, fmt("downloading %s from sandbox %s", path, ev->sandbox_id), ud);
+    c = call_new(C_DONE, e2b_strfmt("downloading %s from sandbox %s", path, ev->sandbox_id), ud);
     if (c) {
         c->done = done;
-        c->not_found = fmt("no file %s in sandbox %s", path, ev->sandbox_id);
+        c->not_found = e2b_strfmt("no file %s in sandbox %s", path, ev->sandbox_id);
     }
     url = files_url(ev, path);
     headers(ev, 0, hdrs, 10, NULL, NULL, NULL);
@@ -513,8 +499,8 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
                                      e2b_error **err)
 {
     const char *hdrs[10];
-    char *url = fmt("%s/process.Process/%s", ev->base, method), *text = json_dumps(msg, JSON_COMPACT);
-    char *deadline = timeout_ms > 0 ? fmt("Connect-Timeout-Ms: %ld", timeout_ms) : NULL;
+    char *url = e2b_strfmt("%s/process.Process/%s", ev->base, method), *text = json_dumps(msg, JSON_COMPACT);
+    char *deadline = timeout_ms > 0 ? e2b_strfmt("Connect-Timeout-Ms: %ld", timeout_ms) : NULL;
     uint8_t *env = NULL;
     size_t env_len = 0;
     call *c = call_new(C_STREAM, action, ud);
@@ -571,7 +557,7 @@ e2b_http_request *e2b_envd_process_start(e2b_envd *ev, const e2b_process_spec *s
         return NULL;
     }
     return stream_call(ev, "Start", e2b_envd_start_body(spec), spec->timeout_ms, on_event, done,
-                       ud, fmt("running %s in sandbox %s", spec->cmd, ev->sandbox_id), err);
+                       ud, e2b_strfmt("running %s in sandbox %s", spec->cmd, ev->sandbox_id), err);
 }
 
 e2b_http_request *e2b_envd_process_connect(e2b_envd *ev, uint32_t pid, const char *tag,
@@ -581,8 +567,8 @@ e2b_http_request *e2b_envd_process_connect(e2b_envd *ev, uint32_t pid, const cha
     json_t *msg = tag ? json_pack("{s:{s:s}}", "process", "tag", tag)
                       : json_pack("{s:{s:I}}", "process", "pid", (json_int_t)pid);
     return stream_call(ev, "Connect", msg, 0, on_event, done, ud,
-                       tag ? fmt("attaching to process %s in sandbox %s", tag, ev->sandbox_id)
-                           : fmt("attaching to process %u in sandbox %s", pid, ev->sandbox_id),
+                       tag ? e2b_strfmt("attaching to process %s in sandbox %s", tag, ev->sandbox_id)
+                           : e2b_strfmt("attaching to process %u in sandbox %s", pid, ev->sandbox_id),
                        err);
 }
 
@@ -591,8 +577,8 @@ e2b_http_request *e2b_envd_rpc(e2b_envd *ev, const char *service, const char *me
                                e2b_error **err)
 {
     const char *hdrs[10];
-    char *url = fmt("%s/%s/%s", ev->base, service, method);
-    call *c = call_new(C_JSON, fmt("%s/%s in sandbox %s", service, method, ev->sandbox_id), ud);
+    char *url = e2b_strfmt("%s/%s/%s", ev->base, service, method);
+    call *c = call_new(C_JSON, e2b_strfmt("%s/%s in sandbox %s", service, method, ev->sandbox_id), ud);
     e2b_http_request *req;
     e2b_http_options o = {.method = "POST", .timeout_ms = RPC_TIMEOUT_MS};
     if (c) {

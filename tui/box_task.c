@@ -8,6 +8,7 @@
 
 #include "core/box.h"
 #include "core/log.h"
+#include "core/str.h"
 #include "keystore/keystore.h"
 #include "tui/refresh.h"
 #include "tui/term.h"
@@ -73,14 +74,8 @@ static int run_attach(struct ui *ui, const e2b_box_result *r)
         env[k] = NULL;
         rc = term_run_foreground(argv, env);
     }
-    if (pw1) {
-        memset(pw1, 0, strlen(pw1));
-        free(pw1);
-    }
-    if (pw2) {
-        memset(pw2, 0, strlen(pw2));
-        free(pw2);
-    }
+    e2b_wipe_free(pw1);
+    e2b_wipe_free(pw2);
     free(env);
     e2b_box_argv_free(argv);
     return rc;
