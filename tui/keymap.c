@@ -212,41 +212,40 @@ int keymap_apply_config(struct keymap *km, const char *text, char *err, size_t e
     return nerr;
 }
 
-const char *keymap_keys_for(const struct keymap *km, enum action_id a, char *buf, size_t bufsz)
+/* Writes the keys bound to action a into buf, joined by sep; a key that does not fit is
+ * left out whole. Returns the length written. */
+static size_t join_keys(const struct keymap *km, enum action_id a, const char *sep, char *buf,
+                      size_t bufsz)
 {
     size_t used = 0;
-    if (bufsz == 0)
-        return buf;
     buf[0] = '\0';
     for (int i = 0; i < km->n; i++) {
         if (km->b[i].action != a)
             continue;
         char k[32];
-        int w = snprintf(buf + used, bufsz - used, "%s%s", used ? ", " : "",
+        int w = snprintf(buf + used, bufsz - used, "%s%s", used ? sep : "",
                          key_format(km->b[i].key, k, sizeof k));
-        if (w < 0 || (size_t)w >= bufsz - used)
+        if (w < 0 || (size_t)w >= bufsz - used) {
+            buf[used] = '\0';
             break;
+        }
         used += (size_t)w;
     }
+    return used;
+}
+
+const char *keymap_keys_for(const struct keymap *km, enum action_id a, char *buf, size_t bufsz)
+{
+    if (bufsz == 0)
+        return buf;
+    join_keys(km, a, ", ", buf, bufsz);
     return buf;
 }
 
 /* The keys of an action as the config file spells them: space-separated. */
 static void conf_keys(const struct keymap *km, enum action_id a, char *buf, size_t bufsz)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < km->n; i++) {
-        if (km->b[i].action != a)
-            continue;
-        char k[32];
-        int w = snprintf(buf + used, bufsz - used, "%s%s", used ? " " : "",
-                         key_format(km->b[i].key, k, sizeof k));
-        if (w < 0 || (size_t)w >= bufsz - used)
-            break;
-        used += (size_t)w;
-    }
-    if (!used)
+    if (join_keys(km, a, " ", buf, bufsz) == 0)
         snprintf(buf, bufsz, "none");
 }
 
