@@ -62,4 +62,60 @@ if command -v mandoc >/dev/null; then
 else
     t_fail "man page passes mandoc -T lint -W warning" "mandoc is not installed (make deps)"
 fi
+# share/e2b-tui.conf.example: every key of the config (core/config.c) is there, and with
+# its example lines uncommented the file is a config e2b-tui accepts.
+example=$root/share/e2b-tui.conf.example
+for k in domain api_url sandbox_url template hours serve_command attach_command health_path \
+         opencode workspace_keys keystore refresh; do
+    grep -qE "^# $k = " "$example" && t_pass "example config has $k" ||
+        t_fail "example config has $k" "no '# $k = ' line"
+done
+sed -n 's/^# \([a-z_.]* = .*\)/\1/p' "$example" | sed 's/^hours = .*/hours = 7/' >"$T_TMP/config"
+info=$("$E2B_TUI_BIN" --config "$T_TMP/config" --info 2>&1); rc=$?
+t_eq "the uncommented example config is accepted" "$rc" 0
+t_contains "a value of the example config is read" "$info" "7 h"
+
+# Bash completion, against e2b-local and two box records made here.
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+e2b_local_start >/dev/null 2>&1 || t_fail "e2b-local starts" "see $T_TMP"
+records=$XDG_STATE_HOME/e2b-tui/boxes
+mkdir -p "$records"; chmod 700 "$XDG_STATE_HOME/e2b-tui" "$records"
+for n in feat-x fix-y; do
+    printf '{"version":1,"name":"%s","sandbox_id":"sbx-%s","template":"opencode","branch":"%s","base":"","dir":"/tmp","port":4096,"opencode":2,"created_at":"2026-01-01T00:00:00Z"}\n' \
+        "$n" "$n" "$n" >"$records/$n.json"
+    chmod 600 "$records/$n.json"
+done
+names=$("$E2B_TUI_BIN" --list --json 2>/dev/null | jq -r '.boxes[].name' | sort | tr '\n' ' ')
+t_eq "--list --json lists the records" "$names" "feat-x fix-y "
+
+comp=$root/share/completions/e2b-tui.bash
+complete_line() { # complete_line [PATH] WORD...: COMPREPLY for the last word, sorted
+    local path=$PATH
+    [ "$1" = --path ] && { path=$2; shift 2; }
+    PATH=$path bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _e2b_tui
+        printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$comp" "$E2B_TUI_BIN" "$@"
+}
+t_eq "bash: modes after the program" "$(complete_line --a)" "--api-url --attach "
+t_eq "bash: options" "$(complete_line --no)" "--no-color "
+t_eq "bash: box names after --attach" "$(complete_line --attach '')" "feat-x fix-y "
+t_eq "bash: box names filtered by prefix" "$(complete_line --kill fi)" "fix-y "
+t_eq "bash: --secrets actions" "$(complete_line --secrets '')" "list remove set "
+t_eq "bash: --keystore backends" "$(complete_line --keystore s)" "secret-service "
+# Without jq the sed fallback gives the same names: a PATH with everything but jq.
+nojq=$T_TMP/nojq; mkdir -p "$nojq"
+for c in bash sed grep tr sort cat env; do ln -sf "$(command -v $c)" "$nojq/$c"; done
+t_eq "bash: box names without jq (sed)" "$(complete_line --path "$nojq" --stop '')" "feat-x fix-y "
+bash -c '. "$1"; complete -p e2b-tui' _ "$comp" | grep -q -- '-F _e2b_tui e2b-tui' &&
+    t_pass "bash: completion registered for e2b-tui" ||
+    t_fail "bash: completion registered for e2b-tui" "no complete -F _e2b_tui"
+# zsh: syntax check when zsh is installed; every --help flag is offered by both scripts.
+if command -v zsh >/dev/null; then
+    t_ok "zsh completion parses" zsh -n "$root/share/completions/_e2b-tui"
+fi
+miss=
+for f in $flags; do
+    grep -qE -- "$f([^a-z-]|\$)" "$comp" || miss="$miss bash:$f"
+    grep -qE -- "$f([^a-z-]|\$)" "$root/share/completions/_e2b-tui" || miss="$miss zsh:$f"
+done
+t_eq "every --help flag is offered by the completions" "$miss" ""
 t_finish

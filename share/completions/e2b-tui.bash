@@ -1,0 +1,47 @@
+# bash completion for e2b-tui: modes, options, and box names from `e2b-tui --list --json`.
+# Installed as $(DATADIR)/bash-completion/completions/e2b-tui.
+
+# Prints the names of the boxes, one a line. The program being completed (COMP_WORDS[0])
+# is asked, so a build-tree binary lists its own records. jq when present, else sed.
+_e2b_tui_boxes() {
+    local prog=${1:-e2b-tui} json
+    json=$("$prog" --list --json 2>/dev/null) || [ -n "$json" ] || return 0
+    if command -v jq >/dev/null 2>&1; then
+        printf '%s\n' "$json" | jq -r '.boxes[]?.name // empty' 2>/dev/null
+    else
+        # The boxes array comes first and holds no nested array; names are plain words.
+        printf '%s\n' "$json" | tr -d '\n' |
+            sed -n 's/.*"boxes"[[:space:]]*:[[:space:]]*\[\([^]]*\)\].*/\1/p' |
+            grep -o '"name"[[:space:]]*:[[:space:]]*"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/'
+    fi
+}
+
+_e2b_tui() {
+    local cur prev prog=${COMP_WORDS[0]}
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=
+    [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
+    COMPREPLY=()
+    local modes="--list --up --attach --stop --kill --pull --secrets --info --version --help"
+    local options="--config --domain --api-url --keystore --template --hours --dir
+        --keep-failed --force --json --refresh --readonly --mouse --no-color"
+
+    case $prev in
+    --attach|--stop|--kill|--pull)
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
+        return 0 ;;
+    --secrets)
+        COMPREPLY=($(compgen -W "list set remove" -- "$cur")); return 0 ;;
+    --keystore)
+        COMPREPLY=($(compgen -W "auto secret-service file memory" -- "$cur")); return 0 ;;
+    --config)
+        COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+    --dir)
+        COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+    --domain|--api-url|--template|--hours|--refresh|--up)
+        return 0 ;;
+    esac
+    COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))
+}
+complete -F _e2b_tui e2b-tui
