@@ -162,12 +162,21 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends nodejs npm; }
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/vendor-completions \
+	  $(DESTDIR)$(DATADIR)/doc/e2b-tui
 	install -m 0755 build/e2b-tui $(DESTDIR)$(BINDIR)/e2b-tui
 	install -m 0644 man/e2b-tui.1 $(DESTDIR)$(MANDIR)/man1/e2b-tui.1
+	install -m 0644 share/completions/e2b-tui.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/e2b-tui
+	install -m 0644 share/completions/_e2b-tui $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_e2b-tui
+	install -m 0644 share/keys.conf share/e2b-tui.conf.example $(DESTDIR)$(DATADIR)/doc/e2b-tui/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/e2b-tui $(DESTDIR)$(MANDIR)/man1/e2b-tui.1
+	rm -f $(DESTDIR)$(BINDIR)/e2b-tui $(DESTDIR)$(MANDIR)/man1/e2b-tui.1 \
+	  $(DESTDIR)$(DATADIR)/bash-completion/completions/e2b-tui \
+	  $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_e2b-tui \
+	  $(DESTDIR)$(DATADIR)/doc/e2b-tui/keys.conf $(DESTDIR)$(DATADIR)/doc/e2b-tui/e2b-tui.conf.example
+	-rmdir $(DESTDIR)$(DATADIR)/doc/e2b-tui 2>/dev/null
 
 bench: all
 	@tests/bench/run build
