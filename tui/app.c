@@ -387,9 +387,12 @@ static void on_tick(void *ctx, long long now)
         ui->flash.expires_ms = 0;
         ui->dirty = true;
     }
+    /* The ENDS column: only cells whose text changed are touched (most change once a
+     * minute), and a frame follows only when one did. */
     time_t wall = time(NULL);
-    if (wall != ui->shown_second && sandbox_rows_counting(ui, ui->shown_second)) {
-        sandbox_rows_redraw_times(ui, wall);
+    if (wall != ui->shown_second) {
+        if (sandbox_rows_counting(ui, ui->shown_second))
+            sandbox_rows_redraw_times(ui, wall);
         ui->shown_second = wall;
     }
 }
@@ -402,9 +405,13 @@ static long next_timeout_ms(void *ctx, long long now)
         long long left = ui->flash.expires_ms - now;
         t = left < 0 ? 0 : (long)left;
     }
-    /* The countdown wakes once a second, and only while some sandbox is counting down. */
-    if (sandbox_rows_counting(ui, ui->shown_second)) {
-        long s = ms_to_next_second();
+    /* The countdown wakes when a shown ENDS text changes: once a minute, once a second in
+     * a sandbox's last ten minutes, never once none is counting down. */
+    long secs = sandbox_rows_next_change(ui, ui->shown_second);
+    if (secs > 0) {
+        long long due = (long long)(ui->shown_second + secs - time(NULL) - 1) * 1000 +
+                        ms_to_next_second();
+        long s = due < 0 ? 0 : (long)due;
         if (t < 0 || s < t)
             t = s;
     }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/log.h"
+#include "tui/sandbox_list.h"
 #include "tui/sandbox_rows.h"
 
 enum { METRICS_MAX = 100 }; /* the bulk call's limit */
@@ -146,10 +147,8 @@ static void on_metrics(void *ud, e2b_metric_list *m, const e2b_error *err)
         e2b_logf("metrics: %s", e2b_error_message(err));
         return;
     }
-    e2b_metric_list_clear(&ui->metrics);
-    ui->metrics = *m;
-    free(m); /* the items moved into ui->metrics */
-    sandbox_rows_redraw_times(ui, time(NULL));
+    sandbox_rows_set_metrics(ui, m, time(NULL));
+    e2b_metric_list_free(m); /* empty: the items moved into ui->metrics */
 }
 
 static void start_metrics(struct ui *ui)
@@ -162,10 +161,10 @@ static void start_metrics(struct ui *ui)
     size_t n = 0;
     int rows = ui->list_rows > 0 ? ui->list_rows : 60;
     for (size_t i = v->table.top; i < v->table.nvisible && n < METRICS_MAX && rows-- > 0; i++) {
+        /* The row says the state; looking each sandbox up would cost a scan per row. */
         const struct table_row *row = &v->table.rows[v->table.visible[i]];
-        const e2b_sandbox *sb = sandbox_rows_find(ui, row->id);
-        if (sb && sb->state == E2B_STATE_RUNNING)
-            ids[n++] = sb->sandbox_id;
+        if (strcmp(row->cells[SBCOL_STATE], e2b_sandbox_state_name(E2B_STATE_RUNNING)) == 0)
+            ids[n++] = row->id;
     }
     if (!n)
         return;

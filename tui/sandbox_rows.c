@@ -6,6 +6,10 @@
 
 #include "tui/sandbox_list.h"
 
+/* The countdown changes once a minute while far away and once a second in its last ten
+ * minutes: the dashboard wakes only when a shown text changes. */
+enum { SECONDS_SHOWN_BELOW = 600, HOUR = 3600, DAY = 86400 };
+
 void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz)
 {
     if (end == 0) {
@@ -17,10 +21,26 @@ void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz)
         return;
     }
     long long left = (long long)(end - now);
-    if (left >= 86400)
-        snprintf(buf, bufsz, "%lldd %02lldh", left / 86400, (left % 86400) / 3600);
+    if (left >= DAY)
+        snprintf(buf, bufsz, "%lldd %02lldh", left / DAY, (left % DAY) / HOUR);
+    else if (left >= HOUR)
+        snprintf(buf, bufsz, "%lldh %02lldm", left / HOUR, (left % HOUR) / 60);
+    else if (left >= SECONDS_SHOWN_BELOW)
+        snprintf(buf, bufsz, "%lldm", left / 60);
     else
-        snprintf(buf, bufsz, "%lld:%02lld:%02lld", left / 3600, (left % 3600) / 60, left % 60);
+        snprintf(buf, bufsz, "%lld:%02lld", left / 60, left % 60);
+}
+
+long sandbox_remaining_next_change(time_t end, time_t now)
+{
+    if (end == 0 || end <= now)
+        return -1;
+    long long left = (long long)(end - now);
+    if (left < SECONDS_SHOWN_BELOW)
+        return 1;
+    if (left < DAY)
+        return (long)(left % 60 + 1);
+    return (long)(left % HOUR + 1);
 }
 
 /* The text of every cell of one sandbox, in one allocation per row. */
@@ -29,8 +49,17 @@ struct row_text {
     const char *cells[SBCOL_COUNT];
 };
 
-/* m: the sandbox's latest metric or NULL; with one, CPU is the percentage in use and MEM
- * the memory in use, else the sandbox's size (CPU count, MiB). */
+static void ends_text(const e2b_sandbox *sb, time_t now, char *buf, size_t bufsz)
+{
+    if (sb->state == E2B_STATE_PAUSED)
+        snprintf(buf, bufsz, "paused");
+    else
+        sandbox_format_remaining(sb->end_at, now, buf, bufsz);
+}
+
+/* m: the sandbox's latest metric or NULL. CPU and MEM show what is in use, from the
+ * metric; without one (paused, or not sampled yet) they say "-" rather than the sandbox's
+ * size, which would read like a usage figure (the size is in the Detail pane). */
 static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
                      struct row_text *rt)
 {
@@ -44,20 +73,13 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
     const char *tmpl = sb->alias && *sb->alias ? sb->alias : sb->template_id;
     if (m)
         snprintf(rt->cpu, sizeof rt->cpu, "%.0f%%", m->cpu_used_pct);
-    else if (sb->cpu_count >= 0)
-        snprintf(rt->cpu, sizeof rt->cpu, "%d", sb->cpu_count);
     else
         snprintf(rt->cpu, sizeof rt->cpu, "-");
     if (m && m->mem_used > 0)
         snprintf(rt->mem, sizeof rt->mem, "%lldM", (long long)(m->mem_used >> 20));
-    else if (sb->memory_mb >= 0)
-        snprintf(rt->mem, sizeof rt->mem, "%dM", sb->memory_mb);
     else
         snprintf(rt->mem, sizeof rt->mem, "-");
-    if (sb->state == E2B_STATE_PAUSED)
-        snprintf(rt->ends, sizeof rt->ends, "paused");
-    else
-        sandbox_format_remaining(sb->end_at, now, rt->ends, sizeof rt->ends);
+    ends_text(sb, now, rt->ends, sizeof rt->ends);
     rt->cells[SBCOL_NAME] = name;
     rt->cells[SBCOL_ID] = sb->sandbox_id;
     rt->cells[SBCOL_TEMPLATE] = tmpl ? tmpl : "-";
@@ -67,14 +89,15 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
     rt->cells[SBCOL_ENDS] = rt->ends;
 }
 
-/* Sets the three views' rows from list (borrowed). */
+/* Updates the three views' rows from list (borrowed): only changed cells are replaced
+ * (tui/table.h), and a frame is asked for only when some row changed. */
 static int set_rows(struct ui *ui, const e2b_sandbox_list *list, time_t now)
 {
     size_t n = list->count;
-    struct row_text *text = calloc(n ? n : 1, sizeof *text);
-    struct table_row_in *all = calloc(n ? n : 1, sizeof *all);
-    struct table_row_in *boxes = calloc(n ? n : 1, sizeof *boxes);
-    struct table_row_in *ws = calloc(n ? n : 1, sizeof *ws);
+    struct row_text *text = malloc((n ? n : 1) * sizeof *text);
+    struct table_row_in *all = malloc((n ? n : 1) * sizeof *all);
+    struct table_row_in *boxes = malloc((n ? n : 1) * sizeof *boxes);
+    struct table_row_in *ws = malloc((n ? n : 1) * sizeof *ws);
     int rc = -1;
     if (!text || !all || !boxes || !ws)
         goto out;
@@ -92,11 +115,13 @@ static int set_rows(struct ui *ui, const e2b_sandbox_list *list, time_t now)
         else if (sb->kind == E2B_KIND_WORKSPACE)
             ws[nw++] = r;
     }
-    if (table_set_rows(&ui->tabs[TAB_ALL]->table, all, n) != 0 ||
-        table_set_rows(&ui->tabs[TAB_BOXES]->table, boxes, nb) != 0 ||
-        table_set_rows(&ui->tabs[TAB_WORKSPACES]->table, ws, nw) != 0)
+    size_t changed[3] = {0, 0, 0};
+    if (table_update_rows(&ui->tabs[TAB_ALL]->table, all, n, &changed[0]) != 0 ||
+        table_update_rows(&ui->tabs[TAB_BOXES]->table, boxes, nb, &changed[1]) != 0 ||
+        table_update_rows(&ui->tabs[TAB_WORKSPACES]->table, ws, nw, &changed[2]) != 0)
         goto out;
-    ui->dirty = true;
+    if (changed[0] || changed[1] || changed[2])
+        ui->dirty = true;
     rc = 0;
 out:
     free(text);
@@ -108,10 +133,13 @@ out:
 
 int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
 {
+    bool first = !ui->tabs[TAB_ALL]->loaded;
     if (set_rows(ui, list, now) != 0)
         return -1;
     for (int t = TAB_BOXES; t <= TAB_ALL; t++)
         ui->tabs[t]->loaded = true;
+    if (first)
+        ui->dirty = true; /* "Loading..." becomes the rows, or the empty text */
     e2b_sandbox_list_clear(&ui->sandboxes);
     ui->sandboxes = *list;
     list->items = NULL;
@@ -119,20 +147,92 @@ int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
     return 0;
 }
 
+/* Sets the ENDS cell of the sandbox behind row idx of t; false when the rows are not the
+ * sandboxes' (an earlier update failed), so the caller rebuilds them all. */
+static bool set_ends(struct table *t, size_t idx, const e2b_sandbox *sb, const char *ends,
+                     size_t *changed)
+{
+    if (idx >= t->nrows || strcmp(t->rows[idx].id, sb->sandbox_id) != 0)
+        return false;
+    int u = table_set_cell(t, idx, SBCOL_ENDS, ends);
+    if (u < 0)
+        return false;
+    *changed += (size_t)u;
+    return true;
+}
+
 int sandbox_rows_redraw_times(struct ui *ui, time_t now)
 {
+    /* The clock only moves ENDS: touch that cell of the rows counting down, nothing else. */
+    struct table *all = &ui->tabs[TAB_ALL]->table, *boxes = &ui->tabs[TAB_BOXES]->table,
+                 *ws = &ui->tabs[TAB_WORKSPACES]->table;
+    size_t nb = 0, nw = 0, changed = 0;
+    bool in_sync = all->nrows == ui->sandboxes.count;
+    for (size_t i = 0; in_sync && i < ui->sandboxes.count; i++) {
+        const e2b_sandbox *sb = &ui->sandboxes.items[i];
+        struct table *sub = sb->kind == E2B_KIND_BOX         ? boxes
+                            : sb->kind == E2B_KIND_WORKSPACE ? ws
+                                                             : NULL;
+        size_t sub_idx = sb->kind == E2B_KIND_BOX ? nb++ : sb->kind == E2B_KIND_WORKSPACE ? nw++ : 0;
+        if (sb->state != E2B_STATE_RUNNING || !sb->end_at)
+            continue;
+        char ends[24];
+        ends_text(sb, now, ends, sizeof ends);
+        if (strcmp(all->rows[i].cells[SBCOL_ENDS], ends) == 0)
+            continue;
+        in_sync = set_ends(all, i, sb, ends, &changed) &&
+                  (!sub || set_ends(sub, sub_idx, sb, ends, &changed));
+    }
+    if (!in_sync)
+        return set_rows(ui, &ui->sandboxes, now);
+    if (changed)
+        ui->dirty = true;
+    return 0;
+}
+
+/* Orders metrics by sandbox id (NULL ids last) for the lookups of every refresh. */
+static int cmp_metric(const void *a, const void *b)
+{
+    const e2b_metric *x = a, *y = b;
+    if (!x->sandbox_id || !y->sandbox_id)
+        return (x->sandbox_id == NULL) - (y->sandbox_id == NULL);
+    int c = strcmp(x->sandbox_id, y->sandbox_id);
+    if (c == 0) /* the newest sample of a sandbox first */
+        c = (y->timestamp > x->timestamp) - (y->timestamp < x->timestamp);
+    return c;
+}
+
+int sandbox_rows_set_metrics(struct ui *ui, e2b_metric_list *m, time_t now)
+{
+    e2b_metric_list_clear(&ui->metrics);
+    ui->metrics = *m;
+    m->items = NULL;
+    m->count = 0;
+    if (ui->metrics.count > 1)
+        qsort(ui->metrics.items, ui->metrics.count, sizeof *ui->metrics.items, cmp_metric);
     return set_rows(ui, &ui->sandboxes, now);
 }
 
 bool sandbox_rows_counting(const struct ui *ui, time_t now)
 {
+    return sandbox_rows_next_change(ui, now) > 0;
+}
+
+long sandbox_rows_next_change(const struct ui *ui, time_t now)
+{
+    long next = -1;
     for (size_t i = 0; i < ui->sandboxes.count; i++) {
         const e2b_sandbox *sb = &ui->sandboxes.items[i];
-        /* Until end_at: the tick at end_at draws "expired", then the clock stops. */
-        if (sb->state == E2B_STATE_RUNNING && sb->end_at && sb->end_at > now)
-            return true;
+        if (sb->state != E2B_STATE_RUNNING)
+            continue;
+        long d = sandbox_remaining_next_change(sb->end_at, now);
+        if (d > 0 && (next < 0 || d < next)) {
+            next = d;
+            if (next == 1)
+                break;
+        }
     }
-    return false;
+    return next;
 }
 
 const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id)
@@ -146,10 +246,19 @@ const e2b_sandbox *sandbox_rows_find(const struct ui *ui, const char *id)
 
 const e2b_metric *sandbox_rows_metric(const struct ui *ui, const char *id)
 {
-    for (size_t i = 0; i < ui->metrics.count; i++) {
-        const char *mid = ui->metrics.items[i].sandbox_id;
-        if (mid && strcmp(mid, id) == 0)
-            return &ui->metrics.items[i];
+    /* Binary search over the id order sandbox_rows_set_metrics made; the first of equal
+     * ids is the newest. */
+    size_t lo = 0, hi = ui->metrics.count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *mid_id = ui->metrics.items[mid].sandbox_id;
+        if (mid_id && strcmp(mid_id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    if (lo < ui->metrics.count && ui->metrics.items[lo].sandbox_id &&
+        strcmp(ui->metrics.items[lo].sandbox_id, id) == 0)
+        return &ui->metrics.items[lo];
     return NULL;
 }

@@ -132,6 +132,119 @@ static void rebuild(struct table *t, size_t old_cursor)
     }
 }
 
+/* Does in hold the same ids, in the same order, as the stored rows? A stored id is the
+ * sanitised raw id, so a raw id equal to it is the same row. */
+static bool same_ids(const struct table *t, const struct table_row_in *in, size_t n)
+{
+    if (n != t->nrows)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(t->rows[i].id, in[i].id ? in[i].id : "") != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Replaces one stored cell with the sanitised raw text when it differs. Returns 1 when it
+ * changed, 0 when equal, -1 when out of memory (the old text stays). */
+static int update_cell(struct table_row *r, int c, const char *raw)
+{
+    if (!raw)
+        raw = "";
+    if (strcmp(r->cells[c], raw) == 0)
+        return 0;
+    char *s = san(raw);
+    if (!s)
+        return -1;
+    if (strcmp(r->cells[c], s) == 0) { /* the raw text only differed before sanitising */
+        free(s);
+        return 0;
+    }
+    free(r->cells[c]);
+    r->cells[c] = s;
+    r->widths[c] = text_width(s);
+    return 1;
+}
+
+static void recompute_content_width(struct table *t)
+{
+    for (int c = 0; c < t->ncols; c++)
+        t->content_width[c] = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (t->rows[i].widths[c] > t->content_width[c])
+                t->content_width[c] = t->rows[i].widths[c];
+        }
+    }
+}
+
+/* The in-place refresh: same rows, some cells changed. */
+static int update_in_place(struct table *t, const struct table_row_in *in, size_t *changed)
+{
+    size_t nchanged = 0;
+    bool moved = false, oom = false, width_changed = false;
+    for (size_t i = 0; i < t->nrows; i++) {
+        struct table_row *r = &t->rows[i];
+        bool row_changed = false;
+        for (int c = 0; c < t->ncols; c++) {
+            int old_width = r->widths[c];
+            int u = update_cell(r, c, in[i].cells ? in[i].cells[c] : NULL);
+            if (u < 0) {
+                oom = true;
+            } else if (u > 0) {
+                row_changed = true;
+                if (c == t->sort_col)
+                    moved = true;
+                if (r->widths[c] != old_width)
+                    width_changed = true;
+            }
+        }
+        if (row_changed) {
+            nchanged++;
+            if (t->filter && *t->filter)
+                moved = true; /* the row may now match, or no longer */
+        }
+    }
+    if (width_changed)
+        recompute_content_width(t);
+    if (moved)
+        rebuild(t, t->cursor);
+    if (changed)
+        *changed = nchanged;
+    return oom ? -1 : 0;
+}
+
+int table_set_cell(struct table *t, size_t row, int col, const char *text)
+{
+    if (row >= t->nrows || col < 0 || col >= t->ncols)
+        return -1;
+    struct table_row *r = &t->rows[row];
+    int old_width = r->widths[col];
+    int u = update_cell(r, col, text);
+    if (u <= 0)
+        return u;
+    if (r->widths[col] > t->content_width[col])
+        t->content_width[col] = r->widths[col];
+    else if (old_width == t->content_width[col] && r->widths[col] < old_width)
+        recompute_content_width(t); /* it may have been the widest */
+    if (col == t->sort_col || (t->filter && *t->filter))
+        rebuild(t, t->cursor);
+    return 1;
+}
+
+int table_update_rows(struct table *t, const struct table_row_in *in, size_t n, size_t *changed)
+{
+    if (t->nrows > 0 && same_ids(t, in, n))
+        return update_in_place(t, in, changed);
+    /* Rows came, went or moved: rebuild everything (the previous content still counts as
+     * changed, even when the new list happens to be empty). */
+    if (changed)
+        *changed = n > t->nrows ? n : t->nrows;
+    if (n == 0 && t->nrows == 0 && changed)
+        *changed = 0;
+    return table_set_rows(t, in, n);
+}
+
 int table_set_rows(struct table *t, const struct table_row_in *in, size_t n)
 {
     struct table_row *rows = calloc(n ? n : 1, sizeof *rows);
@@ -284,12 +397,31 @@ void table_layout(const struct table *t, int width, int *widths)
         widths[widest]--;
         total--;
     }
-    if (total < width) {
-        for (int c = 0; c < t->ncols; c++) {
-            if (t->cols[c].flex) {
-                widths[c] += width - total;
-                break;
+    /* Spare width: first to the columns cut by their max_width (the flex column first), up
+     * to their content (twice max_width at most); then up to two more blanks after each column, so that the columns
+     * stay readable apart. The flex column no longer swallows the rest (a short NAME on a
+     * wide terminal left STATE and ENDS far off at the right edge); the rest stays blank. */
+    for (int pass = 0; pass < 2 && total < width; pass++) {
+        for (int c = 0; c < t->ncols && total < width; c++) {
+            if (t->cols[c].flex != (pass == 0))
+                continue;
+            /* Within limits: a cut column grows to twice its max_width at most. */
+            int want = t->content_width[c];
+            if (t->cols[c].max_width && want > 2 * t->cols[c].max_width)
+                want = 2 * t->cols[c].max_width;
+            int more = want - widths[c];
+            if (more > width - total)
+                more = width - total;
+            if (more > 0) {
+                widths[c] += more;
+                total += more;
             }
+        }
+    }
+    for (int gap = 0; gap < 2 && total < width; gap++) {
+        for (int c = 0; c + 1 < t->ncols && total < width; c++) {
+            widths[c]++;
+            total++;
         }
     }
 }

@@ -56,6 +56,21 @@ void table_free(struct table *t);
  * memory (the old rows stay). */
 int table_set_rows(struct table *t, const struct table_row_in *rows, size_t n);
 
+/* A refresh that touches only what changed: when in holds the same ids in the same order
+ * as the stored rows, only the cells that differ are replaced, and the visible order is
+ * rebuilt only when a changed cell can move a row (the sort column, or any change while a
+ * filter is set). Otherwise it is table_set_rows. *changed (may be NULL) is the number of
+ * rows whose cells changed (every row, old or new, when rows came, went or moved; 0 when
+ * nothing changed, so the caller can skip the frame). Returns 0, or -1 when out of memory
+ * (every stored cell stays valid: a cell that could not be replaced keeps its old text). */
+int table_update_rows(struct table *t, const struct table_row_in *rows, size_t n,
+                      size_t *changed);
+
+/* Sets one cell of stored row `row` (an index into rows) to the sanitised text; the
+ * visible order is rebuilt only when that can move the row. Returns 1 when the cell
+ * changed, 0 when it already held that text, -1 when out of memory or out of range. */
+int table_set_cell(struct table *t, size_t row, int col, const char *text);
+
 /* Case-insensitive substring filter over every cell; NULL or "" clears it. */
 int table_set_filter(struct table *t, const char *filter);
 
@@ -74,8 +89,10 @@ const struct table_row *table_selected(const struct table *t);
 void table_scroll(struct table *t, int height);
 
 /* Column widths for a screen width: each column gets its wanted width (title or content,
- * within min/max); when they do not fit the widest are narrowed, spare space goes to the
- * flex column. Columns are separated by one space. widths has ncols entries. */
+ * within min/max); when they do not fit the widest are narrowed. Spare space first lets a
+ * column cut by its max_width show its whole content (the flex column first), then widens
+ * the gaps between columns to at most three blanks; the rest stays blank at the right.
+ * Columns are separated by one space. widths has ncols entries. */
 void table_layout(const struct table *t, int width, int *widths);
 
 /* Formats one line (a row, or the header when row is NULL) into buf: exactly `width`

@@ -33,7 +33,7 @@ dash_check "e 3 extends it" "target-one now ends in 3 hours"
 el_req GET "/sandboxes/$id" >/dev/null
 left=$(( $(date -d "$(el_json .endAt)" +%s) - $(date +%s) ))
 t_ok "the server's end time is about 3 hours away ($left s)" test "$left" -gt 10000 -a "$left" -le 10800
-dash_check "the ENDS column shows it" "2:59:"
+dash_check "the ENDS column shows it" "2h 59m"
 tmux_type l
 dash_check "l opens the E2B logs" "LOG  target-one"
 dash_check "the logs show the sandbox's events" "paused"

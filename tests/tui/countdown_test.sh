@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The ENDS column counts down once a second while a running sandbox has time left, says
-# "expired" when it runs out, and then the clock stops (no more wake-ups).
+# The ENDS column counts down (once a second in the last ten minutes) while a running
+# sandbox has time left, says "expired" when it runs out, and then the clock stops (no more
+# wake-ups).
 . "$(dirname "$0")/common.sh"
 
 switches() {
@@ -13,7 +14,7 @@ sbx_create base paused 60 name=paused-one
 # A refresh far away: the countdown is the dashboard's own clock, not the server's.
 dash_start 100 20 -- --refresh 3600
 tmux_type 3
-dash_check "a running sandbox shows its time left" "0:00:0"
+dash_check "a running sandbox shows its time left in seconds" "0:0"
 first=$(tmux_capture | grep ending-soon)
 dash_check "it counts down to expired" "expired"
 t_not_contains "the time left changed on screen before that" "$first" "expired"

@@ -20,13 +20,42 @@ static void test_remaining_formats(void)
     sandbox_format_remaining(900, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "expired");
     sandbox_format_remaining(1000 + 59, 1000, b, sizeof b);
-    CHECK_STR_EQ(b, "0:00:59");
+    CHECK_STR_EQ(b, "0:59");
+    sandbox_format_remaining(1000 + 599, 1000, b, sizeof b);
+    CHECK_STR_EQ(b, "9:59");
+    sandbox_format_remaining(1000 + 600, 1000, b, sizeof b);
+    CHECK_STR_EQ(b, "10m");
     sandbox_format_remaining(1000 + 3599, 1000, b, sizeof b);
-    CHECK_STR_EQ(b, "0:59:59");
+    CHECK_STR_EQ(b, "59m");
     sandbox_format_remaining(1000 + 3600 * 23 + 61, 1000, b, sizeof b);
-    CHECK_STR_EQ(b, "23:01:01");
+    CHECK_STR_EQ(b, "23h 01m");
     sandbox_format_remaining(1000 + 86400 * 3 + 3600 * 4 + 5, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "3d 04h");
+}
+
+/* The wake-up schedule matches the text: for every time left up to two days, the text
+ * stays the same until exactly the second sandbox_remaining_next_change names. */
+static void test_next_change_matches_text(void)
+{
+    const time_t now = 100000;
+    int bad = 0;
+    CHECK_INT_EQ(sandbox_remaining_next_change(0, now), -1);
+    CHECK_INT_EQ(sandbox_remaining_next_change(now, now), -1);
+    CHECK_INT_EQ(sandbox_remaining_next_change(now + 5, now), 1);
+    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3000, now), 1);  /* 50m: 2999 is 49m */
+    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3059, now), 60);
+    for (long left = 1; left <= 2 * 86400 && bad < 3; left += left < 700 ? 1 : 7) {
+        time_t end = now + left;
+        long d = sandbox_remaining_next_change(end, now);
+        char a[32], b2[32], c[32];
+        sandbox_format_remaining(end, now, a, sizeof a);
+        sandbox_format_remaining(end, now + d - 1, b2, sizeof b2);
+        sandbox_format_remaining(end, now + d, c, sizeof c);
+        if (d < 1 || strcmp(a, b2) != 0 || strcmp(a, c) == 0) {
+            CHECK_MSG(0, "left %ld: next change in %ld: %s / %s / %s", left, d, a, b2, c);
+            bad++;
+        }
+    }
 }
 
 static const struct table_column COLS[SBCOL_COUNT] = {
@@ -88,9 +117,10 @@ static void test_fill_splits_views_and_names(void)
     const struct table *all = &ui.tabs[TAB_ALL]->table;
     /* The box name from metadata, sanitised by the table. */
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_NAME), "feat?[31mred");
-    CHECK_STR_EQ(cell(all, "i-box", SBCOL_ENDS), "0:01:30");
-    CHECK_STR_EQ(cell(all, "i-box", SBCOL_CPU), "2");
-    CHECK_STR_EQ(cell(all, "i-box", SBCOL_MEM), "512M");
+    CHECK_STR_EQ(cell(all, "i-box", SBCOL_ENDS), "1:30");
+    /* Not sampled yet: no usage figure (the CPU count would read like one). */
+    CHECK_STR_EQ(cell(all, "i-box", SBCOL_CPU), "-");
+    CHECK_STR_EQ(cell(all, "i-box", SBCOL_MEM), "-");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_NAME), "opencode-e2b-x"); /* alias */
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_ENDS), "paused");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_CPU), "-");
@@ -127,6 +157,78 @@ static void test_fill_splits_views_and_names(void)
         table_free(&views[t].table);
 }
 
+/* A refresh that brings nothing new asks for no frame; a changed state, a metric or the
+ * clock change only their cells; CPU and MEM show usage, never the sandbox's size. */
+static void test_refresh_costs_what_changed(void)
+{
+    struct view views[TAB_COUNT];
+    struct ui ui;
+    memset(&ui, 0, sizeof ui);
+    memset(views, 0, sizeof views);
+    for (int t = 0; t < TAB_COUNT; t++) {
+        table_init(&views[t].table, COLS, SBCOL_COUNT);
+        ui.tabs[t] = &views[t];
+    }
+    for (int round = 0; round < 3; round++) {
+        e2b_sandbox_list l = {calloc(3, sizeof(e2b_sandbox)), 0, -1};
+        add(&l, "i-a", "base", E2B_STATE_RUNNING, 2, 5000, "name", "a", NULL, NULL);
+        add(&l, "i-b", "base", round == 2 ? E2B_STATE_PAUSED : E2B_STATE_RUNNING, 2, 5000,
+            "e2b-tui", "box", "e2b-tui.name", "b");
+        add(&l, "i-c", "base", E2B_STATE_RUNNING, 2, 0, NULL, NULL, NULL, NULL);
+        CHECK(e2b_sandbox_list_classify(&l, NULL) == 0);
+        ui.dirty = false;
+        char *kept = round ? ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] : NULL;
+        CHECK(sandbox_rows_fill(&ui, &l, 1000) == 0);
+        free(l.items);
+        if (round == 0)
+            CHECK(ui.dirty); /* the first rows */
+        if (round == 1) {
+            CHECK_MSG(!ui.dirty, "an unchanged refresh asked for a frame");
+            CHECK(ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] == kept);
+        }
+        if (round == 2) {
+            CHECK(ui.dirty);
+            CHECK_STR_EQ(cell(&ui.tabs[TAB_BOXES]->table, "i-b", SBCOL_STATE), "paused");
+            CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-b", SBCOL_ENDS), "paused");
+        }
+    }
+    /* Metrics: CPU in percent and MEM in use for the sampled; "-" for the others. */
+    e2b_metric_list m = {calloc(2, sizeof(e2b_metric)), 2};
+    m.items[0].sandbox_id = strdup("i-c");
+    m.items[0].cpu_used_pct = 37.4;
+    m.items[0].mem_used = 300LL << 20;
+    m.items[1].sandbox_id = strdup("i-a");
+    m.items[1].cpu_used_pct = 0;
+    ui.dirty = false;
+    CHECK(sandbox_rows_set_metrics(&ui, &m, 1000) == 0);
+    CHECK(ui.dirty);
+    CHECK(m.items == NULL && m.count == 0);
+    const struct table *all = &ui.tabs[TAB_ALL]->table;
+    CHECK_STR_EQ(cell(all, "i-c", SBCOL_CPU), "37%");
+    CHECK_STR_EQ(cell(all, "i-c", SBCOL_MEM), "300M");
+    CHECK_STR_EQ(cell(all, "i-a", SBCOL_CPU), "0%");
+    CHECK_STR_EQ(cell(all, "i-a", SBCOL_MEM), "-");
+    CHECK_STR_EQ(cell(all, "i-b", SBCOL_CPU), "-"); /* paused */
+    CHECK(sandbox_rows_metric(&ui, "i-a") != NULL);
+    CHECK(sandbox_rows_metric(&ui, "i-b") == NULL);
+    CHECK(sandbox_rows_metric(&ui, "i-zz") == NULL);
+    /* The clock: within the same minute nothing changes (no frame); the next minute
+     * changes only ENDS of i-a (i-c has no end time, i-b is paused). */
+    ui.dirty = false;
+    CHECK_INT_EQ(sandbox_rows_next_change(&ui, 1000), 41);
+    CHECK(sandbox_rows_redraw_times(&ui, 1040) == 0);
+    CHECK(!ui.dirty);
+    char *state = (char *)cell(all, "i-a", SBCOL_STATE);
+    CHECK(sandbox_rows_redraw_times(&ui, 1041) == 0);
+    CHECK(ui.dirty);
+    CHECK_STR_EQ(cell(all, "i-a", SBCOL_ENDS), "1h 05m");
+    CHECK(cell(all, "i-a", SBCOL_STATE) == state);
+    e2b_sandbox_list_clear(&ui.sandboxes);
+    e2b_metric_list_clear(&ui.metrics);
+    for (int t = 0; t < TAB_COUNT; t++)
+        table_free(&views[t].table);
+}
+
 int main(void)
 {
     if (!setlocale(LC_ALL, "C.UTF-8")) {
@@ -134,6 +236,8 @@ int main(void)
         return 1;
     }
     RUN(test_remaining_formats);
+    RUN(test_next_change_matches_text);
     RUN(test_fill_splits_views_and_names);
+    RUN(test_refresh_costs_what_changed);
     return harness_finish();
 }

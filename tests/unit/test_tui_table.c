@@ -232,6 +232,97 @@ static void test_layout_and_line_fit_width(void)
     table_free(&t);
 }
 
+/* A refresh with the same rows touches only the cells that changed and says how many rows
+ * changed: 0 means the frame can be skipped. */
+static void test_update_rows_counts_changes(void)
+{
+    struct table t;
+    table_init(&t, COLS, 3);
+    struct table_row_in in[3];
+    size_t changed = 99;
+    for (int i = 0; i < 3; i++) {
+        in[i].id = ROWS[i][0];
+        in[i].cells = &ROWS[i][1];
+    }
+    CHECK(table_update_rows(&t, in, 3, &changed) == 0);
+    CHECK_INT_EQ(changed, 3); /* new rows */
+    char *kept = t.rows[1].cells[0];
+    CHECK(table_update_rows(&t, in, 3, &changed) == 0);
+    CHECK_INT_EQ(changed, 0);
+    CHECK(t.rows[1].cells[0] == kept); /* not even copied */
+    const char *c2[3] = {"alpha", "running", "2"};
+    in[1].cells = c2;
+    CHECK(table_update_rows(&t, in, 3, &changed) == 0);
+    CHECK_INT_EQ(changed, 1);
+    CHECK_STR_EQ(t.rows[1].cells[1], "running");
+    CHECK(t.rows[1].cells[0] == kept);
+    /* Sorted by CPU: a changed CPU cell moves its row, the cursor stays on it. */
+    table_sort_by_letter(&t, 'C');
+    table_move_to(&t, 0);
+    CHECK_STR_EQ(table_selected(&t)->id, "id-a"); /* 2 < 10 < 100 */
+    const char *c3[3] = {"alpha", "running", "500"};
+    in[1].cells = c3;
+    CHECK(table_update_rows(&t, in, 3, &changed) == 0);
+    CHECK_INT_EQ(changed, 1);
+    CHECK_STR_EQ(t.rows[t.visible[2]].id, "id-a");
+    CHECK_STR_EQ(table_selected(&t)->id, "id-a");
+    /* A row gone: everything is rebuilt and counted. */
+    CHECK(table_update_rows(&t, in, 2, &changed) == 0);
+    CHECK_INT_EQ(changed, 3);
+    CHECK_INT_EQ(t.nrows, 2);
+    /* Hostile text in place: sanitised; the same raw text again is no change. */
+    const char *c4[3] = {"a\x1b]0;x\x07", "running", "1"};
+    in[0].cells = c4;
+    CHECK(table_update_rows(&t, in, 2, &changed) == 0);
+    CHECK_INT_EQ(changed, 1);
+    CHECK(strchr(t.rows[0].cells[0], '\x1b') == NULL);
+    CHECK(table_update_rows(&t, in, 2, &changed) == 0);
+    CHECK_INT_EQ(changed, 0);
+    table_free(&t);
+}
+
+/* One cell (the countdown): changed or not, widths follow, a filter re-applies. */
+static void test_set_cell(void)
+{
+    struct table t;
+    table_init(&t, COLS, 3);
+    fill(&t, ROWS, 3);
+    CHECK_INT_EQ(table_set_cell(&t, 0, 2, "10"), 0);
+    CHECK_INT_EQ(table_set_cell(&t, 0, 2, "1000"), 1);
+    CHECK_INT_EQ(t.content_width[2], 4);
+    CHECK_INT_EQ(table_set_cell(&t, 0, 2, "1"), 1);
+    CHECK_INT_EQ(t.content_width[2], 3); /* "100" is the widest again */
+    CHECK_INT_EQ(table_set_cell(&t, 7, 2, "1"), -1);
+    table_set_filter(&t, "paused");
+    CHECK_INT_EQ(t.nvisible, 1);
+    CHECK_INT_EQ(table_set_cell(&t, 2, 1, "paused"), 1);
+    CHECK_INT_EQ(t.nvisible, 2);
+    table_free(&t);
+}
+
+/* A wide terminal: NAME is as wide as the longest name, not the rest of the screen; the
+ * spare space widens the gaps a little and then stays blank at the right. */
+static void test_layout_spare_width_not_all_to_name(void)
+{
+    struct table t;
+    table_init(&t, COLS, 3);
+    fill(&t, ROWS, 3);
+    int widths[3];
+    table_layout(&t, 200, widths);
+    CHECK_INT_EQ(widths[0], 6 + 2);  /* "alpha"/"gamma" is 5, the title 4+2, plus a 2 gap */
+    CHECK_INT_EQ(widths[1], 7 + 2);  /* "running" */
+    CHECK_INT_EQ(widths[2], 5);      /* the last column gets no gap */
+    /* A name longer than NAME's max_width (30) shows whole when there is room. */
+    static const char *longname[][4] = {
+        {"l", "a-very-long-sandbox-name-of-forty-two-cols", "running", "1"}};
+    fill(&t, longname, 1);
+    table_layout(&t, 200, widths);
+    CHECK_INT_EQ(widths[0], 42 + 2);
+    table_layout(&t, 40, widths);
+    CHECK(widths[0] + widths[1] + widths[2] + 2 <= 40);
+    table_free(&t);
+}
+
 int main(void)
 {
     if (!setlocale(LC_ALL, "C.UTF-8")) {
@@ -248,5 +339,8 @@ int main(void)
     RUN(test_refresh_reuses_and_updates_cells);
     RUN(test_scroll_keeps_cursor_visible);
     RUN(test_layout_and_line_fit_width);
+    RUN(test_update_rows_counts_changes);
+    RUN(test_set_cell);
+    RUN(test_layout_spare_width_not_all_to_name);
     return harness_finish();
 }
