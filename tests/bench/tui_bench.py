@@ -128,12 +128,24 @@ def main():
         idle.append(cpu_seconds(pid) - c0)
         stop(pid, fd)
     med = statistics.median
-    print("first frame:                    %7.1f ms   (median of %d, %d cores)" % (med(first), a.runs, cores))
-    print("full list of %5d boxes:       %7.1f ms   (median of %d, %d cores)" % (a.rows, med(full), a.runs, cores))
-    print("resident memory, %5d rows:    %7.1f MiB  (median of %d, %d cores)" % (a.rows, med(rss), a.runs, cores))
-    print("CPU over %3.0f s idle (refresh 3 s): %5.2f s    (median of %d, %d cores)" % (a.idle, med(idle), a.idle_runs, cores))
-    print("End over %5d rows:             %7.1f ms   (median of %d, %d cores)" % (a.rows, med(end), a.runs, cores))
-
+    idle60 = med(idle) * 60.0 / a.idle  # the target is per 60 s
+    rows = [
+        ("first frame", "%.1f ms" % med(first), med(first), 50.0, "<= 50 ms"),
+        ("full list of %d boxes" % a.rows, "%.1f ms" % med(full), med(full), None, ""),
+        ("resident memory, %d rows" % a.rows, "%.1f MiB" % med(rss), med(rss), 25.0,
+         "<= 25 MB"),
+        ("CPU over 60 s idle (refresh 3 s)", "%.2f s" % idle60, idle60, 0.3, "<= 0.3 s"),
+        ("End over %d rows" % a.rows, "%.1f ms" % med(end), med(end), None, ""),
+    ]
+    for name, shown, value, limit, target in rows:
+        if limit is None:
+            verdict = "(no target)"
+        else:
+            verdict = "target %s: %s" % (target, "met" if value <= limit else "NOT met")
+        runs = a.idle_runs if name.startswith("CPU") else a.runs
+        extra = " over %.0f s, scaled" % a.idle if name.startswith("CPU") and a.idle != 60 else ""
+        print("dashboard %-34s %10s   %-24s (median of %d%s, %d cores)"
+              % (name + ":", shown, verdict, runs, extra, cores))
 
 if __name__ == "__main__":
     main()
