@@ -21,6 +21,13 @@ struct e2b_client {
     char *key_header; /* "X-API-KEY: ..." */
     char *workspace_keys;
     long timeout_ms;
+    /* The pages of the last report_unchanged list (e2b_list_query), to compare the next. */
+    struct {
+        char *query; /* the first page's query string */
+        char **bodies;
+        size_t *lens;
+        size_t n;
+    } memo;
 };
 
 typedef enum result_kind {
@@ -53,6 +60,13 @@ struct e2b_api_call {
     char *workspace_keys;
     e2b_sandbox_list *slist;
     e2b_secret_list *seclist;
+    /* report_unchanged lists: this list's pages so far, and whether one differed from the
+     * memo (then every page is parsed). */
+    char *memo_query;
+    char **pages;
+    size_t *page_lens;
+    size_t npages;
+    int diverged;
     int cancelled;
     void (*fn)(void);
     void *ud;
@@ -223,6 +237,16 @@ oom:
     return NULL;
 }
 
+static void memo_clear(e2b_client *c)
+{
+    for (size_t i = 0; i < c->memo.n; i++)
+        free(c->memo.bodies[i]);
+    free(c->memo.bodies);
+    free(c->memo.lens);
+    free(c->memo.query);
+    memset(&c->memo, 0, sizeof c->memo);
+}
+
 void e2b_client_free(e2b_client *c)
 {
     if (!c)
@@ -232,6 +256,7 @@ void e2b_client_free(e2b_client *c)
     free(c->api_url);
     e2b_wipe_free(c->key_header);
     free(c->workspace_keys);
+    memo_clear(c);
     free(c);
 }
 
@@ -267,8 +292,14 @@ static void call_free(e2b_api_call *call)
     free(call->workspace_keys);
     e2b_sandbox_list_free(call->slist);
     e2b_secret_list_free(call->seclist);
+    free(call->memo_query);
+    for (size_t i = 0; i < call->npages; i++)
+        free(call->pages[i]);
+    free(call->pages);
+    free(call->page_lens);
     free(call);
 }
+
 
 static e2b_api_call *call_new(e2b_client *c, result_kind kind, const char *method, char *path,
                               char *action, long ok1, long ok2, void (*fn)(void), void *ud)
@@ -328,7 +359,7 @@ static void deliver(e2b_api_call *call, void *result, long status, const e2b_err
 static e2b_error *send_page(e2b_api_call *call);
 
 /* Maps a 2xx JSON body to the call's result. */
-static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, void **result)
+static e2b_error *parse_body(e2b_api_call *call, const char *body, size_t len, void **result)
 {
     json_error_t je;
     json_t *j;
@@ -336,7 +367,7 @@ static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, v
     *result = NULL;
     if (call->kind == R_NONE)
         return NULL;
-    j = json_loadb(r->body ? r->body : "", r->body ? r->body_len : 0, 0, &je);
+    j = json_loadb(body ? body : "", body ? len : 0, 0, &je);
     if (!j)
         return e2b_error_new(E2B_ERR_PROTOCOL, "the reply is not JSON (%s)", je.text);
     switch (call->kind) {
@@ -395,6 +426,93 @@ static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, v
     return err;
 }
 
+static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, void **result)
+{
+    return parse_body(call, r->body, r->body_len, result);
+}
+
+/* ---- report_unchanged lists: compare the pages with the last list's ---- */
+
+static int memo_page_same(const e2b_api_call *call, size_t k, const char *body, size_t len)
+{
+    const e2b_client *c = call->c;
+    return c->memo.query && strcmp(c->memo.query, call->memo_query) == 0 && k < c->memo.n &&
+           c->memo.lens[k] == len && memcmp(c->memo.bodies[k], body, len) == 0;
+}
+
+/* Parses the pages kept so far (up to, not including, page upto) into the list. */
+static e2b_error *parse_kept_pages(e2b_api_call *call, size_t upto)
+{
+    void *unused;
+    for (size_t i = 0; i < upto; i++) {
+        e2b_error *err = parse_body(call, call->pages[i], call->page_lens[i], &unused);
+        if (err)
+            return err;
+    }
+    return NULL;
+}
+
+/* One page of a report_unchanged list: kept, and parsed only once the list differs from
+ * the memo (the earlier, identical pages are parsed then). */
+static e2b_error *memo_page(e2b_api_call *call, const e2b_http_response *r, void **result)
+{
+    const char *body = r->body ? r->body : "";
+    size_t len = r->body ? r->body_len : 0;
+    char **pages = realloc(call->pages, (call->npages + 1) * sizeof *pages);
+    if (pages)
+        call->pages = pages;
+    size_t *lens = realloc(call->page_lens, (call->npages + 1) * sizeof *lens);
+    if (lens)
+        call->page_lens = lens;
+    char *copy = malloc(len + 1);
+    if (!pages || !lens || !copy) {
+        free(copy);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    memcpy(copy, body, len);
+    copy[len] = '\0';
+    size_t k = call->npages++;
+    call->pages[k] = copy;
+    call->page_lens[k] = len;
+    *result = NULL;
+    if (!call->diverged && memo_page_same(call, k, body, len))
+        return NULL;
+    if (!call->diverged) {
+        call->diverged = 1;
+        e2b_error *err = parse_kept_pages(call, k);
+        if (err)
+            return err;
+    }
+    return parse_result(call, r, result);
+}
+
+/* The last page of a report_unchanged list arrived: either nothing changed (an empty list
+ * marked unchanged) or the list is parsed whole and its pages become the memo. */
+static e2b_error *memo_finish(e2b_api_call *call)
+{
+    e2b_client *c = call->c;
+    if (!call->diverged && c->memo.query && strcmp(c->memo.query, call->memo_query) == 0 &&
+        call->npages == c->memo.n) {
+        call->slist->unchanged = 1;
+        return NULL;
+    }
+    if (!call->diverged) { /* fewer pages than before, or no memo yet */
+        e2b_error *err = parse_kept_pages(call, call->npages);
+        if (err)
+            return err;
+    }
+    memo_clear(c);
+    c->memo.query = call->memo_query;
+    c->memo.bodies = call->pages;
+    c->memo.lens = call->page_lens;
+    c->memo.n = call->npages;
+    call->memo_query = NULL;
+    call->pages = NULL;
+    call->page_lens = NULL;
+    call->npages = 0;
+    return NULL;
+}
+
 static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
 {
     e2b_api_call *call = ud;
@@ -407,6 +525,8 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         err = e2b_error_new(E2B_ERR_CANCELLED, NULL);
     else if (r->status != call->ok[0] && r->status != call->ok[1])
         err = e2b_http_status_error(r, call->not_found);
+    else if (call->memo_query)
+        err = memo_page(call, r, &result);
     else
         err = parse_result(call, r, &result);
 
@@ -430,6 +550,8 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
                 return; /* the next page calls back */
         }
     }
+    if (!err && call->kind == R_SANDBOX_LIST && call->memo_query)
+        err = memo_finish(call);
     if (!err && call->kind == R_SANDBOX_LIST) {
         if (e2b_sandbox_list_classify(call->slist, call->workspace_keys) < 0)
             err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
@@ -586,7 +708,10 @@ e2b_api_call *e2b_api_list(e2b_client *c, const e2b_list_query *q, e2b_api_list_
         if (call->slist)
             call->slist->total_running = -1;
         call->query = e2b_api_list_query_string(&call->list_query, NULL);
-        if (!call->slist || !call->workspace_keys || !call->query) {
+        int memo_bad = 0;
+        if (q->report_unchanged && !q->max_items && call->query)
+            memo_bad = !(call->memo_query = strdup(call->query));
+        if (!call->slist || !call->workspace_keys || !call->query || memo_bad) {
             call_free(call);
             call = NULL;
         }

@@ -80,6 +80,11 @@ typedef struct e2b_list_query {
     const e2b_metadata *metadata; /* exact-match filters, AND-ed; may be NULL */
     size_t max_items;             /* stop after this many (whole pages); 0 = all pages */
     const char *workspace_keys;   /* for classification; NULL = the default */
+    /* 1 (a refresh loop): the client keeps the pages of its last such list, and when every
+     * page comes back byte for byte the same the callback gets an empty list with unchanged
+     * set, parsing nothing (the caller keeps what it had). One such memo per client; with
+     * max_items it is not used. */
+    int report_unchanged;
 } e2b_list_query;
 
 /* The query string of one page, encoded exactly as the SDK does (state comma-joined; metadata

@@ -89,6 +89,9 @@ typedef struct e2b_sandbox_list {
     e2b_sandbox *items;
     size_t count;
     long total_running; /* X-Total-Running of the first page, -1 when absent */
+    /* 1: the pages were byte for byte those of the previous list (e2b_list_query's
+     * report_unchanged), so nothing was parsed and items is empty. */
+    int unchanged;
 } e2b_sandbox_list;
 
 /* Maps one sandbox object. *out is overwritten (not cleared first). */

@@ -203,6 +203,12 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         ui->dirty = true;
         return;
     }
+    if (list->unchanged && r->listed_once) {
+        /* Byte for byte the last reply: nothing to parse, compare or draw. */
+        e2b_sandbox_list_free(list);
+        start_metrics(ui);
+        return;
+    }
     if (r->listed_once)
         flash_changes(ui, &ui->sandboxes, list);
     if (sandbox_rows_fill(ui, list, time(NULL)) != 0) {
@@ -242,7 +248,7 @@ static void start_cycle(struct ui *ui)
     struct refresh *r = ui->refresh;
     e2b_error *err = NULL;
     if (!r->list_call) {
-        e2b_list_query q = {.workspace_keys = ui->cfg.workspace_keys};
+        e2b_list_query q = {.workspace_keys = ui->cfg.workspace_keys, .report_unchanged = 1};
         r->list_call = e2b_api_list(ui->client, &q, on_list, ui, &err);
         if (!r->list_call) {
             ui_flash(ui, FLASH_ERROR, "%s", err ? e2b_error_message(err) : "cannot list");

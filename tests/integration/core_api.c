@@ -208,6 +208,41 @@ static void test_list_260_sandboxes_across_pages(void)
     CHECK_INT_EQ(found, N);
     CHECK_INT_EQ(list.total_running, N);
     e2b_sandbox_list_clear(&list);
+    /* report_unchanged: the same pages again parse nothing; a change anywhere (here on
+     * the last page: a sandbox gone) brings the whole list again. */
+    q.report_unchanged = 1;
+    err = e2b_api_list_sync(client, &q, &list);
+    CHECK(err == NULL);
+    CHECK_INT_EQ(list.count, N);
+    CHECK_INT_EQ(list.unchanged, 0);
+    e2b_sandbox_list_clear(&list);
+    err = e2b_api_list_sync(client, &q, &list);
+    CHECK(err == NULL);
+    CHECK_INT_EQ(list.unchanged, 1);
+    CHECK_INT_EQ(list.count, 0);
+    e2b_sandbox_list_clear(&list);
+    e2b_error_free(e2b_api_kill_sync(client, c.ids[N - 1]));
+    err = e2b_api_list_sync(client, &q, &list);
+    CHECK(err == NULL);
+    CHECK_INT_EQ(list.unchanged, 0);
+    CHECK_INT_EQ(list.count, N - 1);
+    for (size_t i = 0; i < list.count; i++)
+        CHECK(strcmp(list.items[i].sandbox_id, c.ids[N - 1]) != 0);
+    e2b_sandbox_list_clear(&list);
+    err = e2b_api_list_sync(client, &q, &list);
+    CHECK(err == NULL);
+    CHECK_INT_EQ(list.unchanged, 1);
+    e2b_sandbox_list_clear(&list);
+    /* Another filter is another list: not compared with this one. */
+    {
+        e2b_list_query q2 = {.states = E2B_LIST_RUNNING, .metadata = &md, .report_unchanged = 1};
+        err = e2b_api_list_sync(client, &q2, &list);
+        CHECK(err == NULL);
+        CHECK_INT_EQ(list.unchanged, 0);
+        CHECK_INT_EQ(list.count, N - 1);
+        e2b_sandbox_list_clear(&list);
+    }
+    q.report_unchanged = 0;
     /* max_items stops after whole pages. */
     q.max_items = 150;
     err = e2b_api_list_sync(client, &q, &list);
@@ -229,7 +264,8 @@ static void test_list_260_sandboxes_across_pages(void)
     }
     /* Clean up in parallel. */
     for (int k = 0; k < N; k++) {
-        e2b_error_free(e2b_api_kill_sync(client, c.ids[k]));
+        if (k < N - 1) /* the last one was killed above */
+            e2b_error_free(e2b_api_kill_sync(client, c.ids[k]));
         free(c.ids[k]);
     }
     free(c.ids);

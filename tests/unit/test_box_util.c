@@ -64,7 +64,7 @@ static void test_listing(void)
     sbs[1].state = E2B_STATE_PAUSED;
     sbs[2].sandbox_id = "i3";
     sbs[2].kind = E2B_KIND_WORKSPACE;
-    e2b_sandbox_list list = {sbs, 3, -1};
+    e2b_sandbox_list list = {.items = sbs, .count = 3, .total_running = -1};
     box_record recs[2] = {{.name = "alpha", .sandbox_id = "i9", .dir = "/x"},
                           {.name = "zeta", .sandbox_id = "i2", .dir = "/y"}};
     box_record_list rl = {recs, 2};

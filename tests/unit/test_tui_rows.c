@@ -102,7 +102,7 @@ static void test_fill_splits_views_and_names(void)
         table_init(&views[t].table, COLS, SBCOL_COUNT);
         ui.tabs[t] = &views[t];
     }
-    e2b_sandbox_list l = {calloc(4, sizeof(e2b_sandbox)), 0, -1};
+    e2b_sandbox_list l = {.items = calloc(4, sizeof(e2b_sandbox)), .total_running = -1};
     add(&l, "i-box", "opencode", E2B_STATE_RUNNING, 2, 1000 + 90, "e2b-tui", "box",
         "e2b-tui.name", "feat\x1b[31mred");
     add(&l, "i-ws", "opencode-e2b-x", E2B_STATE_PAUSED, -1, 0, NULL, NULL, NULL, NULL);
@@ -144,7 +144,7 @@ static void test_fill_splits_views_and_names(void)
     CHECK(sandbox_rows_redraw_times(&ui, 1090) == 0);
     CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-box", SBCOL_ENDS), "expired");
     /* A refresh replaces them (the old ones are freed: valgrind checks). */
-    e2b_sandbox_list l2 = {calloc(1, sizeof(e2b_sandbox)), 0, -1};
+    e2b_sandbox_list l2 = {.items = calloc(1, sizeof(e2b_sandbox)), .total_running = -1};
     add(&l2, "i-new", "base", E2B_STATE_RUNNING, 1, 0, NULL, NULL, NULL, NULL);
     CHECK(e2b_sandbox_list_classify(&l2, NULL) == 0);
     CHECK(sandbox_rows_fill(&ui, &l2, 1000) == 0);
@@ -170,7 +170,7 @@ static void test_refresh_costs_what_changed(void)
         ui.tabs[t] = &views[t];
     }
     for (int round = 0; round < 3; round++) {
-        e2b_sandbox_list l = {calloc(3, sizeof(e2b_sandbox)), 0, -1};
+        e2b_sandbox_list l = {.items = calloc(3, sizeof(e2b_sandbox)), .total_running = -1};
         add(&l, "i-a", "base", E2B_STATE_RUNNING, 2, 5000, "name", "a", NULL, NULL);
         add(&l, "i-b", "base", round == 2 ? E2B_STATE_PAUSED : E2B_STATE_RUNNING, 2, 5000,
             "e2b-tui", "box", "e2b-tui.name", "b");
