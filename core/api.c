@@ -27,6 +27,7 @@ struct e2b_client {
         char **bodies;
         size_t *lens;
         size_t n;
+        int busy; /* a report_unchanged list is running (its pages may point here) */
     } memo;
 };
 
@@ -67,6 +68,7 @@ struct e2b_api_call {
     size_t *page_lens;
     size_t npages;
     int diverged;
+    int memo_owner; /* this call set memo.busy */
     int cancelled;
     void (*fn)(void);
     void *ud;
@@ -244,7 +246,9 @@ static void memo_clear(e2b_client *c)
     free(c->memo.bodies);
     free(c->memo.lens);
     free(c->memo.query);
+    int busy = c->memo.busy;
     memset(&c->memo, 0, sizeof c->memo);
+    c->memo.busy = busy;
 }
 
 void e2b_client_free(e2b_client *c)
@@ -292,6 +296,8 @@ static void call_free(e2b_api_call *call)
     free(call->workspace_keys);
     e2b_sandbox_list_free(call->slist);
     e2b_secret_list_free(call->seclist);
+    if (call->memo_owner)
+        call->c->memo.busy = 0;
     free(call->memo_query);
     for (size_t i = 0; i < call->npages; i++)
         free(call->pages[i]);
@@ -440,20 +446,34 @@ static int memo_page_same(const e2b_api_call *call, size_t k, const char *body, 
            c->memo.lens[k] == len && memcmp(c->memo.bodies[k], body, len) == 0;
 }
 
+/* Page i of this list: its own copy, or (NULL) the memo's identical page. */
+static const char *kept_page(const e2b_api_call *call, size_t i, size_t *len)
+{
+    if (call->pages[i]) {
+        *len = call->page_lens[i];
+        return call->pages[i];
+    }
+    *len = call->c->memo.lens[i];
+    return call->c->memo.bodies[i];
+}
+
 /* Parses the pages kept so far (up to, not including, page upto) into the list. */
 static e2b_error *parse_kept_pages(e2b_api_call *call, size_t upto)
 {
     void *unused;
     for (size_t i = 0; i < upto; i++) {
-        e2b_error *err = parse_body(call, call->pages[i], call->page_lens[i], &unused);
+        size_t len;
+        const char *body = kept_page(call, i, &len);
+        e2b_error *err = parse_body(call, body, len, &unused);
         if (err)
             return err;
     }
     return NULL;
 }
 
-/* One page of a report_unchanged list: kept, and parsed only once the list differs from
- * the memo (the earlier, identical pages are parsed then). */
+/* One page of a report_unchanged list: a page equal to the memo's is only noted (no copy,
+ * no parse); once one differs, the earlier pages are parsed from the memo and every page
+ * from then on is parsed and kept. */
 static e2b_error *memo_page(e2b_api_call *call, const e2b_http_response *r, void **result)
 {
     const char *body = r->body ? r->body : "";
@@ -464,19 +484,24 @@ static e2b_error *memo_page(e2b_api_call *call, const e2b_http_response *r, void
     size_t *lens = realloc(call->page_lens, (call->npages + 1) * sizeof *lens);
     if (lens)
         call->page_lens = lens;
-    char *copy = malloc(len + 1);
-    if (!pages || !lens || !copy) {
-        free(copy);
+    if (!pages || !lens)
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    size_t k = call->npages;
+    *result = NULL;
+    if (!call->diverged && memo_page_same(call, k, body, len)) {
+        call->pages[k] = NULL;
+        call->page_lens[k] = len;
+        call->npages++;
+        return NULL;
     }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     memcpy(copy, body, len);
     copy[len] = '\0';
-    size_t k = call->npages++;
     call->pages[k] = copy;
     call->page_lens[k] = len;
-    *result = NULL;
-    if (!call->diverged && memo_page_same(call, k, body, len))
-        return NULL;
+    call->npages++;
     if (!call->diverged) {
         call->diverged = 1;
         e2b_error *err = parse_kept_pages(call, k);
@@ -500,6 +525,13 @@ static e2b_error *memo_finish(e2b_api_call *call)
         e2b_error *err = parse_kept_pages(call, call->npages);
         if (err)
             return err;
+    }
+    /* The new memo takes this list's pages; a page that was the memo's moves over. */
+    for (size_t i = 0; i < call->npages; i++) {
+        if (!call->pages[i]) {
+            call->pages[i] = c->memo.bodies[i];
+            c->memo.bodies[i] = NULL;
+        }
     }
     memo_clear(c);
     c->memo.query = call->memo_query;
@@ -709,8 +741,11 @@ e2b_api_call *e2b_api_list(e2b_client *c, const e2b_list_query *q, e2b_api_list_
             call->slist->total_running = -1;
         call->query = e2b_api_list_query_string(&call->list_query, NULL);
         int memo_bad = 0;
-        if (q->report_unchanged && !q->max_items && call->query)
+        /* One at a time: the pages of a running one may point into the memo. */
+        if (q->report_unchanged && !q->max_items && call->query && !c->memo.busy) {
             memo_bad = !(call->memo_query = strdup(call->query));
+            call->memo_owner = c->memo.busy = !memo_bad;
+        }
         if (!call->slist || !call->workspace_keys || !call->query || memo_bad) {
             call_free(call);
             call = NULL;

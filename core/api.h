@@ -82,8 +82,9 @@ typedef struct e2b_list_query {
     const char *workspace_keys;   /* for classification; NULL = the default */
     /* 1 (a refresh loop): the client keeps the pages of its last such list, and when every
      * page comes back byte for byte the same the callback gets an empty list with unchanged
-     * set, parsing nothing (the caller keeps what it had). One such memo per client; with
-     * max_items it is not used. */
+     * set, parsing nothing (the caller keeps what it had). One such memo per client, used
+     * by one list at a time (a second one meanwhile is an ordinary list); not with
+     * max_items. */
     int report_unchanged;
 } e2b_list_query;
 

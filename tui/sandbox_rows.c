@@ -141,47 +141,94 @@ int sandbox_rows_fill(struct ui *ui, e2b_sandbox_list *list, time_t now)
     if (first)
         ui->dirty = true; /* "Loading..." becomes the rows, or the empty text */
     e2b_sandbox_list_clear(&ui->sandboxes);
+    ui->ends_due = 0; /* other sandboxes, other end times */
     ui->sandboxes = *list;
     list->items = NULL;
     list->count = 0;
     return 0;
 }
 
-/* Sets the ENDS cell of the sandbox behind row idx of t; false when the rows are not the
+/* Sets cell col of the sandbox behind row idx of t; false when the rows are not the
  * sandboxes' (an earlier update failed), so the caller rebuilds them all. */
-static bool set_ends(struct table *t, size_t idx, const e2b_sandbox *sb, const char *ends,
-                     size_t *changed)
+static bool set_cell(struct table *t, size_t idx, const e2b_sandbox *sb, int col,
+                     const char *text, size_t *changed)
 {
     if (idx >= t->nrows || strcmp(t->rows[idx].id, sb->sandbox_id) != 0)
         return false;
-    int u = table_set_cell(t, idx, SBCOL_ENDS, ends);
+    int u = table_set_cell(t, idx, col, text);
     if (u < 0)
         return false;
     *changed += (size_t)u;
     return true;
 }
 
+/* Sets one cell of a sandbox's row in All and in its own view (Boxes or Workspaces).
+ * i: its index in ui->sandboxes; sub_idx: its index in its own view. */
+static bool set_sandbox_cell(struct ui *ui, size_t i, size_t sub_idx, int col, const char *text,
+                             size_t *changed)
+{
+    const e2b_sandbox *sb = &ui->sandboxes.items[i];
+    struct table *sub = sb->kind == E2B_KIND_BOX         ? &ui->tabs[TAB_BOXES]->table
+                        : sb->kind == E2B_KIND_WORKSPACE ? &ui->tabs[TAB_WORKSPACES]->table
+                                                         : NULL;
+    return set_cell(&ui->tabs[TAB_ALL]->table, i, sb, col, text, changed) &&
+           (!sub || set_cell(sub, sub_idx, sb, col, text, changed));
+}
+
+/* The index of sandbox i in its own view, counting as set_rows does. */
+static size_t next_sub_index(const e2b_sandbox *sb, size_t *nb, size_t *nw)
+{
+    if (sb->kind == E2B_KIND_BOX)
+        return (*nb)++;
+    if (sb->kind == E2B_KIND_WORKSPACE)
+        return (*nw)++;
+    return 0;
+}
+
 int sandbox_rows_redraw_times(struct ui *ui, time_t now)
 {
     /* The clock only moves ENDS: touch that cell of the rows counting down, nothing else. */
-    struct table *all = &ui->tabs[TAB_ALL]->table, *boxes = &ui->tabs[TAB_BOXES]->table,
-                 *ws = &ui->tabs[TAB_WORKSPACES]->table;
+    const struct table *all = &ui->tabs[TAB_ALL]->table;
     size_t nb = 0, nw = 0, changed = 0;
     bool in_sync = all->nrows == ui->sandboxes.count;
     for (size_t i = 0; in_sync && i < ui->sandboxes.count; i++) {
         const e2b_sandbox *sb = &ui->sandboxes.items[i];
-        struct table *sub = sb->kind == E2B_KIND_BOX         ? boxes
-                            : sb->kind == E2B_KIND_WORKSPACE ? ws
-                                                             : NULL;
-        size_t sub_idx = sb->kind == E2B_KIND_BOX ? nb++ : sb->kind == E2B_KIND_WORKSPACE ? nw++ : 0;
+        size_t sub_idx = next_sub_index(sb, &nb, &nw);
         if (sb->state != E2B_STATE_RUNNING || !sb->end_at)
             continue;
         char ends[24];
         ends_text(sb, now, ends, sizeof ends);
-        if (strcmp(all->rows[i].cells[SBCOL_ENDS], ends) == 0)
+        if (strcmp(all->rows[i].cells[SBCOL_ENDS], ends) != 0)
+            in_sync = set_sandbox_cell(ui, i, sub_idx, SBCOL_ENDS, ends, &changed);
+    }
+    if (!in_sync)
+        return set_rows(ui, &ui->sandboxes, now);
+    if (changed)
+        ui->dirty = true;
+    return 0;
+}
+
+/* New metrics move only CPU and MEM: rows without a metric before or now keep "-". */
+static int update_usage(struct ui *ui, time_t now)
+{
+    const struct table *all = &ui->tabs[TAB_ALL]->table;
+    size_t nb = 0, nw = 0, changed = 0;
+    bool in_sync = all->nrows == ui->sandboxes.count;
+    for (size_t i = 0; in_sync && i < ui->sandboxes.count; i++) {
+        const e2b_sandbox *sb = &ui->sandboxes.items[i];
+        size_t sub_idx = next_sub_index(sb, &nb, &nw);
+        const e2b_metric *m =
+            sb->state == E2B_STATE_RUNNING ? sandbox_rows_metric(ui, sb->sandbox_id) : NULL;
+        const char *cpu_cell = all->rows[i].cells[SBCOL_CPU];
+        const char *mem_cell = all->rows[i].cells[SBCOL_MEM];
+        if (!m && strcmp(cpu_cell, "-") == 0 && strcmp(mem_cell, "-") == 0)
             continue;
-        in_sync = set_ends(all, i, sb, ends, &changed) &&
-                  (!sub || set_ends(sub, sub_idx, sb, ends, &changed));
+        struct row_text rt;
+        row_text(sb, m, now, &rt);
+        if (strcmp(cpu_cell, rt.cpu) != 0)
+            in_sync = set_sandbox_cell(ui, i, sub_idx, SBCOL_CPU, rt.cpu, &changed);
+        if (in_sync && strcmp(mem_cell, rt.mem) != 0)
+            in_sync = set_sandbox_cell(ui, i, sub_idx, SBCOL_MEM, rt.mem, &changed);
     }
     if (!in_sync)
         return set_rows(ui, &ui->sandboxes, now);
@@ -210,7 +257,7 @@ int sandbox_rows_set_metrics(struct ui *ui, e2b_metric_list *m, time_t now)
     m->count = 0;
     if (ui->metrics.count > 1)
         qsort(ui->metrics.items, ui->metrics.count, sizeof *ui->metrics.items, cmp_metric);
-    return set_rows(ui, &ui->sandboxes, now);
+    return update_usage(ui, now);
 }
 
 bool sandbox_rows_counting(const struct ui *ui, time_t now)

@@ -109,6 +109,8 @@ struct ui {
     int exit_code;
     long long now_ms;
     time_t shown_second; /* the wall-clock second the ENDS column was computed for */
+    /* When an ENDS text changes next: 0 = work it out (the sandboxes changed), -1 = never. */
+    time_t ends_due;
 };
 
 /* Minimum usable size; below it the "terminal too small" screen is shown. */
