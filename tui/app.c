@@ -390,10 +390,12 @@ static void on_tick(void *ctx, long long now)
     /* The ENDS column: only cells whose text changed are touched (most change once a
      * minute), and a frame follows only when one did. */
     time_t wall = time(NULL);
-    if (wall != ui->shown_second) {
-        if (sandbox_rows_counting(ui, ui->shown_second))
+    if (ui->ends_due == 0 || (ui->ends_due > 0 && wall >= ui->ends_due)) {
+        if (wall != ui->shown_second)
             sandbox_rows_redraw_times(ui, wall);
         ui->shown_second = wall;
+        long next = sandbox_rows_next_change(ui, wall);
+        ui->ends_due = next > 0 ? wall + next : -1;
     }
 }
 
@@ -407,10 +409,10 @@ static long next_timeout_ms(void *ctx, long long now)
     }
     /* The countdown wakes when a shown ENDS text changes: once a minute, once a second in
      * a sandbox's last ten minutes, never once none is counting down. */
-    long secs = sandbox_rows_next_change(ui, ui->shown_second);
-    if (secs > 0) {
-        long long due = (long long)(ui->shown_second + secs - time(NULL) - 1) * 1000 +
-                        ms_to_next_second();
+    if (ui->ends_due == 0) {
+        t = 0; /* new sandboxes: on_tick works out their next change */
+    } else if (ui->ends_due > 0) {
+        long long due = (long long)(ui->ends_due - time(NULL) - 1) * 1000 + ms_to_next_second();
         long s = due < 0 ? 0 : (long)due;
         if (t < 0 || s < t)
             t = s;
@@ -524,22 +526,12 @@ int tui_run(const struct tui_options *opts)
             return 1;
         }
     }
-    /* Core's loop: the one place the dashboard waits (API requests will join it). */
-    e2b_loop *loop = e2b_loop_new();
-    if (!loop) {
-        destroy_views(&ui);
-        e2b_config_clear(&ui.cfg);
-        fputs("e2b-tui: out of memory\n", stderr);
-        return 1;
-    }
     char err[512], why[512];
-    ui.loop = loop;
     const char *log_problem = open_log(&ui, why, sizeof why);
     struct term_options to = {.mouse = opts->mouse, .no_color = opts->no_color};
     int rc = term_open(&to, err, sizeof err);
     if (rc != 0) {
         destroy_views(&ui);
-        e2b_loop_free(loop);
         e2b_config_clear(&ui.cfg);
         e2b_log_close();
         fputs(err, stderr);
@@ -550,15 +542,29 @@ int tui_run(const struct tui_options *opts)
     load_key_config(&ui);
     if (cfg_problem[0])
         ui_flash(&ui, FLASH_ERROR, "%s", cfg_problem);
-    /* The first list request starts now, but the first frame (a "loading" state) is drawn
-     * before the loop waits for its reply. */
-    if (refresh_start(&ui) != 0)
-        ui_flash(&ui, FLASH_ERROR, "out of memory");
     ui.shown_second = time(NULL);
     if (term_note()[0]) {
         ui_flash(&ui, FLASH_ERROR, "%s", term_note());
         ui.flash.expires_ms = loop_now_ms() + FLASH_NOTE_MS;
     }
+    /* The first frame (a "loading" state) goes out before anything slow starts: core's
+     * loop initialises the TLS library, and the first request follows it. */
+    ui.dirty = true;
+    frame(&ui);
+    /* Core's loop: the one place the dashboard waits (API requests join it). */
+    e2b_loop *loop = e2b_loop_new();
+    if (!loop) {
+        term_close();
+        destroy_views(&ui);
+        e2b_config_clear(&ui.cfg);
+        e2b_log_close();
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
+    ui.loop = loop;
+    if (refresh_start(&ui) != 0)
+        ui_flash(&ui, FLASH_ERROR, "out of memory");
+    ui.dirty = true; /* "Loading sandboxes from E2B...", or why the client could not start */
     ui.dirty = true;
     struct loop_client client = {
         .ctx = &ui,
