@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "tui/keys.h"
 #include "tui/term.h"
 #include "tui/textwidth.h"
@@ -69,8 +70,41 @@ bool list_sort_key(struct view *v, struct ui *ui, int key)
     return true;
 }
 
+/* E2B_TUI_DEBUG_PAINT=1 (tests): each drawn list logs how many of its lines differ from
+ * the last frame's, i.e. the rows ncurses sends to the terminal. A hash per screen line. */
+enum { PAINT_LINES = 512 };
+static struct {
+    int enabled; /* -1: not read yet */
+    unsigned long long hash[PAINT_LINES];
+} paint = {.enabled = -1};
+
+static unsigned long long line_hash(const char *text, int role)
+{
+    unsigned long long h = 1469598103934665603ULL ^ (unsigned)role;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+/* Counts line y as painted when its text or role changed since the last frame. */
+static void paint_note(int y, const char *text, int role, int *changed)
+{
+    if (!paint.enabled || y < 0 || y >= PAINT_LINES)
+        return;
+    unsigned long long h = line_hash(text, role);
+    if (paint.hash[y] != h) {
+        paint.hash[y] = h;
+        (*changed)++;
+    }
+}
+
 void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
+    if (paint.enabled < 0) {
+        const char *e = getenv("E2B_TUI_DEBUG_PAINT");
+        paint.enabled = e && strcmp(e, "1") == 0;
+    }
+    int painted = 0, drawn = 0;
     struct table *t = &v->table;
     if (h < 2 || w < 1)
         return;
@@ -105,7 +139,15 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         size_t vi = t->top + (size_t)i;
         const struct table_row *r = &t->rows[t->visible[vi]];
         table_format_line(t, r, widths, w, line, bufsz);
-        draw_text(y + 1 + i, x, w, vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL, line, true);
+        int role = vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL;
+        draw_text(y + 1 + i, x, w, role, line, true);
+        paint_note(y + 1 + i, line, role, &painted);
+        drawn++;
     }
+    /* Lines below the last row are blank now (fewer rows than before). */
+    for (int i = drawn; paint.enabled && i < body; i++)
+        paint_note(y + 1 + i, "", ROLE_NORMAL, &painted);
+    if (paint.enabled)
+        e2b_logf("paint: %d of %d list rows changed", painted, body);
     free(line);
 }

@@ -42,10 +42,13 @@ void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list)
             rows[i].id = s->name;
             rows[i].cells = &cells[i * 3];
         }
-        if (table_set_rows(&v->table, rows, n) == 0) {
+        /* A refresh with the same secrets changes nothing and draws no frame. */
+        size_t changed = 0;
+        if (table_update_rows(&v->table, rows, n, &changed) == 0) {
+            if (changed || !v->loaded)
+                ui->dirty = true;
             v->loaded = true;
             v->empty_text = "No secrets yet: n sets one (e.g. anthropic).";
-            ui->dirty = true;
         }
     }
     free(rows);
