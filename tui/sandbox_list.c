@@ -10,6 +10,7 @@
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_NAME] = {"NAME", 'N', 8, 40, false, true},
+    [SBCOL_BRANCH] = {"BRANCH", 'B', 6, 30, false, false},
     [SBCOL_ID] = {"ID", 'I', 6, 24, false, false},
     [SBCOL_TEMPLATE] = {"TEMPLATE", 'T', 8, 24, false, false},
     [SBCOL_STATE] = {"STATE", 'S', 7, 10, false, false},

@@ -7,8 +7,8 @@
 #include "tui/ui.h"
 
 /* Column order of every sandbox row: the cells handed to table_set_rows. */
-enum { SBCOL_NAME, SBCOL_ID, SBCOL_TEMPLATE, SBCOL_STATE, SBCOL_CPU, SBCOL_MEM, SBCOL_ENDS,
-       SBCOL_COUNT };
+enum { SBCOL_NAME, SBCOL_BRANCH, SBCOL_ID, SBCOL_TEMPLATE, SBCOL_STATE, SBCOL_CPU, SBCOL_MEM,
+       SBCOL_ENDS, SBCOL_COUNT };
 
 /* Creates a list view with the sandbox columns. */
 struct view *sandbox_view_new(const struct view_ops *ops);

@@ -81,6 +81,9 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
         snprintf(rt->mem, sizeof rt->mem, "-");
     ends_text(sb, now, rt->ends, sizeof rt->ends);
     rt->cells[SBCOL_NAME] = name;
+    /* The git branch a box was made from; other sandboxes have none. */
+    rt->cells[SBCOL_BRANCH] =
+        sb->kind == E2B_KIND_BOX && sb->box_branch && *sb->box_branch ? sb->box_branch : "-";
     rt->cells[SBCOL_ID] = sb->sandbox_id;
     rt->cells[SBCOL_TEMPLATE] = tmpl ? tmpl : "-";
     rt->cells[SBCOL_STATE] = e2b_sandbox_state_name(sb->state);

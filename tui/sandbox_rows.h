@@ -2,7 +2,7 @@
  * shows, and which view a sandbox belongs in (by its classification). No curses.
  *
  * Columns (tui/sandbox_list.h): NAME (the box name for boxes, else the metadata "name",
- * else the template alias, else the id), ID, TEMPLATE (alias or id), STATE, CPU (percent
+ * else the template alias, else the id), BRANCH (a box's git branch, "-" for others), ID, TEMPLATE (alias or id), STATE, CPU (percent
  * in use) and MEM (MiB in use) from the latest metric, "-" without one (paused or not
  * sampled yet; the sandbox's size is in the Detail pane), ENDS (time left: "3d 04h",
  * "2h 05m", "42m", "9:59" in the last ten minutes; "expired" once past; "paused"; "-"

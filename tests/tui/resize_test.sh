@@ -20,7 +20,9 @@ dash_check_gone "growing again leaves the too-small screen" "Terminal too small"
 dash_check "the list is back after growing" "plain-one"
 
 # A dialog survives a resize through the too-small screen and is centred again.
-first=$(tmux_capture | sed -n 3p | awk '{print "\"" $1 "\" (" $2 ")"}')
+# The first row's name and id (the ID column found by its header).
+first=$(tmux_capture | awk 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "ID") c = i }
+                            NR == 3 { print "\"" $1 "\" (" $c ")" }')
 tmux_type K
 tmux_wait "[ No ]" >/dev/null
 tmux_resize 40 6

@@ -59,7 +59,8 @@ static void test_next_change_matches_text(void)
 }
 
 static const struct table_column COLS[SBCOL_COUNT] = {
-    {"NAME", 'N', 4, 0, false, true}, {"ID", 'I', 2, 0, false, false},
+    {"NAME", 'N', 4, 0, false, true}, {"BRANCH", 'B', 2, 0, false, false},
+    {"ID", 'I', 2, 0, false, false},
     {"TEMPLATE", 'T', 2, 0, false, false}, {"STATE", 'S', 2, 0, false, false},
     {"CPU", 'C', 2, 0, true, false}, {"MEM", 'M', 2, 0, true, false},
     {"ENDS", 'E', 2, 0, false, false},
@@ -122,6 +123,7 @@ static void test_fill_splits_views_and_names(void)
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_CPU), "-");
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_MEM), "-");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_NAME), "opencode-e2b-x"); /* alias */
+    CHECK_STR_EQ(cell(all, "i-ws", SBCOL_BRANCH), "-");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_ENDS), "paused");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_CPU), "-");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_STATE), "paused");
@@ -175,13 +177,17 @@ static void test_refresh_costs_what_changed(void)
         add(&l, "i-b", "base", round == 2 ? E2B_STATE_PAUSED : E2B_STATE_RUNNING, 2, 5000,
             "e2b-tui", "box", "e2b-tui.name", "b");
         add(&l, "i-c", "base", E2B_STATE_RUNNING, 2, 0, NULL, NULL, NULL, NULL);
+        e2b_metadata_set(&l.items[1].metadata, "e2b-tui.branch", "feat/x");
         CHECK(e2b_sandbox_list_classify(&l, NULL) == 0);
         ui.dirty = false;
         char *kept = round ? ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] : NULL;
         CHECK(sandbox_rows_fill(&ui, &l, 1000) == 0);
         free(l.items);
-        if (round == 0)
+        if (round == 0) {
             CHECK(ui.dirty); /* the first rows */
+            CHECK_STR_EQ(cell(&ui.tabs[TAB_BOXES]->table, "i-b", SBCOL_BRANCH), "feat/x");
+            CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-a", SBCOL_BRANCH), "-");
+        }
         if (round == 1) {
             CHECK_MSG(!ui.dirty, "an unchanged refresh asked for a frame");
             CHECK(ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] == kept);
