@@ -266,42 +266,58 @@ static ssize_t find(const ksf_record *recs, size_t n, const char *box, const cha
     return -1;
 }
 
+/* Locks the file (exclusively for a write) and loads every record; the caller owns *recs.
+ * A write keeps the lock until it has stored the result and calls unlock(f, *lfd); a read
+ * needs only a consistent snapshot, so its lock is released here (*lfd = -1). On an error
+ * nothing is held. */
+static ks_code locked_load(file_state *f, bool for_write, int *lfd, ksf_record **recs,
+                           size_t *n, ks_error *err)
+{
+    *lfd = lock(f, for_write, err);
+    if (*lfd < 0)
+        return err ? err->code : KS_ERR_IO;
+    ks_code rc = load(f, recs, n, err);
+    if (rc != KS_OK || !for_write) {
+        unlock(f, *lfd);
+        *lfd = -1;
+    }
+    return rc;
+}
+
 static ks_code file_put(keystore *ks, const char *box, const char *sid, const char *password,
                         unsigned timeout_ms, ks_error *err)
 {
     file_state *f = ks_state(ks);
-    int lfd = lock(f, true, err);
-    if (lfd < 0)
-        return err ? err->code : KS_ERR_IO;
+    int lfd;
     ksf_record *recs;
     size_t n;
-    ks_code rc = load(f, &recs, &n, err);
-    if (rc == KS_OK) {
-        ssize_t i = find(recs, n, box, sid);
-        char *pw = ks_strdup(password);
-        if (!pw) {
+    ks_code rc = locked_load(f, true, &lfd, &recs, &n, err);
+    if (rc != KS_OK)
+        return rc;
+    ssize_t i = find(recs, n, box, sid);
+    char *pw = ks_strdup(password);
+    if (!pw) {
+        rc = ks_fail(err, KS_ERR_NOMEM, "out of memory storing a password");
+    } else if (i >= 0) {
+        keystore_password_free(recs[i].password);
+        recs[i].password = pw;
+    } else {
+        ksf_record *g = realloc(recs, (n + 1) * sizeof *g);
+        char *b = ks_strdup(box), *s = ks_strdup(sid);
+        if (g)
+            recs = g;
+        if (!g || !b || !s) {
+            free(b);
+            free(s);
+            keystore_password_free(pw);
             rc = ks_fail(err, KS_ERR_NOMEM, "out of memory storing a password");
-        } else if (i >= 0) {
-            keystore_password_free(recs[i].password);
-            recs[i].password = pw;
         } else {
-            ksf_record *g = realloc(recs, (n + 1) * sizeof *g);
-            char *b = ks_strdup(box), *s = ks_strdup(sid);
-            if (g)
-                recs = g;
-            if (!g || !b || !s) {
-                free(b);
-                free(s);
-                keystore_password_free(pw);
-                rc = ks_fail(err, KS_ERR_NOMEM, "out of memory storing a password");
-            } else {
-                recs[n++] = (ksf_record){b, s, pw};
-            }
+            recs[n++] = (ksf_record){b, s, pw};
         }
-        if (rc == KS_OK)
-            rc = store(f, recs, n, err);
-        ksf_records_free(recs, n);
     }
+    if (rc == KS_OK)
+        rc = store(f, recs, n, err);
+    ksf_records_free(recs, n);
     unlock(f, lfd);
     return rc;
 }
@@ -310,13 +326,10 @@ static ks_code file_get(keystore *ks, const char *box, const char *sid, char **p
                         unsigned timeout_ms, ks_error *err)
 {
     file_state *f = ks_state(ks);
-    int lfd = lock(f, false, err);
-    if (lfd < 0)
-        return err ? err->code : KS_ERR_IO;
+    int lfd;
     ksf_record *recs;
     size_t n;
-    ks_code rc = load(f, &recs, &n, err);
-    unlock(f, lfd);
+    ks_code rc = locked_load(f, false, &lfd, &recs, &n, err);
     if (rc != KS_OK)
         return rc;
     ssize_t i = find(recs, n, box, sid);
@@ -335,30 +348,28 @@ static ks_code file_del(keystore *ks, const char *box, const char *sid, unsigned
                         ks_error *err)
 {
     file_state *f = ks_state(ks);
-    int lfd = lock(f, true, err);
-    if (lfd < 0)
-        return err ? err->code : KS_ERR_IO;
+    int lfd;
     ksf_record *recs;
     size_t n;
-    ks_code rc = load(f, &recs, &n, err);
-    if (rc == KS_OK) {
-        size_t kept = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (strcmp(recs[i].box, box) == 0 && (!sid || strcmp(recs[i].sid, sid) == 0)) {
-                free(recs[i].box);
-                free(recs[i].sid);
-                keystore_password_free(recs[i].password);
-            } else {
-                recs[kept++] = recs[i];
-            }
+    ks_code rc = locked_load(f, true, &lfd, &recs, &n, err);
+    if (rc != KS_OK)
+        return rc;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(recs[i].box, box) == 0 && (!sid || strcmp(recs[i].sid, sid) == 0)) {
+            free(recs[i].box);
+            free(recs[i].sid);
+            keystore_password_free(recs[i].password);
+        } else {
+            recs[kept++] = recs[i];
         }
-        if (kept == n)
-            rc = ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored for box %s in %s", box,
-                         f->path);
-        else
-            rc = store(f, recs, kept, err);
-        ksf_records_free(recs, kept);
     }
+    if (kept == n)
+        rc = ks_fail(err, KS_ERR_NOT_FOUND, "no password is stored for box %s in %s", box,
+                     f->path);
+    else
+        rc = store(f, recs, kept, err);
+    ksf_records_free(recs, kept);
     unlock(f, lfd);
     return rc;
 }
@@ -367,13 +378,12 @@ static ks_code file_list(keystore *ks, ks_entry **entries, size_t *count, unsign
                          ks_error *err)
 {
     file_state *f = ks_state(ks);
-    int lfd = lock(f, false, err);
-    if (lfd < 0)
-        return err ? err->code : KS_ERR_IO;
+    int lfd;
     ksf_record *recs;
     size_t n, cap = 0;
-    ks_code rc = load(f, &recs, &n, err);
-    unlock(f, lfd);
+    ks_code rc = locked_load(f, false, &lfd, &recs, &n, err);
+    if (rc != KS_OK)
+        return rc;
     for (size_t i = 0; rc == KS_OK && i < n; i++)
         if (!ks_entries_push(entries, count, &cap, recs[i].box, recs[i].sid))
             rc = ks_fail(err, KS_ERR_NOMEM, "out of memory listing passwords");
