@@ -24,6 +24,8 @@ struct e2b_box_op {
     int pending;    /* outstanding callbacks that still point at the op */
     e2b_error *error;  /* the failure being reported (owned) */
     e2b_box_result res;
+    char logged_step[64]; /* the last step written to the log (a line per change) */
+    int64_t started_ms;   /* when the op was made, for the log's closing line */
 
     /* what is in flight (one at a time) */
     e2b_api_call *api_call;

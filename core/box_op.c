@@ -4,6 +4,7 @@
 #include "core/box_internal.h"
 #include "core/bundle.h"
 #include "core/http.h"
+#include "core/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,11 +40,24 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
     op->progress = progress;
     op->done = done;
     op->ud = ud;
+    op->started_ms = e2b_now_ms();
     return op;
+}
+
+static const char *op_kind_name(op_kind k)
+{
+    return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
+         : k == OP_KILL ? "kill" : "pull";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
 {
+    /* One log line per step change: with the request lines they show where the time goes. */
+    if (strncmp(op->logged_step, step, sizeof op->logged_step - 1) != 0) {
+        snprintf(op->logged_step, sizeof op->logged_step, "%s", step);
+        e2b_logf("box %s %s: %s", op_kind_name(op->kind), op->res.name ? op->res.name : "-",
+                 step);
+    }
     if (op->progress && !op->detached)
         op->progress(op->ud, step, done, total);
 }
@@ -96,6 +110,9 @@ void box_op_finish(e2b_box_op *op, e2b_error *err)
     }
     op->finished = 1;
     op->error = err;
+    e2b_logf("box %s %s: %s after %lld ms", op_kind_name(op->kind),
+             op->res.name ? op->res.name : "-", err ? "failed" : "done",
+             (long long)(e2b_now_ms() - op->started_ms));
     if (op->detached) {
         op_release(op);
         return;

@@ -2,6 +2,7 @@
  * cli_box.c. No curses here. */
 #include "tui/cli_internal.h"
 
+#include "core/log.h"
 #include "core/records.h"
 #include "core/sanitize.h"
 #include "core/secrets_providers.h"
@@ -79,6 +80,7 @@ void cli_teardown(cli_ctx *c)
     if (c->loop)
         e2b_loop_free(c->loop);
     keystore_jobs_drain(2000);
+    e2b_log_close(); /* opened by the box modes */
 }
 
 /* ---- --list ---- */
