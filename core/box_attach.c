@@ -27,11 +27,12 @@ static void attach_healthy(e2b_box_op *op, const e2b_error *err)
 static void attach_server_started(e2b_box_op *op, const e2b_error *err)
 {
     if (err || op->cancelled) {
-        attach_fail(op, err, "starting the server");
+        attach_fail(op, err, err && err->kind == E2B_ERR_TIMEOUT ? "health check"
+                                                                 : "starting the server");
         return;
     }
     op->res.restarted = 1;
-    box_op_health(op, attach_healthy);
+    attach_healthy(op, NULL); /* the start waited for its health */
 }
 
 static void attach_listed(void *ud, const json_t *reply, const e2b_error *err)
