@@ -110,6 +110,8 @@ int box_op_start_server(e2b_box_op *op, box_step_fn then);
 /* Polls the health URL of a server that already runs with basic auth until 2xx or the
  * deadline (waits of 50 ms doubling to 500 ms); then(op, err). */
 void box_op_health(e2b_box_op *op, box_step_fn then);
+/* One health probe, no retry: then(op, NULL) on 2xx, else then(op, err). */
+void box_op_health_once(e2b_box_op *op, box_step_fn then);
 /* After a failed process run: "<what> failed (exit N): <last stderr line>". */
 e2b_error *box_op_process_error(e2b_box_op *op, const char *what);
 

@@ -648,6 +648,36 @@ void box_op_health(e2b_box_op *op, box_step_fn then)
     health_try(op);
 }
 
+static void health_once_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (!err && !op->cancelled && resp->status >= 200 && resp->status < 300) {
+        op->step_then(op, NULL);
+        return;
+    }
+    e2b_error *e = err ? e2b_error_copy(err)
+                       : op->cancelled ? e2b_error_new(E2B_ERR_CANCELLED, "cancelled")
+                                       : e2b_error_new(E2B_ERR_REMOTE, "HTTP %ld", resp->status);
+    op->step_then(op, e);
+    e2b_error_free(e);
+}
+
+void box_op_health_once(e2b_box_op *op, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    op->step_then = then;
+    health_prepare(op);
+    op->http = health_probe(op, health_once_done, &err);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->pending++;
+}
+
 /* ---- resolving a name ---- */
 
 
