@@ -7,6 +7,7 @@
 set -u
 B=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case $B in /*) BD=$B ;; *) BD=$ROOT/$B ;; esac
 . "$ROOT/tests/bench/bench_lib.sh"
 ROWS=${BENCH_ROWS:-2000}
 RUNS=${BENCH_LIST_RUNS:-5}
@@ -18,7 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 key=e2b_bench_local_key
-"$ROOT/$B/e2b-local" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" >"$dir/out" 2>"$dir/err" &
+"$BD/e2b-local" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" >"$dir/out" 2>"$dir/err" &
 pid=$!
 url=
 for _ in $(seq 200); do
@@ -37,7 +38,7 @@ requests_since() { tail -n +"$(($1 + 1))" "$LOCAL_LOG" | grep -cE '^[^ ]+ (GET|P
 
 for _ in $(seq "$RUNS"); do
     from=$(wc -l <"$LOCAL_LOG")
-    /usr/bin/time -f '%e %M' -o "$dir/time" "$ROOT/$B/e2b-tui" --list --json >"$dir/list.json" ||
+    /usr/bin/time -f '%e %M' -o "$dir/time" "$BD/e2b-tui" --list --json >"$dir/list.json" ||
         { echo "bench: --list failed" >&2; exit 1; }
     read -r wall kib <"$dir/time"
     echo "$wall" >>"$dir/wall"
@@ -56,7 +57,7 @@ echo "--list: $(bench_median <"$dir/reqs") requests (floor $pages: one per page 
 # seconds; a cycle is one full list (PAGES list requests), and everything else it asked
 # for in that time is spread over the cycles.
 dash_from=$(wc -l <"$LOCAL_LOG")
-python3 - "$ROOT/$B/e2b-tui" <<'PY'
+python3 - "$BD/e2b-tui" <<'PY'
 import fcntl, os, pty, select, struct, sys, termios, time
 pid, fd = pty.fork()
 if pid == 0:

@@ -7,8 +7,9 @@
 #   tests/bench/requests_bench.sh [BUILD_DIR]
 B=${1:-build}
 E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-E2B_TUI_BIN=$E2B_TUI_ROOT/$B/e2b-tui
-E2B_LOCAL_BIN=$E2B_TUI_ROOT/$B/e2b-local
+case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
+E2B_TUI_BIN=$BD/e2b-tui
+E2B_LOCAL_BIN=$BD/e2b-local
 . "$E2B_TUI_ROOT/tests/lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -37,22 +38,7 @@ box_exec "$id" "cd '$BOX_REPO' && echo change >>README.md" >/dev/null
 act "pull" 3 --pull rq
 act "kill" 1 --kill rq
 sleep 0.5 # the last lines
-# A request belongs to the action during which it STARTED: a stream's line is written when
-# it ends (the server's start stream of up ends with the kill).
-python3 - "$LOCAL_LOG" "$T_TMP/windows" <<'PY'
-import datetime, re, sys
-pat = re.compile(r"^(\S+)Z (GET|POST|PUT|PATCH|DELETE) (?:\S+ )?(/\S*) \d+ (\d+)ms")
-reqs = []
-for line in open(sys.argv[1], errors="replace"):
-    m = pat.match(line)
-    if m:
-        end = datetime.datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S.%f").replace(
-            tzinfo=datetime.timezone.utc).timestamp()
-        reqs.append((end - int(m.group(4)) / 1000, m.group(2) + " " +
-                     re.sub(r"/sandboxes/[a-z0-9]+", "/sandboxes/ID", m.group(3))))
-reqs.sort()
-for w in open(sys.argv[2]):
-    what, floor, s, e = w.rstrip("\n").split("\t")
-    mine = [r for t, r in reqs if float(s) - 0.005 <= t <= float(e)]
-    print("%-24s %2d requests (floor %s): %s" % (what + ":", len(mine), floor, ", ".join(mine)))
-PY
+python3 "$E2B_TUI_ROOT/tests/lib/request_windows.py" "$LOCAL_LOG" "$T_TMP/windows" |
+    while IFS=$'\t' read -r what floor n list; do
+        printf '%-24s %2d requests (floor %d): %s\n' "$what:" "$n" "$floor" "$list"
+    done

@@ -7,8 +7,9 @@
 #   tests/bench/up_pull_bench.sh [BUILD_DIR]     (build/: the optimised binaries)
 B=${1:-build}
 E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-E2B_TUI_BIN=$E2B_TUI_ROOT/$B/e2b-tui
-E2B_LOCAL_BIN=$E2B_TUI_ROOT/$B/e2b-local
+case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
+E2B_TUI_BIN=$BD/e2b-tui
+E2B_LOCAL_BIN=$BD/e2b-local
 . "$E2B_TUI_ROOT/tests/lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -18,7 +19,7 @@ MB=${BENCH_UP_MB:-150}
 FILES=${BENCH_UP_FILES:-5000}
 PULL_MB=${BENCH_PULL_MB:-20}
 STEPS=$E2B_TUI_ROOT/tests/bench/steps.py
-TOOL=$E2B_TUI_ROOT/$B/tests/integration/git_tool
+TOOL=$BD/tests/integration/git_tool
 
 box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }
 big=$T_TMP/work/big
