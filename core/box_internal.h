@@ -59,9 +59,12 @@ struct e2b_box_op {
     /* up */
     e2b_box_up_params up;
     char *up_name, *up_dir, *up_template;
-    tarball *tar;
+    tarball *tar;         /* tar.gz of what gzip shrinks */
+    tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
+    int uploading_plain;  /* the second upload is the one running */
     e2b_secret_list secrets;
     char upload_path[128];
+    char upload_path_plain[128];
     uint64_t tar_out;
 
     /* process runs */

@@ -68,6 +68,8 @@ static void op_release(e2b_box_op *op)
     e2b_envd_free(op->envd_root);
     if (op->tar)
         tarball_free(op->tar);
+    if (op->tar_plain)
+        tarball_free(op->tar_plain);
     if (op->bundle) /* before the repository it writes into */
         bundle_import_free(op->bundle);
     if (op->git)

@@ -22,6 +22,13 @@ STEPS=$E2B_TUI_ROOT/tests/bench/steps.py
 TOOL=$BD/tests/integration/git_tool
 
 box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }
+# e2b-tui's own CPU seconds (user + sys) and peak RSS, one line per run: wall time on a
+# shared machine says little alone.
+REAL_TUI=$E2B_TUI_BIN
+E2B_TUI_BIN=$T_TMP/e2b-tui-timed
+printf '#!/bin/sh\nexec /usr/bin/time -f "%%U %%S %%M" -a -o "$TIMED_OUT" "%s" "$@"\n' "$REAL_TUI" >"$E2B_TUI_BIN"
+chmod +x "$E2B_TUI_BIN"
+export TIMED_OUT=$T_TMP/cpu.none
 big=$T_TMP/work/big
 mkdir -p "$big"
 cd "$big" && git init -q -b main . && git config user.name B && git config user.email b@x
@@ -57,7 +64,7 @@ for r in $(seq "$RUNS"); do
     rm -f "$LOG"
     from=$(wc -l <"$LOCAL_LOG")
     s=$(now)
-    BOX_REPO=$big box_tui --up "big$r"
+    TIMED_OUT=$T_TMP/cpu.up BOX_REPO=$big box_tui --up "big$r"
     e=$(now)
     [ "$BOX_RC" = 0 ] || { echo "bench: up failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
     echo "$e - $s" | bc >>"$T_TMP/up.wall"
@@ -69,7 +76,7 @@ for r in $(seq "$RUNS"); do
     box_exec "$id" "cd '$big' && mkdir -p gen && for i in \$(seq $((PULL_MB * 10))); do head -c 100000 /dev/urandom >gen/r\$i.bin; done" >/dev/null
     rm -f "$LOG"
     s=$(now)
-    BOX_REPO=$big box_tui --pull "big$r"
+    TIMED_OUT=$T_TMP/cpu.pull BOX_REPO=$big box_tui --pull "big$r"
     e=$(now)
     [ "$BOX_RC" = 0 ] || { echo "bench: pull failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
     echo "$e - $s" | bc >>"$T_TMP/pull.wall"
@@ -78,10 +85,11 @@ for r in $(seq "$RUNS"); do
     BOX_REPO=$big box_tui --kill "big$r"
     git -C "$big" branch -q -D "e2b/big$r"
 done
-# The tar.gz alone, as the upload makes it (level and all), without sending it.
+# One tar.gz of the whole project at level 1, alone, without
+# sending it: what the upload cost before the split into tar.gz and plain tar.
 for r in $(seq "$RUNS"); do
     s=$(now)
-    "$TOOL" upload "$big" 2>/dev/null | wc -c >/dev/null
+    "$TOOL" upload "$big" 1 2>/dev/null | wc -c >/dev/null
     e=$(now)
     echo "$e - $s" | bc >>"$T_TMP/targz.wall"
 done
@@ -92,13 +100,16 @@ pull_s=$(med pull.wall)
 mbs() { echo "scale=1; $1 / 1000000 / $2" | bc; }
 bench_figure "up of $((wt_bytes / 1000000)) MB / $FILES files (median of $RUNS)" "$(printf %.2f "$up_s")" s
 bench_figure "up throughput (work tree MB / s)" "$(mbs "$wt_bytes" "$up_s")" MB/s
-bench_figure "up bytes sent (tar.gz of work tree + .git)" "$(echo "scale=1; $(med up.sent) / 1000000" | bc)" MB
+bench_figure "up CPU of e2b-tui (user + sys)" "$(awk '{print $1 + $2}' "$T_TMP/cpu.up" | bench_median)" s
+bench_figure "up peak RSS of e2b-tui" "$(echo "scale=1; $(awk '{print $3}' "$T_TMP/cpu.up" | bench_median) / 1024" | bc)" MiB
+bench_figure "up bytes sent (work tree + .git)" "$(echo "scale=1; $(med up.sent) / 1000000" | bc)" MB
 python3 "$STEPS" median "$T_TMP"/up.steps.* | while IFS=$'\t' read -r step sec n; do
     bench_figure "  up step: $step" "$(printf %.2f "$sec")" s
 done
-bench_figure "  up local: tar.gz alone, no sending" "$(printf %.2f "$(med targz.wall)")" s
+bench_figure "  up local: one tar.gz of it all (level 1), no sending" "$(printf %.2f "$(med targz.wall)")" s
 bench_figure "  up server: e2b-local's POST /files" "$(printf %.2f "$(med up.server)")" s
 bench_figure "pull of a $PULL_MB MB change (median of $RUNS)" "$(printf %.2f "$pull_s")" s
+bench_figure "pull CPU of e2b-tui (user + sys)" "$(awk '{print $1 + $2}' "$T_TMP/cpu.pull" | bench_median)" s
 bench_figure "pull throughput (bundle MB / s)" "$(mbs "$(med pull.bytes)" "$pull_s")" MB/s
 python3 "$STEPS" median "$T_TMP"/pull.steps.* | while IFS=$'\t' read -r step sec n; do
     bench_figure "  pull step: $step" "$(printf %.2f "$sec")" s
