@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: the HTTP requests each box action makes, counted in e2b-local's request log
 # (one line per request), against the floor of one round trip per step:
-#   up 6 (secrets, create, upload, extract, server start, health), attach 2 (connect,
+#   up 6 (secrets, create, upload, extract, server start, health; the upload is two
+#   requests: tar.gz and plain tar), attach 2 (connect,
 #   health), stop 1, pull 3 (connect, commit+bundle in the box, download), kill 1.
 # The --list and dashboard counts are in list_bench.sh.
 #   tests/bench/requests_bench.sh [BUILD_DIR]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Each box action and --list makes exactly the requests it needs (counted in e2b-local's
-# request log): up = secrets, create, upload, extract, server start, then health probes
-# only; attach of a running box = connect + one health probe; stop = pause; pull =
+# request log): up = secrets, create, two uploads (tar.gz and plain tar), extract, server
+# start, then health probes only; attach of a running box = connect + one health probe; stop = pause; pull =
 # connect, the script, the download, the cleanup; kill = delete; --list = one request per
 # page of 100. A needless request added later fails here. No timing is asserted.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -40,7 +40,7 @@ want() { printf '%s\n' "$@" | sort; }
 got=$(requests_of up)
 t_eq "requests: up makes only its steps' requests and health probes" \
     "$(printf '%s\n' "$got" | grep -v '^GET /api/health$')" \
-    "$(want 'GET /secrets' 'POST /v2/sandboxes' 'POST /files' 'POST /process.Process/Start' 'POST /process.Process/Start')"
+    "$(want 'GET /secrets' 'POST /v2/sandboxes' 'POST /files' 'POST /files' 'POST /process.Process/Start' 'POST /process.Process/Start')"
 t_ok "requests: up probes the health at least once" grep -q '^GET /api/health$' <<<"$got"
 t_eq "requests: attach of a running box = connect + one health probe" "$(requests_of attach)" \
     "$(want 'POST /v2/sandboxes/ID/connect' 'GET /api/health')"
