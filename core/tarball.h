@@ -44,7 +44,8 @@ typedef struct {
 /* Lists and lstat()s every entry up front (for the totals) and prepares the stream.
  * root: the project directory; paths: count relative paths ("a/b.txt", ".git"). Absolute
  * paths and ".." components are refused (GW_EINVAL). gzip_level 1..9, 0 for the default
- * (6), or TARBALL_PLAIN for a plain tar (for data that is compressed already). On success *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
+ * (6), or TARBALL_PLAIN for a plain tar (for data that is compressed already). On success
+ * *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
  * (a listed path cannot be lstat'ed), GW_ENOMEM, GW_EFAIL (libarchive). */
 int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
                 int gzip_level, gw_error *err);

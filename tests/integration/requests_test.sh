@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Each box action and --list makes exactly the requests it needs (counted in e2b-local's
 # request log): up = secrets, create, two uploads (tar.gz and plain tar), extract, server
-# start, then health probes only; attach of a running box = connect + one health probe; stop = pause; pull =
-# connect, the script, the download, the cleanup; kill = delete; --list = one request per
-# page of 100. A needless request added later fails here. No timing is asserted.
+# start, then health probes only; attach of a running box = connect + one health probe;
+# stop = pause; pull = connect, the script, the download, the cleanup; kill = delete;
+# --list = one request per page of 100. A needless request added later fails here. No
+# timing is asserted.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
