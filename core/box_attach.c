@@ -1,5 +1,6 @@
-/* attach: record -> password (keystore) -> connect (resumes) -> server running? (Process
- * List by tag; start it again after a cold resume) -> health. The caller then runs the
+/* attach: record -> password (keystore) -> connect (resumes) -> one health probe; when it
+ * does not answer: server running? (Process List by tag; start it again after a cold
+ * resume) -> health. The caller then runs the
  * attach command with the password in its environment. */
 #include "core/box_internal.h"
 
@@ -27,11 +28,12 @@ static void attach_healthy(e2b_box_op *op, const e2b_error *err)
 static void attach_server_started(e2b_box_op *op, const e2b_error *err)
 {
     if (err || op->cancelled) {
-        attach_fail(op, err, "starting the server");
+        attach_fail(op, err, err && err->kind == E2B_ERR_TIMEOUT ? "health check"
+                                                                 : "starting the server");
         return;
     }
     op->res.restarted = 1;
-    box_op_health(op, attach_healthy);
+    attach_healthy(op, NULL); /* the start waited for its health */
 }
 
 static void attach_listed(void *ud, const json_t *reply, const e2b_error *err)
@@ -61,6 +63,30 @@ static void attach_listed(void *ud, const json_t *reply, const e2b_error *err)
     }
     box_op_progress(op, "starting the server", 0, 0);
     box_op_start_server(op, attach_server_started);
+}
+
+/* The server did not answer at once: is it running (then wait for it) or gone with a cold
+ * resume (then start it)? */
+static void attach_probed(e2b_box_op *op, const e2b_error *err)
+{
+    e2b_error *e = NULL;
+    if (op->cancelled || (err && err->kind == E2B_ERR_CANCELLED)) {
+        attach_fail(op, NULL, "checking the server");
+        return;
+    }
+    if (!err) { /* the common case: it runs and answers; no process list needed */
+        attach_healthy(op, NULL);
+        return;
+    }
+    json_t *req = json_object();
+    op->http = e2b_envd_rpc(op->envd, "process.Process", "List", req, attach_listed, op, &e);
+    json_decref(req);
+    if (!op->http) {
+        attach_fail(op, e, "listing the box's processes");
+        e2b_error_free(e);
+        return;
+    }
+    op->pending++;
 }
 
 static void attach_connected(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
@@ -95,16 +121,8 @@ static void attach_connected(void *ud, e2b_sandbox *sb, long status, const e2b_e
         e2b_error_free(e);
         return;
     }
-    json_t *req = json_object();
     box_op_progress(op, "checking the server", 0, 0);
-    op->http = e2b_envd_rpc(op->envd, "process.Process", "List", req, attach_listed, op, &e);
-    json_decref(req);
-    if (!op->http) {
-        attach_fail(op, e, "listing the box's processes");
-        e2b_error_free(e);
-        return;
-    }
-    op->pending++;
+    box_op_health_once(op, attach_probed);
 }
 
 static void attach_password(e2b_box_op *op)

@@ -24,6 +24,8 @@ struct e2b_box_op {
     int pending;    /* outstanding callbacks that still point at the op */
     e2b_error *error;  /* the failure being reported (owned) */
     e2b_box_result res;
+    char logged_step[64]; /* the last step written to the log (a line per change) */
+    int64_t started_ms;   /* when the op was made, for the log's closing line */
 
     /* what is in flight (one at a time) */
     e2b_api_call *api_call;
@@ -45,14 +47,24 @@ struct e2b_box_op {
     int password_stored;
     long health_timeout_ms;
     int64_t deadline_ms;
+    long health_delay_ms; /* the last wait between probes (backoff) */
     char *health_url;
+
+    /* server start: its stream and the health probe run side by side */
+    e2b_http_request *probe;
+    uint64_t probe_timer;
+    int server_healthy;
+    e2b_error *server_err; /* why the wait failed (owned) */
 
     /* up */
     e2b_box_up_params up;
     char *up_name, *up_dir, *up_template;
-    tarball *tar;
+    tarball *tar;         /* tar.gz of what gzip shrinks */
+    tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
+    int uploading_plain;  /* the second upload is the one running */
     e2b_secret_list secrets;
     char upload_path[128];
+    char upload_path_plain[128];
     uint64_t tar_out;
 
     /* process runs */
@@ -93,11 +105,16 @@ ks_code box_op_job_result(e2b_box_op *op, ks_error *kerr);
  * op->proc_exit, then calls then(op, err). */
 typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then);
-/* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and detaches after the
- * start event; then(op, err). */
+/* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and probes its health
+ * while its stream is open; then(op, NULL) once it answers 2xx (the stream is closed, the
+ * server keeps running), then(op, err) when the command exits, the deadline passes or the
+ * op is cancelled. */
 int box_op_start_server(e2b_box_op *op, box_step_fn then);
-/* Polls op->health_url with basic auth until 2xx or the deadline; then(op, err). */
+/* Polls the health URL of a server that already runs with basic auth until 2xx or the
+ * deadline (waits of 50 ms doubling to 500 ms); then(op, err). */
 void box_op_health(e2b_box_op *op, box_step_fn then);
+/* One health probe, no retry: then(op, NULL) on 2xx, else then(op, err). */
+void box_op_health_once(e2b_box_op *op, box_step_fn then);
 /* After a failed process run: "<what> failed (exit N): <last stderr line>". */
 e2b_error *box_op_process_error(e2b_box_op *op, const char *what);
 

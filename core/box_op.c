@@ -4,6 +4,7 @@
 #include "core/box_internal.h"
 #include "core/bundle.h"
 #include "core/http.h"
+#include "core/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,11 +40,24 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
     op->progress = progress;
     op->done = done;
     op->ud = ud;
+    op->started_ms = e2b_now_ms();
     return op;
+}
+
+static const char *op_kind_name(op_kind k)
+{
+    return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
+         : k == OP_KILL ? "kill" : "pull";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
 {
+    /* One log line per step change: with the request lines they show where the time goes. */
+    if (strncmp(op->logged_step, step, sizeof op->logged_step - 1) != 0) {
+        snprintf(op->logged_step, sizeof op->logged_step, "%s", step);
+        e2b_logf("box %s %s: %s", op_kind_name(op->kind), op->res.name ? op->res.name : "-",
+                 step);
+    }
     if (op->progress && !op->detached)
         op->progress(op->ud, step, done, total);
 }
@@ -54,6 +68,8 @@ static void op_release(e2b_box_op *op)
     e2b_envd_free(op->envd_root);
     if (op->tar)
         tarball_free(op->tar);
+    if (op->tar_plain)
+        tarball_free(op->tar_plain);
     if (op->bundle) /* before the repository it writes into */
         bundle_import_free(op->bundle);
     if (op->git)
@@ -65,6 +81,7 @@ static void op_release(e2b_box_op *op)
     free(op->up_dir);
     free(op->up_template);
     free(op->health_url);
+    e2b_error_free(op->server_err);
     free(op->out);
     free(op->errout);
     free(op->bundle_path);
@@ -96,6 +113,9 @@ void box_op_finish(e2b_box_op *op, e2b_error *err)
     }
     op->finished = 1;
     op->error = err;
+    e2b_logf("box %s %s: %s after %lld ms", op_kind_name(op->kind),
+             op->res.name ? op->res.name : "-", err ? "failed" : "done",
+             (long long)(e2b_now_ms() - op->started_ms));
     if (op->detached) {
         op_release(op);
         return;
@@ -121,6 +141,8 @@ void e2b_box_op_cancel(e2b_box_op *op)
         e2b_api_cancel(op->api_call);
     if (op->http)
         e2b_http_cancel(op->http);
+    if (op->probe)
+        e2b_http_cancel(op->probe);
 }
 
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
@@ -308,17 +330,166 @@ e2b_error *box_op_process_error(e2b_box_op *op, const char *what)
                          op->proc_exit, *line ? ": " : "", line);
 }
 
-/* ---- server start ---- */
+/* ---- health probes ---- */
 
-
-/* Detach: the server keeps running when its stream is closed. */
-static void server_detach(void *ud)
+/* One GET of op->health_url with the box's basic auth (and the traffic token when the
+ * sandbox has one). Returns the request, or NULL with *err. */
+static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b_error **err)
 {
-    e2b_box_op *op = ud;
-    op->timer = 0;
-    op->pending--;
+    char auth[200], traffic[300], userpass[100];
+    snprintf(userpass, sizeof userpass, "opencode:%s", op->password);
+    char *b64 = e2b_base64_encode((const uint8_t *)userpass, strlen(userpass));
+    explicit_bzero(userpass, sizeof userpass);
+    snprintf(auth, sizeof auth, "Authorization: Basic %s", b64 ? b64 : "");
+    if (b64) {
+        explicit_bzero(b64, strlen(b64));
+        free(b64);
+    }
+    const char *headers[3] = {auth, NULL, NULL};
+    if (op->sb.traffic_access_token) {
+        snprintf(traffic, sizeof traffic, "e2b-traffic-access-token: %s",
+                 op->sb.traffic_access_token);
+        headers[1] = traffic;
+    }
+    e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
+                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
+                          .max_body = 64 * 1024, .log_path = "health"};
+    e2b_http_request *r = e2b_http_start(op->env.loop, &o, done, op, err);
+    explicit_bzero(auth, sizeof auth);
+    explicit_bzero(traffic, sizeof traffic);
+    return r;
+}
+
+/* The wait before the next probe: 50 ms, doubling up to 500 ms. A server that is up at
+ * once is seen at once; a slow one costs at most two requests a second. */
+static long health_backoff(e2b_box_op *op)
+{
+    long d = op->health_delay_ms ? op->health_delay_ms * 2 : 50;
+    op->health_delay_ms = d > 500 ? 500 : d;
+    return op->health_delay_ms;
+}
+
+/* Sets op->health_url, the deadline and the backoff for a new wait. */
+static void health_prepare(e2b_box_op *op)
+{
+    const e2b_config *cfg = op->env.cfg;
+    free(op->health_url);
+    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
+    op->health_url = malloc(n);
+    if (op->health_url)
+        snprintf(op->health_url, n, "%s%s%s", op->res.url,
+                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
+    if (!op->health_timeout_ms)
+        op->health_timeout_ms = 90000;
+    op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
+    op->health_delay_ms = 0;
+}
+
+static e2b_error *health_timeout_error(e2b_box_op *op, const e2b_http_response *resp,
+                                       const e2b_error *err)
+{
+    char last[200];
+    if (err)
+        snprintf(last, sizeof last, "%s", e2b_error_message(err));
+    else
+        snprintf(last, sizeof last, "HTTP %ld", resp->status);
+    return e2b_error_new(E2B_ERR_TIMEOUT,
+                         "the OpenCode server did not become healthy within %ld s (last "
+                         "answer: %s); its log is /tmp/e2b-tui-server.log in the box",
+                         op->health_timeout_ms / 1000, last);
+}
+
+/* ---- server start ----
+ * The server's process stream stays open while its health is probed: the stream says at
+ * once when the command exits (not installed, bad flags), a 2xx probe says it is up. The
+ * first of the two ends the wait; the stream is then closed (the server keeps running,
+ * detached) and then(op, err) runs once both the stream and the probe are done. */
+
+static void server_probe_try(void *ud);
+
+static void server_maybe_done(e2b_box_op *op)
+{
+    if (op->http || op->probe || op->probe_timer)
+        return;
+    box_step_fn then = op->step_then;
+    e2b_error *e = op->server_err;
+    op->server_err = NULL;
+    if (!op->server_healthy && !e)
+        e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+    then(op, op->server_healthy ? NULL : e);
+    e2b_error_free(e);
+}
+
+/* Ends the wait with err (owned; NULL = healthy): closes what is still open. */
+static void server_settle(e2b_box_op *op, e2b_error *err)
+{
+    if (err && !op->server_err && !op->server_healthy)
+        op->server_err = err;
+    else
+        e2b_error_free(err);
+    if (op->probe_timer) {
+        e2b_loop_timer_cancel(op->env.loop, op->probe_timer);
+        op->probe_timer = 0;
+        op->pending--;
+    }
+    if (op->probe)
+        e2b_http_cancel(op->probe);
     if (op->http)
         e2b_http_cancel(op->http);
+    server_maybe_done(op);
+}
+
+static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->probe = NULL;
+    op->pending--;
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
+    }
+    if (!err && resp->status >= 200 && resp->status < 300) {
+        op->server_healthy = 1;
+        server_settle(op, NULL);
+        return;
+    }
+    if (op->cancelled || (err && err->kind == E2B_ERR_CANCELLED)) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (e2b_now_ms() >= op->deadline_ms) {
+        server_settle(op, health_timeout_error(op, resp, err));
+        return;
+    }
+    op->probe_timer = e2b_loop_timer_add(op->env.loop, health_backoff(op), server_probe_try, op);
+    if (op->probe_timer)
+        op->pending++;
+    else
+        server_settle(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer"));
+}
+
+static void server_probe_try(void *ud)
+{
+    e2b_box_op *op = ud;
+    e2b_error *err = NULL;
+    if (op->probe_timer) {
+        op->probe_timer = 0;
+        op->pending--;
+    }
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
+    }
+    if (op->cancelled) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    op->probe = health_probe(op, server_probe_done, &err);
+    if (!op->probe) {
+        server_settle(op, err);
+        return;
+    }
+    op->pending++;
 }
 
 static int server_on_event(void *ud, const e2b_process_event *ev)
@@ -326,10 +497,10 @@ static int server_on_event(void *ud, const e2b_process_event *ev)
     e2b_box_op *op = ud;
     if (ev->type == E2B_PROC_START && !op->proc_started) {
         op->proc_started = 1;
-        /* A short grace period first, so a command that fails at once (not installed, bad
-         * flags) is reported as such instead of as a health timeout. */
-        op->timer = e2b_loop_timer_add(op->env.loop, 700, server_detach, op);
-        if (op->timer)
+        box_op_progress(op, "waiting for the server", 0, 0);
+        /* From the loop: no new transfer may start inside curl's callback. */
+        op->probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
+        if (op->probe_timer)
             op->pending++;
         else
             e2b_http_cancel(op->http);
@@ -343,28 +514,29 @@ static int server_on_event(void *ud, const e2b_process_event *ev)
 static void server_done(void *ud, const e2b_error *err)
 {
     e2b_box_op *op = ud;
-    box_step_fn then = op->step_then;
     op->http = NULL;
     op->pending--;
-    if (op->timer) {
-        e2b_loop_timer_cancel(op->env.loop, op->timer);
-        op->timer = 0;
-        op->pending--;
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
     }
-    if (op->proc_started && !op->proc_ended && !op->cancelled) {
-        then(op, NULL);
+    if (op->cancelled) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (op->proc_started && !op->proc_ended) {
+        /* The stream broke but the server runs on (detached): its health decides. */
+        server_maybe_done(op);
         return;
     }
     if (!err || op->proc_ended) {
-        e2b_error *e = e2b_error_new(E2B_ERR_REMOTE,
-                                     "the server command exited at once (exit %d); check "
-                                     "serve_command",
-                                     op->proc_exit);
-        then(op, e);
-        e2b_error_free(e);
+        server_settle(op, e2b_error_new(E2B_ERR_REMOTE,
+                                        "the server command exited at once (exit %d); check "
+                                        "serve_command",
+                                        op->proc_exit));
         return;
     }
-    then(op, err);
+    server_settle(op, e2b_error_copy(err));
 }
 
 int box_op_start_server(e2b_box_op *op, box_step_fn then)
@@ -400,7 +572,11 @@ int box_op_start_server(e2b_box_op *op, box_step_fn then)
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
                              .cwd = op->rec.dir, .tag = E2B_BOX_SERVER_TAG};
     op->proc_started = op->proc_ended = 0;
+    op->server_healthy = 0;
+    e2b_error_free(op->server_err);
+    op->server_err = NULL;
     op->step_then = then;
+    health_prepare(op);
     op->http = e2b_envd_process_start(op->envd, &spec, server_on_event, server_done, op, &err);
     for (size_t i = 0; i < env.count; i++)
         explicit_bzero(env.items[i].value, strlen(env.items[i].value));
@@ -415,7 +591,7 @@ int box_op_start_server(e2b_box_op *op, box_step_fn then)
     return 0;
 }
 
-/* ---- health ---- */
+/* ---- health of a server that already runs ---- */
 
 static void health_try(void *ud);
 
@@ -435,21 +611,12 @@ static void health_done(void *ud, const e2b_http_response *resp, const e2b_error
         return;
     }
     if (e2b_now_ms() >= op->deadline_ms) {
-        char last[200];
-        if (err)
-            snprintf(last, sizeof last, "%s", e2b_error_message(err));
-        else
-            snprintf(last, sizeof last, "HTTP %ld", resp->status);
-        e2b_error *e = e2b_error_new(E2B_ERR_TIMEOUT,
-                                     "the OpenCode server did not become healthy within %ld s "
-                                     "(last answer: %s); its log is /tmp/e2b-tui-server.log "
-                                     "in the box",
-                                     op->health_timeout_ms / 1000, last);
+        e2b_error *e = health_timeout_error(op, resp, err);
         op->step_then(op, e);
         e2b_error_free(e);
         return;
     }
-    op->timer = e2b_loop_timer_add(op->env.loop, 300, health_try, op);
+    op->timer = e2b_loop_timer_add(op->env.loop, health_backoff(op), health_try, op);
     op->pending++;
 }
 
@@ -457,7 +624,6 @@ static void health_try(void *ud)
 {
     e2b_box_op *op = ud;
     e2b_error *err = NULL;
-    char auth[200], traffic[300];
     op->timer = 0;
     op->pending--;
     if (op->cancelled) {
@@ -466,27 +632,7 @@ static void health_try(void *ud)
         e2b_error_free(err);
         return;
     }
-    char userpass[100];
-    snprintf(userpass, sizeof userpass, "opencode:%s", op->password);
-    char *b64 = e2b_base64_encode((const uint8_t *)userpass, strlen(userpass));
-    explicit_bzero(userpass, sizeof userpass);
-    snprintf(auth, sizeof auth, "Authorization: Basic %s", b64 ? b64 : "");
-    if (b64) {
-        explicit_bzero(b64, strlen(b64));
-        free(b64);
-    }
-    const char *headers[3] = {auth, NULL, NULL};
-    if (op->sb.traffic_access_token) {
-        snprintf(traffic, sizeof traffic, "e2b-traffic-access-token: %s",
-                 op->sb.traffic_access_token);
-        headers[1] = traffic;
-    }
-    e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
-                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
-                          .max_body = 64 * 1024, .log_path = "health"};
-    op->http = e2b_http_start(op->env.loop, &o, health_done, op, &err);
-    explicit_bzero(auth, sizeof auth);
-    explicit_bzero(traffic, sizeof traffic);
+    op->http = health_probe(op, health_done, &err);
     if (!op->http) {
         op->step_then(op, err);
         e2b_error_free(err);
@@ -497,20 +643,41 @@ static void health_try(void *ud)
 
 void box_op_health(e2b_box_op *op, box_step_fn then)
 {
-    const e2b_config *cfg = op->env.cfg;
     op->step_then = then;
-    free(op->health_url);
-    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
-    op->health_url = malloc(n);
-    if (op->health_url)
-        snprintf(op->health_url, n, "%s%s%s", op->res.url,
-                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
-    op->deadline_ms = e2b_now_ms() + (op->health_timeout_ms ? op->health_timeout_ms : 90000);
-    if (!op->health_timeout_ms)
-        op->health_timeout_ms = 90000;
+    health_prepare(op);
     box_op_progress(op, "waiting for the server", 0, 0);
     op->pending++;
     health_try(op);
+}
+
+static void health_once_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (!err && !op->cancelled && resp->status >= 200 && resp->status < 300) {
+        op->step_then(op, NULL);
+        return;
+    }
+    e2b_error *e = err ? e2b_error_copy(err)
+                       : op->cancelled ? e2b_error_new(E2B_ERR_CANCELLED, "cancelled")
+                                       : e2b_error_new(E2B_ERR_REMOTE, "HTTP %ld", resp->status);
+    op->step_then(op, e);
+    e2b_error_free(e);
+}
+
+void box_op_health_once(e2b_box_op *op, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    op->step_then = then;
+    health_prepare(op);
+    op->http = health_probe(op, health_once_done, &err);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->pending++;
 }
 
 /* ---- resolving a name ---- */

@@ -218,8 +218,9 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
 {
     *out = NULL;
     gw_error_clear(err);
-    if (gzip_level < 0 || gzip_level > 9)
-        return gw_error_set(err, GW_EINVAL, "gzip level must be 0..9, not %d", gzip_level);
+    if (gzip_level < TARBALL_PLAIN || gzip_level > 9)
+        return gw_error_set(err, GW_EINVAL, "gzip level must be 0..9 or TARBALL_PLAIN, not %d",
+                            gzip_level);
     tarball *t = calloc(1, sizeof *t);
     if (!t)
         return gw_error_set(err, GW_ENOMEM, "out of memory");
@@ -240,9 +241,10 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
         char opt[64];
         t->a = archive_write_new();
         snprintf(opt, sizeof opt, "gzip:compression-level=%d", gzip_level ? gzip_level : 6);
-        if (!t->a || archive_write_add_filter_gzip(t->a) != ARCHIVE_OK ||
+        int gz = gzip_level != TARBALL_PLAIN;
+        if (!t->a || (gz && archive_write_add_filter_gzip(t->a) != ARCHIVE_OK) ||
             archive_write_set_format_pax_restricted(t->a) != ARCHIVE_OK ||
-            archive_write_set_options(t->a, opt) != ARCHIVE_OK ||
+            (gz && archive_write_set_options(t->a, opt) != ARCHIVE_OK) ||
             archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
             archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
             rc = gw_error_set(&t->err, GW_EFAIL, "cannot start the archive: %s",

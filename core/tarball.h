@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #define TARBALL_CHUNK (64 * 1024)
+#define TARBALL_PLAIN (-1) /* gzip_level: no compression */
 
 typedef struct tarball tarball;
 
@@ -42,8 +43,9 @@ typedef struct {
 
 /* Lists and lstat()s every entry up front (for the totals) and prepares the stream.
  * root: the project directory; paths: count relative paths ("a/b.txt", ".git"). Absolute
- * paths and ".." components are refused (GW_EINVAL). gzip_level 1..9, or 0 for the default
- * (6). On success *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
+ * paths and ".." components are refused (GW_EINVAL). gzip_level 1..9, 0 for the default
+ * (6), or TARBALL_PLAIN for a plain tar (for data that is compressed already). On success
+ * *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
  * (a listed path cannot be lstat'ed), GW_ENOMEM, GW_EFAIL (libarchive). */
 int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
                 int gzip_level, gw_error *err);

@@ -2,6 +2,7 @@
  * cli_box.c. No curses here. */
 #include "tui/cli_internal.h"
 
+#include "core/log.h"
 #include "core/records.h"
 #include "core/sanitize.h"
 #include "core/secrets_providers.h"
@@ -79,6 +80,7 @@ void cli_teardown(cli_ctx *c)
     if (c->loop)
         e2b_loop_free(c->loop);
     keystore_jobs_drain(2000);
+    e2b_log_close(); /* opened by the box modes */
 }
 
 /* ---- --list ---- */
@@ -172,6 +174,39 @@ static void print_table(const e2b_box_listing *l)
     }
 }
 
+/* Prints the listing as JSON one entry at a time (the same text as one json_dumps of the
+ * whole document with JSON_INDENT(2)): 2,000 sandboxes as one jansson tree plus its text
+ * would cost several MB for nothing. */
+static void print_json(const e2b_box_listing *l)
+{
+    static const char *const keys[] = {"boxes", "workspaces", "sandboxes"};
+    fputs("{\n  \"version\": 1", stdout);
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        printf(",\n  \"%s\": [", keys[k]);
+        for (size_t i = 0; i < l->count; i++) {
+            const e2b_box_entry *e = &l->items[i];
+            int ek = e->kind == E2B_KIND_BOX ? 0 : e->kind == E2B_KIND_WORKSPACE ? 1 : 2;
+            if (ek != k)
+                continue;
+            json_t *o = entry_json(e);
+            char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+            json_decref(o);
+            if (!text)
+                continue;
+            fputs(n++ ? ",\n    " : "\n    ", stdout);
+            for (const char *p = text; *p; p++) { /* nested two levels deeper */
+                putchar(*p);
+                if (*p == '\n')
+                    fputs("    ", stdout);
+            }
+            free(text);
+        }
+        fputs(n ? "\n  ]" : "]", stdout);
+    }
+    fputs("\n}\n", stdout);
+}
+
 static int cli_list(cli_ctx *c)
 {
     e2b_sandbox_list sandboxes = {0};
@@ -202,24 +237,10 @@ static int cli_list(cli_ctx *c)
         e2b_sandbox_list_clear(&sandboxes);
         return 1;
     }
-    if (c->args->json) {
-        json_t *root = json_pack("{s:i, s:[], s:[], s:[]}", "version", 1, "boxes", "workspaces",
-                                 "sandboxes");
-        for (size_t i = 0; i < listing.count; i++) {
-            const e2b_box_entry *e = &listing.items[i];
-            const char *key = e->kind == E2B_KIND_BOX         ? "boxes"
-                              : e->kind == E2B_KIND_WORKSPACE ? "workspaces"
-                                                              : "sandboxes";
-            json_array_append_new(json_object_get(root, key), entry_json(e));
-        }
-        char *text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-        if (text)
-            puts(text);
-        free(text);
-        json_decref(root);
-    } else {
+    if (c->args->json)
+        print_json(&listing);
+    else
         print_table(&listing);
-    }
     e2b_box_listing_clear(&listing);
     box_record_list_clear(&records);
     e2b_sandbox_list_clear(&sandboxes);

@@ -3,6 +3,8 @@
  * terminal and results on stdout. */
 #include "tui/cli_internal.h"
 
+#include "core/log.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -153,6 +155,12 @@ int cli_box(cli_ctx *c)
     e2b_box_op *op = NULL;
     int rc;
 
+    /* The request log, as in the dashboard: what a failed up or pull did, step by step.
+     * Best effort: without it the action still runs. */
+    if (c->cfg->log_path && *c->cfg->log_path) {
+        e2b_error *lerr = e2b_log_open(c->cfg->log_path);
+        e2b_error_free(lerr);
+    }
     /* stop needs no password; kill goes on without the store (and says what is left);
      * everything else reads or writes one. */
     if (a->mode != CLI_STOP) {

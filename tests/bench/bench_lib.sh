@@ -1,0 +1,25 @@
+# Helpers for the bench scripts (source it). Figures are printed one per line:
+#   bench_figure TEXT VALUE UNIT [OP TARGET]   "TEXT: VALUE UNIT (target OP TARGET UNIT: met)"
+#   bench_median                               median of the numbers on stdin
+#   bench_cores                                the machine's core count
+bench_cores() { getconf _NPROCESSORS_ONLN 2>/dev/null || nproc; }
+
+bench_median() {
+    sort -g | awk '{v[NR] = $1} END {
+        if (NR == 0) { print "nan"; exit }
+        if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# bench_figure TEXT VALUE UNIT [OP TARGET]: OP is <= or >=.
+bench_figure() {
+    local text=$1 value=$2 unit=$3 op=${4:-} target=${5:-} verdict=
+    if [ -n "$op" ]; then
+        if awk -v v="$value" -v t="$target" -v op="$op" \
+            'BEGIN { exit !((op == "<=" && v <= t) || (op == ">=" && v >= t)) }'; then
+            verdict="; target $op $target $unit: met"
+        else
+            verdict="; target $op $target $unit: NOT met"
+        fi
+    fi
+    printf '%-44s %10s %-5s (%s cores%s)\n' "$text:" "$value" "$unit" "$(bench_cores)" "$verdict"
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make bench: the HTTP requests each box action makes, counted in e2b-local's request log
+# (one line per request), against the floor of one round trip per step:
+#   up 6 (secrets, create, upload, extract, server start, health; the upload is two
+#   requests: tar.gz and plain tar), attach 2 (connect,
+#   health), stop 1, pull 3 (connect, commit+bundle in the box, download), kill 1.
+# The --list and dashboard counts are in list_bench.sh.
+#   tests/bench/requests_bench.sh [BUILD_DIR]
+B=${1:-build}
+E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
+E2B_TUI_BIN=$BD/e2b-tui
+E2B_LOCAL_BIN=$BD/e2b-local
+. "$E2B_TUI_ROOT/tests/lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+
+box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }
+# The attach command itself would talk to the server too: here it does nothing.
+printf 'attach_command = true\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
+LOCAL_LOG=$E2B_LOCAL_STATE/e2b-local.log
+
+# act ACTION FLOOR ARGS...: runs e2b-tui ARGS and notes when it ran.
+act() {
+    local what=$1 floor=$2 s e
+    shift 2
+    s=$(date +%s.%N)
+    box_tui "$@"
+    e=$(date +%s.%N)
+    [ "$BOX_RC" = 0 ] || { echo "bench: $what failed: $(head -c 300 "$BOX_ERR")" >&2; exit 1; }
+    printf '%s\t%s\t%s\t%s\n' "$what" "$floor" "$s" "$e" >>"$T_TMP/windows"
+}
+act "up" 6 --up rq
+act "attach (running)" 2 --attach rq
+act "stop" 1 --stop rq
+act "attach (resumes)" 2 --attach rq
+id=$(box_sandbox_of rq)
+box_exec "$id" "cd '$BOX_REPO' && echo change >>README.md" >/dev/null
+act "pull" 3 --pull rq
+act "kill" 1 --kill rq
+sleep 0.5 # the last lines
+python3 "$E2B_TUI_ROOT/tests/lib/request_windows.py" "$LOCAL_LOG" "$T_TMP/windows" |
+    while IFS=$'\t' read -r what floor n list; do
+        printf '%-24s %2d requests (floor %d): %s\n' "$what:" "$n" "$floor" "$list"
+    done

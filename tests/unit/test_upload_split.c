@@ -1,0 +1,83 @@
+/* core/upload_split.h: git's objects and random-looking files go to the plain list, text,
+ * small files and the rest of .git to the gzip'd one; paths are copied and sorted as given. */
+#include "core/upload_split.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void put(const char *rel, size_t size, int random_bytes)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    unsigned x = 12345;
+    for (size_t i = 0; i < size; i++) {
+        x = x * 1103515245u + 12345u;
+        fputc(random_bytes ? (int)(x >> 16) & 0xff : "static int x;\n"[i % 14], f);
+    }
+    fclose(f);
+}
+
+static int has(const upload_list *l, const char *p)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->paths[i], p) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_split(void)
+{
+    snprintf(root, sizeof root, "/tmp/e2b-upload-split-XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+    char d[128];
+    const char *dirs[] = {".git", ".git/objects", ".git/objects/ab", ".git/refs", "src"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(d, sizeof d, "%s/%s", root, dirs[i]);
+        CHECK(mkdir(d, 0755) == 0);
+    }
+    put(".git/HEAD", 20, 0);
+    put(".git/objects/ab/cdef", 100, 1);
+    put("src/big.c", 100000, 0);      /* text: gzip shrinks it */
+    put("src/big.bin", 100000, 1);    /* random: plain */
+    put("src/small.bin", 1000, 1);    /* too small to bother */
+    const char *paths[] = {"src/big.bin", "src/big.c", "src/small.bin", ".git"};
+    upload_list gz, plain;
+    gw_error err;
+    CHECK_INT_EQ(upload_split(root, paths, 4, &gz, &plain, &err), GW_OK);
+    CHECK(has(&plain, "src/big.bin"));
+    CHECK(has(&plain, ".git/objects"));
+    CHECK_INT_EQ((int)plain.count, 2);
+    CHECK(has(&gz, "src/big.c"));
+    CHECK(has(&gz, "src/small.bin"));
+    CHECK(has(&gz, ".git/HEAD"));
+    CHECK(has(&gz, ".git/refs"));
+    CHECK(!has(&gz, ".git"));
+    CHECK_INT_EQ((int)gz.count, 4);
+    upload_list_free(&gz);
+    upload_list_free(&plain);
+    CHECK_INT_EQ((int)gz.count, 0);
+
+    const char *missing[] = {".git"};
+    snprintf(d, sizeof d, "rm -rf '%s'", root);
+    CHECK(system(d) == 0);
+    CHECK_INT_EQ(upload_split(root, missing, 1, &gz, &plain, &err), GW_EIO);
+    CHECK(strstr(err.msg, ".git") != NULL);
+    upload_list_free(&gz);
+    upload_list_free(&plain);
+}
+
+int main(void)
+{
+    RUN(test_split);
+    return harness_finish();
+}
