@@ -76,6 +76,8 @@ void ui_show_tab(struct ui *ui, int tab)
     ui->help_open = false;
     ui->tab = tab;
     ui->dirty = true;
+    if (tab == TAB_SECRETS)
+        refresh_secrets_now(ui);
 }
 
 void ui_set_pane(struct ui *ui, struct view *v)

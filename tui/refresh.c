@@ -15,6 +15,7 @@ struct refresh {
     uint64_t timer;
     e2b_api_call *list_call, *metrics_call, *secrets_call;
     bool listed_once;
+    bool secrets_listed; /* the first secrets list was asked for */
 };
 
 void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list); /* view_secrets.c */
@@ -243,6 +244,17 @@ static void on_secrets(void *ud, e2b_secret_list *list, const e2b_error *err)
     e2b_secret_list_free(list);
 }
 
+static void start_secrets(struct ui *ui)
+{
+    struct refresh *r = ui->refresh;
+    if (r->secrets_call)
+        return;
+    e2b_error *err = NULL;
+    r->secrets_call = e2b_api_secrets_list(ui->client, on_secrets, ui, &err);
+    e2b_error_free(err);
+    r->secrets_listed = true;
+}
+
 static void start_cycle(struct ui *ui)
 {
     struct refresh *r = ui->refresh;
@@ -257,10 +269,10 @@ static void start_cycle(struct ui *ui)
             schedule(ui);
         }
     }
-    if (!r->secrets_call) {
-        r->secrets_call = e2b_api_secrets_list(ui->client, on_secrets, ui, &err);
-        e2b_error_free(err);
-    }
+    /* Secrets: once at the start (the tab then opens filled), later only while the Secrets
+     * view is shown, so the other views' refresh costs no request for them. */
+    if (!r->secrets_listed || ui->tab == TAB_SECRETS)
+        start_secrets(ui);
 }
 
 static void on_timer(void *ud)
@@ -299,6 +311,12 @@ void refresh_now(struct ui *ui)
         ui->refresh->timer = 0;
     }
     start_cycle(ui);
+}
+
+void refresh_secrets_now(struct ui *ui)
+{
+    if (ui->client && ui->refresh)
+        start_secrets(ui);
 }
 
 void refresh_free(struct ui *ui)

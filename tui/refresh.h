@@ -2,7 +2,8 @@
  * that keeps the three sandbox lists, their metrics and the Secrets list current.
  *
  * Every refresh lists all pages of sandboxes (GET /v2/sandboxes), then asks the latest
- * metrics of the running sandboxes on the screen (one bulk call), and lists the secrets.
+ * metrics of the running sandboxes on the screen (one bulk call). The secrets are listed
+ * at the start and then only while the Secrets view is shown.
  * The next refresh is scheduled when the list has answered, so calls never pile up on a
  * slow server. A failed call is shown in the status line in core's words and the rows
  * already shown stay; state changes between two refreshes are flashed.
@@ -30,6 +31,9 @@ int refresh_start(struct ui *ui);
 
 /* Refreshes at once (after an action), unless a list is already on its way. */
 void refresh_now(struct ui *ui);
+
+/* Lists the secrets at once (the Secrets view was opened), unless a list is on its way. */
+void refresh_secrets_now(struct ui *ui);
 
 /* The refresh interval in milliseconds. */
 long refresh_interval_ms(const struct ui *ui);
