@@ -785,8 +785,10 @@ e2b_api_call *e2b_api_kill(e2b_client *c, const char *id, e2b_api_status_fn fn, 
     s = seg(id);
     call = call_new(c, R_NONE, "DELETE", s ? e2b_strfmt("/sandboxes/%s", s) : NULL,
                     e2b_strfmt("killing sandbox %s", id), 204, 200, (void (*)(void))fn, ud);
-    if (call)
+    if (call) {
         call->not_found = e2b_strfmt("no sandbox with id %s", id);
+        call->retry_503 = 1; /* DELETE is idempotent: a busy node is worth a few more tries */
+    }
     free(s);
     return launch(call, err);
 }

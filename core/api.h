@@ -100,7 +100,7 @@ e2b_api_call *e2b_api_list(e2b_client *c, const e2b_list_query *q, e2b_api_list_
                            e2b_error **err);
 e2b_api_call *e2b_api_get(e2b_client *c, const char *id, e2b_api_sandbox_fn fn, void *ud,
                           e2b_error **err);
-/* 404 comes back as E2B_ERR_NOT_FOUND ("no sandbox with id ..."). */
+/* 404 comes back as E2B_ERR_NOT_FOUND ("no sandbox with id ..."); 503 is retried a few times. */
 e2b_api_call *e2b_api_kill(e2b_client *c, const char *id, e2b_api_status_fn fn, void *ud,
                            e2b_error **err);
 /* 409 (already paused) comes back as E2B_ERR_CONFLICT; 503 is retried a few times. */

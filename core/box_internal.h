@@ -66,6 +66,10 @@ struct e2b_box_op {
     char upload_path[128];
     char upload_path_plain[128];
     uint64_t tar_out;
+    char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
+    int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
+    e2b_sandbox_list orphans;  /* sandboxes found by the sweep */
+    size_t orphan_next;
 
     /* process runs */
     char *out;
@@ -127,6 +131,11 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then);
  * (when not NULL) and calls then, or just calls then(op, NULL). */
 void box_op_start(e2b_box_op *op, const char *name, box_step_fn then);
 
+/* up's sweep for a sandbox a failed create may have made (box_up_orphan.c): whether err
+ * leaves that possible, and the sweep (lists by op->up_nonce, kills what it finds, notes
+ * what it could not; then(op, NULL)). Returns -1 when the sweep could not start. */
+int box_up_orphan_possible(const e2b_error *err);
+int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
 /* Text helpers. */
 char *box_strdup(const char *s);
 e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)

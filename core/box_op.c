@@ -75,6 +75,7 @@ static void op_release(e2b_box_op *op)
     if (op->git)
         gitwork_close(op->git);
     e2b_secret_list_clear(&op->secrets);
+    e2b_sandbox_list_clear(&op->orphans);
     e2b_sandbox_clear(&op->sb);
     box_record_clear(&op->rec);
     free(op->up_name);

@@ -72,6 +72,12 @@ static void up_killed(void *ud, long status, const e2b_error *err)
     up_remove_password(op);
 }
 
+static void up_swept(e2b_box_op *op, const e2b_error *unused)
+{
+    (void)unused;
+    up_remove_password(op);
+}
+
 static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
 {
     set_action(err, op, step);
@@ -90,6 +96,10 @@ static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
         char buf[300];
         snprintf(buf, sizeof buf, "kept the failed sandbox %s (--keep-failed)", op->sb.sandbox_id);
         op->res.note = strdup(buf);
+    } else if (op->create_in_doubt) {
+        op->create_in_doubt = 0;
+        if (box_up_orphan_sweep(op, up_swept) == 0)
+            return;
     }
     up_remove_password(op);
 }
@@ -276,6 +286,7 @@ static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *
         free(sb);
         op->have_sandbox = 1;
     }
+    op->create_in_doubt = !op->have_sandbox && box_up_orphan_possible(err);
     if (up_check(op, err, "creating the sandbox"))
         return;
     op->rec.sandbox_id = strdup(op->sb.sandbox_id);
@@ -307,6 +318,8 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     e2b_metadata_set(&md, E2B_META_NAME, op->rec.name);
     e2b_metadata_set(&md, E2B_META_BRANCH, op->rec.branch);
     e2b_metadata_set(&md, E2B_META_BASE, op->rec.base);
+    if (e2b_box_password(op->up_nonce) == 0)
+        e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
     json_t *network = e2b_provider_network(&op->secrets, &env);
     e2b_create_params p = {.template_id = op->rec.template_id,
                            .timeout_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600,

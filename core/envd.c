@@ -444,7 +444,8 @@ e2b_http_request *e2b_envd_download(e2b_envd *ev, const char *path, e2b_http_wri
     call *c;
     e2b_http_request *req;
     e2b_http_options o = {.method = "GET", .write_body = write, .write_ud = write_ud,
-                          .accept_gzip = gzip, .low_speed_time_s = 60, .log_path = "/files"};
+                          .accept_gzip = gzip, .low_speed_time_s = 60, .log_path = "/files",
+                          .retry_429 = 1};
     if (!path || !*path || !write) {
         if (err)
             *err = e2b_error_new(E2B_ERR_INVALID, "a download needs a path and a sink");
@@ -505,7 +506,8 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
     size_t env_len = 0;
     call *c = call_new(C_STREAM, action, ud);
     e2b_http_request *req = NULL;
-    e2b_http_options o = {.method = "POST", .low_speed_time_s = STREAM_LOW_SPEED_S};
+    e2b_http_options o = {.method = "POST", .low_speed_time_s = STREAM_LOW_SPEED_S,
+                          .retry_429 = 1};
     json_decref(msg);
     if (!c || !url || !text || (timeout_ms > 0 && !deadline) ||
         e2b_connect_encode(0, text, strlen(text), &env, &env_len) < 0) {
@@ -580,7 +582,10 @@ e2b_http_request *e2b_envd_rpc(e2b_envd *ev, const char *service, const char *me
     char *url = e2b_strfmt("%s/%s/%s", ev->base, service, method);
     call *c = call_new(C_JSON, e2b_strfmt("%s/%s in sandbox %s", service, method, ev->sandbox_id), ud);
     e2b_http_request *req;
-    e2b_http_options o = {.method = "POST", .timeout_ms = RPC_TIMEOUT_MS};
+    /* A 429 means the request was not handled: waiting Retry-After and sending it again
+     * is safe for any call (streams and uploads are retried only when their body is in
+     * memory, which http.c checks). */
+    e2b_http_options o = {.method = "POST", .timeout_ms = RPC_TIMEOUT_MS, .retry_429 = 1};
     if (c) {
         c->json_done = done;
         c->body = json_dumps(request, JSON_COMPACT);

@@ -86,7 +86,7 @@ static char *build_reason(const e2b_error *e)
         n = asprintf(&r, "E2B reported a conflict (409)%s%s", why ? ": " : "", or_empty(why));
         break;
     case E2B_ERR_RATE_LIMITED:
-        n = asprintf(&r, "E2B is rate limiting requests (429), even after retrying%s%s",
+        n = asprintf(&r, "E2B is rate limiting requests (429), try again in a moment%s%s",
                      why ? ": " : "", or_empty(why));
         break;
     case E2B_ERR_BUSY:

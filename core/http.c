@@ -299,9 +299,15 @@ static e2b_error *curl_failure(e2b_http_request *req, CURLcode rc)
     case CURLE_ABORTED_BY_CALLBACK:
         kind = E2B_ERR_CANCELLED;
         break;
-    default:
-        kind = req->resp.status > 0 ? E2B_ERR_CONNECTION_LOST : E2B_ERR_NETWORK;
+    default: {
+        /* A status line already arrived (maybe no body byte yet: a stream cut right after
+         * its headers): the server was reached and the connection broke off. */
+        long code = req->resp.status;
+        if (!code)
+            curl_easy_getinfo(req->easy, CURLINFO_RESPONSE_CODE, &code);
+        kind = code > 0 ? E2B_ERR_CONNECTION_LOST : E2B_ERR_NETWORK;
         break;
+    }
     }
     return e2b_error_network(kind, req->host, detail);
 }

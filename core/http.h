@@ -17,9 +17,9 @@
  *
  * Retries: with retry_429, a 429 whose Retry-After is a plain integer of seconds is retried
  * after exactly that delay, at most 3 times and never past the request's deadline (the SDK's
- * rule); with retry_503, a 503 is retried at most 3 times (after Retry-After when it is an
- * integer, else 1 s, 2 s, 4 s). Requests with a streaming body are never retried. Nothing
- * else is retried. */
+ * rule); with retry_503 (pause, connect, kill), a 503 is retried at most 3 times (after
+ * Retry-After when it is an integer, else 1 s, 2 s, 4 s). Requests with a streaming body are
+ * never retried. Nothing else is retried (a create must never run twice). */
 #ifndef E2B_HTTP_H
 #define E2B_HTTP_H
 

@@ -60,7 +60,7 @@ static void print_help(FILE *f)
           "4 authentication, 5 conflict (e.g. diverged branch).\n"
           "\n"
           "Environment: E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL,\n"
-          "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT (seconds).\n"
+          "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT, E2B_TUI_HTTP_TIMEOUT (seconds).\n"
           "Try it without an account: make demo\n",
           f);
 }
