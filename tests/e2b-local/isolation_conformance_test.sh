@@ -13,6 +13,9 @@ A=$SBX_ID ATOK=$SBX_TOKEN
 e2bl_create || { t_fail "iso: create" "status $E2BL_STATUS"; t_finish; }
 B=$SBX_ID BTOK=$SBX_TOKEN
 MARK=iso-mark-$$-$RANDOM
+# The in-box server script carries the mark in its path, so the checks for leftover
+# processes see only this run's, not those of another test run on the machine.
+SRVPATH=/home/user/srv-$MARK.py
 
 # proxy PORT ID PATH [curl args]: a request to a sandbox port through the Host form.
 proxy() {
@@ -77,8 +80,8 @@ t_eq "iso: an unknown sandbox is 502 with the proxy's JSON body" "$E2BL_STATUS $
 SRV=$E2B_TUI_ROOT/tests/e2b-local/sdk/sandbox_server.py
 for s in A B; do
     id=${!s}; tokv=${s}TOK; tok=${!tokv}
-    e2bl_envd "$id" "$tok" POST "/files?path=/home/user/srv.py" -H 'Content-Type: application/octet-stream' --data-binary @"$SRV"
-    detach "$id" "$tok" "{\"process\":{\"cmd\":\"/usr/bin/python3\",\"args\":[\"/home/user/srv.py\",\"4096\",\"$s\"]}}" >/dev/null
+    e2bl_envd "$id" "$tok" POST "/files?path=$SRVPATH" -H 'Content-Type: application/octet-stream' --data-binary @"$SRV"
+    detach "$id" "$tok" "{\"process\":{\"cmd\":\"/usr/bin/python3\",\"args\":[\"$SRVPATH\",\"4096\",\"$s\"]}}" >/dev/null
 done
 e2bl_poll 20 proxy_ok 4096 "$A" /name; an=$E2BL_BODY
 e2bl_poll 20 proxy_ok 4096 "$B" /name; bn=$E2BL_BODY
@@ -106,8 +109,8 @@ e2bl_create '{"templateID":"base","network":{"allowPublicTraffic":false}}'
 C=$SBX_ID CTOK=$SBX_TOKEN
 ttok=$(e2bl_jq -r '.trafficAccessToken // empty')
 t_ok "iso: a private sandbox gets a trafficAccessToken" test -n "$ttok"
-e2bl_envd "$C" "$CTOK" POST "/files?path=/home/user/srv.py" -H 'Content-Type: application/octet-stream' --data-binary @"$SRV"
-detach "$C" "$CTOK" '{"process":{"cmd":"/usr/bin/python3","args":["/home/user/srv.py","4096","C"]}}' >/dev/null
+e2bl_envd "$C" "$CTOK" POST "/files?path=$SRVPATH" -H 'Content-Type: application/octet-stream' --data-binary @"$SRV"
+detach "$C" "$CTOK" "{\"process\":{\"cmd\":\"/usr/bin/python3\",\"args\":[\"$SRVPATH\",\"4096\",\"C\"]}}" >/dev/null
 e2bl_poll 20 proxy_ok 4096 "$C" /name -H "e2b-traffic-access-token: $ttok"
 t_eq "iso: with e2b-traffic-access-token the private port answers" "$E2BL_STATUS $E2BL_BODY" "200 C"
 proxy 4096 "$C" /name
@@ -159,7 +162,7 @@ t_eq "iso: killing A leaves B serving" "$E2BL_STATUS $E2BL_BODY" "200 B"
 
 if e2bl_stop; then t_pass "iso: e2b-local stops on SIGTERM"; else t_fail "iso: e2b-local stops on SIGTERM" "still running after 15 s"; fi
 # The kernel tears a pid namespace down asynchronously: allow it a bounded moment.
-no_srv() { [ -z "$(e2bl_pids_with "/home/user/srv.py")" ]; }
+no_srv() { [ -z "$(e2bl_pids_with "$SRVPATH")" ]; }
 if e2bl_poll 5 no_srv; then t_pass "iso: no sandbox process survives SIGTERM"
-else t_fail "iso: no sandbox process survives SIGTERM" "left: $(for p in $(e2bl_pids_with /home/user/srv.py); do ps -o pid=,ppid=,stat=,cmd= -p $p; done | head -c 600)"; fi
+else t_fail "iso: no sandbox process survives SIGTERM" "left: $(for p in $(e2bl_pids_with "$SRVPATH"); do ps -o pid=,ppid=,stat=,cmd= -p $p; done | head -c 600)"; fi
 t_finish

@@ -52,7 +52,7 @@ for _ in $(seq 600); do
     sleep 0.1
 done
 t_eq "attach starts the real opencode attach" "$started" 1
-t_contains "with the box URL and directory" "$(pgrep -af "opencode attach http" | head -1)" "--dir $BOX_REPO"
+t_contains "with the box URL and directory" "$(pgrep -af "opencode attach http://4096-$id" | head -1)" "--dir $BOX_REPO"
 talked=0
 for _ in $(seq 120); do
     grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && leaked=1
