@@ -314,7 +314,8 @@ static void on_stream_done(void *ud, const e2b_error *err)
     } else if (err && err->kind == E2B_ERR_NOT_FOUND && err->http_status == 502) {
         set_status(s, true, "sandbox not running (paused, killed or timed out) — checking in %d s",
                    delay);
-    } else if (err && err->kind == E2B_ERR_NOT_FOUND) {
+    } else if (err && (err->kind == E2B_ERR_NOT_FOUND ||
+                       (err->e2b_error_code && strcmp(err->e2b_error_code, "not_found") == 0))) {
         if (s->exit_text[0])
             set_status(s, true, "server exited (%s) — a starts it again; checking in %d s",
                        s->exit_text, delay);

@@ -29,7 +29,7 @@ say "history-line-one" "history-line-two"
 t_ok "the server's output reaches its log file in the box" \
     wait_file "$root/tmp/e2b-tui-server.log" "history-line-two"
 
-DASH_CWD=$BOX_REPO dash_start 120 40
+DASH_CWD=$BOX_REPO dash_start 120 40 -- --refresh 1
 dash_check "the box is listed" "main "
 tmux_type l
 dash_check "l opens the server output of a box" "[server output"
@@ -70,4 +70,82 @@ sleep 0.5
 t_not_contains "a new line does not move a scrolled-up view" "$(tmux_capture)" "while-scrolled-up"
 tmux_keys End
 dash_check "End follows again and shows it" "while-scrolled-up"
-cat "$XDG_STATE_HOME/e2b-tui/e2b-tui.log" | grep -i "log\|history" | tail -20 >&2; t_finish
+
+# A dropped stream (the next Connect is cut after its first bytes): the pane says so,
+# reconnects, and what was printed meanwhile is filled in from the log file, once.
+tmux_keys Escape
+dash_check_gone "Esc closes the pane" "[server output"
+el_req POST /_e2b-local/faults '{"kind":"drop","path":"process.Process/Connect","afterBytes":50}' >/dev/null
+tmux_type l
+dash_check "the pane opens again" "live: the server's output"
+say "cut-line-one"
+dash_check "the dropped stream is said in words" "connection lost"
+say "while-down-line"
+dash_check "it reconnects" "live: the server's output"
+say "after-reconnect-line"
+dash_check "lines printed after the reconnection arrive" "after-reconnect-line"
+dash_check "the line cut by the drop is filled in" "cut-line-one"
+dash_check "a line printed while disconnected is filled in" "while-down-line"
+t_eq "the cut line is shown once" "$(count cut-line-one)" 1
+t_eq "the line from the gap is shown once" "$(count while-down-line)" 1
+
+# Tab: the E2B logs, incrementally; a new lifecycle event appears, nothing twice.
+tmux_keys Tab
+dash_check "Tab shows the E2B logs" "[E2B logs"
+dash_check "with the sandbox's lifecycle events" "sandbox created"
+box_exec "$id" "true" >/dev/null
+el_req GET "/v2/sandboxes/$id/logs" >/dev/null
+newest=$(el_json '.logs[-1].message')
+t_contains "the server logged a new process" "$newest" "started"
+dash_check "the new lifecycle event appears" "$newest"
+sleep 2.5 # two more polls (--refresh 1)
+dups=$(tmux_capture | grep -E '^ [0-9]{2}:[0-9]{2}:[0-9]{2} ' | sort | uniq -d)
+t_eq "no E2B log line is shown twice" "$dups" ""
+t_eq "the new event is shown once" "$(count "$newest")" 1
+tmux_keys Tab
+dash_check "Tab goes back to the server output" "[server output"
+
+# The server exits: said with its status; a starts it again and the pane follows it.
+say "EXIT 3"
+dash_check "the server's exit is said with its status" "server exited (status 3)"
+tmux_keys Escape
+dash_check_gone "Esc closes the pane (exit)" "[server output"
+tmux_type a
+dash_check "a restarts the server and attaches" "back from main"
+tmux_type l
+dash_check "the pane follows the new server" "live: the server's output"
+say "second-server-line"
+dash_check "the new server's output arrives" "second-server-line"
+
+# A plain sandbox: E2B logs only, with a hint.
+sbx_create base running 600 name=plain-logs
+tmux_keys Escape
+dash_check_gone "Esc closes the pane (plain)" "[server output"
+tmux_type 3
+dash_check "the plain sandbox is listed" "plain-logs"
+tmux_type /
+tmux_type plain-logs
+tmux_keys Enter
+tmux_type l
+dash_check "a plain sandbox shows its E2B logs" "[E2B logs"
+dash_check "with a hint that it is not a box" "Not a box"
+tmux_keys Tab
+dash_check "Tab says only E2B logs exist for it" "only E2B's logs"
+tmux_keys Escape
+dash_check_gone "Esc closes the plain sandbox's pane" "[E2B logs"
+tmux_keys Escape
+sleep 0.3
+tmux_type 1
+dash_check "back on the Boxes tab" "main "
+
+# The sandbox killed while streaming: said clearly, the UI keeps working.
+tmux_type l
+dash_check "the box's pane again" "live: the server's output"
+el_req DELETE "/sandboxes/$id" >/dev/null
+dash_check "a killed sandbox is said clearly" "the sandbox is gone"
+tmux_keys Escape
+dash_check_gone "Esc closes the pane after the kill" "[server output"
+tmux_type 3
+dash_check "the UI keeps working after the kill" "plain-logs"
+dash_quit "quits cleanly after the log tests"
+t_finish
