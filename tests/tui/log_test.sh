@@ -2,9 +2,10 @@
 # The Log pane of a box (l): the server's recent history on open, then its output live
 # through envd's Process/Connect on the server's tag; escape sequences drawn harmlessly; a
 # dropped stream said in words, reconnected, with what was printed meanwhile filled in; the
-# sandbox killed while streaming; Tab to the E2B logs, fetched incrementally (a new
-# lifecycle event appears once); a plain sandbox shows its E2B logs with a hint. The fake
-# server (tests/fixtures/opencode2) prints what is appended to /tmp/fake-server-say.
+# server's exit status; the sandbox paused (r resumes it from the pane) and killed while
+# streaming; Tab to the E2B logs, fetched incrementally (a new lifecycle event appears
+# once); a plain sandbox shows its E2B logs with a hint. The fake server
+# (tests/fixtures/opencode2) prints what is appended to /tmp/fake-server-say.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
@@ -138,9 +139,19 @@ sleep 0.3
 tmux_type 1
 dash_check "back on the Boxes tab" "main "
 
-# The sandbox killed while streaming: said clearly, the UI keeps working.
+# The sandbox paused while streaming: said, with the key that helps; r in the pane resumes
+# it and the output continues.
 tmux_type l
 dash_check "the box's pane again" "live: the server's output"
+el_req POST "/sandboxes/$id/pause" >/dev/null
+dash_check "a paused sandbox is said, with r" "sandbox paused — r resumes it"
+tmux_type r
+dash_check "r in the pane resumes the sandbox" "main resumed"
+dash_check_gone "the pause message goes" "sandbox paused"
+say "after-resume-line"
+dash_check "the output continues after the resume" "after-resume-line"
+
+# The sandbox killed while streaming: said clearly, the UI keeps working.
 el_req DELETE "/sandboxes/$id" >/dev/null
 dash_check "a killed sandbox is said clearly" "the sandbox is gone"
 tmux_keys Escape
