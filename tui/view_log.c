@@ -53,7 +53,8 @@ static const char *status_line(struct log_view *lv, bool *error)
     const e2b_sandbox *sb = sandbox_rows_find(lv->ui, lv->id);
     if (sb && sb->state == E2B_STATE_PAUSED) {
         *error = true;
-        return "sandbox paused — r resumes it (the output continues then)";
+        return lv->ui->opts.readonly ? "sandbox paused (read-only here: resume it elsewhere)"
+                                     : "sandbox paused — r resumes it (the output continues then)";
     }
     return log_server_status(lv->server, error);
 }
