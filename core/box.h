@@ -65,6 +65,10 @@ typedef struct e2b_box_result {
 } e2b_box_result;
 
 #define E2B_BOX_SERVER_TAG "e2b-tui-server"
+/* The server's output (stdout and stderr) goes both to envd's pipe of the tagged process (so
+ * the dashboard's Log view can follow it with Process/Connect) and to this file in the box
+ * (the history, and a place to look when the server fails). */
+#define E2B_BOX_SERVER_LOG "/tmp/e2b-tui-server.log"
 #define E2B_BOX_PORT 4096
 
 typedef struct e2b_box_up_params {

@@ -396,7 +396,8 @@ static e2b_error *health_timeout_error(e2b_box_op *op, const e2b_http_response *
         snprintf(last, sizeof last, "HTTP %ld", resp->status);
     return e2b_error_new(E2B_ERR_TIMEOUT,
                          "the OpenCode server did not become healthy within %ld s (last "
-                         "answer: %s); its log is /tmp/e2b-tui-server.log in the box",
+                         "answer: %s); its log is " E2B_BOX_SERVER_LOG
+                         " in the box (l shows it in the dashboard)",
                          op->health_timeout_ms / 1000, last);
 }
 
@@ -552,9 +553,16 @@ int box_op_start_server(e2b_box_op *op, box_step_fn then)
         e2b_error_free(err);
         return -1;
     }
-    /* exec keeps the server the process envd knows by the tag; its output goes to a log
-     * file in the box so a failing server can be looked at there. */
-    size_t n = strlen(cmd) + 96;
+    /* exec keeps the server the process envd knows by the tag (its exit status is the
+     * server's). Its output goes through tee to the log file in the box and to envd's pipe:
+     * envd always reads that pipe (output nobody is connected to is dropped), so the server
+     * never blocks on it, and the Log view follows it live with Process/Connect. tee -p
+     * keeps writing the file if the pipe ever goes away; a tee without -p (busybox) is used
+     * as it is. */
+    static const char fmt[] =
+        "exec > >(tee -p -a " E2B_BOX_SERVER_LOG " 2>/dev/null || exec tee -a " E2B_BOX_SERVER_LOG
+        ") 2>&1 </dev/null; exec %s";
+    size_t n = strlen(cmd) + sizeof fmt;
     char *script = malloc(n);
     if (!script) {
         free(cmd);
@@ -563,7 +571,7 @@ int box_op_start_server(e2b_box_op *op, box_step_fn then)
         e2b_error_free(err);
         return -1;
     }
-    snprintf(script, n, "exec %s >>/tmp/e2b-tui-server.log 2>&1 </dev/null", cmd);
+    snprintf(script, n, fmt, cmd);
     free(cmd);
     e2b_metadata env = {0};
     e2b_metadata_set(&env, "OPENCODE_SERVER_PASSWORD", op->password);

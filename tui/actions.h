@@ -37,7 +37,8 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(ATTACH, "attach", "a", VIEW_BOXES, ACTION_MUTATES,                                      \
       "Attach: hand the terminal to the box's OpenCode server")                               \
     X(STOP, "stop", "s", VIEWS_SANDBOXES, ACTION_MUTATES, "Stop (pause) the sandbox")         \
-    X(RESUME, "resume", "r", VIEWS_SANDBOXES, ACTION_MUTATES, "Resume a paused sandbox")      \
+    X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG, ACTION_MUTATES,                       \
+      "Resume a paused sandbox")                                                              \
     X(KILL, "kill", "K ctrl-d", VIEWS_SANDBOXES, ACTION_MUTATES,                              \
       "Kill the sandbox (asks first, default No)")                                            \
     X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
@@ -58,6 +59,8 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
     X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
     X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
+    X(LOG_SOURCE, "log-source", "tab", VIEW_LOG, 0,                                          \
+      "Log: switch between the box server's output and the E2B logs")                        \
     X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \
     X(PREV_VIEW, "prev-view", "btab", VIEWS_LISTS, 0, "Previous view tab")                    \
     X(VIEW_BOXES, "view-boxes", "1", VIEWS_LISTS, 0, "Boxes view")                            \

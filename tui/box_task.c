@@ -101,6 +101,10 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
     } else {
         switch (t->action) {
         case ACT_ATTACH: {
+            /* Nothing reads the loop's transfers while the child runs: a Log pane's stream
+             * would back up into envd and, through it, block the server's output. */
+            if (ui->pane && ui->pane->ops->bit == VIEW_LOG)
+                ui_set_pane(ui, NULL);
             int st = run_attach(ui, r);
             ui->full_redraw = ui->dirty = true;
             if (st == -1)

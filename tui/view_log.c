@@ -1,165 +1,161 @@
-/* The Log pane (l): the selected sandbox's E2B logs (v2 logs API), re-read every refresh
- * interval and followed (the newest line stays in view until the user scrolls up).
- * Every line is sanitised when it arrives. The request state lives apart from the view so
- * a reply that arrives after the pane was closed only frees itself. */
+/* The Log pane (l): for a box, the box server's live output (tui/log_server.h) and, on Tab,
+ * the sandbox's E2B logs (tui/log_e2b.h); for any other sandbox, the E2B logs only. The
+ * newest line stays in view (follow) until the user scrolls up; End follows again. Every
+ * line is sanitised when it arrives. Closing the pane cancels the stream and the polling. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "core/sanitize.h"
-#include "tui/refresh.h"
+#include "tui/log_e2b.h"
+#include "tui/log_server.h"
+#include "tui/sandbox_rows.h"
 #include "tui/term.h"
 #include "tui/ui.h"
 
-enum { LOG_MAX_LINES = 2000 };
+enum log_source { SRC_SERVER, SRC_E2B };
 
-struct log_state {
+struct log_view {
     struct ui *ui;
-    bool closed;          /* the pane is gone: the next callback frees this */
-    e2b_api_call *call;   /* in flight, or NULL */
-    uint64_t timer;
     char id[128];
     char title[256];
-    char **lines;
-    int n;
+    bool is_box;
+    enum log_source source;
+    struct log_server *server; /* boxes only */
+    struct log_e2b *e2b;
     int top;
     bool follow;
-    int page; /* rows shown last */
-    char error[300];
+    int page;             /* rows shown last */
+    long long dropped;    /* the source's dropped-line count when last drawn */
 };
 
-static void free_lines(struct log_state *st)
+static struct log_lines *current_lines(struct log_view *lv)
 {
-    for (int i = 0; i < st->n; i++)
-        free(st->lines[i]);
-    free(st->lines);
-    st->lines = NULL;
-    st->n = 0;
+    return lv->source == SRC_SERVER ? log_server_lines(lv->server) : log_e2b_lines(lv->e2b);
 }
 
-static void fetch(struct log_state *st);
-
-static void on_timer(void *ud)
+/* The line under the header: what the source is doing, or a hint. */
+static const char *status_line(struct log_view *lv, bool *error)
 {
-    struct log_state *st = ud;
-    st->timer = 0;
-    fetch(st);
-}
-
-static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
-{
-    struct log_state *st = ud;
-    st->call = NULL;
-    struct ui *ui = st->ui;
-    if (st->closed || ui->closing) {
-        e2b_log_list_free(logs);
-        if (st->closed) {
-            free_lines(st);
-            free(st);
+    *error = false;
+    if (lv->source == SRC_E2B) {
+        const char *err = log_e2b_error(lv->e2b);
+        if (err[0]) {
+            *error = true;
+            return err;
         }
-        return;
+        if (!lv->is_box)
+            return "Not a box: these are E2B's logs of the sandbox (a box also shows its "
+                   "server's output).";
+        return "E2B's logs of the sandbox (lifecycle events); Tab: the server's output";
     }
-    if (err) {
-        snprintf(st->error, sizeof st->error, "%s", e2b_error_message(err));
-    } else {
-        st->error[0] = '\0';
-        size_t from = logs->count > LOG_MAX_LINES ? logs->count - LOG_MAX_LINES : 0;
-        char **lines = calloc(logs->count - from + 1, sizeof *lines);
-        int n = 0;
-        for (size_t i = from; lines && i < logs->count; i++) {
-            const e2b_log_entry *e = &logs->items[i];
-            struct tm tm;
-            char when[16] = "";
-            if (gmtime_r(&e->timestamp, &tm))
-                strftime(when, sizeof when, "%H:%M:%S", &tm);
-            char raw[2048];
-            snprintf(raw, sizeof raw, "%s %-5s %s", when, e->level ? e->level : "",
-                     e->message ? e->message : "");
-            char *safe = sanitize_display(raw, strlen(raw), 0);
-            if (safe)
-                lines[n++] = safe;
-        }
-        if (lines) {
-            free_lines(st);
-            st->lines = lines;
-            st->n = n;
-        }
-        e2b_log_list_free(logs);
+    /* The list knows about a pause before the stream does (a paused sandbox's stream may
+     * just go quiet). */
+    const e2b_sandbox *sb = sandbox_rows_find(lv->ui, lv->id);
+    if (sb && sb->state == E2B_STATE_PAUSED) {
+        *error = true;
+        return lv->ui->opts.readonly ? "sandbox paused (read-only here: resume it elsewhere)"
+                                     : "sandbox paused — r resumes it (the output continues then)";
     }
-    ui->dirty = true;
-    st->timer = e2b_loop_timer_add(ui->loop, refresh_interval_ms(ui), on_timer, st);
-}
-
-static void fetch(struct log_state *st)
-{
-    struct ui *ui = st->ui;
-    if (!ui->client || st->call)
-        return;
-    e2b_logs_query q = {.direction = "forward", .limit = 1000};
-    e2b_error *err = NULL;
-    st->call = e2b_api_logs(ui->client, st->id, &q, on_logs, st, &err);
-    if (!st->call) {
-        snprintf(st->error, sizeof st->error, "%s", err ? e2b_error_message(err) : "no request");
-        e2b_error_free(err);
-    }
+    return log_server_status(lv->server, error);
 }
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
-    struct log_state *st = v->priv;
-    char head[400];
-    snprintf(head, sizeof head, "LOG  %s  (E2B logs%s; Esc: back)", st->title,
-             st->follow ? ", following" : "");
+    struct log_view *lv = v->priv;
+    struct log_lines *lines = current_lines(lv);
+    char head[512];
+    const char *what = lv->source == SRC_SERVER ? "server output" : "E2B logs";
+    const char *other = !lv->is_box ? "" : lv->source == SRC_SERVER ? "; Tab: E2B logs"
+                                                                     : "; Tab: server output";
+    snprintf(head, sizeof head, "LOG  %s  [%s%s]  (%s%s; Esc: back)", lv->title, what,
+             lv->follow ? ", following" : "", lv->follow ? "End follows" : "End: follow",
+             other);
     draw_text(y, x, w, ROLE_HEADER, head, true);
-    int rows = h - 1;
-    if (st->error[0]) {
-        draw_text(y + 1, x + 1, w - 1, ROLE_ERROR, st->error, false);
-        y++;
-        rows--;
+    bool error = false;
+    const char *status = status_line(lv, &error);
+    draw_text(y + 1, x + 1, w - 1, error ? ROLE_ERROR : ROLE_DIM, status, true);
+    int rows = h - 2;
+    lv->page = rows > 0 ? rows : 1;
+    int n = log_lines_count(lines);
+    /* Lines dropped from the top (the retention cap) shift what the user is reading. */
+    if (!lv->follow && lines->dropped != lv->dropped) {
+        lv->top -= (int)(lines->dropped - lv->dropped);
+        if (lv->top < 0)
+            lv->top = 0;
     }
-    st->page = rows > 0 ? rows : 1;
-    if (st->follow)
-        st->top = st->n > rows ? st->n - rows : 0;
-    if (st->n == 0 && !st->error[0])
-        draw_text(y + 2, x + 2, w - 2, ROLE_DIM,
-                  st->call ? "Loading the sandbox's logs..." : "No log lines yet.", false);
-    for (int i = 0; i < rows && st->top + i < st->n; i++)
-        draw_text(y + 1 + i, x + 1, w - 1, ROLE_NORMAL, st->lines[st->top + i], false);
+    lv->dropped = lines->dropped;
+    if (lv->follow)
+        lv->top = n > rows ? n - rows : 0;
+    if (n == 0) {
+        const char *empty = lv->source == SRC_SERVER ? "No output from the server yet."
+                            : log_e2b_loading(lv->e2b) ? "Loading the sandbox's E2B logs..."
+                                                       : "No E2B log entries yet.";
+        draw_text(y + 3, x + 2, w - 2, ROLE_DIM, empty, false);
+    }
+    for (int i = 0; i < rows && lv->top + i < n; i++) {
+        const char *line = log_lines_get(lines, lv->top + i);
+        if (line)
+            draw_text(y + 2 + i, x + 1, w - 1, ROLE_NORMAL, line, false);
+    }
     (void)ui;
+}
+
+static void switch_source(struct log_view *lv, struct ui *ui)
+{
+    if (!lv->is_box) {
+        ui_flash(ui, FLASH_INFO, "not a box: only E2B's logs are available for this sandbox");
+        return;
+    }
+    lv->source = lv->source == SRC_SERVER ? SRC_E2B : SRC_SERVER;
+    /* The E2B logs are polled only while shown; the server's stream stays up. */
+    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
+    lv->follow = true;
+    lv->dropped = current_lines(lv)->dropped;
+    ui->dirty = true;
+}
+
+/* r in the pane: resume this sandbox through its list (as r there does), then reconnect. */
+static void resume(struct log_view *lv, struct ui *ui)
+{
+    struct view *list = ui->tabs[ui->tab];
+    const struct table_row *r = list->has_table ? table_selected(&list->table) : NULL;
+    if (!r || strcmp(r->id, lv->id) != 0 || !list->ops->act) {
+        ui_flash(ui, FLASH_ERROR, "resume: Esc, then r on the sandbox");
+        return;
+    }
+    list->ops->act(list, ui, ACT_RESUME);
+    if (lv->server)
+        log_server_retry_now(lv->server);
 }
 
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
-    struct log_state *st = v->priv;
-    int last = st->n > st->page ? st->n - st->page : 0;
+    struct log_view *lv = v->priv;
+    int n = log_lines_count(current_lines(lv));
+    int last = n > lv->page ? n - lv->page : 0;
     switch (a) {
-    case ACT_MOVE_UP: st->top = st->top > 0 ? st->top - 1 : 0; break;
-    case ACT_PAGE_UP: st->top = st->top > st->page ? st->top - st->page : 0; break;
-    case ACT_FIRST: st->top = 0; break;
-    case ACT_MOVE_DOWN: st->top = st->top < last ? st->top + 1 : last; break;
-    case ACT_PAGE_DOWN: st->top = st->top + st->page < last ? st->top + st->page : last; break;
-    case ACT_LAST: st->top = last; break;
+    case ACT_LOG_SOURCE: switch_source(lv, ui); return true;
+    case ACT_RESUME: resume(lv, ui); return true;
+    case ACT_MOVE_UP: lv->top = lv->top > 0 ? lv->top - 1 : 0; break;
+    case ACT_PAGE_UP: lv->top = lv->top > lv->page ? lv->top - lv->page : 0; break;
+    case ACT_FIRST: lv->top = 0; break;
+    case ACT_MOVE_DOWN: lv->top = lv->top < last ? lv->top + 1 : last; break;
+    case ACT_PAGE_DOWN: lv->top = lv->top + lv->page < last ? lv->top + lv->page : last; break;
+    case ACT_LAST: lv->top = last; break;
     default: return false;
     }
     /* Scrolled to the end: follow again; anywhere else: stay put. */
-    st->follow = st->top >= last;
+    lv->follow = lv->top >= last;
     ui->dirty = true;
     return true;
 }
 
 static void destroy(struct view *v)
 {
-    struct log_state *st = v->priv;
-    if (st->timer)
-        e2b_loop_timer_cancel(st->ui->loop, st->timer);
-    if (st->call) {
-        st->closed = true; /* freed by its callback */
-        e2b_api_cancel(st->call);
-    } else {
-        free_lines(st);
-        free(st);
-    }
+    struct log_view *lv = v->priv;
+    log_server_close(lv->server);
+    log_e2b_close(lv->e2b);
+    free(lv);
     free(v);
 }
 
@@ -185,18 +181,32 @@ void ui_open_log(struct ui *ui)
         return;
     }
     struct view *v = calloc(1, sizeof *v);
-    struct log_state *st = calloc(1, sizeof *st);
-    if (!v || !st) {
+    struct log_view *lv = calloc(1, sizeof *lv);
+    if (!v || !lv) {
         free(v);
-        free(st);
+        free(lv);
         return;
     }
-    st->ui = ui;
-    st->follow = true;
-    snprintf(st->id, sizeof st->id, "%s", r->id);
-    snprintf(st->title, sizeof st->title, "%s (%s)", r->cells[0], r->id);
+    lv->ui = ui;
+    lv->follow = true;
+    snprintf(lv->id, sizeof lv->id, "%s", r->id);
+    snprintf(lv->title, sizeof lv->title, "%s (%s)", r->cells[0], r->id);
+    const e2b_sandbox *sb = sandbox_rows_find(ui, r->id);
+    lv->is_box = sb && sb->kind == E2B_KIND_BOX;
+    lv->e2b = log_e2b_open(ui, lv->id);
+    if (lv->is_box)
+        lv->server = log_server_open(ui, lv->id);
+    if (!lv->e2b || (lv->is_box && !lv->server)) {
+        log_server_close(lv->server);
+        log_e2b_close(lv->e2b);
+        free(lv);
+        free(v);
+        ui_flash(ui, FLASH_ERROR, "logs: out of memory");
+        return;
+    }
+    lv->source = lv->is_box ? SRC_SERVER : SRC_E2B;
+    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
     v->ops = &OPS;
-    v->priv = st;
+    v->priv = lv;
     ui_set_pane(ui, v);
-    fetch(st);
 }

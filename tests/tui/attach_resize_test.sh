@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Resize during a real attach handoff: a (attach) runs the attach command (the fake
+# opencode2 client) in the foreground; while it runs the tmux window is resized and keys are
+# typed; when it exits the dashboard is redrawn at the new size, the typed keys are dropped
+# (q would have quit, x would have been reported) and the Log pane still works.
+. "$(dirname "$0")/common.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+box_setup || t_finish
+export TERM=tmux-256color LANG=C.UTF-8
+
+box_tui --up
+box_rc "a box is up" 0
+
+DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_SLEEP=4
+dash_check "the box is listed" "main "
+tmux_type a
+dash_check "the attach command runs in the foreground" "opencode2 attached"
+t_eq "the child has the normal screen" "$(tm display-message -p -t t '#{alternate_on}')" 0
+tmux_type 'xq'
+tmux_resize 90 24
+dash_check "the dashboard is back after the child" "back from main"
+screen=$(tmux_capture)
+t_not_contains "the child's output was painted over" "$screen" "opencode2 attached"
+t_eq "the dashboard is on the alternate screen again" "$(tm display-message -p -t t '#{alternate_on}')" 1
+t_eq "the pane is 90x24" "$(tm display-message -p -t t '#{pane_width}x#{pane_height}')" "90x24"
+# Drawn for 90 columns: the version ends the tabs line at column 90 and the status line
+# (with the row counter at its right end) is the 24th line.
+tabs=$(printf '%s\n' "$screen" | sed -n 1p)
+# (tmux drops the trailing space after the version: 89 or 90 characters.)
+t_ok "the tabs line is laid out for 90 columns (${#tabs})" test "${#tabs}" -ge 89 -a "${#tabs}" -le 90
+t_contains "with the version at its right end" "${tabs: -14}" "e2b-tui"
+status=$(printf '%s\n' "$screen" | sed -n 24p)
+t_contains "the status line is the last of 24" "$status" "back from main"
+t_ok "the status line is laid out for 90 columns (${#status})" test "${#status}" -ge 89 -a "${#status}" -le 90
+t_contains "with the row counter at its right end" "${status: -5}" "1/1"
+t_not_contains "typed x was dropped, not taken as a key" "$screen" "key x does nothing"
+t_not_contains "typed q was dropped (the dashboard still runs)" "$screen" "rc="
+# The dashboard keeps working at the new size.
+tmux_type 3
+dash_check "the UI answers after the handoff" "3 All sandboxes"
+tmux_resize 100 28
+tmux_type 1
+dash_check "and after another resize" "main "
+t_contains "the status line moved to line 28" "$(tmux_capture | sed -n 28p)" "1/1"
+dash_quit "quits after the handoff"
+t_finish

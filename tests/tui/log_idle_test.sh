@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Idle with the Log pane open on a box: the server's stream is one more transfer in core's
+# loop and nothing polls. With a long refresh the dashboard wakes about as often as it does
+# on the list (the ENDS countdown once a second; curl's check of the stream's speed at most
+# once a second): a poll of the stream or of the logs would be tens of wake-ups more.
+. "$(dirname "$0")/common.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+box_setup || t_finish
+export TERM=tmux-256color LANG=C.UTF-8
+
+switches() {
+    awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status"
+}
+
+box_tui --up
+box_rc "a box is up" 0
+DASH_CWD=$BOX_REPO dash_start 120 30 -- --refresh 600
+dash_check "the box is listed" "main "
+pid=$(tmux_dashboard_pid)
+if [ -z "$pid" ]; then t_fail "dashboard pid found" "none"; t_finish; fi
+sleep 1
+a=$(switches "$pid"); sleep 3; b=$(switches "$pid")
+list=$((b - a))
+tmux_type l
+dash_check "the pane streams" "live: the server's output"
+sleep 1
+a=$(switches "$pid"); sleep 3; b=$(switches "$pid")
+pane=$((b - a))
+t_ok "streaming adds at most one wake-up a second (list $list, pane $pane in 3 s)" \
+    test "$pane" -le $((list + 4))
+# Still live after the idle time: the stream was not dropped for being quiet.
+printf 'after-idle-line\n' >>"$(box_root "$(box_sandbox_of main)")/tmp/fake-server-say"
+dash_check "a line after the idle time arrives" "after-idle-line"
+tmux_keys Escape
+dash_check_gone "Esc closes the pane" "[server output"
+sleep 1
+a=$(switches "$pid"); sleep 3; b=$(switches "$pid")
+t_ok "closing the pane ends the stream's wake-ups ($((b - a)) in 3 s)" test "$((b - a))" -le $((list + 4))
+dash_quit "quits after idling with the pane"
+t_finish
