@@ -169,6 +169,8 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
         return bi->err.code;
     if (bi->state == ST_DONE)
         return FAIL(bi, GW_EINVAL, "bundle import already finished");
+    if (n == 0) /* nothing to add (and no buffer yet to add it to) */
+        return GW_OK;
     bi->prog.bytes += n;
     if (bi->state == ST_PACK)
         return feed_pack(bi, buf, n);

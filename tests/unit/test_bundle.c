@@ -433,6 +433,35 @@ static void test_cancel_from_progress(void)
     free(after);
 }
 
+/* Found by fuzz_bundle_import: an empty write before any byte, and finishing with nothing,
+ * passed a NULL buffer to memcpy/memcmp (undefined behaviour). Now a no-op and a clear
+ * "truncated" error. */
+static void test_empty_input(void)
+{
+    gw_error err;
+    bundle_header h;
+    CHECK_INT_EQ(bundle_header_parse(NULL, 0, &h, &err), 0);
+    CHECK(gitfix_sh("git init -q -b main e5") == 0);
+    char *before = repo_state("e5");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/e5", gitfix_tmpdir());
+    gitwork *g = NULL;
+    CHECK_INT_EQ(gitwork_open(&g, path, 0, &err), GW_OK);
+    bundle_import *bi = NULL;
+    CHECK_INT_EQ(bundle_import_new(&bi, g, NULL, NULL, &err), GW_OK);
+    CHECK_INT_EQ(bundle_import_write(bi, NULL, 0), GW_OK);
+    CHECK_INT_EQ(bundle_import_write(bi, "", 0), GW_OK);
+    char oid[41];
+    CHECK_INT_EQ(bundle_import_finish(bi, NULL, oid), GW_EBUNDLE);
+    CHECK(strstr(bundle_import_error(bi)->msg, "truncated") != NULL);
+    bundle_import_free(bi);
+    gitwork_close(g);
+    char *after = repo_state("e5");
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
 int main(void)
 {
     gitfix_tmpdir();
@@ -448,6 +477,7 @@ int main(void)
     RUN(test_truncated_or_corrupt_pack_leaves_no_stray_objects);
     RUN(test_pack_missing_objects_refused);
     RUN(test_cancel_from_progress);
+    RUN(test_empty_input);
     gitfix_cleanup();
     return harness_finish();
 }
