@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Crash tests: SIGKILL e2b-tui at random moments of --up and --pull (CRASH_UP_RUNS +
-# CRASH_PULL_RUNS runs, 11 + 11 by default), with the kill delays drawn from a seeded RNG
-# spread over the time a whole up / pull takes. The seed is printed; CRASH_SEED=N replays
-# the same delays. After every kill:
+# CRASH_PULL_RUNS runs, 11 + 11 by default). Kill points are spread over the steps: a run
+# waits for a step's request to show in e2b-local's log and kills 0-400 ms later, or kills
+# anywhere in the time a whole up / pull takes; the delays come from a seeded RNG whose
+# seed is printed (CRASH_SEED=N replays them). After every kill:
 #   - every record parses (--list --json succeeds) and agrees with the record files, which
 #     are 0600 in a 0700 directory, with no temp file left once the list ran;
 #   - the user's repository is fsck-clean and its HEAD, branches, index and work tree are
@@ -34,13 +35,24 @@ sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 # A delay in [0, span) ms from the seeded RNG (two draws: $RANDOM has 15 bits).
 draw_ms() { echo $(((RANDOM * 32768 + RANDOM) % $1)); }
 
-# Starts e2b-tui ARGS in the background, SIGKILLs it after DELAY ms (if still running).
+# Starts e2b-tui ARGS in the background and SIGKILLs it (if still running) DELAY ms after
+# a step boundary: the first new line of e2b-local's request log that contains MARK (a
+# request it finished: the step after it is under way), or the start when MARK is "".
 # Sets KILLED=1 when the kill landed, else the exit status in KILL_RC.
+ellog=$E2B_LOCAL_STATE/e2b-local.log
 run_and_kill() {
-    local delay=$1
-    shift
+    local mark=$1 delay=$2 n0 i
+    shift 2
+    n0=$(wc -l <"$ellog")
     (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" "$@") >"$T_TMP/kill.out" 2>"$T_TMP/kill.err" &
     local pid=$!
+    if [ -n "$mark" ]; then
+        for ((i = 0; i < 1500; i++)); do
+            tail -n +$((n0 + 1)) "$ellog" | grep -qF -- "$mark" && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.02
+        done
+    fi
     sleep_ms "$delay"
     KILLED=0
     kill -KILL "$pid" 2>/dev/null && KILLED=1
@@ -142,11 +154,15 @@ box_tui --kill orphan
 
 # ---- up, killed at random moments ----
 outcomes=
+# kill points: after each step of an up (the name check, the secrets, the create, the
+# upload, the extraction), or anywhere from the start
+up_marks=("" "GET /v2/sandboxes" "/secrets" "POST /sandboxes" "/files" "Process/Start")
 for ((i = 1; i <= UP_RUNS; i++)); do
     name=up$i
-    delay=$(draw_ms $((up_ms * 11 / 10)))
-    run_and_kill "$delay" --up "$name"
-    label="up kill $i at ${delay} ms"
+    mark=${up_marks[i % ${#up_marks[@]}]}
+    if [ -z "$mark" ]; then delay=$(draw_ms $((up_ms * 11 / 10))); else delay=$(draw_ms 400); fi
+    run_and_kill "$mark" "$delay" --up "$name"
+    label="up kill $i at ${mark:-start}+${delay} ms"
     [ "$KILLED" = 1 ] || label="$label (finished first, exit $KILL_RC)"
     check_local_state "$label"
     ids=$(sandboxes_named "$name")
@@ -196,20 +212,27 @@ pull_ms=$(($(ms_now) - t0))
 box_rc "reference pull exits 0" 0
 [ "$pull_ms" -lt 300 ] && pull_ms=300
 echo "crash test: a whole pull takes ${pull_ms} ms"
+# after the connect, the pull script, the download (then the import and the branch update
+# run), or anywhere from the start
+pull_marks=("" "/connect" "Process/Start" "/files" "/files" "Process/Start")
+tips=
 for ((i = 1; i <= PULL_RUNS; i++)); do
     work "$i"
     old=$(g rev-parse -q --verify refs/heads/e2b/p)
-    delay=$(draw_ms $((pull_ms * 11 / 10)))
-    run_and_kill "$delay" --pull p
-    label="pull kill $i at ${delay} ms"
+    mark=${pull_marks[i % ${#pull_marks[@]}]}
+    if [ -z "$mark" ]; then delay=$(draw_ms $((pull_ms * 11 / 10))); else delay=$(draw_ms 400); fi
+    run_and_kill "$mark" "$delay" --pull p
+    label="pull kill $i at ${mark:-start}+${delay} ms"
     [ "$KILLED" = 1 ] || label="$label (finished first, exit $KILL_RC)"
     check_local_state "$label"
     tip=$(g rev-parse -q --verify refs/heads/e2b/p)
     if [ "$tip" = "$old" ]; then
         t_pass "$label: e2b/p is the old tip"
+        tips="$tips old"
     elif g merge-base --is-ancestor "$old" "$tip" 2>/dev/null &&
         [ "$(g show "$tip:counter.txt" 2>/dev/null)" = "work $i" ]; then
         t_pass "$label: e2b/p is the new tip"
+        tips="$tips new"
     else
         t_fail "$label: e2b/p is the old or the new tip" "old $old, now '$tip'"
     fi
@@ -221,6 +244,7 @@ for ((i = 1; i <= PULL_RUNS; i++)); do
         ! -name 'pack-*.rev' ! -path '*/objects/info/*' ! -path '*/objects/[0-9a-f][0-9a-f]/*')
     t_eq "$label: no temporary pack left once the re-run is done" "$stray" ""
 done
+echo "crash test: pull kills left e2b/p at:$tips"
 box_tui --kill p
 box_rc "pull box killed" 0
 t_eq "no password left at the end" "$(grep -vc '^#' "$passwords" 2>/dev/null || true)" 0
