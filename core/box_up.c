@@ -1,6 +1,8 @@
-/* up: git file list -> the name is free -> secrets -> create -> password -> upload tar.gz -> extract -> start
- * the server -> health -> record. A failure after create kills the sandbox (unless
- * keep_failed) and removes the password, so nothing is left half made. */
+/* up: git file list -> the name is free (no record, no box sandbox) -> secrets -> create ->
+ * password -> upload tar.gz -> extract -> start the server -> health -> record. A failure
+ * after create kills the sandbox (unless keep_failed) and removes the password, so nothing
+ * is left half made; a SIGKILL after create leaves a sandbox without a record, which the
+ * next up of that name reports and --kill removes. */
 #include "core/box_internal.h"
 #include "core/secrets_providers.h"
 

@@ -59,8 +59,11 @@ sampler=$!
 t_on_exit "touch '$T_TMP/sampler.stop'; wait $sampler 2>/dev/null"
 
 # the sampler can see a leak: a canary process with the secret in its argv
-bash -c 'sleep 0.6' "canary-$SECRET_VALUE"
-sleep 0.2
+bash -c 'sleep 30; :' "canary-$SECRET_VALUE" &  # ("; :": bash must not exec sleep)
+canary=$!
+for ((i = 0; i < 200; i++)); do grep -q bash "$hits" && break; sleep 0.1; done
+kill "$canary"
+wait "$canary" 2>/dev/null
 t_contains "the sampler catches a secret in an argv (a canary)" "$(cat "$hits")" "bash"
 : >"$hits"
 ANTHROPIC_API_KEY=$SECRET_VALUE box_tui --secrets set anthropic
@@ -174,19 +177,18 @@ files_before=$(cd "$T_TMP" && find . -path ./e2b-local-state -prune -o -print | 
 hostile_pull() {
     local mode=$1 i f
     curl -s -X POST "$E2B_LOCAL_URL/_e2b-local/faults" \
-        -d '{"kind":"delay","path":"/files","delayMs":3000}' >/dev/null
+        -d '{"kind":"delay","path":"/files","delayMs":8000}' >/dev/null
     rm -f "$hroot"/tmp/e2b-tui-bundle.*
     (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --pull hb) >"$T_TMP/hp.out" 2>"$T_TMP/hp.err" &
     local pull=$!
-    local size=-1 now
-    for ((i = 0; i < 300; i++)); do # until the bundle is written (its size holds still)
-        f=$(ls "$hroot"/tmp/e2b-tui-bundle.* 2>/dev/null | head -1)
-        now=$(stat -c %s "$f" 2>/dev/null || echo -1)
-        [ "$now" -gt 0 ] && [ "$now" = "$size" ] && break
-        size=$now
-        sleep 0.2
+    local n0
+    n0=$(wc -l <"$E2B_LOCAL_STATE/e2b-local.log")
+    for ((i = 0; i < 600; i++)); do # until the pull script has ended: the bundle is whole
+        tail -n +$((n0 + 1)) "$E2B_LOCAL_STATE/e2b-local.log" | grep -qF Process/Start && break
+        sleep 0.05
     done
-    python3 - "$f" "$mode" <<'EOF'
+    f=$(ls "$hroot"/tmp/e2b-tui-bundle.* 2>/dev/null | head -1)
+    HP_REWRITTEN=$(python3 - "$f" "$mode" 2>&1 <<'EOF'
 import os, sys
 path, mode = sys.argv[1], sys.argv[2]
 data = open(path, "rb").read()
@@ -204,13 +206,16 @@ tmp = path + ".new"
 open(tmp, "wb").write(b"\n".join(lines) + pack)
 os.chmod(tmp, os.stat(path).st_mode)
 os.rename(tmp, path)
+print("rewritten")
 EOF
+)
     wait "$pull"
     HP_RC=$?
     curl -s -X DELETE "$E2B_LOCAL_URL/_e2b-local/faults" >/dev/null
 }
 echo "first" >"$hroot$BOX_REPO/box-work.txt"
 hostile_pull extra
+t_eq "the box's bundle was rewritten before the download" "$HP_REWRITTEN" rewritten
 t_eq "a bundle with extra refs: the pull still works" "$HP_RC" 0
 t_eq "e2b/hb has the box's work" "$(g show e2b/hb:box-work.txt 2>&1)" "first"
 refs_after=$(g for-each-ref --format='%(refname) %(objectname)' | grep -v ' *refs/heads/e2b/' ; g symbolic-ref HEAD)
@@ -222,6 +227,7 @@ t_eq "no file appeared outside .git/objects but the branch and its log" \
 tip=$(g rev-parse e2b/hb)
 echo "second" >"$hroot$BOX_REPO/box-work.txt"
 hostile_pull swap
+t_eq "the second bundle was rewritten too" "$HP_REWRITTEN" rewritten
 t_eq "a bundle without the scratch ref: the pull fails" "$((HP_RC != 0))" 1
 t_contains "and says so" "$(cat "$T_TMP/hp.err")" "no reference named refs/e2b-tui/scratch"
 t_eq "e2b/hb did not move" "$(g rev-parse e2b/hb)" "$tip"
