@@ -59,7 +59,7 @@ sampler=$!
 t_on_exit "touch '$T_TMP/sampler.stop'; wait $sampler 2>/dev/null"
 
 # the sampler can see a leak: a canary process with the secret in its argv
-bash -c 'sleep 30; :' "canary-$SECRET_VALUE" &  # ("; :": bash must not exec sleep)
+bash -c 'sleep 8; :' "canary-$SECRET_VALUE" &  # ("; :": bash must not exec sleep)
 canary=$!
 for ((i = 0; i < 200; i++)); do grep -q bash "$hits" && break; sleep 0.1; done
 kill "$canary"
