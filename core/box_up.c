@@ -1,6 +1,8 @@
-/* up: git file list -> secrets -> create -> password -> upload tar.gz -> extract -> start
- * the server -> health -> record. A failure after create kills the sandbox (unless
- * keep_failed) and removes the password, so nothing is left half made. */
+/* up: git file list -> the name is free (no record, no box sandbox) -> secrets -> create ->
+ * password -> upload tar.gz -> extract -> start the server -> health -> record. A failure
+ * after create kills the sandbox (unless keep_failed) and removes the password, so nothing
+ * is left half made; a SIGKILL after create leaves a sandbox without a record, which the
+ * next up of that name reports and --kill removes. */
 #include "core/box_internal.h"
 #include "core/secrets_providers.h"
 #include "core/upload_split.h"
@@ -337,6 +339,42 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     op->pending++;
 }
 
+/* The name is free only when no box sandbox carries it either: an up killed after
+ * creating its sandbox leaves one without a record here (or another machine made it), and
+ * a second box of the same name would make every later command ambiguous. */
+static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    e2b_error *e = NULL;
+    op->api_call = NULL;
+    op->pending--;
+    const e2b_sandbox *taken = NULL;
+    for (size_t i = 0; list && i < list->count; i++)
+        if (list->items[i].kind == E2B_KIND_BOX && list->items[i].box_name &&
+            strcmp(list->items[i].box_name, op->rec.name) == 0)
+            taken = &list->items[i];
+    if (taken) {
+        e = e2b_error_new(E2B_ERR_CONFLICT,
+                          "name in use: sandbox %s is box %s, which this machine has no record "
+                          "of (an interrupted --up, or made on another machine); e2b-tui --kill "
+                          "%s removes it, or pick another name (e2b-tui --up NAME)",
+                          taken->sandbox_id, op->rec.name, op->rec.name);
+        e2b_sandbox_list_free(list);
+        up_fail(op, e, "choosing the name");
+        return;
+    }
+    e2b_sandbox_list_free(list);
+    if (up_check(op, err, "checking the name"))
+        return;
+    box_op_progress(op, "reading the secrets", 0, 0);
+    op->api_call = e2b_api_secrets_list(op->env.client, up_secrets_listed, op, &e);
+    if (!op->api_call) {
+        up_fail(op, e, "reading the secrets");
+        return;
+    }
+    op->pending++;
+}
+
 static e2b_error *gw_to_error(const gw_error *g)
 {
     e2b_error_kind k = g->code == GW_EINVAL || g->code == GW_ENOTREPO ? E2B_ERR_INVALID
@@ -420,10 +458,15 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
                 "making the password");
         return;
     }
-    box_op_progress(op, "reading the secrets", 0, 0);
-    op->api_call = e2b_api_secrets_list(op->env.client, up_secrets_listed, op, &err);
+    box_op_progress(op, "checking the name", 0, 0);
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = op->env.cfg->workspace_keys};
+    op->api_call = e2b_api_list(op->env.client, &q, up_name_checked, op, &err);
+    e2b_metadata_clear(&md);
     if (!op->api_call) {
-        up_fail(op, err, "reading the secrets");
+        up_fail(op, err, "checking the name");
         return;
     }
     op->pending++;

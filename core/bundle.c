@@ -3,9 +3,14 @@
 
 #include <git2.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { ST_HEADER, ST_PACK, ST_DONE, ST_FAILED };
@@ -32,6 +37,7 @@ struct bundle_import {
     bundle_progress_cb cb;
     void *ud;
     int cancelled;
+    int lock_fd; /* the import lock (see lock_and_sweep), or -1 */
 };
 
 #define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, gw_error_set(&(bi)->err, (code), __VA_ARGS__))
@@ -40,6 +46,47 @@ static int git_fail(bundle_import *bi, gw_code code, const char *what)
 {
     bi->state = ST_FAILED;
     return gitwork_git_error(&bi->err, code, what);
+}
+
+/* An import killed mid-pack (SIGKILL, power loss) leaves libgit2's temporary pack,
+ * objects/pack/pack_git2_*, which nothing else removes (git gc only knows its own tmp_*).
+ * The next import removes those: it holds an exclusive lock on .git/e2b-tui-import.lock for
+ * its whole life, so another e2b-tui importing into this repository (which holds the lock)
+ * is never swept under; without the lock nothing is swept. Files written to within the last
+ * few seconds are spared as well, in case some other libgit2 program is fetching here. */
+#define STALE_TEMP_PACK_SECONDS 5
+
+static int lock_and_sweep(git_repository *repo)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%se2b-tui-import.lock", git_repository_commondir(repo)) < 0)
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    free(path);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        close(fd);
+        return -1;
+    }
+    if (asprintf(&path, "%sobjects/pack", git_repository_commondir(repo)) < 0)
+        return fd;
+    DIR *d = opendir(path);
+    free(path);
+    if (!d)
+        return fd;
+    struct dirent *de;
+    time_t now = time(NULL);
+    while ((de = readdir(d))) {
+        struct stat st;
+        if (strncmp(de->d_name, "pack_git2_", 10) != 0 ||
+            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+            now - st.st_mtime < STALE_TEMP_PACK_SECONDS)
+            continue;
+        unlinkat(dirfd(d), de->d_name, 0);
+    }
+    closedir(d);
+    return fd;
 }
 
 int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
@@ -53,8 +100,11 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
     bi->g = g;
     bi->cb = cb;
     bi->ud = ud;
+    bi->lock_fd = lock_and_sweep(gitwork_repo(g));
     if (git_repository_odb(&bi->odb, gitwork_repo(g)) < 0) {
         gitwork_git_error(err, GW_EFAIL, "cannot open the object database");
+        if (bi->lock_fd >= 0)
+            close(bi->lock_fd);
         free(bi);
         return GW_EFAIL;
     }
@@ -169,6 +219,8 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
         return bi->err.code;
     if (bi->state == ST_DONE)
         return FAIL(bi, GW_EINVAL, "bundle import already finished");
+    if (n == 0) /* nothing to add (and no buffer yet to add it to) */
+        return GW_OK;
     bi->prog.bytes += n;
     if (bi->state == ST_PACK)
         return feed_pack(bi, buf, n);
@@ -435,5 +487,7 @@ void bundle_import_free(bundle_import *bi)
     git_odb_free(bi->odb);
     bundle_header_free(&bi->hdr);
     free(bi->hbuf);
+    if (bi->lock_fd >= 0)
+        close(bi->lock_fd);
     free(bi);
 }

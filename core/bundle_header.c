@@ -116,6 +116,8 @@ int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_e
 {
     memset(out, 0, sizeof *out);
     gw_error_clear(err);
+    if (len == 0) /* buf may be NULL then: nothing to compare yet */
+        return 0;
     size_t sl = len < SIG_LEN ? len : SIG_LEN;
     int v2 = memcmp(buf, SIG2, sl) == 0, v3 = memcmp(buf, SIG3, sl) == 0;
     if (!v2 && !v3) {

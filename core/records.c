@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,6 +117,33 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* Removes the temp files of writers that died (".<name>.<pid>.tmp" whose pid is gone): a
+ * SIGKILL between the temp write and the rename leaves one behind. A live pid may be
+ * another e2b-tui writing right now, so its file is left alone. */
+static void sweep_stale_temps(const char *records_dir)
+{
+    DIR *d = opendir(records_dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        size_t len = strlen(n);
+        if (n[0] != '.' || len < 6 || strcmp(n + len - 4, ".tmp") != 0)
+            continue;
+        const char *dot = n + len - 4;
+        const char *p = dot;
+        while (p > n + 1 && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (p == dot || p[-1] != '.' || p - 1 == n)
+            continue;
+        long pid = strtol(p, NULL, 10);
+        if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+            unlinkat(dirfd(d), n, 0);
+    }
+    closedir(d);
+}
+
 e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive)
 {
     char final[4200], tmp[4300];
@@ -126,6 +154,7 @@ e2b_error *box_record_write(const char *records_dir, const box_record *r, int ex
         return e2b_error_new(E2B_ERR_INVALID, "box record %s has no sandbox id", r->name);
     if ((err = ensure_dir(records_dir)))
         return err;
+    sweep_stale_temps(records_dir);
     if (record_path(final, sizeof final, records_dir, r->name, ".json") < 0)
         return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
     snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", records_dir, r->name, (long)getpid());
@@ -264,6 +293,7 @@ e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, c
     memset(out, 0, sizeof *out);
     if (skipped)
         *skipped = NULL;
+    sweep_stale_temps(records_dir);
     DIR *d = opendir(records_dir);
     if (!d) {
         if (errno == ENOENT)

@@ -39,7 +39,7 @@ typedef struct box_record_list {
  * exclusive: fail with E2B_ERR_CONFLICT ("a box named X already exists") when the record
  * exists (the name is taken); otherwise replace it. Nothing is left half-written: a crash
  * leaves either the old file or the new one (plus, at worst, a stray temp file that
- * readers ignore). */
+ * readers ignore and that the next write or list removes once its writer is gone). */
 e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive);
 /* Reads the record of name. E2B_ERR_NOT_FOUND ("no box named X on this machine") when
  * there is none; E2B_ERR_INVALID for a bad name; E2B_ERR_PROTOCOL for a corrupt file. */

@@ -161,3 +161,73 @@ with tempfile.TemporaryDirectory() as tmp:
         data = open(path, "rb").read()
         head = data.index(b"\n\n") + 2
         put("bundle_header", name, data[:head + 16])
+
+# ---- whole bundles for the import target (fuzz_bundle_import.c) ----
+# The base commit "one" must be byte for byte the one fuzz_bundle_import.c makes with
+# libgit2 (same file, message, identity and time), so thin seeds find their prerequisite.
+with tempfile.TemporaryDirectory() as tmp:
+    stamp = "1700000000 +0000"
+    ident = dict(os.environ, GIT_AUTHOR_NAME="f", GIT_AUTHOR_EMAIL="f@f", GIT_AUTHOR_DATE=stamp,
+                 GIT_COMMITTER_NAME="f", GIT_COMMITTER_EMAIL="f@f", GIT_COMMITTER_DATE=stamp)
+
+    def git(*args):
+        return subprocess.run(["git", "-C", tmp] + list(args), check=True, env=ident,
+                              capture_output=True).stdout
+
+    def write(name, text):
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+
+    def bundle(*revs, version=2):
+        path = os.path.join(tmp, "b.bundle")
+        git("bundle", "create", "-q", "--version=%d" % version, path, *revs)
+        return open(path, "rb").read()
+
+    git("init", "-q", "-b", "main")
+    write("a", "one\n")
+    git("add", "a")
+    git("commit", "-q", "-m", "one")
+    base = git("rev-parse", "HEAD").decode().strip()
+    write("a", "two\n")
+    write("b", "new file\n")
+    git("add", "a", "b")
+    git("commit", "-q", "-m", "two")
+    git("update-ref", "refs/e2b-tui/scratch", "HEAD")
+    git("tag", "x")
+    write("a", "three\n")
+    git("commit", "-q", "-am", "three")
+    git("update-ref", "refs/e2b-tui/later", "HEAD")
+    git("checkout", "-q", "--orphan", "stranger")
+    write("a", "unrelated\n")
+    git("add", "a")
+    git("commit", "-q", "-m", "unrelated")
+    git("update-ref", "refs/e2b-tui/stranger", "HEAD")
+    git("checkout", "-q", "main")
+
+    # The work on the scratch ref, plus refs the import must never write.
+    full = bundle("refs/e2b-tui/scratch", "main", "HEAD", "refs/tags/x")
+    put("bundle_import", "full_with_foreign_refs", full)
+    put("bundle_import", "thin", bundle("%s..refs/e2b-tui/scratch" % base))
+    put("bundle_import", "thin_v3", bundle("%s..refs/e2b-tui/scratch" % base, version=3))
+    # A snapshot with no common history: diverged from e2b/fuzz when it is preset.
+    stranger = bundle("refs/e2b-tui/stranger").replace(b"refs/e2b-tui/stranger",
+                                                       b"refs/e2b-tui/scratch")
+    put("bundle_import", "unrelated_history", stranger)
+    # No scratch ref at all; a prerequisite the repository lacks.
+    put("bundle_import", "no_scratch_ref", bundle("main"))
+    later = bundle("refs/e2b-tui/scratch..refs/e2b-tui/later").replace(
+        b"refs/e2b-tui/later", b"refs/e2b-tui/scratch")
+    put("bundle_import", "missing_prerequisite", later)
+    # Ref names that would escape refs/heads/e2b/ if they were ever written as refs.
+    head_end = full.index(b"\n\n") + 1
+    evil = full[:head_end].replace(b"refs/heads/main", b"refs/heads/../../x").replace(
+        b"refs/tags/x", b"../../../etc/x") + full[head_end:]
+    put("bundle_import", "traversal_ref_names", evil)
+    # The scratch ref naming a tree, not a commit; a pack cut short; a flipped pack byte.
+    tree = git("rev-parse", "refs/e2b-tui/scratch^{tree}")
+    scratch = git("rev-parse", "refs/e2b-tui/scratch")
+    put("bundle_import", "ref_is_a_tree", full.replace(scratch.strip(), tree.strip(), 1))
+    put("bundle_import", "truncated_pack", full[:len(full) - 30])
+    flipped = bytearray(full)
+    flipped[head_end + 40] ^= 0x55
+    put("bundle_import", "corrupt_pack", bytes(flipped))

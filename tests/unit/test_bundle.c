@@ -4,9 +4,12 @@
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #define OID_A "0123456789abcdef0123456789abcdef01234567"
 #define OID_B "89abcdef0123456789abcdef0123456789abcdef"
@@ -433,6 +436,62 @@ static void test_cancel_from_progress(void)
     free(after);
 }
 
+/* Found by fuzz_bundle_import: an empty write before any byte, and finishing with nothing,
+ * passed a NULL buffer to memcpy/memcmp (undefined behaviour). Now a no-op and a clear
+ * "truncated" error. */
+static void test_empty_input(void)
+{
+    gw_error err;
+    bundle_header h;
+    CHECK_INT_EQ(bundle_header_parse(NULL, 0, &h, &err), 0);
+    CHECK(gitfix_sh("git init -q -b main e5") == 0);
+    char *before = repo_state("e5");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/e5", gitfix_tmpdir());
+    gitwork *g = NULL;
+    CHECK_INT_EQ(gitwork_open(&g, path, 0, &err), GW_OK);
+    bundle_import *bi = NULL;
+    CHECK_INT_EQ(bundle_import_new(&bi, g, NULL, NULL, &err), GW_OK);
+    CHECK_INT_EQ(bundle_import_write(bi, NULL, 0), GW_OK);
+    CHECK_INT_EQ(bundle_import_write(bi, "", 0), GW_OK);
+    char oid[41];
+    CHECK_INT_EQ(bundle_import_finish(bi, NULL, oid), GW_EBUNDLE);
+    CHECK(strstr(bundle_import_error(bi)->msg, "truncated") != NULL);
+    bundle_import_free(bi);
+    gitwork_close(g);
+    char *after = repo_state("e5");
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
+/* A pull killed mid-pack leaves objects/pack/pack_git2_*: the next import removes it, but
+ * spares a file written to just now and sweeps nothing while another importer holds the
+ * lock. */
+static void test_stale_temp_packs_swept(void)
+{
+    CHECK(gitfix_sh("git init -q -b main e6 && cd e6/.git/objects/pack && "
+                    "echo x > pack_git2_old && touch -d '-1 minute' pack_git2_old && "
+                    "echo y > pack_git2_fresh && echo z > pack_git2_old2 && "
+                    "touch -d '-1 minute' pack_git2_old2") == 0);
+    char *lock = path_in("e6/.git/e2b-tui-import.lock");
+    int fd = open(lock, O_RDWR | O_CREAT, 0600);
+    CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+    import_result r = import_file("e6", "full.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_INT_EQ(r.rc, GW_OK);
+    CHECK(gitfix_sh("test -e e6/.git/objects/pack/pack_git2_old") == 0); /* locked: kept */
+    close(fd);
+    CHECK(gitfix_sh("cd e6/.git/objects/pack && touch -d '-1 minute' pack_git2_old") == 0);
+    r = import_file("e6", "full.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_INT_EQ(r.rc, GW_OK);
+    CHECK(gitfix_sh("test ! -e e6/.git/objects/pack/pack_git2_old && "
+                    "test ! -e e6/.git/objects/pack/pack_git2_old2 && "
+                    "test -e e6/.git/objects/pack/pack_git2_fresh") == 0);
+    CHECK(gitfix_sh("test \"$(stat -c %%a e6/.git/e2b-tui-import.lock)\" = 600") == 0);
+    CHECK(gitfix_sh("git -C e6 fsck --full >/dev/null 2>&1") == 0);
+    free(lock);
+}
+
 int main(void)
 {
     gitfix_tmpdir();
@@ -448,6 +507,8 @@ int main(void)
     RUN(test_truncated_or_corrupt_pack_leaves_no_stray_objects);
     RUN(test_pack_missing_objects_refused);
     RUN(test_cancel_from_progress);
+    RUN(test_empty_input);
+    RUN(test_stale_temp_packs_swept);
     gitfix_cleanup();
     return harness_finish();
 }

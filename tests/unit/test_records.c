@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char base_dir[256];
@@ -122,6 +123,59 @@ static void test_list_skips_corrupt_and_temp(void)
     CHECK(!box_record_exists(dir, "a-box"));
 }
 
+static void touch(const char *dir, const char *name)
+{
+    char file[600];
+    snprintf(file, sizeof file, "%s/%s", dir, name);
+    FILE *f = fopen(file, "w");
+    CHECK(f);
+    if (f) {
+        fputs("{\"name\": ", f); /* a writer killed mid-write */
+        fclose(f);
+    }
+}
+
+static int exists_in(const char *dir, const char *name)
+{
+    char file[600];
+    struct stat st;
+    snprintf(file, sizeof file, "%s/%s", dir, name);
+    return lstat(file, &st) == 0;
+}
+
+/* A writer killed between its temp file and the rename leaves ".<name>.<pid>.tmp": the next
+ * list or write removes it once that pid is gone, and leaves a live writer's file alone. */
+static void test_stale_temp_files_swept(void)
+{
+    char dir[300], dead[64], live[64], dead2[64];
+    box_record_list list;
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    CHECK(child > 0);
+    waitpid(child, NULL, 0);
+    snprintf(dir, sizeof dir, "%s/sweep", base_dir);
+    box_record a = sample("a-box");
+    CHECK(!box_record_write(dir, &a, 1));
+    snprintf(dead, sizeof dead, ".c-box.%ld.tmp", (long)child);
+    snprintf(dead2, sizeof dead2, ".d.x.%ld.tmp", (long)child);
+    snprintf(live, sizeof live, ".e-box.%ld.tmp", (long)getpid());
+    touch(dir, dead);
+    touch(dir, live);
+    touch(dir, ".notes");
+    CHECK(!box_record_list_read(dir, &list, NULL));
+    CHECK_INT_EQ((int)list.count, 1);
+    box_record_list_clear(&list);
+    CHECK(!exists_in(dir, dead));
+    CHECK(exists_in(dir, live));
+    CHECK(exists_in(dir, ".notes"));
+    touch(dir, dead2);
+    box_record b = sample("b-box");
+    CHECK(!box_record_write(dir, &b, 1));
+    CHECK(!exists_in(dir, dead2));
+    CHECK(exists_in(dir, live));
+}
+
 static void test_list_missing_dir(void)
 {
     box_record_list list;
@@ -157,6 +211,7 @@ int main(void)
     RUN(test_exclusive_conflict);
     RUN(test_missing_and_bad_names);
     RUN(test_list_skips_corrupt_and_temp);
+    RUN(test_stale_temp_files_swept);
     RUN(test_list_missing_dir);
     RUN(test_no_secret_fields);
     char cmd[300];
