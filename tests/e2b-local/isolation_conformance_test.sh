@@ -13,9 +13,9 @@ A=$SBX_ID ATOK=$SBX_TOKEN
 e2bl_create || { t_fail "iso: create" "status $E2BL_STATUS"; t_finish; }
 B=$SBX_ID BTOK=$SBX_TOKEN
 MARK=iso-mark-$$-$RANDOM
-# The in-box server script carries the mark in its path, so the checks for leftover
-# processes see only this run's, not those of another test run on the machine.
-SRVPATH=/home/user/srv-$MARK.py
+# The in-box server script has a name of this run (not the mark: A alone carries that),
+# so the checks for leftover processes see this run's only, not another test run's.
+SRVPATH=/home/user/srv-$$-$RANDOM.py
 
 # proxy PORT ID PATH [curl args]: a request to a sandbox port through the Host form.
 proxy() {
