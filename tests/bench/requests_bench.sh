@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench: the HTTP requests each box action makes, counted in e2b-local's request log
 # (one line per request), against the floor of one round trip per step:
-#   up 6 (secrets, create, upload, extract, server start, health; the upload is two
-#   requests: tar.gz and plain tar), attach 2 (connect,
+#   up 7 (secrets, name check, create, upload, extract, server start, health; the upload
+#   is two requests: tar.gz and plain tar), attach 2 (connect,
 #   health), stop 1, pull 3 (connect, commit+bundle in the box, download), kill 1.
 # The --list and dashboard counts are in list_bench.sh.
 #   tests/bench/requests_bench.sh [BUILD_DIR]
@@ -30,7 +30,7 @@ act() {
     [ "$BOX_RC" = 0 ] || { echo "bench: $what failed: $(head -c 300 "$BOX_ERR")" >&2; exit 1; }
     printf '%s\t%s\t%s\t%s\n' "$what" "$floor" "$s" "$e" >>"$T_TMP/windows"
 }
-act "up" 6 --up rq
+act "up" 7 --up rq
 act "attach (running)" 2 --attach rq
 act "stop" 1 --stop rq
 act "attach (resumes)" 2 --attach rq

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define MAX_BODY (256u << 20)
@@ -206,6 +207,7 @@ enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port)
 struct fault {
     char kind[16];       /* 429 500 503 delay truncate drop */
     char path[256];      /* substring of the path; empty matches all */
+    char method[16];     /* the request's method; empty matches all */
     int count;
     int retry_after;
     int delay_ms;
@@ -231,6 +233,8 @@ int faults_add(json_t *spec, char *err, size_t errlen)
     snprintf(f.kind, sizeof f.kind, "%s", kind);
     const char *path = json_string_value(json_object_get(spec, "path"));
     snprintf(f.path, sizeof f.path, "%s", path ? path : "");
+    const char *method = json_string_value(json_object_get(spec, "method"));
+    snprintf(f.method, sizeof f.method, "%s", method ? method : "");
     if (json_is_integer(json_object_get(spec, "count")))
         f.count = (int)json_integer_value(json_object_get(spec, "count"));
     if (json_is_integer(json_object_get(spec, "retryAfter")))
@@ -260,8 +264,8 @@ json_t *faults_json(void)
     json_t *a = json_array();
     pthread_mutex_lock(&faults_lock);
     for (int i = 0; i < nfaults; i++)
-        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:i, s:I}", "kind", faults[i].kind, "path",
-                                           faults[i].path, "count", faults[i].count, "retryAfter",
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:I}", "kind", faults[i].kind, "path",
+                                           faults[i].path, "method", faults[i].method, "count", faults[i].count, "retryAfter",
                                            faults[i].retry_after, "delayMs", faults[i].delay_ms, "afterBytes",
                                            (json_int_t)faults[i].after_bytes));
     pthread_mutex_unlock(&faults_lock);
@@ -275,12 +279,14 @@ void faults_clear(void)
     pthread_mutex_unlock(&faults_lock);
 }
 
-static bool fault_take(const char *path, struct fault *out)
+static bool fault_take(const char *method, const char *path, struct fault *out)
 {
     bool hit = false;
     pthread_mutex_lock(&faults_lock);
     for (int i = 0; i < nfaults; i++) {
         if (faults[i].path[0] && !strstr(path, faults[i].path))
+            continue;
+        if (faults[i].method[0] && strcasecmp(method, faults[i].method) != 0)
             continue;
         *out = faults[i];
         if (--faults[i].count <= 0) {
@@ -402,7 +408,7 @@ static enum MHD_Result dispatch(struct req *r)
 static bool apply_fault(struct req *r, enum MHD_Result *rc)
 {
     struct fault f;
-    if (r->route == ROUTE_ADMIN || !fault_take(r->path, &f))
+    if (r->route == ROUTE_ADMIN || !fault_take(r->method, r->path, &f))
         return false;
     log_line("fault %s injected on %s %s", f.kind, r->method, r->path);
     if (strcmp(f.kind, "429") == 0) {

@@ -2,7 +2,7 @@
 # Every injected fault of e2b-local on every request path of every one-shot action.
 #
 # One row of the table below is one case: the action, the request path the fault is aimed
-# at (a substring, as e2b-local matches it), the fault kind, the expected exit status, and
+# at (a substring, as e2b-local matches it; METHOD:path to hit one method only), the fault kind, the expected exit status, and
 # the phrase the one-line error message must contain ("-" when the action must succeed).
 # For every case: the fault was really hit (e2b-local's queue is empty afterwards), the exit
 # status is the documented one, stderr is only "e2b-tui: " lines with no raw JSON and no
@@ -46,11 +46,14 @@ json        /v2/sandboxes                 truncate  1   listing sandboxes: the c
 up          /secrets                      429       0   -
 up          /secrets                      500       1   reading the secrets
 up          /secrets                      truncate  1   reading the secrets
-up          /v2/sandboxes                 429       0   -
-up          /v2/sandboxes                 500       1   creating the sandbox: creating a sandbox from template
-up          /v2/sandboxes                 503       1   creating the sandbox: creating a sandbox from template
-up          /v2/sandboxes                 truncate  1   creating the sandbox: creating a sandbox from template
-up          /v2/sandboxes                 drop      1   creating the sandbox: creating a sandbox from template
+up          GET:/v2/sandboxes             429       0   -
+up          GET:/v2/sandboxes             500       1   checking the name: listing sandboxes: E2B server error 500
+up          GET:/v2/sandboxes             truncate  1   checking the name: listing sandboxes: the connection
+up          POST:/v2/sandboxes            429       0   -
+up          POST:/v2/sandboxes            500       1   creating the sandbox: creating a sandbox from template
+up          POST:/v2/sandboxes            503       1   creating the sandbox: creating a sandbox from template
+up          POST:/v2/sandboxes            truncate  1   creating the sandbox: creating a sandbox from template
+up          POST:/v2/sandboxes            drop      1   creating the sandbox: creating a sandbox from template
 up          /files                        429       1   uploading the project
 up          /files                        500       1   uploading the project
 up          /files                        truncate  1   uploading the project
@@ -103,6 +106,13 @@ secret-rm   /secrets                      500       1   deleting secret anthropi
 # The fault JSON of a kind: "delay" stays below the request timeout (3 s here), "slow" goes
 # beyond it (or, on the health poll, beyond E2B_TUI_HEALTH_TIMEOUT, for every poll).
 fault_json() {
+    local m=
+    case $1 in
+    *:*) m=",\"method\":\"${1%%:*}\""; set -- "${1#*:}" "$2" ;;
+    esac
+    fault_json_of "$1" "$2" | sed "s/}\$/$m}/"
+}
+fault_json_of() {
     case $2 in
     429) echo "{\"kind\":\"429\",\"path\":\"$1\",\"retryAfter\":1}" ;;
     delay) echo "{\"kind\":\"delay\",\"path\":\"$1\",\"delayMs\":1500}" ;;
@@ -218,6 +228,10 @@ while read -r action path kind want msg; do
     fault_clear
     prep "$action" "$name"
     fl_mark
+    # attach lists the box's processes only when its server does not answer: a failed
+    # health probe first leads it there.
+    [ "$action $path" = "attach /process.Process/List" ] &&
+        fault_set '{"kind":"500","path":"/api/health","count":1}'
     fault_set "$(fault_json "$path" "$kind")"
     t0=$SECONDS
     run "$action"
@@ -232,7 +246,7 @@ while read -r action path kind want msg; do
     fi
     fl_stderr_clean "$name" "$BOX_ERR"
     if [ "$kind" = 429 ]; then
-        t_eq "$name: retried after the 429" "$(($(fl_count "$path.* [0-9]{3} ") >= 2))" \
+        t_eq "$name: retried after the 429" "$(($(fl_count "${path#*:}.* [0-9]{3} ") >= 2))" \
             "$([ "$path" = /files ] && [ "$action" = up ] && echo 0 || echo 1)"
     fi
     [ "$took" -le 60 ] || t_fail "$name: ends (hang check)" "took $took s"
