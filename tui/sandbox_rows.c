@@ -75,7 +75,8 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
         snprintf(rt->cpu, sizeof rt->cpu, "%.0f%%", m->cpu_used_pct);
     else
         snprintf(rt->cpu, sizeof rt->cpu, "-");
-    if (m && m->mem_used > 0)
+    /* Sampled means a figure, even 0M (an idle sandbox); "-" only when nothing is known. */
+    if (m)
         snprintf(rt->mem, sizeof rt->mem, "%lldM", (long long)(m->mem_used >> 20));
     else
         snprintf(rt->mem, sizeof rt->mem, "-");
