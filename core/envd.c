@@ -1,12 +1,11 @@
 #include "core/envd.h"
 
+#include "core/archive_dl.h"
 #include "core/base64.h"
 #include "core/connect_codec.h"
 #include "core/log.h"
 #include "core/str.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,7 +396,8 @@ e2b_http_request *e2b_envd_upload(e2b_envd *ev, const e2b_upload *up, e2b_envd_d
                 free(url);
                 call_free(c);
                 if (err)
-                    *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot set up gzip");
+                    *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot set up gzip%s%s",
+                                         *archive_dl_error() ? ": " : "", archive_dl_error());
                 return NULL;
             }
             if (!up->data)

@@ -1,7 +1,6 @@
 #include "core/tarball.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "core/archive_dl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -248,7 +247,8 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
             archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
             archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
             rc = gw_error_set(&t->err, GW_EFAIL, "cannot start the archive: %s",
-                              t->a ? archive_error_string(t->a) : "out of memory");
+                              t->a ? archive_error_string(t->a)
+                              : *archive_dl_error() ? archive_dl_error() : "out of memory");
     }
     if (t->utf8)
         uselocale(old);

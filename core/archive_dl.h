@@ -1,0 +1,94 @@
+/* libarchive, loaded when first needed instead of at program start.
+ *
+ * Debian's libarchive pulls libxml2, ICU and libstdc++ in with it: linked normally, loading
+ * and relocating them is about half of e2b-tui's start-up time, although only an up (the
+ * tar.gz) and a gzip'd upload use it. So core/ does not link it: the first archive object
+ * made loads it (dlopen, once, thread-safe), and the dashboard paints without it.
+ *
+ * Include this instead of <archive.h>/<archive_entry.h>. The libarchive names used by core/
+ * are redirected to the loaded functions. archive_write_new() returns NULL when the library
+ * cannot be loaded; archive_dl_error() then says why, in words a user can act on. Every other
+ * call takes an object made by archive_write_new()/archive_entry_new(), so it only runs once
+ * the library is loaded. */
+#ifndef E2B_CORE_ARCHIVE_DL_H
+#define E2B_CORE_ARCHIVE_DL_H
+
+#include <archive.h>
+#include <archive_entry.h>
+
+/* The soname: libarchive's ABI has been 13 since 2012. */
+#define ARCHIVE_DL_SONAME "libarchive.so.13"
+
+struct archive_dl {
+    struct archive *(*write_new)(void);
+    int (*write_free)(struct archive *);
+    int (*write_close)(struct archive *);
+    int (*write_header)(struct archive *, struct archive_entry *);
+    la_ssize_t (*write_data)(struct archive *, const void *, size_t);
+    int (*write_add_filter_gzip)(struct archive *);
+    int (*write_set_format_raw)(struct archive *);
+    int (*write_set_format_pax_restricted)(struct archive *);
+    int (*write_set_options)(struct archive *, const char *);
+    int (*write_set_bytes_per_block)(struct archive *, int);
+    int (*write_set_bytes_in_last_block)(struct archive *, int);
+    int (*write_open)(struct archive *, void *, archive_open_callback *, archive_write_callback *,
+                      archive_close_callback *);
+    int (*write_open2)(struct archive *, void *, archive_open_callback *,
+                       archive_write_callback *, archive_close_callback *,
+                       archive_free_callback *);
+    const char *(*error_string)(struct archive *);
+    void (*set_error)(struct archive *, int, const char *, ...);
+    struct archive_entry *(*entry_new)(void);
+    void (*entry_free)(struct archive_entry *);
+    void (*entry_set_pathname)(struct archive_entry *, const char *);
+    void (*entry_copy_pathname)(struct archive_entry *, const char *);
+    void (*entry_copy_symlink)(struct archive_entry *, const char *);
+    void (*entry_set_filetype)(struct archive_entry *, unsigned int);
+    void (*entry_set_perm)(struct archive_entry *, mode_t);
+    void (*entry_set_size)(struct archive_entry *, la_int64_t);
+    void (*entry_set_mtime)(struct archive_entry *, time_t, long);
+    void (*entry_set_uid)(struct archive_entry *, la_int64_t);
+    void (*entry_set_gid)(struct archive_entry *, la_int64_t);
+};
+
+/* The loaded functions, or NULL when libarchive cannot be loaded. Loads on the first call. */
+const struct archive_dl *archive_dl(void);
+
+/* Why the last archive_dl() failed ("" when it did not); a static string. */
+const char *archive_dl_error(void);
+
+/* archive_write_new() that loads the library first; NULL when it cannot be loaded. */
+struct archive *archive_dl_write_new(void);
+/* archive_entry_new() likewise. */
+struct archive_entry *archive_dl_entry_new(void);
+
+#ifndef ARCHIVE_DL_IMPL
+#define archive_write_new archive_dl_write_new
+#define archive_entry_new archive_dl_entry_new
+#define archive_write_free (*archive_dl()->write_free)
+#define archive_write_close (*archive_dl()->write_close)
+#define archive_write_header (*archive_dl()->write_header)
+#define archive_write_data (*archive_dl()->write_data)
+#define archive_write_add_filter_gzip (*archive_dl()->write_add_filter_gzip)
+#define archive_write_set_format_raw (*archive_dl()->write_set_format_raw)
+#define archive_write_set_format_pax_restricted (*archive_dl()->write_set_format_pax_restricted)
+#define archive_write_set_options (*archive_dl()->write_set_options)
+#define archive_write_set_bytes_per_block (*archive_dl()->write_set_bytes_per_block)
+#define archive_write_set_bytes_in_last_block (*archive_dl()->write_set_bytes_in_last_block)
+#define archive_write_open (*archive_dl()->write_open)
+#define archive_write_open2 (*archive_dl()->write_open2)
+#define archive_error_string (*archive_dl()->error_string)
+#define archive_set_error (*archive_dl()->set_error)
+#define archive_entry_free (*archive_dl()->entry_free)
+#define archive_entry_set_pathname (*archive_dl()->entry_set_pathname)
+#define archive_entry_copy_pathname (*archive_dl()->entry_copy_pathname)
+#define archive_entry_copy_symlink (*archive_dl()->entry_copy_symlink)
+#define archive_entry_set_filetype (*archive_dl()->entry_set_filetype)
+#define archive_entry_set_perm (*archive_dl()->entry_set_perm)
+#define archive_entry_set_size (*archive_dl()->entry_set_size)
+#define archive_entry_set_mtime (*archive_dl()->entry_set_mtime)
+#define archive_entry_set_uid (*archive_dl()->entry_set_uid)
+#define archive_entry_set_gid (*archive_dl()->entry_set_gid)
+#endif
+
+#endif
