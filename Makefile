@@ -42,7 +42,7 @@ SAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # pkg-config is asked lazily (=, not :=) so that `make deps` works before the libraries exist.
 PC_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)
-# libarchive is compiled against but not linked: core/archive_dl.c loads it when an up first
+# libarchive is compiled against but not linked: core/git/archive_dl.c loads it when an up first
 # needs it, so start-up does not pay for it (and for the libxml2/ICU it drags in).
 LINK_PKGS  := $(filter-out libarchive,$(APP_PKGS))
 PC_LIBS     = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
@@ -62,9 +62,9 @@ endif
 CFLAGS     ?=
 LDFLAGS    ?=
 
-CORE_SRC   := $(wildcard core/*.c)
+CORE_SRC   := $(wildcard core/*.c core/*/*.c)
 KS_SRC     := $(wildcard keystore/*.c)
-TUI_SRC    := $(wildcard tui/*.c)
+TUI_SRC    := $(wildcard tui/*.c tui/*/*.c)
 LOCAL_SRC  := $(wildcard tests/e2b-local/*.c)
 # Every .c under these test folders is one test program; tests/lib/*.c is linked into each.
 PROG_SRC   := $(wildcard tests/unit/*.c tests/keystore/*.c tests/integration/*.c tests/tui/*.c \

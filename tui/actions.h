@@ -4,7 +4,7 @@
  *
  * X(ID, name, default keys, views, flags, help text)
  *   name          the word used in the config file: key.<name> = <keys>
- *   default keys  space-separated key names (tui/keys.h), "" for none
+ *   default keys  space-separated key names (tui/term/keys.h), "" for none
  *   views         VIEW_* bits where the action applies
  *   flags         ACTION_MUTATES: changes something (hidden by --readonly)
  */

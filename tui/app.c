@@ -1,6 +1,6 @@
 /* The dashboard: owns the views, routes keys through the key map to actions, composes
  * a frame only when something changed (one doupdate per frame), and runs on the loop
- * interface of tui/loop.h so the waiting can move into core's loop later. */
+ * interface of tui/term/loop.h so the waiting can move into core's loop later. */
 #include "tui/app.h"
 
 #include <curses.h>
@@ -11,16 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/log.h"
-#include "core/sanitize.h"
-#include "tui/keys.h"
-#include "tui/loop.h"
-#include "tui/term.h"
+#include "core/util/error.h"
+#include "core/util/log.h"
+#include "core/util/sanitize.h"
+#include "tui/term/keys.h"
+#include "tui/term/loop.h"
+#include "tui/term/term.h"
 #include "tui/sandbox_rows.h"
 #include "tui/box_task.h"
 #include "tui/refresh.h"
-#include "tui/textwidth.h"
+#include "tui/widgets/textwidth.h"
 #include "tui/ui.h"
 
 enum { FLASH_INFO_MS = 4000, FLASH_ERROR_MS = 8000, FLASH_NOTE_MS = 10000 };

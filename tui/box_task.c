@@ -6,12 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/box.h"
-#include "core/log.h"
-#include "core/str.h"
+#include "core/box/box.h"
+#include "core/util/log.h"
+#include "core/util/str.h"
 #include "keystore/keystore.h"
 #include "tui/refresh.h"
-#include "tui/term.h"
+#include "tui/term/term.h"
 
 extern char **environ;
 

@@ -1,5 +1,5 @@
 /* Box operations from the dashboard (u up, a attach, p pull, and K on a box) through the
- * boxes' step machines (core/box.h). One runs at a time, in the background: the user keeps
+ * boxes' step machines (core/box/box.h). One runs at a time, in the background: the user keeps
  * browsing while the status line shows its step and a progress bar with bytes; ctrl-x
  * cancels it. The password store is opened on a worker thread the first time one is needed.
  * attach hands the terminal to the attach command (the password only in its environment)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sanitize.h"
+#include "core/util/sanitize.h"
 
 void log_lines_init(struct log_lines *l, int max)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/box.h"
-#include "core/envd.h"
-#include "core/log.h"
+#include "core/box/box.h"
+#include "core/e2b/envd.h"
+#include "core/util/log.h"
 
 enum {
     SERVER_LOG_LINES = 5000,

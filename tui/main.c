@@ -1,7 +1,7 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
-#include "core/config.h"
-#include "tui/cli.h"
+#include "core/e2b/config.h"
+#include "tui/cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

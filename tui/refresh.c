@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
+#include "core/util/log.h"
 #include "tui/sandbox_list.h"
 #include "tui/sandbox_rows.h"
 

@@ -94,7 +94,7 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
 }
 
 /* Updates the three views' rows from list (borrowed): only changed cells are replaced
- * (tui/table.h), and a frame is asked for only when some row changed. */
+ * (tui/widgets/table.h), and a frame is asked for only when some row changed. */
 static int set_rows(struct ui *ui, const e2b_sandbox_list *list, time_t now)
 {
     size_t n = list->count;

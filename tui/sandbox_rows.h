@@ -1,4 +1,4 @@
-/* Core's sandboxes (core/model.h) as the rows of the three sandbox views: what each column
+/* Core's sandboxes (core/e2b/model.h) as the rows of the three sandbox views: what each column
  * shows, and which view a sandbox belongs in (by its classification). No curses.
  *
  * Columns (tui/sandbox_list.h): NAME (the box name for boxes, else the metadata "name",
@@ -9,7 +9,7 @@
  * unknown).
  * Every cell is sanitised by the table when the rows are set.
  *
- * A refresh costs what changed: rows are updated in place (tui/table.h) and the frame is
+ * A refresh costs what changed: rows are updated in place (tui/widgets/table.h) and the frame is
  * asked for (ui->dirty) only when some cell changed; the clock touches only ENDS. */
 #ifndef E2B_TUI_SANDBOX_ROWS_H
 #define E2B_TUI_SANDBOX_ROWS_H
@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "core/model.h"
+#include "core/e2b/model.h"
 #include "tui/ui.h"
 
 /* Writes the time from now to end into buf: "3d 04h", "2h 05m", "42m", in the last ten

@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "core/api.h"
-#include "core/config.h"
-#include "core/model.h"
+#include "core/e2b/api.h"
+#include "core/e2b/config.h"
+#include "core/e2b/model.h"
 #include "tui/actions.h"
 #include "tui/app.h"
-#include "tui/keymap.h"
-#include "tui/table.h"
+#include "tui/term/keymap.h"
+#include "tui/widgets/table.h"
 
 struct ui;
 struct view;
@@ -143,25 +143,25 @@ void ui_open_detail(struct ui *ui);
 /* Replaces the pane over the current tab with v (the old one is destroyed). */
 void ui_set_pane(struct ui *ui, struct view *v);
 
-/* Opens the Log pane for the selected sandbox of the current tab (tui/view_log.c). */
+/* Opens the Log pane for the selected sandbox of the current tab (tui/views/view_log.c). */
 void ui_open_log(struct ui *ui);
 
 /* Says, in the status line, that an action has no backend in this build. */
 void ui_not_available(struct ui *ui, enum action_id a);
 
-/* The generic list behaviour shared by list views (tui/list.c). */
+/* The generic list behaviour shared by list views (tui/widgets/list.c). */
 bool list_act(struct view *v, struct ui *ui, enum action_id a);
 void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w);
 /* Shift+letter: returns true when the letter sorted a column. */
 bool list_sort_key(struct view *v, struct ui *ui, int key);
 
-/* Prompt and dialog key handling and drawing (tui/prompt.c, tui/dialog.c). */
+/* Prompt and dialog key handling and drawing (tui/widgets/prompt.c, tui/widgets/dialog.c). */
 void prompt_key(struct ui *ui, int key);
 void prompt_draw(struct ui *ui, int y, int w);
 void dialog_key(struct ui *ui, int key);
 void dialog_draw(struct ui *ui);
 
-/* Full-screen or overlay texts (tui/screens.c, tui/view_help.c). */
+/* Full-screen or overlay texts (tui/views/screens.c, tui/views/view_help.c). */
 void screen_too_small(int lines, int cols);
 void screen_no_api_key(int y, int x, int h, int w);
 void help_draw(struct ui *ui);

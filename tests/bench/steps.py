@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Step times of box actions from e2b-tui's log (one line per step change, written by
-core/box_op.c) and the request lines of both logs.
+core/box/box_op.c) and the request lines of both logs.
 
   steps.py split LOG ACTION NAME     one run: "<step>\t<seconds>" per step in order, then
                                      "total\t<seconds>" (from the first step line to the

@@ -15,7 +15,7 @@ SAN        := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 FCFLAGS    := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wno-unused-parameter -I. $(SAN) \
               -DE2B_TUI_VERSION='"fuzz"' $(PC_CFLAGS)
 
-LIB_SRC    := $(wildcard core/*.c keystore/*.c)
+LIB_SRC    := $(wildcard core/*.c core/*/*.c keystore/*.c)
 LIB_OBJ    := $(LIB_SRC:%.c=$(FB)/%.o)
 TARGET_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 TARGETS    := $(TARGET_SRC:tests/fuzz/%.c=$(FB)/%)

@@ -1,9 +1,9 @@
-/* Fuzz target: base64 (core/base64.h), used for every bytes field of envd's JSON.
+/* Fuzz target: base64 (core/util/base64.h), used for every bytes field of envd's JSON.
  *
  * Invariants: decoding the input either fails or gives bytes that encode back to the input
  * (modulo optional padding and non-canonical trailing bits, so the check is decode(encode(x))
  * = x on the decoded x); and the input as bytes round-trips through encode and decode. */
-#include "core/base64.h"
+#include "core/util/base64.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the git bundle header parser (bundle_header_parse in core/bundle.h).
+/* Fuzz target: the git bundle header parser (bundle_header_parse in core/git/bundle.h).
  *
  * Invariants:
  *  - a complete header: version 2 or 3, at least one ref, header_len within the input and
@@ -9,7 +9,7 @@
  *  - a prefix of an input that is complete or valid so far is never judged invalid (an
  *    importer that sees the bytes in pieces must not refuse what it would accept whole);
  *  - an error leaves the output empty and carries a message. */
-#include "core/bundle.h"
+#include "core/git/bundle.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

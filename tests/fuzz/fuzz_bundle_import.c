@@ -1,4 +1,4 @@
-/* Fuzz target: the bundle import (bundle_import_* in core/bundle.h), header and pack, into a
+/* Fuzz target: the bundle import (bundle_import_* in core/git/bundle.h), header and pack, into a
  * real scratch repository, the way `pull` uses it (want_ref PULL_SCRIPT_REF, branch e2b/fuzz).
  *
  * The repository is made once per process: one commit "one" (file a = "one\n", author and
@@ -21,8 +21,8 @@
  *  - the error code is one of those bundle.h documents, with a message.
  * Between inputs the packs an input added are deleted and e2b/fuzz is reset, so the
  * repository stays small and every input starts from the same state. */
-#include "core/bundle.h"
-#include "core/pull_script.h"
+#include "core/git/bundle.h"
+#include "core/git/pull_script.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <dirent.h>

@@ -1,9 +1,9 @@
-/* Fuzz target: the config-file parser (e2b_config_parse_text in core/config.h).
+/* Fuzz target: the config-file parser (e2b_config_parse_text in core/e2b/config.h).
  *
  * Invariants: an error is E2B_ERR_INVALID and names the origin and a line; the API key is
  * never taken from the file; the derived URLs and the --info text can be produced from
  * whatever the file set. */
-#include "core/config.h"
+#include "core/e2b/config.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the Connect envelope decoder (core/connect_codec.h).
+/* Fuzz target: the Connect envelope decoder (core/e2b/connect_codec.h).
  *
  * Invariants:
  *  - feeding the input whole, split at a data-derived offset, and byte by byte (short inputs)
@@ -6,7 +6,7 @@
  *  - encode -> decode round trip: the input as a payload comes back exactly, once, and a
  *    following {} end-of-stream ends the stream cleanly;
  *  - e2b_connect_parse_end never crashes on any payload. */
-#include "core/connect_codec.h"
+#include "core/e2b/connect_codec.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

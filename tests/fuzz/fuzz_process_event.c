@@ -1,9 +1,9 @@
-/* Fuzz target: envd process events (core/process_event.h).
+/* Fuzz target: envd process events (core/e2b/process_event.h).
  *
  * The input is used twice: as one message's JSON (e2b_process_event_parse), and as a whole
  * response body for a process stream, fed whole and split at a data-derived offset; both
  * feeds must deliver the same events and end with the same outcome. */
-#include "core/process_event.h"
+#include "core/e2b/process_event.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -1,9 +1,9 @@
 /* Fuzz target: the parser of what the pull script prints in the box
- * (pull_script_parse_output in core/pull_script.h); the box is untrusted.
+ * (pull_script_parse_output in core/git/pull_script.h); the box is untrusted.
  *
  * Invariants: a BUNDLE result has a 40-hex commit and a path, a NOWORK result has none; a
  * failure has a message without control characters. */
-#include "core/pull_script.h"
+#include "core/git/pull_script.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the display sanitiser (core/sanitize.h), with and without
+/* Fuzz target: the display sanitiser (core/util/sanitize.h), with and without
  * SANITIZE_KEEP_NEWLINES.
  *
  * Invariants on the output: NUL-terminated at its length (no NUL inside), valid UTF-8 (no
@@ -6,12 +6,12 @@
  * newlines are kept, no DEL, no C1 control (U+0080..U+009F), no bidi override or isolate; at
  * most 3 bytes per input byte; sanitising the output again changes nothing; and an input that
  * is already clean comes back unchanged. */
-#include "core/sanitize.h"
+#include "core/util/sanitize.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>
 
-/* A strict UTF-8 decoder written independently of core/sanitize.c. Returns the sequence
+/* A strict UTF-8 decoder written independently of core/util/sanitize.c. Returns the sequence
  * length, or 0 when invalid. */
 static size_t decode(const unsigned char *s, size_t n, uint32_t *cp)
 {

@@ -1,10 +1,10 @@
-/* core/box.h as the dashboard uses it: an up reports progress with byte counts while the
+/* core/box/box.h as the dashboard uses it: an up reports progress with byte counts while the
  * loop keeps running, can be cancelled mid-upload (the new sandbox is killed, nothing is
  * recorded, done runs once with E2B_ERR_CANCELLED), and an op freed while running still
  * cleans up after itself. Run by box_ops_test.sh against e2b-local (env: E2B_*, XDG_*). */
-#include "core/api.h"
-#include "core/box.h"
-#include "core/records.h"
+#include "core/e2b/api.h"
+#include "core/box/box.h"
+#include "core/box/records.h"
 #include "keystore/keystore.h"
 #include "tests/lib/harness.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# core/box.h driven directly (as the dashboard will): progress, cancel, free while running.
+# core/box/box.h driven directly (as the dashboard will): progress, cancel, free while running.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"

@@ -1,8 +1,8 @@
-/* core/api.h against tests/e2b-local (started by core_api_test.sh; E2B_DOMAIN and
+/* core/e2b/api.h against tests/e2b-local (started by core_api_test.sh; E2B_DOMAIN and
  * E2B_API_KEY point at it, CORE_LOCAL_URL is its plain address for fault injection). */
-#include "core/api.h"
-#include "core/http.h"
-#include "core/log.h"
+#include "core/e2b/api.h"
+#include "core/net/http.h"
+#include "core/util/log.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# core/api.h against tests/e2b-local: every REST call, pages, filters, faults, a wrong key.
+# core/e2b/api.h against tests/e2b-local: every REST call, pages, filters, faults, a wrong key.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/core_local.sh"
 t_isolated_home

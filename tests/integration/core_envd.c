@@ -1,8 +1,8 @@
-/* core/envd.h against tests/e2b-local (started by core_envd_test.sh): files (multipart,
+/* core/e2b/envd.h against tests/e2b-local (started by core_envd_test.sh): files (multipart,
  * octet-stream, gzip, 50 MB round trip), processes (output, exit codes, 10 MB of output,
  * stdin, tags, list, connect, signals), the filesystem service, and a dropped stream. */
-#include "core/api.h"
-#include "core/envd.h"
+#include "core/e2b/api.h"
+#include "core/e2b/envd.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

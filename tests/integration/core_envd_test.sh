@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# core/envd.h against tests/e2b-local: files, processes, filesystem, a dropped stream.
+# core/e2b/envd.h against tests/e2b-local: files, processes, filesystem, a dropped stream.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/core_local.sh"
 t_isolated_home

@@ -1,8 +1,8 @@
 /* The HTTP layer and the event loop against a scripted local server (core_http_server.py,
  * started by core_http_test.sh, URL in $CORE_HTTP_URL): retries, faults, cancellation,
  * timeouts, streaming both ways, and the loop's responsiveness with 20 requests in flight. */
-#include "core/http.h"
-#include "core/loop.h"
+#include "core/net/http.h"
+#include "core/net/loop.h"
 #include "tests/lib/harness.h"
 
 #include <jansson.h>

@@ -10,7 +10,7 @@
 # and --list --json works. Each action adds its own checks (no stray sandbox after a failed up, the git
 # repository untouched and the e2b/<name> branch not moved after a failed pull, ...).
 #
-# What is retried, and why (core/http.c, core/api.c, core/envd.c):
+# What is retried, and why (core/net/http.c, core/e2b/api.c, core/e2b/envd.c):
 #   * 429 with an integer Retry-After, on every request whose body is in memory: the server
 #     did not act on the request, so sending it again is always safe (the SDK's rule, extended
 #     to envd). The streamed upload of --up cannot be replayed: a 429 there fails the up.

@@ -10,10 +10,10 @@
  *   git_tool import REPO BRANCH [--force]  bundle on stdin -> refs/heads/BRANCH
  *
  * Exit status: 0 ok, 1 failure, 2 usage, 5 diverged (as the one-shot CLI will). */
-#include "core/bundle.h"
-#include "core/gitwork.h"
-#include "core/pull_script.h"
-#include "core/tarball.h"
+#include "core/git/bundle.h"
+#include "core/git/gitwork.h"
+#include "core/git/pull_script.h"
+#include "core/git/tarball.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -62,7 +62,7 @@ if command -v mandoc >/dev/null; then
 else
     t_fail "man page passes mandoc -T lint -W warning" "mandoc is not installed (make deps)"
 fi
-# share/e2b-tui.conf.example: every key of the config (core/config.c) is there, and with
+# share/e2b-tui.conf.example: every key of the config (core/e2b/config.c) is there, and with
 # its example lines uncommented the file is a config e2b-tui accepts.
 example=$root/share/e2b-tui.conf.example
 for k in domain api_url sandbox_url template hours serve_command attach_command health_path \

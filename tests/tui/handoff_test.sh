@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The terminal handoff for attach (tui/term.c term_run_foreground), driven through
+# The terminal handoff for attach (tui/term/term.c term_run_foreground), driven through
 # tests/tui/term_driver.c in tmux: the child gets the normal screen, keys typed while it
 # runs are dropped (not taken as commands), a resize during the child is picked up, keypad
 # mode is restored, the screen is repainted and the child's exit status comes back.

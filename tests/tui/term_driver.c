@@ -1,4 +1,4 @@
-/* A small program around tui/term.c for tests/tui/handoff_test.sh: it checks the terminal
+/* A small program around tui/term/term.c for tests/tui/handoff_test.sh: it checks the terminal
  * handoff the attach action will use (term_run_foreground: suspend, run a child in the
  * foreground, resume) in a real terminal, before attach itself exists.
  *
@@ -7,8 +7,8 @@
  * to the file DRIVER_LOG names, if set, while curses is active); every other key is shown
  * as "key NAME"; 'q' quits.
  * The terminal code is compiled in from tui/ (tests link only the libraries). */
-#include "tui/keys.c"
-#include "tui/term.c"
+#include "tui/term/keys.c"
+#include "tui/term/term.c"
 
 #include <poll.h>
 

@@ -1,4 +1,4 @@
-#include "core/api.h"
+#include "core/e2b/api.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* core/box_util: passwords, command templates (argv and shell forms), merged listing. */
-#include "core/box.h"
+#include "core/box/box.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* bundle: the pure header parser, and imports of bundles made by the real git. */
-#include "core/bundle.h"
-#include "core/gitwork.h"
+#include "core/git/bundle.h"
+#include "core/git/gitwork.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 

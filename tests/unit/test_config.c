@@ -1,4 +1,4 @@
-#include "core/config.h"
+#include "core/e2b/config.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

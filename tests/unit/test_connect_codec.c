@@ -1,6 +1,6 @@
-#include "core/base64.h"
-#include "core/connect_codec.h"
-#include "core/process_event.h"
+#include "core/util/base64.h"
+#include "core/e2b/connect_codec.h"
+#include "core/e2b/process_event.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "core/error.h"
+#include "core/util/error.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* Random and mutated inputs through the pure parsers (envelope codec, process events, config
  * text, JSON mappers, RFC 3339, base64): they must answer with an error or a result, never
  * crash or leak (ASan/UBSan and valgrind watch this). Deterministic: a fixed seed. */
-#include "core/base64.h"
-#include "core/config.h"
-#include "core/connect_codec.h"
-#include "core/model.h"
-#include "core/process_event.h"
+#include "core/util/base64.h"
+#include "core/e2b/config.h"
+#include "core/e2b/connect_codec.h"
+#include "core/e2b/model.h"
+#include "core/e2b/process_event.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

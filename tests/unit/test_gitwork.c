@@ -1,5 +1,5 @@
 /* gitwork against real repositories built with the git command line. */
-#include "core/gitwork.h"
+#include "core/git/gitwork.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 

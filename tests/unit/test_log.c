@@ -1,4 +1,4 @@
-#include "core/log.h"
+#include "core/util/log.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

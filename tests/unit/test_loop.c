@@ -1,6 +1,6 @@
 /* The event loop without the network: timers (order, cancel), work posted from another
  * thread, fd watches, and an idle wait that ends at the next timer. */
-#include "core/loop.h"
+#include "core/net/loop.h"
 #include "tests/lib/harness.h"
 
 #include <pthread.h>

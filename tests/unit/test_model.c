@@ -1,4 +1,4 @@
-#include "core/model.h"
+#include "core/e2b/model.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

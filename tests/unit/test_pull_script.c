@@ -1,8 +1,8 @@
 /* pull_script: the generated script runs under bash against real repositories (a clone
  * stands in for the box), and its bundle is imported with the bundle importer. */
-#include "core/bundle.h"
-#include "core/gitwork.h"
-#include "core/pull_script.h"
+#include "core/git/bundle.h"
+#include "core/git/gitwork.h"
+#include "core/git/pull_script.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 

@@ -1,5 +1,5 @@
 /* core/records: atomic 0600 box records in a 0700 directory, exclusive names, corrupt files. */
-#include "core/records.h"
+#include "core/box/records.h"
 #include "tests/lib/harness.h"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "core/sanitize.h"
+#include "core/util/sanitize.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* core/secrets_providers: provider table, secret names, network rules with placeholders. */
-#include "core/secrets_providers.h"
+#include "core/box/secrets_providers.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

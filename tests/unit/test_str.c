@@ -1,4 +1,4 @@
-#include "core/str.h"
+#include "core/util/str.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

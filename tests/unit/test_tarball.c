@@ -1,6 +1,6 @@
 /* tarball: the stream is extracted with the real tar and compared with the source. */
-#include "core/gitwork.h"
-#include "core/tarball.h"
+#include "core/git/gitwork.h"
+#include "core/git/tarball.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 

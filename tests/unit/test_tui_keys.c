@@ -1,11 +1,11 @@
-/* Key names, the action table and config overrides (tui/keys.c, tui/actions.c,
- * tui/keymap.c). Those files have no curses dependency; tests/unit programs link only the
+/* Key names, the action table and config overrides (tui/term/keys.c, tui/actions.c,
+ * tui/term/keymap.c). Those files have no curses dependency; tests/unit programs link only the
  * libraries, so the sources are compiled into this test directly. */
 #include "tests/lib/harness.h"
 
 #include "tui/actions.c"
-#include "tui/keymap.c"
-#include "tui/keys.c"
+#include "tui/term/keymap.c"
+#include "tui/term/keys.c"
 
 #include <stdlib.h>
 

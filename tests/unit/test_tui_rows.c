@@ -4,8 +4,8 @@
 #include "tests/lib/harness.h"
 
 #include "tui/sandbox_rows.c"
-#include "tui/table.c"
-#include "tui/textwidth.c"
+#include "tui/widgets/table.c"
+#include "tui/widgets/textwidth.c"
 
 #include <locale.h>
 #include <stdio.h>

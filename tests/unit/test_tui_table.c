@@ -1,10 +1,10 @@
-/* Text width measurement (tui/textwidth.c) and the list model (tui/table.c): wide
+/* Text width measurement (tui/widgets/textwidth.c) and the list model (tui/widgets/table.c): wide
  * characters, truncation, filter, sort and a cursor that follows its row by id. Both files
  * are curses-free and compiled into this test directly (tests/unit links only libraries). */
 #include "tests/lib/harness.h"
 
-#include "tui/table.c"
-#include "tui/textwidth.c"
+#include "tui/widgets/table.c"
+#include "tui/widgets/textwidth.c"
 
 #include <locale.h>
 #include <stdio.h>

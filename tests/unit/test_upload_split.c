@@ -1,6 +1,6 @@
-/* core/upload_split.h: git's objects and random-looking files go to the plain list, text,
+/* core/git/upload_split.h: git's objects and random-looking files go to the plain list, text,
  * small files and the rest of .git to the gzip'd one; paths are copied and sorted as given. */
-#include "core/upload_split.h"
+#include "core/git/upload_split.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

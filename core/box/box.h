@@ -1,0 +1,166 @@
+/* Boxes (DESIGN.md §5): up, attach, stop, kill and pull as step machines on core's loop.
+ *
+ *   e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+ *   e2b_box_op *op = e2b_box_stop(&env, "feat-x", on_progress, on_done, ui, &err);
+ *   ... the loop runs; on_progress(ui, "pausing", 0, 0) ...; on_done(ui, op, err) ...
+ *   e2b_box_op_free(op);          // after on_done, or at any time to cancel and forget
+ *
+ * Every operation advances only from loop callbacks (HTTP replies, timers, keystore jobs
+ * posted back with e2b_loop_post), so the TUI stays responsive while it runs; the one-shot
+ * CLI uses e2b_box_op_wait(), which runs the same loop until the operation is done.
+ *
+ * Callbacks run on the loop thread. progress: step is a static phrase ("uploading"), bytes
+ * done/total are 0 when they mean nothing for the step. done runs exactly once per op that
+ * was started (also after e2b_box_op_cancel, with E2B_ERR_CANCELLED); err is borrowed.
+ * After done, e2b_box_op_result() holds what the operation produced.
+ *
+ * Secrets: the box password is made here (getrandom), handed to the server only in the
+ * environment of Process/Start and to the caller in the result (wiped by e2b_box_op_free);
+ * it is never logged, never put in metadata, records or command lines. */
+#ifndef E2B_BOX_H
+#define E2B_BOX_H
+
+#include "core/e2b/api.h"
+#include "core/e2b/config.h"
+#include "core/util/error.h"
+#include "core/net/loop.h"
+#include "core/box/records.h"
+
+#include <stdint.h>
+
+struct keystore;
+
+/* What every operation needs; all borrowed and must outlive the op. ks may be NULL for
+ * stop (kill then cannot delete a password and says so). */
+typedef struct e2b_box_env {
+    e2b_loop *loop;
+    e2b_client *client;
+    const e2b_config *cfg;
+    struct keystore *ks;
+} e2b_box_env;
+
+typedef struct e2b_box_op e2b_box_op;
+
+typedef void (*e2b_box_progress_fn)(void *ud, const char *step, int64_t done, int64_t total);
+typedef void (*e2b_box_done_fn)(void *ud, e2b_box_op *op, const e2b_error *err);
+
+/* What an operation produced (owned by the op; valid until e2b_box_op_free). */
+typedef struct e2b_box_result {
+    char *name;       /* the box */
+    char *sandbox_id; /* its sandbox */
+    char *note;       /* a remark for the user ("already paused"), or NULL */
+    /* up / attach */
+    char *url;      /* the OpenCode server's URL */
+    char *dir;      /* the project directory (local and in the box) */
+    char *password; /* attach only: the server password (secret; wiped on free) */
+    int resumed;    /* attach: the box was paused and has been resumed */
+    int restarted;  /* attach: the server was not running and was started again */
+    uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
+    /* pull */
+    char *branch;  /* "e2b/<name>" */
+    char *commit;  /* 40 hex */
+    int no_new_work;
+    const char *outcome; /* "created", "fast-forwarded", "up to date", "forced" (static) */
+    uint64_t bundle_bytes;
+} e2b_box_result;
+
+#define E2B_BOX_SERVER_TAG "e2b-tui-server"
+/* The server's output (stdout and stderr) goes both to envd's pipe of the tagged process (so
+ * the dashboard's Log view can follow it with Process/Connect) and to this file in the box
+ * (the history, and a place to look when the server fails). */
+#define E2B_BOX_SERVER_LOG "/tmp/e2b-tui-server.log"
+#define E2B_BOX_PORT 4096
+
+typedef struct e2b_box_up_params {
+    const char *dir;         /* a directory in the git project; NULL = "." */
+    const char *name;        /* NULL = from the current branch */
+    const char *template_id; /* NULL = cfg->template_id */
+    int hours;               /* 0 = cfg->hours */
+    int keep_failed;         /* leave the sandbox after a failure (for debugging) */
+    long health_timeout_ms;  /* 0 = 90 s */
+} e2b_box_up_params;
+
+e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
+                       e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                       e2b_error **err);
+
+/* Connects (resuming a paused box), starts the server again when it is not running, checks
+ * its health, and hands back url, dir and password for the attach command. */
+e2b_box_op *e2b_box_attach(const e2b_box_env *env, const char *name, long health_timeout_ms,
+                           e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                           e2b_error **err);
+
+/* Pause; "already paused" is a note, not an error. Works for a box made on another
+ * machine (found through its metadata). */
+e2b_box_op *e2b_box_stop(const e2b_box_env *env, const char *name, e2b_box_progress_fn progress,
+                         e2b_box_done_fn done, void *ud, e2b_error **err);
+
+/* Deletes the sandbox, the record and the password; a sandbox already gone is cleaned up
+ * locally with a note. */
+e2b_box_op *e2b_box_kill(const e2b_box_env *env, const char *name, e2b_box_progress_fn progress,
+                         e2b_box_done_fn done, void *ud, e2b_error **err);
+
+typedef struct e2b_box_pull_params {
+    const char *dir;  /* a directory in the local repository; NULL = "." */
+    const char *name; /* NULL = the box made from the current branch */
+    int force;        /* overwrite a diverged e2b/<name> */
+} e2b_box_pull_params;
+
+e2b_box_op *e2b_box_pull(const e2b_box_env *env, const e2b_box_pull_params *p,
+                         e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                         e2b_error **err);
+
+/* Stops the operation: its pending call is cancelled and done runs with E2B_ERR_CANCELLED
+ * (after cleaning up what it made, e.g. the new sandbox of an up). */
+void e2b_box_op_cancel(e2b_box_op *op);
+const e2b_box_result *e2b_box_op_result(const e2b_box_op *op);
+/* 1 once done has run. */
+int e2b_box_op_finished(const e2b_box_op *op);
+/* Runs the loop until the op is done; returns a copy of its error (caller frees) or NULL. */
+e2b_error *e2b_box_op_wait(e2b_box_op *op);
+/* Frees the op; one still running is cancelled first (its done callback is not called)
+ * and goes on until it has cleaned up (e.g. killed the sandbox of a cancelled up), then
+ * frees itself: keep running the loop (and do not free it) until requests in flight are 0
+ * and keystore_jobs_drain(0) is true. NULL is fine. */
+void e2b_box_op_free(e2b_box_op *op);
+
+/* ---- listing (records reconciled with the API) ---- */
+
+typedef enum e2b_box_list_state {
+    E2B_BOX_RUNNING,
+    E2B_BOX_PAUSED,
+    E2B_BOX_GONE,  /* a record whose sandbox no longer exists */
+} e2b_box_list_state;
+
+typedef struct e2b_box_entry {
+    const e2b_sandbox *sandbox;  /* borrowed from the sandbox list; NULL when gone */
+    const box_record *record;    /* borrowed from the record list; NULL when made elsewhere */
+    const char *name;            /* the box name (record's, else the metadata's) */
+    e2b_sandbox_kind kind;       /* box, workspace or other */
+    e2b_box_list_state state;
+} e2b_box_entry;
+
+typedef struct e2b_box_listing {
+    e2b_box_entry *items; /* boxes first (by name), then workspaces, then others */
+    size_t count;
+} e2b_box_listing;
+
+/* Merges the records with the sandboxes (both borrowed; they must outlive the listing). */
+int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list *sandboxes,
+                          e2b_box_listing *out);
+void e2b_box_listing_clear(e2b_box_listing *l);
+
+/* A random password for a box server: 32 characters [A-Za-z0-9] from getrandom. buf must
+ * hold 33 bytes. Returns 0, or -1 when no randomness is available. */
+int e2b_box_password(char buf[33]);
+
+/* Splits a command template into words (whitespace-separated; "..." and '...' group) and
+ * substitutes {url}, {dir} and {port} inside each word, so a value with spaces stays one
+ * argument. Returns a NULL-terminated malloc'd argv (free with e2b_box_argv_free), or NULL
+ * for an empty or unbalanced template. */
+char **e2b_box_command_argv(const char *tmpl, const char *url, const char *dir, int port);
+void e2b_box_argv_free(char **argv);
+/* A shell-quoted command line for `bash -c` (the serve command in the box). New string. */
+char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, int port);
+
+#endif

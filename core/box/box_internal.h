@@ -1,0 +1,144 @@
+/* Private to core/box*.c: the operation struct shared by the step machines, and the
+ * helpers they use (process runs, health polling, keystore jobs, name resolution). */
+#ifndef E2B_BOX_INTERNAL_H
+#define E2B_BOX_INTERNAL_H
+
+#include "core/box/box.h"
+#include "core/e2b/envd.h"
+#include "core/git/gitwork.h"
+#include "core/git/tarball.h"
+#include "keystore/keystore.h"
+
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
+
+struct e2b_box_op {
+    op_kind kind;
+    e2b_box_env env;
+    e2b_box_progress_fn progress;
+    e2b_box_done_fn done;
+    void *ud;
+    int state;      /* the op's step (its own enum) */
+    int finished;   /* done has run */
+    int cancelled;  /* cancel was asked for */
+    int detached;   /* freed while running: done must not run, free at the end */
+    int pending;    /* outstanding callbacks that still point at the op */
+    e2b_error *error;  /* the failure being reported (owned) */
+    e2b_box_result res;
+    char logged_step[64]; /* the last step written to the log (a line per change) */
+    int64_t started_ms;   /* when the op was made, for the log's closing line */
+
+    /* what is in flight (one at a time) */
+    e2b_api_call *api_call;
+    e2b_http_request *http;
+    ks_job *job;
+    uint64_t timer;
+    void (*job_then)(e2b_box_op *op);                      /* after a keystore job */
+    void (*step_then)(e2b_box_op *op, const e2b_error *err); /* after a helper's call */
+
+    /* shared state */
+    box_record rec;      /* the record (read, or being made) */
+    int have_record;
+    e2b_sandbox sb;      /* from create / connect */
+    int have_sandbox;    /* the sandbox exists (up: made by us) */
+    e2b_envd *envd;      /* default user */
+    e2b_envd *envd_root; /* root (extraction) */
+    gitwork *git;
+    char password[64];
+    int password_stored;
+    long health_timeout_ms;
+    int64_t deadline_ms;
+    long health_delay_ms; /* the last wait between probes (backoff) */
+    char *health_url;
+
+    /* server start: its stream and the health probe run side by side */
+    e2b_http_request *probe;
+    uint64_t probe_timer;
+    int server_healthy;
+    e2b_error *server_err; /* why the wait failed (owned) */
+
+    /* up */
+    e2b_box_up_params up;
+    char *up_name, *up_dir, *up_template;
+    tarball *tar;         /* tar.gz of what gzip shrinks */
+    tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
+    int uploading_plain;  /* the second upload is the one running */
+    e2b_secret_list secrets;
+    char upload_path[128];
+    char upload_path_plain[128];
+    uint64_t tar_out;
+    char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
+    int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
+    e2b_sandbox_list orphans;  /* sandboxes found by the sweep */
+    size_t orphan_next;
+
+    /* process runs */
+    char *out;
+    size_t out_len;
+    char *errout;
+    size_t err_len;
+    int proc_exit;
+    int proc_started;
+    int proc_ended;
+
+    /* pull */
+    e2b_box_pull_params pull;
+    struct bundle_import *bundle;
+    char *bundle_path;
+    char commit[41];
+    char *start_name;
+};
+
+/* Lifecycle. */
+e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn progress,
+                       e2b_box_done_fn done, void *ud);
+void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total);
+/* Ends the op with err (owned; NULL = success): runs done, unless detached. */
+void box_op_finish(e2b_box_op *op, e2b_error *err);
+/* Whether the op should stop now (cancelled or detached): finishes it with CANCELLED. */
+int box_op_stop_if_cancelled(e2b_box_op *op);
+
+/* Keystore through a job whose wake posts `then` to the loop (the op stays alive). */
+typedef void (*box_job_fn)(e2b_box_op *op);
+int box_op_job_put(e2b_box_op *op, box_job_fn then);
+int box_op_job_get(e2b_box_op *op, box_job_fn then);
+int box_op_job_delete(e2b_box_op *op, box_job_fn then);
+/* The finished job's result (password copied into op->password for get). Frees the job. */
+ks_code box_op_job_result(e2b_box_op *op, ks_error *kerr);
+
+/* Runs a process to its end collecting output into op->out / op->errout (bounded) and
+ * op->proc_exit, then calls then(op, err). */
+typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
+int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then);
+/* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and probes its health
+ * while its stream is open; then(op, NULL) once it answers 2xx (the stream is closed, the
+ * server keeps running), then(op, err) when the command exits, the deadline passes or the
+ * op is cancelled. */
+int box_op_start_server(e2b_box_op *op, box_step_fn then);
+/* Polls the health URL of a server that already runs with basic auth until 2xx or the
+ * deadline (waits of 50 ms doubling to 500 ms); then(op, err). */
+void box_op_health(e2b_box_op *op, box_step_fn then);
+/* One health probe, no retry: then(op, NULL) on 2xx, else then(op, err). */
+void box_op_health_once(e2b_box_op *op, box_step_fn then);
+/* After a failed process run: "<what> failed (exit N): <last stderr line>". */
+e2b_error *box_op_process_error(e2b_box_op *op, const char *what);
+
+/* Finds the box: its record, else a box sandbox of that name in the API (made elsewhere).
+ * Calls then(op, err); on success op->rec is filled (have_record says whether it came from
+ * a local record) and op->res.sandbox_id is set. NOT_FOUND when neither exists. */
+int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then);
+
+/* Starts an op from the loop (so done never runs inside the starting call): resolves name
+ * (when not NULL) and calls then, or just calls then(op, NULL). */
+void box_op_start(e2b_box_op *op, const char *name, box_step_fn then);
+
+/* up's sweep for a sandbox a failed create may have made (box_up_orphan.c): whether err
+ * leaves that possible, and the sweep (lists by op->up_nonce, kills what it finds, notes
+ * what it could not; then(op, NULL)). Returns -1 when the sweep could not start. */
+int box_up_orphan_possible(const e2b_error *err);
+int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
+/* Text helpers. */
+char *box_strdup(const char *s);
+e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,791 @@
+/* The machinery shared by the box step machines: op lifecycle, keystore jobs brought back
+ * onto the loop, process runs, server start and health polling, name resolution. */
+#include "core/util/base64.h"
+#include "core/box/box_internal.h"
+#include "core/git/bundle.h"
+#include "core/net/http.h"
+#include "core/util/log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OUTPUT_MAX (256 * 1024)
+
+char *box_strdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    e2b_error *e = e2b_error_newv(kind, fmt, ap);
+    va_end(ap);
+    if (action_name)
+        e2b_error_set_action(e, "%s", action_name);
+    return e;
+}
+
+e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn progress,
+                       e2b_box_done_fn done, void *ud)
+{
+    e2b_box_op *op = calloc(1, sizeof *op);
+    if (!op)
+        return NULL;
+    op->kind = kind;
+    op->env = *env;
+    op->progress = progress;
+    op->done = done;
+    op->ud = ud;
+    op->started_ms = e2b_now_ms();
+    return op;
+}
+
+static const char *op_kind_name(op_kind k)
+{
+    return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
+         : k == OP_KILL ? "kill" : "pull";
+}
+
+void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
+{
+    /* One log line per step change: with the request lines they show where the time goes. */
+    if (strncmp(op->logged_step, step, sizeof op->logged_step - 1) != 0) {
+        snprintf(op->logged_step, sizeof op->logged_step, "%s", step);
+        e2b_logf("box %s %s: %s", op_kind_name(op->kind), op->res.name ? op->res.name : "-",
+                 step);
+    }
+    if (op->progress && !op->detached)
+        op->progress(op->ud, step, done, total);
+}
+
+static void op_release(e2b_box_op *op)
+{
+    e2b_envd_free(op->envd);
+    e2b_envd_free(op->envd_root);
+    if (op->tar)
+        tarball_free(op->tar);
+    if (op->tar_plain)
+        tarball_free(op->tar_plain);
+    if (op->bundle) /* before the repository it writes into */
+        bundle_import_free(op->bundle);
+    if (op->git)
+        gitwork_close(op->git);
+    e2b_secret_list_clear(&op->secrets);
+    e2b_sandbox_list_clear(&op->orphans);
+    e2b_sandbox_clear(&op->sb);
+    box_record_clear(&op->rec);
+    free(op->up_name);
+    free(op->up_dir);
+    free(op->up_template);
+    free(op->health_url);
+    e2b_error_free(op->server_err);
+    free(op->out);
+    free(op->errout);
+    free(op->bundle_path);
+    free(op->start_name);
+    free((char *)op->pull.dir);
+    free((char *)op->pull.name);
+    e2b_error_free(op->error);
+    e2b_box_result *r = &op->res;
+    free(r->name);
+    free(r->sandbox_id);
+    free(r->note);
+    free(r->url);
+    free(r->dir);
+    if (r->password) {
+        explicit_bzero(r->password, strlen(r->password));
+        free(r->password);
+    }
+    free(r->branch);
+    free(r->commit);
+    explicit_bzero(op->password, sizeof op->password);
+    free(op);
+}
+
+void box_op_finish(e2b_box_op *op, e2b_error *err)
+{
+    if (op->finished) {
+        e2b_error_free(err);
+        return;
+    }
+    op->finished = 1;
+    op->error = err;
+    e2b_logf("box %s %s: %s after %lld ms", op_kind_name(op->kind),
+             op->res.name ? op->res.name : "-", err ? "failed" : "done",
+             (long long)(e2b_now_ms() - op->started_ms));
+    if (op->detached) {
+        op_release(op);
+        return;
+    }
+    if (op->done)
+        op->done(op->ud, op, err);
+}
+
+int box_op_stop_if_cancelled(e2b_box_op *op)
+{
+    if (!op->cancelled)
+        return 0;
+    return 1;
+}
+
+void e2b_box_op_cancel(e2b_box_op *op)
+{
+    if (!op || op->finished || op->cancelled)
+        return;
+    op->cancelled = 1;
+    /* The call's callback comes back with E2B_ERR_CANCELLED and runs the failure path. */
+    if (op->api_call)
+        e2b_api_cancel(op->api_call);
+    if (op->http)
+        e2b_http_cancel(op->http);
+    if (op->probe)
+        e2b_http_cancel(op->probe);
+}
+
+const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
+{
+    return &op->res;
+}
+
+int e2b_box_op_finished(const e2b_box_op *op)
+{
+    return op->finished;
+}
+
+e2b_error *e2b_box_op_wait(e2b_box_op *op)
+{
+    while (!op->finished)
+        if (e2b_loop_run_once(op->env.loop, 1000) < 0)
+            return e2b_error_new(E2B_ERR_INTERNAL, "the event loop failed");
+    return op->error ? e2b_error_copy(op->error) : NULL;
+}
+
+void e2b_box_op_free(e2b_box_op *op)
+{
+    if (!op)
+        return;
+    if (op->finished) {
+        op_release(op);
+        return;
+    }
+    op->detached = 1; /* it cleans up what it made, then frees itself */
+    e2b_box_op_cancel(op);
+}
+
+/* ---- keystore jobs ---- */
+
+static void job_on_loop(void *ud)
+{
+    e2b_box_op *op = ud;
+    box_job_fn then = op->job_then;
+    op->pending--;
+    then(op);
+}
+
+static void job_wake(void *ctx)
+{
+    e2b_box_op *op = ctx;
+    e2b_loop_post(op->env.loop, job_on_loop, op);
+}
+
+static int job_started(e2b_box_op *op, ks_job *job, ks_error *kerr, box_job_fn then)
+{
+    if (!job) {
+        box_op_finish(op, box_err(E2B_ERR_INTERNAL, NULL, "keystore: %s", kerr->message));
+        return -1;
+    }
+    op->job = job;
+    op->pending++;
+    op->job_then = then;
+    return 0;
+}
+
+int box_op_job_put(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_put(op->env.ks, op->rec.name, op->rec.sandbox_id, op->password, 0,
+                                 job_wake, op, &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+int box_op_job_get(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_get(op->env.ks, op->rec.name, op->rec.sandbox_id, 0, job_wake, op,
+                                 &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+int box_op_job_delete(e2b_box_op *op, box_job_fn then)
+{
+    ks_error kerr = {0};
+    ks_job *j = keystore_job_delete(op->env.ks, op->rec.name, op->rec.sandbox_id, 0, job_wake,
+                                    op, &kerr);
+    return job_started(op, j, &kerr, then);
+}
+
+ks_code box_op_job_result(e2b_box_op *op, ks_error *kerr)
+{
+    char *pw = NULL;
+    ks_code c = keystore_job_result(op->job, kerr, &pw, NULL, NULL);
+    if (c == KS_OK && pw) {
+        snprintf(op->password, sizeof op->password, "%s", pw);
+        keystore_password_free(pw);
+    }
+    keystore_job_free(op->job);
+    op->job = NULL;
+    return c;
+}
+
+/* ---- process runs ---- */
+
+
+static void append(char **buf, size_t *len, const uint8_t *data, size_t n)
+{
+    if (*len >= OUTPUT_MAX)
+        return;
+    if (n > OUTPUT_MAX - *len)
+        n = OUTPUT_MAX - *len;
+    char *nb = realloc(*buf, *len + n + 1);
+    if (!nb)
+        return;
+    memcpy(nb + *len, data, n);
+    *len += n;
+    nb[*len] = '\0';
+    *buf = nb;
+}
+
+static int run_on_event(void *ud, const e2b_process_event *ev)
+{
+    e2b_box_op *op = ud;
+    switch (ev->type) {
+    case E2B_PROC_START: op->proc_started = 1; break;
+    case E2B_PROC_STDOUT: append(&op->out, &op->out_len, ev->data, ev->len); break;
+    case E2B_PROC_STDERR: append(&op->errout, &op->err_len, ev->data, ev->len); break;
+    case E2B_PROC_END:
+        op->proc_ended = 1;
+        op->proc_exit = ev->exit_code;
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+static void run_done(void *ud, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    box_step_fn then = op->step_then;
+    op->http = NULL;
+    op->pending--;
+    if (!err && !op->proc_ended) {
+        e2b_error *e = e2b_error_new(E2B_ERR_PROTOCOL, "the process stream ended without an exit");
+        then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    then(op, err);
+}
+
+int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    free(op->out);
+    free(op->errout);
+    op->out = op->errout = NULL;
+    op->out_len = op->err_len = 0;
+    op->proc_exit = -1;
+    op->proc_started = op->proc_ended = 0;
+    op->step_then = then;
+    op->http = e2b_envd_process_start(ev, spec, run_on_event, run_done, op, &err);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+e2b_error *box_op_process_error(e2b_box_op *op, const char *what)
+{
+    const char *text = op->err_len ? op->errout : op->out_len ? op->out : "";
+    /* the last non-empty line says most */
+    char line[300] = "";
+    const char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > text && start[-1] != '\n')
+        start--;
+    size_t n = (size_t)(end - start) < sizeof line - 1 ? (size_t)(end - start) : sizeof line - 1;
+    memcpy(line, start, n);
+    line[n] = '\0';
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < ' ')
+            *p = ' ';
+    return e2b_error_new(E2B_ERR_REMOTE, "%s failed in the box (exit %d)%s%s", what,
+                         op->proc_exit, *line ? ": " : "", line);
+}
+
+/* ---- health probes ---- */
+
+/* One GET of op->health_url with the box's basic auth (and the traffic token when the
+ * sandbox has one). Returns the request, or NULL with *err. */
+static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b_error **err)
+{
+    char auth[200], traffic[300], userpass[100];
+    snprintf(userpass, sizeof userpass, "opencode:%s", op->password);
+    char *b64 = e2b_base64_encode((const uint8_t *)userpass, strlen(userpass));
+    explicit_bzero(userpass, sizeof userpass);
+    snprintf(auth, sizeof auth, "Authorization: Basic %s", b64 ? b64 : "");
+    if (b64) {
+        explicit_bzero(b64, strlen(b64));
+        free(b64);
+    }
+    const char *headers[3] = {auth, NULL, NULL};
+    if (op->sb.traffic_access_token) {
+        snprintf(traffic, sizeof traffic, "e2b-traffic-access-token: %s",
+                 op->sb.traffic_access_token);
+        headers[1] = traffic;
+    }
+    e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
+                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
+                          .max_body = 64 * 1024, .log_path = "health"};
+    e2b_http_request *r = e2b_http_start(op->env.loop, &o, done, op, err);
+    explicit_bzero(auth, sizeof auth);
+    explicit_bzero(traffic, sizeof traffic);
+    return r;
+}
+
+/* The wait before the next probe: 50 ms, doubling up to 500 ms. A server that is up at
+ * once is seen at once; a slow one costs at most two requests a second. */
+static long health_backoff(e2b_box_op *op)
+{
+    long d = op->health_delay_ms ? op->health_delay_ms * 2 : 50;
+    op->health_delay_ms = d > 500 ? 500 : d;
+    return op->health_delay_ms;
+}
+
+/* Sets op->health_url, the deadline and the backoff for a new wait. */
+static void health_prepare(e2b_box_op *op)
+{
+    const e2b_config *cfg = op->env.cfg;
+    free(op->health_url);
+    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
+    op->health_url = malloc(n);
+    if (op->health_url)
+        snprintf(op->health_url, n, "%s%s%s", op->res.url,
+                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
+    if (!op->health_timeout_ms)
+        op->health_timeout_ms = 90000;
+    op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
+    op->health_delay_ms = 0;
+}
+
+static e2b_error *health_timeout_error(e2b_box_op *op, const e2b_http_response *resp,
+                                       const e2b_error *err)
+{
+    char last[200];
+    if (err)
+        snprintf(last, sizeof last, "%s", e2b_error_message(err));
+    else
+        snprintf(last, sizeof last, "HTTP %ld", resp->status);
+    return e2b_error_new(E2B_ERR_TIMEOUT,
+                         "the OpenCode server did not become healthy within %ld s (last "
+                         "answer: %s); its log is " E2B_BOX_SERVER_LOG
+                         " in the box (l shows it in the dashboard)",
+                         op->health_timeout_ms / 1000, last);
+}
+
+/* ---- server start ----
+ * The server's process stream stays open while its health is probed: the stream says at
+ * once when the command exits (not installed, bad flags), a 2xx probe says it is up. The
+ * first of the two ends the wait; the stream is then closed (the server keeps running,
+ * detached) and then(op, err) runs once both the stream and the probe are done. */
+
+static void server_probe_try(void *ud);
+
+static void server_maybe_done(e2b_box_op *op)
+{
+    if (op->http || op->probe || op->probe_timer)
+        return;
+    box_step_fn then = op->step_then;
+    e2b_error *e = op->server_err;
+    op->server_err = NULL;
+    if (!op->server_healthy && !e)
+        e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+    then(op, op->server_healthy ? NULL : e);
+    e2b_error_free(e);
+}
+
+/* Ends the wait with err (owned; NULL = healthy): closes what is still open. */
+static void server_settle(e2b_box_op *op, e2b_error *err)
+{
+    if (err && !op->server_err && !op->server_healthy)
+        op->server_err = err;
+    else
+        e2b_error_free(err);
+    if (op->probe_timer) {
+        e2b_loop_timer_cancel(op->env.loop, op->probe_timer);
+        op->probe_timer = 0;
+        op->pending--;
+    }
+    if (op->probe)
+        e2b_http_cancel(op->probe);
+    if (op->http)
+        e2b_http_cancel(op->http);
+    server_maybe_done(op);
+}
+
+static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->probe = NULL;
+    op->pending--;
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
+    }
+    if (!err && resp->status >= 200 && resp->status < 300) {
+        op->server_healthy = 1;
+        server_settle(op, NULL);
+        return;
+    }
+    if (op->cancelled || (err && err->kind == E2B_ERR_CANCELLED)) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (e2b_now_ms() >= op->deadline_ms) {
+        server_settle(op, health_timeout_error(op, resp, err));
+        return;
+    }
+    op->probe_timer = e2b_loop_timer_add(op->env.loop, health_backoff(op), server_probe_try, op);
+    if (op->probe_timer)
+        op->pending++;
+    else
+        server_settle(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer"));
+}
+
+static void server_probe_try(void *ud)
+{
+    e2b_box_op *op = ud;
+    e2b_error *err = NULL;
+    if (op->probe_timer) {
+        op->probe_timer = 0;
+        op->pending--;
+    }
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
+    }
+    if (op->cancelled) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    op->probe = health_probe(op, server_probe_done, &err);
+    if (!op->probe) {
+        server_settle(op, err);
+        return;
+    }
+    op->pending++;
+}
+
+static int server_on_event(void *ud, const e2b_process_event *ev)
+{
+    e2b_box_op *op = ud;
+    if (ev->type == E2B_PROC_START && !op->proc_started) {
+        op->proc_started = 1;
+        box_op_progress(op, "waiting for the server", 0, 0);
+        /* From the loop: no new transfer may start inside curl's callback. */
+        op->probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
+        if (op->probe_timer)
+            op->pending++;
+        else
+            e2b_http_cancel(op->http);
+    } else if (ev->type == E2B_PROC_END) {
+        op->proc_ended = 1;
+        op->proc_exit = ev->exit_code;
+    }
+    return 0;
+}
+
+static void server_done(void *ud, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return;
+    }
+    if (op->cancelled) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (op->proc_started && !op->proc_ended) {
+        /* The stream broke but the server runs on (detached): its health decides. */
+        server_maybe_done(op);
+        return;
+    }
+    if (!err || op->proc_ended) {
+        server_settle(op, e2b_error_new(E2B_ERR_REMOTE,
+                                        "the server command exited at once (exit %d); check "
+                                        "serve_command",
+                                        op->proc_exit));
+        return;
+    }
+    server_settle(op, e2b_error_copy(err));
+}
+
+int box_op_start_server(e2b_box_op *op, box_step_fn then)
+{
+    const e2b_config *cfg = op->env.cfg;
+    e2b_error *err = NULL;
+    char *cmd = e2b_box_command_shell(cfg->serve_command, op->res.url, op->rec.dir,
+                                      op->rec.port ? op->rec.port : E2B_BOX_PORT);
+    if (!cmd) {
+        err = e2b_error_new(E2B_ERR_INVALID, "serve_command is empty or has unbalanced quotes");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    /* exec keeps the server the process envd knows by the tag (its exit status is the
+     * server's). Its output goes through tee to the log file in the box and to envd's pipe:
+     * envd always reads that pipe (output nobody is connected to is dropped), so the server
+     * never blocks on it, and the Log view follows it live with Process/Connect. tee -p
+     * keeps writing the file if the pipe ever goes away; a tee without -p (busybox) is used
+     * as it is. */
+    static const char fmt[] =
+        "exec > >(tee -p -a " E2B_BOX_SERVER_LOG " 2>/dev/null || exec tee -a " E2B_BOX_SERVER_LOG
+        ") 2>&1 </dev/null; exec %s";
+    size_t n = strlen(cmd) + sizeof fmt;
+    char *script = malloc(n);
+    if (!script) {
+        free(cmd);
+        err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    snprintf(script, n, fmt, cmd);
+    free(cmd);
+    e2b_metadata env = {0};
+    e2b_metadata_set(&env, "OPENCODE_SERVER_PASSWORD", op->password);
+    e2b_metadata_set(&env, "OPENCODE_PASSWORD", op->password);
+    e2b_metadata_set(&env, "OPENCODE_SERVER_USERNAME", "opencode");
+    const char *args[] = {"-c", script, NULL};
+    e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
+                             .cwd = op->rec.dir, .tag = E2B_BOX_SERVER_TAG};
+    op->proc_started = op->proc_ended = 0;
+    op->server_healthy = 0;
+    e2b_error_free(op->server_err);
+    op->server_err = NULL;
+    op->step_then = then;
+    health_prepare(op);
+    op->http = e2b_envd_process_start(op->envd, &spec, server_on_event, server_done, op, &err);
+    for (size_t i = 0; i < env.count; i++)
+        explicit_bzero(env.items[i].value, strlen(env.items[i].value));
+    e2b_metadata_clear(&env);
+    free(script);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+/* ---- health of a server that already runs ---- */
+
+static void health_try(void *ud);
+
+static void health_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (!err && resp->status >= 200 && resp->status < 300) {
+        op->step_then(op, NULL);
+        return;
+    }
+    if (op->cancelled || (err && err->kind == E2B_ERR_CANCELLED)) {
+        e2b_error *e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    if (e2b_now_ms() >= op->deadline_ms) {
+        e2b_error *e = health_timeout_error(op, resp, err);
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    op->timer = e2b_loop_timer_add(op->env.loop, health_backoff(op), health_try, op);
+    op->pending++;
+}
+
+static void health_try(void *ud)
+{
+    e2b_box_op *op = ud;
+    e2b_error *err = NULL;
+    op->timer = 0;
+    op->pending--;
+    if (op->cancelled) {
+        err = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        op->step_then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->http = health_probe(op, health_done, &err);
+    if (!op->http) {
+        op->step_then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->pending++;
+}
+
+void box_op_health(e2b_box_op *op, box_step_fn then)
+{
+    op->step_then = then;
+    health_prepare(op);
+    box_op_progress(op, "waiting for the server", 0, 0);
+    op->pending++;
+    health_try(op);
+}
+
+static void health_once_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->http = NULL;
+    op->pending--;
+    if (!err && !op->cancelled && resp->status >= 200 && resp->status < 300) {
+        op->step_then(op, NULL);
+        return;
+    }
+    e2b_error *e = err ? e2b_error_copy(err)
+                       : op->cancelled ? e2b_error_new(E2B_ERR_CANCELLED, "cancelled")
+                                       : e2b_error_new(E2B_ERR_REMOTE, "HTTP %ld", resp->status);
+    op->step_then(op, e);
+    e2b_error_free(e);
+}
+
+void box_op_health_once(e2b_box_op *op, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    op->step_then = then;
+    health_prepare(op);
+    op->http = health_probe(op, health_once_done, &err);
+    if (!op->http) {
+        then(op, err);
+        e2b_error_free(err);
+        return;
+    }
+    op->pending++;
+}
+
+/* ---- resolving a name ---- */
+
+
+static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    if (err) {
+        op->step_then(op, err);
+        return;
+    }
+    const e2b_sandbox *found = NULL;
+    for (size_t i = 0; i < list->count; i++)
+        if (list->items[i].kind == E2B_KIND_BOX && list->items[i].box_name &&
+            strcmp(list->items[i].box_name, op->res.name) == 0)
+            found = &list->items[i];
+    if (!found) {
+        e2b_sandbox_list_free(list);
+        e2b_error *e = e2b_error_new(E2B_ERR_NOT_FOUND, "no box named %s", op->res.name);
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
+    op->rec.name = strdup(op->res.name);
+    op->rec.sandbox_id = strdup(found->sandbox_id);
+    op->rec.template_id = box_strdup(found->template_id ? found->template_id : "");
+    op->rec.branch = box_strdup(found->box_branch ? found->box_branch : "");
+    op->rec.base = box_strdup(found->box_base ? found->box_base : "");
+    op->rec.dir = strdup("");
+    op->rec.port = E2B_BOX_PORT;
+    op->have_record = 0;
+    op->res.sandbox_id = strdup(found->sandbox_id);
+    e2b_sandbox_list_free(list);
+    op->step_then(op, NULL);
+}
+
+int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
+{
+    e2b_error *err;
+    op->step_then = then;
+    free(op->res.name);
+    op->res.name = strdup(name);
+    err = box_record_read(op->env.cfg->records_dir, name, &op->rec);
+    if (!err) {
+        op->have_record = 1;
+        op->res.sandbox_id = strdup(op->rec.sandbox_id);
+        then(op, NULL);
+        return 0;
+    }
+    if (err->kind != E2B_ERR_NOT_FOUND) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    e2b_error_free(err);
+    /* Not made here: look for a box sandbox of that name (made on another machine). */
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = op->env.cfg->workspace_keys};
+    box_op_progress(op, "looking up the box", 0, 0);
+    op->api_call = e2b_api_list(op->env.client, &q, resolve_listed, op, &err);
+    e2b_metadata_clear(&md);
+    if (!op->api_call) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
+static void start_now(void *ud)
+{
+    e2b_box_op *op = ud;
+    box_step_fn then = op->step_then;
+    op->timer = 0;
+    op->pending--;
+    if (op->cancelled) {
+        box_op_finish(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (op->start_name) {
+        char *name = op->start_name;
+        op->start_name = NULL;
+        box_op_resolve(op, name, then);
+        free(name);
+        return;
+    }
+    then(op, NULL);
+}
+
+void box_op_start(e2b_box_op *op, const char *name, box_step_fn then)
+{
+    op->step_then = then;
+    op->start_name = box_strdup(name);
+    op->pending++;
+    op->timer = e2b_loop_timer_add(op->env.loop, 0, start_now, op);
+}

@@ -1,0 +1,268 @@
+/* pull: find the box -> connect (resumes) -> run pull_script in the box (scratch commit and
+ * bundle, nothing of the box's branch, index or work tree changes) -> download the bundle
+ * straight into the importer -> create or fast-forward e2b/<name> -> remove the bundle.
+ * Locally only refs/heads/e2b/<name> and new objects are written; HEAD, index and work tree
+ * never change. No credential is sent to the box: the script gets names and ids only. */
+#include "core/box/box_internal.h"
+#include "core/git/bundle.h"
+#include "core/git/pull_script.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pull_fail(e2b_box_op *op, const e2b_error *err, const char *step)
+{
+    e2b_error *e = err ? e2b_error_copy(err) : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+    e2b_error_set_action(e, "pulling box %s: %s", op->res.name ? op->res.name : "", step);
+    box_op_finish(op, e);
+}
+
+static void pull_fail_gw(e2b_box_op *op, const gw_error *g, const char *step)
+{
+    e2b_error_kind k = g->code == GW_EDIVERGED || g->code == GW_ECHECKEDOUT ? E2B_ERR_CONFLICT
+                       : g->code == GW_ENOTREPO || g->code == GW_EINVAL     ? E2B_ERR_INVALID
+                       : g->code == GW_ECANCELLED                           ? E2B_ERR_CANCELLED
+                                                                            : E2B_ERR_IO;
+    e2b_error *e;
+    if (g->code == GW_EDIVERGED)
+        e = e2b_error_new(k, "branch %s has commits the box's work does not contain; nothing "
+                             "was changed (use --force to overwrite it)",
+                          op->res.branch);
+    else
+        e = e2b_error_new(k, "%s", g->msg);
+    pull_fail(op, e, step);
+    e2b_error_free(e);
+}
+
+static void pull_removed(void *ud, const json_t *reply, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    (void)reply, (void)err; /* a left-over temp file in the box is harmless */
+    op->http = NULL;
+    op->pending--;
+    box_op_finish(op, NULL);
+}
+
+static void pull_cleanup_box(e2b_box_op *op)
+{
+    e2b_error *e = NULL;
+    json_t *req = json_pack("{s:s}", "path", op->bundle_path);
+    box_op_progress(op, "cleaning up", 0, 0);
+    op->http = e2b_envd_rpc(op->envd, "filesystem.Filesystem", "Remove", req, pull_removed, op, &e);
+    json_decref(req);
+    if (!op->http) {
+        e2b_error_free(e);
+        box_op_finish(op, NULL);
+        return;
+    }
+    op->pending++;
+}
+
+static e2b_error *pull_write(void *ud, const char *data, size_t len)
+{
+    e2b_box_op *op = ud;
+    if (op->cancelled)
+        return e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+    if (bundle_import_write(op->bundle, data, len) != GW_OK)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s", bundle_import_error(op->bundle)->msg);
+    op->res.bundle_bytes += len;
+    box_op_progress(op, "downloading", (int64_t)op->res.bundle_bytes, (int64_t)op->tar_out);
+    return NULL;
+}
+
+static void pull_downloaded(void *ud, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    gitwork_branch_outcome outcome;
+    char oid[41];
+    op->http = NULL;
+    op->pending--;
+    if (err || op->cancelled) {
+        if (err && err->kind == E2B_ERR_PROTOCOL && bundle_import_error(op->bundle)->code != GW_OK)
+            pull_fail_gw(op, bundle_import_error(op->bundle), "importing the bundle");
+        else
+            pull_fail(op, err, "downloading the bundle");
+        return;
+    }
+    box_op_progress(op, "importing", 0, 0);
+    if (bundle_import_finish_branch(op->bundle, PULL_SCRIPT_REF, op->res.branch, op->pull.force,
+                                    &outcome, oid) != GW_OK) {
+        pull_fail_gw(op, bundle_import_error(op->bundle), "importing the bundle");
+        return;
+    }
+    op->res.commit = strdup(oid);
+    op->res.outcome = gitwork_branch_outcome_name(outcome);
+    op->res.no_new_work = outcome == GITWORK_BRANCH_UP_TO_DATE;
+    pull_cleanup_box(op);
+}
+
+static void pull_scripted(e2b_box_op *op, const e2b_error *err)
+{
+    pull_script_result r = {0};
+    gw_error g = {0};
+    e2b_error *e = NULL;
+    if (err || op->cancelled) {
+        pull_fail(op, err, "committing the work in the box");
+        return;
+    }
+    if (pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != GW_OK) {
+        e = op->proc_exit != 0 && !strstr(op->out ? op->out : "", "E2B-TUI-ERROR")
+                ? box_op_process_error(op, "the pull script")
+                : e2b_error_new(E2B_ERR_REMOTE, "%s", g.msg);
+        pull_fail(op, e, "committing the work in the box");
+        e2b_error_free(e);
+        return;
+    }
+    if (r.kind == PULL_SCRIPT_NOWORK) {
+        op->res.commit = strdup(r.commit);
+        op->res.no_new_work = 1;
+        op->res.outcome = "no new work";
+        box_op_finish(op, NULL);
+        return;
+    }
+    op->bundle_path = r.path;
+    op->tar_out = r.size; /* the bundle's size, for progress */
+    if (bundle_import_new(&op->bundle, op->git, NULL, NULL, &g) != GW_OK) {
+        pull_fail_gw(op, &g, "importing the bundle");
+        return;
+    }
+    box_op_progress(op, "downloading", 0, (int64_t)r.size);
+    op->http = e2b_envd_download(op->envd, op->bundle_path, pull_write, op, 0, pull_downloaded,
+                                 op, &e);
+    if (!op->http) {
+        pull_fail(op, e, "downloading the bundle");
+        e2b_error_free(e);
+        return;
+    }
+    op->pending++;
+}
+
+static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    e2b_error *e = NULL;
+    gw_error g = {0};
+    char *uname = NULL, *uemail = NULL;
+    pull_script_var *vars = NULL;
+    size_t nvars = 0;
+    (void)status;
+    op->api_call = NULL;
+    op->pending--;
+    if (err || op->cancelled) {
+        e2b_sandbox_free(sb);
+        pull_fail(op, err, "connecting");
+        return;
+    }
+    op->sb = *sb;
+    free(sb);
+    op->envd = e2b_envd_new(op->env.loop, op->env.cfg, &op->sb, NULL, &e);
+    if (!op->envd) {
+        pull_fail(op, e, "reaching envd");
+        e2b_error_free(e);
+        return;
+    }
+    gitwork_user(op->git, &uname, &uemail, &g);
+    const char *dir = op->rec.dir[0] ? op->rec.dir : gitwork_workdir(op->git);
+    /* The local e2b/<name> tip: the box builds on it, so repeated pulls fast-forward. */
+    char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
+    git_oid prev_oid;
+    snprintf(refname, sizeof refname, "refs/heads/%s", op->res.branch);
+    if (git_reference_name_to_id(&prev_oid, gitwork_repo(op->git), refname) == 0)
+        git_oid_tostr(prev, sizeof prev, &prev_oid);
+    pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
+                             .box_name = op->res.name, .user_name = uname, .user_email = uemail};
+    int rc = pull_script_env(&pp, &vars, &nvars, &g);
+    free(uname);
+    free(uemail);
+    if (rc != GW_OK) {
+        pull_fail_gw(op, &g, "preparing the pull");
+        return;
+    }
+    e2b_metadata env = {0};
+    for (size_t i = 0; i < nvars; i++)
+        e2b_metadata_set(&env, vars[i].name, vars[i].value);
+    pull_script_env_free(vars, nvars);
+    const char *args[] = {"-c", pull_script_text(), NULL};
+    e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env, .cwd = dir};
+    box_op_progress(op, "committing the work in the box", 0, 0);
+    box_op_run(op, op->envd, &spec, pull_scripted);
+    e2b_metadata_clear(&env);
+}
+
+static void pull_resolved(e2b_box_op *op, const e2b_error *err)
+{
+    e2b_error *e = NULL;
+    if (err) {
+        pull_fail(op, err, "finding the box");
+        return;
+    }
+    char branch[300];
+    snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
+    op->res.branch = strdup(branch);
+    box_op_progress(op, "connecting", 0, 0);
+    op->api_call = e2b_api_connect(op->env.client, op->rec.sandbox_id, 0, pull_connected, op, &e);
+    if (!op->api_call) {
+        pull_fail(op, e, "connecting");
+        e2b_error_free(e);
+        return;
+    }
+    op->pending++;
+}
+
+/* The box of the current branch: a record made from this work tree and branch, else the
+ * branch's default name. */
+static void pull_local(e2b_box_op *op, const e2b_error *unused)
+{
+    gw_error g = {0};
+    gitwork_head head;
+    char name[GITWORK_BOX_NAME_MAX + 8];
+    (void)unused;
+    if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != GW_OK ||
+        gitwork_head_info(op->git, &head, &g) != GW_OK) {
+        pull_fail_gw(op, &g, "opening the git project");
+        return;
+    }
+    if (op->pull.name) {
+        snprintf(name, sizeof name, "%s", op->pull.name);
+    } else {
+        box_record_list list = {0};
+        e2b_error *e = box_record_list_read(op->env.cfg->records_dir, &list, NULL);
+        const box_record *found = NULL;
+        for (size_t i = 0; !e && i < list.count; i++)
+            if (strcmp(list.items[i].dir, gitwork_workdir(op->git)) == 0 &&
+                strcmp(list.items[i].branch, head.branch) == 0)
+                found = &list.items[i];
+        if (found)
+            snprintf(name, sizeof name, "%s", found->name);
+        else
+            gitwork_default_box_name(&head, name, sizeof name);
+        box_record_list_clear(&list);
+        e2b_error_free(e);
+    }
+    if (!gitwork_box_name_valid(name)) {
+        e2b_error *e = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid box name", name);
+        op->res.name = strdup(name);
+        pull_fail(op, e, "finding the box");
+        e2b_error_free(e);
+        return;
+    }
+    box_op_resolve(op, name, pull_resolved);
+}
+
+e2b_box_op *e2b_box_pull(const e2b_box_env *env, const e2b_box_pull_params *p,
+                         e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                         e2b_error **err)
+{
+    e2b_box_op *op = box_op_new(OP_PULL, env, progress, done, ud);
+    if (!op) {
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    op->pull = *p;
+    op->pull.dir = box_strdup(p->dir);
+    op->pull.name = box_strdup(p->name);
+    box_op_start(op, NULL, pull_local);
+    return op;
+}

@@ -1,0 +1,156 @@
+/* stop (pause) and kill as step machines: resolve the name, call the API, clean up. */
+#include "core/box/box_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((format(printf, 2, 3))) static void set_note(e2b_box_op *op, const char *fmt, ...)
+{
+    char buf[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    free(op->res.note);
+    op->res.note = strdup(buf);
+}
+
+static e2b_error *with_action(const e2b_error *err, const char *verb, const char *name)
+{
+    e2b_error *e = e2b_error_copy(err);
+    return e2b_error_set_action(e, "%s box %s", verb, name);
+}
+
+/* ---- stop ---- */
+
+static void stop_paused(void *ud, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    (void)status;
+    if (err && err->kind == E2B_ERR_CONFLICT) {
+        set_note(op, "box %s was already paused", op->res.name);
+        box_op_finish(op, NULL);
+        return;
+    }
+    if (err && err->kind == E2B_ERR_NOT_FOUND) {
+        e2b_error *e = e2b_error_new(E2B_ERR_NOT_FOUND,
+                                     "its sandbox %s is gone (e2b-tui --kill %s removes the record)",
+                                     op->res.sandbox_id, op->res.name);
+        box_op_finish(op, e2b_error_set_action(e, "pausing box %s", op->res.name));
+        return;
+    }
+    box_op_finish(op, err ? with_action(err, "pausing", op->res.name) : NULL);
+}
+
+static void stop_resolved(e2b_box_op *op, const e2b_error *err)
+{
+    e2b_error *e = NULL;
+    if (err) {
+        box_op_finish(op, with_action(err, "pausing", op->res.name));
+        return;
+    }
+    box_op_progress(op, "pausing", 0, 0);
+    op->api_call = e2b_api_pause(op->env.client, op->res.sandbox_id, stop_paused, op, &e);
+    if (!op->api_call) {
+        box_op_finish(op, e);
+        return;
+    }
+    op->pending++;
+}
+
+e2b_box_op *e2b_box_stop(const e2b_box_env *env, const char *name, e2b_box_progress_fn progress,
+                         e2b_box_done_fn done, void *ud, e2b_error **err)
+{
+    e2b_box_op *op = box_op_new(OP_STOP, env, progress, done, ud);
+    if (!op) {
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    box_op_start(op, name, stop_resolved);
+    return op;
+}
+
+/* ---- kill ---- */
+
+static void kill_password_deleted(e2b_box_op *op)
+{
+    ks_error kerr = {0};
+    ks_code c = box_op_job_result(op, &kerr);
+    if (c != KS_OK && c != KS_ERR_NOT_FOUND) {
+        /* The sandbox and the record are gone already; say what is left behind. */
+        set_note(op, "the password could not be deleted from the keystore: %s", kerr.message);
+    }
+    box_op_finish(op, NULL);
+}
+
+static void kill_local_cleanup(e2b_box_op *op)
+{
+    e2b_error *e = NULL;
+    if (op->have_record) {
+        box_op_progress(op, "removing the record", 0, 0);
+        e = box_record_remove(op->env.cfg->records_dir, op->res.name);
+        if (e) {
+            box_op_finish(op, e2b_error_set_action(e, "killing box %s", op->res.name));
+            return;
+        }
+    }
+    if (!op->env.ks) {
+        set_note(op, "the password store could not be opened: box %s's password was not deleted",
+                 op->res.name);
+        box_op_finish(op, NULL);
+        return;
+    }
+    box_op_progress(op, "deleting the password", 0, 0);
+    box_op_job_delete(op, kill_password_deleted);
+}
+
+static void kill_done(void *ud, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    (void)status;
+    if (err && err->kind == E2B_ERR_NOT_FOUND) {
+        if (!op->have_record) {
+            box_op_finish(op, with_action(err, "killing", op->res.name));
+            return;
+        }
+        set_note(op, "the sandbox of box %s was already gone; removed it locally", op->res.name);
+    } else if (err) {
+        box_op_finish(op, with_action(err, "killing", op->res.name));
+        return;
+    }
+    kill_local_cleanup(op);
+}
+
+static void kill_resolved(e2b_box_op *op, const e2b_error *err)
+{
+    e2b_error *e = NULL;
+    if (err) {
+        box_op_finish(op, with_action(err, "killing", op->res.name));
+        return;
+    }
+    box_op_progress(op, "killing the sandbox", 0, 0);
+    op->api_call = e2b_api_kill(op->env.client, op->res.sandbox_id, kill_done, op, &e);
+    if (!op->api_call) {
+        box_op_finish(op, e);
+        return;
+    }
+    op->pending++;
+}
+
+e2b_box_op *e2b_box_kill(const e2b_box_env *env, const char *name, e2b_box_progress_fn progress,
+                         e2b_box_done_fn done, void *ud, e2b_error **err)
+{
+    e2b_box_op *op = box_op_new(OP_KILL, env, progress, done, ud);
+    if (!op) {
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    box_op_start(op, name, kill_resolved);
+    return op;
+}

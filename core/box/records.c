@@ -1,0 +1,397 @@
+/* Box records on disk: one JSON file per box, written atomically (see records.h). */
+#include "core/box/records.h"
+
+#include "core/git/gitwork.h"
+#include "core/e2b/model.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *xstrdup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Creates dir (and parents) with mode 0700; an existing one that is group/world accessible
+ * is tightened, since record names and paths are nobody else's business. */
+static e2b_error *ensure_dir(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
+            return e2b_error_new(E2B_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(path, 0700) < 0 && errno != EEXIST)
+        return e2b_error_new(E2B_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+        return e2b_error_new(E2B_ERR_IO, "%s is not a directory", path);
+    if ((st.st_mode & 077) && chmod(path, 0700) < 0)
+        return e2b_error_new(E2B_ERR_IO, "cannot make %s private: %s", path, strerror(errno));
+    return NULL;
+}
+
+static e2b_error *check_name(const char *name)
+{
+    if (!name || !gitwork_box_name_valid(name))
+        return e2b_error_new(E2B_ERR_INVALID,
+                             "'%s' is not a valid box name (letters, digits, '.', '_', '-')",
+                             name ? name : "");
+    return NULL;
+}
+
+static json_t *record_to_json(const box_record *r)
+{
+    char created[32];
+    e2b_format_rfc3339(r->created_at, created, sizeof created);
+    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}", "version",
+                     BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
+                     "template", r->template_id ? r->template_id : "", "branch",
+                     r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
+                     r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
+                     "created_at", created);
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static e2b_error *record_from_json(const json_t *o, const char *file, box_record *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(o) || !json_is_string(json_object_get(o, "name")) ||
+        !json_is_string(json_object_get(o, "sandbox_id")) || !*jstr(o, "sandbox_id"))
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s: not a box record (name or sandbox_id missing)",
+                             file);
+    out->name = xstrdup(jstr(o, "name"));
+    out->sandbox_id = xstrdup(jstr(o, "sandbox_id"));
+    out->template_id = xstrdup(jstr(o, "template"));
+    out->branch = xstrdup(jstr(o, "branch"));
+    out->base = xstrdup(jstr(o, "base"));
+    out->dir = xstrdup(jstr(o, "dir"));
+    out->port = (int)json_integer_value(json_object_get(o, "port"));
+    out->opencode = (int)json_integer_value(json_object_get(o, "opencode"));
+    if (e2b_parse_rfc3339(jstr(o, "created_at"), &out->created_at, NULL) < 0)
+        out->created_at = 0;
+    if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
+        !out->dir) {
+        box_record_clear(out);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    return NULL;
+}
+
+static int record_path(char *buf, size_t size, const char *dir, const char *name, const char *ext)
+{
+    return snprintf(buf, size, "%s/%s%s", dir, name, ext) < (int)size ? 0 : -1;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Removes the temp files of writers that died (".<name>.<pid>.tmp" whose pid is gone): a
+ * SIGKILL between the temp write and the rename leaves one behind. A live pid may be
+ * another e2b-tui writing right now, so its file is left alone. */
+static void sweep_stale_temps(const char *records_dir)
+{
+    DIR *d = opendir(records_dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        size_t len = strlen(n);
+        if (n[0] != '.' || len < 6 || strcmp(n + len - 4, ".tmp") != 0)
+            continue;
+        const char *dot = n + len - 4;
+        const char *p = dot;
+        while (p > n + 1 && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (p == dot || p[-1] != '.' || p - 1 == n)
+            continue;
+        long pid = strtol(p, NULL, 10);
+        if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+            unlinkat(dirfd(d), n, 0);
+    }
+    closedir(d);
+}
+
+e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive)
+{
+    char final[4200], tmp[4300];
+    e2b_error *err = check_name(r ? r->name : NULL);
+    if (err)
+        return err;
+    if (!r->sandbox_id || !*r->sandbox_id)
+        return e2b_error_new(E2B_ERR_INVALID, "box record %s has no sandbox id", r->name);
+    if ((err = ensure_dir(records_dir)))
+        return err;
+    sweep_stale_temps(records_dir);
+    if (record_path(final, sizeof final, records_dir, r->name, ".json") < 0)
+        return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
+    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", records_dir, r->name, (long)getpid());
+    json_t *j = record_to_json(r);
+    char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+    json_decref(j);
+    if (!text)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        err = e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+        free(text);
+        return err;
+    }
+    size_t len = strlen(text);
+    text[len] = '\0';
+    int bad = write_all(fd, text, len) < 0 || write_all(fd, "\n", 1) < 0 || fsync(fd) < 0;
+    int saved = errno;
+    free(text);
+    if (close(fd) < 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad) {
+        unlink(tmp);
+        return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", tmp, strerror(saved));
+    }
+    if (exclusive) {
+        /* link() fails when the name exists: two `up`s of the same name cannot both win. */
+        if (link(tmp, final) < 0) {
+            saved = errno;
+            unlink(tmp);
+            if (saved == EEXIST)
+                return e2b_error_set_action(
+                    e2b_error_new(E2B_ERR_CONFLICT, "a box named %s already exists", r->name),
+                    "recording box %s", r->name);
+            return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", final, strerror(saved));
+        }
+        unlink(tmp);
+    } else if (rename(tmp, final) < 0) {
+        saved = errno;
+        unlink(tmp);
+        return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", final, strerror(saved));
+    }
+    int dfd = open(records_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd); /* the rename itself must survive a crash */
+        close(dfd);
+    }
+    return NULL;
+}
+
+static e2b_error *read_file(const char *path, const char *name, box_record *out)
+{
+    json_error_t jerr;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return e2b_error_new(E2B_ERR_NOT_FOUND, "no box named %s on this machine", name);
+        return e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > 1 << 20) {
+        close(fd);
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s is not a box record file", path);
+    }
+    json_t *j = json_loadfd(fd, 0, &jerr);
+    close(fd);
+    if (!j)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s: corrupt box record (%s)", path, jerr.text);
+    e2b_error *err = record_from_json(j, path, out);
+    json_decref(j);
+    if (!err && strcmp(out->name, name) != 0) {
+        box_record_clear(out);
+        err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: the record names another box", path);
+    }
+    return err;
+}
+
+e2b_error *box_record_read(const char *records_dir, const char *name, box_record *out)
+{
+    char path[4200];
+    e2b_error *err = check_name(name);
+    memset(out, 0, sizeof *out);
+    if (err)
+        return err;
+    if (record_path(path, sizeof path, records_dir, name, ".json") < 0)
+        return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
+    return read_file(path, name, out);
+}
+
+int box_record_exists(const char *records_dir, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    if (!gitwork_box_name_valid(name) ||
+        record_path(path, sizeof path, records_dir, name, ".json") < 0)
+        return 0;
+    return lstat(path, &st) == 0;
+}
+
+e2b_error *box_record_remove(const char *records_dir, const char *name)
+{
+    char path[4200];
+    e2b_error *err = check_name(name);
+    if (err)
+        return err;
+    if (record_path(path, sizeof path, records_dir, name, ".json") < 0)
+        return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
+    if (unlink(path) < 0 && errno != ENOENT)
+        return e2b_error_new(E2B_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    return NULL;
+}
+
+static int cmp_record(const void *a, const void *b)
+{
+    return strcmp(((const box_record *)a)->name, ((const box_record *)b)->name);
+}
+
+static void append_name(char **list, const char *name)
+{
+    size_t old = *list ? strlen(*list) : 0;
+    char *n = realloc(*list, old + strlen(name) + 3);
+    if (!n)
+        return;
+    if (old)
+        strcpy(n + old, ", ");
+    else
+        n[0] = '\0';
+    strcat(n, name);
+    *list = n;
+}
+
+e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, char **skipped)
+{
+    memset(out, 0, sizeof *out);
+    if (skipped)
+        *skipped = NULL;
+    sweep_stale_temps(records_dir);
+    DIR *d = opendir(records_dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return NULL;
+        return e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", records_dir, strerror(errno));
+    }
+    struct dirent *de;
+    size_t cap = 0;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        char name[256], path[4200];
+        if (de->d_name[0] == '.' || n <= 5 || strcmp(de->d_name + n - 5, ".json") != 0 ||
+            n - 5 >= sizeof name)
+            continue;
+        memcpy(name, de->d_name, n - 5);
+        name[n - 5] = '\0';
+        if (!gitwork_box_name_valid(name) ||
+            record_path(path, sizeof path, records_dir, name, ".json") < 0)
+            continue;
+        if (out->count == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            box_record *ni = realloc(out->items, ncap * sizeof *ni);
+            if (!ni) {
+                closedir(d);
+                box_record_list_clear(out);
+                return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+            }
+            out->items = ni;
+            cap = ncap;
+        }
+        e2b_error *err = read_file(path, name, &out->items[out->count]);
+        if (err) {
+            if (skipped)
+                append_name(skipped, de->d_name);
+            e2b_error_free(err);
+            continue;
+        }
+        out->count++;
+    }
+    closedir(d);
+    if (out->count)
+        qsort(out->items, out->count, sizeof *out->items, cmp_record);
+    return NULL;
+}
+
+const box_record *box_record_list_find_sandbox(const box_record_list *list, const char *sandbox_id)
+{
+    for (size_t i = 0; list && sandbox_id && i < list->count; i++)
+        if (strcmp(list->items[i].sandbox_id, sandbox_id) == 0)
+            return &list->items[i];
+    return NULL;
+}
+
+const box_record *box_record_list_find(const box_record_list *list, const char *name)
+{
+    for (size_t i = 0; list && name && i < list->count; i++)
+        if (strcmp(list->items[i].name, name) == 0)
+            return &list->items[i];
+    return NULL;
+}
+
+void box_record_clear(box_record *r)
+{
+    if (!r)
+        return;
+    free(r->name);
+    free(r->sandbox_id);
+    free(r->template_id);
+    free(r->branch);
+    free(r->base);
+    free(r->dir);
+    memset(r, 0, sizeof *r);
+}
+
+void box_record_list_clear(box_record_list *list)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; i < list->count; i++)
+        box_record_clear(&list->items[i]);
+    free(list->items);
+    list->items = NULL;
+    list->count = 0;
+}
+
+int box_record_copy(const box_record *src, box_record *dst)
+{
+    *dst = *src;
+    dst->name = xstrdup(src->name);
+    dst->sandbox_id = xstrdup(src->sandbox_id);
+    dst->template_id = xstrdup(src->template_id);
+    dst->branch = xstrdup(src->branch);
+    dst->base = xstrdup(src->base);
+    dst->dir = xstrdup(src->dir);
+    if (!dst->name || !dst->sandbox_id || !dst->template_id || !dst->branch || !dst->base ||
+        !dst->dir) {
+        box_record_clear(dst);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* Box records: what this machine knows about each box it made (DESIGN.md §6).
+ *
+ *   <records_dir>/<name>.json   one file per box; the directory is 0700, files 0600,
+ *                               every write is atomic (temp file + fsync + rename/link)
+ *
+ * A record never holds a secret: the password lives in the keystore, the API key in the
+ * environment. The JSON is versioned ({"version":1,...}); unknown fields are ignored.
+ *
+ * Ownership: a box_record owns its strings (box_record_clear frees them); a list owns its
+ * records (box_record_list_clear). Errors are e2b_errors the caller frees. */
+#ifndef E2B_RECORDS_H
+#define E2B_RECORDS_H
+
+#include "core/util/error.h"
+
+#include <stddef.h>
+#include <time.h>
+
+#define BOX_RECORD_VERSION 1
+
+typedef struct box_record {
+    char *name;        /* the box name (gitwork_box_name_valid), also the file name */
+    char *sandbox_id;  /* the E2B sandbox */
+    char *template_id; /* the template it was made from */
+    char *branch;      /* the local branch it was made from ("" when detached) */
+    char *base;        /* the commit the upload started from (40 hex, "" when unborn) */
+    char *dir;         /* the absolute path of the local work tree (and in the sandbox) */
+    int port;          /* the OpenCode server's port in the sandbox */
+    int opencode;      /* the OpenCode preset used to start it: 1 or 2 */
+    time_t created_at;
+} box_record;
+
+typedef struct box_record_list {
+    box_record *items;
+    size_t count;
+} box_record_list;
+
+/* Writes r to <records_dir>/<r->name>.json, creating records_dir (0700) when missing.
+ * exclusive: fail with E2B_ERR_CONFLICT ("a box named X already exists") when the record
+ * exists (the name is taken); otherwise replace it. Nothing is left half-written: a crash
+ * leaves either the old file or the new one (plus, at worst, a stray temp file that
+ * readers ignore and that the next write or list removes once its writer is gone). */
+e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive);
+/* Reads the record of name. E2B_ERR_NOT_FOUND ("no box named X on this machine") when
+ * there is none; E2B_ERR_INVALID for a bad name; E2B_ERR_PROTOCOL for a corrupt file. */
+e2b_error *box_record_read(const char *records_dir, const char *name, box_record *out);
+/* Whether a record for name exists. */
+int box_record_exists(const char *records_dir, const char *name);
+/* Removes the record (a missing one is not an error). */
+e2b_error *box_record_remove(const char *records_dir, const char *name);
+/* Every readable record, sorted by name. Corrupt files are skipped; their names are
+ * appended to *skipped (a malloc'd ", "-joined list, caller frees) when skipped is not NULL.
+ * A missing directory is an empty list. */
+e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, char **skipped);
+/* The record of the box whose sandbox is sandbox_id, or NULL (borrowed from list). */
+const box_record *box_record_list_find_sandbox(const box_record_list *list,
+                                               const char *sandbox_id);
+const box_record *box_record_list_find(const box_record_list *list, const char *name);
+
+void box_record_clear(box_record *r);
+void box_record_list_clear(box_record_list *list);
+/* Deep copy; returns 0 or -1 (out of memory, dst empty). */
+int box_record_copy(const box_record *src, box_record *dst);
+
+#endif

@@ -1,0 +1,42 @@
+/* Model providers whose API keys are kept as E2B secrets (DESIGN.md §5.1), and the network
+ * rules that let a box use them without ever seeing the value.
+ *
+ * A secret named like a known provider (anthropic, openai, openrouter) gets that
+ * provider's host, header and environment variable; any other name is allowed as a secret
+ * but has no rule (the user adds rules elsewhere). Nothing here does I/O. */
+#ifndef E2B_SECRETS_PROVIDERS_H
+#define E2B_SECRETS_PROVIDERS_H
+
+#include "core/e2b/model.h"
+
+#include <jansson.h>
+
+typedef struct e2b_provider {
+    const char *name;    /* "anthropic": also the secret's name */
+    const char *host;    /* "api.anthropic.com" */
+    const char *header;  /* "x-api-key" */
+    const char *prefix;  /* what goes before the key in the header ("Bearer "), or "" */
+    const char *env_var; /* "ANTHROPIC_API_KEY": where `--secrets set` reads the value and
+                            where a box gets the placeholder */
+} e2b_provider;
+
+/* The provider of that secret name (case-insensitive), or NULL. Static storage. */
+const e2b_provider *e2b_provider_find(const char *name);
+/* The known providers, NULL-terminated. */
+const e2b_provider *const *e2b_providers(void);
+
+/* Whether name is acceptable as a secret name: non-empty, at most 128 bytes, no '{', '}',
+ * whitespace or control characters, not starting with "sec_". */
+int e2b_secret_name_valid(const char *name);
+
+/* The placeholder the box gets in the provider's environment variable: it is not a key,
+ * only a marker that the egress rule will replace the real one. */
+#define E2B_SECRET_PLACEHOLDER "e2b-secret-placeholder"
+
+/* Builds the create-time "network" object for the stored secrets (names only): one rule per
+ * secret that is a known provider, {"rules":{host:[{"transform":{"headers":{header:
+ * "<prefix>${e2b.secrets.<name>}"}}}]}}, and sets the provider's env var to the placeholder
+ * in env. Returns a new reference, or NULL when no secret matched a provider. */
+json_t *e2b_provider_network(const e2b_secret_list *secrets, e2b_metadata *env);
+
+#endif

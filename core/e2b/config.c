@@ -1,0 +1,603 @@
+#include "core/e2b/config.h"
+
+#include "core/e2b/model.h"
+#include "core/util/str.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+enum key_id {
+    K_DOMAIN,
+    K_API_URL,
+    K_SANDBOX_URL,
+    K_TEMPLATE,
+    K_HOURS,
+    K_SERVE,
+    K_ATTACH,
+    K_HEALTH,
+    K_OPENCODE,
+    K_WORKSPACE_KEYS,
+    K_KEYSTORE,
+    K_REFRESH,
+    K_CONFIG,
+    K_API_KEY,
+    K_COUNT
+};
+
+static const char *const key_names[K_COUNT] = {
+    "domain",   "api_url",        "sandbox_url", "template", "hours",  "serve_command",
+    "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
+    "config",   "api_key",
+};
+
+static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
+                                            "opencode2 serve --hostname 0.0.0.0 --port {port}"};
+static const char *const preset_attach[3] = {NULL, "opencode attach {url} --dir {dir}",
+                                             "opencode2 --server {url} {dir}"};
+static const char *const preset_health[3] = {NULL, "/global/health", "/api/health"};
+
+void e2b_config_init(e2b_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->domain = strdup("e2b.app");
+    cfg->template_id = strdup("opencode");
+    cfg->hours = 1;
+    cfg->opencode = 2;
+    cfg->workspace_keys = strdup(E2B_DEFAULT_WORKSPACE_KEYS);
+    cfg->keystore = strdup("auto");
+    cfg->refresh_seconds = 5;
+}
+
+void e2b_config_clear(e2b_config *cfg)
+{
+    if (!cfg)
+        return;
+    free(cfg->api_key);
+    free(cfg->domain);
+    free(cfg->api_url);
+    free(cfg->sandbox_url);
+    free(cfg->template_id);
+    free(cfg->serve_command);
+    free(cfg->attach_command);
+    free(cfg->health_path);
+    free(cfg->workspace_keys);
+    free(cfg->keystore);
+    free(cfg->config_path);
+    free(cfg->state_dir);
+    free(cfg->records_dir);
+    free(cfg->log_path);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+static int parse_int(const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    long n;
+    errno = 0;
+    if (!*v)
+        return -1;
+    n = strtol(v, &end, 10);
+    if (errno || *end || n < lo || n > hi)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
+static int valid_domain(const char *v)
+{
+    if (!*v || *v == '.' || *v == '-')
+        return 0;
+    for (const char *p = v; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' && *p != ':')
+            return 0;
+    return 1;
+}
+
+static int valid_url(const char *v)
+{
+    const char *rest;
+    if (strncmp(v, "http://", 7) == 0)
+        rest = v + 7;
+    else if (strncmp(v, "https://", 8) == 0)
+        rest = v + 8;
+    else
+        return 0;
+    if (!*rest || *rest == '/')
+        return 0;
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+static int no_space_token(const char *v)
+{
+    if (!*v)
+        return 0;
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+static int printable(const char *v)
+{
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p < ' ' || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+static int replace(char **slot, const char *v)
+{
+    char *c = strdup(v);
+    if (!c)
+        return -1;
+    free(*slot);
+    *slot = c;
+    return 0;
+}
+
+int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
+                   char **why)
+{
+    int id = -1, n;
+    char **slot = NULL;
+    *why = NULL;
+    for (int i = 0; i < K_COUNT; i++)
+        if (strcmp(key, key_names[i]) == 0)
+            id = i;
+    if (id < 0) {
+        *why = e2b_strfmt("unknown key '%s'", key);
+        return -1;
+    }
+    if (id == K_API_KEY && source != E2B_SRC_ENV) {
+        *why = e2b_strfmt("the API key is read only from the environment (E2B_API_KEY), not from %s",
+                   source == E2B_SRC_FILE ? "the config file" : "the command line");
+        return -1;
+    }
+    if (cfg->src[id] > source)
+        return 0;
+    switch (id) {
+    case K_DOMAIN:
+        if (!valid_domain(value)) {
+            *why = e2b_strfmt("domain must be a host name such as e2b.app or localhost:3000");
+            return -1;
+        }
+        slot = &cfg->domain;
+        break;
+    case K_API_URL:
+    case K_SANDBOX_URL:
+        if (!valid_url(value)) {
+            *why = e2b_strfmt("%s must be an http:// or https:// URL", key);
+            return -1;
+        }
+        slot = id == K_API_URL ? &cfg->api_url : &cfg->sandbox_url;
+        break;
+    case K_TEMPLATE:
+        if (!no_space_token(value)) {
+            *why = e2b_strfmt("template must be a template name or id without spaces");
+            return -1;
+        }
+        slot = &cfg->template_id;
+        break;
+    case K_HOURS:
+        if (parse_int(value, 1, 24, &n) < 0) {
+            *why = e2b_strfmt("hours must be a whole number from 1 to 24");
+            return -1;
+        }
+        cfg->hours = n;
+        break;
+    case K_SERVE:
+    case K_ATTACH:
+        if (!*value || !printable(value)) {
+            *why = e2b_strfmt("%s must be a non-empty command line", key);
+            return -1;
+        }
+        slot = id == K_SERVE ? &cfg->serve_command : &cfg->attach_command;
+        break;
+    case K_HEALTH:
+        if (*value != '/' || !no_space_token(value)) {
+            *why = e2b_strfmt("health_path must start with '/' (e.g. /api/health)");
+            return -1;
+        }
+        slot = &cfg->health_path;
+        break;
+    case K_OPENCODE:
+        if (parse_int(value, 1, 2, &n) < 0) {
+            *why = e2b_strfmt("opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
+            return -1;
+        }
+        cfg->opencode = n;
+        break;
+    case K_WORKSPACE_KEYS:
+        if (!printable(value)) {
+            *why = e2b_strfmt("workspace_keys must be a comma-separated list of metadata keys");
+            return -1;
+        }
+        slot = &cfg->workspace_keys;
+        break;
+    case K_KEYSTORE:
+        if (!no_space_token(value)) {
+            *why = e2b_strfmt("keystore must be a backend name (auto, secret-service, file, memory)");
+            return -1;
+        }
+        slot = &cfg->keystore;
+        break;
+    case K_REFRESH:
+        if (parse_int(value, 1, 3600, &n) < 0) {
+            *why = e2b_strfmt("refresh must be a number of seconds from 1 to 3600");
+            return -1;
+        }
+        cfg->refresh_seconds = n;
+        break;
+    case K_CONFIG:
+        if (!*value) {
+            *why = e2b_strfmt("config must be a file path");
+            return -1;
+        }
+        slot = &cfg->config_path;
+        cfg->config_path_explicit = 1;
+        break;
+    case K_API_KEY:
+        if (!printable(value)) {
+            *why = e2b_strfmt("E2B_API_KEY contains control characters");
+            return -1;
+        }
+        slot = &cfg->api_key;
+        break;
+    }
+    if (slot && replace(slot, value) < 0) {
+        *why = e2b_strfmt("out of memory");
+        return -1;
+    }
+    /* URLs are joined with paths later: no trailing slash. */
+    if (slot && (id == K_API_URL || id == K_SANDBOX_URL)) {
+        size_t l = strlen(*slot);
+        while (l > 0 && (*slot)[l - 1] == '/')
+            (*slot)[--l] = '\0';
+    }
+    cfg->src[id] = (unsigned char)source;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
+                                 const char *origin)
+{
+    size_t start = 0;
+    int lineno = 0;
+    while (start < len) {
+        size_t end = start;
+        char *line, *eq, *key, *value, *why = NULL;
+        while (end < len && text[end] != '\n')
+            end++;
+        lineno++;
+        if (memchr(text + start, '\0', end - start))
+            return e2b_error_new(E2B_ERR_INVALID, "%s:%d: the line contains a NUL byte", origin,
+                                 lineno);
+        line = strndup(text + start, end - start);
+        if (!line)
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        start = end + 1;
+        key = trim(line);
+        if (!*key || *key == '#') {
+            free(line);
+            continue;
+        }
+        eq = strchr(key, '=');
+        if (!eq) {
+            free(line);
+            return e2b_error_new(E2B_ERR_INVALID, "%s:%d: expected 'key = value'", origin, lineno);
+        }
+        *eq = '\0';
+        value = trim(eq + 1);
+        key = trim(key);
+        /* key.<action> lines are the dashboard's key bindings: its key map reads and checks
+         * them (tui/term/keymap.h), so they are not configuration values here. */
+        if (strncmp(key, "key.", 4) == 0) {
+            free(line);
+            continue;
+        }
+        for (char *p = key; *p; p++) {
+            if (!islower((unsigned char)*p) && *p != '_') {
+                free(line);
+                return e2b_error_new(E2B_ERR_INVALID, "%s:%d: expected 'key = value'", origin,
+                                     lineno);
+            }
+        }
+        if (!*key) {
+            free(line);
+            return e2b_error_new(E2B_ERR_INVALID, "%s:%d: expected 'key = value'", origin, lineno);
+        }
+        {
+            size_t vl = strlen(value);
+            if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
+                value[vl - 1] = '\0';
+                value++;
+            }
+        }
+        if (strcmp(key, "config") == 0) {
+            free(line);
+            return e2b_error_new(E2B_ERR_INVALID, "%s:%d: 'config' cannot be set in the config file",
+                                 origin, lineno);
+        }
+        if (e2b_config_set(cfg, key, value, E2B_SRC_FILE, &why) < 0) {
+            e2b_error *e = e2b_error_new(E2B_ERR_INVALID, "%s:%d: %s", origin, lineno,
+                                         why ? why : "bad value");
+            free(why);
+            free(line);
+            return e;
+        }
+        free(line);
+    }
+    return NULL;
+}
+
+static const char *default_env(const char *name)
+{
+    return getenv(name);
+}
+
+/* An environment value that is set and not empty. */
+static const char *env_value(const char *(*lookup)(const char *), const char *name)
+{
+    const char *v = lookup(name);
+    return v && *v ? v : NULL;
+}
+
+/* $XDG_<x> when absolute, else $HOME/<fallback>; NULL when neither is usable. */
+static char *xdg_dir(const char *(*lookup)(const char *), const char *xdg, const char *fallback)
+{
+    const char *v = env_value(lookup, xdg), *home;
+    if (v && v[0] == '/')
+        return e2b_strfmt("%s/e2b-tui", v);
+    home = env_value(lookup, "HOME");
+    if (!home)
+        return NULL;
+    return e2b_strfmt("%s/%s/e2b-tui", home, fallback);
+}
+
+static e2b_error *read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    *text = NULL;
+    *len = 0;
+    if (!f)
+        return e2b_error_new(E2B_ERR_IO, "cannot read the config file %s: %s", path,
+                             strerror(errno));
+    for (;;) {
+        if (n + 4096 > cap) {
+            char *p;
+            if (cap > 1 << 20) {
+                free(buf);
+                fclose(f);
+                return e2b_error_new(E2B_ERR_INVALID, "the config file %s is larger than 1 MiB",
+                                     path);
+            }
+            p = realloc(buf, cap = cap ? cap * 2 : 8192);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+            }
+            buf = p;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        return e2b_error_new(E2B_ERR_IO, "cannot read the config file %s", path);
+    }
+    fclose(f);
+    *text = buf;
+    *len = n;
+    return NULL;
+}
+
+static e2b_error *env_set(e2b_config *cfg, const char *(*lookup)(const char *), const char *env,
+                          const char *key)
+{
+    const char *v = env_value(lookup, env);
+    char *why = NULL;
+    e2b_error *e;
+    if (!v)
+        return NULL;
+    if (e2b_config_set(cfg, key, v, E2B_SRC_ENV, &why) == 0)
+        return NULL;
+    e = e2b_error_new(E2B_ERR_INVALID, "%s: %s", env, why ? why : "bad value");
+    free(why);
+    return e;
+}
+
+e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char *name))
+{
+    const char *(*lookup)(const char *) = env_lookup ? env_lookup : default_env;
+    e2b_error *err;
+    char *cfg_dir;
+    int o;
+
+    /* Paths. */
+    if (!cfg->config_path) {
+        cfg_dir = xdg_dir(lookup, "XDG_CONFIG_HOME", ".config");
+        if (!cfg_dir)
+            return e2b_error_new(E2B_ERR_INVALID, "neither XDG_CONFIG_HOME nor HOME is set");
+        cfg->config_path = e2b_strfmt("%s/config", cfg_dir);
+        free(cfg_dir);
+    }
+    free(cfg->state_dir);
+    cfg->state_dir = xdg_dir(lookup, "XDG_STATE_HOME", ".local/state");
+    if (!cfg->state_dir)
+        return e2b_error_new(E2B_ERR_INVALID, "neither XDG_STATE_HOME nor HOME is set");
+    free(cfg->records_dir);
+    free(cfg->log_path);
+    cfg->records_dir = e2b_strfmt("%s/boxes", cfg->state_dir);
+    cfg->log_path = e2b_strfmt("%s/e2b-tui.log", cfg->state_dir);
+    if (!cfg->config_path || !cfg->records_dir || !cfg->log_path)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+
+    /* The file: missing is fine unless it was named explicitly. */
+    {
+        char *text;
+        size_t len;
+        FILE *probe = fopen(cfg->config_path, "rb");
+        if (probe || cfg->config_path_explicit) {
+            if (probe)
+                fclose(probe);
+            err = read_file(cfg->config_path, &text, &len);
+            if (err)
+                return err;
+            err = e2b_config_parse_text(cfg, text, len, cfg->config_path);
+            free(text);
+            if (err)
+                return err;
+        }
+    }
+
+    /* The environment. */
+    if ((err = env_set(cfg, lookup, "E2B_DOMAIN", "domain")) ||
+        (err = env_set(cfg, lookup, "E2B_API_URL", "api_url")) ||
+        (err = env_set(cfg, lookup, "E2B_SANDBOX_URL", "sandbox_url")) ||
+        (err = env_set(cfg, lookup, "E2B_API_KEY", "api_key")))
+        return err;
+
+    /* Derived values. */
+    if (!cfg->api_url) {
+        cfg->api_url = e2b_strfmt("%s://api.%s", e2b_domain_is_local(cfg->domain) ? "http" : "https",
+                           cfg->domain);
+    }
+    o = cfg->opencode == 1 ? 1 : 2;
+    if (!cfg->serve_command)
+        cfg->serve_command = strdup(preset_serve[o]);
+    if (!cfg->attach_command)
+        cfg->attach_command = strdup(preset_attach[o]);
+    if (!cfg->health_path)
+        cfg->health_path = strdup(preset_health[o]);
+    if (!cfg->api_url || !cfg->serve_command || !cfg->attach_command || !cfg->health_path)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    return NULL;
+}
+
+/* Length of the host part of host[:port]. */
+static size_t host_len(const char *domain)
+{
+    const char *c = strchr(domain, ':');
+    return c ? (size_t)(c - domain) : strlen(domain);
+}
+
+int e2b_domain_is_local(const char *domain)
+{
+    size_t n;
+    if (!domain)
+        return 0;
+    n = host_len(domain);
+    if (n == 9 && strncasecmp(domain, "localhost", 9) == 0)
+        return 1;
+    return n > 10 && strncasecmp(domain + n - 10, ".localhost", 10) == 0;
+}
+
+int e2b_domain_is_e2b(const char *domain)
+{
+    static const char *const own[] = {"e2b.app", "e2b.dev", "e2b.pro", "e2b-staging.dev"};
+    for (size_t i = 0; domain && i < sizeof own / sizeof own[0]; i++)
+        if (strcasecmp(domain, own[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *pick_domain(const e2b_config *cfg, const char *sandbox_domain)
+{
+    return sandbox_domain && *sandbox_domain ? sandbox_domain : cfg->domain;
+}
+
+char *e2b_config_envd_url(const e2b_config *cfg, const char *sandbox_id,
+                          const char *sandbox_domain)
+{
+    const char *d = pick_domain(cfg, sandbox_domain);
+    if (cfg->sandbox_url)
+        return strdup(cfg->sandbox_url);
+    if (e2b_domain_is_e2b(d))
+        return e2b_strfmt("https://sandbox.%s", d);
+    return e2b_strfmt("%s://49983-%s.%s", e2b_domain_is_local(d) ? "http" : "https", sandbox_id, d);
+}
+
+char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_id,
+                          const char *sandbox_domain)
+{
+    const char *d = pick_domain(cfg, sandbox_domain);
+    return e2b_strfmt("%s://%d-%s.%s", e2b_domain_is_local(d) ? "http" : "https", port, sandbox_id, d);
+}
+
+char *e2b_url_host(const char *url)
+{
+    const char *p = strstr(url, "://"), *end;
+    p = p ? p + 3 : url;
+    end = p + strcspn(p, "/?#");
+    return strndup(p, (size_t)(end - p));
+}
+
+void e2b_config_key_hint(const char *api_key, char *buf, size_t size)
+{
+    size_t n = api_key ? strlen(api_key) : 0;
+    if (!n)
+        snprintf(buf, size, "not set");
+    else if (n >= 12) /* short keys would give too much away */
+        snprintf(buf, size, "set, ends in %s", api_key + n - 4);
+    else
+        snprintf(buf, size, "set");
+}
+
+void e2b_config_write_info(const e2b_config *cfg, FILE *out)
+{
+    char hint[64];
+    char *example = e2b_config_envd_url(cfg, "<id>", NULL);
+    const char *src_names[] = {"default", "config file", "environment", "command line"};
+    e2b_config_key_hint(cfg->api_key, hint, sizeof hint);
+    fprintf(out, "e2b-tui %s\n", E2B_TUI_VERSION);
+    fprintf(out, "API URL:        %s\n", cfg->api_url ? cfg->api_url : "(unresolved)");
+    fprintf(out, "domain:         %s (from %s)\n", cfg->domain, src_names[cfg->src[K_DOMAIN]]);
+    if (cfg->sandbox_url)
+        fprintf(out, "sandbox URL:    %s (E2B_SANDBOX_URL, every sandbox)\n", cfg->sandbox_url);
+    else if (e2b_domain_is_e2b(cfg->domain))
+        fprintf(out, "sandbox URL:    %s (sandbox chosen by E2b-Sandbox-Id header)\n",
+                example ? example : "?");
+    else
+        fprintf(out, "sandbox URL:    %s\n", example ? example : "?");
+    fprintf(out, "API key:        %s (E2B_API_KEY)\n", hint);
+    fprintf(out, "config file:    %s%s\n", cfg->config_path ? cfg->config_path : "?",
+            cfg->config_path && access(cfg->config_path, R_OK) == 0 ? "" : " (not present)");
+    fprintf(out, "state dir:      %s\n", cfg->state_dir ? cfg->state_dir : "?");
+    fprintf(out, "records dir:    %s\n", cfg->records_dir ? cfg->records_dir : "?");
+    fprintf(out, "log file:       %s\n", cfg->log_path ? cfg->log_path : "?");
+    fprintf(out, "keystore:       %s\n", cfg->keystore);
+    fprintf(out, "template:       %s\n", cfg->template_id);
+    fprintf(out, "lifetime:       %d h\n", cfg->hours);
+    fprintf(out, "opencode:       %d (serve: %s; attach: %s; health: %s)\n", cfg->opencode,
+            cfg->serve_command ? cfg->serve_command : "?",
+            cfg->attach_command ? cfg->attach_command : "?",
+            cfg->health_path ? cfg->health_path : "?");
+    fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
+    fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    free(example);
+}

@@ -1,0 +1,106 @@
+/* Configuration (DESIGN.md §4, §6): defaults < config file < environment < flags.
+ *
+ *   e2b_config cfg;
+ *   e2b_config_init(&cfg);
+ *   e2b_config_set(&cfg, "domain", "localhost:3000", E2B_SRC_FLAG, &err);   // from argv
+ *   err = e2b_config_load(&cfg, NULL);  // reads the file and the environment, keeps flags
+ *   ... cfg.api_url, cfg.template_id, e2b_config_envd_url(&cfg, id, NULL) ...
+ *   e2b_config_clear(&cfg);
+ *
+ * The config file ($XDG_CONFIG_HOME/e2b-tui/config, or --config) holds `key = value` lines;
+ * blank lines and lines starting with '#' are ignored; a value may be wrapped in double
+ * quotes. A bad line is an error naming the file and line. The API key is read only from
+ * the environment (E2B_API_KEY), never from the file or the command line.
+ *
+ * Ownership: every string in e2b_config is owned by it (freed by e2b_config_clear). */
+#ifndef E2B_CONFIG_H
+#define E2B_CONFIG_H
+
+#include "core/util/error.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Where a value came from (a later source overrides an earlier one of lower rank). */
+typedef enum e2b_config_source {
+    E2B_SRC_DEFAULT = 0,
+    E2B_SRC_FILE,
+    E2B_SRC_ENV,
+    E2B_SRC_FLAG,
+} e2b_config_source;
+
+typedef struct e2b_config {
+    /* Connection. */
+    char *api_key;     /* E2B_API_KEY, NULL when unset: a secret, never print or log it */
+    char *domain;      /* E2B_DOMAIN / domain, default "e2b.app" */
+    char *api_url;     /* E2B_API_URL / api_url, default <scheme>://api.<domain>; no '/' at end */
+    char *sandbox_url; /* E2B_SANDBOX_URL / sandbox_url, NULL = derived per sandbox */
+
+    /* Boxes. */
+    char *template_id;    /* template, default "opencode" */
+    int hours;            /* hours, sandbox lifetime, default 1 */
+    char *serve_command;  /* serve_command; {port} is substituted */
+    char *attach_command; /* attach_command; {url} and {dir} are substituted */
+    char *health_path;    /* health_path */
+    int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
+
+    /* Dashboard. */
+    char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
+    char *keystore;       /* keystore backend name, default "auto" */
+    int refresh_seconds;  /* refresh, default 5 */
+
+    /* Paths. */
+    char *config_path; /* the config file (may not exist) */
+    char *state_dir;   /* $XDG_STATE_HOME/e2b-tui */
+    char *records_dir; /* <state_dir>/boxes */
+    char *log_path;    /* <state_dir>/e2b-tui.log */
+
+    /* Private: the source of every settable key, to apply precedence. */
+    unsigned char src[16];
+    int config_path_explicit; /* set with --config: a missing file is then an error */
+} e2b_config;
+
+/* Defaults only (no file or environment read yet). */
+void e2b_config_init(e2b_config *cfg);
+void e2b_config_clear(e2b_config *cfg);
+
+/* Sets one key (the names of the config file, plus "config" for the file path) from source;
+ * ignored when the key already holds a value from a higher-ranked source. Returns 0, or -1
+ * with *why set (caller frees) for an unknown key or a bad value. */
+int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
+                   char **why);
+
+/* Parses config-file text (fuzz entry point: any bytes are fine). origin names the file in
+ * errors. Returns NULL, or an E2B_ERR_INVALID error "<origin>:<line>: <what>". */
+e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
+                                 const char *origin);
+
+/* Works out the paths, reads the config file (when it exists), then the environment
+ * (E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL), then derives api_url and the
+ * preset commands. env_lookup = NULL uses getenv (tests pass their own). */
+e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char *name));
+
+/* Whether host[:port] is reached over plain http (localhost, *.localhost). */
+int e2b_domain_is_local(const char *domain);
+/* Whether the domain is one of E2B's own (e2b.app, e2b.dev, e2b.pro, e2b-staging.dev). */
+int e2b_domain_is_e2b(const char *domain);
+
+/* The envd base URL for a sandbox (reference §2.1): E2B_SANDBOX_URL, else
+ * https://sandbox.<domain> for E2B's own domains, else <scheme>://49983-<id>.<domain>.
+ * sandbox_domain (from create/connect) may be NULL = the configured domain. New string. */
+char *e2b_config_envd_url(const e2b_config *cfg, const char *sandbox_id,
+                          const char *sandbox_domain);
+/* <scheme>://<port>-<id>.<domain>: a port of the sandbox (OpenCode's server). New string. */
+char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_id,
+                          const char *sandbox_domain);
+/* The host part of a URL ("https://api.e2b.app:443/x" -> "api.e2b.app:443"). New string. */
+char *e2b_url_host(const char *url);
+
+/* Writes what `e2b-tui --info` prints: API URL, domain, sandbox URL rule, paths, keystore,
+ * and whether the API key is set (its last 4 characters at most). */
+void e2b_config_write_info(const e2b_config *cfg, FILE *out);
+
+/* "set, ends in abcd" / "set" / "not set": never more than the last 4 characters. */
+void e2b_config_key_hint(const char *api_key, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,96 @@
+/* bundle: import a git bundle (v2/v3, gitformat-bundle) into the local repository.
+ *
+ * The bundle comes from a remote sandbox, so it is untrusted: the header is validated
+ * strictly and capped, prerequisites must already be present locally (checked before
+ * anything is written), and the pack goes through libgit2's indexer with connectivity
+ * verification (thin packs are completed from the local object database). A bundle that
+ * fails at any point leaves no new file in the repository.
+ *
+ * Two layers:
+ *  - bundle_header_parse(): a pure parser over bytes (no libgit2, no I/O), fuzzable;
+ *  - bundle_import_*(): a push-style importer; feed it bytes as they arrive (a download
+ *    callback), then finish, which commits the pack and optionally points
+ *    refs/heads/<branch> at the chosen bundle ref (through gitwork_update_branch). Refs in
+ *    the bundle are never written as refs: only the caller's branch is. */
+#ifndef E2B_BUNDLE_H
+#define E2B_BUNDLE_H
+
+#include "core/git/gitwork.h"
+#include "core/util/gw_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUNDLE_HEADER_MAX (4u << 20) /* whole header, including the blank line */
+#define BUNDLE_LINE_MAX 4096         /* one header line, without its newline */
+
+typedef struct {
+    char oid[41]; /* 40 lowercase hex */
+    char *name;   /* "refs/heads/main", "HEAD", ... (malloc'd, owned by the header) */
+} bundle_ref;
+
+typedef struct {
+    int version;          /* 2 or 3 */
+    char (*prereqs)[41];  /* nprereqs commit ids that must exist locally */
+    size_t nprereqs;
+    bundle_ref *refs;     /* nrefs >= 1 */
+    size_t nrefs;
+    size_t header_len;    /* bytes up to and including the blank line; the pack follows */
+} bundle_header;
+
+/* Parses the header at the start of buf[0..len).
+ * Returns 1 when complete (out filled; free with bundle_header_free), 0 when buf is a valid
+ * prefix that needs more bytes, -1 when invalid (err: GW_EBUNDLE with the reason; out left
+ * empty). Rules: signature "# v2 git bundle" or "# v3 git bundle"; v3 capabilities
+ * "@object-format=sha1" only (sha256 and "@filter=" are refused, as are unknown ones);
+ * "-<40 hex>[ comment]" prerequisites; "<40 hex> <name>" refs (name: printable, no space;
+ * "HEAD" and names outside refs/ allowed); lowercase hex of exactly 40 digits; no NUL or CR;
+ * lines at most BUNDLE_LINE_MAX, header at most BUNDLE_HEADER_MAX; at least one ref. */
+int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_error *err);
+void bundle_header_free(bundle_header *h);
+
+typedef struct {
+    uint64_t bytes;            /* bytes fed so far (header + pack) */
+    unsigned objects_received; /* from git_indexer_progress */
+    unsigned objects_total;
+    unsigned deltas_indexed;
+    unsigned deltas_total;
+    unsigned local_objects;    /* bases taken from the local repository (thin pack) */
+} bundle_progress;
+
+/* Called as the pack is indexed; a non-zero return cancels the import (GW_ECANCELLED). */
+typedef int (*bundle_progress_cb)(const bundle_progress *p, void *ud);
+
+typedef struct bundle_import bundle_import;
+
+/* Prepares an import into g's repository (g must outlive the importer). cb may be NULL. */
+int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
+                      gw_error *err);
+
+/* Feeds the next n bytes of the bundle. Returns GW_OK or an error code (details in
+ * bundle_import_error); after an error every later call returns the same code.
+ * Errors: GW_EBUNDLE (bad header/pack), GW_EMISSINGBASE (a prerequisite is not here:
+ * nothing was written), GW_ECANCELLED, GW_EIO/GW_EFAIL (local repository). */
+int bundle_import_write(bundle_import *bi, const void *buf, size_t n);
+
+/* The parsed header once enough bytes arrived, else NULL. Owned by bi. */
+const bundle_header *bundle_import_header(const bundle_import *bi);
+
+/* Ends the input: commits the pack and resolves want_ref (a ref name from the bundle;
+ * NULL = the bundle's only ref) to oid_out (41 bytes). The commit must be in the
+ * repository afterwards. Errors: as for write, plus GW_EBUNDLE for a truncated bundle and
+ * GW_ENOREF when want_ref is not in the bundle (or NULL with several refs). */
+int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[41]);
+
+/* bundle_import_finish, then gitwork_update_branch(branch, force): the whole pull import.
+ * outcome is set on success. Errors: those of both. */
+int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const char *branch,
+                                int force, gitwork_branch_outcome *outcome, char oid_out[41]);
+
+const gw_error *bundle_import_error(const bundle_import *bi);
+const bundle_progress *bundle_import_progress(const bundle_import *bi);
+
+/* Frees bi; an import that was not finished is abandoned and its temporary pack removed. */
+void bundle_import_free(bundle_import *bi);
+
+#endif

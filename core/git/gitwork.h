@@ -1,0 +1,123 @@
+/* gitwork: the local git side of boxes, through libgit2.
+ *
+ *  - open the project repository (discovering upwards from a directory),
+ *  - what HEAD is (branch, detached, unborn) and the box name derived from it,
+ *  - the upload file list (tracked + untracked-not-ignored, plus ".git"),
+ *  - the local user.name / user.email,
+ *  - create-or-fast-forward of refs/heads/e2b/<name> to an imported commit.
+ *
+ * Nothing here ever changes HEAD, the index or the work tree. No network code.
+ *
+ * libgit2 lifetime: every gitwork handle holds one git_libgit2_init() reference, released
+ * by gitwork_close(), so callers never call git_libgit2_init/shutdown themselves. */
+#ifndef E2B_GITWORK_H
+#define E2B_GITWORK_H
+
+#include "core/util/gw_error.h"
+
+#include <stddef.h>
+
+struct git_repository;
+typedef struct gitwork gitwork;
+
+enum {
+    /* Open a repository owned by another uid (libgit2's owner check, CVE-2022-24765).
+     * Without it such a repository is refused with GW_EOWNER unless git's safe.directory
+     * lists it. NB: libgit2 keeps this as a process-wide setting. */
+    GITWORK_ALLOW_FOREIGN_OWNER = 1u << 0,
+};
+
+/* Opens the repository containing dir (dir itself or a parent). Bare repositories are
+ * refused (a box needs a work tree). On success *out is owned by the caller (gitwork_close).
+ * Errors: GW_ENOTREPO, GW_EOWNER, GW_EFAIL. */
+int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err);
+void gitwork_close(gitwork *g);
+
+/* The libgit2 repository (owned by g); for the other core modules (bundle). */
+struct git_repository *gitwork_repo(gitwork *g);
+/* Absolute path of the work tree, without a trailing slash (owned by g). */
+const char *gitwork_workdir(const gitwork *g);
+
+typedef enum {
+    GITWORK_HEAD_BRANCH,   /* HEAD -> refs/heads/<branch>, which exists */
+    GITWORK_HEAD_DETACHED, /* HEAD holds a commit id */
+    GITWORK_HEAD_UNBORN,   /* HEAD -> refs/heads/<branch>, no commit yet */
+} gitwork_head_kind;
+
+typedef struct {
+    gitwork_head_kind kind;
+    char branch[256]; /* "main", "feat/x"; "" when detached */
+    char oid[41];     /* HEAD's commit as 40 hex; "" when unborn */
+} gitwork_head;
+
+/* Fills *out. Errors: GW_EFAIL (e.g. a branch name longer than 255 bytes). */
+int gitwork_head_info(gitwork *g, gitwork_head *out, gw_error *err);
+
+/* Box names.
+ * Rule: bytes [A-Za-z0-9._-] are kept; every run of other bytes ('/', spaces, non-ASCII,
+ * controls, ...) becomes one '-'; runs of '-' collapse to one and runs of '.' to one;
+ * leading and trailing '-' and '.' are dropped; a trailing ".lock" becomes "-lock"; the
+ * result is cut to GITWORK_BOX_NAME_MAX bytes (then trimmed again). An empty result is
+ * "box". So "feat/x" -> "feat-x", "../a b" -> "a-b", "x.lock" -> "x-lock".
+ * Such a name is safe as a file name, in metadata and in refs/heads/e2b/<name>. */
+#define GITWORK_BOX_NAME_MAX 48
+/* Writes the sanitised form of in to out (outsz > GITWORK_BOX_NAME_MAX). */
+void gitwork_sanitize_box_name(const char *in, char *out, size_t outsz);
+/* 1 when name is non-empty and already in sanitised form, else 0. */
+int gitwork_box_name_valid(const char *name);
+/* The default box name for a HEAD: the sanitised branch (branch or unborn), or
+ * "detached-<first 7 hex>" when detached. */
+void gitwork_default_box_name(const gitwork_head *h, char *out, size_t outsz);
+
+/* The upload list. Paths are relative to the work tree, '/'-separated, sorted, and all
+ * exist (lstat) when listed: tracked files (modified or not, staged or not) and untracked
+ * files that are not ignored, never ignored files, never files deleted from the work tree.
+ * The last path is ".git" (a directory the archiver walks recursively). Submodules are not
+ * uploaded: their paths are reported in submodules so the caller can warn and add each as
+ * an empty directory (tarball_add_empty_dir), which git in the box reads as an
+ * uninitialised submodule rather than a deleted one. */
+typedef struct {
+    char **paths;
+    size_t count;
+    char **submodules;
+    size_t nsubmodules;
+} gitwork_filelist;
+
+/* Fills *out (caller frees with gitwork_filelist_free, also after an error).
+ * Errors: GW_EFAIL (e.g. ".git" is not a directory: linked worktrees and separate git
+ * dirs cannot be uploaded), GW_ENOMEM. */
+int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err);
+void gitwork_filelist_free(gitwork_filelist *l);
+
+/* user.name and user.email as git resolves them for this repository (local, global,
+ * system config). Each result is malloc'd (caller frees) or NULL when unset. */
+int gitwork_user(gitwork *g, char **name, char **email, gw_error *err);
+
+typedef enum {
+    GITWORK_BRANCH_CREATED,        /* the branch did not exist */
+    GITWORK_BRANCH_FAST_FORWARDED, /* it pointed to an ancestor of the commit */
+    GITWORK_BRANCH_UP_TO_DATE,     /* it already was the commit or contains it: no new work */
+    GITWORK_BRANCH_FORCED,         /* it had diverged and force was given */
+} gitwork_branch_outcome;
+
+/* Points refs/heads/<branch> at the commit oid_hex (which must be in the repository).
+ * Create if missing; fast-forward when the commit descends from it; GW_EDIVERGED when the
+ * branch has commits the new one lacks, unless force; GW_ECHECKEDOUT when the branch is the
+ * one HEAD is on (moving it would change what the work tree is compared with). Only
+ * refs/heads/ is ever written; HEAD, index and work tree are never touched. The update is a
+ * compare-and-swap, so a concurrent change is an error, not lost. */
+int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
+                          gitwork_branch_outcome *outcome, gw_error *err);
+
+/* The commit refs/heads/<branch> points to, as 40 hex in oid_out (41 bytes), or "" when
+ * the branch does not exist. For pull: pass it as pull_script_params.prev so successive
+ * pulls fast-forward. Errors: GW_EINVAL (invalid name), GW_EFAIL. */
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err);
+
+/* A short phrase for an outcome ("created", "fast-forwarded", ...). */
+const char *gitwork_branch_outcome_name(gitwork_branch_outcome o);
+
+/* Sets err from libgit2's last error with a prefix; returns code. For core modules. */
+int gitwork_git_error(gw_error *err, gw_code code, const char *what);
+
+#endif

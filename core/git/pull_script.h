@@ -1,0 +1,81 @@
+/* pull_script: the bash program that `pull` runs inside the box (Process/Start with
+ * cmd "/bin/bash", args {"-c", pull_script_text()}), and the parser of what it prints.
+ *
+ * In the box's repository, without touching its HEAD, index, work tree or branches, the
+ * script commits the work in progress (tracked and untracked-not-ignored files, deletions
+ * included) through a temporary index copied from the real one, as the local user, on the
+ * scratch ref PULL_SCRIPT_REF (removed again once the bundle is written). When nothing
+ * changed since HEAD, HEAD itself is used.
+ *
+ * Successive pulls: PREV is the local e2b/<box> tip. When the box still has that commit
+ * (an earlier pull's snapshot, unreferenced there but kept by git until gc prunes it), the
+ * new snapshot builds on it (parent PREV when it sits on the current HEAD, else a commit
+ * with parents HEAD and PREV), so the local branch fast-forwards. A PREV the box does not
+ * know (the user committed on e2b/<box> locally) is ignored, and the import then reports
+ * the branch as diverged.
+ *
+ * It then writes `git bundle create` of scratch minus BASE and PREV (BASE only when the
+ * work descends from it: "thin"; else "full") and prints exactly one result line on
+ * stdout (NOWORK when the commit is BASE or PREV itself):
+ *
+ *   E2B-TUI-BUNDLE <commit> <thin|full> <size> <path>   bundle written (path: rest of line)
+ *   E2B-TUI-NOWORK <commit>                              the work is BASE itself
+ *   E2B-TUI-ERROR <message>                              (and exit status 1)
+ *
+ * All inputs travel in environment variables (never in the script text), so names, paths
+ * and commit ids are data, not code. No credential is needed or sent. */
+#ifndef E2B_PULL_SCRIPT_H
+#define E2B_PULL_SCRIPT_H
+
+#include "core/util/gw_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The ref the bundle carries the work on; pass it to bundle_import_finish as want_ref. */
+#define PULL_SCRIPT_REF "refs/e2b-tui/scratch"
+
+/* The script (static text; do not free). */
+const char *pull_script_text(void);
+
+typedef struct {
+    const char *dir;         /* the project's directory in the box (required) */
+    const char *base;        /* 40-hex commit `up` started from; NULL/"" = unknown */
+    const char *prev;        /* 40-hex tip of the local e2b/<box> branch; NULL/"" = none */
+    const char *box_name;    /* for the commit message (required) */
+    const char *user_name;   /* local git user.name; NULL = "e2b-tui" */
+    const char *user_email;  /* local git user.email; NULL = "e2b-tui@localhost" */
+    const char *bundle_path; /* where to write the bundle; NULL = a new temp file */
+} pull_script_params;
+
+typedef struct {
+    char *name;
+    char *value;
+} pull_script_var;
+
+/* The environment for the script: E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_PREV, E2B_TUI_BOX,
+ * E2B_TUI_BUNDLE
+ * and GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}. *vars is a malloc'd array of *n entries (caller
+ * frees with pull_script_env_free). Errors: GW_EINVAL (dir not absolute, no box name, a
+ * base/prev that is not 40 lowercase hex, a newline or <> in the user's name/email),
+ * GW_ENOMEM. */
+int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t *n,
+                    gw_error *err);
+void pull_script_env_free(pull_script_var *vars, size_t n);
+
+typedef enum { PULL_SCRIPT_BUNDLE, PULL_SCRIPT_NOWORK } pull_script_kind;
+
+typedef struct {
+    pull_script_kind kind;
+    char commit[41];
+    int full;      /* BUNDLE: 1 full bundle, 0 thin (BASE..commit) */
+    uint64_t size; /* BUNDLE: bytes */
+    char *path;    /* BUNDLE: malloc'd path in the box (caller frees); NULL for NOWORK */
+} pull_script_result;
+
+/* Finds the result line in the script's stdout. Returns GW_OK with *r filled, or GW_EFAIL
+ * with the box's error message (control characters replaced) or "no result line" when the
+ * output holds no valid result. */
+int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, gw_error *err);
+
+#endif

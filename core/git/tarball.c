@@ -1,0 +1,484 @@
+#include "core/git/tarball.h"
+
+#include "core/git/archive_dl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    char *rel;    /* relative path inside the project */
+    int synthetic; /* an empty directory added by the caller: nothing on disk to read */
+    mode_t mode;  /* st_mode from the listing (type + permissions) */
+    off_t size;   /* regular files: size from the listing */
+    time_t mtime;
+} tb_entry;
+
+struct tarball {
+    char *root;
+    tb_entry *ents;
+    size_t nents, cap;
+
+    struct archive *a;
+    size_t next;      /* index of the next entry to start */
+    int fd;           /* the regular file being copied, or -1 */
+    off_t remaining;  /* its bytes still to copy */
+    const char *cur;  /* its relative path, for messages */
+    char *chunk;      /* TARBALL_CHUNK bytes of read buffer */
+
+    char *out;        /* compressed bytes not yet handed out */
+    size_t out_len, out_pos, out_cap;
+
+    /* libarchive converts names with the current locale's charset; under a UTF-8 locale
+     * UTF-8 names go out as UTF-8 pax paths whatever the caller's locale (often "C"),
+     * and only names that are not valid UTF-8 fall back to raw bytes. */
+    locale_t utf8;
+
+    int finished, failed;
+    gw_error err;
+    tarball_progress prog;
+};
+
+/* Marks the stream failed and records why; evaluates to the code. */
+#define FAIL(t, code, ...) ((t)->failed = 1, gw_error_set(&(t)->err, (code), __VA_ARGS__))
+
+static la_ssize_t on_write(struct archive *a, void *ud, const void *buf, size_t len)
+{
+    (void)a;
+    tarball *t = ud;
+    if (t->out_pos == t->out_len)
+        t->out_pos = t->out_len = 0;
+    if (t->out_len + len > t->out_cap) {
+        size_t cap = t->out_cap ? t->out_cap : 64 * 1024;
+        while (cap < t->out_len + len)
+            cap *= 2;
+        char *n = realloc(t->out, cap);
+        if (!n) {
+            archive_set_error(a, ENOMEM, "out of memory");
+            return -1;
+        }
+        t->out = n;
+        t->out_cap = cap;
+    }
+    memcpy(t->out + t->out_len, buf, len);
+    t->out_len += len;
+    if (t->out_len - t->out_pos > t->prog.peak_buffer)
+        t->prog.peak_buffer = t->out_len - t->out_pos;
+    return (la_ssize_t)len;
+}
+
+static char *join(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, a, la);
+    s[la] = '/';
+    memcpy(s + la + 1, b, lb + 1);
+    return s;
+}
+
+static int safe_relative(const char *p)
+{
+    if (!p[0] || p[0] == '/' || strlen(p) >= PATH_MAX)
+        return 0;
+    for (const char *c = p; *c;) {
+        const char *e = strchr(c, '/');
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (n == 0 || (n == 2 && c[0] == '.' && c[1] == '.') || (n == 1 && c[0] == '.'))
+            return 0;
+        c += n + (e ? 1 : 0);
+    }
+    return 1;
+}
+
+/* Takes ownership of rel. */
+static int add_entry(tarball *t, char *rel, const struct stat *st)
+{
+    if (t->nents == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        tb_entry *n = realloc(t->ents, cap * sizeof *n);
+        if (!n) {
+            free(rel);
+            return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+        }
+        t->ents = n;
+        t->cap = cap;
+    }
+    tb_entry *e = &t->ents[t->nents++];
+    e->rel = rel;
+    e->mode = st->st_mode;
+    e->size = S_ISREG(st->st_mode) ? st->st_size : 0;
+    e->mtime = st->st_mtime;
+    e->synthetic = 0;
+    t->prog.files_total++;
+    t->prog.bytes_total += (uint64_t)e->size;
+    return GW_OK;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_path(tarball *t, const char *rel, int depth);
+
+/* Adds the children of directory rel in name order (a stable archive for stable input). */
+static int add_dir_children(tarball *t, const char *rel, int depth)
+{
+    char *full = join(t->root, rel);
+    if (!full)
+        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+    DIR *d = opendir(full);
+    if (!d) {
+        gw_error_set(&t->err, GW_EIO, "cannot read directory %s: %s", rel, strerror(errno));
+        free(full);
+        return GW_EIO;
+    }
+    free(full);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = GW_OK;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc == GW_OK && n > 1)
+        qsort(names, n, sizeof *names, cmp_name);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == GW_OK) {
+            char *child = join(rel, names[i]);
+            if (!child)
+                rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+            else {
+                rc = add_path(t, child, depth + 1);
+                free(child);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int add_path(tarball *t, const char *rel, int depth)
+{
+    if (depth > 256)
+        return gw_error_set(&t->err, GW_EIO, "directories nested too deeply at %s", rel);
+    char *full = join(t->root, rel);
+    if (!full)
+        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+    struct stat st;
+    int r = lstat(full, &st);
+    int e = errno;
+    free(full);
+    if (r != 0)
+        return gw_error_set(&t->err, GW_EIO, "cannot read %s: %s", rel, strerror(e));
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
+        t->prog.skipped++;
+        return GW_OK;
+    }
+    char *copy = strdup(rel);
+    if (!copy)
+        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+    int rc = add_entry(t, copy, &st);
+    if (rc == GW_OK && S_ISDIR(st.st_mode))
+        rc = add_dir_children(t, rel, depth);
+    return rc;
+}
+
+int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
+                int gzip_level, gw_error *err)
+{
+    *out = NULL;
+    gw_error_clear(err);
+    if (gzip_level < TARBALL_PLAIN || gzip_level > 9)
+        return gw_error_set(err, GW_EINVAL, "gzip level must be 0..9 or TARBALL_PLAIN, not %d",
+                            gzip_level);
+    tarball *t = calloc(1, sizeof *t);
+    if (!t)
+        return gw_error_set(err, GW_ENOMEM, "out of memory");
+    t->fd = -1;
+    t->root = strdup(root);
+    t->chunk = malloc(TARBALL_CHUNK);
+    int rc = (t->root && t->chunk) ? GW_OK : gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == GW_OK && i < count; i++) {
+        if (!safe_relative(paths[i]))
+            rc = gw_error_set(&t->err, GW_EINVAL,
+                              "refusing path '%s': not relative to the project", paths[i]);
+        else
+            rc = add_path(t, paths[i], 0);
+    }
+    t->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t old = t->utf8 ? uselocale(t->utf8) : (locale_t)0;
+    if (rc == GW_OK) {
+        char opt[64];
+        t->a = archive_write_new();
+        snprintf(opt, sizeof opt, "gzip:compression-level=%d", gzip_level ? gzip_level : 6);
+        int gz = gzip_level != TARBALL_PLAIN;
+        if (!t->a || (gz && archive_write_add_filter_gzip(t->a) != ARCHIVE_OK) ||
+            archive_write_set_format_pax_restricted(t->a) != ARCHIVE_OK ||
+            (gz && archive_write_set_options(t->a, opt) != ARCHIVE_OK) ||
+            archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
+            archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
+            rc = gw_error_set(&t->err, GW_EFAIL, "cannot start the archive: %s",
+                              t->a ? archive_error_string(t->a)
+                              : *archive_dl_error() ? archive_dl_error() : "out of memory");
+    }
+    if (t->utf8)
+        uselocale(old);
+    if (rc != GW_OK) {
+        if (err)
+            *err = t->err;
+        tarball_free(t);
+        return rc;
+    }
+    *out = t;
+    return GW_OK;
+}
+
+static struct archive_entry *new_header(tarball *t, const tb_entry *e, mode_t type, mode_t perm,
+                                        off_t size)
+{
+    struct archive_entry *ae = archive_entry_new();
+    if (!ae) {
+        FAIL(t, GW_ENOMEM, "out of memory");
+        return NULL;
+    }
+    archive_entry_copy_pathname(ae, e->rel);
+    archive_entry_set_filetype(ae, type);
+    archive_entry_set_perm(ae, perm);
+    archive_entry_set_size(ae, size);
+    archive_entry_set_mtime(ae, e->mtime, 0);
+    archive_entry_set_uid(ae, 0);
+    archive_entry_set_gid(ae, 0);
+    return ae;
+}
+
+static int write_header(tarball *t, struct archive_entry *ae, const char *rel)
+{
+    int r = archive_write_header(t->a, ae);
+    archive_entry_free(ae);
+    /* WARN: a name that is not UTF-8 was stored as raw bytes (pax hdrcharset=BINARY). */
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+        return FAIL(t, GW_EFAIL, "cannot archive %s: %s", rel, archive_error_string(t->a));
+    return GW_OK;
+}
+
+/* Starts entry t->next: writes its header and, for a regular file, opens it. */
+static int start_entry(tarball *t)
+{
+    tb_entry *e = &t->ents[t->next++];
+    char *full = join(t->root, e->rel);
+    if (!full)
+        return FAIL(t, GW_ENOMEM, "out of memory");
+    struct archive_entry *ae = NULL;
+    int rc = GW_OK;
+    struct stat now;
+    if (!e->synthetic && lstat(full, &now) != 0 && errno == ENOENT) {
+        /* deleted since the listing: the archive stays true to the disk */
+        free(full);
+        t->prog.vanished++;
+        t->prog.files_done++;
+        t->prog.bytes_total -= (uint64_t)e->size;
+        return GW_OK;
+    }
+    if (S_ISDIR(e->mode)) {
+        ae = new_header(t, e, AE_IFDIR, 0755, 0);
+    } else if (S_ISLNK(e->mode)) {
+        char target[PATH_MAX + 1];
+        ssize_t n = readlink(full, target, sizeof target - 1);
+        if (n < 0)
+            rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
+                      strerror(errno));
+        else {
+            target[n] = '\0';
+            if ((ae = new_header(t, e, AE_IFLNK, 0777, 0)))
+                archive_entry_copy_symlink(ae, target);
+        }
+    } else {
+        int fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        int open_errno = errno;
+        if (fd < 0 && open_errno != ELOOP) {
+            /* e.g. no permission: not a change, the file cannot be read at all */
+            rc = FAIL(t, GW_EIO, "cannot read %s: %s", e->rel, strerror(open_errno));
+        } else if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
+                      fd < 0 ? "now a symlink" : "no longer a regular file");
+            if (fd >= 0)
+                close(fd);
+        } else {
+            /* Edited since the listing but stable now: archive what is there. */
+            t->prog.bytes_total += (uint64_t)st.st_size - (uint64_t)e->size;
+            e->size = st.st_size;
+            e->mtime = st.st_mtime;
+            if ((ae = new_header(t, e, AE_IFREG, (st.st_mode & 0111) ? 0755 : 0644, st.st_size))) {
+                t->fd = fd;
+                t->remaining = st.st_size;
+                t->cur = e->rel;
+            } else {
+                close(fd);
+            }
+        }
+    }
+    free(full);
+    if (rc == GW_OK && !ae)
+        rc = t->err.code;
+    if (rc == GW_OK)
+        rc = write_header(t, ae, e->rel);
+    if (rc == GW_OK && t->fd < 0)
+        t->prog.files_done++;
+    return rc;
+}
+
+static void close_current(tarball *t)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    t->fd = -1;
+    t->cur = NULL;
+}
+
+/* Copies one chunk of the current file. */
+static int copy_chunk(tarball *t)
+{
+    size_t want = t->remaining < TARBALL_CHUNK ? (size_t)t->remaining : TARBALL_CHUNK;
+    ssize_t r = want ? read(t->fd, t->chunk, want) : 0;
+    if (r < 0)
+        return FAIL(t, GW_EIO, "cannot read %s: %s", t->cur, strerror(errno));
+    if (r == 0 && t->remaining > 0)
+        return FAIL(t, GW_ECHANGED, "%s shrank while being archived; try again", t->cur);
+    if (r > 0) {
+        if (archive_write_data(t->a, t->chunk, (size_t)r) != r)
+            return FAIL(t, GW_EFAIL, "cannot archive %s: %s", t->cur, archive_error_string(t->a));
+        t->remaining -= r;
+        t->prog.bytes_done += (uint64_t)r;
+    }
+    if (t->remaining == 0) {
+        char extra;
+        r = read(t->fd, &extra, 1);
+        if (r > 0)
+            return FAIL(t, GW_ECHANGED, "%s grew while being archived; try again", t->cur);
+        close_current(t);
+        t->prog.files_done++;
+    }
+    return GW_OK;
+}
+
+/* One bounded unit of work. */
+static int step(tarball *t)
+{
+    if (t->fd >= 0)
+        return copy_chunk(t);
+    if (t->next < t->nents)
+        return start_entry(t);
+    if (archive_write_close(t->a) != ARCHIVE_OK)
+        return FAIL(t, GW_EFAIL, "cannot finish the archive: %s", archive_error_string(t->a));
+    t->finished = 1;
+    return GW_OK;
+}
+
+ssize_t tarball_read(void *ud, char *buf, size_t n)
+{
+    tarball *t = ud;
+    for (;;) {
+        if (t->out_pos < t->out_len) {
+            size_t k = t->out_len - t->out_pos;
+            if (k > n)
+                k = n;
+            memcpy(buf, t->out + t->out_pos, k);
+            t->out_pos += k;
+            t->prog.out_bytes += k;
+            return (ssize_t)k;
+        }
+        if (t->failed)
+            return -1;
+        if (t->finished || n == 0)
+            return 0;
+        locale_t old = t->utf8 ? uselocale(t->utf8) : (locale_t)0;
+        int rc = step(t);
+        if (t->utf8)
+            uselocale(old);
+        if (rc != GW_OK) {
+            t->failed = 1;
+            close_current(t);
+            return -1;
+        }
+    }
+}
+
+int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err)
+{
+    gw_error_clear(err);
+    if (t->next > 0 || t->prog.out_bytes > 0)
+        return gw_error_set(err, GW_EINVAL, "the archive has already started");
+    if (!safe_relative(rel))
+        return gw_error_set(err, GW_EINVAL, "refusing path '%s': not relative to the project",
+                            rel);
+    struct stat st = {0};
+    st.st_mode = S_IFDIR | 0755;
+    st.st_mtime = time(NULL);
+    char *copy = strdup(rel);
+    if (!copy)
+        return gw_error_set(err, GW_ENOMEM, "out of memory");
+    int rc = add_entry(t, copy, &st);
+    if (rc != GW_OK) {
+        if (err)
+            *err = t->err;
+        return rc;
+    }
+    t->ents[t->nents - 1].synthetic = 1;
+    return GW_OK;
+}
+
+const gw_error *tarball_error(const tarball *t) { return &t->err; }
+
+void tarball_get_progress(const tarball *t, tarball_progress *p) { *p = t->prog; }
+
+void tarball_free(tarball *t)
+{
+    if (!t)
+        return;
+    close_current(t);
+    if (t->a) {
+        locale_t old = t->utf8 ? uselocale(t->utf8) : (locale_t)0;
+        archive_write_free(t->a);
+        if (t->utf8)
+            uselocale(old);
+    }
+    if (t->utf8)
+        freelocale(t->utf8);
+    for (size_t i = 0; i < t->nents; i++)
+        free(t->ents[i].rel);
+    free(t->ents);
+    free(t->root);
+    free(t->chunk);
+    free(t->out);
+    free(t);
+}

@@ -1,0 +1,68 @@
+/* tarball: a streaming tar.gz of a project's upload list, produced on demand.
+ *
+ * The uploader pulls bytes with tarball_read() as it can send them; each call does a small
+ * bounded amount of work (one header or one read of at most TARBALL_CHUNK bytes of a file),
+ * so memory stays bounded whatever the project's size and nothing is written to disk.
+ *
+ * Entries: paths relative to the project root as given; a directory in the list (".git")
+ * is walked recursively with its subdirectories as directory entries (so empty ones such
+ * as refs/tags survive). Regular files get mode 0755 when any exec bit is set, else 0644;
+ * directories 0755; symlinks are stored as symlinks. Owner is uid/gid 0 with no names, so
+ * extract with `tar -xzf - --no-same-owner` (or as a non-root user). Long and non-ASCII
+ * names go in pax headers: UTF-8 names as UTF-8 whatever the process locale; a name that
+ * is not valid UTF-8 is stored as raw bytes (pax hdrcharset=BINARY; GNU tar prints a
+ * warning for that keyword but extracts the exact bytes), so every name round-trips.
+ * Sockets, fifos and devices are skipped (counted in skipped).
+ *
+ * A file deleted after the listing is left out (counted in vanished): the archive still
+ * matches the disk. A file whose size or type changes between the listing and the end of
+ * its read fails the stream with GW_ECHANGED (the archive is cut short, never silently
+ * wrong): the uploader must abort. */
+#ifndef E2B_TARBALL_H
+#define E2B_TARBALL_H
+
+#include "core/util/gw_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TARBALL_CHUNK (64 * 1024)
+#define TARBALL_PLAIN (-1) /* gzip_level: no compression */
+
+typedef struct tarball tarball;
+
+typedef struct {
+    uint64_t bytes_done, bytes_total; /* file content bytes read / to read (from lstat) */
+    uint64_t files_done, files_total; /* entries written / to write (files, links, dirs) */
+    uint64_t out_bytes;               /* compressed bytes handed to the reader so far */
+    uint64_t skipped;                 /* special files left out */
+    uint64_t vanished;                /* entries deleted between listing and reading */
+    size_t peak_buffer;               /* the largest amount of output held at once */
+} tarball_progress;
+
+/* Lists and lstat()s every entry up front (for the totals) and prepares the stream.
+ * root: the project directory; paths: count relative paths ("a/b.txt", ".git"). Absolute
+ * paths and ".." components are refused (GW_EINVAL). gzip_level 1..9, 0 for the default
+ * (6), or TARBALL_PLAIN for a plain tar (for data that is compressed already). On success
+ * *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
+ * (a listed path cannot be lstat'ed), GW_ENOMEM, GW_EFAIL (libarchive). */
+int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
+                int gzip_level, gw_error *err);
+
+/* Adds an empty directory entry rel (mode 0755, not walked) at the end of the archive; for
+ * submodule paths, so that git in the box sees an uninitialised submodule rather than a
+ * deleted one. Only before the first tarball_read. Errors: GW_EINVAL, GW_ENOMEM. */
+int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err);
+
+/* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
+ * bytes (> 0), 0 at the end of the archive, or -1 on error (details in tarball_error()).
+ * After -1 or 0, further calls return the same. */
+ssize_t tarball_read(void *t, char *buf, size_t n);
+
+/* The error that made tarball_read return -1 (code GW_OK otherwise). Owned by t. */
+const gw_error *tarball_error(const tarball *t);
+void tarball_get_progress(const tarball *t, tarball_progress *p);
+void tarball_free(tarball *t);
+
+#endif

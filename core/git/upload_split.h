@@ -1,0 +1,38 @@
+/* upload_split: divides an upload list between a gzip'd archive and a plain one.
+ *
+ * gzip costs most of an upload's CPU and gains nothing on bytes that are compressed
+ * already: git's objects (zlib streams, loose or packed) and files whose bytes look random
+ * (images, archives, binaries of random data). Those go in a plain tar; the rest in a
+ * tar.gz (gzip level 1). The box extracts both.
+ *
+ * A ".git" directory in the list is replaced by its children: ".git/objects" goes to the
+ * plain list, everything else to the gzip'd one. A regular file of at least
+ * UPLOAD_SPLIT_MIN_SIZE bytes whose first 4 KiB look random (almost every byte value, none
+ * much more frequent than the others) goes to the plain list. Paths are copied: both lists are owned by the caller
+ * (upload_list_free, also after an error). */
+#ifndef E2B_UPLOAD_SPLIT_H
+#define E2B_UPLOAD_SPLIT_H
+
+#include "core/util/gw_error.h"
+
+#include <stddef.h>
+
+#define UPLOAD_SPLIT_MIN_SIZE (64 * 1024)
+
+typedef struct {
+    char **paths;
+    size_t count, cap;
+} upload_list;
+
+/* root: the work tree; paths: relative paths as gitwork_list_files gives them.
+ * Errors: GW_ENOMEM, GW_EIO (.git cannot be read). */
+int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
+                 upload_list *plain, gw_error *err);
+
+/* Whether the first 4 KiB of the file look random; 0 for small, unreadable or non-regular
+ * files. */
+int upload_looks_compressed(const char *path);
+
+void upload_list_free(upload_list *l);
+
+#endif

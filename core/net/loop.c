@@ -1,0 +1,345 @@
+#include "core/net/loop.h"
+
+#include "core/net/loop_curl.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct watch {
+    int fd;
+    unsigned events;
+    e2b_loop_fd_fn fn;
+    void *ud;
+} watch;
+
+typedef struct timer {
+    uint64_t id;
+    int64_t deadline;
+    e2b_loop_fn fn;
+    void *ud;
+} timer;
+
+typedef struct posted {
+    e2b_loop_fn fn;
+    void *ud;
+    struct posted *next;
+} posted;
+
+struct e2b_loop {
+    CURLM *multi;
+    watch *watches;
+    size_t nwatches, capwatches;
+    timer *timers;
+    size_t ntimers, captimers;
+    uint64_t next_timer_id;
+    pthread_mutex_t post_lock;
+    posted *post_head, *post_tail;
+    e2b_loop_transfer *transfers;
+    int ntransfers;
+};
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static int curl_ok;
+
+static void curl_init_once(void)
+{
+    curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+int64_t e2b_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+e2b_loop *e2b_loop_new(void)
+{
+    e2b_loop *loop;
+    pthread_once(&curl_once, curl_init_once);
+    if (!curl_ok)
+        return NULL;
+    loop = calloc(1, sizeof *loop);
+    if (!loop)
+        return NULL;
+    loop->multi = curl_multi_init();
+    if (!loop->multi) {
+        free(loop);
+        return NULL;
+    }
+    /* HTTP/2 multiplexing where the server offers it; a modest connection cache. */
+    curl_multi_setopt(loop->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+    curl_multi_setopt(loop->multi, CURLMOPT_MAXCONNECTS, 32L);
+    pthread_mutex_init(&loop->post_lock, NULL);
+    loop->next_timer_id = 1;
+    return loop;
+}
+
+void e2b_loop_free(e2b_loop *loop)
+{
+    posted *p;
+    if (!loop)
+        return;
+    /* Each abandon unregisters its transfer. */
+    while (loop->transfers) {
+        e2b_loop_transfer *t = loop->transfers;
+        t->abandon(t);
+        if (loop->transfers == t) /* a broken abandon must not loop forever */
+            e2b_loop_transfer_unregister(loop, t);
+    }
+    curl_multi_cleanup(loop->multi);
+    while ((p = loop->post_head)) {
+        loop->post_head = p->next;
+        free(p);
+    }
+    pthread_mutex_destroy(&loop->post_lock);
+    free(loop->watches);
+    free(loop->timers);
+    free(loop);
+}
+
+CURLM *e2b_loop_multi(e2b_loop *loop)
+{
+    return loop->multi;
+}
+
+void e2b_loop_transfer_register(e2b_loop *loop, e2b_loop_transfer *t)
+{
+    t->prev = NULL;
+    t->next = loop->transfers;
+    if (loop->transfers)
+        loop->transfers->prev = t;
+    loop->transfers = t;
+    loop->ntransfers++;
+}
+
+void e2b_loop_transfer_unregister(e2b_loop *loop, e2b_loop_transfer *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else if (loop->transfers == t)
+        loop->transfers = t->next;
+    else
+        return; /* not registered */
+    if (t->next)
+        t->next->prev = t->prev;
+    t->next = t->prev = NULL;
+    loop->ntransfers--;
+}
+
+int e2b_loop_requests_in_flight(const e2b_loop *loop)
+{
+    return loop->ntransfers;
+}
+
+int e2b_loop_watch_fd(e2b_loop *loop, int fd, unsigned events, e2b_loop_fd_fn fn, void *ud)
+{
+    for (size_t i = 0; i < loop->nwatches; i++) {
+        if (loop->watches[i].fd == fd) {
+            loop->watches[i] = (watch){fd, events, fn, ud};
+            return 0;
+        }
+    }
+    if (loop->nwatches == loop->capwatches) {
+        size_t cap = loop->capwatches ? loop->capwatches * 2 : 4;
+        watch *w = realloc(loop->watches, cap * sizeof *w);
+        if (!w)
+            return -1;
+        loop->watches = w;
+        loop->capwatches = cap;
+    }
+    loop->watches[loop->nwatches++] = (watch){fd, events, fn, ud};
+    return 0;
+}
+
+void e2b_loop_unwatch_fd(e2b_loop *loop, int fd)
+{
+    for (size_t i = 0; i < loop->nwatches; i++) {
+        if (loop->watches[i].fd == fd) {
+            loop->watches[i] = loop->watches[--loop->nwatches];
+            return;
+        }
+    }
+}
+
+uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void *ud)
+{
+    if (loop->ntimers == loop->captimers) {
+        size_t cap = loop->captimers ? loop->captimers * 2 : 8;
+        timer *t = realloc(loop->timers, cap * sizeof *t);
+        if (!t)
+            return 0;
+        loop->timers = t;
+        loop->captimers = cap;
+    }
+    loop->timers[loop->ntimers++] =
+        (timer){loop->next_timer_id, e2b_now_ms() + (delay_ms > 0 ? delay_ms : 0), fn, ud};
+    return loop->next_timer_id++;
+}
+
+void e2b_loop_timer_cancel(e2b_loop *loop, uint64_t id)
+{
+    for (size_t i = 0; i < loop->ntimers; i++) {
+        if (loop->timers[i].id == id) {
+            loop->timers[i] = loop->timers[--loop->ntimers];
+            return;
+        }
+    }
+}
+
+int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud)
+{
+    posted *p = malloc(sizeof *p);
+    if (!p)
+        return -1;
+    p->fn = fn;
+    p->ud = ud;
+    p->next = NULL;
+    pthread_mutex_lock(&loop->post_lock);
+    if (loop->post_tail)
+        loop->post_tail->next = p;
+    else
+        loop->post_head = p;
+    loop->post_tail = p;
+    pthread_mutex_unlock(&loop->post_lock);
+    curl_multi_wakeup(loop->multi);
+    return 0;
+}
+
+void e2b_loop_wakeup(e2b_loop *loop)
+{
+    curl_multi_wakeup(loop->multi);
+}
+
+/* Finished transfers: the owner gets them outside any curl callback. */
+static int drain_done(e2b_loop *loop)
+{
+    CURLMsg *msg;
+    int left, n = 0;
+    while ((msg = curl_multi_info_read(loop->multi, &left))) {
+        e2b_loop_transfer *t = NULL;
+        CURL *easy;
+        CURLcode rc;
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        easy = msg->easy_handle;
+        rc = msg->data.result;
+        curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+        curl_multi_remove_handle(loop->multi, easy);
+        if (t)
+            t->done(t, rc);
+        n++;
+    }
+    return n;
+}
+
+/* Runs the timers that are due now (not those added by the callbacks themselves). */
+static int run_timers(e2b_loop *loop)
+{
+    uint64_t limit = loop->next_timer_id;
+    int n = 0;
+    for (;;) {
+        int64_t now = e2b_now_ms();
+        size_t best = (size_t)-1;
+        timer t;
+        for (size_t i = 0; i < loop->ntimers; i++)
+            if (loop->timers[i].id < limit && loop->timers[i].deadline <= now &&
+                (best == (size_t)-1 || loop->timers[i].deadline < loop->timers[best].deadline))
+                best = i;
+        if (best == (size_t)-1)
+            return n;
+        t = loop->timers[best];
+        loop->timers[best] = loop->timers[--loop->ntimers];
+        t.fn(t.ud);
+        n++;
+    }
+}
+
+static int run_posted(e2b_loop *loop)
+{
+    posted *p, *next;
+    int n = 0;
+    pthread_mutex_lock(&loop->post_lock);
+    p = loop->post_head;
+    loop->post_head = loop->post_tail = NULL;
+    pthread_mutex_unlock(&loop->post_lock);
+    for (; p; p = next) {
+        next = p->next;
+        p->fn(p->ud);
+        free(p);
+        n++;
+    }
+    return n;
+}
+
+static long next_timer_wait(const e2b_loop *loop, long max_wait_ms)
+{
+    int64_t now = e2b_now_ms();
+    long wait = max_wait_ms < 0 ? 60 * 60 * 1000L : max_wait_ms;
+    for (size_t i = 0; i < loop->ntimers; i++) {
+        int64_t d = loop->timers[i].deadline - now;
+        if (d < 0)
+            d = 0;
+        if (d < wait)
+            wait = (long)d;
+    }
+    return wait;
+}
+
+int e2b_loop_run_once(e2b_loop *loop, long max_wait_ms)
+{
+    int running = 0, numfds = 0, worked;
+    struct curl_waitfd *fds = NULL;
+    size_t nfds = loop->nwatches;
+    long wait;
+    CURLMcode mc;
+
+    if (curl_multi_perform(loop->multi, &running) != CURLM_OK)
+        return -1;
+    worked = drain_done(loop);
+    worked += run_timers(loop);
+    worked += run_posted(loop);
+
+    wait = worked ? 0 : next_timer_wait(loop, max_wait_ms);
+    if (nfds) {
+        fds = calloc(nfds, sizeof *fds);
+        if (!fds)
+            return -1;
+        for (size_t i = 0; i < nfds; i++) {
+            fds[i].fd = loop->watches[i].fd;
+            fds[i].events = (short)((loop->watches[i].events & E2B_LOOP_IN ? CURL_WAIT_POLLIN : 0) |
+                                    (loop->watches[i].events & E2B_LOOP_OUT ? CURL_WAIT_POLLOUT : 0));
+        }
+    }
+    mc = curl_multi_poll(loop->multi, fds, (unsigned)nfds, (int)wait, &numfds);
+    if (mc != CURLM_OK) {
+        free(fds);
+        return -1;
+    }
+    for (size_t i = 0; i < nfds; i++) {
+        unsigned rev = 0;
+        if (!fds[i].revents)
+            continue;
+        if (fds[i].revents & CURL_WAIT_POLLIN)
+            rev |= E2B_LOOP_IN;
+        if (fds[i].revents & CURL_WAIT_POLLOUT)
+            rev |= E2B_LOOP_OUT;
+        if (fds[i].revents & ~(CURL_WAIT_POLLIN | CURL_WAIT_POLLOUT | CURL_WAIT_POLLPRI))
+            rev |= E2B_LOOP_ERR;
+        /* The watch may have been removed or replaced by an earlier callback. */
+        for (size_t j = 0; j < loop->nwatches; j++) {
+            if (loop->watches[j].fd == fds[i].fd) {
+                loop->watches[j].fn(loop->watches[j].ud, fds[i].fd, rev);
+                break;
+            }
+        }
+    }
+    free(fds);
+    /* Move transfers on at once, so that their completion does not wait for the next round. */
+    if (curl_multi_perform(loop->multi, &running) != CURLM_OK)
+        return -1;
+    drain_done(loop);
+    return 0;
+}

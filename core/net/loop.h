@@ -1,0 +1,63 @@
+/* The event loop: one thread waits in one place for network transfers (one libcurl multi
+ * handle), other file descriptors (the terminal), timers, and work posted by other threads.
+ *
+ *   e2b_loop *loop = e2b_loop_new();
+ *   e2b_loop_watch_fd(loop, STDIN_FILENO, E2B_LOOP_IN, on_key, ui);
+ *   e2b_loop_timer_add(loop, 5000, on_refresh, ui);
+ *   while (!quit) e2b_loop_run_once(loop, -1);
+ *   e2b_loop_free(loop);
+ *
+ * Threads: only e2b_loop_post and e2b_loop_wakeup may be called from another thread; every
+ * callback runs on the thread that calls e2b_loop_run_once. Callbacks may add or remove
+ * watches, timers and requests (core/net/http.h), including their own. */
+#ifndef E2B_LOOP_H
+#define E2B_LOOP_H
+
+#include <stdint.h>
+
+typedef struct e2b_loop e2b_loop;
+
+enum {
+    E2B_LOOP_IN = 1,  /* readable */
+    E2B_LOOP_OUT = 2, /* writable */
+    E2B_LOOP_ERR = 4, /* error or hang-up (reported, never asked for) */
+};
+
+typedef void (*e2b_loop_fd_fn)(void *ud, int fd, unsigned revents);
+typedef void (*e2b_loop_fn)(void *ud);
+
+/* A new loop with its own curl multi handle; NULL when out of memory. Initialises libcurl
+ * (once per process). */
+e2b_loop *e2b_loop_new(void);
+/* Ends every request still in flight (their done callbacks run with E2B_ERR_CANCELLED),
+ * drops watches, timers and posted work, and frees the loop. */
+void e2b_loop_free(e2b_loop *loop);
+
+/* Watches fd (replacing an earlier watch of the same fd). Returns 0, or -1 when out of memory. */
+int e2b_loop_watch_fd(e2b_loop *loop, int fd, unsigned events, e2b_loop_fd_fn fn, void *ud);
+void e2b_loop_unwatch_fd(e2b_loop *loop, int fd);
+
+/* Runs fn(ud) once after delay_ms. Returns a timer id (> 0), or 0 when out of memory. */
+uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void *ud);
+/* Cancels a timer that has not fired yet (an unknown id is ignored). */
+void e2b_loop_timer_cancel(e2b_loop *loop, uint64_t id);
+
+/* Thread-safe: queues fn(ud) to run on the loop thread and wakes the loop. Returns 0, or -1
+ * when out of memory. */
+int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud);
+/* Thread-safe: makes a waiting e2b_loop_run_once return early. */
+void e2b_loop_wakeup(e2b_loop *loop);
+
+/* One round: drives transfers, runs finished requests' callbacks, due timers and posted work,
+ * then waits up to max_wait_ms (-1 = until something happens) for sockets, watched fds, the
+ * next timer or a wakeup, and runs the fd callbacks. Returns 0, or -1 when the multi handle
+ * failed. */
+int e2b_loop_run_once(e2b_loop *loop, long max_wait_ms);
+
+/* Milliseconds of a monotonic clock. */
+int64_t e2b_now_ms(void);
+
+/* The number of requests in flight (for tests and the status line). */
+int e2b_loop_requests_in_flight(const e2b_loop *loop);
+
+#endif

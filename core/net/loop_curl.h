@@ -1,0 +1,25 @@
+/* Private to core/: how http.c plugs its transfers into the loop's curl multi handle. */
+#ifndef E2B_LOOP_CURL_H
+#define E2B_LOOP_CURL_H
+
+#include "core/net/loop.h"
+
+#include <curl/curl.h>
+
+/* Every easy handle added to the loop's multi handle carries one of these as CURLOPT_PRIVATE;
+ * the loop calls done() (outside any curl callback) when the transfer finished, after
+ * removing the handle from the multi handle. */
+typedef struct e2b_loop_transfer {
+    void (*done)(struct e2b_loop_transfer *t, CURLcode result);
+    /* Called by e2b_loop_free for transfers still registered. */
+    void (*abandon)(struct e2b_loop_transfer *t);
+    struct e2b_loop_transfer *next, *prev; /* the loop's list of registered transfers */
+} e2b_loop_transfer;
+
+CURLM *e2b_loop_multi(e2b_loop *loop);
+
+/* Registers/unregisters a transfer (it stays registered while waiting for a retry too). */
+void e2b_loop_transfer_register(e2b_loop *loop, e2b_loop_transfer *t);
+void e2b_loop_transfer_unregister(e2b_loop *loop, e2b_loop_transfer *t);
+
+#endif

@@ -1,0 +1,371 @@
+/* One-shot modes: setup shared by all of them, --list and --secrets. The box modes are in
+ * cli_box.c. No curses here. */
+#include "tui/cli/cli_internal.h"
+
+#include "core/util/log.h"
+#include "core/box/records.h"
+#include "core/util/sanitize.h"
+#include "core/box/secrets_providers.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_clean(const char *s, char *buf, size_t n)
+{
+    char *clean = sanitize_display(s ? s : "", strlen(s ? s : ""), 0);
+    snprintf(buf, n, "%s", clean ? clean : "?");
+    free(clean);
+}
+
+int cli_fail(const e2b_error *err)
+{
+    char buf[1024];
+    cli_clean(e2b_error_message(err), buf, sizeof buf);
+    fprintf(stderr, "e2b-tui: %s\n", buf);
+    return e2b_error_exit_code(err) ? e2b_error_exit_code(err) : 1;
+}
+
+int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
+{
+    e2b_error *err = NULL;
+    memset(c, 0, sizeof *c);
+    c->cfg = cfg;
+    c->args = a;
+    c->loop = e2b_loop_new();
+    if (!c->loop) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
+    c->client = e2b_client_new(c->loop, cfg, &err);
+    if (!c->client) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    /* A shorter limit per API request than the default 60 s (pause and resume keep their
+     * own 120 s floor), for slow networks where failing fast is better, and for tests. */
+    const char *t = getenv("E2B_TUI_HTTP_TIMEOUT");
+    long secs = t && *t ? strtol(t, NULL, 10) : 0;
+    if (secs > 0 && secs <= 3600)
+        e2b_client_set_timeout(c->client, secs * 1000);
+    return 0;
+}
+
+int cli_open_keystore(cli_ctx *c)
+{
+    ks_error kerr = {0};
+    char *warning = NULL;
+    const char *env = getenv("E2B_TUI_KEYSTORE");
+    ks_select sel = {.flag = c->args->keystore_flag,
+                     .env = env && *env ? env : NULL,
+                     .config = c->cfg->keystore};
+    c->ks = keystore_open_selected(&sel, &warning, &kerr);
+    if (!c->ks) {
+        fprintf(stderr, "e2b-tui: password store: %s\n", kerr.message);
+        return 1;
+    }
+    if (warning) {
+        fprintf(stderr, "e2b-tui: warning: %s\n", warning);
+        free(warning);
+    }
+    return 0;
+}
+
+void cli_teardown(cli_ctx *c)
+{
+    if (c->client)
+        e2b_client_free(c->client);
+    if (c->ks)
+        keystore_close(c->ks);
+    if (c->loop)
+        e2b_loop_free(c->loop);
+    keystore_jobs_drain(2000);
+    e2b_log_close(); /* opened by the box modes */
+}
+
+/* ---- --list ---- */
+
+static void put_time(json_t *o, const char *key, time_t t)
+{
+    char buf[32];
+    if (!t) {
+        json_object_set_new(o, key, json_null());
+        return;
+    }
+    e2b_format_rfc3339(t, buf, sizeof buf);
+    json_object_set_new(o, key, json_string(buf));
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static const char *state_name(e2b_box_list_state s)
+{
+    return s == E2B_BOX_RUNNING ? "running" : s == E2B_BOX_PAUSED ? "paused" : "gone";
+}
+
+static json_t *entry_json(const e2b_box_entry *e)
+{
+    json_t *o = json_object();
+    const e2b_sandbox *sb = e->sandbox;
+    if (e->kind == E2B_KIND_BOX)
+        json_object_set_new(o, "name", str_or_null(e->name));
+    json_object_set_new(o, "sandbox_id",
+                        str_or_null(sb ? sb->sandbox_id : e->record ? e->record->sandbox_id : NULL));
+    json_object_set_new(o, "state", json_string(state_name(e->state)));
+    json_object_set_new(o, "template",
+                        str_or_null(sb ? (sb->alias ? sb->alias : sb->template_id) : NULL));
+    put_time(o, "started_at", sb ? sb->started_at : 0);
+    put_time(o, "end_at", sb ? sb->end_at : 0);
+    if (e->kind == E2B_KIND_BOX) {
+        const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
+        json_object_set_new(o, "branch", str_or_null(branch));
+        json_object_set_new(o, "dir", str_or_null(e->record ? e->record->dir : NULL));
+        json_object_set_new(o, "local", json_boolean(e->record != NULL));
+    } else {
+        json_object_set_new(o, "metadata", sb ? e2b_metadata_to_json(&sb->metadata) : json_object());
+    }
+    return o;
+}
+
+static void age_text(time_t t, time_t now, char *buf, size_t n)
+{
+    if (!t) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    long d = (long)(now - t);
+    if (d < 0)
+        d = -d;
+    if (d < 120)
+        snprintf(buf, n, "%lds", d);
+    else if (d < 7200)
+        snprintf(buf, n, "%ldm", d / 60);
+    else if (d < 172800)
+        snprintf(buf, n, "%ldh", d / 3600);
+    else
+        snprintf(buf, n, "%ldd", d / 86400);
+}
+
+static void print_table(const e2b_box_listing *l)
+{
+    time_t now = time(NULL);
+    printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", "KIND", "NAME/ID", "STATE",
+           "TEMPLATE", "AGE", "ENDS", "BRANCH", "PATH");
+    for (size_t i = 0; i < l->count; i++) {
+        const e2b_box_entry *e = &l->items[i];
+        const e2b_sandbox *sb = e->sandbox;
+        char name[200], tpl[100], branch[200], path[600], age[32], ends[32];
+        const char *branch_raw = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
+        cli_clean(e->kind == E2B_KIND_BOX && e->name ? e->name
+                         : sb ? sb->sandbox_id : "?", name, sizeof name);
+        cli_clean(sb ? (sb->alias ? sb->alias : sb->template_id ? sb->template_id : "-")
+                            : "-", tpl, sizeof tpl);
+        cli_clean(e->kind == E2B_KIND_BOX && branch_raw && *branch_raw ? branch_raw : "-",
+                         branch, sizeof branch);
+        cli_clean(e->record && e->record->dir[0] ? e->record->dir
+                         : e->kind == E2B_KIND_BOX ? "(other machine)" : "-", path, sizeof path);
+        age_text(sb ? sb->started_at : 0, now, age, sizeof age);
+        age_text(sb ? sb->end_at : 0, now, ends, sizeof ends);
+        printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", e2b_sandbox_kind_name(e->kind), name,
+               state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
+    }
+}
+
+/* Prints the listing as JSON one entry at a time (the same text as one json_dumps of the
+ * whole document with JSON_INDENT(2)): 2,000 sandboxes as one jansson tree plus its text
+ * would cost several MB for nothing. */
+static void print_json(const e2b_box_listing *l)
+{
+    static const char *const keys[] = {"boxes", "workspaces", "sandboxes"};
+    fputs("{\n  \"version\": 1", stdout);
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        printf(",\n  \"%s\": [", keys[k]);
+        for (size_t i = 0; i < l->count; i++) {
+            const e2b_box_entry *e = &l->items[i];
+            int ek = e->kind == E2B_KIND_BOX ? 0 : e->kind == E2B_KIND_WORKSPACE ? 1 : 2;
+            if (ek != k)
+                continue;
+            json_t *o = entry_json(e);
+            char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+            json_decref(o);
+            if (!text)
+                continue;
+            fputs(n++ ? ",\n    " : "\n    ", stdout);
+            for (const char *p = text; *p; p++) { /* nested two levels deeper */
+                putchar(*p);
+                if (*p == '\n')
+                    fputs("    ", stdout);
+            }
+            free(text);
+        }
+        fputs(n ? "\n  ]" : "]", stdout);
+    }
+    fputs("\n}\n", stdout);
+}
+
+static int cli_list(cli_ctx *c)
+{
+    e2b_sandbox_list sandboxes = {0};
+    box_record_list records = {0};
+    e2b_box_listing listing = {0};
+    char *skipped = NULL;
+    e2b_list_query q = {.workspace_keys = c->cfg->workspace_keys};
+    e2b_error *err = box_record_list_read(c->cfg->records_dir, &records, &skipped);
+    if (err) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    if (skipped) {
+        fprintf(stderr, "e2b-tui: warning: unreadable box records skipped: %s\n", skipped);
+        free(skipped);
+    }
+    err = e2b_api_list_sync(c->client, &q, &sandboxes);
+    if (err) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        box_record_list_clear(&records);
+        return rc;
+    }
+    if (e2b_box_listing_build(&records, &sandboxes, &listing) < 0) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        box_record_list_clear(&records);
+        e2b_sandbox_list_clear(&sandboxes);
+        return 1;
+    }
+    if (c->args->json)
+        print_json(&listing);
+    else
+        print_table(&listing);
+    e2b_box_listing_clear(&listing);
+    box_record_list_clear(&records);
+    e2b_sandbox_list_clear(&sandboxes);
+    return 0;
+}
+
+/* ---- --secrets ---- */
+
+/* Reads a secret value: the provider's environment variable, else stdin (a no-echo prompt
+ * on a terminal). Returns a malloc'd string (caller wipes and frees) or NULL. */
+static char *read_secret_value(const char *name)
+{
+    const e2b_provider *p = e2b_provider_find(name);
+    const char *env = p ? getenv(p->env_var) : NULL;
+    if (env && *env) {
+        fprintf(stderr, "e2b-tui: using the value of %s\n", p->env_var);
+        return strdup(env);
+    }
+    struct termios old, quiet;
+    int tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &old) == 0;
+    if (tty) {
+        fprintf(stderr, "Value for secret %s (not shown): ", name);
+        quiet = old;
+        quiet.c_lflag &= ~(tcflag_t)ECHO;
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, stdin);
+    if (tty) {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+        fputc('\n', stderr);
+    }
+    if (n <= 0) {
+        free(line);
+        return NULL;
+    }
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = '\0';
+    return line;
+}
+
+static int cli_secrets(cli_ctx *c)
+{
+    const cli_args *a = c->args;
+    e2b_error *err = NULL;
+    if (strcmp(a->secrets_cmd, "list") == 0) {
+        e2b_secret_list list = {0};
+        if ((err = e2b_api_secrets_list_sync(c->client, &list))) {
+            int rc = cli_fail(err);
+            e2b_error_free(err);
+            return rc;
+        }
+        for (size_t i = 0; i < list.count; i++) {
+            const e2b_secret *s = &list.items[i];
+            const e2b_provider *p = e2b_provider_find(s->name);
+            char name[200], when[32] = "-";
+            cli_clean(s->name, name, sizeof name);
+            if (s->updated_at)
+                e2b_format_rfc3339(s->updated_at, when, sizeof when);
+            printf("%-20s %-20s %s\n", name, p ? p->host : "(no rule)", when);
+        }
+        e2b_secret_list_clear(&list);
+        return 0;
+    }
+    if (!e2b_secret_name_valid(a->name)) {
+        fprintf(stderr, "e2b-tui: '%s' is not a valid secret name (no spaces, braces or "
+                        "control characters; 'sec_' is reserved)\n", a->name);
+        return 2;
+    }
+    if (strcmp(a->secrets_cmd, "remove") == 0) {
+        if ((err = e2b_api_secret_delete_sync(c->client, a->name))) {
+            int rc = cli_fail(err);
+            e2b_error_free(err);
+            return rc;
+        }
+        printf("removed secret %s\n", a->name);
+        return 0;
+    }
+    char *value = read_secret_value(a->name);
+    if (!value || !*value) {
+        const e2b_provider *p = e2b_provider_find(a->name);
+        fprintf(stderr, "e2b-tui: no value for secret %s: set %s or give it on stdin\n", a->name,
+                p ? p->env_var : "it");
+        free(value);
+        return 1;
+    }
+    e2b_secret s = {0};
+    int updated = 0;
+    err = e2b_api_secret_create_sync(c->client, a->name, value, NULL, &s);
+    if (err && err->kind == E2B_ERR_CONFLICT) {
+        e2b_error_free(err);
+        err = e2b_api_secret_update_sync(c->client, a->name, value, NULL, &s);
+        updated = 1;
+    }
+    explicit_bzero(value, strlen(value));
+    free(value);
+    if (err) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    printf("%s secret %s (version %lld)\n", updated ? "updated" : "stored", a->name,
+           (long long)s.current_version);
+    e2b_secret_clear(&s);
+    return 0;
+}
+
+int cli_run(const cli_args *a, e2b_config *cfg)
+{
+    cli_ctx c;
+    int rc = cli_setup(&c, a, cfg);
+    if (rc == 0) {
+        switch (a->mode) {
+        case CLI_LIST: rc = cli_list(&c); break;
+        case CLI_SECRETS: rc = cli_secrets(&c); break;
+        default: rc = cli_box(&c); break;
+        }
+    }
+    cli_teardown(&c);
+    return rc;
+}

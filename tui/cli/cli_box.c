@@ -1,0 +1,218 @@
+/* One-shot box modes: --up, --attach, --stop, --kill, --pull drive core/box/box.h's step
+ * machines on the loop until they are done, printing progress on stderr when it is a
+ * terminal and results on stdout. */
+#include "tui/cli/cli_internal.h"
+
+#include "core/util/log.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct progress_state {
+    int tty;
+    int shown;
+} progress_state;
+
+static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
+{
+    progress_state *ps = ud;
+    if (!ps->tty)
+        return;
+    if (total > 0)
+        fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", step, (long long)(done / 1024),
+                (long long)(total / 1024), (int)(done * 100 / total));
+    else if (done > 0)
+        fprintf(stderr, "\r\033[K%s: %lld KiB", step, (long long)(done / 1024));
+    else
+        fprintf(stderr, "\r\033[K%s...", step);
+    ps->shown = 1;
+}
+
+static void end_progress(progress_state *ps)
+{
+    if (ps->tty && ps->shown)
+        fputs("\r\033[K", stderr);
+    ps->shown = 0;
+}
+
+static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+{
+    (void)ud;
+    (void)op;
+    (void)err;
+}
+
+static long health_timeout_ms(void)
+{
+    const char *v = getenv("E2B_TUI_HEALTH_TIMEOUT");
+    long s = v && *v ? strtol(v, NULL, 10) : 0;
+    return s > 0 ? s * 1000 : 0;
+}
+
+static void print_note(const e2b_box_result *r)
+{
+    if (r->note) {
+        char buf[800];
+        cli_clean(r->note, buf, sizeof buf);
+        fprintf(stderr, "e2b-tui: %s\n", buf);
+    }
+}
+
+/* Runs the attach command with the password only in its environment; returns its exit
+ * status (128 + signal when it was killed). */
+static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
+{
+    char **argv = e2b_box_command_argv(cfg->attach_command, r->url, r->dir, E2B_BOX_PORT);
+    if (!argv) {
+        fputs("e2b-tui: attach_command is empty or has unbalanced quotes\n", stderr);
+        return 1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("e2b-tui: fork");
+        e2b_box_argv_free(argv);
+        return 1;
+    }
+    if (pid == 0) {
+        setenv("OPENCODE_SERVER_PASSWORD", r->password, 1);
+        setenv("OPENCODE_PASSWORD", r->password, 1);
+        setenv("OPENCODE_SERVER_USERNAME", "opencode", 1);
+        if (r->dir && *r->dir && chdir(r->dir) != 0) {
+            /* the project may not exist here (another machine's box): stay where we are */
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "e2b-tui: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    e2b_box_argv_free(argv);
+    /* The child owns the terminal now: ^C goes to it, not to us. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 1;
+}
+
+static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
+{
+    e2b_error *err = e2b_box_op_wait(op);
+    const e2b_box_result *r = e2b_box_op_result(op);
+    int rc = 0;
+    end_progress(ps);
+    if (err) {
+        rc = cli_fail(err);
+        e2b_error_free(err);
+        print_note(r);
+        return rc;
+    }
+    print_note(r);
+    switch (c->args->mode) {
+    case CLI_UP:
+        printf("box %s is up: sandbox %s, server %s\n", r->name, r->sandbox_id, r->url);
+        fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
+                    (unsigned long long)r->files, (unsigned long long)r->bytes_in,
+                    (unsigned long long)r->bytes_sent);
+        break;
+    case CLI_STOP:
+        if (!r->note)
+            printf("paused box %s\n", r->name);
+        break;
+    case CLI_KILL: printf("killed box %s\n", r->name); break;
+    case CLI_PULL:
+        if (r->no_new_work)
+            printf("no new work in box %s (branch %s at %s)\n", r->name, r->branch, r->commit);
+        else
+            printf("%s %s %s\n", r->branch, r->commit, r->outcome);
+        if (r->bundle_bytes)
+            fprintf(stderr, "e2b-tui: bundle of %llu bytes\n", (unsigned long long)r->bundle_bytes);
+        break;
+    default: break;
+    }
+    return rc;
+}
+
+int cli_box(cli_ctx *c)
+{
+    const cli_args *a = c->args;
+    progress_state ps = {.tty = isatty(STDERR_FILENO)};
+    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg};
+    e2b_error *err = NULL;
+    e2b_box_op *op = NULL;
+    int rc;
+
+    /* The request log, as in the dashboard: what a failed up or pull did, step by step.
+     * Best effort: without it the action still runs. */
+    if (c->cfg->log_path && *c->cfg->log_path) {
+        e2b_error *lerr = e2b_log_open(c->cfg->log_path);
+        e2b_error_free(lerr);
+    }
+    /* stop needs no password; kill goes on without the store (and says what is left);
+     * everything else reads or writes one. */
+    if (a->mode != CLI_STOP) {
+        if ((rc = cli_open_keystore(c)) && a->mode != CLI_KILL)
+            return rc;
+        env.ks = c->ks;
+    }
+    switch (a->mode) {
+    case CLI_UP: {
+        e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
+                               .hours = a->hours, .keep_failed = a->keep_failed,
+                               .health_timeout_ms = health_timeout_ms()};
+        op = e2b_box_up(&env, &p, on_progress, on_done, &ps, &err);
+        break;
+    }
+    case CLI_ATTACH:
+        op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
+        break;
+    case CLI_STOP: op = e2b_box_stop(&env, a->name, on_progress, on_done, &ps, &err); break;
+    case CLI_KILL: op = e2b_box_kill(&env, a->name, on_progress, on_done, &ps, &err); break;
+    case CLI_PULL: {
+        e2b_box_pull_params p = {.dir = a->dir, .name = a->name, .force = a->force};
+        op = e2b_box_pull(&env, &p, on_progress, on_done, &ps, &err);
+        break;
+    }
+    default: fputs("e2b-tui: internal error: unknown mode\n", stderr); return 1;
+    }
+    if (!op) {
+        rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    rc = finish_op(c, op, &ps);
+    if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
+        const e2b_box_result *r = e2b_box_op_result(op);
+        if (a->mode == CLI_UP) {
+            /* up made the password and the server; attach again for a fresh connection */
+            char *name = strdup(r->name);
+            e2b_box_op_free(op);
+            op = e2b_box_attach(&env, name, health_timeout_ms(), on_progress, on_done, &ps, &err);
+            free(name);
+            if (!op) {
+                rc = cli_fail(err);
+                e2b_error_free(err);
+                return rc;
+            }
+            rc = finish_op(c, op, &ps);
+            r = e2b_box_op_result(op);
+        }
+        if (rc == 0)
+            rc = run_attach_command(c->cfg, r);
+    }
+    e2b_box_op_free(op);
+    return rc;
+}

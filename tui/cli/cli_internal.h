@@ -1,0 +1,32 @@
+/* Private to tui/cli*.c: the context of one one-shot run. */
+#ifndef E2B_TUI_CLI_INTERNAL_H
+#define E2B_TUI_CLI_INTERNAL_H
+
+#include "core/e2b/api.h"
+#include "core/box/box.h"
+#include "core/e2b/config.h"
+#include "core/net/loop.h"
+#include "keystore/keystore.h"
+#include "tui/cli/cli.h"
+
+#include <stddef.h>
+
+typedef struct cli_ctx {
+    const cli_args *args;
+    e2b_config *cfg;
+    e2b_loop *loop;
+    e2b_client *client;
+    keystore *ks;
+} cli_ctx;
+
+int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg);
+int cli_open_keystore(cli_ctx *c);
+void cli_teardown(cli_ctx *c);
+/* Prints the error (sanitised) and returns its exit code. */
+int cli_fail(const e2b_error *err);
+/* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
+void cli_clean(const char *s, char *buf, size_t n);
+/* up, attach, stop, kill, pull. */
+int cli_box(cli_ctx *c);
+
+#endif

@@ -1,0 +1,212 @@
+/* The Log pane (l): for a box, the box server's live output (tui/log_server.h) and, on Tab,
+ * the sandbox's E2B logs (tui/log_e2b.h); for any other sandbox, the E2B logs only. The
+ * newest line stays in view (follow) until the user scrolls up; End follows again. Every
+ * line is sanitised when it arrives. Closing the pane cancels the stream and the polling. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/log_e2b.h"
+#include "tui/log_server.h"
+#include "tui/sandbox_rows.h"
+#include "tui/term/term.h"
+#include "tui/ui.h"
+
+enum log_source { SRC_SERVER, SRC_E2B };
+
+struct log_view {
+    struct ui *ui;
+    char id[128];
+    char title[256];
+    bool is_box;
+    enum log_source source;
+    struct log_server *server; /* boxes only */
+    struct log_e2b *e2b;
+    int top;
+    bool follow;
+    int page;             /* rows shown last */
+    long long dropped;    /* the source's dropped-line count when last drawn */
+};
+
+static struct log_lines *current_lines(struct log_view *lv)
+{
+    return lv->source == SRC_SERVER ? log_server_lines(lv->server) : log_e2b_lines(lv->e2b);
+}
+
+/* The line under the header: what the source is doing, or a hint. */
+static const char *status_line(struct log_view *lv, bool *error)
+{
+    *error = false;
+    if (lv->source == SRC_E2B) {
+        const char *err = log_e2b_error(lv->e2b);
+        if (err[0]) {
+            *error = true;
+            return err;
+        }
+        if (!lv->is_box)
+            return "Not a box: these are E2B's logs of the sandbox (a box also shows its "
+                   "server's output).";
+        return "E2B's logs of the sandbox (lifecycle events); Tab: the server's output";
+    }
+    /* The list knows about a pause before the stream does (a paused sandbox's stream may
+     * just go quiet). */
+    const e2b_sandbox *sb = sandbox_rows_find(lv->ui, lv->id);
+    if (sb && sb->state == E2B_STATE_PAUSED) {
+        *error = true;
+        return lv->ui->opts.readonly ? "sandbox paused (read-only here: resume it elsewhere)"
+                                     : "sandbox paused — r resumes it (the output continues then)";
+    }
+    return log_server_status(lv->server, error);
+}
+
+static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
+{
+    struct log_view *lv = v->priv;
+    struct log_lines *lines = current_lines(lv);
+    char head[512];
+    const char *what = lv->source == SRC_SERVER ? "server output" : "E2B logs";
+    const char *other = !lv->is_box ? "" : lv->source == SRC_SERVER ? "; Tab: E2B logs"
+                                                                     : "; Tab: server output";
+    snprintf(head, sizeof head, "LOG  %s  [%s%s]  (%s%s; Esc: back)", lv->title, what,
+             lv->follow ? ", following" : "", lv->follow ? "End follows" : "End: follow",
+             other);
+    draw_text(y, x, w, ROLE_HEADER, head, true);
+    bool error = false;
+    const char *status = status_line(lv, &error);
+    draw_text(y + 1, x + 1, w - 1, error ? ROLE_ERROR : ROLE_DIM, status, true);
+    int rows = h - 2;
+    lv->page = rows > 0 ? rows : 1;
+    int n = log_lines_count(lines);
+    /* Lines dropped from the top (the retention cap) shift what the user is reading. */
+    if (!lv->follow && lines->dropped != lv->dropped) {
+        lv->top -= (int)(lines->dropped - lv->dropped);
+        if (lv->top < 0)
+            lv->top = 0;
+    }
+    lv->dropped = lines->dropped;
+    if (lv->follow)
+        lv->top = n > rows ? n - rows : 0;
+    if (n == 0) {
+        const char *empty = lv->source == SRC_SERVER ? "No output from the server yet."
+                            : log_e2b_loading(lv->e2b) ? "Loading the sandbox's E2B logs..."
+                                                       : "No E2B log entries yet.";
+        draw_text(y + 3, x + 2, w - 2, ROLE_DIM, empty, false);
+    }
+    for (int i = 0; i < rows && lv->top + i < n; i++) {
+        const char *line = log_lines_get(lines, lv->top + i);
+        if (line)
+            draw_text(y + 2 + i, x + 1, w - 1, ROLE_NORMAL, line, false);
+    }
+    (void)ui;
+}
+
+static void switch_source(struct log_view *lv, struct ui *ui)
+{
+    if (!lv->is_box) {
+        ui_flash(ui, FLASH_INFO, "not a box: only E2B's logs are available for this sandbox");
+        return;
+    }
+    lv->source = lv->source == SRC_SERVER ? SRC_E2B : SRC_SERVER;
+    /* The E2B logs are polled only while shown; the server's stream stays up. */
+    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
+    lv->follow = true;
+    lv->dropped = current_lines(lv)->dropped;
+    ui->dirty = true;
+}
+
+/* r in the pane: resume this sandbox through its list (as r there does), then reconnect. */
+static void resume(struct log_view *lv, struct ui *ui)
+{
+    struct view *list = ui->tabs[ui->tab];
+    const struct table_row *r = list->has_table ? table_selected(&list->table) : NULL;
+    if (!r || strcmp(r->id, lv->id) != 0 || !list->ops->act) {
+        ui_flash(ui, FLASH_ERROR, "resume: Esc, then r on the sandbox");
+        return;
+    }
+    list->ops->act(list, ui, ACT_RESUME);
+    if (lv->server)
+        log_server_retry_now(lv->server);
+}
+
+static bool act(struct view *v, struct ui *ui, enum action_id a)
+{
+    struct log_view *lv = v->priv;
+    int n = log_lines_count(current_lines(lv));
+    int last = n > lv->page ? n - lv->page : 0;
+    switch (a) {
+    case ACT_LOG_SOURCE: switch_source(lv, ui); return true;
+    case ACT_RESUME: resume(lv, ui); return true;
+    case ACT_MOVE_UP: lv->top = lv->top > 0 ? lv->top - 1 : 0; break;
+    case ACT_PAGE_UP: lv->top = lv->top > lv->page ? lv->top - lv->page : 0; break;
+    case ACT_FIRST: lv->top = 0; break;
+    case ACT_MOVE_DOWN: lv->top = lv->top < last ? lv->top + 1 : last; break;
+    case ACT_PAGE_DOWN: lv->top = lv->top + lv->page < last ? lv->top + lv->page : last; break;
+    case ACT_LAST: lv->top = last; break;
+    default: return false;
+    }
+    /* Scrolled to the end: follow again; anywhere else: stay put. */
+    lv->follow = lv->top >= last;
+    ui->dirty = true;
+    return true;
+}
+
+static void destroy(struct view *v)
+{
+    struct log_view *lv = v->priv;
+    log_server_close(lv->server);
+    log_e2b_close(lv->e2b);
+    free(lv);
+    free(v);
+}
+
+static const struct view_ops OPS = {
+    .name = "log",
+    .title = "Log",
+    .bit = VIEW_LOG,
+    .draw = draw,
+    .act = act,
+    .destroy = destroy,
+};
+
+void ui_open_log(struct ui *ui)
+{
+    struct view *list = ui->tabs[ui->tab];
+    const struct table_row *r = table_selected(&list->table);
+    if (!r || !(list->ops->bit & VIEWS_SANDBOXES)) {
+        ui_flash(ui, FLASH_ERROR, "logs: no sandbox selected");
+        return;
+    }
+    if (!ui->client) {
+        ui_flash(ui, FLASH_ERROR, "logs: no API key (set E2B_API_KEY)");
+        return;
+    }
+    struct view *v = calloc(1, sizeof *v);
+    struct log_view *lv = calloc(1, sizeof *lv);
+    if (!v || !lv) {
+        free(v);
+        free(lv);
+        return;
+    }
+    lv->ui = ui;
+    lv->follow = true;
+    snprintf(lv->id, sizeof lv->id, "%s", r->id);
+    snprintf(lv->title, sizeof lv->title, "%s (%s)", r->cells[0], r->id);
+    const e2b_sandbox *sb = sandbox_rows_find(ui, r->id);
+    lv->is_box = sb && sb->kind == E2B_KIND_BOX;
+    lv->e2b = log_e2b_open(ui, lv->id);
+    if (lv->is_box)
+        lv->server = log_server_open(ui, lv->id);
+    if (!lv->e2b || (lv->is_box && !lv->server)) {
+        log_server_close(lv->server);
+        log_e2b_close(lv->e2b);
+        free(lv);
+        free(v);
+        ui_flash(ui, FLASH_ERROR, "logs: out of memory");
+        return;
+    }
+    lv->source = lv->is_box ? SRC_SERVER : SRC_E2B;
+    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
+    v->ops = &OPS;
+    v->priv = lv;
+    ui_set_pane(ui, v);
+}

@@ -1,0 +1,111 @@
+/* The confirmation dialog: a centred box, No focused by default. y answers Yes; n, Esc
+ * and q answer No; Enter answers the focused button; Tab and the arrows move the focus.
+ * It is laid out again on every frame, so a resize while it is open just re-centres it. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/term/keys.h"
+#include "tui/term/term.h"
+#include "tui/widgets/textwidth.h"
+#include "tui/ui.h"
+
+void ui_confirm(struct ui *ui, const char *title, const char *text, const char *arg,
+                void (*on_yes)(struct ui *ui, const char *arg))
+{
+    struct dialog *d = &ui->dialog;
+    d->active = true;
+    d->yes_focused = false;
+    snprintf(d->title, sizeof d->title, "%s", title);
+    snprintf(d->text, sizeof d->text, "%s", text);
+    snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
+    d->on_yes = on_yes;
+    ui->dirty = true;
+}
+
+static void answer(struct ui *ui, bool yes)
+{
+    struct dialog *d = &ui->dialog;
+    char arg[sizeof d->arg];
+    void (*on_yes)(struct ui *, const char *) = d->on_yes;
+    memcpy(arg, d->arg, sizeof arg);
+    d->active = false;
+    d->on_yes = NULL;
+    ui->dirty = true;
+    if (yes && on_yes)
+        on_yes(ui, arg);
+    else if (!yes)
+        ui_flash(ui, FLASH_INFO, "%s: cancelled", d->title);
+}
+
+void dialog_key(struct ui *ui, int key)
+{
+    struct dialog *d = &ui->dialog;
+    switch (key) {
+    case 'y':
+    case 'Y': answer(ui, true); return;
+    case 'n':
+    case 'N':
+    case 'q':
+    case KEYC_ESC: answer(ui, false); return;
+    case KEYC_ENTER: answer(ui, d->yes_focused); return;
+    case KEYC_TAB:
+    case KEYC_BTAB:
+    case KEYC_LEFT:
+    case KEYC_RIGHT:
+    case 'h':
+    case 'l':
+        d->yes_focused = !d->yes_focused;
+        ui->dirty = true;
+        return;
+    default: return; /* every other key is ignored while the question is open */
+    }
+}
+
+void dialog_draw(struct ui *ui)
+{
+    struct dialog *d = &ui->dialog;
+    /* Split the text into lines of at most w - 4 columns. */
+    int w = COLS - 4 < 64 ? COLS - 4 : 64;
+    if (w < 20)
+        w = COLS;
+    char lines[8][256];
+    int n = 0;
+    const char *p = d->text;
+    while (*p && n < 8) {
+        const char *nl = strchr(p, '\n');
+        size_t seg = nl ? (size_t)(nl - p) : strlen(p);
+        char part[512];
+        snprintf(part, sizeof part, "%.*s", (int)seg, p);
+        const char *q = part;
+        do {
+            int used;
+            size_t fit = text_fit(q, w - 4, &used);
+            if (fit == 0 && *q)
+                fit = 1;
+            snprintf(lines[n++], sizeof lines[0], "%.*s", (int)fit, q);
+            q += fit;
+        } while (*q && n < 8);
+        p = nl ? nl + 1 : p + seg;
+    }
+    int h = n + 5;
+    int y = (LINES - h) / 2, x = (COLS - w) / 2;
+    if (y < 0)
+        y = 0;
+    if (x < 0)
+        x = 0;
+    char title[96];
+    snprintf(title, sizeof title, " %s", d->title);
+    draw_text(y, x, w, ROLE_ERROR, title, true);
+    draw_text(y + 1, x, w, ROLE_DIALOG, "", true);
+    for (int i = 0; i < n; i++) {
+        draw_text(y + 2 + i, x, w, ROLE_DIALOG, "", true);
+        draw_text(y + 2 + i, x + 2, w - 2, ROLE_DIALOG, lines[i], false);
+    }
+    draw_text(y + 2 + n, x, w, ROLE_DIALOG, "", true);
+    char buttons[96];
+    snprintf(buttons, sizeof buttons, "  %s  %s   (y/n, default No)",
+             d->yes_focused ? "[ Yes ]" : "  Yes  ", d->yes_focused ? "  No  " : "[ No ]");
+    draw_text(y + 3 + n, x, w, ROLE_DIALOG, buttons, true);
+    draw_text(y + 4 + n, x, w, ROLE_DIALOG, "", true);
+}

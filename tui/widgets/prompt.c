@@ -1,0 +1,136 @@
+/* The bottom-line editor: printable characters (UTF-8), Backspace, ctrl-u (clear),
+ * ctrl-w (delete a word), Enter (done) and Esc (cancel). A hidden prompt draws nothing of
+ * what is typed and wipes its buffer once its callback has returned. */
+#include <curses.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "tui/term/keys.h"
+#include "tui/term/term.h"
+#include "tui/widgets/textwidth.h"
+#include "tui/ui.h"
+
+static void wipe(struct prompt *p)
+{
+    /* explicit_bzero is not optimised away, unlike memset before the buffer dies. */
+    explicit_bzero(p->buf, sizeof p->buf);
+    p->len = 0;
+}
+
+void ui_prompt(struct ui *ui, const char *label, bool hidden, const char *initial,
+               void (*on_change)(struct ui *ui, const char *text),
+               void (*on_done)(struct ui *ui, bool ok, const char *text))
+{
+    struct prompt *p = &ui->prompt;
+    wipe(p);
+    p->active = true;
+    p->hidden = hidden;
+    snprintf(p->label, sizeof p->label, "%s", label);
+    snprintf(p->buf, sizeof p->buf, "%s", initial ? initial : "");
+    p->len = strlen(p->buf);
+    p->on_change = on_change;
+    p->on_done = on_done;
+    ui->dirty = true;
+}
+
+/* Removes the last UTF-8 character. */
+static void backspace(struct prompt *p)
+{
+    while (p->len > 0) {
+        unsigned char c = (unsigned char)p->buf[--p->len];
+        p->buf[p->len] = '\0';
+        if ((c & 0xC0) != 0x80)
+            break;
+    }
+}
+
+static void finish(struct ui *ui, bool ok)
+{
+    struct prompt *p = &ui->prompt;
+    void (*done)(struct ui *, bool, const char *) = p->on_done;
+    char text[sizeof p->buf];
+    memcpy(text, p->buf, sizeof text);
+    wipe(p);
+    p->active = false;
+    p->on_change = NULL;
+    p->on_done = NULL;
+    /* The callback may open another prompt (secret name, then value). */
+    if (done)
+        done(ui, ok, text);
+    explicit_bzero(text, sizeof text);
+    ui->dirty = true;
+}
+
+void prompt_key(struct ui *ui, int key)
+{
+    struct prompt *p = &ui->prompt;
+    bool changed = false;
+    switch (key) {
+    case KEYC_ENTER: finish(ui, true); return;
+    case KEYC_ESC: finish(ui, false); return;
+    case KEYC_BACKSPACE:
+        if (p->len == 0 && !p->hidden) {
+            finish(ui, false); /* like vi's command line: backspace on empty leaves */
+            return;
+        }
+        backspace(p);
+        changed = true;
+        break;
+    case KEYC_CTRL('u'):
+        wipe(p);
+        changed = true;
+        break;
+    case KEYC_CTRL('w'):
+        while (p->len > 0 && p->buf[p->len - 1] == ' ')
+            backspace(p);
+        while (p->len > 0 && p->buf[p->len - 1] != ' ')
+            backspace(p);
+        changed = true;
+        break;
+    case KEYC_SPACE: key = ' '; /* fall through */
+    default:
+        if (key >= ' ' && key < KEYC_SPECIAL && (key == ' ' || iswprint((wint_t)key))) {
+            char mb[MB_LEN_MAX];
+            mbstate_t st;
+            memset(&st, 0, sizeof st);
+            size_t n = wcrtomb(mb, (wchar_t)key, &st);
+            if (n != (size_t)-1 && p->len + n < sizeof p->buf) {
+                memcpy(p->buf + p->len, mb, n);
+                p->len += n;
+                p->buf[p->len] = '\0';
+                changed = true;
+            }
+        }
+        break;
+    }
+    if (changed) {
+        if (p->on_change)
+            p->on_change(ui, p->buf);
+        ui->dirty = true;
+    }
+}
+
+void prompt_draw(struct ui *ui, int y, int w)
+{
+    struct prompt *p = &ui->prompt;
+    char line[sizeof p->buf + sizeof p->label + 32];
+    if (p->hidden)
+        snprintf(line, sizeof line, "%s%s", p->label,
+                 p->len ? "(typing hidden; Enter: done, Esc: cancel)" : "");
+    else {
+        /* Show the end of the text when it is wider than the line. */
+        const char *shown = p->buf;
+        int room = w - text_width(p->label) - 1;
+        while (room > 0 && text_width(shown) > room) {
+            shown++;
+            while ((*shown & 0xC0) == 0x80)
+                shown++;
+        }
+        snprintf(line, sizeof line, "%s%s_", p->label, shown);
+    }
+    draw_text(y, 0, w, ROLE_NORMAL, line, true);
+}
