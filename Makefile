@@ -5,6 +5,7 @@
 #   make demo       the dashboard against the bundled local E2B server
 #   make deps       install the Debian packages the build and the tests need
 #   make install    PREFIX (default /usr/local) and DESTDIR are honoured
+#   make deb        build/e2b-tui_<version>_<arch>.deb, a lintian-clean Debian package
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -30,7 +31,7 @@ TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
               libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \
               gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
-              mandoc jq clang libclang-rt-dev
+              mandoc jq clang libclang-rt-dev dpkg-dev lintian man-db
 
 WARN       := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               -Wformat=2 -Wvla -Wno-unused-parameter
@@ -180,6 +181,21 @@ uninstall:
 	  $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_e2b-tui \
 	  $(DESTDIR)$(DATADIR)/doc/e2b-tui/keys.conf $(DESTDIR)$(DATADIR)/doc/e2b-tui/e2b-tui.conf.example
 	-rmdir $(DESTDIR)$(DATADIR)/doc/e2b-tui 2>/dev/null
+
+# make deb: build/e2b-tui_<version>_<arch>.deb, the `make install` tree (PREFIX=/usr) laid out
+# as Debian wants it by share/debian/mkdeb.sh (control.in, copyright, changelog, overrides).
+# Its binary is built again in build/deb-obj with Debian's hardening flags (dpkg-buildflags,
+# hardening=+all: fortify, stack protector, relro, bindnow); mkdeb.sh strips it. The test
+# server is not in the package. Needs dpkg-dev; tests/integration/deb_test.sh runs lintian.
+DEB_FLAGS   = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get
+.PHONY: deb
+deb: all
+	@$(MAKE) --no-print-directory build/deb-obj/e2b-tui B=build/deb-obj \
+	  CFLAGS="$$($(DEB_FLAGS) CPPFLAGS) $$($(DEB_FLAGS) CFLAGS)" LDFLAGS="$$($(DEB_FLAGS) LDFLAGS)"
+	@rm -rf build/deb
+	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/deb/root PREFIX=/usr >/dev/null
+	@install -m 0755 build/deb-obj/e2b-tui build/deb/root/usr/bin/e2b-tui
+	@share/debian/mkdeb.sh build/deb $(VERSION) build
 
 bench: all
 	@tests/bench/run build
