@@ -24,10 +24,6 @@ int refresh_config(struct ui *ui, char *why, size_t whysz)
 {
     e2b_config_init(&ui->cfg);
     char *msg = NULL;
-    /* The dashboard's default is 3 s; the config file and then --refresh override it. */
-    e2b_config_set(&ui->cfg, "refresh", "3", E2B_SRC_DEFAULT, &msg);
-    free(msg);
-    msg = NULL;
     if (ui->opts.refresh_seconds > 0) {
         char n[16];
         snprintf(n, sizeof n, "%d", ui->opts.refresh_seconds);
@@ -60,7 +56,7 @@ int refresh_config(struct ui *ui, char *why, size_t whysz)
 
 long refresh_interval_ms(const struct ui *ui)
 {
-    int s = ui->cfg.refresh_seconds > 0 ? ui->cfg.refresh_seconds : 3;
+    int s = ui->cfg.refresh_seconds > 0 ? ui->cfg.refresh_seconds : E2B_DEFAULT_REFRESH_S;
     return s * 1000L;
 }
 

@@ -228,7 +228,9 @@ e2b_client *e2b_client_new(e2b_loop *loop, const e2b_config *cfg, e2b_error **er
     c->workspace_keys = strdup(cfg->workspace_keys ? cfg->workspace_keys : E2B_DEFAULT_WORKSPACE_KEYS);
     if (asprintf(&c->key_header, "X-API-KEY: %s", cfg->api_key) < 0)
         c->key_header = NULL;
-    c->timeout_ms = DEFAULT_TIMEOUT_MS;
+    /* http_timeout (config, E2B_TUI_HTTP_TIMEOUT) for every client: the dashboard's and the
+     * one-shot modes' alike. */
+    c->timeout_ms = cfg->http_timeout_s > 0 ? cfg->http_timeout_s * 1000L : DEFAULT_TIMEOUT_MS;
     if (!c->loop || !c->api_url || !c->key_header || !c->workspace_keys) {
         e2b_client_free(c);
         goto oom;
@@ -545,13 +547,27 @@ static e2b_error *memo_finish(e2b_api_call *call)
     return NULL;
 }
 
+/* "no answer after 2 s (http_timeout is 2 s)": what a user can act on. */
+static const char *timeout_detail(const e2b_api_call *call, const e2b_http_response *r,
+                                  char *buf, size_t n)
+{
+    long waited = r && r->ms > 0 ? r->ms : call->timeout_ms;
+    snprintf(buf, n, "no answer after %ld s (http_timeout is %ld s)", (waited + 500) / 1000,
+             call->c->timeout_ms / 1000);
+    return buf;
+}
+
 static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
 {
     e2b_api_call *call = ud;
+    char detail[120];
     e2b_error *err = NULL;
     void *result = NULL;
     call->req = NULL;
-    if (herr)
+    if (herr && herr->kind == E2B_ERR_TIMEOUT) /* say how long, and which setting */
+        err = e2b_error_network(E2B_ERR_TIMEOUT, herr->host,
+                                timeout_detail(call, r, detail, sizeof detail));
+    else if (herr)
         err = e2b_error_copy(herr);
     else if (call->cancelled)
         err = e2b_error_new(E2B_ERR_CANCELLED, NULL);

@@ -76,7 +76,7 @@ static void test_defaults(void)
     CHECK_STR_EQ(c.health_path, "/api/health");
     CHECK_STR_EQ(c.workspace_keys, "opencode-workspace,workspaceID");
     CHECK_STR_EQ(c.keystore, "auto");
-    CHECK_INT_EQ(c.refresh_seconds, 5);
+    CHECK_INT_EQ(c.refresh_seconds, 3);
     e2b_config_clear(&c);
 }
 

@@ -48,13 +48,7 @@ int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
         e2b_error_free(err);
         return rc;
     }
-    /* A shorter limit per API request than the default 60 s (pause and resume keep their
-     * own 120 s floor), for slow networks where failing fast is better, and for tests. */
-    const char *t = getenv("E2B_TUI_HTTP_TIMEOUT");
-    long secs = t && *t ? strtol(t, NULL, 10) : 0;
-    if (secs > 0 && secs <= 3600)
-        e2b_client_set_timeout(c->client, secs * 1000);
-    return 0;
+    return 0; /* the client applies http_timeout (config, E2B_TUI_HTTP_TIMEOUT) itself */
 }
 
 int cli_open_keystore(cli_ctx *c)
