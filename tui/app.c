@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/box/orphans.h"
 #include "core/util/error.h"
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
@@ -583,6 +584,7 @@ int tui_run(const struct tui_options *opts)
     ui.closing = true;
     close_pane(&ui);
     box_task_shutdown(&ui);
+    e2b_orphans_free(ui.orphans); /* before the loop its timers are on */
     e2b_loop_free(loop);
     ui.loop = NULL;
     box_task_free_all(&ui);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/box/orphans.h"
 #include "core/util/log.h"
 #include "tui/sandbox_list.h"
 #include "tui/sandbox_rows.h"
@@ -278,6 +279,11 @@ static void on_timer(void *ud)
     start_cycle(ui);
 }
 
+static void orphan_notice(void *ud, const char *text, int is_error)
+{
+    ui_flash(ud, is_error ? FLASH_ERROR : FLASH_INFO, "%s", text);
+}
+
 int refresh_start(struct ui *ui)
 {
     ui->refresh = calloc(1, sizeof *ui->refresh);
@@ -295,6 +301,9 @@ int refresh_start(struct ui *ui)
     set_empty_texts(ui, "Loading sandboxes from E2B...", NULL);
     ui->tabs[TAB_SECRETS]->empty_text = "Loading secrets from E2B...";
     start_cycle(ui);
+    e2b_box_env env = {.loop = ui->loop, .client = ui->client, .cfg = &ui->cfg};
+    ui->orphans = e2b_orphans_new(&env, ui->cfg.orphan_sweep_delay_s * 1000L, orphan_notice, ui);
+    e2b_orphans_sweep_journal(ui->orphans);
     return 0;
 }
 
