@@ -472,6 +472,7 @@ static const char *open_log(const struct ui *ui, char *why, size_t whysz)
     const char *path = ui->cfg.log_path;
     if (!path || !*path)
         return "no HOME: library messages may show on the screen";
+    e2b_log_set_max(ui->cfg.log_max);
     e2b_error *err = e2b_log_open(path);
     if (err) {
         snprintf(why, whysz, "log file: %.400s", e2b_error_message(err));

@@ -69,6 +69,14 @@ struct e2b_api_call {
     size_t npages;
     int diverged;
     int memo_owner; /* this call set memo.busy */
+    /* The log lines of its pages, held back while they equal the memo's: an unchanged list
+     * writes one summary line instead (see log_page). */
+    struct held_line {
+        long status, ms;
+        char *trace_id;
+    } *held;
+    size_t nheld;
+    long held_ms;
     int cancelled;
     void (*fn)(void);
     void *ud;
@@ -305,6 +313,9 @@ static void call_free(e2b_api_call *call)
         free(call->pages[i]);
     free(call->pages);
     free(call->page_lens);
+    for (size_t i = 0; i < call->nheld; i++)
+        free(call->held[i].trace_id);
+    free(call->held);
     free(call);
 }
 
@@ -437,6 +448,54 @@ static e2b_error *parse_body(e2b_api_call *call, const char *body, size_t len, v
 static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, void **result)
 {
     return parse_body(call, r->body, r->body_len, result);
+}
+
+/* ---- report_unchanged lists: one log line when nothing changed ----
+ * A dashboard refresh lists every page each few seconds; when the reply is the last one
+ * byte for byte, one summary line says so instead of a line per page. The lines of pages
+ * equal to the memo's are held back; the first page that differs (or fails) writes them
+ * out, and from then on every page is logged as it comes. */
+
+static void flush_held(e2b_api_call *call)
+{
+    for (size_t i = 0; i < call->nheld; i++) {
+        e2b_log_request(call->method, call->path, call->held[i].status, call->held[i].ms,
+                        call->held[i].trace_id, NULL);
+        free(call->held[i].trace_id);
+    }
+    call->nheld = 0;
+}
+
+/* The log line of one page of a report_unchanged list (same: it equals the memo's). */
+static void log_page(e2b_api_call *call, const e2b_http_response *r, const e2b_error *err,
+                     int same)
+{
+    long status = r ? r->status : 0, ms = r ? r->ms : 0;
+    const char *trace = r ? r->trace_id : NULL;
+    if (same && !err) {
+        struct held_line *h = realloc(call->held, (call->nheld + 1) * sizeof *h);
+        if (h) {
+            call->held = h;
+            h[call->nheld].status = status;
+            h[call->nheld].ms = ms;
+            h[call->nheld].trace_id = trace ? strdup(trace) : NULL;
+            call->nheld++;
+            call->held_ms += ms;
+            return;
+        }
+    }
+    flush_held(call);
+    e2b_log_request(call->method, call->path, status, ms, trace,
+                    err ? e2b_error_message(err) : NULL);
+}
+
+static void log_unchanged(e2b_api_call *call)
+{
+    e2b_logf("%s %s unchanged: %zu page%s, %ld ms", call->method, call->path, call->nheld,
+             call->nheld == 1 ? "" : "s", call->held_ms);
+    for (size_t i = 0; i < call->nheld; i++)
+        free(call->held[i].trace_id);
+    call->nheld = 0;
 }
 
 /* ---- report_unchanged lists: compare the pages with the last list's ---- */
@@ -577,6 +636,8 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         err = memo_page(call, r, &result);
     else
         err = parse_result(call, r, &result);
+    if (call->memo_query) /* a report_unchanged list writes its own log lines */
+        log_page(call, r, herr, !err && !call->diverged);
 
     /* X-Total-Running counts before pagination: the first page's value is the one. */
     if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
@@ -598,8 +659,15 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
                 return; /* the next page calls back */
         }
     }
-    if (!err && call->kind == R_SANDBOX_LIST && call->memo_query)
+    if (!err && call->kind == R_SANDBOX_LIST && call->memo_query) {
         err = memo_finish(call);
+        if (!err && call->slist->unchanged)
+            log_unchanged(call);
+        else
+            flush_held(call);
+    } else {
+        flush_held(call);
+    }
     if (!err && call->kind == R_SANDBOX_LIST) {
         if (e2b_sandbox_list_classify(call->slist, call->workspace_keys) < 0)
             err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
@@ -639,6 +707,7 @@ static e2b_error *send_page(e2b_api_call *call)
         .retry_503 = call->retry_503,
         .log_path = call->path,
         .max_body = 32u * 1024u * 1024u,
+        .log_by_caller = call->memo_query != NULL,
     };
     e2b_error *err = NULL;
     if (!url)

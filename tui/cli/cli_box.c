@@ -160,6 +160,7 @@ int cli_box(cli_ctx *c)
     /* The request log, as in the dashboard: what a failed up or pull did, step by step.
      * Best effort: without it the action still runs. */
     if (c->cfg->log_path && *c->cfg->log_path) {
+        e2b_log_set_max(c->cfg->log_max);
         e2b_error *lerr = e2b_log_open(c->cfg->log_path);
         e2b_error_free(lerr);
     }
