@@ -640,7 +640,7 @@ void e2b_config_key_hint(const char *api_key, char *buf, size_t size)
         snprintf(buf, size, "set");
 }
 
-void e2b_config_write_info(const e2b_config *cfg, FILE *out)
+void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, FILE *out)
 {
     char hint[64];
     char *example = e2b_config_envd_url(cfg, "<id>", NULL);
@@ -662,7 +662,10 @@ void e2b_config_write_info(const e2b_config *cfg, FILE *out)
     fprintf(out, "state dir:      %s\n", cfg->state_dir ? cfg->state_dir : "?");
     fprintf(out, "records dir:    %s\n", cfg->records_dir ? cfg->records_dir : "?");
     fprintf(out, "log file:       %s\n", cfg->log_path ? cfg->log_path : "?");
-    fprintf(out, "keystore:       %s\n", cfg->keystore);
+    if (keystore_in_use)
+        fprintf(out, "keystore:       %s\n", keystore_in_use);
+    else
+        fprintf(out, "keystore:       %s\n", cfg->keystore);
     fprintf(out, "template:       %s\n", cfg->template_id);
     fprintf(out, "lifetime:       %d h\n", cfg->hours);
     fprintf(out, "opencode:       %d (serve: %s; attach: %s; health: %s)\n", cfg->opencode,

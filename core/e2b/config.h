@@ -115,8 +115,9 @@ char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_i
 char *e2b_url_host(const char *url);
 
 /* Writes what `e2b-tui --info` prints: API URL, domain, sandbox URL rule, paths, keystore,
- * and whether the API key is set (its last 4 characters at most). */
-void e2b_config_write_info(const e2b_config *cfg, FILE *out);
+ * and whether the API key is set (its last 4 characters at most). keystore_in_use: the
+ * backend that would be used (keystore_describe); NULL prints the configured choice. */
+void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, FILE *out);
 
 /* "set, ends in abcd" / "set" / "not set": never more than the last 4 characters. */
 void e2b_config_key_hint(const char *api_key, char *buf, size_t size);

@@ -287,7 +287,7 @@ static void test_info_output(void)
     e2b_config_init(&c);
     err = e2b_config_load(&c, lookup);
     CHECK(err == NULL);
-    e2b_config_write_info(&c, f);
+    e2b_config_write_info(&c, NULL, f);
     fclose(f);
     CHECK(contains(text, "API URL:        https://api.e2b.app\n"));
     CHECK(contains(text, "domain:         e2b.app (from default)"));
