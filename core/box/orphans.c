@@ -32,6 +32,8 @@ struct sweep {
     e2b_api_call *call;
     ks_job *job;
     atomic_int posted;     /* the job's wake posted job_back to the loop */
+    int opening;           /* job opens a store (then deletes the password with it) */
+    keystore *own_ks;      /* a store this sweep opened (when env.ks is NULL) */
     e2b_sandbox_list found;
     size_t next_found;
     int unsure;            /* a list or a kill failed: keep the entry */
@@ -66,6 +68,8 @@ static void sweep_end(sweep *s)
     else
         up_journal_release(&s->e);
     e2b_sandbox_list_clear(&s->found);
+    if (s->own_ks)
+        keystore_close(s->own_ks);
     unlink_sweep(s);
     free(s);
     maybe_free_owner(o);
@@ -89,18 +93,34 @@ static const e2b_sandbox *current(sweep *s)
     return &s->found.items[s->next_found - 1];
 }
 
+static void job_wake(void *ctx) /* worker thread, job locked */;
+static void delete_password(sweep *s);
+
 static void job_back(void *ud)
 {
     sweep *s = ud;
     ks_error kerr = {0};
+    int opened = 0;
     if (s->job) { /* NULL when e2b_orphans_free let go of it */
-        keystore_job_result(s->job, &kerr, NULL, NULL, NULL);
+        if (s->opening) {
+            char *warning = NULL;
+            s->own_ks = keystore_job_take_store(s->job, &warning);
+            free(warning); /* the dashboard says it when a box operation opens the store */
+            opened = s->own_ks != NULL;
+        } else {
+            keystore_job_result(s->job, &kerr, NULL, NULL, NULL);
+        }
         keystore_job_free(s->job);
         s->job = NULL;
     }
+    s->opening = 0;
     atomic_store(&s->posted, 0);
     if (s->o->detached) {
         sweep_end(s);
+        return;
+    }
+    if (opened) {
+        delete_password(s);
         return;
     }
     sweep_step(s);
@@ -112,6 +132,26 @@ static void job_wake(void *ctx) /* worker thread, job locked */
     atomic_store(&s->posted, 1);
     if (e2b_loop_post(s->o->env.loop, job_back, s) < 0)
         atomic_store(&s->posted, 0); /* lost (out of memory): the sweep ends at free */
+}
+
+/* The killed sandbox's password (stored before the upload) is of no use without the box.
+ * Without a store of its own (the dashboard opens one only for a box operation) the sweep
+ * opens the configured one. */
+static void delete_password(sweep *s)
+{
+    const e2b_sandbox *sb = current(s);
+    keystore *ks = s->o->env.ks ? s->o->env.ks : s->own_ks;
+    ks_error kerr = {0};
+    if (ks) {
+        s->job = keystore_job_delete(ks, s->e.name, sb->sandbox_id, 0, job_wake, s, &kerr);
+    } else if (!s->opening) {
+        const char *env = getenv("E2B_TUI_KEYSTORE");
+        ks_select sel = {.env = env && *env ? env : NULL, .config = s->o->env.cfg->keystore};
+        s->job = keystore_job_open(&sel, 0, job_wake, s, &kerr);
+        s->opening = s->job != NULL;
+    }
+    if (!s->job)
+        sweep_step(s);
 }
 
 static void killed(void *ud, long status, const e2b_error *err)
@@ -139,14 +179,10 @@ static void killed(void *ud, long status, const e2b_error *err)
          "removed sandbox %s: an up of box %s made it, then failed or was interrupted before "
          "writing its record",
          sb->sandbox_id, s->e.name);
-    /* Its password (stored before the upload) is of no use without the box. */
-    ks_error kerr = {0};
-    if (s->o->env.ks && s->e.name[0]) {
-        s->job = keystore_job_delete(s->o->env.ks, s->e.name, sb->sandbox_id, 0, job_wake, s, &kerr);
-        if (s->job)
-            return;
-    }
-    sweep_step(s);
+    if (s->e.name[0])
+        delete_password(s);
+    else
+        sweep_step(s);
 }
 
 /* Kills the next sandbox found that no record names. */

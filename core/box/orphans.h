@@ -15,7 +15,8 @@
  *     its entry stays in the journal, unlocked, and the next start's sweep_journal claims it.
  * A sweep lists the sandboxes carrying the entry's E2B_META_UP tag and kills each one that
  * no record of this machine names (a box whose record exists is a real box: never killed),
- * deletes its password when a keystore is given, and tells the user once through notice.
+ * deletes its password (with env.ks, else with the configured store, opened for it), and
+ * tells the user once through notice.
  * The entry is removed once the sweep is sure: it killed what it found, or found nothing
  * at least cfg->orphan_sweep_delay_s after the create failed (a sweep that looked sooner
  * keeps the entry for the next start).

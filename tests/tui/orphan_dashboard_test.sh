@@ -19,11 +19,16 @@ left=$EL_ID
 mkdir -p -m 700 "$journal"
 printf 'name=left\nsent=0\n' >"$journal/$tag"
 chmod 600 "$journal/$tag"
+passwords=$XDG_STATE_HOME/e2b-tui/passwords
+printf 'pw-%s\n' "$RANDOM" | "$TEST_B/tests/keystore/ks_tool" --keystore=file put left "$left" >/dev/null
+t_eq "start: the orphan's password is stored (setup)" "$(grep -c "^left"$'\t' "$passwords")" 1
 
 DASH_CWD=$BOX_REPO dash_start 200 30 -- --refresh 1
 dash_check "start: the status line says the orphan was removed" "removed sandbox $left"
 t_ok "start: the sandbox is gone" wait_gone "$left"
 t_eq "start: the journal is empty" "$(find "$journal" -mindepth 1 | wc -l)" 0
+for ((i = 0; i < 100; i++)); do grep -q "^left"$'\t' "$passwords" || break; sleep 0.1; done
+t_eq "start: its password is deleted" "$(grep -c "^left"$'\t' "$passwords")" 0
 
 # u, with the create held past the client's timeout.
 fl_mark
