@@ -44,7 +44,7 @@ static void keystore_sweep_open(cli_ctx *c)
                      .config = c->cfg->keystore};
     if (!c->ks)
         c->ks = keystore_open_selected(&sel, &warning, &kerr);
-    free(warning);
+    c->ks_warning = warning; /* told by cli_open_keystore if the mode uses the store */
 }
 
 int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
@@ -108,8 +108,13 @@ void cli_orphans_wait(cli_ctx *c)
 
 int cli_open_keystore(cli_ctx *c)
 {
-    if (c->ks) /* opened for the orphan sweep already */
+    if (c->ks) { /* opened for the orphan sweep already */
+        if (c->ks_warning)
+            fprintf(stderr, "e2b-tui: warning: %s\n", c->ks_warning);
+        free(c->ks_warning);
+        c->ks_warning = NULL;
         return 0;
+    }
     ks_error kerr = {0};
     char *warning = NULL;
     const char *env = getenv("E2B_TUI_KEYSTORE");
@@ -131,6 +136,7 @@ int cli_open_keystore(cli_ctx *c)
 void cli_teardown(cli_ctx *c)
 {
     e2b_orphans_free(c->orphans); /* done: cli_orphans_wait ran wherever one was started */
+    free(c->ks_warning);
     if (c->client)
         e2b_client_free(c->client);
     if (c->ks)

@@ -17,6 +17,7 @@ typedef struct cli_ctx {
     e2b_loop *loop;
     e2b_client *client;
     keystore *ks;
+    char *ks_warning; /* the auto fallback's warning when the sweep opened ks (to show once) */
     struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
 } cli_ctx;
 
