@@ -38,6 +38,7 @@ struct sweep {
     size_t next_found;
     int unsure;            /* a list or a kill failed: keep the entry */
     int killed;
+    int real;              /* what it found is a box with a record: its up did finish */
 };
 
 static void sweep_step(sweep *s);
@@ -62,7 +63,7 @@ static void sweep_end(sweep *s)
 {
     e2b_orphans *o = s->o;
     const e2b_config *cfg = o->env.cfg;
-    int settled = s->killed || time(NULL) >= s->failed_at + cfg->orphan_sweep_delay_s;
+    int settled = s->killed || s->real || time(NULL) >= s->failed_at + cfg->orphan_sweep_delay_s;
     if (!o->detached && !s->unsure && settled)
         up_journal_remove(cfg->state_dir, &s->e);
     else
@@ -203,8 +204,10 @@ static void sweep_step(sweep *s)
             }
             have_records = 1;
         }
-        if (box_record_list_find_sandbox(&records, sb->sandbox_id))
-            continue; /* the up did finish: a real box */
+        if (box_record_list_find_sandbox(&records, sb->sandbox_id)) {
+            s->real = 1; /* the up did finish: a real box */
+            continue;
+        }
         e2b_error *err = NULL;
         s->call = e2b_api_kill(o->env.client, sb->sandbox_id, killed, s, &err);
         if (s->call) {

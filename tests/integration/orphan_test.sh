@@ -84,7 +84,7 @@ rid=$(box_sandbox_of real)
 el_req GET "/sandboxes/$rid" >/dev/null
 tag=$(el_json '.metadata["e2b-tui.up"]')
 t_ok "real: its create carried a tag" test -n "$tag" -a "$tag" != null
-printf 'name=real\nsent=0\n' >"$journal/$tag" # as a crash right after the record would leave it
+printf 'name=real\nsent=%s\n' "$(date +%s)" >"$journal/$tag" # a crash right after the record
 chmod 600 "$journal/$tag"
 box_tui --list
 box_rc "real: the next start works" 0
