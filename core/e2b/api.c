@@ -29,6 +29,9 @@ struct e2b_client {
         size_t n;
         int busy; /* a report_unchanged list is running (its pages may point here) */
     } memo;
+    /* The summary line of the last unchanged list, until the metrics call its caller starts
+     * at once takes it (one line for the whole refresh) or it is written out. */
+    char *pending_summary;
 };
 
 typedef enum result_kind {
@@ -77,6 +80,7 @@ struct e2b_api_call {
     } *held;
     size_t nheld;
     long held_ms;
+    char *summary; /* a metrics call: the unchanged list's summary, written with its line */
     int cancelled;
     void (*fn)(void);
     void *ud;
@@ -261,6 +265,8 @@ static void memo_clear(e2b_client *c)
     c->memo.busy = busy;
 }
 
+static void flush_summary(e2b_client *c);
+
 void e2b_client_free(e2b_client *c)
 {
     if (!c)
@@ -271,6 +277,7 @@ void e2b_client_free(e2b_client *c)
     e2b_wipe_free(c->key_header);
     free(c->workspace_keys);
     memo_clear(c);
+    flush_summary(c);
     free(c);
 }
 
@@ -316,6 +323,7 @@ static void call_free(e2b_api_call *call)
     for (size_t i = 0; i < call->nheld; i++)
         free(call->held[i].trace_id);
     free(call->held);
+    free(call->summary);
     free(call);
 }
 
@@ -489,13 +497,43 @@ static void log_page(e2b_api_call *call, const e2b_http_response *r, const e2b_e
                     err ? e2b_error_message(err) : NULL);
 }
 
+static void flush_summary(e2b_client *c)
+{
+    if (c->pending_summary)
+        e2b_logf("%s", c->pending_summary);
+    free(c->pending_summary);
+    c->pending_summary = NULL;
+}
+
+/* Held until the callback has run: a dashboard refresh asks the metrics of the running
+ * sandboxes from the list's callback, and that call's line joins the summary. */
 static void log_unchanged(e2b_api_call *call)
 {
-    e2b_logf("%s %s unchanged: %zu page%s, %ld ms", call->method, call->path, call->nheld,
-             call->nheld == 1 ? "" : "s", call->held_ms);
+    flush_summary(call->c);
+    call->c->pending_summary =
+        e2b_strfmt("%s %s unchanged: %zu page%s, %ld ms", call->method, call->path, call->nheld,
+                   call->nheld == 1 ? "" : "s", call->held_ms);
     for (size_t i = 0; i < call->nheld; i++)
         free(call->held[i].trace_id);
     call->nheld = 0;
+}
+
+/* A metrics call's line after the summary it took: one line when it went well. */
+static void log_with_summary(e2b_api_call *call, const e2b_http_response *r,
+                             const e2b_error *err)
+{
+    long status = r ? r->status : 0, ms = r ? r->ms : 0;
+    const char *trace = r ? r->trace_id : NULL;
+    if (!err && (status == call->ok[0] || status == call->ok[1]))
+        e2b_logf("%s; %s %s %ld %ldms%s%s", call->summary, call->method, call->path, status, ms,
+                 trace ? " trace=" : "", trace ? trace : "");
+    else {
+        e2b_logf("%s", call->summary);
+        e2b_log_request(call->method, call->path, status, ms, trace,
+                        err ? e2b_error_message(err) : NULL);
+    }
+    free(call->summary);
+    call->summary = NULL;
 }
 
 /* ---- report_unchanged lists: compare the pages with the last list's ---- */
@@ -638,6 +676,8 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         err = parse_result(call, r, &result);
     if (call->memo_query) /* a report_unchanged list writes its own log lines */
         log_page(call, r, herr, !err && !call->diverged);
+    else if (call->summary)
+        log_with_summary(call, r, herr);
 
     /* X-Total-Running counts before pagination: the first page's value is the one. */
     if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
@@ -684,7 +724,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         if (err->kind != E2B_ERR_CANCELLED)
             e2b_logf("error: %s", e2b_error_message(err));
     }
+    e2b_client *c = call->c;
     deliver(call, err ? NULL : result, r ? r->status : 0, err);
+    flush_summary(c); /* no metrics call took it */
     e2b_error_free(err);
     call_free(call);
 }
@@ -707,7 +749,7 @@ static e2b_error *send_page(e2b_api_call *call)
         .retry_503 = call->retry_503,
         .log_path = call->path,
         .max_body = 32u * 1024u * 1024u,
-        .log_by_caller = call->memo_query != NULL,
+        .log_by_caller = call->memo_query != NULL || call->summary != NULL,
     };
     e2b_error *err = NULL;
     if (!url)
@@ -728,8 +770,16 @@ static e2b_api_call *launch(e2b_api_call *call, e2b_error **errp)
             *errp = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         return NULL;
     }
+    if (call->kind == R_METRICS_BULK && call->c->pending_summary) {
+        call->summary = call->c->pending_summary;
+        call->c->pending_summary = NULL;
+    } else {
+        flush_summary(call->c); /* before this call's own line */
+    }
     err = send_page(call);
     if (err) {
+        if (call->summary)
+            e2b_logf("%s", call->summary);
         e2b_error_set_action(err, "%s", call->action);
         call_free(call);
         if (errp)

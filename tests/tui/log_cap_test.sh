@@ -2,14 +2,15 @@
 # The request log is capped (issue 22): two dashboards refresh every second into the same
 # log with log_max = 1K; the log rotates at its cap again and again, never grows past twice
 # the cap, keeps one old file (e2b-tui.log.1), stays 0600, and an unchanged refresh writes
-# one summary line for all its list pages instead of a line per page.
+# one summary line (its list pages and its metrics request) instead of a line per request.
 . "$(dirname "$0")/common.sh"
 e2b_local_start || t_finish
 cap=1024
 mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
 echo 'log_max = 1K' >"$XDG_CONFIG_HOME/e2b-tui/config"
 t_contains "--info shows the cap" "$("$E2B_TUI_BIN" --info)" "log cap:        $cap bytes"
-sbx_many 150 many || t_fail "150 sandboxes created" "see above" # two list pages
+python3 "$(dirname "$0")/make_sandboxes.py" "$E2B_LOCAL_URL" "$E2B_LOCAL_KEY" 150 many box ||
+    t_fail "150 boxes created" "see above" # two list pages, running rows on screen
 log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 
 dash_start 160 30 -- --refresh 1
@@ -42,6 +43,12 @@ t_eq "both files are 0600" "$(stat -c %a "$log" "$log.1" | sort -u)" 600
 all=$(cat "$log.1" "$log")
 t_contains "an unchanged refresh writes one summary line" "$all" "GET /v2/sandboxes unchanged: 2 pages"
 t_eq "no line per list page once nothing changes" "$(grep -c 'GET /v2/sandboxes 200' <<<"$all")" 0
+# The running boxes on screen have their metrics asked each refresh: that line joins the
+# summary, so an unchanged refresh is exactly one line.
+t_contains "the metrics request is in the summary line" "$all" \
+    "GET /v2/sandboxes unchanged: 2 pages, "
+t_contains "the metrics request joins it" "$(grep 'unchanged' <<<"$all" | tail -1)" "; GET /sandboxes/metrics 200"
+t_eq "no line of its own for the metrics request" "$(grep -c 'Z GET /sandboxes/metrics' <<<"$all")" 0
 t_not_contains "no API key in the log" "$all" "$E2B_API_KEY"
 dash_quit "the dashboard quits"
 t_finish
