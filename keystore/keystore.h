@@ -119,6 +119,12 @@ bool ks_select_resolve(const ks_select *sel, ks_choice *choice, const char **sou
  * NULL otherwise. Returns NULL with err set on failure. */
 keystore *keystore_open_selected(const ks_select *sel, char **warning, ks_error *err);
 
+/* What keystore_open_selected(sel) would use, probed (the Secret Service is asked; no file
+ * is created or read): "secret-service (<where>; <choice source>)", "file <path> (auto: no
+ * keyring: <reason>)", ... or why none is usable. A malloc'd line for `e2b-tui --info`, or
+ * NULL when out of memory. */
+char *keystore_describe(const ks_select *sel);
+
 /* $XDG_STATE_HOME/e2b-tui/passwords, or $HOME/.local/state/e2b-tui/passwords. malloc'd;
  * NULL (err set) when neither variable is usable. */
 char *keystore_default_file_path(ks_error *err);

@@ -161,3 +161,52 @@ keystore *keystore_open_selected(const ks_select *sel, char **warning, ks_error 
     }
     return ks;
 }
+
+/* The file the file backend would use (sel's, else the default), or a reason in buf. */
+static const char *file_path_text(const ks_select *sel, char **owned)
+{
+    ks_error err;
+    *owned = NULL;
+    if (sel && sel->file_path)
+        return sel->file_path;
+    *owned = keystore_default_file_path(&err);
+    return *owned ? *owned : "(no usable path: set HOME)";
+}
+
+char *keystore_describe(const ks_select *sel)
+{
+    ks_choice choice;
+    const char *source = "default";
+    ks_error err;
+    char *out = NULL, *path = NULL;
+    int n = -1;
+    if (!ks_select_resolve(sel, &choice, &source, &err))
+        return asprintf(&out, "none: %s", err.message) < 0 ? NULL : out;
+    const char *from = strcmp(source, "default") == 0 ? "auto" : source;
+    if (choice == KS_CHOICE_MEMORY)
+        n = asprintf(&out, "memory (%s; nothing is kept after the process)", from);
+    else if (choice == KS_CHOICE_FILE)
+        n = asprintf(&out, "file %s (%s)", file_path_text(sel, &path), from);
+    if (choice == KS_CHOICE_MEMORY || choice == KS_CHOICE_FILE) {
+        free(path);
+        return n < 0 ? NULL : out;
+    }
+    keystore *ks = keystore_open_secret_service(sel ? sel->timeout_ms : 0, &err);
+    if (ks) {
+        n = asprintf(&out, "secret-service (%s; %s)", keystore_location(ks),
+                     choice == KS_CHOICE_AUTO ? "auto" : source);
+        keystore_close(ks);
+    } else if (choice == KS_CHOICE_AUTO && err.code == KS_ERR_NO_SERVICE) {
+        char *semi = strchr(err.message, ';'); /* the reason without its advice */
+        if (semi)
+            *semi = '\0';
+        n = asprintf(&out, "file %s (auto: no keyring: %s)", file_path_text(sel, &path),
+                     err.message);
+    } else {
+        n = asprintf(&out, "secret-service, not usable now (%s): %s%s", from, err.message,
+                     choice == KS_CHOICE_AUTO ? " (auto does not fall back to a plain file then)"
+                                              : "");
+    }
+    free(path);
+    return n < 0 ? NULL : out;
+}

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/box/orphans.h"
 #include "core/util/error.h"
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
@@ -471,6 +472,7 @@ static const char *open_log(const struct ui *ui, char *why, size_t whysz)
     const char *path = ui->cfg.log_path;
     if (!path || !*path)
         return "no HOME: library messages may show on the screen";
+    e2b_log_set_max(ui->cfg.log_max);
     e2b_error *err = e2b_log_open(path);
     if (err) {
         snprintf(why, whysz, "log file: %.400s", e2b_error_message(err));
@@ -583,6 +585,7 @@ int tui_run(const struct tui_options *opts)
     ui.closing = true;
     close_pane(&ui);
     box_task_shutdown(&ui);
+    e2b_orphans_free(ui.orphans); /* before the loop its timers are on */
     e2b_loop_free(loop);
     ui.loop = NULL;
     box_task_free_all(&ui);

@@ -18,7 +18,7 @@ struct tui_options {
     bool mouse;           /* --mouse */
     bool no_color;        /* --no-color (NO_COLOR is read by the terminal layer) */
     bool readonly;        /* --readonly: hide every action that changes something */
-    int refresh_seconds;  /* --refresh SECONDS: 0 = not given (config's refresh, else 3) */
+    int refresh_seconds;  /* --refresh SECONDS: 0 = not given (config's refresh, else E2B_DEFAULT_REFRESH_S) */
     enum tui_print_keys print_keys; /* hidden --print-keys[=text|conf|man] */
     /* The global options shared with the one-shot modes, as config keys set by a flag:
      * --config FILE, --domain DOMAIN, --api-url URL, --keystore NAME (argv strings, or NULL). */

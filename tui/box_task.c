@@ -151,7 +151,8 @@ static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
 static void begin(struct box_task *t)
 {
     struct ui *ui = t->ui;
-    e2b_box_env env = {.loop = ui->loop, .client = ui->client, .cfg = &ui->cfg, .ks = ui->ks};
+    e2b_box_env env = {.loop = ui->loop, .client = ui->client, .cfg = &ui->cfg, .ks = ui->ks,
+                       .orphans = ui->orphans};
     e2b_error *err = NULL;
     switch (t->action) {
     case ACT_ATTACH:

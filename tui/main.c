@@ -1,6 +1,7 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
 #include "core/e2b/config.h"
+#include "keystore/keystore.h"
 #include "tui/cli/cli.h"
 
 #include <stdio.h>
@@ -51,7 +52,8 @@ static void print_help(FILE *f)
           "  --json                   --list: print JSON\n"
           "\n"
           "Dashboard options:\n"
-          "  --refresh SECONDS        refresh the lists every SECONDS (default 3)\n"
+          "  --refresh SECONDS        refresh the lists every SECONDS (default "
+          E2B_STRINGIFY(E2B_DEFAULT_REFRESH_S) ")\n"
           "  --readonly               hide every action that changes something\n"
           "  --mouse                  mouse clicks and wheel\n"
           "  --no-color               no colours (also NO_COLOR)\n"
@@ -303,7 +305,13 @@ int main(int argc, char **argv)
         }
     }
     if (info) {
-        e2b_config_write_info(&cfg, stdout);
+        /* The backend that would be used, probed (not just the configured choice). */
+        const char *ks_env = getenv("E2B_TUI_KEYSTORE");
+        ks_select sel = {.flag = args.keystore_flag, .env = ks_env && *ks_env ? ks_env : NULL,
+                         .config = cfg.keystore, .timeout_ms = 5000};
+        char *ks = keystore_describe(&sel);
+        e2b_config_write_info(&cfg, ks, stdout);
+        free(ks);
         rc = EXIT_OK;
     } else if (args.mode != CLI_NONE) {
         rc = cli_run(&args, &cfg);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/box/orphans.h"
 #include "core/util/log.h"
 #include "tui/sandbox_list.h"
 #include "tui/sandbox_rows.h"
@@ -24,10 +25,6 @@ int refresh_config(struct ui *ui, char *why, size_t whysz)
 {
     e2b_config_init(&ui->cfg);
     char *msg = NULL;
-    /* The dashboard's default is 3 s; the config file and then --refresh override it. */
-    e2b_config_set(&ui->cfg, "refresh", "3", E2B_SRC_DEFAULT, &msg);
-    free(msg);
-    msg = NULL;
     if (ui->opts.refresh_seconds > 0) {
         char n[16];
         snprintf(n, sizeof n, "%d", ui->opts.refresh_seconds);
@@ -60,7 +57,7 @@ int refresh_config(struct ui *ui, char *why, size_t whysz)
 
 long refresh_interval_ms(const struct ui *ui)
 {
-    int s = ui->cfg.refresh_seconds > 0 ? ui->cfg.refresh_seconds : 3;
+    int s = ui->cfg.refresh_seconds > 0 ? ui->cfg.refresh_seconds : E2B_DEFAULT_REFRESH_S;
     return s * 1000L;
 }
 
@@ -282,6 +279,11 @@ static void on_timer(void *ud)
     start_cycle(ui);
 }
 
+static void orphan_notice(void *ud, const char *text, int is_error)
+{
+    ui_flash(ud, is_error ? FLASH_ERROR : FLASH_INFO, "%s", text);
+}
+
 int refresh_start(struct ui *ui)
 {
     ui->refresh = calloc(1, sizeof *ui->refresh);
@@ -299,6 +301,9 @@ int refresh_start(struct ui *ui)
     set_empty_texts(ui, "Loading sandboxes from E2B...", NULL);
     ui->tabs[TAB_SECRETS]->empty_text = "Loading secrets from E2B...";
     start_cycle(ui);
+    e2b_box_env env = {.loop = ui->loop, .client = ui->client, .cfg = &ui->cfg};
+    ui->orphans = e2b_orphans_new(&env, ui->cfg.orphan_sweep_delay_s * 1000L, orphan_notice, ui);
+    e2b_orphans_sweep_journal(ui->orphans);
     return 0;
 }
 

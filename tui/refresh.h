@@ -22,7 +22,7 @@
 #include "tui/ui.h"
 
 /* Loads core's config into ui->cfg (ui->opts.refresh_seconds, when given, overrides the
- * file's refresh; the default is 3 s). Returns 0, or -1 with a message in why. */
+ * file's refresh; the default is E2B_DEFAULT_REFRESH_S). Returns 0, or -1 with a message in why. */
 int refresh_config(struct ui *ui, char *why, size_t whysz);
 
 /* Makes the API client (when an API key is set) and starts the first refresh. Returns 0,

@@ -93,6 +93,7 @@ struct ui {
     bool closing; /* shutting down: callbacks only free what they were given */
     struct box_task *task; /* the box operation running in the background (tui/box_task.h) */
     struct keystore *ks;   /* the password store, opened for the first box operation */
+    struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
     int list_rows; /* rows of the list drawn last (which sandboxes are on screen) */
 
     struct prompt prompt;

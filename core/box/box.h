@@ -29,14 +29,18 @@
 #include <stdint.h>
 
 struct keystore;
+struct e2b_orphans;
 
 /* What every operation needs; all borrowed and must outlive the op. ks may be NULL for
- * stop (kill then cannot delete a password and says so). */
+ * stop (kill then cannot delete a password and says so). orphans (core/box/orphans.h) may
+ * be NULL: a failed up whose create is in doubt then leaves its journal entry for the next
+ * start instead of sweeping again after a delay. */
 typedef struct e2b_box_env {
     e2b_loop *loop;
     e2b_client *client;
     const e2b_config *cfg;
     struct keystore *ks;
+    struct e2b_orphans *orphans;
 } e2b_box_env;
 
 typedef struct e2b_box_op e2b_box_op;

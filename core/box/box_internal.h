@@ -7,6 +7,7 @@
 #include "core/e2b/envd.h"
 #include "core/git/gitwork.h"
 #include "core/git/tarball.h"
+#include "core/box/up_journal.h"
 #include "keystore/keystore.h"
 
 typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
@@ -70,6 +71,11 @@ struct e2b_box_op {
     int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
     e2b_sandbox_list orphans;  /* sandboxes found by the sweep */
     size_t orphan_next;
+    int orphan_killed;         /* the sweep removed what the create made */
+    int orphan_unsure;         /* the sweep's list or a kill failed */
+    int create_late_possible;  /* no reply (or a gateway's 502/504): E2B may make it later */
+    int kill_failed;           /* the failed up's own sandbox could not be killed */
+    up_journal_entry journal;  /* this up's entry in the journal of creates in doubt */
 
     /* process runs */
     char *out;
@@ -135,6 +141,8 @@ void box_op_start(e2b_box_op *op, const char *name, box_step_fn then);
  * leaves that possible, and the sweep (lists by op->up_nonce, kills what it finds, notes
  * what it could not; then(op, NULL)). Returns -1 when the sweep could not start. */
 int box_up_orphan_possible(const e2b_error *err);
+/* Whether E2B may still make the sandbox after the client gave up (a second sweep later). */
+int box_up_orphan_late_possible(const e2b_error *err);
 int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
 /* Text helpers. */
 char *box_strdup(const char *s);

@@ -41,6 +41,7 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
     op->done = done;
     op->ud = ud;
     op->started_ms = e2b_now_ms();
+    op->journal.fd = -1;
     return op;
 }
 
@@ -64,6 +65,7 @@ void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t tot
 
 static void op_release(e2b_box_op *op)
 {
+    up_journal_release(&op->journal); /* not settled: the next start sweeps it */
     e2b_envd_free(op->envd);
     e2b_envd_free(op->envd_root);
     if (op->tar)

@@ -1,9 +1,11 @@
 /* up: git file list -> the name is free (no record, no box sandbox) -> secrets -> create ->
  * password -> upload tar.gz -> extract -> start the server -> health -> record. A failure
  * after create kills the sandbox (unless keep_failed) and removes the password, so nothing
- * is left half made; a SIGKILL after create leaves a sandbox without a record, which the
- * next up of that name reports and --kill removes. */
+ * is left half made; a SIGKILL after create leaves a sandbox without a record and an entry
+ * in the journal of creates in doubt, and the next start of e2b-tui removes that sandbox
+ * (core/box/orphans.h). */
 #include "core/box/box_internal.h"
+#include "core/box/orphans.h"
 #include "core/box/secrets_providers.h"
 #include "core/git/upload_split.h"
 
@@ -34,8 +36,38 @@ static void set_action(e2b_error *e, e2b_box_op *op, const char *step)
 
 /* ---- cleanup after a failure ---- */
 
+/* The fate of the journal entry of a failed up: removed when no sandbox can be left (none
+ * was made, or it was killed, or the user keeps it with --keep-failed); handed to the
+ * orphans' second sweep when E2B may still make it; otherwise kept for the next start. */
+static void up_journal_settle(e2b_box_op *op)
+{
+    const char *state = op->env.cfg->state_dir;
+    if (op->journal.fd < 0)
+        return;
+    if (op->have_sandbox) {
+        if (op->kill_failed)
+            up_journal_release(&op->journal);
+        else
+            up_journal_remove(state, &op->journal);
+    } else if (op->orphan_killed || op->up.keep_failed) {
+        up_journal_remove(state, &op->journal);
+    } else if (op->orphan_unsure) {
+        up_journal_release(&op->journal);
+    } else if (op->create_late_possible) {
+        if (op->env.orphans && !op->detached) {
+            box_op_progress(op, "a sandbox may still appear: looking again later", 0, 0);
+            e2b_orphans_sweep_later(op->env.orphans, &op->journal);
+        } else {
+            up_journal_release(&op->journal);
+        }
+    } else { /* E2B answered the create with an error and the sweep found nothing */
+        up_journal_remove(state, &op->journal);
+    }
+}
+
 static void up_cleanup_done(e2b_box_op *op)
 {
+    up_journal_settle(op);
     e2b_error *err = op->error;
     op->error = NULL;
     box_op_finish(op, err);
@@ -65,6 +97,7 @@ static void up_killed(void *ud, long status, const e2b_error *err)
     op->api_call = NULL;
     op->pending--;
     if (err && err->kind != E2B_ERR_NOT_FOUND) {
+        op->kill_failed = 1;
         free(op->res.note);
         char buf[600];
         snprintf(buf, sizeof buf, "the failed box's sandbox %s could not be killed: %s",
@@ -92,6 +125,7 @@ static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
             op->pending++;
             return;
         }
+        op->kill_failed = 1;
         e2b_error_free(e);
     } else if (op->have_sandbox) {
         free(op->res.note);
@@ -123,6 +157,7 @@ static void up_recorded(e2b_box_op *op)
         up_fail(op, err, "writing the record");
         return;
     }
+    up_journal_remove(op->env.cfg->state_dir, &op->journal); /* the record knows it now */
     box_op_finish(op, NULL);
 }
 
@@ -289,6 +324,7 @@ static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *
         op->have_sandbox = 1;
     }
     op->create_in_doubt = !op->have_sandbox && box_up_orphan_possible(err);
+    op->create_late_possible = op->create_in_doubt && box_up_orphan_late_possible(err);
     if (up_check(op, err, "creating the sandbox"))
         return;
     op->rec.sandbox_id = strdup(op->sb.sandbox_id);
@@ -320,8 +356,17 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     e2b_metadata_set(&md, E2B_META_NAME, op->rec.name);
     e2b_metadata_set(&md, E2B_META_BRANCH, op->rec.branch);
     e2b_metadata_set(&md, E2B_META_BASE, op->rec.base);
-    if (e2b_box_password(op->up_nonce) == 0)
+    if (e2b_box_password(op->up_nonce) == 0) {
         e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
+        /* In the journal before the create is sent: a crash from here until the record is
+         * written leaves the entry, and the next start removes what the create made. */
+        if ((e = up_journal_add(op->env.cfg->state_dir, op->up_nonce, op->rec.name,
+                                &op->journal))) {
+            e2b_metadata_clear(&md);
+            up_fail(op, e, "writing the journal of creates in doubt");
+            return;
+        }
+    }
     json_t *network = e2b_provider_network(&op->secrets, &env);
     e2b_create_params p = {.template_id = op->rec.template_id,
                            .timeout_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600,

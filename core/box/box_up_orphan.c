@@ -5,7 +5,9 @@
  * sandbox: the client never learnt its id, so the ordinary cleanup cannot kill it. Every up
  * therefore tags its create with a random metadata value (E2B_META_UP); after such a
  * failure the sandboxes carrying it are listed and killed, so a failed up leaves no stray
- * sandbox. Creates are never retried (a retry could make two). */
+ * sandbox. Creates are never retried (a retry could make two). What the sweep cannot see
+ * yet (E2B making the sandbox after the client gave up, or a crash before the record) is
+ * covered by the journal of creates in doubt and core/box/orphans.h. */
 #include "core/box/box_internal.h"
 
 #include <stdio.h>
@@ -18,6 +20,14 @@ int box_up_orphan_possible(const e2b_error *err)
         return 0;
     return err->http_status == 0 ? err->kind != E2B_ERR_INVALID && err->kind != E2B_ERR_INTERNAL
                                  : err->http_status >= 500;
+}
+
+int box_up_orphan_late_possible(const e2b_error *err)
+{
+    if (!err)
+        return 0;
+    return err->http_status == 0 ? box_up_orphan_possible(err)
+                                 : err->http_status == 502 || err->http_status == 504;
 }
 
 static void orphan_done(e2b_box_op *op)
@@ -44,8 +54,12 @@ static void orphan_killed(void *ud, long status, const e2b_error *err)
     (void)status;
     op->api_call = NULL;
     op->pending--;
-    if (err && err->kind != E2B_ERR_NOT_FOUND)
+    if (err && err->kind != E2B_ERR_NOT_FOUND) {
         orphan_note(op, op->orphans.items[op->orphan_next - 1].sandbox_id, err);
+        op->orphan_unsure = 1;
+    } else {
+        op->orphan_killed = 1;
+    }
     orphan_kill_next(op);
 }
 
@@ -67,6 +81,7 @@ static void orphan_kill_next(e2b_box_op *op)
             return;
         }
         orphan_note(op, sb->sandbox_id, e);
+        op->orphan_unsure = 1;
         e2b_error_free(e);
     }
     orphan_done(op);
@@ -86,6 +101,7 @@ static void orphan_listed(void *ud, e2b_sandbox_list *list, const e2b_error *err
         free(op->res.note);
         op->res.note = strdup(buf);
         e2b_sandbox_list_free(list);
+        op->orphan_unsure = 1;
         orphan_done(op);
         return;
     }
@@ -109,6 +125,7 @@ int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then)
     e2b_metadata_clear(&md);
     if (!op->api_call) {
         e2b_error_free(err);
+        op->orphan_unsure = 1;
         return -1;
     }
     op->pending++;

@@ -29,6 +29,9 @@ struct e2b_client {
         size_t n;
         int busy; /* a report_unchanged list is running (its pages may point here) */
     } memo;
+    /* The summary line of the last unchanged list, until the metrics call its caller starts
+     * at once takes it (one line for the whole refresh) or it is written out. */
+    char *pending_summary;
 };
 
 typedef enum result_kind {
@@ -69,6 +72,15 @@ struct e2b_api_call {
     size_t npages;
     int diverged;
     int memo_owner; /* this call set memo.busy */
+    /* The log lines of its pages, held back while they equal the memo's: an unchanged list
+     * writes one summary line instead (see log_page). */
+    struct held_line {
+        long status, ms;
+        char *trace_id;
+    } *held;
+    size_t nheld;
+    long held_ms;
+    char *summary; /* a metrics call: the unchanged list's summary, written with its line */
     int cancelled;
     void (*fn)(void);
     void *ud;
@@ -228,7 +240,9 @@ e2b_client *e2b_client_new(e2b_loop *loop, const e2b_config *cfg, e2b_error **er
     c->workspace_keys = strdup(cfg->workspace_keys ? cfg->workspace_keys : E2B_DEFAULT_WORKSPACE_KEYS);
     if (asprintf(&c->key_header, "X-API-KEY: %s", cfg->api_key) < 0)
         c->key_header = NULL;
-    c->timeout_ms = DEFAULT_TIMEOUT_MS;
+    /* http_timeout (config, E2B_TUI_HTTP_TIMEOUT) for every client: the dashboard's and the
+     * one-shot modes' alike. */
+    c->timeout_ms = cfg->http_timeout_s > 0 ? cfg->http_timeout_s * 1000L : DEFAULT_TIMEOUT_MS;
     if (!c->loop || !c->api_url || !c->key_header || !c->workspace_keys) {
         e2b_client_free(c);
         goto oom;
@@ -251,6 +265,8 @@ static void memo_clear(e2b_client *c)
     c->memo.busy = busy;
 }
 
+static void flush_summary(e2b_client *c);
+
 void e2b_client_free(e2b_client *c)
 {
     if (!c)
@@ -261,6 +277,7 @@ void e2b_client_free(e2b_client *c)
     e2b_wipe_free(c->key_header);
     free(c->workspace_keys);
     memo_clear(c);
+    flush_summary(c);
     free(c);
 }
 
@@ -303,6 +320,10 @@ static void call_free(e2b_api_call *call)
         free(call->pages[i]);
     free(call->pages);
     free(call->page_lens);
+    for (size_t i = 0; i < call->nheld; i++)
+        free(call->held[i].trace_id);
+    free(call->held);
+    free(call->summary);
     free(call);
 }
 
@@ -437,6 +458,84 @@ static e2b_error *parse_result(e2b_api_call *call, const e2b_http_response *r, v
     return parse_body(call, r->body, r->body_len, result);
 }
 
+/* ---- report_unchanged lists: one log line when nothing changed ----
+ * A dashboard refresh lists every page each few seconds; when the reply is the last one
+ * byte for byte, one summary line says so instead of a line per page. The lines of pages
+ * equal to the memo's are held back; the first page that differs (or fails) writes them
+ * out, and from then on every page is logged as it comes. */
+
+static void flush_held(e2b_api_call *call)
+{
+    for (size_t i = 0; i < call->nheld; i++) {
+        e2b_log_request(call->method, call->path, call->held[i].status, call->held[i].ms,
+                        call->held[i].trace_id, NULL);
+        free(call->held[i].trace_id);
+    }
+    call->nheld = 0;
+}
+
+/* The log line of one page of a report_unchanged list (same: it equals the memo's). */
+static void log_page(e2b_api_call *call, const e2b_http_response *r, const e2b_error *err,
+                     int same)
+{
+    long status = r ? r->status : 0, ms = r ? r->ms : 0;
+    const char *trace = r ? r->trace_id : NULL;
+    if (same && !err) {
+        struct held_line *h = realloc(call->held, (call->nheld + 1) * sizeof *h);
+        if (h) {
+            call->held = h;
+            h[call->nheld].status = status;
+            h[call->nheld].ms = ms;
+            h[call->nheld].trace_id = trace ? strdup(trace) : NULL;
+            call->nheld++;
+            call->held_ms += ms;
+            return;
+        }
+    }
+    flush_held(call);
+    e2b_log_request(call->method, call->path, status, ms, trace,
+                    err ? e2b_error_message(err) : NULL);
+}
+
+static void flush_summary(e2b_client *c)
+{
+    if (c->pending_summary)
+        e2b_logf("%s", c->pending_summary);
+    free(c->pending_summary);
+    c->pending_summary = NULL;
+}
+
+/* Held until the callback has run: a dashboard refresh asks the metrics of the running
+ * sandboxes from the list's callback, and that call's line joins the summary. */
+static void log_unchanged(e2b_api_call *call)
+{
+    flush_summary(call->c);
+    call->c->pending_summary =
+        e2b_strfmt("%s %s unchanged: %zu page%s, %ld ms", call->method, call->path, call->nheld,
+                   call->nheld == 1 ? "" : "s", call->held_ms);
+    for (size_t i = 0; i < call->nheld; i++)
+        free(call->held[i].trace_id);
+    call->nheld = 0;
+}
+
+/* A metrics call's line after the summary it took: one line when it went well. */
+static void log_with_summary(e2b_api_call *call, const e2b_http_response *r,
+                             const e2b_error *err)
+{
+    long status = r ? r->status : 0, ms = r ? r->ms : 0;
+    const char *trace = r ? r->trace_id : NULL;
+    if (!err && (status == call->ok[0] || status == call->ok[1]))
+        e2b_logf("%s; %s %s %ld %ldms%s%s", call->summary, call->method, call->path, status, ms,
+                 trace ? " trace=" : "", trace ? trace : "");
+    else {
+        e2b_logf("%s", call->summary);
+        e2b_log_request(call->method, call->path, status, ms, trace,
+                        err ? e2b_error_message(err) : NULL);
+    }
+    free(call->summary);
+    call->summary = NULL;
+}
+
 /* ---- report_unchanged lists: compare the pages with the last list's ---- */
 
 static int memo_page_same(const e2b_api_call *call, size_t k, const char *body, size_t len)
@@ -545,13 +644,27 @@ static e2b_error *memo_finish(e2b_api_call *call)
     return NULL;
 }
 
+/* "no answer after 2 s (http_timeout is 2 s)": what a user can act on. */
+static const char *timeout_detail(const e2b_api_call *call, const e2b_http_response *r,
+                                  char *buf, size_t n)
+{
+    long waited = r && r->ms > 0 ? r->ms : call->timeout_ms;
+    snprintf(buf, n, "no answer after %ld s (http_timeout is %ld s)", (waited + 500) / 1000,
+             call->c->timeout_ms / 1000);
+    return buf;
+}
+
 static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *herr)
 {
     e2b_api_call *call = ud;
+    char detail[120];
     e2b_error *err = NULL;
     void *result = NULL;
     call->req = NULL;
-    if (herr)
+    if (herr && herr->kind == E2B_ERR_TIMEOUT) /* say how long, and which setting */
+        err = e2b_error_network(E2B_ERR_TIMEOUT, herr->host,
+                                timeout_detail(call, r, detail, sizeof detail));
+    else if (herr)
         err = e2b_error_copy(herr);
     else if (call->cancelled)
         err = e2b_error_new(E2B_ERR_CANCELLED, NULL);
@@ -561,6 +674,10 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         err = memo_page(call, r, &result);
     else
         err = parse_result(call, r, &result);
+    if (call->memo_query) /* a report_unchanged list writes its own log lines */
+        log_page(call, r, herr, !err && !call->diverged);
+    else if (call->summary)
+        log_with_summary(call, r, herr);
 
     /* X-Total-Running counts before pagination: the first page's value is the one. */
     if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
@@ -582,8 +699,15 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
                 return; /* the next page calls back */
         }
     }
-    if (!err && call->kind == R_SANDBOX_LIST && call->memo_query)
+    if (!err && call->kind == R_SANDBOX_LIST && call->memo_query) {
         err = memo_finish(call);
+        if (!err && call->slist->unchanged)
+            log_unchanged(call);
+        else
+            flush_held(call);
+    } else {
+        flush_held(call);
+    }
     if (!err && call->kind == R_SANDBOX_LIST) {
         if (e2b_sandbox_list_classify(call->slist, call->workspace_keys) < 0)
             err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
@@ -600,7 +724,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         if (err->kind != E2B_ERR_CANCELLED)
             e2b_logf("error: %s", e2b_error_message(err));
     }
+    e2b_client *c = call->c;
     deliver(call, err ? NULL : result, r ? r->status : 0, err);
+    flush_summary(c); /* no metrics call took it */
     e2b_error_free(err);
     call_free(call);
 }
@@ -623,6 +749,7 @@ static e2b_error *send_page(e2b_api_call *call)
         .retry_503 = call->retry_503,
         .log_path = call->path,
         .max_body = 32u * 1024u * 1024u,
+        .log_by_caller = call->memo_query != NULL || call->summary != NULL,
     };
     e2b_error *err = NULL;
     if (!url)
@@ -643,8 +770,16 @@ static e2b_api_call *launch(e2b_api_call *call, e2b_error **errp)
             *errp = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         return NULL;
     }
+    if (call->kind == R_METRICS_BULK && call->c->pending_summary) {
+        call->summary = call->c->pending_summary;
+        call->c->pending_summary = NULL;
+    } else {
+        flush_summary(call->c); /* before this call's own line */
+    }
     err = send_page(call);
     if (err) {
+        if (call->summary)
+            e2b_logf("%s", call->summary);
         e2b_error_set_action(err, "%s", call->action);
         call_free(call);
         if (errp)

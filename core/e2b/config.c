@@ -26,13 +26,21 @@ enum key_id {
     K_REFRESH,
     K_CONFIG,
     K_API_KEY,
+    /* reliability */
+    K_HTTP_TIMEOUT,
+    K_LOG_MAX,
+    K_ORPHAN_SWEEP_DELAY,
     K_COUNT
 };
+
+_Static_assert(K_COUNT <= sizeof ((e2b_config *)0)->src, "e2b_config.src holds every key");
 
 static const char *const key_names[K_COUNT] = {
     "domain",   "api_url",        "sandbox_url", "template", "hours",  "serve_command",
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
+    /* reliability */
+    "http_timeout", "log_max", "orphan_sweep_delay",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -50,7 +58,10 @@ void e2b_config_init(e2b_config *cfg)
     cfg->opencode = 2;
     cfg->workspace_keys = strdup(E2B_DEFAULT_WORKSPACE_KEYS);
     cfg->keystore = strdup("auto");
-    cfg->refresh_seconds = 5;
+    cfg->refresh_seconds = E2B_DEFAULT_REFRESH_S;
+    cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
+    cfg->log_max = E2B_DEFAULT_LOG_MAX;
+    cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
 }
 
 void e2b_config_clear(e2b_config *cfg)
@@ -143,6 +154,60 @@ static int replace(char **slot, const char *v)
     return 0;
 }
 
+/* ---- reliability keys: http_timeout, log_max, orphan_sweep_delay ---- */
+
+/* A byte count: digits with an optional K, M or G (powers of 1024). */
+static int parse_size(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long long n;
+    errno = 0;
+    if (!isdigit((unsigned char)*v))
+        return -1;
+    n = strtoll(v, &end, 10);
+    if (errno)
+        return -1;
+    long long mul = 1;
+    if (*end == 'K' || *end == 'k')
+        mul = 1024, end++;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1024 * 1024, end++;
+    else if (*end == 'G' || *end == 'g')
+        mul = 1024 * 1024 * 1024, end++;
+    if (*end || n > hi / mul || n * mul < lo)
+        return -1;
+    *out = (long)(n * mul);
+    return 0;
+}
+
+/* Returns 1 when id is one of these keys (then *why says what is wrong, or NULL). */
+static int set_reliability(e2b_config *cfg, int id, const char *value, char **why)
+{
+    int n;
+    long l;
+    switch (id) {
+    case K_HTTP_TIMEOUT:
+        if (parse_int(value, 1, 3600, &n) < 0)
+            *why = e2b_strfmt("http_timeout must be a number of seconds from 1 to 3600");
+        else
+            cfg->http_timeout_s = n;
+        return 1;
+    case K_LOG_MAX:
+        if (parse_size(value, 1024, 1024L * 1024 * 1024, &l) < 0)
+            *why = e2b_strfmt("log_max must be a size from 1K to 1G (e.g. 4M)");
+        else
+            cfg->log_max = l;
+        return 1;
+    case K_ORPHAN_SWEEP_DELAY:
+        if (parse_int(value, 1, 3600, &n) < 0)
+            *why = e2b_strfmt("orphan_sweep_delay must be a number of seconds from 1 to 3600");
+        else
+            cfg->orphan_sweep_delay_s = n;
+        return 1;
+    }
+    return 0;
+}
+
 int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
                    char **why)
 {
@@ -163,6 +228,12 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
     }
     if (cfg->src[id] > source)
         return 0;
+    if (set_reliability(cfg, id, value, why)) {
+        if (*why)
+            return -1;
+        cfg->src[id] = (unsigned char)source;
+        return 0;
+    }
     switch (id) {
     case K_DOMAIN:
         if (!valid_domain(value)) {
@@ -479,7 +550,8 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
     if ((err = env_set(cfg, lookup, "E2B_DOMAIN", "domain")) ||
         (err = env_set(cfg, lookup, "E2B_API_URL", "api_url")) ||
         (err = env_set(cfg, lookup, "E2B_SANDBOX_URL", "sandbox_url")) ||
-        (err = env_set(cfg, lookup, "E2B_API_KEY", "api_key")))
+        (err = env_set(cfg, lookup, "E2B_API_KEY", "api_key")) ||
+        (err = env_set(cfg, lookup, "E2B_TUI_HTTP_TIMEOUT", "http_timeout")))
         return err;
 
     /* Derived values. */
@@ -568,7 +640,7 @@ void e2b_config_key_hint(const char *api_key, char *buf, size_t size)
         snprintf(buf, size, "set");
 }
 
-void e2b_config_write_info(const e2b_config *cfg, FILE *out)
+void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, FILE *out)
 {
     char hint[64];
     char *example = e2b_config_envd_url(cfg, "<id>", NULL);
@@ -590,7 +662,10 @@ void e2b_config_write_info(const e2b_config *cfg, FILE *out)
     fprintf(out, "state dir:      %s\n", cfg->state_dir ? cfg->state_dir : "?");
     fprintf(out, "records dir:    %s\n", cfg->records_dir ? cfg->records_dir : "?");
     fprintf(out, "log file:       %s\n", cfg->log_path ? cfg->log_path : "?");
-    fprintf(out, "keystore:       %s\n", cfg->keystore);
+    if (keystore_in_use)
+        fprintf(out, "keystore:       %s\n", keystore_in_use);
+    else
+        fprintf(out, "keystore:       %s\n", cfg->keystore);
     fprintf(out, "template:       %s\n", cfg->template_id);
     fprintf(out, "lifetime:       %d h\n", cfg->hours);
     fprintf(out, "opencode:       %d (serve: %s; attach: %s; health: %s)\n", cfg->opencode,
@@ -599,5 +674,8 @@ void e2b_config_write_info(const e2b_config *cfg, FILE *out)
             cfg->health_path ? cfg->health_path : "?");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
+    fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
+            cfg->log_path ? cfg->log_path : "?");
     free(example);
 }

@@ -21,6 +21,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The dashboard's refresh in seconds: the one default (--help and --info print it; the
+ * README, the man page and the example config are checked against it by
+ * tests/integration/defaults_doc_test.sh). */
+#define E2B_DEFAULT_REFRESH_S 3
+#define E2B_STRINGIFY_(x) #x
+#define E2B_STRINGIFY(x) E2B_STRINGIFY_(x)
+
+/* Defaults of the reliability keys (their use: core/e2b/api.c, core/util/log.c,
+ * core/box/orphans.c). */
+#define E2B_DEFAULT_HTTP_TIMEOUT_S 60
+#define E2B_DEFAULT_LOG_MAX (4L * 1024 * 1024)
+#define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
+
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
     E2B_SRC_DEFAULT = 0,
@@ -47,7 +60,12 @@ typedef struct e2b_config {
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
     char *keystore;       /* keystore backend name, default "auto" */
-    int refresh_seconds;  /* refresh, default 5 */
+    int refresh_seconds;  /* refresh, default E2B_DEFAULT_REFRESH_S */
+
+    /* Reliability (http_timeout, log_max, orphan_sweep_delay). */
+    int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */
+    long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
+    int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
 
     /* Paths. */
     char *config_path; /* the config file (may not exist) */
@@ -56,7 +74,7 @@ typedef struct e2b_config {
     char *log_path;    /* <state_dir>/e2b-tui.log */
 
     /* Private: the source of every settable key, to apply precedence. */
-    unsigned char src[16];
+    unsigned char src[32];
     int config_path_explicit; /* set with --config: a missing file is then an error */
 } e2b_config;
 
@@ -97,8 +115,9 @@ char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_i
 char *e2b_url_host(const char *url);
 
 /* Writes what `e2b-tui --info` prints: API URL, domain, sandbox URL rule, paths, keystore,
- * and whether the API key is set (its last 4 characters at most). */
-void e2b_config_write_info(const e2b_config *cfg, FILE *out);
+ * and whether the API key is set (its last 4 characters at most). keystore_in_use: the
+ * backend that would be used (keystore_describe); NULL prints the configured choice. */
+void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, FILE *out);
 
 /* "set, ends in abcd" / "set" / "not set": never more than the last 4 characters. */
 void e2b_config_key_hint(const char *api_key, char *buf, size_t size);

@@ -30,6 +30,7 @@ struct e2b_http_request {
     curl_mime *mime;
     part_src *part_srcs;
     char *method, *url, *log_path, *host;
+    int log_by_caller;
     e2b_http_read_fn read_body;
     void *read_ud;
     e2b_http_write_fn write_body;
@@ -364,8 +365,9 @@ static void finish(e2b_http_request *req, CURLcode rc)
     curl_easy_getinfo(req->easy, CURLINFO_HTTP_VERSION, &v);
     req->resp.http_version = v == CURL_HTTP_VERSION_2_0 ? 2 : v ? 1 : 0;
     req->resp.ms = (long)(e2b_now_ms() - req->start_ms);
-    e2b_log_request(req->method, req->log_path, req->resp.status, req->resp.ms,
-                    req->resp.trace_id, err ? e2b_error_message(err) : NULL);
+    if (!req->log_by_caller)
+        e2b_log_request(req->method, req->log_path, req->resp.status, req->resp.ms,
+                        req->resp.trace_id, err ? e2b_error_message(err) : NULL);
     if (req->perform_target) {
         *req->perform_target = req->resp;
         memset(&req->resp, 0, sizeof req->resp);
@@ -588,6 +590,7 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
     req->timeout_ms = o->timeout_ms;
     req->retry_429 = o->retry_429;
     req->retry_503 = o->retry_503;
+    req->log_by_caller = o->log_by_caller;
     req->resp.total_running = -1;
     req->retry_after_s = -1;
 

@@ -106,6 +106,9 @@ typedef struct e2b_http_options {
 
     /* For the log only: never put secrets here. NULL = the URL's path. */
     const char *log_path;
+    /* The caller writes this request's log line itself (e.g. one summary line for all the
+     * pages of an unchanged list); retried attempts are still logged here. */
+    int log_by_caller;
 } e2b_http_options;
 
 /* Starts a request. Returns the handle, or NULL when it could not even be set up (done is

@@ -7,14 +7,86 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define LOG_ROTATE_BYTES (4L * 1024 * 1024)
-
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static int log_fd = -1;
+
+/* ---- rotation (self-contained: the state and functions of the cap) ----
+ * The log is capped at log_max bytes: a line that would take it past the cap first moves
+ * it to <path>.1 (replacing the older one) and starts a new file, so the log and its one
+ * old file together stay within about twice the cap.
+ * Several e2b-tui processes may append to the same log (O_APPEND: each line lands whole).
+ * Among them rotation is serialised with flock on the file being rotated: the holder checks
+ * that <path> is still the file it writes to (else another process rotated it already and
+ * it only reopens <path>) before it renames it. A process whose file was rotated or removed
+ * by another notices before its next line (<path> is no longer its file) and reopens
+ * <path>. So no file is rotated twice, <path>.1 is always one whole earlier log, and no
+ * line is lost: a line written in the moment of a rotation ends up in <path>.1. */
+
+#define LOG_MAX_DEFAULT (4L * 1024 * 1024)
+
+static long log_max = LOG_MAX_DEFAULT;
+static char *log_path; /* the path given to e2b_log_open (for rotation) */
+
+static int log_open_file(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0 && fchmod(fd, 0600) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Before a line of n bytes (log_lock held): reopen when <path> is no longer our file,
+ * rotate when the line would take it past the cap. */
+static void log_rotate_check(size_t n)
+{
+    struct stat fst, pst;
+    if (log_fd < 0 || !log_path || fstat(log_fd, &fst) < 0)
+        return;
+    int ours = stat(log_path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev;
+    if (ours && (fst.st_size == 0 || fst.st_size + (off_t)n <= log_max))
+        return;
+    if (ours && flock(log_fd, LOCK_EX) == 0) {
+        /* Still ours once locked: nobody rotated it meanwhile. */
+        if (stat(log_path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev) {
+            char *old = NULL;
+            if (asprintf(&old, "%s.1", log_path) >= 0) {
+                rename(log_path, old); /* replaces the older one */
+                free(old);
+            }
+        }
+    }
+    int fd = log_open_file(log_path);
+    flock(log_fd, LOCK_UN);
+    if (fd < 0)
+        return;
+    /* stderr sent to the log (while curses is active) follows it to the new file. */
+    struct stat est;
+    if (fstat(STDERR_FILENO, &est) == 0 && est.st_ino == fst.st_ino && est.st_dev == fst.st_dev)
+        dup2(fd, STDERR_FILENO);
+    /* The same descriptor number: e2b_log_fd()'s callers may hold it. */
+    if (dup3(fd, log_fd, O_CLOEXEC) >= 0)
+        close(fd);
+    else {
+        close(log_fd);
+        log_fd = fd;
+    }
+}
+
+void e2b_log_set_max(long bytes)
+{
+    pthread_mutex_lock(&log_lock);
+    log_max = bytes > 0 ? bytes : LOG_MAX_DEFAULT;
+    pthread_mutex_unlock(&log_lock);
+}
+
+/* ---- end of rotation ---- */
 
 int e2b_mkdir_private(const char *dir)
 {
@@ -55,11 +127,6 @@ e2b_error *e2b_log_open(const char *path)
         }
     }
     free(dir);
-    if (stat(path, &st) == 0 && st.st_size > LOG_ROTATE_BYTES) {
-        char old[4096];
-        snprintf(old, sizeof old, "%s.1", path);
-        rename(path, old);
-    }
     fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         return e2b_error_new(E2B_ERR_IO, "cannot open the log file %s: %s", path,
@@ -69,10 +136,19 @@ e2b_error *e2b_log_open(const char *path)
         return e2b_error_new(E2B_ERR_IO, "cannot make the log file %s private: %s", path,
                              strerror(errno));
     }
+    char *copy = strdup(path);
+    if (!copy) {
+        close(fd);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
     pthread_mutex_lock(&log_lock);
     if (log_fd >= 0)
         close(log_fd);
     log_fd = fd;
+    free(log_path);
+    log_path = copy;
+    if (fstat(fd, &st) == 0 && st.st_size > log_max) /* left over the cap by an older run */
+        log_rotate_check(0);
     pthread_mutex_unlock(&log_lock);
     return NULL;
 }
@@ -83,6 +159,8 @@ void e2b_log_close(void)
     if (log_fd >= 0)
         close(log_fd);
     log_fd = -1;
+    free(log_path);
+    log_path = NULL;
     pthread_mutex_unlock(&log_lock);
 }
 
@@ -108,6 +186,7 @@ static void write_line(const char *text)
         if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
             line[i] = '?';
     pthread_mutex_lock(&log_lock);
+    log_rotate_check((size_t)n);
     if (log_fd >= 0) {
         ssize_t w = write(log_fd, line, (size_t)n);
         (void)w; /* a full disk must not stop the program */

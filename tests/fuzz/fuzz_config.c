@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(port);
     FILE *null = fopen("/dev/null", "w");
     if (null) {
-        e2b_config_write_info(&cfg, null);
+        e2b_config_write_info(&cfg, NULL, null);
         fclose(null);
     }
     e2b_config_clear(&cfg);

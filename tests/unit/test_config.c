@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,7 +77,7 @@ static void test_defaults(void)
     CHECK_STR_EQ(c.health_path, "/api/health");
     CHECK_STR_EQ(c.workspace_keys, "opencode-workspace,workspaceID");
     CHECK_STR_EQ(c.keystore, "auto");
-    CHECK_INT_EQ(c.refresh_seconds, 5);
+    CHECK_INT_EQ(c.refresh_seconds, 3);
     e2b_config_clear(&c);
 }
 
@@ -287,7 +288,7 @@ static void test_info_output(void)
     e2b_config_init(&c);
     err = e2b_config_load(&c, lookup);
     CHECK(err == NULL);
-    e2b_config_write_info(&c, f);
+    e2b_config_write_info(&c, NULL, f);
     fclose(f);
     CHECK(contains(text, "API URL:        https://api.e2b.app\n"));
     CHECK(contains(text, "domain:         e2b.app (from default)"));
@@ -322,6 +323,46 @@ static void test_key_binding_lines_are_skipped(void)
     e2b_config_clear(&c);
 }
 
+/* The reliability keys: their defaults, their ranges, sizes with suffixes, and
+ * E2B_TUI_HTTP_TIMEOUT. */
+static void test_reliability_keys(void)
+{
+    e2b_config c;
+    char *why = NULL;
+    e2b_config_init(&c);
+    CHECK_INT_EQ(c.http_timeout_s, 60);
+    CHECK(c.log_max == 4L * 1024 * 1024);
+    CHECK_INT_EQ(c.orphan_sweep_delay_s, 30);
+    static const struct {
+        const char *key, *value;
+        int ok;
+        long want;
+    } cases[] = {
+        {"http_timeout", "2", 1, 2},        {"http_timeout", "0", 0, 0},
+        {"http_timeout", "3601", 0, 0},     {"http_timeout", "5s", 0, 0},
+        {"log_max", "1K", 1, 1024},         {"log_max", "4m", 1, 4L << 20},
+        {"log_max", "1G", 1, 1L << 30},     {"log_max", "2048", 1, 2048},
+        {"log_max", "1023", 0, 0},          {"log_max", "2G", 0, 0},
+        {"log_max", "-1K", 0, 0},           {"log_max", "1KB", 0, 0},
+        {"log_max", "99999999999999999999K", 0, 0},
+        {"orphan_sweep_delay", "8", 1, 8},  {"orphan_sweep_delay", "0", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = e2b_config_set(&c, cases[i].key, cases[i].value, E2B_SRC_FILE, &why);
+        CHECK_MSG((rc == 0) == cases[i].ok, "%s = %s", cases[i].key, cases[i].value);
+        if (rc != 0)
+            CHECK_MSG(why && strstr(why, cases[i].key), "%s: %s", cases[i].value, why ? why : "");
+        free(why);
+        why = NULL;
+        long got = strcmp(cases[i].key, "log_max") == 0 ? c.log_max
+                 : strcmp(cases[i].key, "http_timeout") == 0 ? c.http_timeout_s
+                                                              : c.orphan_sweep_delay_s;
+        if (cases[i].ok)
+            CHECK_MSG(got == cases[i].want, "%s = %s gave %ld", cases[i].key, cases[i].value, got);
+    }
+    e2b_config_clear(&c);
+}
+
 int main(void)
 {
     RUN(test_key_binding_lines_are_skipped);
@@ -335,5 +376,6 @@ int main(void)
     RUN(test_envd_url_rules);
     RUN(test_key_hint_never_shows_more_than_4);
     RUN(test_info_output);
+    RUN(test_reliability_keys);
     return harness_finish();
 }

@@ -3,6 +3,7 @@
 #include "tui/cli/cli_internal.h"
 
 #include "core/util/log.h"
+#include "core/box/orphans.h"
 #include "core/box/records.h"
 #include "core/util/sanitize.h"
 #include "core/box/secrets_providers.h"
@@ -31,6 +32,21 @@ int cli_fail(const e2b_error *err)
     return e2b_error_exit_code(err) ? e2b_error_exit_code(err) : 1;
 }
 
+/* The store for the sweep to delete an orphan's password: best effort and quiet (the mode
+ * itself may not need one and says nothing about it). */
+static void keystore_sweep_open(cli_ctx *c)
+{
+    ks_error kerr = {0};
+    char *warning = NULL;
+    const char *env = getenv("E2B_TUI_KEYSTORE");
+    ks_select sel = {.flag = c->args->keystore_flag,
+                     .env = env && *env ? env : NULL,
+                     .config = c->cfg->keystore};
+    if (!c->ks)
+        c->ks = keystore_open_selected(&sel, &warning, &kerr);
+    c->ks_warning = warning; /* told by cli_open_keystore if the mode uses the store */
+}
+
 int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
 {
     e2b_error *err = NULL;
@@ -48,17 +64,57 @@ int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
         e2b_error_free(err);
         return rc;
     }
-    /* A shorter limit per API request than the default 60 s (pause and resume keep their
-     * own 120 s floor), for slow networks where failing fast is better, and for tests. */
-    const char *t = getenv("E2B_TUI_HTTP_TIMEOUT");
-    long secs = t && *t ? strtol(t, NULL, 10) : 0;
-    if (secs > 0 && secs <= 3600)
-        e2b_client_set_timeout(c->client, secs * 1000);
+    /* The client applies http_timeout (config, E2B_TUI_HTTP_TIMEOUT) itself. Sandboxes an
+     * interrupted up left behind go first: no request at all when the journal is empty. */
+    if (up_journal_any(cfg->state_dir)) {
+        keystore_sweep_open(c);
+        e2b_orphans_sweep_journal(cli_orphans(c));
+        cli_orphans_wait(c);
+    }
     return 0;
+}
+
+static void orphan_notice(void *ud, const char *text, int is_error)
+{
+    char buf[1024];
+    (void)ud;
+    cli_clean(text, buf, sizeof buf);
+    fprintf(stderr, "e2b-tui: %s%s\n", is_error ? "warning: " : "", buf);
+}
+
+/* The one-shot modes must not linger: the second sweep after a failed create waits at most
+ * this long (the journal entry stays for the next start when that is shorter than
+ * orphan_sweep_delay). */
+#define CLI_ORPHAN_DELAY_MAX_S 10
+
+struct e2b_orphans *cli_orphans(cli_ctx *c)
+{
+    if (!c->orphans) {
+        e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg, .ks = c->ks};
+        int s = c->cfg->orphan_sweep_delay_s;
+        if (s > CLI_ORPHAN_DELAY_MAX_S)
+            s = CLI_ORPHAN_DELAY_MAX_S;
+        c->orphans = e2b_orphans_new(&env, s * 1000L, orphan_notice, c);
+    }
+    return c->orphans;
+}
+
+void cli_orphans_wait(cli_ctx *c)
+{
+    while (e2b_orphans_busy(c->orphans))
+        if (e2b_loop_run_once(c->loop, 1000) < 0)
+            break;
 }
 
 int cli_open_keystore(cli_ctx *c)
 {
+    if (c->ks) { /* opened for the orphan sweep already */
+        if (c->ks_warning)
+            fprintf(stderr, "e2b-tui: warning: %s\n", c->ks_warning);
+        free(c->ks_warning);
+        c->ks_warning = NULL;
+        return 0;
+    }
     ks_error kerr = {0};
     char *warning = NULL;
     const char *env = getenv("E2B_TUI_KEYSTORE");
@@ -79,6 +135,8 @@ int cli_open_keystore(cli_ctx *c)
 
 void cli_teardown(cli_ctx *c)
 {
+    e2b_orphans_free(c->orphans); /* done: cli_orphans_wait ran wherever one was started */
+    free(c->ks_warning);
     if (c->client)
         e2b_client_free(c->client);
     if (c->ks)

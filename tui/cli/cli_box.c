@@ -3,6 +3,8 @@
  * terminal and results on stdout. */
 #include "tui/cli/cli_internal.h"
 
+#include "core/box/orphans.h"
+
 #include "core/util/log.h"
 
 #include <errno.h>
@@ -158,6 +160,7 @@ int cli_box(cli_ctx *c)
     /* The request log, as in the dashboard: what a failed up or pull did, step by step.
      * Best effort: without it the action still runs. */
     if (c->cfg->log_path && *c->cfg->log_path) {
+        e2b_log_set_max(c->cfg->log_max);
         e2b_error *lerr = e2b_log_open(c->cfg->log_path);
         e2b_error_free(lerr);
     }
@@ -170,6 +173,7 @@ int cli_box(cli_ctx *c)
     }
     switch (a->mode) {
     case CLI_UP: {
+        env.orphans = cli_orphans(c); /* with the store: a sweep may delete a password */
         e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .hours = a->hours, .keep_failed = a->keep_failed,
                                .health_timeout_ms = health_timeout_ms()};
@@ -194,6 +198,13 @@ int cli_box(cli_ctx *c)
         return rc;
     }
     rc = finish_op(c, op, &ps);
+    if (e2b_orphans_busy(c->orphans)) {
+        fprintf(stderr,
+                "e2b-tui: E2B may still make the sandbox of that create: looking again in %ld s "
+                "(the next start of e2b-tui looks too)\n",
+                e2b_orphans_delay_ms(c->orphans) / 1000);
+        cli_orphans_wait(c);
+    }
     if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
         const e2b_box_result *r = e2b_box_op_result(op);
         if (a->mode == CLI_UP) {

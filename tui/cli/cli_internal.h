@@ -17,10 +17,16 @@ typedef struct cli_ctx {
     e2b_loop *loop;
     e2b_client *client;
     keystore *ks;
+    char *ks_warning; /* the auto fallback's warning when the sweep opened ks (to show once) */
+    struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
 } cli_ctx;
 
 int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg);
 int cli_open_keystore(cli_ctx *c);
+/* The orphan sweeper (made on first use, with the keystore open at that time). */
+struct e2b_orphans *cli_orphans(cli_ctx *c);
+/* Runs the loop until the sweeps are done. */
+void cli_orphans_wait(cli_ctx *c);
 void cli_teardown(cli_ctx *c);
 /* Prints the error (sanitised) and returns its exit code. */
 int cli_fail(const e2b_error *err);

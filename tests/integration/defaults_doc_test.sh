@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One default, one place: the dashboard's refresh default lives in core/e2b/config.h;
+# --info prints the configured value and --help is generated from the same constant. The
+# README, the man page and the example config are prose: this test fails when they tell
+# another number than the binary.
+. "$(dirname "$0")/../lib/lib.sh"
+t_isolated_home
+root=$E2B_TUI_ROOT
+
+info=$("$E2B_TUI_BIN" --info)
+want=$(printf '%s\n' "$info" | sed -n 's/^refresh: *\([0-9]*\) s$/\1/p')
+if [ -z "$want" ]; then
+    t_fail "--info prints the refresh default" "no 'refresh: N s' line in: $info"
+    t_finish
+fi
+t_pass "--info prints the refresh default ($want s)"
+
+help=$("$E2B_TUI_BIN" --help)
+got=$(printf '%s\n' "$help" | sed -n 's/.*--refresh SECONDS.*(default \([0-9]*\)).*/\1/p')
+t_eq "--help tells the refresh default" "$got" "$want"
+
+got=$(awk '/^\.BI \\-\\-refresh/ {f=1} f && /default [0-9]+/ {match($0, /default [0-9]+/); print substr($0, RSTART+8, RLENGTH-8); exit}' "$root/man/e2b-tui.1")
+t_eq "the man page's --refresh tells the default" "$got" "$want"
+got=$(awk '/^\.B refresh$/ {f=1} f && /default [0-9]+/ {match($0, /default [0-9]+/); print substr($0, RSTART+8, RLENGTH-8); exit}' "$root/man/e2b-tui.1")
+t_eq "the man page's refresh key tells the default" "$got" "$want"
+
+got=$(sed -n 's/^| `refresh` (`--refresh`) | `\([0-9]*\)`.*/\1/p' "$root/README.md")
+t_eq "the README's config table tells the refresh default" "$got" "$want"
+got=$(grep -o 'background (every [0-9]* s' "$root/README.md" | grep -o '[0-9]*')
+t_eq "the README's overview tells the refresh default" "$got" "$want"
+got=$(sed -n 's/^# refresh = \([0-9]*\)$/\1/p' "$root/share/e2b-tui.conf.example")
+t_eq "the example config tells the refresh default" "$got" "$want"
+
+# With no config, the dashboard uses what --info says: a file value is what it reads.
+mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
+echo 'refresh = 11' >"$XDG_CONFIG_HOME/e2b-tui/config"
+t_contains "a config file's refresh replaces the default" "$("$E2B_TUI_BIN" --info)" "refresh:        11 s"
+t_finish
