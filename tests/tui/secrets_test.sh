@@ -37,7 +37,7 @@ tmux_type anthropic
 tmux_keys Enter
 tmux_type 'sk-ant-NEW-VALUE-4567'
 tmux_keys Enter
-dash_check "setting it again updates it" "secret anthropic stored"
+dash_check "setting it again updates it (create, then update on 409)" "secret anthropic updated"
 t_contains "the server holds the new value" "$(cat "$E2B_LOCAL_STATE/secrets.json")" "sk-ant-NEW-VALUE-4567"
 el_req GET /secrets >/dev/null
 t_eq "still one secret of that name" "$(el_json '[.[] | select(.name == "anthropic")] | length')" 1

@@ -1,5 +1,6 @@
-/* The Detail pane: the selected sandbox's record (or, for other lists, the row's columns),
- * one field per line. It keeps sanitised copies, so the list may refresh underneath. */
+/* The Detail pane: one field per line (tui/views/view_detail.h). */
+#include "tui/views/view_detail.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
 #include "tui/term/term.h"
-#include "tui/ui.h"
+#include "tui/widgets/draw.h"
 
 #define DETAIL_MAX 64
 
@@ -153,7 +154,7 @@ struct view *view_detail_new(struct ui *ui, const struct view *list)
     v->ops = &OPS;
     v->priv = d;
     const e2b_sandbox *sb =
-        (list->ops->bit & VIEWS_SANDBOXES) ? sandbox_rows_find(ui, r->id) : NULL;
+        (list->ops->bit & VIEWS_SANDBOXES) ? e2b_live_sandbox(ui->model, r->id) : NULL;
     if (sb) {
         from_sandbox(d, sb);
     } else {
