@@ -22,6 +22,7 @@
 #include "tui/ui.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
+#include "tui/views/view_operations.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
 #include "tui/widgets/draw.h"
@@ -31,6 +32,8 @@
 enum { FLASH_NOTE_MS = 10000 };
 
 /* ---- ':' commands ---- */
+
+static void open_operations(struct ui *ui);
 
 static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
@@ -65,13 +68,27 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui->quit = true;
         return;
     }
+    if (strcmp(cmd, "ops") == 0 || strcmp(cmd, "operations") == 0) {
+        open_operations(ui);
+        return;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
         ui->help_open = true;
         ui->help_top = 0;
         return;
     }
-    ui_flash(ui, FLASH_ERROR, "unknown command :%s (try :boxes :workspaces :all :secrets :q)",
+    ui_flash(ui, FLASH_ERROR,
+             "unknown command :%s (try :boxes :workspaces :all :secrets :ops :q)",
              cmd);
+}
+
+static void open_operations(struct ui *ui)
+{
+    struct view *v = view_operations_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "operations: out of memory");
 }
 
 /* ---- actions and keys ---- */
@@ -102,9 +119,12 @@ static void run_action(struct ui *ui, enum action_id a)
         ui->dirty = true;
         return;
     case ACT_CANCEL:
+        if (ui->pane && ui->pane->ops->bit == VIEW_OPS)
+            break; /* the pane cancels its selected row */
         if (e2b_live_op_cancel(ui->model, 0) != 0)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
+    case ACT_OPERATIONS: open_operations(ui); return;
     case ACT_COMMAND: prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
@@ -222,8 +242,7 @@ static bool ops_status(struct ui *ui, char *buf, size_t bufsz)
     if (n == 1)
         snprintf(buf, bufsz, " %s   (ctrl-x cancels)", line);
     else
-        snprintf(buf, bufsz, " %zu operations running; newest: %s   (ctrl-x cancels it)", n,
-                 line);
+        snprintf(buf, bufsz, " %zu operations running (o lists them); newest: %s", n, line);
     return true;
 }
 

@@ -19,7 +19,7 @@ bool sandbox_rows_keeps(enum sandbox_filter f, const e2b_sandbox *sb)
     }
 }
 
-void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz)
+void sandbox_rows_format_remaining(time_t end, time_t now, char *buf, size_t bufsz)
 {
     if (end == 0) {
         snprintf(buf, bufsz, "-");
@@ -40,7 +40,7 @@ void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz)
         snprintf(buf, bufsz, "%lld:%02lld", left / 60, left % 60);
 }
 
-long sandbox_remaining_next_change(time_t end, time_t now)
+long sandbox_rows_remaining_next_change(time_t end, time_t now)
 {
     if (end == 0 || end <= now)
         return -1;
@@ -63,7 +63,7 @@ static void ends_text(const e2b_sandbox *sb, time_t now, char *buf, size_t bufsz
     if (sb->state == E2B_STATE_PAUSED)
         snprintf(buf, bufsz, "paused");
     else
-        sandbox_format_remaining(sb->end_at, now, buf, bufsz);
+        sandbox_rows_format_remaining(sb->end_at, now, buf, bufsz);
 }
 
 /* The sandbox's latest metric when it runs, else NULL. */
@@ -231,7 +231,7 @@ long sandbox_rows_next_change(const e2b_sandbox_list *list, time_t now)
         const e2b_sandbox *sb = &list->items[i];
         if (sb->state != E2B_STATE_RUNNING)
             continue;
-        long d = sandbox_remaining_next_change(sb->end_at, now);
+        long d = sandbox_rows_remaining_next_change(sb->end_at, now);
         if (d > 0 && (next < 0 || d < next)) {
             next = d;
             if (next == 1)

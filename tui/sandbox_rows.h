@@ -31,12 +31,12 @@ bool sandbox_rows_keeps(enum sandbox_filter f, const e2b_sandbox *sb);
 
 /* Writes the time from now to end into buf: "3d 04h", "2h 05m", "42m", in the last ten
  * minutes "9:59" (seconds count), "expired", or "-" when end is 0 (unknown). */
-void sandbox_format_remaining(time_t end, time_t now, char *buf, size_t bufsz);
+void sandbox_rows_format_remaining(time_t end, time_t now, char *buf, size_t bufsz);
 
-/* Seconds after now until sandbox_format_remaining(end, ...) shows another text (1 in the
+/* Seconds after now until sandbox_rows_format_remaining(end, ...) shows another text (1 in the
  * last ten minutes, else at the next minute or hour), or -1 when it never will (expired or
  * unknown). */
-long sandbox_remaining_next_change(time_t end, time_t now);
+long sandbox_rows_remaining_next_change(time_t end, time_t now);
 
 /* Sets t's rows from the sandboxes f keeps (list and metrics borrowed; metrics in
  * e2b_live_metrics' order). Returns 0, or -1 when out of memory (old rows stay). */

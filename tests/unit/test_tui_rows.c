@@ -14,44 +14,44 @@
 static void test_remaining_formats(void)
 {
     char b[32];
-    sandbox_format_remaining(0, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(0, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "-");
-    sandbox_format_remaining(1000, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "expired");
-    sandbox_format_remaining(900, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(900, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "expired");
-    sandbox_format_remaining(1000 + 59, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 59, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "0:59");
-    sandbox_format_remaining(1000 + 599, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 599, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "9:59");
-    sandbox_format_remaining(1000 + 600, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 600, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "10m");
-    sandbox_format_remaining(1000 + 3599, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 3599, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "59m");
-    sandbox_format_remaining(1000 + 3600 * 23 + 61, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 3600 * 23 + 61, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "23h 01m");
-    sandbox_format_remaining(1000 + 86400 * 3 + 3600 * 4 + 5, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 86400 * 3 + 3600 * 4 + 5, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "3d 04h");
 }
 
 /* The wake-up schedule matches the text: for every time left up to two days, the text
- * stays the same until exactly the second sandbox_remaining_next_change names. */
+ * stays the same until exactly the second sandbox_rows_remaining_next_change names. */
 static void test_next_change_matches_text(void)
 {
     const time_t now = 100000;
     int bad = 0;
-    CHECK_INT_EQ(sandbox_remaining_next_change(0, now), -1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now, now), -1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 5, now), 1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3000, now), 1);  /* 50m: 2999 is 49m */
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3059, now), 60);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(0, now), -1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now, now), -1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 5, now), 1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 3000, now), 1);  /* 50m: 2999 is 49m */
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 3059, now), 60);
     for (long left = 1; left <= 2 * 86400 && bad < 3; left += left < 700 ? 1 : 7) {
         time_t end = now + left;
-        long d = sandbox_remaining_next_change(end, now);
+        long d = sandbox_rows_remaining_next_change(end, now);
         char a[32], b2[32], c[32];
-        sandbox_format_remaining(end, now, a, sizeof a);
-        sandbox_format_remaining(end, now + d - 1, b2, sizeof b2);
-        sandbox_format_remaining(end, now + d, c, sizeof c);
+        sandbox_rows_format_remaining(end, now, a, sizeof a);
+        sandbox_rows_format_remaining(end, now + d - 1, b2, sizeof b2);
+        sandbox_rows_format_remaining(end, now + d, c, sizeof c);
         if (d < 1 || strcmp(a, b2) != 0 || strcmp(a, c) == 0) {
             CHECK_MSG(0, "left %ld: next change in %ld: %s / %s / %s", left, d, a, b2, c);
             bad++;

@@ -67,7 +67,7 @@ static void from_sandbox(struct detail *d, const e2b_sandbox *sb)
     add(d, "State", e2b_sandbox_state_name(sb->state));
     add_time(d, "Started", sb->started_at);
     add_time(d, "Ends", sb->end_at);
-    sandbox_format_remaining(sb->end_at, time(NULL), left, sizeof left);
+    sandbox_rows_format_remaining(sb->end_at, time(NULL), left, sizeof left);
     add(d, "Time left", sb->state == E2B_STATE_PAUSED ? "paused" : left);
     add_int(d, "CPUs", sb->cpu_count, "");
     add_int(d, "Memory", sb->memory_mb, " MiB");
