@@ -1,9 +1,10 @@
 /* The live model: the dashboard's data, kept current, with no idea of how it is shown
  * (ncdu's dirlist under its browser, neovim's UI-independent state). One object owns the
  * loop, the API client, the config, the password store, the sandbox list with its metrics,
- * the secrets, the refresh timer, the running box operations and the log followers
- * (core/live/log_server.h, core/live/log_e2b.h). A UI subscribes to what it shows and reads
- * through const accessors; it changes things only through the commands below.
+ * the secrets, the refresh timer and the running box operations, and runs the log
+ * followers (core/live/log_server.h, core/live/log_e2b.h: made on the model, closed by
+ * their opener). A UI subscribes to what it shows and reads through const accessors; it
+ * changes things only through the commands below.
  *
  *   e2b_live *m = e2b_live_new(&opts, why, sizeof why);   // config only: no loop yet
  *   e2b_live_subscribe(m, E2B_LIVE_SANDBOXES | E2B_LIVE_NOTICE, on_change, ui);
@@ -175,8 +176,10 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id);
 
 /* Who hands the terminal to the attach command once an attach is ready: called with the
  * box name and the op's result (url, dir, password), on the loop thread; it may block (the
- * loop does not run meanwhile) and must not keep the password. Without one, attach only
- * prepares and says the box is ready. */
+ * loop does not run meanwhile) and must not keep the password. So that no transfer stalls
+ * meanwhile, a ready attach waits (listed, step "ready: waits for the other operations")
+ * until no other operation runs. Without a handler, attach only prepares and says the box
+ * is ready. */
 typedef void (*e2b_live_attach_fn)(void *ud, const char *name, const e2b_box_result *r);
 void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
 

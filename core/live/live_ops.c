@@ -23,6 +23,10 @@ struct live_op {
     int hours;
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
+    /* An attach that is ready but waits for the other operations to end before the
+     * terminal is handed over: while the attach command runs the loop does not, and their
+     * transfers would stall. */
+    bool handoff_waits;
     char step[64];
     int64_t done, total;
 };
@@ -94,11 +98,20 @@ static void report(struct live_op *t, const e2b_error *err)
     }
 }
 
-static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+/* Is an operation other than ready attaches still running? */
+static bool others_running(const e2b_live *m)
 {
-    struct live_op *t = ud;
+    for (size_t i = 0; i < m->nops; i++) {
+        if (!m->ops[i]->handoff_waits)
+            return true;
+    }
+    return false;
+}
+
+/* The operation ended (err borrowed): out of the list, told, freed from the loop. */
+static void end_op(struct live_op *t, const e2b_error *err)
+{
     e2b_live *m = t->m;
-    (void)op;
     unlist(m, t);
     if (!m->closing) {
         live_notify(m, E2B_LIVE_OPS);
@@ -108,6 +121,37 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
     /* Not inside the op's own callback: free it from the loop. */
     if (e2b_loop_post(m->loop, free_op, t) != 0)
         e2b_logf("box operation: leaked after out of memory");
+}
+
+/* Hands the terminal to a ready attach once nothing else runs. */
+static void handoff_ready(e2b_live *m)
+{
+    if (m->closing || others_running(m))
+        return;
+    for (size_t i = 0; i < m->nops; i++) {
+        if (m->ops[i]->handoff_waits) {
+            end_op(m->ops[i], NULL); /* one at a time: the next waits for this one */
+            return;
+        }
+    }
+}
+
+static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+{
+    struct live_op *t = ud;
+    e2b_live *m = t->m;
+    (void)op;
+    if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
+        t->handoff_waits = true;
+        if (others_running(m)) {
+            snprintf(t->step, sizeof t->step, "ready: waits for the other operations");
+            t->done = t->total = 0;
+            live_notify(m, E2B_LIVE_OPS);
+            return;
+        }
+    }
+    end_op(t, err);
+    handoff_ready(m);
 }
 
 static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
@@ -154,6 +198,7 @@ static bool begin(struct live_op *t)
         e2b_error_free(err);
         live_notify(m, E2B_LIVE_OPS);
         free(t);
+        handoff_ready(m);
         return false;
     }
     snprintf(t->step, sizeof t->step, "starting");
@@ -204,6 +249,7 @@ static void on_store_open(void *ud)
         begin(t);
     }
     live_notify(m, E2B_LIVE_OPS);
+    handoff_ready(m);
 }
 
 static void wake_store(void *ctx)
@@ -328,12 +374,23 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id)
     }
     if (!t)
         return -1;
+    if (t->handoff_waits) {
+        /* Ready, not handed over yet: nothing to undo. */
+        unlist(m, t);
+        live_notify(m, E2B_LIVE_OPS);
+        live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        if (e2b_loop_post(m->loop, free_op, t) != 0)
+            e2b_logf("box operation: leaked after out of memory");
+        handoff_ready(m);
+        return 0;
+    }
     if (!t->op) {
         /* Still waiting for the password store: nothing was done yet. */
         unlist(m, t);
         live_notify(m, E2B_LIVE_OPS);
         live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
         free(t);
+        handoff_ready(m);
         return 0;
     }
     t->cancelling = true;
@@ -347,7 +404,10 @@ void live_ops_shutdown(e2b_live *m)
 {
     for (size_t i = m->nops; i-- > 0;) {
         struct live_op *t = m->ops[i];
-        if (t->op) {
+        if (t->handoff_waits) {
+            unlist(m, t); /* done already: only its memory is left */
+            free_op(t);
+        } else if (t->op) {
             e2b_box_op_cancel(t->op);
         } else {
             unlist(m, t);
