@@ -167,8 +167,8 @@ static void attach_resolved(e2b_box_op *op, const e2b_error *err)
     }
     if (!op->have_record && op->record_elsewhere) {
         e2b_error *e = e2b_error_new(E2B_ERR_CONFLICT,
-                                     "the local record of box %s points at sandbox %s, not at %s: "
-                                     "that sandbox's password is not on this machine",
+                                     "box %s's record is for sandbox %s, not %s: no password here "
+                                     "for this one",
                                      op->res.name, op->record_elsewhere, op->expect_id);
         attach_fail(op, e, "finding the box");
         e2b_error_free(e);

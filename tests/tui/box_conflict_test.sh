@@ -4,7 +4,8 @@
 # shown row kills that sandbox (not the record's), and one-shot --kill NAME is a conflict
 # (exit 5) naming both sandboxes, with nothing killed or removed. Two sandboxes with one box
 # name and no record: one-shot --kill and --stop are conflicts naming both. Checked on the
-# server (e2b-local) and in the records directory.
+# server (e2b-local) and in the records directory. a on that row says the record's
+# password is another sandbox's instead of using it.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
@@ -36,6 +37,9 @@ t_ok "the record stays" test -e "$records/dup.json"
 dash_start 140 30
 tmux_wait "dup " >/dev/null
 t_contains "the row shows the new sandbox" "$(tmux_capture | grep 'dup ')" "$new"
+# a on that row: the record's password is another sandbox's, so it is not used.
+tmux_type a
+dash_check "a on the row says the record points elsewhere" "record is for sandbox $old, not $new"
 tmux_type K
 dash_check "K asks about the shown sandbox's id" "$new"
 tmux_type y
