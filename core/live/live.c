@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/util/sanitize.h"
-#include "keystore/keystore.h"
 
 void live_refresh_start(e2b_live *m); /* live_refresh.c */
 void live_refresh_stop(e2b_live *m);

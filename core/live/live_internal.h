@@ -5,6 +5,7 @@
 #include "core/live/live.h"
 
 struct keystore;
+struct ks_job;
 struct live_op;
 
 struct live_sub {
@@ -44,7 +45,7 @@ struct e2b_live {
     size_t nops;
     unsigned next_op_id;
     struct keystore *ks;
-    void *ks_job; /* ks_job *: opening the store, or NULL */
+    struct ks_job *ks_job; /* opening the store, or NULL */
     e2b_live_attach_fn attach_fn;
     void *attach_ud;
 };
