@@ -12,7 +12,7 @@
 
 #include "core/live/live.h"
 #include "tui/actions.h"
-#include "tui/app.h"
+#include "tui/options.h"
 #include "tui/term/keymap.h"
 #include "tui/widgets/dialog.h"
 #include "tui/widgets/prompt.h"
