@@ -21,11 +21,12 @@ enum view_bit {
     VIEW_DETAIL = 1u << 4,
     VIEW_LOG = 1u << 5,
     VIEW_HELP = 1u << 6,
+    VIEW_OPS = 1u << 7,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
-#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP)
-#define VIEWS_ANY 0x7fu
+#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS)
+#define VIEWS_ANY 0xffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -45,7 +46,9 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
-      "Cancel the running box operation (up, attach, pull)")                                  \
+      "Cancel a box operation: the newest, or in Operations the selected one")                \
+    X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
+      "Operations: the running box operations with their steps and bytes")                   \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
@@ -68,7 +71,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
     X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line: :boxes :workspaces :all :secrets :help :q")                              \
+      "Command line: :boxes :workspaces :all :secrets :ops :help :q")                              \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
     X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \

@@ -1,6 +1,6 @@
-/* The dashboard: owns the views, routes keys through the key map to actions, composes
- * a frame only when something changed (one doupdate per frame), and runs on the loop
- * interface of tui/term/loop.h so the waiting can move into core's loop later. */
+/* The dashboard: makes the live model and the views, routes keys through the key map to
+ * actions, passes the model's changes to the views, and composes a frame only when
+ * something changed (one doupdate per frame). It waits in core's loop (tui/term/loop.h). */
 #include "tui/app.h"
 
 #include <curses.h>
@@ -11,100 +11,33 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/box/orphans.h"
 #include "core/util/error.h"
 #include "core/util/log.h"
-#include "core/util/sanitize.h"
+#include "tui/attach.h"
+#include "tui/op_status.h"
+#include "tui/sandbox_rows.h"
 #include "tui/term/keys.h"
 #include "tui/term/loop.h"
 #include "tui/term/term.h"
-#include "tui/sandbox_rows.h"
-#include "tui/box_task.h"
-#include "tui/refresh.h"
-#include "tui/widgets/textwidth.h"
 #include "tui/ui.h"
+#include "tui/views/screens.h"
+#include "tui/views/view_help.h"
+#include "tui/views/view_operations.h"
+#include "tui/views/view_sandboxes.h"
+#include "tui/views/view_secrets.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/list.h"
+#include "tui/widgets/textwidth.h"
 
-enum { FLASH_INFO_MS = 4000, FLASH_ERROR_MS = 8000, FLASH_NOTE_MS = 10000 };
-
-/* ---- shared helpers (ui.h) ---- */
-
-struct view *ui_current(struct ui *ui)
-{
-    return ui->pane ? ui->pane : ui->tabs[ui->tab];
-}
-
-unsigned ui_current_bit(struct ui *ui)
-{
-    return ui->help_open ? VIEW_HELP : ui_current(ui)->ops->bit;
-}
-
-void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
-{
-    char raw[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    /* Flash texts carry names and server messages: sanitise before they can be drawn. */
-    char *safe = sanitize_display(raw, strlen(raw), 0);
-    snprintf(ui->flash.text, sizeof ui->flash.text, "%s", safe ? safe : "");
-    free(safe);
-    ui->flash.level = level;
-    ui->flash.expires_ms = loop_now_ms() + (level == FLASH_ERROR ? FLASH_ERROR_MS : FLASH_INFO_MS);
-    ui->dirty = true;
-}
-
-void ui_not_available(struct ui *ui, enum action_id a)
-{
-    ui_flash(ui, FLASH_ERROR, "%s: not available yet in this build; nothing was changed",
-             action_info(a)->name);
-}
-
-static void close_pane(struct ui *ui)
-{
-    if (ui->pane) {
-        if (ui->pane->ops->destroy)
-            ui->pane->ops->destroy(ui->pane);
-        ui->pane = NULL;
-    }
-}
-
-void ui_show_tab(struct ui *ui, int tab)
-{
-    if (tab < 0 || tab >= TAB_COUNT)
-        return;
-    close_pane(ui);
-    ui->help_open = false;
-    ui->tab = tab;
-    ui->dirty = true;
-    if (tab == TAB_SECRETS)
-        refresh_secrets_now(ui);
-}
-
-void ui_set_pane(struct ui *ui, struct view *v)
-{
-    close_pane(ui);
-    ui->help_open = false;
-    ui->pane = v;
-    ui->dirty = true;
-}
-
-void ui_open_detail(struct ui *ui)
-{
-    struct view *d = view_detail_new(ui, ui->tabs[ui->tab]);
-    if (!d) {
-        ui_flash(ui, FLASH_ERROR, "detail: no row selected");
-        return;
-    }
-    close_pane(ui);
-    ui->pane = d;
-    ui->dirty = true;
-}
+enum { FLASH_NOTE_MS = 10000 };
 
 /* ---- ':' commands ---- */
 
-static void command_done(struct ui *ui, bool ok, const char *text)
+static void open_operations(struct ui *ui);
+
+static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
+    (void)ctx;
     if (!ok)
         return;
     while (*text == ' ' || *text == ':')
@@ -135,13 +68,27 @@ static void command_done(struct ui *ui, bool ok, const char *text)
         ui->quit = true;
         return;
     }
+    if (strcmp(cmd, "ops") == 0 || strcmp(cmd, "operations") == 0) {
+        open_operations(ui);
+        return;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
         ui->help_open = true;
         ui->help_top = 0;
         return;
     }
-    ui_flash(ui, FLASH_ERROR, "unknown command :%s (try :boxes :workspaces :all :secrets :q)",
+    ui_flash(ui, FLASH_ERROR,
+             "unknown command :%s (try :boxes :workspaces :all :secrets :ops :q)",
              cmd);
+}
+
+static void open_operations(struct ui *ui)
+{
+    struct view *v = view_operations_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "operations: out of memory");
 }
 
 /* ---- actions and keys ---- */
@@ -152,13 +99,12 @@ static void run_action(struct ui *ui, enum action_id a)
         ui_flash(ui, FLASH_ERROR, "%s: disabled in read-only mode", action_info(a)->name);
         return;
     }
-    if (ui->help_open && help_act(ui, a))
+    if (ui->help_open && view_help_act(ui, a))
         return;
     switch (a) {
     case ACT_QUIT:
         if (ui->pane) {
-            close_pane(ui);
-            ui->dirty = true;
+            ui_set_pane(ui, NULL);
         } else {
             ui->quit = true;
         }
@@ -172,8 +118,14 @@ static void run_action(struct ui *ui, enum action_id a)
         ui->full_redraw = true;
         ui->dirty = true;
         return;
-    case ACT_CANCEL: box_task_cancel(ui); return;
-    case ACT_COMMAND: ui_prompt(ui, ":", false, "", NULL, command_done); return;
+    case ACT_CANCEL:
+        if (ui->pane && ui->pane->ops->bit == VIEW_OPS)
+            break; /* the pane cancels its selected row */
+        if (e2b_live_op_cancel(ui->model, 0) != 0)
+            ui_flash(ui, FLASH_INFO, "nothing to cancel");
+        return;
+    case ACT_OPERATIONS: open_operations(ui); return;
+    case ACT_COMMAND: prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
     case ACT_VIEW_BOXES: ui_show_tab(ui, TAB_BOXES); return;
@@ -186,8 +138,7 @@ static void run_action(struct ui *ui, enum action_id a)
     if (v->ops->act && v->ops->act(v, ui, a))
         return;
     if (a == ACT_BACK && ui->pane) {
-        close_pane(ui);
-        ui->dirty = true;
+        ui_set_pane(ui, NULL);
         return;
     }
     if (a == ACT_BACK)
@@ -279,6 +230,22 @@ static void draw_tabs(struct ui *ui)
         draw_text(0, COLS - w, w, ROLE_TABS, line, false);
 }
 
+/* The box operations in the status line: the one running, or how many and the newest. */
+static bool ops_status(struct ui *ui, char *buf, size_t bufsz)
+{
+    size_t n = e2b_live_op_count(ui->model);
+    e2b_live_op_info op;
+    if (!n || !e2b_live_op_get(ui->model, n - 1, &op))
+        return false;
+    char line[400];
+    op_status_format(&op, line, sizeof line);
+    if (n == 1)
+        snprintf(buf, bufsz, " %s   (ctrl-x cancels)", line);
+    else
+        snprintf(buf, bufsz, " %zu operations running (o lists them); newest: %s", n, line);
+    return true;
+}
+
 static void draw_status(struct ui *ui)
 {
     int y = LINES - 1;
@@ -292,15 +259,14 @@ static void draw_status(struct ui *ui)
     if (ui->flash.expires_ms) {
         snprintf(left, sizeof left, " %s", ui->flash.text);
         role = ui->flash.level == FLASH_ERROR ? ROLE_ERROR : ROLE_INFO;
-    } else if (box_task_status(ui, left, sizeof left)) {
+    } else if (ops_status(ui, left, sizeof left)) {
         role = ROLE_INFO;
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else {
-        snprintf(left, sizeof left, " ? help  : command  / filter  q quit%s%s",
-                 ui->data_note ? "   data: " : "", ui->data_note ? ui->data_note : "");
+        snprintf(left, sizeof left, " ? help  : command  / filter  q quit");
     }
-    if (v->has_table && !ui->pane && (ui->have_api_key || v->loaded))
+    if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
     int rw = text_width(right);
@@ -321,13 +287,13 @@ static void frame(void *ctx)
     /* erase (not clear): ncurses sends only the cells that differ from the last frame. */
     erase();
     if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
-        screen_too_small(LINES, COLS);
+        screens_too_small(LINES, COLS);
     } else {
         draw_tabs(ui);
         struct view *v = ui_current(ui);
         v->ops->draw(v, ui, 1, 0, LINES - 2, COLS);
         if (ui->help_open)
-            help_draw(ui);
+            view_help_draw(ui);
         if (ui->dialog.active)
             dialog_draw(ui);
         draw_status(ui);
@@ -385,7 +351,6 @@ static long ms_to_next_second(void)
 static void on_tick(void *ctx, long long now)
 {
     struct ui *ui = ctx;
-    ui->now_ms = now;
     if (ui->flash.expires_ms && now >= ui->flash.expires_ms) {
         ui->flash.expires_ms = 0;
         ui->dirty = true;
@@ -395,9 +360,9 @@ static void on_tick(void *ctx, long long now)
     time_t wall = time(NULL);
     if (ui->ends_due == 0 || (ui->ends_due > 0 && wall >= ui->ends_due)) {
         if (wall != ui->shown_second)
-            sandbox_rows_redraw_times(ui, wall);
+            ui_changed(ui, UI_CHANGED_CLOCK);
         ui->shown_second = wall;
-        long next = sandbox_rows_next_change(ui, wall);
+        long next = sandbox_rows_next_change(e2b_live_sandboxes(ui->model), wall);
         ui->ends_due = next > 0 ? wall + next : -1;
     }
 }
@@ -428,13 +393,39 @@ static bool done(void *ctx)
     return ((struct ui *)ctx)->quit;
 }
 
+/* ---- the model ---- */
+
+/* The model changed: notices become the status line's message, the views update. */
+static void on_model(void *ud, unsigned what)
+{
+    struct ui *ui = ud;
+    if (what & E2B_LIVE_NOTICE) {
+        enum e2b_live_level level;
+        const char *text = e2b_live_notice(ui->model, &level);
+        /* A state change seen by the refresh yields to an action's own message. */
+        if (level != E2B_LIVE_CHANGE || !ui->flash.expires_ms)
+            ui_flash(ui, level == E2B_LIVE_ERROR ? FLASH_ERROR : FLASH_INFO, "%s", text);
+    }
+    if (what & E2B_LIVE_OPS)
+        ui->dirty = true; /* the status line */
+    if (what & ~(unsigned)E2B_LIVE_NOTICE)
+        ui_changed(ui, what);
+}
+
+/* The running sandboxes on the screen: the current sandbox tab's, else All's. */
+static size_t visible_ids(void *ud, const char **ids, size_t max)
+{
+    struct ui *ui = ud;
+    return view_sandboxes_running_ids(ui->tabs[ui->tab <= TAB_ALL ? ui->tab : TAB_ALL], ids, max);
+}
+
 /* ---- set-up ---- */
 
 /* Reads the key.* lines of core's config file (core's parser skips them; the key map
  * checks them here). */
 static void load_key_config(struct ui *ui)
 {
-    const char *path = ui->cfg.config_path;
+    const char *path = e2b_live_config(ui->model)->config_path;
     if (!path || !*path)
         return;
     FILE *f = fopen(path, "r");
@@ -469,10 +460,10 @@ static void load_key_config(struct ui *ui)
  * directory) and sends stderr there while curses is active. Returns an error text or NULL. */
 static const char *open_log(const struct ui *ui, char *why, size_t whysz)
 {
-    const char *path = ui->cfg.log_path;
+    const char *path = e2b_live_config(ui->model)->log_path;
     if (!path || !*path)
         return "no HOME: library messages may show on the screen";
-    e2b_log_set_max(ui->cfg.log_max);
+    e2b_log_set_max(e2b_live_config(ui->model)->log_max);
     e2b_error *err = e2b_log_open(path);
     if (err) {
         snprintf(why, whysz, "log file: %.400s", e2b_error_message(err));
@@ -485,13 +476,23 @@ static const char *open_log(const struct ui *ui, char *why, size_t whysz)
 
 static void destroy_views(struct ui *ui)
 {
-    close_pane(ui);
-    e2b_sandbox_list_clear(&ui->sandboxes);
+    ui_set_pane(ui, NULL);
+    prompt_clear(&ui->prompt);
     for (int t = 0; t < TAB_COUNT; t++) {
         if (ui->tabs[t] && ui->tabs[t]->ops->destroy)
             ui->tabs[t]->ops->destroy(ui->tabs[t]);
         ui->tabs[t] = NULL;
     }
+}
+
+/* Frees what tui_run made before the loop ran (the views, the model, the log). */
+static int fail_early(struct ui *ui, const char *msg)
+{
+    destroy_views(ui);
+    e2b_live_free(ui->model);
+    e2b_log_close();
+    fputs(msg, stderr);
+    return 1;
 }
 
 static int print_keys(const struct tui_options *opts)
@@ -515,30 +516,34 @@ int tui_run(const struct tui_options *opts)
     ui.opts = *opts;
     keymap_defaults(&ui.keys);
     char cfg_problem[600] = "";
-    if (refresh_config(&ui, cfg_problem, sizeof cfg_problem) != 0 && !cfg_problem[0])
-        snprintf(cfg_problem, sizeof cfg_problem, "config: cannot be read");
-    ui.have_api_key = ui.cfg.api_key && *ui.cfg.api_key;
-    ui.tabs[TAB_BOXES] = view_boxes_new();
-    ui.tabs[TAB_WORKSPACES] = view_workspaces_new();
-    ui.tabs[TAB_ALL] = view_all_new();
+    e2b_live_options lo = {.refresh_seconds = opts->refresh_seconds,
+                           .config_file = opts->config_file,
+                           .domain = opts->domain,
+                           .api_url = opts->api_url,
+                           .keystore = opts->keystore};
+    ui.model = e2b_live_new(&lo, cfg_problem, sizeof cfg_problem);
+    if (!ui.model) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
+    ui.tabs[TAB_BOXES] = view_sandboxes_new(SANDBOX_FILTER_BOXES);
+    ui.tabs[TAB_WORKSPACES] = view_sandboxes_new(SANDBOX_FILTER_WORKSPACES);
+    ui.tabs[TAB_ALL] = view_sandboxes_new(SANDBOX_FILTER_ALL);
     ui.tabs[TAB_SECRETS] = view_secrets_new();
     for (int t = 0; t < TAB_COUNT; t++) {
-        if (!ui.tabs[t]) {
-            destroy_views(&ui);
-            e2b_config_clear(&ui.cfg);
-            fputs("e2b-tui: out of memory\n", stderr);
-            return 1;
-        }
+        if (!ui.tabs[t])
+            return fail_early(&ui, "e2b-tui: out of memory\n");
     }
+    if (e2b_live_subscribe(ui.model, E2B_LIVE_ALL, on_model, &ui) != 0)
+        return fail_early(&ui, "e2b-tui: out of memory\n");
+    e2b_live_set_metrics_source(ui.model, visible_ids, &ui);
+    e2b_live_set_attach_handler(ui.model, attach_run, &ui);
     char err[512], why[512];
     const char *log_problem = open_log(&ui, why, sizeof why);
     struct term_options to = {.mouse = opts->mouse, .no_color = opts->no_color};
     int rc = term_open(&to, err, sizeof err);
     if (rc != 0) {
-        destroy_views(&ui);
-        e2b_config_clear(&ui.cfg);
-        e2b_log_close();
-        fputs(err, stderr);
+        fail_early(&ui, err);
         return rc;
     }
     if (log_problem)
@@ -555,20 +560,13 @@ int tui_run(const struct tui_options *opts)
      * loop initialises the TLS library, and the first request follows it. */
     ui.dirty = true;
     frame(&ui);
-    /* Core's loop: the one place the dashboard waits (API requests join it). */
-    e2b_loop *loop = e2b_loop_new();
-    if (!loop) {
+    /* The model's loop: the one place the dashboard waits (API requests join it). */
+    if (e2b_live_start(ui.model) != 0) {
         term_close();
-        destroy_views(&ui);
-        e2b_config_clear(&ui.cfg);
-        e2b_log_close();
-        fputs("e2b-tui: out of memory\n", stderr);
-        return 1;
+        return fail_early(&ui, "e2b-tui: out of memory\n");
     }
-    ui.loop = loop;
-    if (refresh_start(&ui) != 0)
-        ui_flash(&ui, FLASH_ERROR, "out of memory");
-    ui.dirty = true; /* "Loading sandboxes from E2B...", or why the client could not start */
+    /* "Loading sandboxes from E2B...", or why the client could not start. */
+    ui_changed(&ui, E2B_LIVE_SANDBOXES | E2B_LIVE_SECRETS);
     ui.dirty = true;
     struct loop_client client = {
         .ctx = &ui,
@@ -579,17 +577,13 @@ int tui_run(const struct tui_options *opts)
         .next_timeout_ms = next_timeout_ms,
         .done = done,
     };
-    int lrc = loop_run(&client, loop, STDIN_FILENO, term_signal_fd());
+    int lrc = loop_run(&client, e2b_live_loop(ui.model), STDIN_FILENO, term_signal_fd());
     term_close();
-    /* Calls still in flight end now: their callbacks see closing and only free. */
-    ui.closing = true;
-    close_pane(&ui);
-    box_task_shutdown(&ui);
-    e2b_orphans_free(ui.orphans); /* before the loop its timers are on */
-    e2b_loop_free(loop);
-    ui.loop = NULL;
-    box_task_free_all(&ui);
-    refresh_free(&ui);
+    /* The panes' followers close first; then the model cancels its operations (5 s at
+     * most), ends the calls in flight and frees everything. */
+    ui_set_pane(&ui, NULL);
+    e2b_live_free(ui.model);
+    ui.model = NULL;
     destroy_views(&ui);
     e2b_log_close();
     if (lrc != 0) {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/app.h"
+#include "tui/options.h"
 
 /* The options the dashboard shares with the one-shot modes: "--name VALUE" or "--name=VALUE".
  * Returns 1 when argv[*i] is one (advancing *i past its value), 0 when not, -1 on a missing

@@ -41,6 +41,9 @@ typedef struct e2b_box_env {
     const e2b_config *cfg;
     struct keystore *ks;
     struct e2b_orphans *orphans;
+    /* The sandbox the user chose (a row of the dashboard), or NULL: attach, pull, stop and
+     * kill then act on that sandbox only, not on whatever a record of the name says. */
+    const char *sandbox_id;
 } e2b_box_env;
 
 typedef struct e2b_box_op e2b_box_op;

@@ -165,6 +165,15 @@ static void attach_resolved(e2b_box_op *op, const e2b_error *err)
         attach_fail(op, err, "finding the box");
         return;
     }
+    if (!op->have_record && op->record_elsewhere) {
+        e2b_error *e = e2b_error_new(E2B_ERR_CONFLICT,
+                                     "box %s's record is for sandbox %s, not %s: no password here "
+                                     "for this one",
+                                     op->res.name, op->record_elsewhere, op->expect_id);
+        attach_fail(op, e, "finding the box");
+        e2b_error_free(e);
+        return;
+    }
     if (!op->have_record) {
         e2b_error *e = e2b_error_new(E2B_ERR_NOT_FOUND,
                                      "box %s was made on another machine: its password is not on "

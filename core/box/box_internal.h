@@ -92,6 +92,8 @@ struct e2b_box_op {
     char *bundle_path;
     char commit[41];
     char *start_name;
+    char *expect_id; /* env.sandbox_id, owned: the sandbox the caller chose, or NULL */
+    char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
 };
 
 /* Lifecycle. */
@@ -130,8 +132,14 @@ e2b_error *box_op_process_error(e2b_box_op *op, const char *what);
 
 /* Finds the box: its record, else a box sandbox of that name in the API (made elsewhere).
  * Calls then(op, err); on success op->rec is filled (have_record says whether it came from
- * a local record) and op->res.sandbox_id is set. NOT_FOUND when neither exists. */
+ * a local record) and op->res.sandbox_id is set. NOT_FOUND when neither exists; CONFLICT
+ * (naming them all) when several sandboxes are that box. With op->expect_id (the sandbox
+ * the caller chose) only that sandbox is taken: a record pointing elsewhere is not used
+ * (op->record_elsewhere says where it points) and other sandboxes of the name do not count. */
 int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then);
+/* The record's sandbox is gone: then(op, NULL) when no other sandbox is that box, else
+ * then(op, CONFLICT naming the record's sandbox and the others). */
+int box_op_check_stale(e2b_box_op *op, box_step_fn then);
 
 /* Starts an op from the loop (so done never runs inside the starting call): resolves name
  * (when not NULL) and calls then, or just calls then(op, NULL). */

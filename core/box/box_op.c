@@ -37,6 +37,13 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
         return NULL;
     op->kind = kind;
     op->env = *env;
+    /* Copied: a detached op outlives its caller's strings. */
+    op->env.sandbox_id = NULL;
+    if (env->sandbox_id && !(op->expect_id = strdup(env->sandbox_id))) {
+        free(op);
+        return NULL;
+    }
+    op->env.sandbox_id = op->expect_id;
     op->progress = progress;
     op->done = done;
     op->ud = ud;
@@ -66,6 +73,11 @@ void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t tot
 static void op_release(e2b_box_op *op)
 {
     up_journal_release(&op->journal); /* not settled: the next start sweeps it */
+    free(op->expect_id);
+    op->expect_id = NULL;
+    free(op->record_elsewhere);
+    op->record_elsewhere = NULL;
+    op->env.sandbox_id = NULL;
     e2b_envd_free(op->envd);
     e2b_envd_free(op->envd_root);
     if (op->tar)
@@ -694,6 +706,30 @@ void box_op_health_once(e2b_box_op *op, box_step_fn then)
 /* ---- resolving a name ---- */
 
 
+/* The ids of the box sandboxes named name in list, ", "-separated, into buf; returns how many. */
+static size_t named_boxes(const e2b_sandbox_list *list, const char *name, const char *also,
+                          char *buf, size_t bufsz)
+{
+    size_t n = 0, used = 0;
+    buf[0] = '\0';
+    if (also && *also) {
+        used += (size_t)snprintf(buf, bufsz, "%s", also);
+        n++;
+    }
+    for (size_t i = 0; i < list->count; i++) {
+        const e2b_sandbox *sb = &list->items[i];
+        if (sb->kind != E2B_KIND_BOX || !sb->box_name || strcmp(sb->box_name, name) != 0)
+            continue;
+        if (also && strcmp(sb->sandbox_id, also) == 0)
+            continue;
+        if (used < bufsz)
+            used += (size_t)snprintf(buf + used, bufsz - used, "%s%s", n ? ", " : "",
+                                     sb->sandbox_id);
+        n++;
+    }
+    return n;
+}
+
 static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *err)
 {
     e2b_box_op *op = ud;
@@ -704,13 +740,30 @@ static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *er
         return;
     }
     const e2b_sandbox *found = NULL;
-    for (size_t i = 0; i < list->count; i++)
-        if (list->items[i].kind == E2B_KIND_BOX && list->items[i].box_name &&
-            strcmp(list->items[i].box_name, op->res.name) == 0)
-            found = &list->items[i];
-    if (!found) {
+    size_t matches = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        const e2b_sandbox *sb = &list->items[i];
+        if (sb->kind != E2B_KIND_BOX || !sb->box_name || strcmp(sb->box_name, op->res.name) != 0)
+            continue;
+        matches++;
+        /* The caller chose a sandbox (a dashboard row): that one, whatever else has the name. */
+        if (!op->expect_id || strcmp(sb->sandbox_id, op->expect_id) == 0)
+            found = sb;
+    }
+    e2b_error *e = NULL;
+    char ids[600];
+    if (op->expect_id && !found)
+        e = e2b_error_new(E2B_ERR_NOT_FOUND, "sandbox %s is not box %s (any more)",
+                          op->expect_id, op->res.name);
+    else if (!found)
+        e = e2b_error_new(E2B_ERR_NOT_FOUND, "no box named %s", op->res.name);
+    else if (!op->expect_id && matches > 1 && named_boxes(list, op->res.name, NULL, ids, sizeof ids))
+        e = e2b_error_new(E2B_ERR_CONFLICT,
+                          "%zu sandboxes are box %s (%s): nothing was done; act on one by its id "
+                          "in the dashboard",
+                          matches, op->res.name, ids);
+    if (e) {
         e2b_sandbox_list_free(list);
-        e2b_error *e = e2b_error_new(E2B_ERR_NOT_FOUND, "no box named %s", op->res.name);
         op->step_then(op, e);
         e2b_error_free(e);
         return;
@@ -728,6 +781,21 @@ static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *er
     op->step_then(op, NULL);
 }
 
+/* Lists the box sandboxes named op->res.name (metadata filter); fn gets the list. */
+static int list_named(e2b_box_op *op, e2b_api_list_fn fn, e2b_error **err)
+{
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, op->res.name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = op->env.cfg->workspace_keys};
+    op->api_call = e2b_api_list(op->env.client, &q, fn, op, err);
+    e2b_metadata_clear(&md);
+    if (!op->api_call)
+        return -1;
+    op->pending++;
+    return 0;
+}
+
 int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
 {
     e2b_error *err;
@@ -735,6 +803,15 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
     free(op->res.name);
     op->res.name = strdup(name);
     err = box_record_read(op->env.cfg->records_dir, name, &op->rec);
+    if (!err && op->expect_id && strcmp(op->rec.sandbox_id, op->expect_id) != 0) {
+        /* The record of that name points at another sandbox than the one chosen: it is not
+         * this sandbox's (its password neither); look the chosen one up instead. */
+        e2b_logf("box %s: the local record points at %s, not at %s: not used", name,
+                 op->rec.sandbox_id, op->expect_id);
+        op->record_elsewhere = strdup(op->rec.sandbox_id);
+        box_record_clear(&op->rec);
+        err = e2b_error_new(E2B_ERR_NOT_FOUND, "record not used");
+    }
     if (!err) {
         op->have_record = 1;
         op->res.sandbox_id = strdup(op->rec.sandbox_id);
@@ -747,20 +824,48 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
         return -1;
     }
     e2b_error_free(err);
+    err = NULL;
     /* Not made here: look for a box sandbox of that name (made on another machine). */
-    e2b_metadata md = {0};
-    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
-    e2b_metadata_set(&md, E2B_META_NAME, name);
-    e2b_list_query q = {.metadata = &md, .workspace_keys = op->env.cfg->workspace_keys};
     box_op_progress(op, "looking up the box", 0, 0);
-    op->api_call = e2b_api_list(op->env.client, &q, resolve_listed, op, &err);
-    e2b_metadata_clear(&md);
-    if (!op->api_call) {
+    if (list_named(op, resolve_listed, &err) != 0) {
         then(op, err);
         e2b_error_free(err);
         return -1;
     }
-    op->pending++;
+    return 0;
+}
+
+/* After the record's sandbox turned out gone: are there other boxes of that name? */
+static void stale_listed(void *ud, e2b_sandbox_list *list, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    e2b_error *e = NULL;
+    char ids[600];
+    if (err) {
+        e = e2b_error_copy(err);
+    } else if (named_boxes(list, op->res.name, op->rec.sandbox_id, ids, sizeof ids) > 1) {
+        e = e2b_error_new(E2B_ERR_CONFLICT,
+                          "the local record of box %s points at sandbox %s, which is gone, and "
+                          "other sandboxes are box %s (%s): nothing was done; act on one by its "
+                          "id in the dashboard",
+                          op->res.name, op->rec.sandbox_id, op->res.name, ids);
+    }
+    e2b_sandbox_list_free(list);
+    op->step_then(op, e);
+    e2b_error_free(e);
+}
+
+int box_op_check_stale(e2b_box_op *op, box_step_fn then)
+{
+    e2b_error *err = NULL;
+    op->step_then = then;
+    if (list_named(op, stale_listed, &err) != 0) {
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
     return 0;
 }
 

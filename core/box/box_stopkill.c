@@ -98,6 +98,13 @@ static void kill_local_cleanup(e2b_box_op *op)
             return;
         }
     }
+    if (op->record_elsewhere) {
+        /* The name's record and password belong to another sandbox: they stay. */
+        set_note(op, "the local record of box %s points at sandbox %s: kept it and its password",
+                 op->res.name, op->record_elsewhere);
+        box_op_finish(op, NULL);
+        return;
+    }
     if (!op->env.ks) {
         set_note(op, "the password store could not be opened: box %s's password was not deleted",
                  op->res.name);
@@ -106,6 +113,17 @@ static void kill_local_cleanup(e2b_box_op *op)
     }
     box_op_progress(op, "deleting the password", 0, 0);
     box_op_job_delete(op, kill_password_deleted);
+}
+
+/* The record's sandbox was gone: clean up locally unless other boxes have the name. */
+static void kill_stale_checked(e2b_box_op *op, const e2b_error *err)
+{
+    if (err) {
+        box_op_finish(op, with_action(err, "killing", op->res.name));
+        return;
+    }
+    set_note(op, "the sandbox of box %s was already gone; removed it locally", op->res.name);
+    kill_local_cleanup(op);
 }
 
 static void kill_done(void *ud, long status, const e2b_error *err)
@@ -117,6 +135,11 @@ static void kill_done(void *ud, long status, const e2b_error *err)
     if (err && err->kind == E2B_ERR_NOT_FOUND) {
         if (!op->have_record) {
             box_op_finish(op, with_action(err, "killing", op->res.name));
+            return;
+        }
+        if (!op->expect_id) {
+            /* By name only: a new box of the same name may exist elsewhere (a conflict). */
+            box_op_check_stale(op, kill_stale_checked);
             return;
         }
         set_note(op, "the sandbox of box %s was already gone; removed it locally", op->res.name);

@@ -83,7 +83,10 @@ static char *build_reason(const e2b_error *e)
             n = asprintf(&r, "not found%s%s", msg ? ": " : "", or_empty(msg));
         break;
     case E2B_ERR_CONFLICT:
-        n = asprintf(&r, "E2B reported a conflict (409)%s%s", why ? ": " : "", or_empty(why));
+        if (det && e->http_status == 0) /* found here (a diverged branch, a box name twice) */
+            n = asprintf(&r, "%s", det);
+        else
+            n = asprintf(&r, "E2B reported a conflict (409)%s%s", why ? ": " : "", or_empty(why));
         break;
     case E2B_ERR_RATE_LIMITED:
         n = asprintf(&r, "E2B is rate limiting requests (429), try again in a moment%s%s",

@@ -72,7 +72,7 @@ static const char *repo(void)
 static void test_cancel_mid_upload(void)
 {
     watch w = {.cancel_at_upload = 1 << 20};
-    e2b_box_env env = {loop, client, &cfg, ks, NULL};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "cancelme"};
     e2b_error *err = NULL;
     w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
@@ -93,7 +93,7 @@ static void test_cancel_mid_upload(void)
 static void test_progress_and_success(void)
 {
     watch w = {0};
-    e2b_box_env env = {loop, client, &cfg, ks, NULL};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "okbox"};
     e2b_error *err = NULL;
     w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
@@ -134,7 +134,7 @@ static void free_on_upload(void *ud, const char *step, int64_t done, int64_t tot
 static void test_free_while_running(void)
 {
     watch w = {0};
-    e2b_box_env env = {loop, client, &cfg, ks, NULL};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "freed"};
     e2b_error *err = NULL;
     w.op = e2b_box_up(&env, &p, free_on_upload, on_done, &w, &err);

@@ -37,7 +37,7 @@ tmux_type anthropic
 tmux_keys Enter
 tmux_type 'sk-ant-NEW-VALUE-4567'
 tmux_keys Enter
-dash_check "setting it again updates it" "secret anthropic stored"
+dash_check "setting it again updates it (create, then update on 409)" "secret anthropic updated"
 t_contains "the server holds the new value" "$(cat "$E2B_LOCAL_STATE/secrets.json")" "sk-ant-NEW-VALUE-4567"
 el_req GET /secrets >/dev/null
 t_eq "still one secret of that name" "$(el_json '[.[] | select(.name == "anthropic")] | length')" 1
@@ -63,5 +63,19 @@ el_req GET /secrets >/dev/null
 t_not_contains "gone on the server" "$(el_json '[.[].name] | join(",")')" "openrouter"
 tmux_keys Escape
 dash_check_gone "and from the list" "openrouter"
+# A secret made elsewhere that the table does not show yet (its lists are held back by a
+# delay): n with that name updates it (create, 409, update), as --secrets set does.
+el_req POST /_e2b-local/faults '{"kind":"delay","path":"/secrets","method":"GET","delayMs":30000,"count":20}' >/dev/null
+[ "$(el_req POST /secrets '{"name":"groq","value":"gsk-ELSEWHERE-1"}')" = 201 ] ||
+    t_fail "a secret made elsewhere" "$(cat "$EL_BODY_FILE")"
+t_not_contains "the table does not show it yet" "$(tmux_capture)" "groq"
+tmux_type n
+tmux_type groq
+tmux_keys Enter
+tmux_type 'gsk-FROM-DASHBOARD-2'
+tmux_keys Enter
+dash_check "a secret the table did not know is updated, not refused" "secret groq updated"
+t_contains "the server holds the dashboard's value" "$(cat "$E2B_LOCAL_STATE/secrets.json")" "gsk-FROM-DASHBOARD-2"
+el_req DELETE /_e2b-local/faults >/dev/null
 dash_quit "quits from the Secrets view"
 t_finish

@@ -70,6 +70,15 @@ static void test_409_conflict(void)
     e2b_error_free(e);
 }
 
+/* A conflict found here (no HTTP reply) is told in its own words, not as E2B's 409. */
+static void test_local_conflict(void)
+{
+    e2b_error *e = e2b_error_new(E2B_ERR_CONFLICT, "2 sandboxes are box x (ia, ib)");
+    CHECK_STR_EQ(e2b_error_message(e), "2 sandboxes are box x (ia, ib)");
+    CHECK_INT_EQ(e2b_error_exit_code(e), 5);
+    e2b_error_free(e);
+}
+
 static void test_429_after_retries(void)
 {
     e2b_error *e = e2b_error_from_http(429, "", 0, NULL, NULL);
@@ -154,6 +163,7 @@ int main(void)
     RUN(test_409_conflict);
     RUN(test_429_after_retries);
     RUN(test_5xx_carries_message_code_and_trace);
+    RUN(test_local_conflict);
     RUN(test_503_busy);
     RUN(test_connect_error_body);
     RUN(test_wrong_typed_error_body_ignored);

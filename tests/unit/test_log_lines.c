@@ -1,10 +1,10 @@
-/* The Log pane's line buffer (tui/log_lines.c): stream bytes split into sanitised lines
+/* The Log pane's line buffer (core/live/log_lines.c): stream bytes split into sanitised lines
  * across chunk boundaries, the unfinished line, the retention cap, long lines cut on UTF-8
  * boundaries, and the two overlap helpers that merge a history with a live stream. The file
  * is curses-free and compiled in directly (tests/unit links only libraries). */
 #include "tests/lib/harness.h"
 
-#include "tui/log_lines.c"
+#include "core/live/log_lines.c"
 
 #include <stdio.h>
 #include <stdlib.h>

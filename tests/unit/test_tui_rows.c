@@ -1,8 +1,9 @@
 /* Core sandboxes as dashboard rows (tui/sandbox_rows.c): the time-left column, which view a
  * sandbox lands in, and what the NAME column shows. Compiled with the curses-free table
- * model it fills; core's model comes from libe2bcore. */
+ * model it fills; core's model and the live model's list helpers come from libe2bcore. */
 #include "tests/lib/harness.h"
 
+#include "core/live/live_internal.h"
 #include "tui/sandbox_rows.c"
 #include "tui/widgets/table.c"
 #include "tui/widgets/textwidth.c"
@@ -13,44 +14,44 @@
 static void test_remaining_formats(void)
 {
     char b[32];
-    sandbox_format_remaining(0, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(0, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "-");
-    sandbox_format_remaining(1000, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "expired");
-    sandbox_format_remaining(900, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(900, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "expired");
-    sandbox_format_remaining(1000 + 59, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 59, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "0:59");
-    sandbox_format_remaining(1000 + 599, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 599, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "9:59");
-    sandbox_format_remaining(1000 + 600, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 600, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "10m");
-    sandbox_format_remaining(1000 + 3599, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 3599, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "59m");
-    sandbox_format_remaining(1000 + 3600 * 23 + 61, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 3600 * 23 + 61, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "23h 01m");
-    sandbox_format_remaining(1000 + 86400 * 3 + 3600 * 4 + 5, 1000, b, sizeof b);
+    sandbox_rows_format_remaining(1000 + 86400 * 3 + 3600 * 4 + 5, 1000, b, sizeof b);
     CHECK_STR_EQ(b, "3d 04h");
 }
 
 /* The wake-up schedule matches the text: for every time left up to two days, the text
- * stays the same until exactly the second sandbox_remaining_next_change names. */
+ * stays the same until exactly the second sandbox_rows_remaining_next_change names. */
 static void test_next_change_matches_text(void)
 {
     const time_t now = 100000;
     int bad = 0;
-    CHECK_INT_EQ(sandbox_remaining_next_change(0, now), -1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now, now), -1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 5, now), 1);
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3000, now), 1);  /* 50m: 2999 is 49m */
-    CHECK_INT_EQ(sandbox_remaining_next_change(now + 3059, now), 60);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(0, now), -1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now, now), -1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 5, now), 1);
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 3000, now), 1);  /* 50m: 2999 is 49m */
+    CHECK_INT_EQ(sandbox_rows_remaining_next_change(now + 3059, now), 60);
     for (long left = 1; left <= 2 * 86400 && bad < 3; left += left < 700 ? 1 : 7) {
         time_t end = now + left;
-        long d = sandbox_remaining_next_change(end, now);
+        long d = sandbox_rows_remaining_next_change(end, now);
         char a[32], b2[32], c[32];
-        sandbox_format_remaining(end, now, a, sizeof a);
-        sandbox_format_remaining(end, now + d - 1, b2, sizeof b2);
-        sandbox_format_remaining(end, now + d, c, sizeof c);
+        sandbox_rows_format_remaining(end, now, a, sizeof a);
+        sandbox_rows_format_remaining(end, now + d - 1, b2, sizeof b2);
+        sandbox_rows_format_remaining(end, now + d, c, sizeof c);
         if (d < 1 || strcmp(a, b2) != 0 || strcmp(a, c) == 0) {
             CHECK_MSG(0, "left %ld: next change in %ld: %s / %s / %s", left, d, a, b2, c);
             bad++;
@@ -93,16 +94,46 @@ static const char *cell(const struct table *t, const char *id, int col)
     return NULL;
 }
 
+/* The three sandbox views' tables (Boxes, Workspaces, All), filled as the views do. */
+enum { V_BOXES, V_WS, V_ALL, V_COUNT };
+static const enum sandbox_filter FILTERS[V_COUNT] = {SANDBOX_FILTER_BOXES,
+                                                     SANDBOX_FILTER_WORKSPACES,
+                                                     SANDBOX_FILTER_ALL};
+
+static int fill3(struct table *t, const e2b_sandbox_list *l, const e2b_metric_list *m,
+                 time_t now, bool *dirty)
+{
+    for (int v = 0; v < V_COUNT; v++)
+        if (sandbox_rows_fill(&t[v], FILTERS[v], l, m, now, dirty) != 0)
+            return -1;
+    return 0;
+}
+
+static int times3(struct table *t, const e2b_sandbox_list *l, const e2b_metric_list *m,
+                  time_t now, bool *dirty)
+{
+    for (int v = 0; v < V_COUNT; v++)
+        if (sandbox_rows_redraw_times(&t[v], FILTERS[v], l, m, now, dirty) != 0)
+            return -1;
+    return 0;
+}
+
+static int usage3(struct table *t, const e2b_sandbox_list *l, const e2b_metric_list *m,
+                  time_t now, bool *dirty)
+{
+    for (int v = 0; v < V_COUNT; v++)
+        if (sandbox_rows_set_usage(&t[v], FILTERS[v], l, m, now, dirty) != 0)
+            return -1;
+    return 0;
+}
+
 static void test_fill_splits_views_and_names(void)
 {
-    struct view views[TAB_COUNT];
-    struct ui ui;
-    memset(&ui, 0, sizeof ui);
-    memset(views, 0, sizeof views);
-    for (int t = 0; t < TAB_COUNT; t++) {
-        table_init(&views[t].table, COLS, SBCOL_COUNT);
-        ui.tabs[t] = &views[t];
-    }
+    struct table t[V_COUNT];
+    for (int v = 0; v < V_COUNT; v++)
+        table_init(&t[v], COLS, SBCOL_COUNT);
+    bool dirty = false;
+    e2b_metric_list none = {0};
     e2b_sandbox_list l = {.items = calloc(4, sizeof(e2b_sandbox)), .total_running = -1};
     add(&l, "i-box", "opencode", E2B_STATE_RUNNING, 2, 1000 + 90, "e2b-tui", "box",
         "e2b-tui.name", "feat\x1b[31mred");
@@ -110,12 +141,12 @@ static void test_fill_splits_views_and_names(void)
     add(&l, "i-named", "base", E2B_STATE_RUNNING, 1, 0, "name", "web", NULL, NULL);
     add(&l, "i-bare", NULL, E2B_STATE_RUNNING, 1, 0, NULL, NULL, NULL, NULL);
     CHECK(e2b_sandbox_list_classify(&l, NULL) == 0);
-    CHECK(sandbox_rows_fill(&ui, &l, 1000) == 0);
-    CHECK_INT_EQ(ui.tabs[TAB_ALL]->table.nrows, 4);
-    CHECK_INT_EQ(ui.tabs[TAB_BOXES]->table.nrows, 1);
-    CHECK_INT_EQ(ui.tabs[TAB_WORKSPACES]->table.nrows, 1);
-    CHECK(ui.tabs[TAB_ALL]->loaded && ui.tabs[TAB_BOXES]->loaded);
-    const struct table *all = &ui.tabs[TAB_ALL]->table;
+    CHECK(fill3(t, &l, &none, 1000, &dirty) == 0);
+    CHECK_INT_EQ(t[V_ALL].nrows, 4);
+    CHECK_INT_EQ(t[V_BOXES].nrows, 1);
+    CHECK_INT_EQ(t[V_WS].nrows, 1);
+    CHECK(dirty);
+    const struct table *all = &t[V_ALL];
     /* The box name from metadata, sanitised by the table. */
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_NAME), "feat?[31mred");
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_ENDS), "1:30");
@@ -130,72 +161,69 @@ static void test_fill_splits_views_and_names(void)
     CHECK_STR_EQ(cell(all, "i-named", SBCOL_NAME), "web"); /* metadata name */
     CHECK_STR_EQ(cell(all, "i-bare", SBCOL_NAME), "i-bare"); /* the id, last */
     CHECK_STR_EQ(cell(all, "i-bare", SBCOL_TEMPLATE), "tmpl-id");
-    CHECK_STR_EQ(ui.tabs[TAB_BOXES]->table.rows[0].id, "i-box");
-    CHECK_STR_EQ(ui.tabs[TAB_WORKSPACES]->table.rows[0].id, "i-ws");
-    /* The sandboxes moved into the ui, where the detail pane finds them by id. */
-    CHECK_INT_EQ(l.count, 0);
-    CHECK(l.items == NULL);
-    CHECK_INT_EQ(ui.sandboxes.count, 4);
-    CHECK(sandbox_rows_find(&ui, "i-ws") != NULL);
-    CHECK_INT_EQ(sandbox_rows_find(&ui, "i-ws")->kind, E2B_KIND_WORKSPACE);
-    CHECK(sandbox_rows_find(&ui, "nope") == NULL);
+    CHECK_STR_EQ(t[V_BOXES].rows[0].id, "i-box");
+    CHECK_STR_EQ(t[V_WS].rows[0].id, "i-ws");
+    /* The sandboxes stay the model's (borrowed), where the detail pane finds them by id. */
+    CHECK_INT_EQ(l.count, 4);
+    CHECK(l.items != NULL);
+    CHECK(live_sandbox_find(&l, "i-ws") != NULL);
+    CHECK_INT_EQ(live_sandbox_find(&l, "i-ws")->kind, E2B_KIND_WORKSPACE);
+    CHECK(live_sandbox_find(&l, "nope") == NULL);
     /* The countdown runs while the running box (ends at 1090) has time left. */
-    CHECK(sandbox_rows_counting(&ui, 1000));
-    CHECK(sandbox_rows_counting(&ui, 1089));
-    CHECK(!sandbox_rows_counting(&ui, 1090));
-    CHECK(sandbox_rows_redraw_times(&ui, 1090) == 0);
-    CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-box", SBCOL_ENDS), "expired");
-    /* A refresh replaces them (the old ones are freed: valgrind checks). */
+    CHECK(sandbox_rows_next_change(&l, 1000) > 0);
+    CHECK(sandbox_rows_next_change(&l, 1089) > 0);
+    CHECK(!(sandbox_rows_next_change(&l, 1090) > 0));
+    CHECK(times3(t, &l, &none, 1090, &dirty) == 0);
+    CHECK_STR_EQ(cell(&t[V_ALL], "i-box", SBCOL_ENDS), "expired");
+    /* A refresh replaces them. */
     e2b_sandbox_list l2 = {.items = calloc(1, sizeof(e2b_sandbox)), .total_running = -1};
     add(&l2, "i-new", "base", E2B_STATE_RUNNING, 1, 0, NULL, NULL, NULL, NULL);
     CHECK(e2b_sandbox_list_classify(&l2, NULL) == 0);
-    CHECK(sandbox_rows_fill(&ui, &l2, 1000) == 0);
-    CHECK_INT_EQ(ui.sandboxes.count, 1);
-    CHECK_INT_EQ(ui.tabs[TAB_BOXES]->table.nrows, 0);
-    free(l2.items);
-    e2b_sandbox_list_clear(&ui.sandboxes);
+    CHECK(fill3(t, &l2, &none, 1000, &dirty) == 0);
+    CHECK_INT_EQ(t[V_ALL].nrows, 1);
+    CHECK_INT_EQ(t[V_BOXES].nrows, 0);
+    e2b_sandbox_list_clear(&l2);
     e2b_sandbox_list_clear(&l);
-    for (int t = 0; t < TAB_COUNT; t++)
-        table_free(&views[t].table);
+    for (int v = 0; v < V_COUNT; v++)
+        table_free(&t[v]);
 }
 
 /* A refresh that brings nothing new asks for no frame; a changed state, a metric or the
  * clock change only their cells; CPU and MEM show usage, never the sandbox's size. */
 static void test_refresh_costs_what_changed(void)
 {
-    struct view views[TAB_COUNT];
-    struct ui ui;
-    memset(&ui, 0, sizeof ui);
-    memset(views, 0, sizeof views);
-    for (int t = 0; t < TAB_COUNT; t++) {
-        table_init(&views[t].table, COLS, SBCOL_COUNT);
-        ui.tabs[t] = &views[t];
-    }
+    struct table t[V_COUNT];
+    for (int v = 0; v < V_COUNT; v++)
+        table_init(&t[v], COLS, SBCOL_COUNT);
+    bool dirty = false;
+    e2b_metric_list none = {0};
+    e2b_sandbox_list l = {0};
     for (int round = 0; round < 3; round++) {
-        e2b_sandbox_list l = {.items = calloc(3, sizeof(e2b_sandbox)), .total_running = -1};
+        e2b_sandbox_list_clear(&l);
+        l = (e2b_sandbox_list){.items = calloc(3, sizeof(e2b_sandbox)), .total_running = -1};
         add(&l, "i-a", "base", E2B_STATE_RUNNING, 2, 5000, "name", "a", NULL, NULL);
         add(&l, "i-b", "base", round == 2 ? E2B_STATE_PAUSED : E2B_STATE_RUNNING, 2, 5000,
             "e2b-tui", "box", "e2b-tui.name", "b");
         add(&l, "i-c", "base", E2B_STATE_RUNNING, 2, 0, NULL, NULL, NULL, NULL);
         e2b_metadata_set(&l.items[1].metadata, "e2b-tui.branch", "feat/x");
         CHECK(e2b_sandbox_list_classify(&l, NULL) == 0);
-        ui.dirty = false;
-        char *kept = round ? ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] : NULL;
-        CHECK(sandbox_rows_fill(&ui, &l, 1000) == 0);
-        free(l.items);
+        dirty = false;
+        char *kept = round ? t[V_ALL].rows[0].cells[SBCOL_NAME] : NULL;
+        CHECK(fill3(t, &l, &none, 1000, &dirty) == 0);
+        CHECK_INT_EQ(t[V_ALL].nrows, 3);
         if (round == 0) {
-            CHECK(ui.dirty); /* the first rows */
-            CHECK_STR_EQ(cell(&ui.tabs[TAB_BOXES]->table, "i-b", SBCOL_BRANCH), "feat/x");
-            CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-a", SBCOL_BRANCH), "-");
+            CHECK(dirty); /* the first rows */
+            CHECK_STR_EQ(cell(&t[V_BOXES], "i-b", SBCOL_BRANCH), "feat/x");
+            CHECK_STR_EQ(cell(&t[V_ALL], "i-a", SBCOL_BRANCH), "-");
         }
         if (round == 1) {
-            CHECK_MSG(!ui.dirty, "an unchanged refresh asked for a frame");
-            CHECK(ui.tabs[TAB_ALL]->table.rows[0].cells[SBCOL_NAME] == kept);
+            CHECK_MSG(!dirty, "an unchanged refresh asked for a frame");
+            CHECK(t[V_ALL].rows[0].cells[SBCOL_NAME] == kept);
         }
         if (round == 2) {
-            CHECK(ui.dirty);
-            CHECK_STR_EQ(cell(&ui.tabs[TAB_BOXES]->table, "i-b", SBCOL_STATE), "paused");
-            CHECK_STR_EQ(cell(&ui.tabs[TAB_ALL]->table, "i-b", SBCOL_ENDS), "paused");
+            CHECK(dirty);
+            CHECK_STR_EQ(cell(&t[V_BOXES], "i-b", SBCOL_STATE), "paused");
+            CHECK_STR_EQ(cell(&t[V_ALL], "i-b", SBCOL_ENDS), "paused");
         }
     }
     /* Metrics: CPU in percent and MEM in use for the sampled; "-" for the others. */
@@ -205,34 +233,35 @@ static void test_refresh_costs_what_changed(void)
     m.items[0].mem_used = 300LL << 20;
     m.items[1].sandbox_id = strdup("i-a");
     m.items[1].cpu_used_pct = 0;
-    ui.dirty = false;
-    CHECK(sandbox_rows_set_metrics(&ui, &m, 1000) == 0);
-    CHECK(ui.dirty);
-    CHECK(m.items == NULL && m.count == 0);
-    const struct table *all = &ui.tabs[TAB_ALL]->table;
+    live_metrics_sort(&m); /* as the model keeps them */
+    CHECK_STR_EQ(m.items[0].sandbox_id, "i-a");
+    dirty = false;
+    CHECK(usage3(t, &l, &m, 1000, &dirty) == 0);
+    CHECK(dirty);
+    const struct table *all = &t[V_ALL];
     CHECK_STR_EQ(cell(all, "i-c", SBCOL_CPU), "37%");
     CHECK_STR_EQ(cell(all, "i-c", SBCOL_MEM), "300M");
     CHECK_STR_EQ(cell(all, "i-a", SBCOL_CPU), "0%");
     CHECK_STR_EQ(cell(all, "i-a", SBCOL_MEM), "0M"); /* sampled: a figure, even 0 */
     CHECK_STR_EQ(cell(all, "i-b", SBCOL_CPU), "-"); /* paused */
-    CHECK(sandbox_rows_metric(&ui, "i-a") != NULL);
-    CHECK(sandbox_rows_metric(&ui, "i-b") == NULL);
-    CHECK(sandbox_rows_metric(&ui, "i-zz") == NULL);
+    CHECK(live_metric_find(&m, "i-a") != NULL);
+    CHECK(live_metric_find(&m, "i-b") == NULL);
+    CHECK(live_metric_find(&m, "i-zz") == NULL);
     /* The clock: within the same minute nothing changes (no frame); the next minute
      * changes only ENDS of i-a (i-c has no end time, i-b is paused). */
-    ui.dirty = false;
-    CHECK_INT_EQ(sandbox_rows_next_change(&ui, 1000), 41);
-    CHECK(sandbox_rows_redraw_times(&ui, 1040) == 0);
-    CHECK(!ui.dirty);
+    dirty = false;
+    CHECK_INT_EQ(sandbox_rows_next_change(&l, 1000), 41);
+    CHECK(times3(t, &l, &m, 1040, &dirty) == 0);
+    CHECK(!dirty);
     char *state = (char *)cell(all, "i-a", SBCOL_STATE);
-    CHECK(sandbox_rows_redraw_times(&ui, 1041) == 0);
-    CHECK(ui.dirty);
+    CHECK(times3(t, &l, &m, 1041, &dirty) == 0);
+    CHECK(dirty);
     CHECK_STR_EQ(cell(all, "i-a", SBCOL_ENDS), "1h 05m");
     CHECK(cell(all, "i-a", SBCOL_STATE) == state);
-    e2b_sandbox_list_clear(&ui.sandboxes);
-    e2b_metric_list_clear(&ui.metrics);
-    for (int t = 0; t < TAB_COUNT; t++)
-        table_free(&views[t].table);
+    e2b_sandbox_list_clear(&l);
+    e2b_metric_list_clear(&m);
+    for (int v = 0; v < V_COUNT; v++)
+        table_free(&t[v]);
 }
 
 int main(void)

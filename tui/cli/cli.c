@@ -7,6 +7,7 @@
 #include "core/box/records.h"
 #include "core/util/sanitize.h"
 #include "core/box/secrets_providers.h"
+#include "core/e2b/secret_put.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -347,6 +348,22 @@ static char *read_secret_value(const char *name)
     return line;
 }
 
+/* --secrets set: the put's result, waited for on the loop. */
+struct put_wait {
+    int done, updated;
+    e2b_secret *secret;
+    e2b_error *err;
+};
+
+static void on_put(void *ud, e2b_secret *s, int updated, const e2b_error *err)
+{
+    struct put_wait *w = ud;
+    w->done = 1;
+    w->updated = updated;
+    w->secret = s;
+    w->err = err ? e2b_error_copy(err) : NULL;
+}
+
 static int cli_secrets(cli_ctx *c)
 {
     const cli_args *a = c->args;
@@ -392,24 +409,35 @@ static int cli_secrets(cli_ctx *c)
         free(value);
         return 1;
     }
-    e2b_secret s = {0};
-    int updated = 0;
-    err = e2b_api_secret_create_sync(c->client, a->name, value, NULL, &s);
-    if (err && err->kind == E2B_ERR_CONFLICT) {
-        e2b_error_free(err);
-        err = e2b_api_secret_update_sync(c->client, a->name, value, NULL, &s);
-        updated = 1;
-    }
+    /* The dashboard's path too: create, and update when the name exists (409). */
+    struct put_wait w = {0};
+    e2b_secret_put *p = e2b_secret_put_start(c->client, a->name, value, on_put, &w, &err);
     explicit_bzero(value, strlen(value));
     free(value);
+    if (p) {
+        e2b_loop *loop = e2b_client_loop(c->client);
+        while (!w.done) {
+            if (e2b_loop_run_once(loop, -1) != 0) {
+                e2b_secret_put_cancel(p);
+                while (!w.done && e2b_loop_run_once(loop, 100) == 0) {
+                }
+                if (!w.done) /* the loop is broken: say so (the put is left to the exit) */
+                    w.err = e2b_error_new(E2B_ERR_INTERNAL, "the event loop failed");
+                break;
+            }
+        }
+        err = w.err;
+        w.err = NULL;
+    }
     if (err) {
         int rc = cli_fail(err);
         e2b_error_free(err);
+        e2b_secret_free(w.secret);
         return rc;
     }
-    printf("%s secret %s (version %lld)\n", updated ? "updated" : "stored", a->name,
-           (long long)s.current_version);
-    e2b_secret_clear(&s);
+    printf("%s secret %s (version %lld)\n", w.updated ? "updated" : "stored", a->name,
+           w.secret ? (long long)w.secret->current_version : 0LL);
+    e2b_secret_free(w.secret);
     return 0;
 }
 

@@ -2,10 +2,12 @@
 #include <curses.h>
 #include <stdio.h>
 
+#include "tui/views/screens.h"
 #include "tui/term/term.h"
 #include "tui/ui.h"
+#include "tui/widgets/draw.h"
 
-void screen_too_small(int lines, int cols)
+void screens_too_small(int lines, int cols)
 {
     char a[80], b[80];
     snprintf(a, sizeof a, "Terminal too small: %dx%d", cols, lines);
@@ -18,7 +20,7 @@ void screen_too_small(int lines, int cols)
     draw_text(y + 2, 0, cols, ROLE_DIM, "q quits", false);
 }
 
-void screen_no_api_key(int y, int x, int h, int w)
+void screens_no_api_key(int y, int x, int h, int w)
 {
     static const struct {
         int role;

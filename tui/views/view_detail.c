@@ -1,5 +1,6 @@
-/* The Detail pane: the selected sandbox's record (or, for other lists, the row's columns),
- * one field per line. It keeps sanitised copies, so the list may refresh underneath. */
+/* The Detail pane: one field per line (tui/views/view_detail.h). */
+#include "tui/views/view_detail.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
 #include "tui/term/term.h"
-#include "tui/ui.h"
+#include "tui/widgets/draw.h"
 
 #define DETAIL_MAX 64
 
@@ -66,7 +67,7 @@ static void from_sandbox(struct detail *d, const e2b_sandbox *sb)
     add(d, "State", e2b_sandbox_state_name(sb->state));
     add_time(d, "Started", sb->started_at);
     add_time(d, "Ends", sb->end_at);
-    sandbox_format_remaining(sb->end_at, time(NULL), left, sizeof left);
+    sandbox_rows_format_remaining(sb->end_at, time(NULL), left, sizeof left);
     add(d, "Time left", sb->state == E2B_STATE_PAUSED ? "paused" : left);
     add_int(d, "CPUs", sb->cpu_count, "");
     add_int(d, "Memory", sb->memory_mb, " MiB");
@@ -153,7 +154,7 @@ struct view *view_detail_new(struct ui *ui, const struct view *list)
     v->ops = &OPS;
     v->priv = d;
     const e2b_sandbox *sb =
-        (list->ops->bit & VIEWS_SANDBOXES) ? sandbox_rows_find(ui, r->id) : NULL;
+        (list->ops->bit & VIEWS_SANDBOXES) ? e2b_live_sandbox(ui->model, r->id) : NULL;
     if (sb) {
         from_sandbox(d, sb);
     } else {

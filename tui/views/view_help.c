@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/views/view_help.h"
 #include "tui/term/term.h"
-#include "tui/ui.h"
+#include "tui/widgets/draw.h"
 
 /* Fills lines[] with "keys  help" for the current view; returns how many. */
 static int help_lines(struct ui *ui, char lines[][160], int max)
@@ -30,7 +31,7 @@ static int help_lines(struct ui *ui, char lines[][160], int max)
     return n;
 }
 
-void help_draw(struct ui *ui)
+void view_help_draw(struct ui *ui)
 {
     char lines[ACT_COUNT][160];
     int n = help_lines(ui, lines, ACT_COUNT);
@@ -60,7 +61,7 @@ void help_draw(struct ui *ui)
     draw_text(y + h - 1, x, w, ROLE_DIALOG, foot, true);
 }
 
-bool help_act(struct ui *ui, enum action_id a)
+bool view_help_act(struct ui *ui, enum action_id a)
 {
     switch (a) {
     case ACT_HELP:

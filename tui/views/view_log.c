@@ -1,16 +1,14 @@
-/* The Log pane (l): for a box, the box server's live output (tui/log_server.h) and, on Tab,
- * the sandbox's E2B logs (tui/log_e2b.h); for any other sandbox, the E2B logs only. The
- * newest line stays in view (follow) until the user scrolls up; End follows again. Every
- * line is sanitised when it arrives. Closing the pane cancels the stream and the polling. */
+/* The Log pane (tui/views/view_log.h). Every line is sanitised when it arrives. */
+#include "tui/views/view_log.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/log_e2b.h"
-#include "tui/log_server.h"
-#include "tui/sandbox_rows.h"
+#include "core/live/log_e2b.h"
+#include "core/live/log_server.h"
 #include "tui/term/term.h"
-#include "tui/ui.h"
+#include "tui/widgets/draw.h"
 
 enum log_source { SRC_SERVER, SRC_E2B };
 
@@ -50,7 +48,7 @@ static const char *status_line(struct log_view *lv, bool *error)
     }
     /* The list knows about a pause before the stream does (a paused sandbox's stream may
      * just go quiet). */
-    const e2b_sandbox *sb = sandbox_rows_find(lv->ui, lv->id);
+    const e2b_sandbox *sb = e2b_live_sandbox(lv->ui->model, lv->id);
     if (sb && sb->state == E2B_STATE_PAUSED) {
         *error = true;
         return lv->ui->opts.readonly ? "sandbox paused (read-only here: resume it elsewhere)"
@@ -114,16 +112,10 @@ static void switch_source(struct log_view *lv, struct ui *ui)
     ui->dirty = true;
 }
 
-/* r in the pane: resume this sandbox through its list (as r there does), then reconnect. */
+/* r in the pane: resume this sandbox (as r in the list does), then reconnect. */
 static void resume(struct log_view *lv, struct ui *ui)
 {
-    struct view *list = ui->tabs[ui->tab];
-    const struct table_row *r = list->has_table ? table_selected(&list->table) : NULL;
-    if (!r || strcmp(r->id, lv->id) != 0 || !list->ops->act) {
-        ui_flash(ui, FLASH_ERROR, "resume: Esc, then r on the sandbox");
-        return;
-    }
-    list->ops->act(list, ui, ACT_RESUME);
+    e2b_live_resume(ui->model, lv->id);
     if (lv->server)
         log_server_retry_now(lv->server);
 }
@@ -159,54 +151,52 @@ static void destroy(struct view *v)
     free(v);
 }
 
+/* The followers tell the model, the model tells the views: redraw what arrived. */
+static void changed(struct view *v, struct ui *ui, unsigned what)
+{
+    (void)v;
+    if (what & (E2B_LIVE_LOGS | E2B_LIVE_SANDBOXES))
+        ui->dirty = true;
+}
+
 static const struct view_ops OPS = {
     .name = "log",
     .title = "Log",
     .bit = VIEW_LOG,
+    .changed = changed,
     .draw = draw,
     .act = act,
     .destroy = destroy,
 };
 
-void ui_open_log(struct ui *ui)
+struct view *view_log_new(struct ui *ui, const char *id, const char *name)
 {
-    struct view *list = ui->tabs[ui->tab];
-    const struct table_row *r = table_selected(&list->table);
-    if (!r || !(list->ops->bit & VIEWS_SANDBOXES)) {
-        ui_flash(ui, FLASH_ERROR, "logs: no sandbox selected");
-        return;
-    }
-    if (!ui->client) {
-        ui_flash(ui, FLASH_ERROR, "logs: no API key (set E2B_API_KEY)");
-        return;
-    }
     struct view *v = calloc(1, sizeof *v);
     struct log_view *lv = calloc(1, sizeof *lv);
     if (!v || !lv) {
         free(v);
         free(lv);
-        return;
+        return NULL;
     }
     lv->ui = ui;
     lv->follow = true;
-    snprintf(lv->id, sizeof lv->id, "%s", r->id);
-    snprintf(lv->title, sizeof lv->title, "%s (%s)", r->cells[0], r->id);
-    const e2b_sandbox *sb = sandbox_rows_find(ui, r->id);
+    snprintf(lv->id, sizeof lv->id, "%s", id);
+    snprintf(lv->title, sizeof lv->title, "%s (%s)", name, id);
+    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
     lv->is_box = sb && sb->kind == E2B_KIND_BOX;
-    lv->e2b = log_e2b_open(ui, lv->id);
+    lv->e2b = log_e2b_open(ui->model, lv->id);
     if (lv->is_box)
-        lv->server = log_server_open(ui, lv->id);
+        lv->server = log_server_open(ui->model, lv->id);
     if (!lv->e2b || (lv->is_box && !lv->server)) {
         log_server_close(lv->server);
         log_e2b_close(lv->e2b);
         free(lv);
         free(v);
-        ui_flash(ui, FLASH_ERROR, "logs: out of memory");
-        return;
+        return NULL;
     }
     lv->source = lv->is_box ? SRC_SERVER : SRC_E2B;
     log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
     v->ops = &OPS;
     v->priv = lv;
-    ui_set_pane(ui, v);
+    return v;
 }

@@ -1,14 +1,18 @@
-/* The Secrets view: model API keys stored as E2B secrets (listed by tui/refresh.c).
- * n sets one (name, then the value in a hidden field: created, or updated when the name
- * exists), x removes the selected one after a question. The value goes to core once and is
- * wiped from the prompt's buffer as soon as the prompt closes; it is never drawn or logged. */
+/* The Secrets view (tui/views/view_secrets.h). n sets one (name, then the value in a
+ * hidden field; the model creates it, or updates it when the name exists), x removes the
+ * selected one after a question. The value goes to the model once and is wiped from the
+ * prompt's buffer as soon as the prompt closes; it is never drawn or logged. */
+#include "tui/views/view_secrets.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "tui/refresh.h"
-#include "tui/ui.h"
+#include "tui/views/screens.h"
+#include "tui/widgets/list.h"
+
+enum { SECRET_NAME_MAX = 128 };
 
 static const struct table_column COLUMNS[] = {
     {"NAME", 'N', 12, 40, false, true},
@@ -16,14 +20,12 @@ static const struct table_column COLUMNS[] = {
     {"CREATED", 'C', 10, 20, false, false},
 };
 
-/* The name typed in the first prompt, while the second asks for the value. */
-static char pending_name[128];
-
-void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list);
-
-void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list)
+static void fill(struct view *v, struct ui *ui)
 {
-    struct view *v = ui->tabs[TAB_SECRETS];
+    bool listed = false;
+    const e2b_secret_list *list = e2b_live_secrets(ui->model, &listed);
+    if (!listed)
+        return;
     size_t n = list->count;
     struct table_row_in *rows = calloc(n ? n : 1, sizeof *rows);
     const char **cells = calloc(n ? n * 3 : 1, sizeof *cells);
@@ -56,87 +58,45 @@ void secrets_rows_fill(struct ui *ui, const e2b_secret_list *list)
     free(created);
 }
 
-/* ---- set and remove through core ---- */
-
-struct secret_op {
-    struct ui *ui;
-    char name[128];
-    bool removing;
-};
-
-static void op_done(struct ui *ui, struct secret_op *op, const e2b_error *err)
+static void changed(struct view *v, struct ui *ui, unsigned what)
 {
-    if (!ui->closing) {
-        if (err)
-            ui_flash(ui, FLASH_ERROR, "%s", e2b_error_message(err));
-        else
-            ui_flash(ui, FLASH_INFO, "secret %s %s", op->name,
-                     op->removing ? "removed" : "stored");
-        if (!err || err->kind != E2B_ERR_CANCELLED)
-            refresh_now(ui);
-    }
-    free(op);
+    if ((what & E2B_LIVE_SANDBOXES) && !v->loaded && e2b_live_has_client(ui->model))
+        v->empty_text = "Loading secrets from E2B...";
+    if (what & E2B_LIVE_SECRETS)
+        fill(v, ui);
 }
 
-static void on_secret(void *ud, e2b_secret *s, const e2b_error *err)
+static void open_view(struct view *v, struct ui *ui)
 {
-    struct secret_op *op = ud;
-    e2b_secret_free(s);
-    op_done(op->ui, op, err);
+    (void)v;
+    e2b_live_show_secrets(ui->model, true);
 }
 
-static void on_removed(void *ud, long status, const e2b_error *err)
+static void close_view(struct view *v, struct ui *ui)
 {
-    struct secret_op *op = ud;
-    (void)status;
-    op_done(op->ui, op, err);
+    (void)v;
+    e2b_live_show_secrets(ui->model, false);
 }
 
-static bool secret_exists(struct ui *ui, const char *name)
-{
-    const struct table *t = &ui->tabs[TAB_SECRETS]->table;
-    for (size_t i = 0; i < t->nrows; i++) {
-        if (strcmp(t->rows[i].id, name) == 0)
-            return true;
-    }
-    return false;
-}
+/* ---- set and remove through the model ---- */
 
-static void value_done(struct ui *ui, bool ok, const char *value)
+/* The name typed in the first prompt travels to the second as its context. */
+static void value_done(struct ui *ui, void *ctx, bool ok, const char *value)
 {
-    if (!ok) {
+    const char *name = ctx;
+    if (!ok)
         ui_flash(ui, FLASH_INFO, "secret-set: cancelled");
-    } else if (!value[0]) {
+    else if (!value[0])
         ui_flash(ui, FLASH_ERROR, "secret-set: the value is empty; nothing was stored");
-    } else if (!ui->client) {
+    else if (!e2b_live_has_client(ui->model))
         ui_flash(ui, FLASH_ERROR, "secret-set: no API key (set E2B_API_KEY); nothing was stored");
-    } else {
-        struct secret_op *op = calloc(1, sizeof *op);
-        e2b_error *err = NULL;
-        if (op) {
-            op->ui = ui;
-            snprintf(op->name, sizeof op->name, "%s", pending_name);
-            e2b_api_call *call =
-                secret_exists(ui, pending_name)
-                    ? e2b_api_secret_update(ui->client, pending_name, value, NULL, on_secret, op,
-                                            &err)
-                    : e2b_api_secret_create(ui->client, pending_name, value, NULL, on_secret, op,
-                                            &err);
-            if (call) {
-                ui_flash(ui, FLASH_INFO, "storing secret %s...", pending_name);
-            } else {
-                ui_flash(ui, FLASH_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
-                e2b_error_free(err);
-                free(op);
-            }
-        }
-    }
-    memset(pending_name, 0, sizeof pending_name);
+    else
+        e2b_live_secret_set(ui->model, name, value);
 }
 
 static bool valid_name(const char *s)
 {
-    if (!*s || strlen(s) >= sizeof pending_name)
+    if (!*s || strlen(s) >= SECRET_NAME_MAX)
         return false;
     for (; *s; s++) {
         char c = *s;
@@ -147,8 +107,9 @@ static bool valid_name(const char *s)
     return true;
 }
 
-static void name_done(struct ui *ui, bool ok, const char *name)
+static void name_done(struct ui *ui, void *ctx, bool ok, const char *name)
 {
+    (void)ctx;
     if (!ok)
         return;
     if (!valid_name(name)) {
@@ -156,38 +117,28 @@ static void name_done(struct ui *ui, bool ok, const char *name)
                  "secret name must be letters, digits, '-' or '_' (e.g. anthropic)");
         return;
     }
-    snprintf(pending_name, sizeof pending_name, "%s", name);
+    char *pending = strdup(name);
+    if (!pending)
+        return;
     char label[160];
     snprintf(label, sizeof label, "value for %s (hidden): ", name);
-    ui_prompt(ui, label, true, "", NULL, value_done);
+    prompt_open(ui, label, true, "", NULL, value_done, pending, free);
 }
 
-static void remove_confirmed(struct ui *ui, const char *name)
+static void remove_confirmed(struct ui *ui, void *ctx, const char *name)
 {
-    if (!ui->client) {
+    (void)ctx;
+    if (!e2b_live_has_client(ui->model)) {
         ui_flash(ui, FLASH_ERROR, "secret-remove: no API key (set E2B_API_KEY)");
         return;
     }
-    struct secret_op *op = calloc(1, sizeof *op);
-    if (!op)
-        return;
-    op->ui = ui;
-    op->removing = true;
-    snprintf(op->name, sizeof op->name, "%s", name);
-    e2b_error *err = NULL;
-    if (e2b_api_secret_delete(ui->client, name, on_removed, op, &err)) {
-        ui_flash(ui, FLASH_INFO, "removing secret %s...", name);
-    } else {
-        ui_flash(ui, FLASH_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
-        e2b_error_free(err);
-        free(op);
-    }
+    e2b_live_secret_remove(ui->model, name);
 }
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
-    if (!ui->have_api_key && !v->loaded) {
-        screen_no_api_key(y, x, h, w);
+    if (!ui_have_api_key(ui) && !v->loaded) {
+        screens_no_api_key(y, x, h, w);
         return;
     }
     list_draw(v, ui, y, x, h, w);
@@ -198,7 +149,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     if (list_act(v, ui, a))
         return true;
     if (a == ACT_SECRET_SET) {
-        ui_prompt(ui, "secret name (e.g. anthropic): ", false, "", NULL, name_done);
+        prompt_open(ui, "secret name (e.g. anthropic): ", false, "", NULL, name_done, NULL, NULL);
         return true;
     }
     if (a == ACT_SECRET_REMOVE) {
@@ -210,7 +161,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         char text[300];
         snprintf(text, sizeof text, "Remove secret \"%s\"?\nBoxes using it lose access.",
                  r->cells[0]);
-        ui_confirm(ui, "Remove secret", text, r->id, remove_confirmed);
+        dialog_open(ui, "Remove secret", text, r->id, remove_confirmed, NULL);
         return true;
     }
     return false;
@@ -226,6 +177,9 @@ static const struct view_ops OPS = {
     .name = "secrets",
     .title = "Secrets",
     .bit = VIEW_SECRETS,
+    .open = open_view,
+    .close = close_view,
+    .changed = changed,
     .draw = draw,
     .act = act,
     .destroy = destroy,

@@ -7,11 +7,13 @@
 
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
-#include "tui/widgets/textwidth.h"
 #include "tui/ui.h"
+#include "tui/widgets/dialog.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/textwidth.h"
 
-void ui_confirm(struct ui *ui, const char *title, const char *text, const char *arg,
-                void (*on_yes)(struct ui *ui, const char *arg))
+void dialog_open(struct ui *ui, const char *title, const char *text, const char *arg,
+                 dialog_yes_fn on_yes, void *ctx)
 {
     struct dialog *d = &ui->dialog;
     d->active = true;
@@ -20,6 +22,7 @@ void ui_confirm(struct ui *ui, const char *title, const char *text, const char *
     snprintf(d->text, sizeof d->text, "%s", text);
     snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
     d->on_yes = on_yes;
+    d->ctx = ctx;
     ui->dirty = true;
 }
 
@@ -27,13 +30,14 @@ static void answer(struct ui *ui, bool yes)
 {
     struct dialog *d = &ui->dialog;
     char arg[sizeof d->arg];
-    void (*on_yes)(struct ui *, const char *) = d->on_yes;
+    dialog_yes_fn on_yes = d->on_yes;
+    void *ctx = d->ctx;
     memcpy(arg, d->arg, sizeof arg);
     d->active = false;
     d->on_yes = NULL;
     ui->dirty = true;
     if (yes && on_yes)
-        on_yes(ui, arg);
+        on_yes(ui, ctx, arg);
     else if (!yes)
         ui_flash(ui, FLASH_INFO, "%s: cancelled", d->title);
 }

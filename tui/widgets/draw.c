@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "tui/term/term.h"
+#include "tui/widgets/draw.h"
 #include "tui/widgets/textwidth.h"
-#include "tui/ui.h"
 
 /* Without a multibyte locale ncurses would spell each byte of UTF-8 text as "M-x" (and
  * break the column widths): show '?' for every non-ASCII byte instead. Returns a copy to

@@ -8,8 +8,9 @@
 #include "core/util/log.h"
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/list.h"
 #include "tui/widgets/textwidth.h"
-#include "tui/ui.h"
 
 /* Rows on screen for the list body (the header takes one line); set by list_draw. */
 static int page_rows(void)
@@ -18,16 +19,17 @@ static int page_rows(void)
     return h > 1 ? h : 1;
 }
 
-static void filter_changed(struct ui *ui, const char *text)
+/* The filter prompt's context is the view it filters. */
+static void filter_changed(struct ui *ui, void *ctx, const char *text)
 {
-    struct view *v = ui->tabs[ui->tab];
+    struct view *v = ctx;
     table_set_filter(&v->table, text);
     ui->dirty = true;
 }
 
-static void filter_done(struct ui *ui, bool ok, const char *text)
+static void filter_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
-    struct view *v = ui->tabs[ui->tab];
+    struct view *v = ctx;
     table_set_filter(&v->table, ok ? text : NULL);
     ui->dirty = true;
 }
@@ -43,7 +45,8 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_FIRST: table_move_to(t, 0); break;
     case ACT_LAST: table_move_to(t, t->nvisible ? t->nvisible - 1 : 0); break;
     case ACT_FILTER:
-        ui_prompt(ui, "/", false, t->filter ? t->filter : "", filter_changed, filter_done);
+        prompt_open(ui, "/", false, t->filter ? t->filter : "", filter_changed, filter_done, v,
+                    NULL);
         break;
     case ACT_BACK:
         if (!t->filter)
@@ -120,7 +123,7 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     table_format_line(t, NULL, widths, w, line, bufsz);
     draw_text(y, x, w, ROLE_HEADER, line, true);
     int body = h - 1;
-    ui->list_rows = body;
+    v->rows_shown = body;
     table_scroll(t, body);
     if (t->nvisible == 0) {
         const char *msg = NULL;

@@ -11,8 +11,10 @@
 
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
-#include "tui/widgets/textwidth.h"
 #include "tui/ui.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/prompt.h"
+#include "tui/widgets/textwidth.h"
 
 static void wipe(struct prompt *p)
 {
@@ -21,11 +23,30 @@ static void wipe(struct prompt *p)
     p->len = 0;
 }
 
-void ui_prompt(struct ui *ui, const char *label, bool hidden, const char *initial,
-               void (*on_change)(struct ui *ui, const char *text),
-               void (*on_done)(struct ui *ui, bool ok, const char *text))
+static void drop_ctx(struct prompt *p)
+{
+    if (p->ctx && p->ctx_free)
+        p->ctx_free(p->ctx);
+    p->ctx = NULL;
+    p->ctx_free = NULL;
+}
+
+void prompt_clear(struct prompt *p)
+{
+    wipe(p);
+    drop_ctx(p);
+    p->active = false;
+    p->on_change = NULL;
+    p->on_done = NULL;
+}
+
+void prompt_open(struct ui *ui, const char *label, bool hidden, const char *initial,
+                 prompt_change_fn on_change, prompt_done_fn on_done, void *ctx,
+                 void (*ctx_free)(void *ctx))
 {
     struct prompt *p = &ui->prompt;
+    if (p->ctx != ctx)
+        drop_ctx(p);
     wipe(p);
     p->active = true;
     p->hidden = hidden;
@@ -34,6 +55,8 @@ void ui_prompt(struct ui *ui, const char *label, bool hidden, const char *initia
     p->len = strlen(p->buf);
     p->on_change = on_change;
     p->on_done = on_done;
+    p->ctx = ctx;
+    p->ctx_free = ctx_free;
     ui->dirty = true;
 }
 
@@ -51,17 +74,23 @@ static void backspace(struct prompt *p)
 static void finish(struct ui *ui, bool ok)
 {
     struct prompt *p = &ui->prompt;
-    void (*done)(struct ui *, bool, const char *) = p->on_done;
+    prompt_done_fn done = p->on_done;
+    void *ctx = p->ctx;
+    void (*ctx_free)(void *) = p->ctx_free;
     char text[sizeof p->buf];
     memcpy(text, p->buf, sizeof text);
     wipe(p);
     p->active = false;
     p->on_change = NULL;
     p->on_done = NULL;
-    /* The callback may open another prompt (secret name, then value). */
+    p->ctx = NULL;
+    p->ctx_free = NULL;
+    /* The callback may open another prompt (secret name, then value) and pass ctx on. */
     if (done)
-        done(ui, ok, text);
+        done(ui, ctx, ok, text);
     explicit_bzero(text, sizeof text);
+    if (ctx && ctx_free && !(p->active && p->ctx == ctx))
+        ctx_free(ctx);
     ui->dirty = true;
 }
 
@@ -109,7 +138,7 @@ void prompt_key(struct ui *ui, int key)
     }
     if (changed) {
         if (p->on_change)
-            p->on_change(ui, p->buf);
+            p->on_change(ui, p->ctx, p->buf);
         ui->dirty = true;
     }
 }

@@ -1,4 +1,4 @@
-#include "tui/log_e2b.h"
+#include "core/live/log_e2b.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/refresh.h"
+#include "core/live/live_internal.h"
 
 enum {
     E2B_LOG_LINES = 5000,
@@ -15,7 +15,7 @@ enum {
 };
 
 struct log_e2b {
-    struct ui *ui;
+    e2b_live *m;
     char id[128];
     struct log_lines lines;
     char error[300];
@@ -39,7 +39,7 @@ static void on_timer(void *ud)
 static void schedule(struct log_e2b *e)
 {
     if (e->active && !e->timer && !e->closed)
-        e->timer = e2b_loop_timer_add(e->ui->loop, refresh_interval_ms(e->ui), on_timer, e);
+        e->timer = e2b_loop_timer_add(e->m->loop, e2b_live_refresh_ms(e->m), on_timer, e);
 }
 
 static uint64_t entry_hash(const e2b_log_entry *x)
@@ -95,7 +95,7 @@ static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
 {
     struct log_e2b *e = ud;
     e->call = NULL;
-    if (e->closed || e->ui->closing) {
+    if (e->closed || e->m->closing) {
         e2b_log_list_free(logs);
         if (e->closed) {
             log_lines_clear(&e->lines);
@@ -116,7 +116,7 @@ static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
             take(e, &logs->items[first ? count - 1 - i : i]);
     }
     e2b_log_list_free(logs);
-    e->ui->dirty = true;
+    live_notify(e->m, E2B_LIVE_LOGS);
     /* A full forward page: more is waiting now. */
     if (!err && !first && count >= PAGE)
         fetch(e);
@@ -126,13 +126,13 @@ static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
 
 static void fetch(struct log_e2b *e)
 {
-    if (!e->ui->client || e->call || e->closed)
+    if (!e->m->client || e->call || e->closed)
         return;
     e2b_logs_query q = {.direction = "forward", .limit = PAGE, .cursor_ms = e->last_ms};
     if (!e->replied)
         q = (e2b_logs_query){.direction = "backward", .limit = PAGE};
     e2b_error *err = NULL;
-    e->call = e2b_api_logs(e->ui->client, e->id, &q, on_logs, e, &err);
+    e->call = e2b_api_logs(e->m->client, e->id, &q, on_logs, e, &err);
     if (!e->call) {
         snprintf(e->error, sizeof e->error, "E2B logs: %s",
                  err ? e2b_error_message(err) : "no request");
@@ -141,12 +141,12 @@ static void fetch(struct log_e2b *e)
     }
 }
 
-struct log_e2b *log_e2b_open(struct ui *ui, const char *sandbox_id)
+struct log_e2b *log_e2b_open(e2b_live *m, const char *sandbox_id)
 {
     struct log_e2b *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    e->ui = ui;
+    e->m = m;
     snprintf(e->id, sizeof e->id, "%s", sandbox_id);
     log_lines_init(&e->lines, E2B_LOG_LINES);
     return e;
@@ -157,12 +157,12 @@ void log_e2b_set_active(struct log_e2b *e, bool active)
     e->active = active;
     if (!active) {
         if (e->timer)
-            e2b_loop_timer_cancel(e->ui->loop, e->timer);
+            e2b_loop_timer_cancel(e->m->loop, e->timer);
         e->timer = 0;
         return;
     }
     if (e->timer) {
-        e2b_loop_timer_cancel(e->ui->loop, e->timer);
+        e2b_loop_timer_cancel(e->m->loop, e->timer);
         e->timer = 0;
     }
     fetch(e);
@@ -174,7 +174,7 @@ void log_e2b_close(struct log_e2b *e)
         return;
     e->closed = true;
     if (e->timer)
-        e2b_loop_timer_cancel(e->ui->loop, e->timer);
+        e2b_loop_timer_cancel(e->m->loop, e->timer);
     e->timer = 0;
     if (e->call) {
         e2b_api_cancel(e->call); /* freed by its callback */

@@ -11,8 +11,8 @@
  *
  * Pure: no curses, no I/O (tests/unit includes it). Strings returned are owned by l and
  * valid until the next call that changes l. */
-#ifndef E2B_TUI_LOG_LINES_H
-#define E2B_TUI_LOG_LINES_H
+#ifndef E2B_LIVE_LOG_LINES_H
+#define E2B_LIVE_LOG_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>

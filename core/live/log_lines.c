@@ -1,4 +1,4 @@
-#include "tui/log_lines.h"
+#include "core/live/log_lines.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "tui/log_server.h"
+#include "core/live/log_server.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "core/box/box.h"
 #include "core/e2b/envd.h"
+#include "core/live/live_internal.h"
 #include "core/util/log.h"
 
 enum {
@@ -19,7 +20,7 @@ enum {
 };
 
 struct log_server {
-    struct ui *ui;
+    e2b_live *m;
     char id[128];
     struct log_lines lines;
     char status[320];
@@ -65,7 +66,7 @@ static void set_status(struct log_server *s, bool error, const char *fmt, ...)
     vsnprintf(s->status, sizeof s->status, fmt, ap);
     va_end(ap);
     s->status_error = error;
-    s->ui->dirty = true;
+    live_notify(s->m, E2B_LIVE_LOGS);
 }
 
 static void free_attempt(struct log_server *s)
@@ -90,7 +91,7 @@ static void destroy(struct log_server *s)
 static bool finished_closed(struct log_server *s)
 {
     s->pending--;
-    if (!s->closed && !s->ui->closing)
+    if (!s->closed && !s->m->closing)
         return false;
     if (s->closed && s->pending == 0)
         destroy(s);
@@ -113,7 +114,7 @@ static void show(struct log_server *s, const char *data, size_t len)
         memcpy(s->seen + keep, data, len);
         s->slen = keep + len;
     }
-    s->ui->dirty = true;
+    live_notify(s->m, E2B_LIVE_LOGS);
 }
 
 static int append(char **buf, size_t *len, const void *data, size_t n)
@@ -143,8 +144,8 @@ static int schedule_retry(struct log_server *s)
     int delay = s->backoff_s ? s->backoff_s : BACKOFF_FIRST_S;
     s->backoff_s = delay * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : delay * 2;
     if (s->retry_timer)
-        e2b_loop_timer_cancel(s->ui->loop, s->retry_timer);
-    s->retry_timer = e2b_loop_timer_add(s->ui->loop, delay * 1000L, on_retry, s);
+        e2b_loop_timer_cancel(s->m->loop, s->retry_timer);
+    s->retry_timer = e2b_loop_timer_add(s->m->loop, delay * 1000L, on_retry, s);
     return delay;
 }
 
@@ -153,7 +154,7 @@ void log_server_retry_now(struct log_server *s)
     if (!s || s->gone || s->get_call || s->stream)
         return;
     if (s->retry_timer) {
-        e2b_loop_timer_cancel(s->ui->loop, s->retry_timer);
+        e2b_loop_timer_cancel(s->m->loop, s->retry_timer);
         s->retry_timer = 0;
     }
     s->backoff_s = 0;
@@ -267,7 +268,7 @@ static int on_stream_event(void *ud, const e2b_process_event *ev)
         /* Connected first, history second: what is printed in between is in both, and the
          * merge drops the copy. (A new request may not start inside a transfer's callback.) */
         if (!s->history_timer)
-            s->history_timer = e2b_loop_timer_add(s->ui->loop, 0, on_history_timer, s);
+            s->history_timer = e2b_loop_timer_add(s->m->loop, 0, on_history_timer, s);
         break;
     case E2B_PROC_STDOUT:
     case E2B_PROC_STDERR:
@@ -302,7 +303,7 @@ static void on_stream_done(void *ud, const e2b_error *err)
     /* The server is not running (or the stream broke before it started): the history still
      * tells what it said. */
     if (s->history_timer) {
-        e2b_loop_timer_cancel(s->ui->loop, s->history_timer);
+        e2b_loop_timer_cancel(s->m->loop, s->history_timer);
         s->history_timer = 0;
     }
     if (!s->history_asked && s->envd)
@@ -361,7 +362,7 @@ static void on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *
     }
     e2b_error *e = NULL;
     e2b_envd_free(s->envd);
-    s->envd = e2b_envd_new(s->ui->loop, &s->ui->cfg, sb, NULL, &e);
+    s->envd = e2b_envd_new(s->m->loop, &s->m->cfg, sb, NULL, &e);
     e2b_sandbox_free(sb);
     if (s->envd)
         s->stream = e2b_envd_process_connect(s->envd, 0, E2B_BOX_SERVER_TAG, on_stream_event,
@@ -390,7 +391,7 @@ static void attempt(struct log_server *s)
     if (!s->shown_any && !s->status[0])
         set_status(s, false, "connecting to the box's server...");
     e2b_error *err = NULL;
-    s->get_call = e2b_api_get(s->ui->client, s->id, on_sandbox, s, &err);
+    s->get_call = e2b_api_get(s->m->client, s->id, on_sandbox, s, &err);
     if (!s->get_call) {
         int delay = schedule_retry(s);
         set_status(s, true, "%s — retrying in %d s", err ? e2b_error_message(err) : "no request",
@@ -403,12 +404,12 @@ static void attempt(struct log_server *s)
 
 /* ---- the interface ---- */
 
-struct log_server *log_server_open(struct ui *ui, const char *sandbox_id)
+struct log_server *log_server_open(e2b_live *m, const char *sandbox_id)
 {
     struct log_server *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->ui = ui;
+    s->m = m;
     snprintf(s->id, sizeof s->id, "%s", sandbox_id);
     log_lines_init(&s->lines, SERVER_LOG_LINES);
     attempt(s);
@@ -421,10 +422,10 @@ void log_server_close(struct log_server *s)
         return;
     s->closed = true;
     if (s->retry_timer)
-        e2b_loop_timer_cancel(s->ui->loop, s->retry_timer);
+        e2b_loop_timer_cancel(s->m->loop, s->retry_timer);
     s->retry_timer = 0;
     if (s->history_timer)
-        e2b_loop_timer_cancel(s->ui->loop, s->history_timer);
+        e2b_loop_timer_cancel(s->m->loop, s->history_timer);
     s->history_timer = 0;
     if (s->get_call)
         e2b_api_cancel(s->get_call);

@@ -11,21 +11,21 @@
  *
  * Idle cost: the stream is one more transfer in core's loop; no timer runs while it is up.
  *
- *   struct log_server *s = log_server_open(ui, id);   // starts at once; NULL: out of memory
- *   ... draw s->lines and log_server_status(s) ...; ui->dirty is set on every change
+ *   struct log_server *s = log_server_open(m, id);    // starts at once; NULL: out of memory
+ *   ... draw s->lines and log_server_status(s) ...; every change is an E2B_LIVE_LOGS notification
  *   log_server_retry_now(s);                          // e.g. after the user resumed the box
  *   log_server_close(s);   // cancels everything; the memory goes when the last callback ran */
-#ifndef E2B_TUI_LOG_SERVER_H
-#define E2B_TUI_LOG_SERVER_H
+#ifndef E2B_LIVE_LOG_SERVER_H
+#define E2B_LIVE_LOG_SERVER_H
 
 #include <stdbool.h>
 
-#include "tui/log_lines.h"
-#include "tui/ui.h"
+#include "core/live/live.h"
+#include "core/live/log_lines.h"
 
 struct log_server;
 
-struct log_server *log_server_open(struct ui *ui, const char *sandbox_id);
+struct log_server *log_server_open(e2b_live *m, const char *sandbox_id);
 void log_server_close(struct log_server *s);
 
 /* The lines received so far (owned by s). */

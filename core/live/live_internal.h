@@ -1,0 +1,75 @@
+/* Private to the files of core/live: the model's struct and the helpers its files share. */
+#ifndef E2B_LIVE_INTERNAL_H
+#define E2B_LIVE_INTERNAL_H
+
+#include "core/live/live.h"
+
+struct keystore;
+struct ks_job;
+struct live_op;
+
+struct live_sub {
+    unsigned mask;
+    e2b_live_fn cb;
+    void *ud;
+};
+
+struct e2b_live {
+    e2b_config cfg;
+    bool have_api_key;
+    e2b_loop *loop;
+    e2b_client *client;
+    bool closing;
+
+    struct live_sub *subs;
+    size_t nsubs;
+
+    char notice[512];
+    enum e2b_live_level notice_level;
+
+    /* the refresh (live_refresh.c) */
+    uint64_t timer;
+    e2b_api_call *list_call, *metrics_call, *secrets_call;
+    bool listed_once, list_failed;
+    bool secrets_listed_once; /* the first secrets list was asked for */
+    bool secrets_arrived;
+    bool secrets_shown;
+    e2b_sandbox_list sandboxes;
+    e2b_metric_list metrics; /* sorted by sandbox id (live_index.c) */
+    e2b_secret_list secrets;
+    e2b_live_ids_fn ids_fn;
+    void *ids_ud;
+
+    /* box operations (live_ops.c) */
+    struct live_op **ops;
+    size_t nops;
+    unsigned next_op_id;
+    struct keystore *ks;
+    struct ks_job *ks_job; /* opening the store, or NULL */
+    struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
+    e2b_live_attach_fn attach_fn;
+    void *attach_ud;
+};
+
+/* Calls the subscribers of what. */
+void live_notify(e2b_live *m, unsigned what);
+/* Sets the notice (sanitised) and tells the subscribers. */
+void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
+void live_metrics_sort(e2b_metric_list *m);
+const e2b_metric *live_metric_find(const e2b_metric_list *m, const char *id);
+const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id);
+/* What changed state or went away from old to nw, in words ("x: running -> paused", "and
+ * N more changes") into buf; returns the number of changes. */
+int live_changes_text(const e2b_sandbox_list *old, const e2b_sandbox_list *nw, char *buf,
+                      size_t bufsz);
+
+/* live_ops.c */
+bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,
+                  char *why, size_t whysz);
+void live_ops_shutdown(e2b_live *m);
+void live_ops_free(e2b_live *m);
+
+#endif

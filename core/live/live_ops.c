@@ -1,0 +1,441 @@
+/* Box operations of the model: any number at once (ups, attaches, pulls, kills), one per
+ * box, through the boxes' step machines (core/box/box.h). The password store is opened on
+ * a worker thread the first time one is needed; operations started meanwhile wait for it.
+ * Every start, step and end is an E2B_LIVE_OPS change; every end is a notice. */
+#include "core/live/live_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util/log.h"
+#include "keystore/keystore.h"
+
+enum { SHUTDOWN_MS = 5000 };
+
+struct live_op {
+    e2b_live *m;
+    unsigned id;
+    e2b_live_op_kind kind;
+    char name[128];
+    char sandbox_id[128];
+    char template_id[128];
+    int hours;
+    e2b_box_op *op;     /* NULL while waiting for the password store */
+    bool cancelling;
+    /* An attach that is ready but waits for the other operations to end before the
+     * terminal is handed over: while the attach command runs the loop does not, and their
+     * transfers would stall. */
+    bool handoff_waits;
+    char step[64];
+    int64_t done, total;
+};
+
+static const char *verb(e2b_live_op_kind k)
+{
+    switch (k) {
+    case E2B_LIVE_OP_UP: return "up";
+    case E2B_LIVE_OP_ATTACH: return "attach";
+    case E2B_LIVE_OP_PULL: return "pull";
+    default: return "kill";
+    }
+}
+
+static void free_op(void *ud)
+{
+    struct live_op *t = ud;
+    e2b_box_op_free(t->op);
+    free(t);
+}
+
+/* Takes t out of the list (it is no longer shown or cancellable). */
+static void unlist(e2b_live *m, struct live_op *t)
+{
+    for (size_t i = 0; i < m->nops; i++) {
+        if (m->ops[i] == t) {
+            memmove(&m->ops[i], &m->ops[i + 1], (m->nops - i - 1) * sizeof *m->ops);
+            m->nops--;
+            return;
+        }
+    }
+}
+
+static const char *shown_name(const struct live_op *t)
+{
+    return t->name[0] ? t->name : "(current branch)";
+}
+
+static void report(struct live_op *t, const e2b_error *err)
+{
+    e2b_live *m = t->m;
+    const e2b_box_result *r = t->op ? e2b_box_op_result(t->op) : NULL;
+    if (err) {
+        if (err->kind == E2B_ERR_CANCELLED)
+            live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        else
+            live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
+        return;
+    }
+    switch (t->kind) {
+    case E2B_LIVE_OP_ATTACH:
+        if (m->attach_fn)
+            m->attach_fn(m->attach_ud, t->name, r);
+        else
+            live_notice(m, E2B_LIVE_INFO, "box %s is ready to attach", t->name);
+        break;
+    case E2B_LIVE_OP_PULL:
+        live_notice(m, E2B_LIVE_INFO, "pulled %s into branch %s (%s)", t->name,
+                    r && r->branch ? r->branch : "?", r && r->outcome ? r->outcome : "done");
+        break;
+    case E2B_LIVE_OP_UP:
+        live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)",
+                    r && r->name ? r->name : t->name);
+        break;
+    default:
+        live_notice(m, E2B_LIVE_INFO, "box %s killed%s%s", t->name, r && r->note ? ": " : "",
+                    r && r->note ? r->note : "");
+        break;
+    }
+}
+
+/* Is an operation other than ready attaches still running? */
+static bool others_running(const e2b_live *m)
+{
+    for (size_t i = 0; i < m->nops; i++) {
+        if (!m->ops[i]->handoff_waits)
+            return true;
+    }
+    return false;
+}
+
+/* The operation ended (err borrowed): out of the list, told, freed from the loop. */
+static void end_op(struct live_op *t, const e2b_error *err)
+{
+    e2b_live *m = t->m;
+    unlist(m, t);
+    if (!m->closing) {
+        live_notify(m, E2B_LIVE_OPS);
+        report(t, err);
+        e2b_live_refresh_now(m);
+    }
+    /* Not inside the op's own callback: free it from the loop. */
+    if (e2b_loop_post(m->loop, free_op, t) != 0)
+        e2b_logf("box operation: leaked after out of memory");
+}
+
+/* Hands the terminal to a ready attach once nothing else runs. */
+static void handoff_ready(e2b_live *m)
+{
+    if (m->closing || others_running(m))
+        return;
+    for (size_t i = 0; i < m->nops; i++) {
+        if (m->ops[i]->handoff_waits) {
+            end_op(m->ops[i], NULL); /* one at a time: the next waits for this one */
+            return;
+        }
+    }
+}
+
+static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+{
+    struct live_op *t = ud;
+    e2b_live *m = t->m;
+    (void)op;
+    if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
+        t->handoff_waits = true;
+        if (others_running(m)) {
+            snprintf(t->step, sizeof t->step, "ready: waits for the other operations");
+            t->done = t->total = 0;
+            live_notify(m, E2B_LIVE_OPS);
+            return;
+        }
+    }
+    end_op(t, err);
+    handoff_ready(m);
+}
+
+static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
+{
+    struct live_op *t = ud;
+    snprintf(t->step, sizeof t->step, "%s", step ? step : "");
+    t->done = done;
+    t->total = total;
+    /* An up learns its name and sandbox on the way. */
+    const e2b_box_result *r = t->op ? e2b_box_op_result(t->op) : NULL;
+    if (r && r->sandbox_id && !t->sandbox_id[0])
+        snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
+    live_notify(t->m, E2B_LIVE_OPS);
+}
+
+/* Starts the step machine (the store is open, or it could not be and kill goes without). */
+static bool begin(struct live_op *t)
+{
+    e2b_live *m = t->m;
+    e2b_box_env env = {.loop = m->loop, .client = m->client, .cfg = &m->cfg, .ks = m->ks,
+                       .orphans = m->orphans,
+                       .sandbox_id = t->sandbox_id[0] ? t->sandbox_id : NULL};
+    e2b_error *err = NULL;
+    switch (t->kind) {
+    case E2B_LIVE_OP_ATTACH:
+        t->op = e2b_box_attach(&env, t->name, 0, on_progress, on_done, t, &err);
+        break;
+    case E2B_LIVE_OP_PULL: {
+        e2b_box_pull_params p = {.name = t->name};
+        t->op = e2b_box_pull(&env, &p, on_progress, on_done, t, &err);
+        break;
+    }
+    case E2B_LIVE_OP_UP: {
+        e2b_box_up_params p = {.name = t->name[0] ? t->name : NULL,
+                               .template_id = t->template_id[0] ? t->template_id : NULL,
+                               .hours = t->hours};
+        t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
+        break;
+    }
+    default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
+    }
+    if (!t->op) {
+        unlist(m, t);
+        live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+        e2b_error_free(err);
+        live_notify(m, E2B_LIVE_OPS);
+        free(t);
+        handoff_ready(m);
+        return false;
+    }
+    snprintf(t->step, sizeof t->step, "starting");
+    live_notify(m, E2B_LIVE_OPS);
+    return true;
+}
+
+/* The password store opened (posted to the loop by the job's wake): every operation that
+ * waits for it starts. */
+static void on_store_open(void *ud)
+{
+    e2b_live *m = ud;
+    ks_job *job = m->ks_job;
+    if (!job || !keystore_job_done(job))
+        return;
+    char *warning = NULL;
+    ks_error kerr = {0};
+    keystore *ks = keystore_job_take_store(job, &warning);
+    if (!ks)
+        keystore_job_result(job, &kerr, NULL, NULL, NULL);
+    keystore_job_free(job);
+    m->ks_job = NULL;
+    if (m->closing) {
+        if (ks)
+            keystore_close(ks);
+        free(warning);
+        return;
+    }
+    m->ks = ks;
+    if (warning) {
+        live_notice(m, E2B_LIVE_INFO, "%s", warning);
+        free(warning);
+    }
+    /* By index from the end: begin may take an op out of the list. */
+    for (size_t i = m->nops; i-- > 0;) {
+        if (i >= m->nops)
+            continue;
+        struct live_op *t = m->ops[i];
+        if (t->op)
+            continue;
+        if (!ks && t->kind != E2B_LIVE_OP_KILL) {
+            unlist(m, t);
+            live_notice(m, E2B_LIVE_ERROR, "%s %s: password store: %s", verb(t->kind), t->name,
+                        kerr.message[0] ? kerr.message : "cannot be opened");
+            free(t);
+            continue;
+        }
+        begin(t);
+    }
+    live_notify(m, E2B_LIVE_OPS);
+    handoff_ready(m);
+}
+
+static void wake_store(void *ctx)
+{
+    e2b_live *m = ctx;
+    e2b_loop_post(m->loop, on_store_open, m);
+}
+
+bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name, char *why,
+                  size_t whysz)
+{
+    for (size_t i = 0; i < m->nops; i++) {
+        const struct live_op *t = m->ops[i];
+        bool same = (sandbox_id && *sandbox_id && strcmp(t->sandbox_id, sandbox_id) == 0) ||
+                    (name && *name && strcmp(t->name, name) == 0);
+        if (same) {
+            snprintf(why, whysz, "%s %s is still running on this box (ctrl-x cancels it)",
+                     verb(t->kind), shown_name(t));
+            return true;
+        }
+    }
+    return false;
+}
+
+static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
+                      const char *sandbox_id, const char *template_id, int hours)
+{
+    if (!m->client) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: no API key (set E2B_API_KEY)", verb(kind));
+        return 0;
+    }
+    char why[300];
+    if (live_op_busy(m, sandbox_id, name, why, sizeof why)) {
+        live_notice(m, E2B_LIVE_ERROR, "%s %s: %s", verb(kind), name, why);
+        return 0;
+    }
+    struct live_op *t = calloc(1, sizeof *t);
+    struct live_op **ops = realloc(m->ops, (m->nops + 1) * sizeof *ops);
+    if (ops)
+        m->ops = ops;
+    if (!t || !ops) {
+        free(t);
+        live_notice(m, E2B_LIVE_ERROR, "%s: out of memory", verb(kind));
+        return 0;
+    }
+    t->m = m;
+    t->id = m->next_op_id++;
+    t->kind = kind;
+    t->hours = hours;
+    snprintf(t->name, sizeof t->name, "%s", name ? name : "");
+    snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
+    snprintf(t->template_id, sizeof t->template_id, "%s", template_id ? template_id : "");
+    m->ops[m->nops++] = t;
+    unsigned id = t->id;
+    if (m->ks)
+        return begin(t) ? id : 0;
+    snprintf(t->step, sizeof t->step, "opening the password store");
+    if (!m->ks_job) {
+        const char *env = getenv("E2B_TUI_KEYSTORE");
+        ks_select sel = {.env = env && *env ? env : NULL, .config = m->cfg.keystore};
+        ks_error kerr = {0};
+        m->ks_job = keystore_job_open(&sel, 10000, wake_store, m, &kerr);
+        if (!m->ks_job) {
+            unlist(m, t);
+            free(t);
+            live_notice(m, E2B_LIVE_ERROR, "password store: %s", kerr.message);
+            live_notify(m, E2B_LIVE_OPS);
+            return 0;
+        }
+    }
+    live_notify(m, E2B_LIVE_OPS);
+    return id;
+}
+
+unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours)
+{
+    return start(m, E2B_LIVE_OP_UP, name, NULL, template_id, hours);
+}
+
+unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id)
+{
+    const e2b_sandbox *sb = e2b_live_sandbox(m, sandbox_id);
+    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
+        return 0;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%s", sb->box_name);
+    return start(m, kind, name, sandbox_id, NULL, 0);
+}
+
+size_t e2b_live_op_count(const e2b_live *m)
+{
+    return m->nops;
+}
+
+bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
+{
+    if (i >= m->nops)
+        return false;
+    const struct live_op *t = m->ops[i];
+    *out = (e2b_live_op_info){.id = t->id,
+                              .kind = t->kind,
+                              .verb = verb(t->kind),
+                              .name = t->name,
+                              .sandbox_id = t->sandbox_id,
+                              .step = t->step,
+                              .done = t->done,
+                              .total = t->total,
+                              .cancelling = t->cancelling};
+    return true;
+}
+
+int e2b_live_op_cancel(e2b_live *m, unsigned id)
+{
+    struct live_op *t = NULL;
+    for (size_t i = 0; i < m->nops; i++) {
+        if (id == 0 || m->ops[i]->id == id)
+            t = m->ops[i];
+        if (t && id != 0)
+            break;
+    }
+    if (!t)
+        return -1;
+    if (t->handoff_waits) {
+        /* Ready, not handed over yet: nothing to undo. */
+        unlist(m, t);
+        live_notify(m, E2B_LIVE_OPS);
+        live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        if (e2b_loop_post(m->loop, free_op, t) != 0)
+            e2b_logf("box operation: leaked after out of memory");
+        handoff_ready(m);
+        return 0;
+    }
+    if (!t->op) {
+        /* Still waiting for the password store: nothing was done yet. */
+        unlist(m, t);
+        live_notify(m, E2B_LIVE_OPS);
+        live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        free(t);
+        handoff_ready(m);
+        return 0;
+    }
+    t->cancelling = true;
+    snprintf(t->step, sizeof t->step, "cancelling");
+    live_notify(m, E2B_LIVE_OPS);
+    e2b_box_op_cancel(t->op);
+    return 0;
+}
+
+void live_ops_shutdown(e2b_live *m)
+{
+    for (size_t i = m->nops; i-- > 0;) {
+        struct live_op *t = m->ops[i];
+        if (t->handoff_waits) {
+            unlist(m, t); /* done already: only its memory is left */
+            free_op(t);
+        } else if (t->op) {
+            e2b_box_op_cancel(t->op);
+        } else {
+            unlist(m, t);
+            free(t);
+        }
+    }
+    /* A cancelled up kills the sandbox it made: give them a few seconds, then leave. */
+    int64_t end = e2b_now_ms() + SHUTDOWN_MS;
+    while (m->nops && e2b_now_ms() < end)
+        e2b_loop_run_once(m->loop, 100);
+    for (int i = 0; i < 3; i++)
+        e2b_loop_run_once(m->loop, 0); /* the posted frees */
+}
+
+void live_ops_free(e2b_live *m)
+{
+    /* Operations that did not finish in time are left to the process exit. */
+    free(m->ops);
+    m->ops = NULL;
+    m->nops = 0;
+    if (m->ks_job) {
+        keystore_job_free(m->ks_job);
+        m->ks_job = NULL;
+    }
+    if (m->ks) {
+        keystore_close(m->ks);
+        m->ks = NULL;
+    }
+    keystore_jobs_drain(2000);
+}

@@ -1,0 +1,73 @@
+#include "tui/attach.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util/str.h"
+#include "tui/term/term.h"
+#include "tui/ui.h"
+
+extern char **environ;
+
+/* Runs the attach command with the password only in its environment; returns the wait
+ * status or -1. */
+static int run_attach(const e2b_config *cfg, const e2b_box_result *r)
+{
+    char **argv = e2b_box_command_argv(cfg->attach_command, r->url, r->dir, E2B_BOX_PORT);
+    if (!argv)
+        return -1;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 4, sizeof *env);
+    char *pw1 = NULL, *pw2 = NULL;
+    int rc = -1;
+    if (env && asprintf(&pw1, "OPENCODE_SERVER_PASSWORD=%s", r->password ? r->password : "") > 0 &&
+        asprintf(&pw2, "OPENCODE_PASSWORD=%s", r->password ? r->password : "") > 0) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (strncmp(environ[i], "OPENCODE_SERVER_PASSWORD=", 25) &&
+                strncmp(environ[i], "OPENCODE_PASSWORD=", 18) &&
+                strncmp(environ[i], "OPENCODE_SERVER_USERNAME=", 25))
+                env[k++] = environ[i];
+        }
+        env[k++] = pw1;
+        env[k++] = pw2;
+        env[k++] = "OPENCODE_SERVER_USERNAME=opencode";
+        env[k] = NULL;
+        rc = term_run_foreground(argv, env);
+    }
+    e2b_wipe_free(pw1);
+    e2b_wipe_free(pw2);
+    free(env);
+    e2b_box_argv_free(argv);
+    return rc;
+}
+
+void attach_run(void *ud, const char *name, const e2b_box_result *r)
+{
+    struct ui *ui = ud;
+    if (!r) {
+        ui_flash(ui, FLASH_ERROR, "attach %s: nothing to attach to", name);
+        return;
+    }
+    /* Nothing reads the loop's transfers while the child runs: a Log pane's stream would
+     * back up into envd and, through it, block the server's output. */
+    if (ui->pane && ui->pane->ops->bit == VIEW_LOG)
+        ui_set_pane(ui, NULL);
+    int st = run_attach(e2b_live_config(ui->model), r);
+    ui->full_redraw = ui->dirty = true;
+    if (st == -1)
+        ui_flash(ui, FLASH_ERROR, "attach %s: the attach command could not be run", name);
+    else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+        ui_flash(ui, FLASH_ERROR, "attach %s: the attach command exited with status %d", name,
+                 WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        ui_flash(ui, FLASH_ERROR, "attach %s: the attach command died of signal %d", name,
+                 WTERMSIG(st));
+    else
+        ui_flash(ui, FLASH_INFO, "back from %s", name);
+}

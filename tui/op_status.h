@@ -1,0 +1,12 @@
+/* One box operation as a line of text: "pull feat-x: uploading [####....] 1.2/3.0 KiB",
+ * for the status line and the Operations pane. No curses. */
+#ifndef E2B_TUI_OP_STATUS_H
+#define E2B_TUI_OP_STATUS_H
+
+#include <stddef.h>
+
+#include "core/live/live.h"
+
+void op_status_format(const e2b_live_op_info *op, char *buf, size_t bufsz);
+
+#endif

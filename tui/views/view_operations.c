@@ -1,0 +1,145 @@
+#include "tui/views/view_operations.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/term/term.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/list.h"
+
+enum { OPCOL_OP, OPCOL_BOX, OPCOL_SANDBOX, OPCOL_STEP, OPCOL_PROGRESS, OPCOL_COUNT };
+
+static const struct table_column COLUMNS[OPCOL_COUNT] = {
+    [OPCOL_OP] = {"OP", 'O', 6, 8, false, false},
+    [OPCOL_BOX] = {"BOX", 'B', 8, 30, false, true},
+    [OPCOL_SANDBOX] = {"SANDBOX", 'S', 8, 24, false, false},
+    [OPCOL_STEP] = {"STEP", 'T', 10, 36, false, false},
+    [OPCOL_PROGRESS] = {"PROGRESS", 'P', 10, 40, false, false},
+};
+
+/* The progress cell: "[####......] 1.2/3.0 KiB", "12.0 KiB", or "" for a step without bytes. */
+static void progress_text(const e2b_live_op_info *op, char *buf, size_t bufsz)
+{
+    buf[0] = '\0';
+    if (op->total > 0) {
+        char bar[24];
+        int fill = (int)(op->done * 20 / op->total);
+        if (fill > 20)
+            fill = 20;
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[20] = '\0';
+        snprintf(buf, bufsz, "[%s] %.1f/%.1f KiB", bar, op->done / 1024.0, op->total / 1024.0);
+    } else if (op->done > 0) {
+        snprintf(buf, bufsz, "%.1f KiB", op->done / 1024.0);
+    }
+}
+
+static void fill(struct view *v, struct ui *ui)
+{
+    size_t n = e2b_live_op_count(ui->model);
+    struct row {
+        char id[16], progress[96];
+        const char *cells[OPCOL_COUNT];
+    } *text = calloc(n ? n : 1, sizeof *text);
+    struct table_row_in *rows = calloc(n ? n : 1, sizeof *rows);
+    if (text && rows) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            e2b_live_op_info op;
+            if (!e2b_live_op_get(ui->model, i, &op))
+                continue;
+            struct row *r = &text[k];
+            snprintf(r->id, sizeof r->id, "%u", op.id);
+            progress_text(&op, r->progress, sizeof r->progress);
+            r->cells[OPCOL_OP] = op.verb;
+            r->cells[OPCOL_BOX] = op.name[0] ? op.name : "(current branch)";
+            r->cells[OPCOL_SANDBOX] = op.sandbox_id[0] ? op.sandbox_id : "-";
+            r->cells[OPCOL_STEP] = op.step;
+            r->cells[OPCOL_PROGRESS] = r->progress;
+            rows[k] = (struct table_row_in){r->id, r->cells};
+            k++;
+        }
+        size_t changed = 0;
+        if (table_update_rows(&v->table, rows, k, &changed) == 0 && (changed || !v->loaded))
+            ui->dirty = true;
+        v->loaded = true;
+    }
+    free(text);
+    free(rows);
+}
+
+static void open_view(struct view *v, struct ui *ui)
+{
+    fill(v, ui);
+}
+
+static void changed(struct view *v, struct ui *ui, unsigned what)
+{
+    if (what & E2B_LIVE_OPS)
+        fill(v, ui);
+}
+
+static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
+{
+    char head[160];
+    snprintf(head, sizeof head, "OPERATIONS  %zu running  (ctrl-x: cancel the selected one; Esc: back)",
+             v->table.nrows);
+    draw_text(y, x, w, ROLE_HEADER, head, true);
+    list_draw(v, ui, y + 1, x, h - 1, w);
+}
+
+static bool act(struct view *v, struct ui *ui, enum action_id a)
+{
+    if (a == ACT_CANCEL) {
+        const struct table_row *r = table_selected(&v->table);
+        if (!r) {
+            ui_flash(ui, FLASH_INFO, "nothing to cancel");
+            return true;
+        }
+        unsigned id = (unsigned)strtoul(r->id, NULL, 10);
+        if (e2b_live_op_cancel(ui->model, id) != 0)
+            ui_flash(ui, FLASH_INFO, "that operation has ended already");
+        return true;
+    }
+    switch (a) {
+    case ACT_MOVE_UP:
+    case ACT_MOVE_DOWN:
+    case ACT_PAGE_UP:
+    case ACT_PAGE_DOWN:
+    case ACT_FIRST:
+    case ACT_LAST: return list_act(v, ui, a);
+    default: return false;
+    }
+}
+
+static void destroy(struct view *v)
+{
+    table_free(&v->table);
+    free(v);
+}
+
+static const struct view_ops OPS = {
+    .name = "ops",
+    .title = "Operations",
+    .bit = VIEW_OPS,
+    .open = open_view,
+    .changed = changed,
+    .draw = draw,
+    .act = act,
+    .destroy = destroy,
+};
+
+struct view *view_operations_new(struct ui *ui)
+{
+    (void)ui;
+    struct view *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    v->ops = &OPS;
+    v->has_table = true;
+    table_init(&v->table, COLUMNS, OPCOL_COUNT);
+    v->empty_text = "No box operation is running (u, a, p or K on a box starts one).";
+    return v;
+}

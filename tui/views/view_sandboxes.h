@@ -1,0 +1,19 @@
+/* The sandbox list views (Boxes, Workspaces, All sandboxes): one view, parameterised by its
+ * filter (tui/sandbox_rows.h). The rows follow the live model; the actions on the selected
+ * sandbox (stop, resume, kill, extend, attach, pull, logs, detail) go to the model by the
+ * row's sandbox id. */
+#ifndef E2B_TUI_VIEW_SANDBOXES_H
+#define E2B_TUI_VIEW_SANDBOXES_H
+
+#include <stddef.h>
+
+#include "tui/sandbox_rows.h"
+#include "tui/ui.h"
+
+struct view *view_sandboxes_new(enum sandbox_filter f);
+
+/* The running sandboxes among v's rows on screen (their metrics are asked): ids borrowed
+ * from v's rows. Returns how many, at most max. */
+size_t view_sandboxes_running_ids(struct view *v, const char **ids, size_t max);
+
+#endif
