@@ -27,6 +27,7 @@
 #include "core/box/records.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct keystore;
 
@@ -149,6 +150,11 @@ typedef struct e2b_box_listing {
 int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list *sandboxes,
                           e2b_box_listing *out);
 void e2b_box_listing_clear(e2b_box_listing *l);
+/* "running", "paused" or "gone". */
+const char *e2b_box_list_state_name(e2b_box_list_state s);
+/* Writes the listing as the `--list --json` document (version 1: boxes, workspaces,
+ * sandboxes) to out. */
+void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out);
 
 /* A random password for a box server: 32 characters [A-Za-z0-9] from getrandom. buf must
  * hold 33 bytes. Returns 0, or -1 when no randomness is available. */

@@ -1,6 +1,6 @@
 #include "core/e2b/envd.h"
 
-#include "core/git/archive_dl.h"
+#include "core/util/archive_dl.h"
 #include "core/util/base64.h"
 #include "core/e2b/connect_codec.h"
 #include "core/util/log.h"

@@ -8,7 +8,6 @@
 #include "core/box/secrets_providers.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,51 +90,6 @@ void cli_teardown(cli_ctx *c)
 
 /* ---- --list ---- */
 
-static void put_time(json_t *o, const char *key, time_t t)
-{
-    char buf[32];
-    if (!t) {
-        json_object_set_new(o, key, json_null());
-        return;
-    }
-    e2b_format_rfc3339(t, buf, sizeof buf);
-    json_object_set_new(o, key, json_string(buf));
-}
-
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
-static const char *state_name(e2b_box_list_state s)
-{
-    return s == E2B_BOX_RUNNING ? "running" : s == E2B_BOX_PAUSED ? "paused" : "gone";
-}
-
-static json_t *entry_json(const e2b_box_entry *e)
-{
-    json_t *o = json_object();
-    const e2b_sandbox *sb = e->sandbox;
-    if (e->kind == E2B_KIND_BOX)
-        json_object_set_new(o, "name", str_or_null(e->name));
-    json_object_set_new(o, "sandbox_id",
-                        str_or_null(sb ? sb->sandbox_id : e->record ? e->record->sandbox_id : NULL));
-    json_object_set_new(o, "state", json_string(state_name(e->state)));
-    json_object_set_new(o, "template",
-                        str_or_null(sb ? (sb->alias ? sb->alias : sb->template_id) : NULL));
-    put_time(o, "started_at", sb ? sb->started_at : 0);
-    put_time(o, "end_at", sb ? sb->end_at : 0);
-    if (e->kind == E2B_KIND_BOX) {
-        const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
-        json_object_set_new(o, "branch", str_or_null(branch));
-        json_object_set_new(o, "dir", str_or_null(e->record ? e->record->dir : NULL));
-        json_object_set_new(o, "local", json_boolean(e->record != NULL));
-    } else {
-        json_object_set_new(o, "metadata", sb ? e2b_metadata_to_json(&sb->metadata) : json_object());
-    }
-    return o;
-}
-
 static void age_text(time_t t, time_t now, char *buf, size_t n)
 {
     if (!t) {
@@ -176,41 +130,8 @@ static void print_table(const e2b_box_listing *l)
         age_text(sb ? sb->started_at : 0, now, age, sizeof age);
         age_text(sb ? sb->end_at : 0, now, ends, sizeof ends);
         printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", e2b_sandbox_kind_name(e->kind), name,
-               state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
+               e2b_box_list_state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
     }
-}
-
-/* Prints the listing as JSON one entry at a time (the same text as one json_dumps of the
- * whole document with JSON_INDENT(2)): 2,000 sandboxes as one jansson tree plus its text
- * would cost several MB for nothing. */
-static void print_json(const e2b_box_listing *l)
-{
-    static const char *const keys[] = {"boxes", "workspaces", "sandboxes"};
-    fputs("{\n  \"version\": 1", stdout);
-    for (int k = 0; k < 3; k++) {
-        int n = 0;
-        printf(",\n  \"%s\": [", keys[k]);
-        for (size_t i = 0; i < l->count; i++) {
-            const e2b_box_entry *e = &l->items[i];
-            int ek = e->kind == E2B_KIND_BOX ? 0 : e->kind == E2B_KIND_WORKSPACE ? 1 : 2;
-            if (ek != k)
-                continue;
-            json_t *o = entry_json(e);
-            char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
-            json_decref(o);
-            if (!text)
-                continue;
-            fputs(n++ ? ",\n    " : "\n    ", stdout);
-            for (const char *p = text; *p; p++) { /* nested two levels deeper */
-                putchar(*p);
-                if (*p == '\n')
-                    fputs("    ", stdout);
-            }
-            free(text);
-        }
-        fputs(n ? "\n  ]" : "]", stdout);
-    }
-    fputs("\n}\n", stdout);
 }
 
 static int cli_list(cli_ctx *c)
@@ -244,7 +165,7 @@ static int cli_list(cli_ctx *c)
         return 1;
     }
     if (c->args->json)
-        print_json(&listing);
+        e2b_box_listing_print_json(&listing, stdout);
     else
         print_table(&listing);
     e2b_box_listing_clear(&listing);
