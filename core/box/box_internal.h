@@ -32,6 +32,8 @@ struct e2b_box_op {
     e2b_http_request *http;
     ks_job *job;
     uint64_t timer;
+    e2b_loop_slot start_slot; /* the first step runs from the loop (a post cannot fail) */
+    e2b_loop_slot wake_slot;  /* a keystore job's end, posted from its worker thread */
     void (*job_then)(e2b_box_op *op);                      /* after a keystore job */
     void (*step_then)(e2b_box_op *op, const e2b_error *err); /* after a helper's call */
 

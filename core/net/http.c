@@ -41,7 +41,6 @@ struct e2b_http_request {
     int retry_429, retry_503, streaming_body;
     e2b_http_done_fn done;
     void *ud;
-    e2b_http_response *perform_target; /* the blocking wrapper takes the response over */
 
     e2b_http_response resp;
     size_t body_cap;
@@ -366,13 +365,7 @@ static void finish(e2b_http_request *req, CURLcode rc)
     req->resp.ms = (long)(e2b_now_ms() - req->start_ms);
     e2b_log_request(req->method, req->log_path, req->resp.status, req->resp.ms,
                     req->resp.trace_id, err ? e2b_error_message(err) : NULL);
-    if (req->perform_target) {
-        *req->perform_target = req->resp;
-        memset(&req->resp, 0, sizeof req->resp);
-        req->done(req->ud, req->perform_target, err);
-    } else {
-        req->done(req->ud, &req->resp, err);
-    }
+    req->done(req->ud, &req->resp, err);
     e2b_error_free(err);
     free_request(req);
 }
@@ -436,6 +429,14 @@ static void on_abandon(e2b_loop_transfer *t)
 {
     e2b_http_request *req = (e2b_http_request *)t;
     req->cancel_requested = 1;
+    finish(req, CURLE_OK);
+}
+
+static void on_fail(e2b_loop_transfer *t, const char *why)
+{
+    e2b_http_request *req = (e2b_http_request *)t;
+    if (!req->cb_error)
+        req->cb_error = e2b_error_network(E2B_ERR_NETWORK, req->host, why);
     finish(req, CURLE_OK);
 }
 
@@ -568,6 +569,7 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
         goto oom;
     req->t.done = on_transfer_done;
     req->t.abandon = on_abandon;
+    req->t.fail = on_fail;
     req->loop = loop;
     req->done = done;
     req->ud = ud;
@@ -666,52 +668,4 @@ fail:
     else
         e2b_error_free(err);
     return NULL;
-}
-
-/* ---- the blocking wrapper ---- */
-
-typedef struct perform_state {
-    int done;
-    e2b_error *err;
-} perform_state;
-
-static void perform_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
-{
-    perform_state *st = ud;
-    (void)resp; /* already moved into the caller's struct by finish() */
-    st->done = 1;
-    st->err = err ? e2b_error_copy(err) : NULL;
-}
-
-e2b_error *e2b_http_perform(e2b_loop *loop, const e2b_http_options *opts,
-                            e2b_http_response *resp)
-{
-    perform_state st = {0};
-    e2b_loop *own = NULL;
-    e2b_http_request *req;
-    e2b_error *err = NULL;
-    memset(resp, 0, sizeof *resp);
-    resp->total_running = -1;
-    if (!loop) {
-        own = loop = e2b_loop_new();
-        if (!loop)
-            return e2b_error_new(E2B_ERR_INTERNAL, "cannot set up libcurl");
-    }
-    req = e2b_http_start(loop, opts, perform_done, &st, &err);
-    if (!req) {
-        e2b_loop_free(own);
-        return err;
-    }
-    req->perform_target = resp;
-    while (!st.done) {
-        if (e2b_loop_run_once(loop, 1000) < 0 && !st.done) {
-            req->cancel_requested = 1; /* the loop is broken: end it here */
-            finish(req, CURLE_OK);
-        }
-    }
-    e2b_loop_free(own);
-    if (st.err && resp->status == 0) {
-        e2b_http_response_clear(resp);
-    }
-    return st.err;
 }

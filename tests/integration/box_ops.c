@@ -7,6 +7,7 @@
 #include "core/box/records.h"
 #include "keystore/keystore.h"
 #include "tests/lib/harness.h"
+#include "tests/lib/sync_calls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
 static size_t sandbox_count(void)
 {
     e2b_sandbox_list list = {0};
-    e2b_error *err = e2b_api_list_sync(client, &(e2b_list_query){0}, &list);
+    e2b_error *err = t_api_list(client, &(e2b_list_query){0}, &list);
     size_t n = err ? 999 : list.count;
     e2b_error_free(err);
     e2b_sandbox_list_clear(&list);

@@ -88,6 +88,59 @@ void cli_teardown(cli_ctx *c)
     e2b_log_close(); /* opened by the box modes */
 }
 
+/* ---- waiting for an API call ---- */
+
+/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
+typedef struct cli_call {
+    int done;
+    e2b_error *err;
+    void *result; /* owned: the callback's result */
+} cli_call;
+
+static void call_end(cli_call *k, void *result, const e2b_error *err)
+{
+    k->done = 1;
+    k->result = result;
+    k->err = err ? e2b_error_copy(err) : NULL;
+}
+static void on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
+{
+    call_end(ud, l, err);
+}
+static void on_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
+{
+    call_end(ud, l, err);
+}
+static void on_secret(void *ud, e2b_secret *s, const e2b_error *err)
+{
+    call_end(ud, s, err);
+}
+static void on_status(void *ud, long status, const e2b_error *err)
+{
+    (void)status;
+    call_end(ud, NULL, err);
+}
+
+/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
+ * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
+static e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
+                            cli_call *k)
+{
+    if (!started)
+        return start_err ? start_err : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    e2b_wait(c->loop, &k->done);
+    return k->err;
+}
+
+/* Moves a heap result into *out and frees its container. */
+#define TAKE_RESULT(out, k)                                                                   \
+    do {                                                                                      \
+        if ((k).result) {                                                                     \
+            *(out) = *(__typeof__(out))(k).result;                                            \
+            free((k).result);                                                                 \
+        }                                                                                     \
+    } while (0)
+
 /* ---- --list ---- */
 
 static void age_text(time_t t, time_t now, char *buf, size_t n)
@@ -151,7 +204,11 @@ static int cli_list(cli_ctx *c)
         fprintf(stderr, "e2b-tui: warning: unreadable box records skipped: %s\n", skipped);
         free(skipped);
     }
-    err = e2b_api_list_sync(c->client, &q, &sandboxes);
+    cli_call k = {0};
+    e2b_error *start_err = NULL;
+    const e2b_api_call *call = e2b_api_list(c->client, &q, on_list, &k, &start_err);
+    err = cli_await(c, call, start_err, &k);
+    TAKE_RESULT(&sandboxes, k);
     if (err) {
         int rc = cli_fail(err);
         e2b_error_free(err);
@@ -216,7 +273,12 @@ static int cli_secrets(cli_ctx *c)
     e2b_error *err = NULL;
     if (strcmp(a->secrets_cmd, "list") == 0) {
         e2b_secret_list list = {0};
-        if ((err = e2b_api_secrets_list_sync(c->client, &list))) {
+        cli_call k = {0};
+        e2b_error *start_err = NULL;
+        const e2b_api_call *call = e2b_api_secrets_list(c->client, on_secret_list, &k, &start_err);
+        err = cli_await(c, call, start_err, &k);
+        TAKE_RESULT(&list, k);
+        if (err) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -239,7 +301,11 @@ static int cli_secrets(cli_ctx *c)
         return 2;
     }
     if (strcmp(a->secrets_cmd, "remove") == 0) {
-        if ((err = e2b_api_secret_delete_sync(c->client, a->name))) {
+        cli_call k = {0};
+        e2b_error *start_err = NULL;
+        const e2b_api_call *call =
+            e2b_api_secret_delete(c->client, a->name, on_status, &k, &start_err);
+        if ((err = cli_await(c, call, start_err, &k))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -257,12 +323,20 @@ static int cli_secrets(cli_ctx *c)
     }
     e2b_secret s = {0};
     int updated = 0;
-    err = e2b_api_secret_create_sync(c->client, a->name, value, NULL, &s);
+    cli_call k = {0};
+    e2b_error *start_err = NULL;
+    const e2b_api_call *call =
+        e2b_api_secret_create(c->client, a->name, value, NULL, on_secret, &k, &start_err);
+    err = cli_await(c, call, start_err, &k);
     if (err && err->kind == E2B_ERR_CONFLICT) {
         e2b_error_free(err);
-        err = e2b_api_secret_update_sync(c->client, a->name, value, NULL, &s);
+        k = (cli_call){0};
+        start_err = NULL;
+        call = e2b_api_secret_update(c->client, a->name, value, NULL, on_secret, &k, &start_err);
+        err = cli_await(c, call, start_err, &k);
         updated = 1;
     }
+    TAKE_RESULT(&s, k);
     explicit_bzero(value, strlen(value));
     free(value);
     if (err) {
