@@ -333,15 +333,20 @@ static long next_timer_wait(const e2b_loop *loop, long max_wait_ms)
     return wait;
 }
 
-/* Waits on the watched fds alone (the multi handle failed). The wait is bounded so that work
- * posted from other threads, whose wakeup goes through the multi handle, is still seen. */
-static void poll_fds_only(e2b_loop *loop, struct curl_waitfd *fds, size_t nfds, long wait)
+/* poll(2) on the watched fds, filling in their revents with every event, hang-up and error
+ * included. Used twice:
+ * - after curl_multi_poll, with no wait: it reports only POLLIN/POLLOUT/POLLPRI for extra
+ *   fds, so a hang-up (e.g. a pty whose master closed) showed as nothing at all while poll
+ *   returned at once, and the loop spun;
+ * - instead of curl_multi_poll while the multi handle fails, with a wait bounded to 100 ms
+ *   so that work posted from other threads (whose wakeup goes through the multi handle) is
+ *   still seen. */
+static void poll_watched(struct curl_waitfd *fds, size_t nfds, long wait)
 {
     struct pollfd *pfd = nfds ? calloc(nfds, sizeof *pfd) : NULL;
-    if (wait < 0 || wait > 100)
-        wait = 100;
     if (!pfd) {
-        poll(NULL, 0, (int)wait);
+        if (wait > 0)
+            poll(NULL, 0, (int)wait);
         return;
     }
     for (size_t i = 0; i < nfds; i++)
@@ -349,7 +354,7 @@ static void poll_fds_only(e2b_loop *loop, struct curl_waitfd *fds, size_t nfds, 
                                  (short)((fds[i].events & CURL_WAIT_POLLIN ? POLLIN : 0) |
                                          (fds[i].events & CURL_WAIT_POLLOUT ? POLLOUT : 0)),
                                  0};
-    if (poll(pfd, nfds, (int)wait) > 0)
+    if (poll(pfd, nfds, (int)wait) >= 0)
         for (size_t i = 0; i < nfds; i++)
             fds[i].revents = (short)((pfd[i].revents & POLLIN ? CURL_WAIT_POLLIN : 0) |
                                      (pfd[i].revents & POLLOUT ? CURL_WAIT_POLLOUT : 0) |
@@ -357,9 +362,7 @@ static void poll_fds_only(e2b_loop *loop, struct curl_waitfd *fds, size_t nfds, 
     free(pfd);
 }
 
-/* What a watched fd reports. curl_multi_poll passes only the requested events through, so
- * a hang-up or error of an fd watched for input shows only as "readable": the fd callback
- * finds end-of-file when it reads (see tui/term). */
+/* What a watched fd reports to its callback. */
 static unsigned fd_events(short revents)
 {
     unsigned rev = 0;
@@ -405,13 +408,14 @@ int e2b_loop_run_once(e2b_loop *loop, long max_wait_ms)
                                     (loop->watches[i].events & E2B_LOOP_OUT ? CURL_WAIT_POLLOUT : 0));
         }
     }
-    if (failed) {
-        poll_fds_only(loop, fds, nfds, wait);
-    } else if ((mc = multi_poll(loop, fds, (unsigned)nfds, (int)wait, &numfds)) != CURLM_OK) {
+    if (!failed && (mc = multi_poll(loop, fds, (unsigned)nfds, (int)wait, &numfds)) != CURLM_OK) {
         multi_failed(loop, "curl_multi_poll", mc);
         failed = 1;
-        poll_fds_only(loop, fds, nfds, wait);
     }
+    if (failed)
+        poll_watched(fds, nfds, wait < 0 || wait > 100 ? 100 : wait);
+    else if (nfds)
+        poll_watched(fds, nfds, 0);
     for (size_t i = 0; i < nfds; i++) {
         if (!fds[i].revents)
             continue;

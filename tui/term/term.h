@@ -60,7 +60,9 @@ attr_t term_attr(enum term_role role);
 int term_signal_fd(void);
 
 /* Reads the next key without waiting: returns a tui/term/keys.h code, or KEYC_NONE when no
- * input is pending. Mouse events come back as KEYC_MOUSE (see term_mouse). */
+ * input is pending. Mouse events come back as KEYC_MOUSE (see term_mouse). At the end of
+ * input (the terminal hung up) it also returns KEYC_NONE: tui/term/loop.c tells the end
+ * from "no key" and ends the dashboard as on SIGHUP. */
 int term_read_key(void);
 
 /* Last mouse event: row, column and whether it was a click or the wheel (-1 up, +1 down). */
