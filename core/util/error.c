@@ -1,5 +1,7 @@
 #include "core/util/error.h"
 
+#include "core/util/sanitize.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +27,6 @@ static char *vformat(const char *fmt, va_list ap)
     if (vasprintf(&out, fmt, ap) < 0)
         return NULL;
     return out;
-}
-
-/* Control characters (newlines included) become spaces so the message stays one line. */
-static void one_line(char *s)
-{
-    for (; s && *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
 }
 
 static const char *or_empty(const char *s)
@@ -149,9 +143,14 @@ static void rebuild(e2b_error *e)
     }
     if (!m)
         return;
-    one_line(m);
+    /* The one sanitiser: C0 and C1 controls, ESC, bidi overrides and invalid UTF-8 from the
+     * network never reach a terminal; newlines become spaces (one line). */
+    char *clean = sanitize_display(m, strlen(m), 0);
+    free(m);
+    if (!clean)
+        return;
     free(e->message);
-    e->message = m;
+    e->message = clean;
 }
 
 e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
