@@ -1,6 +1,7 @@
 #include "core/e2b/api.h"
 
 #include "core/net/http.h"
+#include "core/util/json_wipe.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
 
@@ -674,10 +675,12 @@ void e2b_api_cancel(e2b_api_call *call)
         e2b_http_cancel(call->req);
 }
 
+/* A request body's text; the tree is wiped (a secret's value, a create's envVars), and the
+ * text is wiped with the call. */
 static char *json_text(json_t *j)
 {
-    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
+    char *s = e2b_json_dumps_wiped(j, JSON_COMPACT);
+    e2b_json_wipe_decref(j);
     return s;
 }
 

@@ -1,6 +1,7 @@
 #include "core/e2b/envd.h"
 
 #include "core/util/archive_dl.h"
+#include "core/util/json_wipe.h"
 #include "core/util/base64.h"
 #include "core/e2b/connect_codec.h"
 #include "core/util/log.h"
@@ -140,7 +141,8 @@ typedef struct call {
     void *ud;
     char *action;
     char *not_found;
-    char *body; /* owned request body */
+    char *body; /* owned request body (may hold a secret: wiped when freed) */
+    size_t body_len;
     e2b_process_stream stream;
     /* gzip on the fly */
     struct archive *gz;
@@ -157,6 +159,8 @@ static void call_free(call *c)
         return;
     free(c->action);
     free(c->not_found);
+    if (c->body)
+        explicit_bzero(c->body, c->body_len);
     free(c->body);
     if (c->kind == C_STREAM)
         e2b_process_stream_clear(&c->stream);
@@ -405,10 +409,12 @@ e2b_http_request *e2b_envd_upload(e2b_envd *ev, const e2b_upload *up, e2b_envd_d
                                          *archive_dl_error() ? ": " : "", archive_dl_error());
                 return NULL;
             }
-            if (!up->data)
+            if (!up->data) {
                 free(m);
-            else
+            } else {
                 c->body = (char *)m; /* freed with the call */
+                c->body_len = sizeof *m;
+            }
             o.read_body = gz_read;
             o.read_ud = c;
             o.body_size = -1;
@@ -505,7 +511,7 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
                                      e2b_error **err)
 {
     const char *hdrs[10];
-    char *url = e2b_strfmt("%s/process.Process/%s", ev->base, method), *text = json_dumps(msg, JSON_COMPACT);
+    char *url = e2b_strfmt("%s/process.Process/%s", ev->base, method), *text = e2b_json_dumps_wiped(msg, JSON_COMPACT);
     char *deadline = timeout_ms > 0 ? e2b_strfmt("Connect-Timeout-Ms: %ld", timeout_ms) : NULL;
     uint8_t *env = NULL;
     size_t env_len = 0;
@@ -513,7 +519,7 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
     e2b_http_request *req = NULL;
     e2b_http_options o = {.method = "POST", .low_speed_time_s = STREAM_LOW_SPEED_S,
                           .retry_429 = 1};
-    json_decref(msg);
+    e2b_json_wipe_decref(msg); /* a Start body carries the box password in its envs */
     if (!c || !url || !text || (timeout_ms > 0 && !deadline) ||
         e2b_connect_encode(0, text, strlen(text), &env, &env_len) < 0) {
         call_free(c);
@@ -521,7 +527,8 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
         goto out;
     }
     c->done = done;
-    c->body = (char *)env; /* the envelope is binary: freed with the call */
+    c->body = (char *)env; /* the envelope is binary: wiped and freed with the call */
+    c->body_len = env_len;
     env = NULL;
     e2b_process_stream_init(&c->stream, on_event, ud);
     headers(ev, 1, hdrs, 10, "Content-Type: application/connect+json",
@@ -543,13 +550,15 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
     o.log_path = strstr(url, "/process.Process/");
     req = launch(ev, c, &o, err);
     free(url);
-    free(text);
+    e2b_json_text_wipe_free(text);
     free(deadline);
     return req;
 out:
+    if (env)
+        explicit_bzero(env, env_len);
     free(env);
     free(url);
-    free(text);
+    e2b_json_text_wipe_free(text);
     free(deadline);
     return launch(ev, NULL, &o, err);
 }
@@ -593,7 +602,8 @@ e2b_http_request *e2b_envd_rpc(e2b_envd *ev, const char *service, const char *me
     e2b_http_options o = {.method = "POST", .timeout_ms = RPC_TIMEOUT_MS, .retry_429 = 1};
     if (c) {
         c->json_done = done;
-        c->body = json_dumps(request, JSON_COMPACT);
+        c->body = e2b_json_dumps_wiped(request, JSON_COMPACT);
+        c->body_len = c->body ? strlen(c->body) : 0;
     }
     if (!url || !c || !c->body) {
         free(url);

@@ -30,6 +30,8 @@ struct e2b_http_request {
     curl_mime *mime;
     part_src *part_srcs;
     char *method, *url, *log_path, *host;
+    char *body; /* the request body (wiped when freed) */
+    size_t body_len;
     e2b_http_read_fn read_body;
     void *read_ud;
     e2b_http_write_fn write_body;
@@ -322,6 +324,9 @@ static void free_request(e2b_http_request *req)
 {
     if (req->easy)
         curl_easy_cleanup(req->easy);
+    if (req->body)
+        explicit_bzero(req->body, req->body_len);
+    free(req->body);
     if (req->mime)
         curl_mime_free(req->mime);
     curl_slist_free_all(req->headers);
@@ -535,8 +540,16 @@ static e2b_error *setup_body(e2b_http_request *req, const e2b_http_options *o)
         return NULL;
     }
     if (o->body || strcmp(m, "POST") == 0 || strcmp(m, "PUT") == 0) {
+        /* Our own copy instead of CURLOPT_COPYPOSTFIELDS: a body may hold a secret, and
+         * curl frees its copy without wiping it. */
+        req->body = malloc(o->body_len ? o->body_len : 1);
+        if (!req->body)
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (o->body_len)
+            memcpy(req->body, o->body, o->body_len);
+        req->body_len = o->body_len;
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
-        curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, o->body ? (const char *)o->body : "");
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, req->body);
         if (strcmp(m, "POST") != 0)
             curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m);
         return NULL;

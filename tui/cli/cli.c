@@ -251,14 +251,20 @@ static char *read_secret_value(const char *name)
         quiet.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
     }
-    char *line = NULL;
-    size_t cap = 0;
+    /* No stdio buffer (it would keep a copy of the value after we wipe ours), and room
+     * enough that getline does not realloc (which would leave the old block unwiped). */
+    setvbuf(stdin, NULL, _IONBF, 0);
+    size_t cap = 4096;
+    char *line = malloc(cap);
+    if (!line)
+        return NULL;
     ssize_t n = getline(&line, &cap, stdin);
     if (tty) {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
         fputc('\n', stderr);
     }
     if (n <= 0) {
+        explicit_bzero(line, cap);
         free(line);
         return NULL;
     }

@@ -1,0 +1,90 @@
+#include "core/util/json_wipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Trees core builds for a request are a few levels deep; deeper ones are not ours. */
+enum { WIPE_DEPTH_MAX = 32 };
+
+static void wipe_tree(json_t *j, int depth)
+{
+    if (!j || j->refcount > 1 || depth > WIPE_DEPTH_MAX)
+        return; /* shared: another owner still reads it */
+    if (json_is_string(j)) {
+        /* jansson owns the bytes; they die with the node, so zeroing them is safe. */
+        explicit_bzero((char *)json_string_value(j), json_string_length(j));
+    } else if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++)
+            wipe_tree(json_array_get(j, i), depth + 1);
+    } else if (json_is_object(j)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(j, key, v)
+            wipe_tree(v, depth + 1);
+    }
+}
+
+void e2b_json_wipe_decref(json_t *j)
+{
+    if (!j)
+        return;
+    if (j->refcount == 1)
+        wipe_tree(j, 0);
+    json_decref(j);
+}
+
+typedef struct wiped_text {
+    char *s;
+    size_t len, cap;
+    int failed;
+} wiped_text;
+
+/* Grows by moving to a new block and wiping the old one (never realloc: it may leave the
+ * old bytes behind). */
+static int append_wiped(const char *buf, size_t n, void *ud)
+{
+    wiped_text *t = ud;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *s = malloc(cap);
+        if (!s) {
+            t->failed = 1;
+            return -1;
+        }
+        if (t->s) {
+            memcpy(s, t->s, t->len);
+            explicit_bzero(t->s, t->cap);
+            free(t->s);
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, buf, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+    return 0;
+}
+
+char *e2b_json_dumps_wiped(const json_t *j, size_t flags)
+{
+    wiped_text t = {0};
+    if (!j)
+        return NULL;
+    if (json_dump_callback(j, append_wiped, &t, flags) != 0 || t.failed || !t.s) {
+        if (t.s)
+            explicit_bzero(t.s, t.cap);
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+void e2b_json_text_wipe_free(char *text)
+{
+    if (!text)
+        return;
+    explicit_bzero(text, strlen(text));
+    free(text);
+}
