@@ -1,6 +1,6 @@
 /* The dashboard: owns the views, routes keys through the key map to actions, composes
  * a frame only when something changed (one doupdate per frame), and runs on the loop
- * interface of tui/term/loop.h so the waiting can move into core's loop later. */
+ * interface of tui/term/loop.h, whose waiting is core's loop (core/net/loop.h). */
 #include "tui/app.h"
 
 #include <curses.h>
@@ -51,12 +51,6 @@ void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
     ui->flash.level = level;
     ui->flash.expires_ms = loop_now_ms() + (level == FLASH_ERROR ? FLASH_ERROR_MS : FLASH_INFO_MS);
     ui->dirty = true;
-}
-
-void ui_not_available(struct ui *ui, enum action_id a)
-{
-    ui_flash(ui, FLASH_ERROR, "%s: not available yet in this build; nothing was changed",
-             action_info(a)->name);
 }
 
 static void close_pane(struct ui *ui)

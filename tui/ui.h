@@ -146,8 +146,6 @@ void ui_set_pane(struct ui *ui, struct view *v);
 /* Opens the Log pane for the selected sandbox of the current tab (tui/views/view_log.c). */
 void ui_open_log(struct ui *ui);
 
-/* Says, in the status line, that an action has no backend in this build. */
-void ui_not_available(struct ui *ui, enum action_id a);
 
 /* The generic list behaviour shared by list views (tui/widgets/list.c). */
 bool list_act(struct view *v, struct ui *ui, enum action_id a);

@@ -96,8 +96,6 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total);
 /* Ends the op with err (owned; NULL = success): runs done, unless detached. */
 void box_op_finish(e2b_box_op *op, e2b_error *err);
-/* Whether the op should stop now (cancelled or detached): finishes it with CANCELLED. */
-int box_op_stop_if_cancelled(e2b_box_op *op);
 
 /* Keystore through a job whose wake posts `then` to the loop (the op stays alive). */
 typedef void (*box_job_fn)(e2b_box_op *op);

@@ -125,13 +125,6 @@ void box_op_finish(e2b_box_op *op, e2b_error *err)
         op->done(op->ud, op, err);
 }
 
-int box_op_stop_if_cancelled(e2b_box_op *op)
-{
-    if (!op->cancelled)
-        return 0;
-    return 1;
-}
-
 void e2b_box_op_cancel(e2b_box_op *op)
 {
     if (!op || op->finished || op->cancelled)
@@ -149,11 +142,6 @@ void e2b_box_op_cancel(e2b_box_op *op)
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
 {
     return &op->res;
-}
-
-int e2b_box_op_finished(const e2b_box_op *op)
-{
-    return op->finished;
 }
 
 e2b_error *e2b_box_op_wait(e2b_box_op *op)
@@ -195,7 +183,7 @@ static void job_wake(void *ctx)
 static int job_started(e2b_box_op *op, ks_job *job, ks_error *kerr, box_job_fn then)
 {
     if (!job) {
-        box_op_finish(op, box_err(E2B_ERR_INTERNAL, NULL, "keystore: %s", kerr->message));
+        box_op_finish(op, e2b_keystore_error(kerr));
         return -1;
     }
     op->job = job;

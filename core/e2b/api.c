@@ -1,6 +1,7 @@
 #include "core/e2b/api.h"
 
 #include "core/net/http.h"
+#include "core/util/buf.h"
 #include "core/util/json_wipe.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
@@ -77,85 +78,35 @@ struct e2b_api_call {
 
 /* ---- percent-encoding as the JS SDK does it ---- */
 
-static char *percent_encode(const char *s, const char *keep, int space_plus)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = strlen(s);
-    char *out = malloc(n * 3 + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-            (*p < 0x80 && strchr(keep, *p))) {
-            *o++ = (char)*p;
-        } else if (*p == ' ' && space_plus) {
-            *o++ = '+';
-        } else {
-            *o++ = '%';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 char *e2b_encode_uri_component(const char *s)
 {
-    return percent_encode(s, "-_.!~*'()", 0);
+    return e2b_percent_encode(s, "-_.!~*'()", 0);
 }
 
 char *e2b_encode_form_component(const char *s)
 {
-    return percent_encode(s, "*-._", 1);
+    return e2b_percent_encode(s, "*-._", 1);
 }
 
-/* A growing string. */
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int failed;
-} sbuf;
+/* A growing string: core's one buffer (core/util/buf.h). Adding NULL (an allocation that
+ * failed upstream) fails it, and sb_done then returns NULL. */
+typedef e2b_buf sbuf;
 
 static void sb_add(sbuf *b, const char *t)
 {
-    size_t l;
-    if (b->failed || !t) {
-        b->failed = 1;
-        return;
-    }
-    l = strlen(t);
-    if (b->n + l + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        char *p;
-        while (cap < b->n + l + 1)
-            cap *= 2;
-        p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, t, l + 1);
-    b->n += l;
+    e2b_buf_adds(b, t);
 }
 
 /* Adds and frees t. */
 static void sb_take(sbuf *b, char *t)
 {
-    sb_add(b, t);
+    e2b_buf_adds(b, t);
     free(t);
 }
 
 static char *sb_done(sbuf *b)
 {
-    if (b->failed) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s ? b->s : strdup("");
+    return e2b_buf_take(b);
 }
 
 char *e2b_api_list_query_string(const e2b_list_query *q, const char *next_token)
@@ -901,7 +852,7 @@ e2b_api_call *e2b_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t
     sb_add(&b, "sandbox_ids=");
     for (size_t i = 0; i < n; i++) {
         if (bad_id(ids[i])) {
-            free(b.s);
+            e2b_buf_clear(&b);
             return invalid(err, "reading sandbox metrics", "an empty sandbox id");
         }
         if (i)
@@ -915,7 +866,7 @@ e2b_api_call *e2b_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t
         call_free(call);
         call = NULL;
     } else if (!call) {
-        free(b.s);
+        e2b_buf_clear(&b);
     }
     return launch(call, err);
 }
@@ -955,7 +906,7 @@ e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *
             call->query = strdup(qs + 1); /* drop the leading '&' */
         free(qs);
     } else {
-        free(b.s);
+        e2b_buf_clear(&b);
     }
     return launch(call, err);
 }

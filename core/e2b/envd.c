@@ -1,6 +1,7 @@
 #include "core/e2b/envd.h"
 
 #include "core/util/archive_dl.h"
+#include "core/util/buf.h"
 #include "core/util/json_wipe.h"
 #include "core/util/base64.h"
 #include "core/e2b/connect_codec.h"
@@ -27,25 +28,10 @@ struct e2b_envd {
     char *user;          /* for the /files username= query, or NULL */
 };
 
+/* Same unreserved set as encodeURIComponent; '/' is escaped too, which envd decodes. */
 static char *esc(const char *s)
 {
-    /* Same unreserved set as encodeURIComponent; '/' is escaped too, which envd decodes. */
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = malloc(strlen(s) * 3 + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-            strchr("-_.~", *p)) {
-            *o++ = (char)*p;
-        } else {
-            *o++ = '%';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
-    return out;
+    return e2b_percent_encode(s, "-_.~", 0);
 }
 
 e2b_envd *e2b_envd_new(e2b_loop *loop, const e2b_config *cfg, const e2b_sandbox *sb,
@@ -275,19 +261,12 @@ static int gz_write(struct archive *a, void *ud, const void *buf, size_t n)
 {
     call *c = ud;
     (void)a;
-    if (c->gz_len + n > c->gz_cap) {
-        size_t cap = c->gz_cap ? c->gz_cap : 65536;
-        char *p;
-        while (cap < c->gz_len + n)
-            cap *= 2;
-        p = realloc(c->gz_out, cap);
-        if (!p)
-            return -1;
-        c->gz_out = p;
-        c->gz_cap = cap;
-    }
-    memcpy(c->gz_out + c->gz_len, buf, n);
-    c->gz_len += n;
+    e2b_buf b = {.data = c->gz_out, .len = c->gz_len, .cap = c->gz_cap};
+    if (e2b_buf_add(&b, buf, n) < 0)
+        return -1;
+    c->gz_out = b.data;
+    c->gz_len = b.len;
+    c->gz_cap = b.cap;
     return (int)n;
 }
 

@@ -1,5 +1,8 @@
 #include "core/net/http.h"
 
+#include "core/util/buf.h"
+#include "core/util/str.h"
+
 #include "core/util/log.h"
 #include "core/net/loop_curl.h"
 
@@ -112,22 +115,15 @@ e2b_error *e2b_http_status_error(const e2b_http_response *resp, const char *not_
 
 static int append_body(e2b_http_request *req, const char *data, size_t n, size_t limit)
 {
+    /* The response's body is core's one growable buffer, spread over resp and body_cap. */
+    e2b_buf b = {.data = req->resp.body, .len = req->resp.body_len, .cap = req->body_cap};
     if (req->resp.body_len + n > limit)
         return -1;
-    if (req->resp.body_len + n + 1 > req->body_cap) {
-        size_t cap = req->body_cap ? req->body_cap : 4096;
-        char *p;
-        while (cap < req->resp.body_len + n + 1)
-            cap *= 2;
-        p = realloc(req->resp.body, cap);
-        if (!p)
-            return -1;
-        req->resp.body = p;
-        req->body_cap = cap;
-    }
-    memcpy(req->resp.body + req->resp.body_len, data, n);
-    req->resp.body_len += n;
-    req->resp.body[req->resp.body_len] = '\0';
+    if (e2b_buf_add(&b, data, n) < 0)
+        return -1; /* the body as it was stays valid */
+    req->resp.body = b.data;
+    req->resp.body_len = b.len;
+    req->body_cap = b.cap;
     return 0;
 }
 
@@ -475,14 +471,6 @@ void e2b_http_cancel(e2b_http_request *req)
 
 /* ---- setup ---- */
 
-static char *url_host(const char *url)
-{
-    const char *p = strstr(url, "://"), *end;
-    p = p ? p + 3 : url;
-    end = p + strcspn(p, "/?#");
-    return strndup(p, (size_t)(end - p));
-}
-
 static const char *url_path(const char *url)
 {
     const char *p = strstr(url, "://");
@@ -589,7 +577,7 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
     req->method = strdup(o->method ? o->method : "GET");
     req->url = strdup(o->url);
     req->log_path = strdup(o->log_path ? o->log_path : url_path(o->url));
-    req->host = url_host(o->url);
+    req->host = e2b_url_host(o->url);
     req->easy = e = curl_easy_init();
     if (!req->method || !req->url || !req->log_path || !req->host || !e)
         goto oom;

@@ -1,6 +1,7 @@
 #include "core/net/loop.h"
 
 #include "core/net/loop_curl.h"
+#include "core/util/buf.h"
 #include "core/util/log.h"
 
 #include <poll.h>
@@ -142,14 +143,9 @@ int e2b_loop_watch_fd(e2b_loop *loop, int fd, unsigned events, e2b_loop_fd_fn fn
             return 0;
         }
     }
-    if (loop->nwatches == loop->capwatches) {
-        size_t cap = loop->capwatches ? loop->capwatches * 2 : 4;
-        watch *w = realloc(loop->watches, cap * sizeof *w);
-        if (!w)
-            return -1;
-        loop->watches = w;
-        loop->capwatches = cap;
-    }
+    if (e2b_array_grow((void **)&loop->watches, &loop->capwatches, loop->nwatches + 1,
+                       sizeof *loop->watches) < 0)
+        return -1;
     loop->watches[loop->nwatches++] = (watch){fd, events, fn, ud};
     return 0;
 }
@@ -166,14 +162,9 @@ void e2b_loop_unwatch_fd(e2b_loop *loop, int fd)
 
 uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void *ud)
 {
-    if (loop->ntimers == loop->captimers) {
-        size_t cap = loop->captimers ? loop->captimers * 2 : 8;
-        timer *t = realloc(loop->timers, cap * sizeof *t);
-        if (!t)
-            return 0;
-        loop->timers = t;
-        loop->captimers = cap;
-    }
+    if (e2b_array_grow((void **)&loop->timers, &loop->captimers, loop->ntimers + 1,
+                       sizeof *loop->timers) < 0)
+        return 0;
     loop->timers[loop->ntimers++] =
         (timer){loop->next_timer_id, e2b_now_ms() + (delay_ms > 0 ? delay_ms : 0), fn, ud};
     return loop->next_timer_id++;

@@ -306,30 +306,6 @@ const char *e2b_error_message(const e2b_error *err)
     return err->message ? err->message : "internal error";
 }
 
-const char *e2b_error_kind_name(e2b_error_kind kind)
-{
-    switch (kind) {
-    case E2B_ERR_INTERNAL: return "internal error";
-    case E2B_ERR_INVALID: return "invalid input";
-    case E2B_ERR_NETWORK: return "network error";
-    case E2B_ERR_CONNECTION_LOST: return "connection lost";
-    case E2B_ERR_TIMEOUT: return "timeout";
-    case E2B_ERR_CANCELLED: return "cancelled";
-    case E2B_ERR_AUTH: return "authentication failed";
-    case E2B_ERR_FORBIDDEN: return "forbidden";
-    case E2B_ERR_NOT_FOUND: return "not found";
-    case E2B_ERR_CONFLICT: return "conflict";
-    case E2B_ERR_RATE_LIMITED: return "rate limited";
-    case E2B_ERR_BUSY: return "busy";
-    case E2B_ERR_SERVER: return "server error";
-    case E2B_ERR_HTTP: return "HTTP error";
-    case E2B_ERR_PROTOCOL: return "protocol error";
-    case E2B_ERR_REMOTE: return "remote error";
-    case E2B_ERR_IO: return "I/O error";
-    }
-    return "error";
-}
-
 int e2b_error_exit_code(const e2b_error *err)
 {
     if (!err)

@@ -84,8 +84,6 @@ e2b_error *e2b_error_set_host(e2b_error *err, const char *host);
 /* The one-line human message ("<action>: <reason>"); owned by err. */
 const char *e2b_error_message(const e2b_error *err);
 
-/* A short name for the kind ("not found", "timeout", ...), static. */
-const char *e2b_error_kind_name(e2b_error_kind kind);
 
 /* The exit code of a one-shot mode for this error (DESIGN.md §6): 3 not found,
  * 4 authentication, 5 conflict, otherwise 1. */

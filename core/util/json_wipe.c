@@ -1,5 +1,7 @@
 #include "core/util/json_wipe.h"
 
+#include "core/util/buf.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,52 +35,22 @@ void e2b_json_wipe_decref(json_t *j)
     json_decref(j);
 }
 
-typedef struct wiped_text {
-    char *s;
-    size_t len, cap;
-    int failed;
-} wiped_text;
-
-/* Grows by moving to a new block and wiping the old one (never realloc: it may leave the
- * old bytes behind). */
+/* A secret buffer grows by moving to a new block and wiping the old one (never realloc). */
 static int append_wiped(const char *buf, size_t n, void *ud)
 {
-    wiped_text *t = ud;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *s = malloc(cap);
-        if (!s) {
-            t->failed = 1;
-            return -1;
-        }
-        if (t->s) {
-            memcpy(s, t->s, t->len);
-            explicit_bzero(t->s, t->cap);
-            free(t->s);
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, buf, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-    return 0;
+    return e2b_buf_add(ud, buf, n);
 }
 
 char *e2b_json_dumps_wiped(const json_t *j, size_t flags)
 {
-    wiped_text t = {0};
+    e2b_buf t = {.secret = 1};
     if (!j)
         return NULL;
-    if (json_dump_callback(j, append_wiped, &t, flags) != 0 || t.failed || !t.s) {
-        if (t.s)
-            explicit_bzero(t.s, t.cap);
-        free(t.s);
+    if (json_dump_callback(j, append_wiped, &t, flags) != 0) {
+        e2b_buf_clear(&t);
         return NULL;
     }
-    return t.s;
+    return e2b_buf_take(&t); /* wipes on failure */
 }
 
 void e2b_json_text_wipe_free(char *text)

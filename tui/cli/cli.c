@@ -66,7 +66,9 @@ int cli_open_keystore(cli_ctx *c)
                      .config = c->cfg->keystore};
     c->ks = keystore_open_selected(&sel, &warning, &kerr);
     if (!c->ks) {
-        fprintf(stderr, "e2b-tui: password store: %s\n", kerr.message);
+        e2b_error *e = e2b_keystore_error(&kerr);
+        cli_fail(e);
+        e2b_error_free(e);
         return 1;
     }
     if (warning) {

@@ -51,8 +51,6 @@ void term_close(void);
 /* A note to show once, e.g. that an unknown TERM was replaced; "" when none. */
 const char *term_note(void);
 
-/* True when colours are in use. */
-bool term_has_color(void);
 attr_t term_attr(enum term_role role);
 
 /* The read end of the signal self-pipe: one byte, the signal number, per caught signal
