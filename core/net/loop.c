@@ -37,6 +37,7 @@ struct e2b_loop {
     int ntransfers;
     int failing;        /* the multi handle failed in the last round (logged once) */
     int inject_failure; /* tests: e2b_loop_inject_multi_failure */
+    int inject_timer_failure; /* tests: e2b_loop_inject_timer_failure */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -162,6 +163,8 @@ void e2b_loop_unwatch_fd(e2b_loop *loop, int fd)
 
 uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void *ud)
 {
+    if (loop->inject_timer_failure)
+        return 0;
     if (e2b_array_grow((void **)&loop->timers, &loop->captimers, loop->ntimers + 1,
                        sizeof *loop->timers) < 0)
         return 0;
@@ -211,6 +214,11 @@ int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud)
 void e2b_loop_inject_multi_failure(e2b_loop *loop, int on)
 {
     loop->inject_failure = on;
+}
+
+void e2b_loop_inject_timer_failure(e2b_loop *loop, int on)
+{
+    loop->inject_timer_failure = on;
 }
 
 static CURLMcode multi_perform(e2b_loop *loop, int *running)

@@ -28,5 +28,8 @@ void e2b_loop_transfer_unregister(e2b_loop *loop, e2b_loop_transfer *t);
 /* Fault injection for tests: while on, every curl_multi_perform/curl_multi_poll of this loop
  * reports CURLM_INTERNAL_ERROR, as a broken multi handle would. */
 void e2b_loop_inject_multi_failure(e2b_loop *loop, int on);
+/* Fault injection for tests: while on, e2b_loop_timer_add fails (returns 0), as when out of
+ * memory. */
+void e2b_loop_inject_timer_failure(e2b_loop *loop, int on);
 
 #endif
