@@ -43,7 +43,7 @@ SAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 # pkg-config is asked lazily (=, not :=) so that `make deps` works before the libraries exist.
 PC_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)
-# libarchive is compiled against but not linked: core/git/archive_dl.c loads it when an up first
+# libarchive is compiled against but not linked: core/util/archive_dl.c loads it when an up first
 # needs it, so start-up does not pay for it (and for the libxml2/ICU it drags in).
 LINK_PKGS  := $(filter-out libarchive,$(APP_PKGS))
 PC_LIBS     = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)

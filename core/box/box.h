@@ -25,8 +25,10 @@
 #include "core/util/error.h"
 #include "core/net/loop.h"
 #include "core/box/records.h"
+#include "keystore/keystore.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct keystore;
 struct e2b_orphans;
@@ -121,8 +123,6 @@ e2b_box_op *e2b_box_pull(const e2b_box_env *env, const e2b_box_pull_params *p,
  * (after cleaning up what it made, e.g. the new sandbox of an up). */
 void e2b_box_op_cancel(e2b_box_op *op);
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op);
-/* 1 once done has run. */
-int e2b_box_op_finished(const e2b_box_op *op);
 /* Runs the loop until the op is done; returns a copy of its error (caller frees) or NULL. */
 e2b_error *e2b_box_op_wait(e2b_box_op *op);
 /* Frees the op; one still running is cancelled first (its done callback is not called)
@@ -156,6 +156,16 @@ typedef struct e2b_box_listing {
 int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list *sandboxes,
                           e2b_box_listing *out);
 void e2b_box_listing_clear(e2b_box_listing *l);
+/* "running", "paused" or "gone". */
+const char *e2b_box_list_state_name(e2b_box_list_state s);
+/* Writes the listing as the `--list --json` document (version 1: boxes, workspaces,
+ * sandboxes) to out. */
+void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out);
+
+/* The one translation of a keystore error into core's: "password store: <its sentence>",
+ * with a kind from its code (not-found and invalid as such, out of memory internal, the
+ * rest, a locked keyring or a timeout included, an I/O error). Caller frees. */
+e2b_error *e2b_keystore_error(const ks_error *kerr);
 
 /* A random password for a box server: 32 characters [A-Za-z0-9] from getrandom. buf must
  * hold 33 bytes. Returns 0, or -1 when no randomness is available. */

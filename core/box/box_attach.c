@@ -139,7 +139,7 @@ static void attach_password(e2b_box_op *op)
         return;
     }
     if (c != KS_OK) {
-        e = e2b_error_new(E2B_ERR_IO, "password store: %s", kerr.message);
+        e = e2b_keystore_error(&kerr);
         attach_fail(op, e, "reading the password");
         e2b_error_free(e);
         return;

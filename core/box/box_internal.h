@@ -33,6 +33,8 @@ struct e2b_box_op {
     e2b_http_request *http;
     ks_job *job;
     uint64_t timer;
+    e2b_loop_slot start_slot; /* the first step runs from the loop (a post cannot fail) */
+    e2b_loop_slot wake_slot;  /* a keystore job's end, posted from its worker thread */
     void (*job_then)(e2b_box_op *op);                      /* after a keystore job */
     void (*step_then)(e2b_box_op *op, const e2b_error *err); /* after a helper's call */
 
@@ -102,8 +104,6 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total);
 /* Ends the op with err (owned; NULL = success): runs done, unless detached. */
 void box_op_finish(e2b_box_op *op, e2b_error *err);
-/* Whether the op should stop now (cancelled or detached): finishes it with CANCELLED. */
-int box_op_stop_if_cancelled(e2b_box_op *op);
 
 /* Keystore through a job whose wake posts `then` to the loop (the op stays alive). */
 typedef void (*box_job_fn)(e2b_box_op *op);

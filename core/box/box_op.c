@@ -139,13 +139,6 @@ void box_op_finish(e2b_box_op *op, e2b_error *err)
         op->done(op->ud, op, err);
 }
 
-int box_op_stop_if_cancelled(e2b_box_op *op)
-{
-    if (!op->cancelled)
-        return 0;
-    return 1;
-}
-
 void e2b_box_op_cancel(e2b_box_op *op)
 {
     if (!op || op->finished || op->cancelled)
@@ -165,16 +158,9 @@ const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
     return &op->res;
 }
 
-int e2b_box_op_finished(const e2b_box_op *op)
-{
-    return op->finished;
-}
-
 e2b_error *e2b_box_op_wait(e2b_box_op *op)
 {
-    while (!op->finished)
-        if (e2b_loop_run_once(op->env.loop, 1000) < 0)
-            return e2b_error_new(E2B_ERR_INTERNAL, "the event loop failed");
+    e2b_wait(op->env.loop, &op->finished);
     return op->error ? e2b_error_copy(op->error) : NULL;
 }
 
@@ -200,16 +186,18 @@ static void job_on_loop(void *ud)
     then(op);
 }
 
+/* From the job's worker thread. A slot post cannot fail: the op waits for this call
+ * (pending), so a lost wake-up would leave it waiting forever. */
 static void job_wake(void *ctx)
 {
     e2b_box_op *op = ctx;
-    e2b_loop_post(op->env.loop, job_on_loop, op);
+    e2b_loop_post_slot(op->env.loop, &op->wake_slot, job_on_loop, op);
 }
 
 static int job_started(e2b_box_op *op, ks_job *job, ks_error *kerr, box_job_fn then)
 {
     if (!job) {
-        box_op_finish(op, box_err(E2B_ERR_INTERNAL, NULL, "keystore: %s", kerr->message));
+        box_op_finish(op, e2b_keystore_error(kerr));
         return -1;
     }
     op->job = job;
@@ -640,6 +628,12 @@ static void health_done(void *ud, const e2b_http_response *resp, const e2b_error
         return;
     }
     op->timer = e2b_loop_timer_add(op->env.loop, health_backoff(op), health_try, op);
+    if (!op->timer) { /* no timer, no retry: counting one as pending would wait forever */
+        e2b_error *e = e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer (out of memory)");
+        op->step_then(op, e);
+        e2b_error_free(e);
+        return;
+    }
     op->pending++;
 }
 
@@ -873,7 +867,6 @@ static void start_now(void *ud)
 {
     e2b_box_op *op = ud;
     box_step_fn then = op->step_then;
-    op->timer = 0;
     op->pending--;
     if (op->cancelled) {
         box_op_finish(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
@@ -894,5 +887,5 @@ void box_op_start(e2b_box_op *op, const char *name, box_step_fn then)
     op->step_then = then;
     op->start_name = box_strdup(name);
     op->pending++;
-    op->timer = e2b_loop_timer_add(op->env.loop, 0, start_now, op);
+    e2b_loop_post_slot(op->env.loop, &op->start_slot, start_now, op); /* cannot fail */
 }

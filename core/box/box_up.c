@@ -274,8 +274,7 @@ static void up_password_stored(e2b_box_op *op)
     ks_error kerr = {0};
     e2b_error *err = NULL;
     if (box_op_job_result(op, &kerr) != KS_OK) {
-        up_fail(op, e2b_error_new(E2B_ERR_IO, "password store: %s", kerr.message),
-                "storing the password");
+        up_fail(op, e2b_keystore_error(&kerr), "storing the password");
         return;
     }
     op->password_stored = 1;

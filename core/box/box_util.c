@@ -1,6 +1,8 @@
 /* Pure helpers of the box layer: passwords, command templates, the merged listing. */
 #include "core/box/box.h"
 
+#include "core/util/buf.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -24,30 +26,12 @@ int e2b_box_password(char buf[33])
     return 0;
 }
 
-/* A growing string. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
+/* A growing string: core's one buffer (core/util/buf.h). */
+typedef e2b_buf sbuf;
 
 static void sb_add(sbuf *b, const char *p, size_t n)
 {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = '\0';
+    e2b_buf_add(b, p, n);
 }
 
 static void sb_subst(sbuf *b, const char *word, size_t n, const char *url, const char *dir,
@@ -95,7 +79,7 @@ static int split_words(const char *tmpl, void (*fn)(void *ctx, const char *w, si
                 char q = *p++;
                 const char *e = strchr(p, q);
                 if (!e) {
-                    free(w.s);
+                    free(w.data);
                     return -1;
                 }
                 sb_add(&w, p, (size_t)(e - p));
@@ -104,11 +88,14 @@ static int split_words(const char *tmpl, void (*fn)(void *ctx, const char *w, si
                 sb_add(&w, p++, 1);
             }
         }
-        fn(ctx, w.s ? w.s : "", w.len);
+        if (w.failed)
+            break;
+        fn(ctx, w.data ? w.data : "", w.len);
         count++;
     }
-    free(w.s);
-    return count;
+    int failed = w.failed;
+    e2b_buf_clear(&w);
+    return failed ? -1 : count;
 }
 
 typedef struct {
@@ -126,9 +113,9 @@ static void add_word(void *vctx, const char *w, size_t n)
     sbuf one = {0};
     sb_add(&one, "", 0);
     sb_subst(&one, w, n, c->url, c->dir, c->port);
-    if (one.oom) {
+    if (one.failed) {
         c->oom = 1;
-        free(one.s);
+        free(one.data);
         return;
     }
     if (c->shell) {
@@ -136,28 +123,22 @@ static void add_word(void *vctx, const char *w, size_t n)
         if (c->line.len)
             sb_add(&c->line, " ", 1);
         sb_add(&c->line, "'", 1);
-        for (const char *p = one.s; *p; p++) {
+        for (const char *p = one.data; *p; p++) {
             if (*p == '\'')
                 sb_add(&c->line, "'\\''", 4);
             else
                 sb_add(&c->line, p, 1);
         }
         sb_add(&c->line, "'", 1);
-        free(one.s);
+        free(one.data);
         return;
     }
-    if (c->n + 2 > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        char **na = realloc(c->argv, cap * sizeof *na);
-        if (!na) {
-            c->oom = 1;
-            free(one.s);
-            return;
-        }
-        c->argv = na;
-        c->cap = cap;
+    if (e2b_array_grow((void **)&c->argv, &c->cap, c->n + 2, sizeof *c->argv) < 0) {
+        c->oom = 1;
+        free(one.data);
+        return;
     }
-    c->argv[c->n++] = one.s;
+    c->argv[c->n++] = one.data;
     c->argv[c->n] = NULL;
 }
 
@@ -185,11 +166,11 @@ char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, 
 {
     words_ctx c = {.url = url, .dir = dir, .port = port, .shell = 1};
     int n = tmpl ? split_words(tmpl, add_word, &c) : -1;
-    if (n <= 0 || c.oom || c.line.oom) {
-        free(c.line.s);
+    if (n <= 0 || c.oom || c.line.failed) {
+        free(c.line.data);
         return NULL;
     }
-    return c.line.s;
+    return c.line.data;
 }
 
 /* ---- listing ---- */

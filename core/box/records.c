@@ -3,6 +3,8 @@
 
 #include "core/git/gitwork.h"
 #include "core/e2b/model.h"
+#include "core/util/buf.h"
+#include "core/util/fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,24 +26,11 @@ static char *xstrdup(const char *s)
  * is tightened, since record names and paths are nobody else's business. */
 static e2b_error *ensure_dir(const char *dir)
 {
-    char path[4096];
-    struct stat st;
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0700) < 0 && errno != EEXIST)
-            return e2b_error_new(E2B_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(path, 0700) < 0 && errno != EEXIST)
-        return e2b_error_new(E2B_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-    if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-        return e2b_error_new(E2B_ERR_IO, "%s is not a directory", path);
-    if ((st.st_mode & 077) && chmod(path, 0700) < 0)
-        return e2b_error_new(E2B_ERR_IO, "cannot make %s private: %s", path, strerror(errno));
+    if (e2b_mkdir_private(dir) < 0)
+        return e2b_error_new(E2B_ERR_IO, "cannot use the records directory %s: %s", dir,
+                             errno == ENOTDIR ? "not a directory"
+                             : errno == EPERM ? "it belongs to another user"
+                                              : strerror(errno));
     return NULL;
 }
 
@@ -102,21 +91,6 @@ static int record_path(char *buf, size_t size, const char *dir, const char *name
     return snprintf(buf, size, "%s/%s%s", dir, name, ext) < (int)size ? 0 : -1;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Removes the temp files of writers that died (".<name>.<pid>.tmp" whose pid is gone): a
  * SIGKILL between the temp write and the rename leaves one behind. A live pid may be
  * another e2b-tui writing right now, so its file is left alone. */
@@ -146,7 +120,7 @@ static void sweep_stale_temps(const char *records_dir)
 
 e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive)
 {
-    char final[4200], tmp[4300];
+    char final[4200];
     e2b_error *err = check_name(r ? r->name : NULL);
     if (err)
         return err;
@@ -157,53 +131,29 @@ e2b_error *box_record_write(const char *records_dir, const box_record *r, int ex
     sweep_stale_temps(records_dir);
     if (record_path(final, sizeof final, records_dir, r->name, ".json") < 0)
         return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
-    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", records_dir, r->name, (long)getpid());
     json_t *j = record_to_json(r);
     char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
     json_decref(j);
-    if (!text)
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        err = e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        free(text);
-        return err;
-    }
-    size_t len = strlen(text);
-    text[len] = '\0';
-    int bad = write_all(fd, text, len) < 0 || write_all(fd, "\n", 1) < 0 || fsync(fd) < 0;
-    int saved = errno;
+    e2b_buf b = {0};
+    e2b_buf_adds(&b, text);
+    e2b_buf_add(&b, "\n", 1);
     free(text);
-    if (close(fd) < 0 && !bad) {
-        bad = 1;
-        saved = errno;
+    if (b.failed) {
+        e2b_buf_clear(&b);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
-    if (bad) {
-        unlink(tmp);
-        return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", tmp, strerror(saved));
-    }
-    if (exclusive) {
-        /* link() fails when the name exists: two `up`s of the same name cannot both win. */
-        if (link(tmp, final) < 0) {
-            saved = errno;
-            unlink(tmp);
-            if (saved == EEXIST)
-                return e2b_error_set_action(
-                    e2b_error_new(E2B_ERR_CONFLICT, "a box named %s already exists", r->name),
-                    "recording box %s", r->name);
-            return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", final, strerror(saved));
-        }
-        unlink(tmp);
-    } else if (rename(tmp, final) < 0) {
-        saved = errno;
-        unlink(tmp);
+    char file[300];
+    snprintf(file, sizeof file, "%s.json", r->name);
+    int rc = e2b_replace_file(records_dir, file, b.data, b.len, 0600,
+                              exclusive ? E2B_REPLACE_EXCLUSIVE : 0);
+    int saved = errno;
+    e2b_buf_clear(&b);
+    if (rc < 0 && saved == EEXIST && exclusive)
+        return e2b_error_set_action(
+            e2b_error_new(E2B_ERR_CONFLICT, "a box named %s already exists", r->name),
+            "recording box %s", r->name);
+    if (rc < 0)
         return e2b_error_new(E2B_ERR_IO, "cannot write %s: %s", final, strerror(saved));
-    }
-    int dfd = open(records_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd); /* the rename itself must survive a crash */
-        close(dfd);
-    }
     return NULL;
 }
 
@@ -313,16 +263,10 @@ e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, c
         if (!gitwork_box_name_valid(name) ||
             record_path(path, sizeof path, records_dir, name, ".json") < 0)
             continue;
-        if (out->count == cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            box_record *ni = realloc(out->items, ncap * sizeof *ni);
-            if (!ni) {
-                closedir(d);
-                box_record_list_clear(out);
-                return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-            }
-            out->items = ni;
-            cap = ncap;
+        if (e2b_array_grow((void **)&out->items, &cap, out->count + 1, sizeof *out->items) < 0) {
+            closedir(d);
+            box_record_list_clear(out);
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         }
         e2b_error *err = read_file(path, name, &out->items[out->count]);
         if (err) {
@@ -379,19 +323,3 @@ void box_record_list_clear(box_record_list *list)
     list->count = 0;
 }
 
-int box_record_copy(const box_record *src, box_record *dst)
-{
-    *dst = *src;
-    dst->name = xstrdup(src->name);
-    dst->sandbox_id = xstrdup(src->sandbox_id);
-    dst->template_id = xstrdup(src->template_id);
-    dst->branch = xstrdup(src->branch);
-    dst->base = xstrdup(src->base);
-    dst->dir = xstrdup(src->dir);
-    if (!dst->name || !dst->sandbox_id || !dst->template_id || !dst->branch || !dst->base ||
-        !dst->dir) {
-        box_record_clear(dst);
-        return -1;
-    }
-    return 0;
-}

@@ -59,7 +59,5 @@ const box_record *box_record_list_find(const box_record_list *list, const char *
 
 void box_record_clear(box_record *r);
 void box_record_list_clear(box_record_list *list);
-/* Deep copy; returns 0 or -1 (out of memory, dst empty). */
-int box_record_copy(const box_record *src, box_record *dst);
 
 #endif

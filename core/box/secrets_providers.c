@@ -13,11 +13,6 @@ static const e2b_provider openrouter = {"openrouter", "openrouter.ai", "Authoriz
                                         "Bearer ", "OPENROUTER_API_KEY"};
 static const e2b_provider *const table[] = {&anthropic, &openai, &openrouter, NULL};
 
-const e2b_provider *const *e2b_providers(void)
-{
-    return table;
-}
-
 const e2b_provider *e2b_provider_find(const char *name)
 {
     for (size_t i = 0; name && table[i]; i++)

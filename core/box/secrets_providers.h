@@ -22,8 +22,6 @@ typedef struct e2b_provider {
 
 /* The provider of that secret name (case-insensitive), or NULL. Static storage. */
 const e2b_provider *e2b_provider_find(const char *name);
-/* The known providers, NULL-terminated. */
-const e2b_provider *const *e2b_providers(void);
 
 /* Whether name is acceptable as a secret name: non-empty, at most 128 bytes, no '{', '}',
  * whitespace or control characters, not starting with "sec_". */

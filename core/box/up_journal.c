@@ -1,7 +1,7 @@
 /* The journal of creates in doubt (up_journal.h): flock'ed entry files. */
 #include "core/box/up_journal.h"
 
-#include "core/util/log.h" /* e2b_mkdir_private */
+#include "core/util/fs.h"
 #include "core/util/str.h"
 
 #include <dirent.h>
@@ -31,20 +31,6 @@ static char *journal_dir(const char *state_dir)
     return e2b_strfmt("%s/" UP_JOURNAL_DIR, state_dir);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 e2b_error *up_journal_add(const char *state_dir, const char *tag, const char *name,
                           up_journal_entry *out)
 {
@@ -67,9 +53,10 @@ e2b_error *up_journal_add(const char *state_dir, const char *tag, const char *na
         goto out;
     }
     unlink(tmp); /* a temp file of a crashed add with this very tag: ours to replace */
-    /* Locked before it has its name, so no sweeper can claim it in between. */
+    /* Locked before it has its name, so no sweeper can claim it in between (which is why
+     * this is not e2b_replace_file: the entry stays open and locked while its up runs). */
     fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || write_all(fd, text, strlen(text)) < 0 ||
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0 || e2b_write_all(fd, text, strlen(text)) < 0 ||
         fsync(fd) < 0 || rename(tmp, final) < 0) {
         err = e2b_error_new(E2B_ERR_IO, "cannot write the journal entry %s: %s", final,
                             strerror(errno));

@@ -1,6 +1,8 @@
 #include "core/e2b/api.h"
 
 #include "core/net/http.h"
+#include "core/util/buf.h"
+#include "core/util/json_wipe.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
 
@@ -88,85 +90,35 @@ struct e2b_api_call {
 
 /* ---- percent-encoding as the JS SDK does it ---- */
 
-static char *percent_encode(const char *s, const char *keep, int space_plus)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = strlen(s);
-    char *out = malloc(n * 3 + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-            (*p < 0x80 && strchr(keep, *p))) {
-            *o++ = (char)*p;
-        } else if (*p == ' ' && space_plus) {
-            *o++ = '+';
-        } else {
-            *o++ = '%';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 char *e2b_encode_uri_component(const char *s)
 {
-    return percent_encode(s, "-_.!~*'()", 0);
+    return e2b_percent_encode(s, "-_.!~*'()", 0);
 }
 
 char *e2b_encode_form_component(const char *s)
 {
-    return percent_encode(s, "*-._", 1);
+    return e2b_percent_encode(s, "*-._", 1);
 }
 
-/* A growing string. */
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int failed;
-} sbuf;
+/* A growing string: core's one buffer (core/util/buf.h). Adding NULL (an allocation that
+ * failed upstream) fails it, and sb_done then returns NULL. */
+typedef e2b_buf sbuf;
 
 static void sb_add(sbuf *b, const char *t)
 {
-    size_t l;
-    if (b->failed || !t) {
-        b->failed = 1;
-        return;
-    }
-    l = strlen(t);
-    if (b->n + l + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        char *p;
-        while (cap < b->n + l + 1)
-            cap *= 2;
-        p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, t, l + 1);
-    b->n += l;
+    e2b_buf_adds(b, t);
 }
 
 /* Adds and frees t. */
 static void sb_take(sbuf *b, char *t)
 {
-    sb_add(b, t);
+    e2b_buf_adds(b, t);
     free(t);
 }
 
 static char *sb_done(sbuf *b)
 {
-    if (b->failed) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s ? b->s : strdup("");
+    return e2b_buf_take(b);
 }
 
 char *e2b_api_list_query_string(const e2b_list_query *q, const char *next_token)
@@ -809,10 +761,12 @@ void e2b_api_cancel(e2b_api_call *call)
         e2b_http_cancel(call->req);
 }
 
+/* A request body's text; the tree is wiped (a secret's value, a create's envVars), and the
+ * text is wiped with the call. */
 static char *json_text(json_t *j)
 {
-    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
+    char *s = e2b_json_dumps_wiped(j, JSON_COMPACT);
+    e2b_json_wipe_decref(j);
     return s;
 }
 
@@ -1033,7 +987,7 @@ e2b_api_call *e2b_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t
     sb_add(&b, "sandbox_ids=");
     for (size_t i = 0; i < n; i++) {
         if (bad_id(ids[i])) {
-            free(b.s);
+            e2b_buf_clear(&b);
             return invalid(err, "reading sandbox metrics", "an empty sandbox id");
         }
         if (i)
@@ -1047,7 +1001,7 @@ e2b_api_call *e2b_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t
         call_free(call);
         call = NULL;
     } else if (!call) {
-        free(b.s);
+        e2b_buf_clear(&b);
     }
     return launch(call, err);
 }
@@ -1087,7 +1041,7 @@ e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *
             call->query = strdup(qs + 1); /* drop the leading '&' */
         free(qs);
     } else {
-        free(b.s);
+        e2b_buf_clear(&b);
     }
     return launch(call, err);
 }
@@ -1203,228 +1157,4 @@ e2b_api_call *e2b_api_secret_delete(e2b_client *c, const char *name_or_id, e2b_a
     return launch(secret_call(c, R_NONE, "DELETE", name_or_id, "deleting", 204, 200,
                               (void (*)(void))fn, ud),
                   err);
-}
-
-/* ---- blocking wrappers ---- */
-
-typedef struct sync_state {
-    int done;
-    e2b_error *err;
-    void *result;
-    long status;
-} sync_state;
-
-static void sync_finish(sync_state *st, void *result, long status, const e2b_error *err)
-{
-    st->done = 1;
-    st->result = result;
-    st->status = status;
-    st->err = err ? e2b_error_copy(err) : NULL;
-}
-
-static void sync_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
-{
-    sync_finish(ud, sb, status, err);
-}
-static void sync_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
-{
-    sync_finish(ud, l, 0, err);
-}
-static void sync_status(void *ud, long status, const e2b_error *err)
-{
-    sync_finish(ud, NULL, status, err);
-}
-static void sync_metrics(void *ud, e2b_metric_list *m, const e2b_error *err)
-{
-    sync_finish(ud, m, 0, err);
-}
-static void sync_logs(void *ud, e2b_log_list *l, const e2b_error *err)
-{
-    sync_finish(ud, l, 0, err);
-}
-static void sync_secret(void *ud, e2b_secret *s, const e2b_error *err)
-{
-    sync_finish(ud, s, 0, err);
-}
-static void sync_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
-{
-    sync_finish(ud, l, 0, err);
-}
-
-/* Runs the loop until the started call called back (or returns the start error). */
-/* start_err is read only after call was computed (argument order is unspecified in C). */
-static e2b_error *sync_wait(e2b_client *c, e2b_api_call *call, e2b_error **start_err,
-                            sync_state *st)
-{
-    if (!call)
-        return *start_err;
-    while (!st->done)
-        if (e2b_loop_run_once(c->loop, 1000) < 0 && !st->done)
-            e2b_api_cancel(call);
-    return st->err;
-}
-
-/* Moves a heap result into the caller's struct. */
-#define MOVE_OUT(out, st, type)                                                                \
-    do {                                                                                      \
-        if ((st).result) {                                                                    \
-            *(out) = *(type *)(st).result;                                                    \
-            free((st).result);                                                                \
-        }                                                                                     \
-    } while (0)
-
-e2b_error *e2b_api_create_sync(e2b_client *c, const e2b_create_params *p, e2b_sandbox *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_create(c, p, sync_sandbox, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_sandbox);
-    return err;
-}
-
-e2b_error *e2b_api_list_sync(e2b_client *c, const e2b_list_query *q, e2b_sandbox_list *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    out->total_running = -1;
-    err = sync_wait(c, e2b_api_list(c, q, sync_list, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_sandbox_list);
-    return err;
-}
-
-e2b_error *e2b_api_get_sync(e2b_client *c, const char *id, e2b_sandbox *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_get(c, id, sync_sandbox, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_sandbox);
-    return err;
-}
-
-e2b_error *e2b_api_kill_sync(e2b_client *c, const char *id)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_kill(c, id, sync_status, &st, &e), &e, &st);
-}
-
-e2b_error *e2b_api_pause_sync(e2b_client *c, const char *id)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_pause(c, id, sync_status, &st, &e), &e, &st);
-}
-
-e2b_error *e2b_api_connect_sync(e2b_client *c, const char *id, long timeout_s, e2b_sandbox *out,
-                                int *resumed)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_connect(c, id, timeout_s, sync_sandbox, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_sandbox);
-    if (resumed)
-        *resumed = !err && st.status == 201;
-    return err;
-}
-
-e2b_error *e2b_api_set_timeout_sync(e2b_client *c, const char *id, long timeout_s)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_set_timeout(c, id, timeout_s, sync_status, &st, &e), &e, &st);
-}
-
-e2b_error *e2b_api_metrics_sync(e2b_client *c, const char *id, int64_t start, int64_t end,
-                                e2b_metric_list *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_metrics(c, id, start, end, sync_metrics, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_metric_list);
-    return err;
-}
-
-e2b_error *e2b_api_metrics_bulk_sync(e2b_client *c, const char *const *ids, size_t n,
-                                     e2b_metric_list *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_metrics_bulk(c, ids, n, sync_metrics, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_metric_list);
-    return err;
-}
-
-e2b_error *e2b_api_logs_sync(e2b_client *c, const char *id, const e2b_logs_query *q,
-                             e2b_log_list *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_logs(c, id, q, sync_logs, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_log_list);
-    return err;
-}
-
-e2b_error *e2b_api_update_network_sync(e2b_client *c, const char *id, const json_t *network)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_update_network(c, id, network, sync_status, &st, &e), &e, &st);
-}
-
-e2b_error *e2b_api_secrets_list_sync(e2b_client *c, e2b_secret_list *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secrets_list(c, sync_secret_list, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_secret_list);
-    return err;
-}
-
-e2b_error *e2b_api_secret_create_sync(e2b_client *c, const char *name, const char *value,
-                                      const e2b_metadata *metadata, e2b_secret *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secret_create(c, name, value, metadata, sync_secret, &st, &e), &e,
-                    &st);
-    MOVE_OUT(out, st, e2b_secret);
-    return err;
-}
-
-e2b_error *e2b_api_secret_get_sync(e2b_client *c, const char *name_or_id, e2b_secret *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secret_get(c, name_or_id, sync_secret, &st, &e), &e, &st);
-    MOVE_OUT(out, st, e2b_secret);
-    return err;
-}
-
-e2b_error *e2b_api_secret_update_sync(e2b_client *c, const char *name_or_id, const char *value,
-                                      const e2b_metadata *metadata, e2b_secret *out)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    memset(out, 0, sizeof *out);
-    err = sync_wait(c, e2b_api_secret_update(c, name_or_id, value, metadata, sync_secret, &st, &e),
-                    &e, &st);
-    MOVE_OUT(out, st, e2b_secret);
-    return err;
-}
-
-e2b_error *e2b_api_secret_delete_sync(e2b_client *c, const char *name_or_id)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_secret_delete(c, name_or_id, sync_status, &st, &e), &e, &st);
 }

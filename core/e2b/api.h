@@ -1,5 +1,5 @@
-/* The E2B control-plane REST API (reference §1), asynchronous on the loop, with blocking
- * wrappers (*_sync) for one-shot modes built on the same calls.
+/* The E2B control-plane REST API (reference §1), asynchronous on the loop. One-shot modes
+ * start a call and wait for its callback with e2b_wait (core/net/loop.h).
  *
  *   e2b_client *c = e2b_client_new(loop, &cfg, &err);   // err: no API key
  *   e2b_api_list(c, &(e2b_list_query){0}, on_list, ui, &err);
@@ -151,33 +151,5 @@ e2b_api_call *e2b_api_secret_update(e2b_client *c, const char *name_or_id, const
                                     e2b_error **err);
 e2b_api_call *e2b_api_secret_delete(e2b_client *c, const char *name_or_id, e2b_api_status_fn fn,
                                     void *ud, e2b_error **err);
-
-/* ---- blocking wrappers: results into *out (caller clears/frees); return NULL or the error.
- * They run the client's loop until the call is done: for one-shot modes and worker code,
- * never from inside a loop callback. ---- */
-
-e2b_error *e2b_api_create_sync(e2b_client *c, const e2b_create_params *p, e2b_sandbox *out);
-e2b_error *e2b_api_list_sync(e2b_client *c, const e2b_list_query *q, e2b_sandbox_list *out);
-e2b_error *e2b_api_get_sync(e2b_client *c, const char *id, e2b_sandbox *out);
-e2b_error *e2b_api_kill_sync(e2b_client *c, const char *id);
-e2b_error *e2b_api_pause_sync(e2b_client *c, const char *id);
-/* *resumed = 1 when the sandbox was paused (201), 0 when it was running (200); may be NULL. */
-e2b_error *e2b_api_connect_sync(e2b_client *c, const char *id, long timeout_s, e2b_sandbox *out,
-                                int *resumed);
-e2b_error *e2b_api_set_timeout_sync(e2b_client *c, const char *id, long timeout_s);
-e2b_error *e2b_api_metrics_sync(e2b_client *c, const char *id, int64_t start, int64_t end,
-                                e2b_metric_list *out);
-e2b_error *e2b_api_metrics_bulk_sync(e2b_client *c, const char *const *ids, size_t n,
-                                     e2b_metric_list *out);
-e2b_error *e2b_api_logs_sync(e2b_client *c, const char *id, const e2b_logs_query *q,
-                             e2b_log_list *out);
-e2b_error *e2b_api_update_network_sync(e2b_client *c, const char *id, const json_t *network);
-e2b_error *e2b_api_secrets_list_sync(e2b_client *c, e2b_secret_list *out);
-e2b_error *e2b_api_secret_create_sync(e2b_client *c, const char *name, const char *value,
-                                      const e2b_metadata *metadata, e2b_secret *out);
-e2b_error *e2b_api_secret_get_sync(e2b_client *c, const char *name_or_id, e2b_secret *out);
-e2b_error *e2b_api_secret_update_sync(e2b_client *c, const char *name_or_id, const char *value,
-                                      const e2b_metadata *metadata, e2b_secret *out);
-e2b_error *e2b_api_secret_delete_sync(e2b_client *c, const char *name_or_id);
 
 #endif

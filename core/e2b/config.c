@@ -621,14 +621,6 @@ char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_i
     return e2b_strfmt("%s://%d-%s.%s", e2b_domain_is_local(d) ? "http" : "https", port, sandbox_id, d);
 }
 
-char *e2b_url_host(const char *url)
-{
-    const char *p = strstr(url, "://"), *end;
-    p = p ? p + 3 : url;
-    end = p + strcspn(p, "/?#");
-    return strndup(p, (size_t)(end - p));
-}
-
 void e2b_config_key_hint(const char *api_key, char *buf, size_t size)
 {
     size_t n = api_key ? strlen(api_key) : 0;

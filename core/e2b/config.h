@@ -111,8 +111,6 @@ char *e2b_config_envd_url(const e2b_config *cfg, const char *sandbox_id,
 /* <scheme>://<port>-<id>.<domain>: a port of the sandbox (OpenCode's server). New string. */
 char *e2b_config_port_url(const e2b_config *cfg, int port, const char *sandbox_id,
                           const char *sandbox_domain);
-/* The host part of a URL ("https://api.e2b.app:443/x" -> "api.e2b.app:443"). New string. */
-char *e2b_url_host(const char *url);
 
 /* Writes what `e2b-tui --info` prints: API URL, domain, sandbox URL rule, paths, keystore,
  * and whether the API key is set (its last 4 characters at most). keystore_in_use: the

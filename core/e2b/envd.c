@@ -1,6 +1,8 @@
 #include "core/e2b/envd.h"
 
-#include "core/git/archive_dl.h"
+#include "core/util/archive_dl.h"
+#include "core/util/buf.h"
+#include "core/util/json_wipe.h"
 #include "core/util/base64.h"
 #include "core/e2b/connect_codec.h"
 #include "core/util/log.h"
@@ -26,25 +28,10 @@ struct e2b_envd {
     char *user;          /* for the /files username= query, or NULL */
 };
 
+/* Same unreserved set as encodeURIComponent; '/' is escaped too, which envd decodes. */
 static char *esc(const char *s)
 {
-    /* Same unreserved set as encodeURIComponent; '/' is escaped too, which envd decodes. */
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = malloc(strlen(s) * 3 + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-            strchr("-_.~", *p)) {
-            *o++ = (char)*p;
-        } else {
-            *o++ = '%';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
-    return out;
+    return e2b_percent_encode(s, "-_.~", 0);
 }
 
 e2b_envd *e2b_envd_new(e2b_loop *loop, const e2b_config *cfg, const e2b_sandbox *sb,
@@ -91,6 +78,11 @@ oom:
     return NULL;
 }
 
+e2b_loop *e2b_envd_loop(e2b_envd *ev)
+{
+    return ev->loop;
+}
+
 void e2b_envd_free(e2b_envd *ev)
 {
     if (!ev)
@@ -135,7 +127,8 @@ typedef struct call {
     void *ud;
     char *action;
     char *not_found;
-    char *body; /* owned request body */
+    char *body; /* owned request body (may hold a secret: wiped when freed) */
+    size_t body_len;
     e2b_process_stream stream;
     /* gzip on the fly */
     struct archive *gz;
@@ -152,6 +145,8 @@ static void call_free(call *c)
         return;
     free(c->action);
     free(c->not_found);
+    if (c->body)
+        explicit_bzero(c->body, c->body_len);
     free(c->body);
     if (c->kind == C_STREAM)
         e2b_process_stream_clear(&c->stream);
@@ -266,19 +261,12 @@ static int gz_write(struct archive *a, void *ud, const void *buf, size_t n)
 {
     call *c = ud;
     (void)a;
-    if (c->gz_len + n > c->gz_cap) {
-        size_t cap = c->gz_cap ? c->gz_cap : 65536;
-        char *p;
-        while (cap < c->gz_len + n)
-            cap *= 2;
-        p = realloc(c->gz_out, cap);
-        if (!p)
-            return -1;
-        c->gz_out = p;
-        c->gz_cap = cap;
-    }
-    memcpy(c->gz_out + c->gz_len, buf, n);
-    c->gz_len += n;
+    e2b_buf b = {.data = c->gz_out, .len = c->gz_len, .cap = c->gz_cap};
+    if (e2b_buf_add(&b, buf, n) < 0)
+        return -1;
+    c->gz_out = b.data;
+    c->gz_len = b.len;
+    c->gz_cap = b.cap;
     return (int)n;
 }
 
@@ -400,10 +388,12 @@ e2b_http_request *e2b_envd_upload(e2b_envd *ev, const e2b_upload *up, e2b_envd_d
                                          *archive_dl_error() ? ": " : "", archive_dl_error());
                 return NULL;
             }
-            if (!up->data)
+            if (!up->data) {
                 free(m);
-            else
+            } else {
                 c->body = (char *)m; /* freed with the call */
+                c->body_len = sizeof *m;
+            }
             o.read_body = gz_read;
             o.read_ud = c;
             o.body_size = -1;
@@ -500,7 +490,7 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
                                      e2b_error **err)
 {
     const char *hdrs[10];
-    char *url = e2b_strfmt("%s/process.Process/%s", ev->base, method), *text = json_dumps(msg, JSON_COMPACT);
+    char *url = e2b_strfmt("%s/process.Process/%s", ev->base, method), *text = e2b_json_dumps_wiped(msg, JSON_COMPACT);
     char *deadline = timeout_ms > 0 ? e2b_strfmt("Connect-Timeout-Ms: %ld", timeout_ms) : NULL;
     uint8_t *env = NULL;
     size_t env_len = 0;
@@ -508,7 +498,7 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
     e2b_http_request *req = NULL;
     e2b_http_options o = {.method = "POST", .low_speed_time_s = STREAM_LOW_SPEED_S,
                           .retry_429 = 1};
-    json_decref(msg);
+    e2b_json_wipe_decref(msg); /* a Start body carries the box password in its envs */
     if (!c || !url || !text || (timeout_ms > 0 && !deadline) ||
         e2b_connect_encode(0, text, strlen(text), &env, &env_len) < 0) {
         call_free(c);
@@ -516,7 +506,8 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
         goto out;
     }
     c->done = done;
-    c->body = (char *)env; /* the envelope is binary: freed with the call */
+    c->body = (char *)env; /* the envelope is binary: wiped and freed with the call */
+    c->body_len = env_len;
     env = NULL;
     e2b_process_stream_init(&c->stream, on_event, ud);
     headers(ev, 1, hdrs, 10, "Content-Type: application/connect+json",
@@ -538,13 +529,15 @@ static e2b_http_request *stream_call(e2b_envd *ev, const char *method, json_t *m
     o.log_path = strstr(url, "/process.Process/");
     req = launch(ev, c, &o, err);
     free(url);
-    free(text);
+    e2b_json_text_wipe_free(text);
     free(deadline);
     return req;
 out:
+    if (env)
+        explicit_bzero(env, env_len);
     free(env);
     free(url);
-    free(text);
+    e2b_json_text_wipe_free(text);
     free(deadline);
     return launch(ev, NULL, &o, err);
 }
@@ -588,7 +581,8 @@ e2b_http_request *e2b_envd_rpc(e2b_envd *ev, const char *service, const char *me
     e2b_http_options o = {.method = "POST", .timeout_ms = RPC_TIMEOUT_MS, .retry_429 = 1};
     if (c) {
         c->json_done = done;
-        c->body = json_dumps(request, JSON_COMPACT);
+        c->body = e2b_json_dumps_wiped(request, JSON_COMPACT);
+        c->body_len = c->body ? strlen(c->body) : 0;
     }
     if (!url || !c || !c->body) {
         free(url);
@@ -766,219 +760,4 @@ void e2b_entry_list_clear(e2b_entry_list *list)
     free(list->items);
     list->items = NULL;
     list->count = 0;
-}
-
-/* ---- blocking wrappers ---- */
-
-typedef struct sync_state {
-    int done;
-    e2b_error *err;
-    json_t *reply;
-} sync_state;
-
-static void sync_done(void *ud, const e2b_error *err)
-{
-    sync_state *st = ud;
-    st->done = 1;
-    st->err = err ? e2b_error_copy(err) : NULL;
-}
-
-static void sync_json(void *ud, const json_t *reply, const e2b_error *err)
-{
-    sync_state *st = ud;
-    st->done = 1;
-    st->err = err ? e2b_error_copy(err) : NULL;
-    st->reply = reply ? json_incref((json_t *)reply) : NULL;
-}
-
-static e2b_error *wait_for(e2b_envd *ev, e2b_http_request *req, e2b_error **start_err,
-                           sync_state *st)
-{
-    if (!req)
-        return *start_err;
-    while (!st->done)
-        e2b_loop_run_once(ev->loop, 1000);
-    return st->err;
-}
-
-e2b_error *e2b_envd_upload_sync(e2b_envd *ev, const e2b_upload *up)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return wait_for(ev, e2b_envd_upload(ev, up, sync_done, &st, &e), &e, &st);
-}
-
-e2b_error *e2b_envd_download_sync(e2b_envd *ev, const char *path, e2b_http_write_fn write,
-                                  void *write_ud, int gzip)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return wait_for(ev, e2b_envd_download(ev, path, write, write_ud, gzip, sync_done, &st, &e),
-                    &e, &st);
-}
-
-typedef struct run_state {
-    sync_state st; /* first: sync_done gets the same pointer */
-    e2b_process_result *r;
-    size_t max;
-} run_state;
-
-static void keep(char **buf, size_t *len, size_t *total, size_t max, const uint8_t *d, size_t n)
-{
-    size_t take = *len + n > max ? (max > *len ? max - *len : 0) : n;
-    *total += n;
-    if (take) {
-        char *p = realloc(*buf, *len + take + 1);
-        if (!p)
-            return;
-        memcpy(p + *len, d, take);
-        *len += take;
-        p[*len] = '\0';
-        *buf = p;
-    }
-}
-
-static int run_event(void *ud, const e2b_process_event *evt)
-{
-    run_state *rs = ud;
-    e2b_process_result *r = rs->r;
-    switch (evt->type) {
-    case E2B_PROC_START:
-        r->pid = evt->pid;
-        break;
-    case E2B_PROC_STDOUT:
-    case E2B_PROC_PTY:
-        keep(&r->out, &r->out_len, &r->out_total, rs->max, evt->data, evt->len);
-        break;
-    case E2B_PROC_STDERR:
-        keep(&r->err, &r->err_len, &r->err_total, rs->max, evt->data, evt->len);
-        break;
-    case E2B_PROC_END:
-        r->exit_code = evt->exit_code;
-        r->exited = evt->exited;
-        break;
-    default:
-        break;
-    }
-    return 0;
-}
-
-e2b_error *e2b_envd_run_sync(e2b_envd *ev, const e2b_process_spec *spec, size_t max_output,
-                             e2b_process_result *out)
-{
-    run_state rs = {{0}, out, max_output};
-    e2b_error *e = NULL;
-    memset(out, 0, sizeof *out);
-    out->out = strdup("");
-    out->err = strdup("");
-    return wait_for(ev, e2b_envd_process_start(ev, spec, run_event, sync_done, &rs, &e), &e,
-                    &rs.st);
-}
-
-void e2b_process_result_clear(e2b_process_result *r)
-{
-    if (!r)
-        return;
-    free(r->out);
-    free(r->err);
-    memset(r, 0, sizeof *r);
-}
-
-/* A unary call to the end: *reply (caller decrefs) or the error. */
-static e2b_error *rpc_sync(e2b_envd *ev, const char *service, const char *method, json_t *req,
-                           json_t **reply)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL, *err;
-    err = wait_for(ev, e2b_envd_rpc(ev, service, method, req, sync_json, &st, &e), &e, &st);
-    json_decref(req);
-    if (reply)
-        *reply = st.reply;
-    else
-        json_decref(st.reply);
-    return err;
-}
-
-e2b_error *e2b_envd_process_list_sync(e2b_envd *ev, e2b_process_list *out)
-{
-    json_t *reply = NULL;
-    e2b_error *err = rpc_sync(ev, "process.Process", "List", json_object(), &reply);
-    memset(out, 0, sizeof *out);
-    if (!err)
-        err = e2b_process_list_from_json(reply, out);
-    json_decref(reply);
-    return err;
-}
-
-e2b_error *e2b_envd_send_signal_sync(e2b_envd *ev, uint32_t pid, const char *signal)
-{
-    char name[32];
-    snprintf(name, sizeof name, "SIGNAL_%s", signal ? signal : "SIGKILL");
-    return rpc_sync(ev, "process.Process", "SendSignal",
-                    json_pack("{s:{s:I},s:s}", "process", "pid", (json_int_t)pid, "signal", name),
-                    NULL);
-}
-
-e2b_error *e2b_envd_send_input_sync(e2b_envd *ev, uint32_t pid, const void *data, size_t len)
-{
-    char *b64 = e2b_base64_encode(data, len);
-    e2b_error *err;
-    if (!b64)
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    err = rpc_sync(ev, "process.Process", "SendInput",
-                   json_pack("{s:{s:I},s:{s:s}}", "process", "pid", (json_int_t)pid, "input",
-                             "stdin", b64),
-                   NULL);
-    free(b64);
-    return err;
-}
-
-e2b_error *e2b_envd_close_stdin_sync(e2b_envd *ev, uint32_t pid)
-{
-    return rpc_sync(ev, "process.Process", "CloseStdin",
-                    json_pack("{s:{s:I}}", "process", "pid", (json_int_t)pid), NULL);
-}
-
-e2b_error *e2b_envd_stat_sync(e2b_envd *ev, const char *path, e2b_entry *out)
-{
-    json_t *reply = NULL;
-    e2b_error *err = rpc_sync(ev, "filesystem.Filesystem", "Stat", json_pack("{s:s}", "path", path),
-                              &reply);
-    memset(out, 0, sizeof *out);
-    if (!err)
-        err = e2b_entry_from_reply(reply, out);
-    json_decref(reply);
-    return err;
-}
-
-e2b_error *e2b_envd_make_dir_sync(e2b_envd *ev, const char *path, int *created)
-{
-    e2b_error *err = rpc_sync(ev, "filesystem.Filesystem", "MakeDir",
-                              json_pack("{s:s}", "path", path), NULL);
-    if (created)
-        *created = err == NULL;
-    if (err && err->e2b_error_code && strcmp(err->e2b_error_code, "already_exists") == 0) {
-        e2b_error_free(err);
-        return NULL;
-    }
-    return err;
-}
-
-e2b_error *e2b_envd_list_dir_sync(e2b_envd *ev, const char *path, int depth,
-                                  e2b_entry_list *out)
-{
-    json_t *reply = NULL;
-    e2b_error *err = rpc_sync(ev, "filesystem.Filesystem", "ListDir",
-                              json_pack("{s:s,s:i}", "path", path, "depth", depth > 0 ? depth : 1),
-                              &reply);
-    memset(out, 0, sizeof *out);
-    if (!err)
-        err = e2b_entry_list_from_reply(reply, out);
-    json_decref(reply);
-    return err;
-}
-
-e2b_error *e2b_envd_remove_sync(e2b_envd *ev, const char *path)
-{
-    return rpc_sync(ev, "filesystem.Filesystem", "Remove", json_pack("{s:s}", "path", path), NULL);
 }

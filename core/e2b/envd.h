@@ -1,5 +1,5 @@
 /* envd, the daemon inside a sandbox (reference §2): files, processes (Connect-JSON streams)
- * and the filesystem service, asynchronous on the loop with blocking wrappers.
+ * and the filesystem service, asynchronous on the loop (wait with e2b_wait, core/net/loop.h).
  *
  *   e2b_envd *ev = e2b_envd_new(loop, &cfg, &sandbox, NULL, &err);  // sandbox from create/connect
  *   e2b_envd_upload(ev, &(e2b_upload){.path = "/tmp/x", .data = p, .len = n}, done, ud, &err);
@@ -36,6 +36,8 @@ typedef struct e2b_envd e2b_envd;
 e2b_envd *e2b_envd_new(e2b_loop *loop, const e2b_config *cfg, const e2b_sandbox *sb,
                        const char *user, e2b_error **err);
 void e2b_envd_free(e2b_envd *ev);
+/* The loop its calls run on (to e2b_wait for them). */
+e2b_loop *e2b_envd_loop(e2b_envd *ev);
 /* The base URL in use (owned by ev). */
 const char *e2b_envd_url(const e2b_envd *ev);
 
@@ -145,39 +147,5 @@ e2b_error *e2b_entry_from_reply(const json_t *reply, e2b_entry *out);
 e2b_error *e2b_entry_list_from_reply(const json_t *reply, e2b_entry_list *out);
 void e2b_entry_clear(e2b_entry *e);
 void e2b_entry_list_clear(e2b_entry_list *list);
-
-/* ---- blocking wrappers (they run the loop: never call them from a loop callback) ---- */
-
-e2b_error *e2b_envd_upload_sync(e2b_envd *ev, const e2b_upload *up);
-e2b_error *e2b_envd_download_sync(e2b_envd *ev, const char *path, e2b_http_write_fn write,
-                                  void *write_ud, int gzip);
-
-/* Runs a process to its end, collecting up to max_output bytes of stdout and stderr each
- * (more is counted but dropped). */
-typedef struct e2b_process_result {
-    uint32_t pid;
-    int exit_code;
-    int exited;
-    char *out; /* NUL-terminated */
-    size_t out_len, out_total;
-    char *err; /* NUL-terminated */
-    size_t err_len, err_total;
-} e2b_process_result;
-e2b_error *e2b_envd_run_sync(e2b_envd *ev, const e2b_process_spec *spec, size_t max_output,
-                             e2b_process_result *out);
-void e2b_process_result_clear(e2b_process_result *r);
-
-e2b_error *e2b_envd_process_list_sync(e2b_envd *ev, e2b_process_list *out);
-/* signal: "SIGTERM" or "SIGKILL". */
-e2b_error *e2b_envd_send_signal_sync(e2b_envd *ev, uint32_t pid, const char *signal);
-e2b_error *e2b_envd_send_input_sync(e2b_envd *ev, uint32_t pid, const void *data, size_t len);
-e2b_error *e2b_envd_close_stdin_sync(e2b_envd *ev, uint32_t pid);
-
-e2b_error *e2b_envd_stat_sync(e2b_envd *ev, const char *path, e2b_entry *out);
-/* *created = 0 when the directory already existed (not an error); may be NULL. */
-e2b_error *e2b_envd_make_dir_sync(e2b_envd *ev, const char *path, int *created);
-e2b_error *e2b_envd_list_dir_sync(e2b_envd *ev, const char *path, int depth,
-                                  e2b_entry_list *out);
-e2b_error *e2b_envd_remove_sync(e2b_envd *ev, const char *path);
 
 #endif

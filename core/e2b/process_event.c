@@ -1,6 +1,7 @@
 #include "core/e2b/process_event.h"
 
 #include "core/util/base64.h"
+#include "core/util/sanitize.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -34,15 +35,20 @@ static int int_field(json_t *obj, const char *key, int *out)
     return 0;
 }
 
-static int str_field(json_t *obj, const char *key, char **out)
+/* A text the box's envd sends for people (the end event's status and error): kept to its
+ * first TEXT_MAX bytes and sanitised here, so that no caller can draw it raw. */
+enum { TEXT_MAX = 256 };
+static int text_field(json_t *obj, const char *key, char **out)
 {
     json_t *v = json_object_get(obj, key);
+    size_t n;
     *out = NULL;
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_string(v))
         return -1;
-    *out = strdup(json_string_value(v));
+    n = json_string_length(v);
+    *out = sanitize_display(json_string_value(v), n < TEXT_MAX ? n : TEXT_MAX, 0);
     return *out ? 0 : -1;
 }
 
@@ -90,7 +96,7 @@ e2b_error *e2b_process_event_parse(const uint8_t *json, size_t len, e2b_process_
         ex = json_is_object(v) ? json_object_get(v, "exited") : NULL;
         if (!json_is_object(v) || int_field(v, "exitCode", &out->exit_code) < 0 ||
             (ex && !json_is_boolean(ex) && !json_is_null(ex)) ||
-            str_field(v, "status", &out->status) < 0 || str_field(v, "error", &out->error) < 0)
+            text_field(v, "status", &out->status) < 0 || text_field(v, "error", &out->error) < 0)
             err = bad("malformed end event");
         else
             out->exited = json_is_true(ex);

@@ -34,8 +34,8 @@ typedef struct e2b_process_event {
     size_t len;
     int exit_code; /* absent = 0; -1 when killed by a signal */
     int exited;    /* 1 for a normal exit */
-    char *status;  /* "exit status 1", "signal: killed"; may be NULL */
-    char *error;   /* may be NULL */
+    char *status;  /* "exit status 1", "signal: killed"; may be NULL (sanitised; its first 256 bytes) */
+    char *error;   /* may be NULL (sanitised; its first 256 bytes) */
 } e2b_process_event;
 
 /* Parses one message {"event":{...}}. *out is overwritten. Returns NULL or an

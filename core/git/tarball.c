@@ -1,6 +1,6 @@
 #include "core/git/tarball.h"
 
-#include "core/git/archive_dl.h"
+#include "core/util/archive_dl.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include "core/e2b/envd.h"
 #include "core/live/live_internal.h"
 #include "core/util/log.h"
+#include "core/util/sanitize.h"
 
 enum {
     SERVER_LOG_LINES = 5000,
@@ -61,10 +62,15 @@ static void set_status(struct log_server *s, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void set_status(struct log_server *s, bool error, const char *fmt, ...)
 {
+    char raw[sizeof s->status];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->status, sizeof s->status, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* It carries text from the network (envd's end status, error messages). */
+    char *safe = sanitize_display(raw, strlen(raw), 0);
+    snprintf(s->status, sizeof s->status, "%s", safe ? safe : "");
+    free(safe);
     s->status_error = error;
     live_notify(s->m, E2B_LIVE_LOGS);
 }

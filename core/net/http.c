@@ -1,5 +1,8 @@
 #include "core/net/http.h"
 
+#include "core/util/buf.h"
+#include "core/util/str.h"
+
 #include "core/util/log.h"
 #include "core/net/loop_curl.h"
 
@@ -31,6 +34,8 @@ struct e2b_http_request {
     part_src *part_srcs;
     char *method, *url, *log_path, *host;
     int log_by_caller;
+    char *body; /* the request body (wiped when freed) */
+    size_t body_len;
     e2b_http_read_fn read_body;
     void *read_ud;
     e2b_http_write_fn write_body;
@@ -42,7 +47,6 @@ struct e2b_http_request {
     int retry_429, retry_503, streaming_body;
     e2b_http_done_fn done;
     void *ud;
-    e2b_http_response *perform_target; /* the blocking wrapper takes the response over */
 
     e2b_http_response resp;
     size_t body_cap;
@@ -112,22 +116,15 @@ e2b_error *e2b_http_status_error(const e2b_http_response *resp, const char *not_
 
 static int append_body(e2b_http_request *req, const char *data, size_t n, size_t limit)
 {
+    /* The response's body is core's one growable buffer, spread over resp and body_cap. */
+    e2b_buf b = {.data = req->resp.body, .len = req->resp.body_len, .cap = req->body_cap};
     if (req->resp.body_len + n > limit)
         return -1;
-    if (req->resp.body_len + n + 1 > req->body_cap) {
-        size_t cap = req->body_cap ? req->body_cap : 4096;
-        char *p;
-        while (cap < req->resp.body_len + n + 1)
-            cap *= 2;
-        p = realloc(req->resp.body, cap);
-        if (!p)
-            return -1;
-        req->resp.body = p;
-        req->body_cap = cap;
-    }
-    memcpy(req->resp.body + req->resp.body_len, data, n);
-    req->resp.body_len += n;
-    req->resp.body[req->resp.body_len] = '\0';
+    if (e2b_buf_add(&b, data, n) < 0)
+        return -1; /* the body as it was stays valid */
+    req->resp.body = b.data;
+    req->resp.body_len = b.len;
+    req->body_cap = b.cap;
     return 0;
 }
 
@@ -324,6 +321,9 @@ static void free_request(e2b_http_request *req)
 {
     if (req->easy)
         curl_easy_cleanup(req->easy);
+    if (req->body)
+        explicit_bzero(req->body, req->body_len);
+    free(req->body);
     if (req->mime)
         curl_mime_free(req->mime);
     curl_slist_free_all(req->headers);
@@ -368,13 +368,7 @@ static void finish(e2b_http_request *req, CURLcode rc)
     if (!req->log_by_caller)
         e2b_log_request(req->method, req->log_path, req->resp.status, req->resp.ms,
                         req->resp.trace_id, err ? e2b_error_message(err) : NULL);
-    if (req->perform_target) {
-        *req->perform_target = req->resp;
-        memset(&req->resp, 0, sizeof req->resp);
-        req->done(req->ud, req->perform_target, err);
-    } else {
-        req->done(req->ud, &req->resp, err);
-    }
+    req->done(req->ud, &req->resp, err);
     e2b_error_free(err);
     free_request(req);
 }
@@ -441,6 +435,14 @@ static void on_abandon(e2b_loop_transfer *t)
     finish(req, CURLE_OK);
 }
 
+static void on_fail(e2b_loop_transfer *t, const char *why)
+{
+    e2b_http_request *req = (e2b_http_request *)t;
+    if (!req->cb_error)
+        req->cb_error = e2b_error_network(E2B_ERR_NETWORK, req->host, why);
+    finish(req, CURLE_OK);
+}
+
 static void cancel_later(void *ud)
 {
     e2b_http_request *req = ud;
@@ -470,14 +472,6 @@ void e2b_http_cancel(e2b_http_request *req)
 }
 
 /* ---- setup ---- */
-
-static char *url_host(const char *url)
-{
-    const char *p = strstr(url, "://"), *end;
-    p = p ? p + 3 : url;
-    end = p + strcspn(p, "/?#");
-    return strndup(p, (size_t)(end - p));
-}
 
 static const char *url_path(const char *url)
 {
@@ -536,8 +530,16 @@ static e2b_error *setup_body(e2b_http_request *req, const e2b_http_options *o)
         return NULL;
     }
     if (o->body || strcmp(m, "POST") == 0 || strcmp(m, "PUT") == 0) {
+        /* Our own copy instead of CURLOPT_COPYPOSTFIELDS: a body may hold a secret, and
+         * curl frees its copy without wiping it. */
+        req->body = malloc(o->body_len ? o->body_len : 1);
+        if (!req->body)
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (o->body_len)
+            memcpy(req->body, o->body, o->body_len);
+        req->body_len = o->body_len;
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
-        curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, o->body ? (const char *)o->body : "");
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, req->body);
         if (strcmp(m, "POST") != 0)
             curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m);
         return NULL;
@@ -570,13 +572,14 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *o, e2b_
         goto oom;
     req->t.done = on_transfer_done;
     req->t.abandon = on_abandon;
+    req->t.fail = on_fail;
     req->loop = loop;
     req->done = done;
     req->ud = ud;
     req->method = strdup(o->method ? o->method : "GET");
     req->url = strdup(o->url);
     req->log_path = strdup(o->log_path ? o->log_path : url_path(o->url));
-    req->host = url_host(o->url);
+    req->host = e2b_url_host(o->url);
     req->easy = e = curl_easy_init();
     if (!req->method || !req->url || !req->log_path || !req->host || !e)
         goto oom;
@@ -669,52 +672,4 @@ fail:
     else
         e2b_error_free(err);
     return NULL;
-}
-
-/* ---- the blocking wrapper ---- */
-
-typedef struct perform_state {
-    int done;
-    e2b_error *err;
-} perform_state;
-
-static void perform_done(void *ud, const e2b_http_response *resp, const e2b_error *err)
-{
-    perform_state *st = ud;
-    (void)resp; /* already moved into the caller's struct by finish() */
-    st->done = 1;
-    st->err = err ? e2b_error_copy(err) : NULL;
-}
-
-e2b_error *e2b_http_perform(e2b_loop *loop, const e2b_http_options *opts,
-                            e2b_http_response *resp)
-{
-    perform_state st = {0};
-    e2b_loop *own = NULL;
-    e2b_http_request *req;
-    e2b_error *err = NULL;
-    memset(resp, 0, sizeof *resp);
-    resp->total_running = -1;
-    if (!loop) {
-        own = loop = e2b_loop_new();
-        if (!loop)
-            return e2b_error_new(E2B_ERR_INTERNAL, "cannot set up libcurl");
-    }
-    req = e2b_http_start(loop, opts, perform_done, &st, &err);
-    if (!req) {
-        e2b_loop_free(own);
-        return err;
-    }
-    req->perform_target = resp;
-    while (!st.done) {
-        if (e2b_loop_run_once(loop, 1000) < 0 && !st.done) {
-            req->cancel_requested = 1; /* the loop is broken: end it here */
-            finish(req, CURLE_OK);
-        }
-    }
-    e2b_loop_free(own);
-    if (st.err && resp->status == 0) {
-        e2b_http_response_clear(resp);
-    }
-    return st.err;
 }

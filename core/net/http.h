@@ -1,13 +1,11 @@
-/* HTTP requests on the loop's one curl multi handle (core/net/loop.h), and a blocking wrapper
- * built on the same code for one-shot modes.
+/* HTTP requests on the loop's one curl multi handle (core/net/loop.h).
  *
  *   e2b_http_options o = {.method = "GET", .url = url, .headers = hdrs,
  *                         .timeout_ms = 30000, .retry_429 = 1};
  *   e2b_http_request *r = e2b_http_start(loop, &o, on_done, ctx);   // never blocks
  *   ... e2b_http_cancel(r) at any time before on_done ran ...
  *
- *   e2b_http_response resp;                                         // one-shot modes
- *   e2b_error *err = e2b_http_perform(loop, &o, &resp);  ...  e2b_http_response_clear(&resp);
+ *   e2b_wait(loop, &done);                      // one-shot modes: on_done sets done = 1
  *
  * The done callback runs exactly once per started request, on the loop thread, from
  * e2b_loop_run_once (never from inside e2b_http_start or e2b_http_cancel). A non-2xx status
@@ -120,13 +118,6 @@ e2b_http_request *e2b_http_start(e2b_loop *loop, const e2b_http_options *opts,
  * with an E2B_ERR_CANCELLED error. Safe from any loop-thread callback, including the
  * request's own streaming callbacks. */
 void e2b_http_cancel(e2b_http_request *req);
-
-/* The blocking wrapper: starts the request and runs the loop until it is done. loop may be
- * NULL (a private loop is used). Never call it (or any *_sync wrapper of core/) from inside a
- * loop callback: it runs the loop itself, and curl does not allow that re-entry. *resp is filled when a response arrived (free with
- * e2b_http_response_clear; it is zeroed otherwise). Returns NULL or the error (caller frees). */
-e2b_error *e2b_http_perform(e2b_loop *loop, const e2b_http_options *opts,
-                            e2b_http_response *resp);
 
 void e2b_http_response_clear(e2b_http_response *resp);
 

@@ -1,7 +1,10 @@
 #include "core/net/loop.h"
 
 #include "core/net/loop_curl.h"
+#include "core/util/buf.h"
+#include "core/util/log.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +24,6 @@ typedef struct timer {
     void *ud;
 } timer;
 
-typedef struct posted {
-    e2b_loop_fn fn;
-    void *ud;
-    struct posted *next;
-} posted;
-
 struct e2b_loop {
     CURLM *multi;
     watch *watches;
@@ -35,9 +32,12 @@ struct e2b_loop {
     size_t ntimers, captimers;
     uint64_t next_timer_id;
     pthread_mutex_t post_lock;
-    posted *post_head, *post_tail;
+    e2b_loop_slot *post_head, *post_tail;
     e2b_loop_transfer *transfers;
     int ntransfers;
+    int failing;        /* the multi handle failed in the last round (logged once) */
+    int inject_failure; /* tests: e2b_loop_inject_multi_failure */
+    int inject_timer_failure; /* tests: e2b_loop_inject_timer_failure */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -79,7 +79,7 @@ e2b_loop *e2b_loop_new(void)
 
 void e2b_loop_free(e2b_loop *loop)
 {
-    posted *p;
+    e2b_loop_slot *p;
     if (!loop)
         return;
     /* Each abandon unregisters its transfer. */
@@ -92,7 +92,9 @@ void e2b_loop_free(e2b_loop *loop)
     curl_multi_cleanup(loop->multi);
     while ((p = loop->post_head)) {
         loop->post_head = p->next;
-        free(p);
+        p->queued = 0;
+        if (p->owned)
+            free(p);
     }
     pthread_mutex_destroy(&loop->post_lock);
     free(loop->watches);
@@ -142,14 +144,9 @@ int e2b_loop_watch_fd(e2b_loop *loop, int fd, unsigned events, e2b_loop_fd_fn fn
             return 0;
         }
     }
-    if (loop->nwatches == loop->capwatches) {
-        size_t cap = loop->capwatches ? loop->capwatches * 2 : 4;
-        watch *w = realloc(loop->watches, cap * sizeof *w);
-        if (!w)
-            return -1;
-        loop->watches = w;
-        loop->capwatches = cap;
-    }
+    if (e2b_array_grow((void **)&loop->watches, &loop->capwatches, loop->nwatches + 1,
+                       sizeof *loop->watches) < 0)
+        return -1;
     loop->watches[loop->nwatches++] = (watch){fd, events, fn, ud};
     return 0;
 }
@@ -166,14 +163,11 @@ void e2b_loop_unwatch_fd(e2b_loop *loop, int fd)
 
 uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void *ud)
 {
-    if (loop->ntimers == loop->captimers) {
-        size_t cap = loop->captimers ? loop->captimers * 2 : 8;
-        timer *t = realloc(loop->timers, cap * sizeof *t);
-        if (!t)
-            return 0;
-        loop->timers = t;
-        loop->captimers = cap;
-    }
+    if (loop->inject_timer_failure)
+        return 0;
+    if (e2b_array_grow((void **)&loop->timers, &loop->captimers, loop->ntimers + 1,
+                       sizeof *loop->timers) < 0)
+        return 0;
     loop->timers[loop->ntimers++] =
         (timer){loop->next_timer_id, e2b_now_ms() + (delay_ms > 0 ? delay_ms : 0), fn, ud};
     return loop->next_timer_id++;
@@ -189,28 +183,73 @@ void e2b_loop_timer_cancel(e2b_loop *loop, uint64_t id)
     }
 }
 
-int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud)
+void e2b_loop_post_slot(e2b_loop *loop, e2b_loop_slot *slot, e2b_loop_fn fn, void *ud)
 {
-    posted *p = malloc(sizeof *p);
-    if (!p)
-        return -1;
-    p->fn = fn;
-    p->ud = ud;
-    p->next = NULL;
     pthread_mutex_lock(&loop->post_lock);
-    if (loop->post_tail)
-        loop->post_tail->next = p;
-    else
-        loop->post_head = p;
-    loop->post_tail = p;
+    slot->fn = fn;
+    slot->ud = ud;
+    if (!slot->queued) {
+        slot->queued = 1;
+        slot->next = NULL;
+        if (loop->post_tail)
+            loop->post_tail->next = slot;
+        else
+            loop->post_head = slot;
+        loop->post_tail = slot;
+    }
     pthread_mutex_unlock(&loop->post_lock);
     curl_multi_wakeup(loop->multi);
+}
+
+int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud)
+{
+    e2b_loop_slot *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    p->owned = 1;
+    e2b_loop_post_slot(loop, p, fn, ud);
     return 0;
 }
 
-void e2b_loop_wakeup(e2b_loop *loop)
+void e2b_loop_inject_multi_failure(e2b_loop *loop, int on)
 {
-    curl_multi_wakeup(loop->multi);
+    loop->inject_failure = on;
+}
+
+void e2b_loop_inject_timer_failure(e2b_loop *loop, int on)
+{
+    loop->inject_timer_failure = on;
+}
+
+static CURLMcode multi_perform(e2b_loop *loop, int *running)
+{
+    return loop->inject_failure ? CURLM_INTERNAL_ERROR
+                                : curl_multi_perform(loop->multi, running);
+}
+
+static CURLMcode multi_poll(e2b_loop *loop, struct curl_waitfd *fds, unsigned n, int ms,
+                            int *numfds)
+{
+    return loop->inject_failure ? CURLM_INTERNAL_ERROR
+                                : curl_multi_poll(loop->multi, fds, n, ms, numfds);
+}
+
+/* The multi handle failed: every transfer ends now with an error (their owners see a failed
+ * request, as for any other), so nothing waits for a transfer that cannot move. Logged when
+ * the failure starts, not every round. */
+static void multi_failed(e2b_loop *loop, const char *call, CURLMcode mc)
+{
+    char why[160];
+    snprintf(why, sizeof why, "the network layer failed (%s: %s)", call, curl_multi_strerror(mc));
+    if (!loop->failing)
+        e2b_logf("loop: %s; requests in flight end with this error", why);
+    loop->failing = 1;
+    while (loop->transfers) {
+        e2b_loop_transfer *t = loop->transfers;
+        t->fail(t, why);
+        if (loop->transfers == t) /* a broken fail must not loop forever */
+            e2b_loop_transfer_unregister(loop, t);
+    }
 }
 
 /* Finished transfers: the owner gets them outside any curl callback. */
@@ -259,16 +298,21 @@ static int run_timers(e2b_loop *loop)
 
 static int run_posted(e2b_loop *loop)
 {
-    posted *p, *next;
+    e2b_loop_slot *p, *next;
     int n = 0;
     pthread_mutex_lock(&loop->post_lock);
     p = loop->post_head;
     loop->post_head = loop->post_tail = NULL;
+    for (e2b_loop_slot *q = p; q; q = q->next)
+        q->queued = 0; /* from here on a slot may be posted again, even by its own fn */
     pthread_mutex_unlock(&loop->post_lock);
     for (; p; p = next) {
+        e2b_loop_fn fn = p->fn;
+        void *ud = p->ud;
         next = p->next;
-        p->fn(p->ud);
-        free(p);
+        if (p->owned)
+            free(p);
+        fn(ud);
         n++;
     }
     return n;
@@ -288,58 +332,121 @@ static long next_timer_wait(const e2b_loop *loop, long max_wait_ms)
     return wait;
 }
 
+/* poll(2) on the watched fds, filling in their revents with every event, hang-up and error
+ * included. Used twice:
+ * - after curl_multi_poll, with no wait: it reports only POLLIN/POLLOUT/POLLPRI for extra
+ *   fds, so a hang-up (e.g. a pty whose master closed) showed as nothing at all while poll
+ *   returned at once, and the loop spun;
+ * - instead of curl_multi_poll while the multi handle fails, with a wait bounded to 100 ms
+ *   so that work posted from other threads (whose wakeup goes through the multi handle) is
+ *   still seen. */
+static void poll_watched(struct curl_waitfd *fds, size_t nfds, long wait)
+{
+    struct pollfd *pfd = nfds ? calloc(nfds, sizeof *pfd) : NULL;
+    if (!pfd) {
+        if (wait > 0)
+            poll(NULL, 0, (int)wait);
+        return;
+    }
+    for (size_t i = 0; i < nfds; i++)
+        pfd[i] = (struct pollfd){fds[i].fd,
+                                 (short)((fds[i].events & CURL_WAIT_POLLIN ? POLLIN : 0) |
+                                         (fds[i].events & CURL_WAIT_POLLOUT ? POLLOUT : 0)),
+                                 0};
+    if (poll(pfd, nfds, (int)wait) >= 0)
+        for (size_t i = 0; i < nfds; i++)
+            fds[i].revents = (short)((pfd[i].revents & POLLIN ? CURL_WAIT_POLLIN : 0) |
+                                     (pfd[i].revents & POLLOUT ? CURL_WAIT_POLLOUT : 0) |
+                                     (pfd[i].revents & ~(POLLIN | POLLOUT) ? POLLERR : 0));
+    free(pfd);
+}
+
+/* What a watched fd reports to its callback. */
+static unsigned fd_events(short revents)
+{
+    unsigned rev = 0;
+    if (revents & CURL_WAIT_POLLIN)
+        rev |= E2B_LOOP_IN;
+    if (revents & CURL_WAIT_POLLOUT)
+        rev |= E2B_LOOP_OUT;
+    if (revents & ~(CURL_WAIT_POLLIN | CURL_WAIT_POLLOUT | CURL_WAIT_POLLPRI))
+        rev |= E2B_LOOP_ERR;
+    return rev;
+}
+
 int e2b_loop_run_once(e2b_loop *loop, long max_wait_ms)
 {
-    int running = 0, numfds = 0, worked;
+    int running = 0, numfds = 0, worked = 0, failed = 0;
     struct curl_waitfd *fds = NULL;
     size_t nfds = loop->nwatches;
     long wait;
     CURLMcode mc;
 
-    if (curl_multi_perform(loop->multi, &running) != CURLM_OK)
-        return -1;
-    worked = drain_done(loop);
+    /* A failed multi handle ends the transfers; timers and posted work run all the same
+     * (a cancel completes through a timer). */
+    if ((mc = multi_perform(loop, &running)) != CURLM_OK) {
+        multi_failed(loop, "curl_multi_perform", mc);
+        failed = 1;
+    } else {
+        worked = drain_done(loop);
+    }
     worked += run_timers(loop);
     worked += run_posted(loop);
 
     wait = worked ? 0 : next_timer_wait(loop, max_wait_ms);
     if (nfds) {
         fds = calloc(nfds, sizeof *fds);
-        if (!fds)
+        if (!fds) {
+            /* Out of memory: do not wait on nothing (a busy loop); wait a little. */
+            poll(NULL, 0, wait < 0 || wait > 100 ? 100 : (int)wait);
             return -1;
+        }
         for (size_t i = 0; i < nfds; i++) {
             fds[i].fd = loop->watches[i].fd;
             fds[i].events = (short)((loop->watches[i].events & E2B_LOOP_IN ? CURL_WAIT_POLLIN : 0) |
                                     (loop->watches[i].events & E2B_LOOP_OUT ? CURL_WAIT_POLLOUT : 0));
         }
     }
-    mc = curl_multi_poll(loop->multi, fds, (unsigned)nfds, (int)wait, &numfds);
-    if (mc != CURLM_OK) {
-        free(fds);
-        return -1;
+    if (!failed && (mc = multi_poll(loop, fds, (unsigned)nfds, (int)wait, &numfds)) != CURLM_OK) {
+        multi_failed(loop, "curl_multi_poll", mc);
+        failed = 1;
     }
+    if (failed)
+        poll_watched(fds, nfds, wait < 0 || wait > 100 ? 100 : wait);
+    else if (nfds)
+        poll_watched(fds, nfds, 0);
     for (size_t i = 0; i < nfds; i++) {
-        unsigned rev = 0;
         if (!fds[i].revents)
             continue;
-        if (fds[i].revents & CURL_WAIT_POLLIN)
-            rev |= E2B_LOOP_IN;
-        if (fds[i].revents & CURL_WAIT_POLLOUT)
-            rev |= E2B_LOOP_OUT;
-        if (fds[i].revents & ~(CURL_WAIT_POLLIN | CURL_WAIT_POLLOUT | CURL_WAIT_POLLPRI))
-            rev |= E2B_LOOP_ERR;
         /* The watch may have been removed or replaced by an earlier callback. */
         for (size_t j = 0; j < loop->nwatches; j++) {
             if (loop->watches[j].fd == fds[i].fd) {
-                loop->watches[j].fn(loop->watches[j].ud, fds[i].fd, rev);
+                loop->watches[j].fn(loop->watches[j].ud, fds[i].fd, fd_events(fds[i].revents));
                 break;
             }
         }
     }
     free(fds);
-    /* Move transfers on at once, so that their completion does not wait for the next round. */
-    if (curl_multi_perform(loop->multi, &running) != CURLM_OK)
+    if (failed)
         return -1;
+    /* Move transfers on at once, so that their completion does not wait for the next round. */
+    if ((mc = multi_perform(loop, &running)) != CURLM_OK) {
+        multi_failed(loop, "curl_multi_perform", mc);
+        return -1;
+    }
     drain_done(loop);
+    if (loop->failing) {
+        e2b_logf("loop: the network layer works again");
+        loop->failing = 0;
+    }
     return 0;
+}
+
+int e2b_wait(e2b_loop *loop, const int *done)
+{
+    int rc = 0;
+    while (!*done)
+        if (e2b_loop_run_once(loop, 1000) < 0)
+            rc = -1;
+    return rc;
 }

@@ -7,9 +7,21 @@
  *   while (!quit) e2b_loop_run_once(loop, -1);
  *   e2b_loop_free(loop);
  *
- * Threads: only e2b_loop_post and e2b_loop_wakeup may be called from another thread; every
- * callback runs on the thread that calls e2b_loop_run_once. Callbacks may add or remove
- * watches, timers and requests (core/net/http.h), including their own. */
+ * One-shot modes wait for one asynchronous call with e2b_wait:
+ *
+ *   int done = 0;
+ *   e2b_api_list(client, &q, on_list, &done, &err);   // on_list sets done = 1
+ *   e2b_wait(loop, &done);
+ *
+ * Threads: only e2b_loop_post and e2b_loop_post_slot may be called from another thread;
+ * every callback runs on the thread that calls e2b_loop_run_once. Callbacks may add or remove
+ * watches, timers and requests (core/net/http.h), including their own.
+ *
+ * Loop failure is handled here, once: when the curl multi handle fails, every transfer in
+ * flight ends with an error (its done callback runs, as for any failed request), timers,
+ * posted work and watched fds are still served, and the failure is logged once. So anything
+ * that completes through a callback, a timer or a post still completes, and no caller needs
+ * its own recovery. */
 #ifndef E2B_LOOP_H
 #define E2B_LOOP_H
 
@@ -43,16 +55,31 @@ uint64_t e2b_loop_timer_add(e2b_loop *loop, long delay_ms, e2b_loop_fn fn, void 
 void e2b_loop_timer_cancel(e2b_loop *loop, uint64_t id);
 
 /* Thread-safe: queues fn(ud) to run on the loop thread and wakes the loop. Returns 0, or -1
- * when out of memory. */
+ * when out of memory (then fn never runs: a caller that cannot lose the call uses a slot). */
 int e2b_loop_post(e2b_loop *loop, e2b_loop_fn fn, void *ud);
-/* Thread-safe: makes a waiting e2b_loop_run_once return early. */
-void e2b_loop_wakeup(e2b_loop *loop);
+
+/* A post that cannot fail: the caller owns the slot (e.g. inside the object the call is
+ * for) and keeps it alive until fn has run. A slot is queued at most once at a time: posting
+ * it again before fn ran only updates fn and ud. */
+typedef struct e2b_loop_slot {
+    e2b_loop_fn fn;
+    void *ud;
+    struct e2b_loop_slot *next;
+    int queued, owned; /* owned: malloc'd by e2b_loop_post (private) */
+} e2b_loop_slot;
+void e2b_loop_post_slot(e2b_loop *loop, e2b_loop_slot *slot, e2b_loop_fn fn, void *ud);
 
 /* One round: drives transfers, runs finished requests' callbacks, due timers and posted work,
  * then waits up to max_wait_ms (-1 = until something happens) for sockets, watched fds, the
  * next timer or a wakeup, and runs the fd callbacks. Returns 0, or -1 when the multi handle
- * failed. */
+ * failed in this round (handled as the header says: the caller may simply go on). */
 int e2b_loop_run_once(e2b_loop *loop, long max_wait_ms);
+
+/* Runs the loop until *done is non-zero (set by the callback of what the caller started).
+ * Never from inside a loop callback (curl does not allow the re-entry). Returns 0, or -1
+ * when the loop failed meanwhile (what was waited for has completed all the same, with its
+ * own error). */
+int e2b_wait(e2b_loop *loop, const int *done);
 
 /* Milliseconds of a monotonic clock. */
 int64_t e2b_now_ms(void);

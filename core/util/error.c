@@ -1,5 +1,7 @@
 #include "core/util/error.h"
 
+#include "core/util/sanitize.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +27,6 @@ static char *vformat(const char *fmt, va_list ap)
     if (vasprintf(&out, fmt, ap) < 0)
         return NULL;
     return out;
-}
-
-/* Control characters (newlines included) become spaces so the message stays one line. */
-static void one_line(char *s)
-{
-    for (; s && *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
 }
 
 static const char *or_empty(const char *s)
@@ -152,9 +146,14 @@ static void rebuild(e2b_error *e)
     }
     if (!m)
         return;
-    one_line(m);
+    /* The one sanitiser: C0 and C1 controls, ESC, bidi overrides and invalid UTF-8 from the
+     * network never reach a terminal; newlines become spaces (one line). */
+    char *clean = sanitize_display(m, strlen(m), 0);
+    free(m);
+    if (!clean)
+        return;
     free(e->message);
-    e->message = m;
+    e->message = clean;
 }
 
 e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
@@ -308,30 +307,6 @@ const char *e2b_error_message(const e2b_error *err)
     if (!err)
         return "no error";
     return err->message ? err->message : "internal error";
-}
-
-const char *e2b_error_kind_name(e2b_error_kind kind)
-{
-    switch (kind) {
-    case E2B_ERR_INTERNAL: return "internal error";
-    case E2B_ERR_INVALID: return "invalid input";
-    case E2B_ERR_NETWORK: return "network error";
-    case E2B_ERR_CONNECTION_LOST: return "connection lost";
-    case E2B_ERR_TIMEOUT: return "timeout";
-    case E2B_ERR_CANCELLED: return "cancelled";
-    case E2B_ERR_AUTH: return "authentication failed";
-    case E2B_ERR_FORBIDDEN: return "forbidden";
-    case E2B_ERR_NOT_FOUND: return "not found";
-    case E2B_ERR_CONFLICT: return "conflict";
-    case E2B_ERR_RATE_LIMITED: return "rate limited";
-    case E2B_ERR_BUSY: return "busy";
-    case E2B_ERR_SERVER: return "server error";
-    case E2B_ERR_HTTP: return "HTTP error";
-    case E2B_ERR_PROTOCOL: return "protocol error";
-    case E2B_ERR_REMOTE: return "remote error";
-    case E2B_ERR_IO: return "I/O error";
-    }
-    return "error";
 }
 
 int e2b_error_exit_code(const e2b_error *err)

@@ -8,8 +8,9 @@
  *
  * Ownership: an e2b_error and every string in it belong to whoever received it; free it
  * with e2b_error_free (NULL is fine). Strings that came from the network (E2B's message,
- * trace id) are stored as sent; e2b_error_message() is a single line with control
- * characters removed, but the TUI still passes it through sanitize_display() to draw it. */
+ * trace id) are stored as sent; e2b_error_message() is one line that has been through
+ * sanitize_display() (no C0/C1 controls, ESC, bidi overrides or invalid UTF-8): safe to
+ * print or draw as it is. */
 #ifndef E2B_ERROR_H
 #define E2B_ERROR_H
 
@@ -83,8 +84,6 @@ e2b_error *e2b_error_set_host(e2b_error *err, const char *host);
 /* The one-line human message ("<action>: <reason>"); owned by err. */
 const char *e2b_error_message(const e2b_error *err);
 
-/* A short name for the kind ("not found", "timeout", ...), static. */
-const char *e2b_error_kind_name(e2b_error_kind kind);
 
 /* The exit code of a one-shot mode for this error (DESIGN.md §6): 3 not found,
  * 4 authentication, 5 conflict, otherwise 1. */

@@ -1,5 +1,7 @@
 #include "core/util/log.h"
 
+#include "core/util/fs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -87,27 +89,6 @@ void e2b_log_set_max(long bytes)
 }
 
 /* ---- end of rotation ---- */
-
-int e2b_mkdir_private(const char *dir)
-{
-    char *copy = strdup(dir);
-    if (!copy)
-        return -1;
-    for (char *p = copy + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(copy, 0700) < 0 && errno != EEXIST) {
-            free(copy);
-            return -1;
-        }
-        *p = '/';
-    }
-    free(copy);
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-        return -1;
-    return chmod(dir, 0700);
-}
 
 e2b_error *e2b_log_open(const char *path)
 {

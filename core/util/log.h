@@ -29,8 +29,4 @@ void e2b_log_request(const char *method, const char *path, long status, long ms,
 /* A free-form line; never pass secrets. Control characters are replaced. */
 void e2b_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Creates dir and its missing parents with mode 0700 and makes dir itself 0700.
- * Returns 0, or -1 with errno set. */
-int e2b_mkdir_private(const char *dir);
-
 #endif

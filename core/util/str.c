@@ -24,3 +24,33 @@ void e2b_wipe_free(char *secret)
     explicit_bzero(secret, strlen(secret));
     free(secret);
 }
+
+char *e2b_percent_encode(const char *s, const char *keep, int space_plus)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char *out = malloc(strlen(s) * 3 + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+            (*p < 0x80 && strchr(keep, *p))) {
+            *o++ = (char)*p;
+        } else if (*p == ' ' && space_plus) {
+            *o++ = '+';
+        } else {
+            *o++ = '%';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+char *e2b_url_host(const char *url)
+{
+    const char *p = strstr(url, "://"), *end;
+    p = p ? p + 3 : url;
+    end = p + strcspn(p, "/?#");
+    return strndup(p, (size_t)(end - p));
+}

@@ -9,4 +9,11 @@ char *e2b_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * value) with zeros in a way the compiler cannot drop, then frees it. NULL is fine. */
 void e2b_wipe_free(char *secret);
 
+/* Percent-encodes s: letters, digits and the characters of keep stay, a space becomes '+'
+ * when space_plus (form encoding), every other byte becomes %XX. New string, or NULL. */
+char *e2b_percent_encode(const char *s, const char *keep, int space_plus);
+
+/* The host part of a URL ("https://api.e2b.app:443/x" -> "api.e2b.app:443"). New string. */
+char *e2b_url_host(const char *url);
+
 #endif

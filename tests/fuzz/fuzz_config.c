@@ -4,6 +4,7 @@
  * never taken from the file; the derived URLs and the --info text can be produced from
  * whatever the file set. */
 #include "core/e2b/config.h"
+#include "core/util/str.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -1,12 +1,15 @@
 /* core/box/box.h as the dashboard uses it: an up reports progress with byte counts while the
  * loop keeps running, can be cancelled mid-upload (the new sandbox is killed, nothing is
  * recorded, done runs once with E2B_ERR_CANCELLED), and an op freed while running still
- * cleans up after itself. Run by box_ops_test.sh against e2b-local (env: E2B_*, XDG_*). */
+ * cleans up after itself; an attach whose health wait cannot set its retry timer fails
+ * instead of waiting forever. Run by box_ops_test.sh against e2b-local (env: E2B_*, XDG_*). */
 #include "core/e2b/api.h"
 #include "core/box/box.h"
+#include "core/net/loop_curl.h"
 #include "core/box/records.h"
 #include "keystore/keystore.h"
 #include "tests/lib/harness.h"
+#include "tests/lib/sync_calls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@ typedef struct {
     int64_t last_done, last_total;
     int saw_steps; /* bit 0 listing, 1 creating, 2 uploading */
     e2b_error_kind kind;
+    char message[400];
     e2b_box_op *op;
     int freed;
 } watch;
@@ -52,12 +56,13 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
     (void)op;
     w->done_calls++;
     w->kind = err ? err->kind : 0;
+    snprintf(w->message, sizeof w->message, "%s", err ? e2b_error_message(err) : "");
 }
 
 static size_t sandbox_count(void)
 {
     e2b_sandbox_list list = {0};
-    e2b_error *err = e2b_api_list_sync(client, &(e2b_list_query){0}, &list);
+    e2b_error *err = t_api_list(client, &(e2b_list_query){0}, &list);
     size_t n = err ? 999 : list.count;
     e2b_error_free(err);
     e2b_sandbox_list_clear(&list);
@@ -90,6 +95,57 @@ static void test_cancel_mid_upload(void)
     e2b_box_op_free(w.op);
 }
 
+/* Queues an e2b-local fault (tests/e2b-local/README.md). */
+static int queue_fault(const char *json)
+{
+    char url[512];
+    e2b_http_response resp;
+    snprintf(url, sizeof url, "%s/_e2b-local/faults", cfg.api_url);
+    e2b_http_options o = {.method = "POST", .url = url, .body = json, .body_len = strlen(json),
+                          .headers = (const char *const[]){"Content-Type: application/json",
+                                                           NULL},
+                          .timeout_ms = 10000};
+    e2b_error *err = t_http_perform(loop, &o, &resp);
+    int ok = !err && resp.status >= 200 && resp.status < 300;
+    e2b_error_free(err);
+    e2b_http_response_clear(&resp);
+    return ok ? 0 : -1;
+}
+
+/* From the health wait on, no timer can be set (as when out of memory). */
+static void no_timers_once_waiting(void *ud, const char *step, int64_t done, int64_t total)
+{
+    (void)ud;
+    (void)done;
+    (void)total;
+    if (strcmp(step, "waiting for the server") == 0)
+        e2b_loop_inject_timer_failure(loop, 1);
+}
+
+/* attach: the first probe fails (503), the server is running, so attach waits for health;
+ * that probe fails too and its retry timer cannot be set. The op must fail, not count the
+ * missing timer as pending and wait forever. */
+static void test_attach_fails_when_its_health_retry_cannot_be_timed(void)
+{
+    watch w = {0};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+    char fault[600];
+    e2b_error *err = NULL;
+    snprintf(fault, sizeof fault, "{\"kind\":\"503\",\"count\":2,\"path\":\"%s\"}",
+             cfg.health_path);
+    CHECK_INT_EQ(queue_fault(fault), 0);
+    w.op = e2b_box_attach(&env, "okbox", 20000, no_timers_once_waiting, on_done, &w, &err);
+    CHECK(w.op);
+    for (int i = 0; i < 300 && !w.done_calls; i++) /* bounded: 30 s, not forever */
+        e2b_loop_run_once(loop, 100);
+    e2b_loop_inject_timer_failure(loop, 0);
+    queue_fault("[]");
+    CHECK_MSG(w.done_calls == 1, "the attach never ended (done ran %d times)", w.done_calls);
+    CHECK_INT_EQ(w.kind, E2B_ERR_INTERNAL);
+    CHECK_MSG(strstr(w.message, "cannot set a timer") != NULL, "%s", w.message);
+    e2b_box_op_free(w.op);
+}
+
 static void test_progress_and_success(void)
 {
     watch w = {0};
@@ -110,7 +166,15 @@ static void test_progress_and_success(void)
     CHECK_INT_EQ((int)strlen(pw), 32);
     keystore_password_free(pw);
     e2b_box_op_free(w.op);
-    /* kill it again through the same machinery */
+}
+
+/* kill okbox (made by test_progress_and_success) through the same machinery */
+static void test_kill(void)
+{
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+    e2b_error *err = NULL, *res;
+    char *pw = NULL;
+    ks_error kerr;
     watch k = {0};
     k.op = e2b_box_kill(&env, "okbox", NULL, on_done, &k, &err);
     CHECK(k.op);
@@ -169,6 +233,8 @@ int main(void)
         return 1;
     RUN(test_cancel_mid_upload);
     RUN(test_progress_and_success);
+    RUN(test_attach_fails_when_its_health_retry_cannot_be_timed);
+    RUN(test_kill);
     RUN(test_free_while_running);
     e2b_client_free(client);
     keystore_close(ks);

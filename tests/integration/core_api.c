@@ -4,6 +4,7 @@
 #include "core/net/http.h"
 #include "core/util/log.h"
 #include "tests/lib/harness.h"
+#include "tests/lib/sync_calls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static void fault(const char *spec)
         abort();
     e2b_http_options o = {.method = "POST", .url = u, .body = spec, .body_len = strlen(spec),
                           .timeout_ms = 10000};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     if (err || r.status != 201)
         fprintf(stderr, "fault %s not queued: %s %ld\n", spec, e2b_error_message(err), r.status);
     e2b_error_free(err);
@@ -43,7 +44,7 @@ static void clear_faults(void)
     if (asprintf(&u, "%s/_e2b-local/faults", local_url) < 0)
         abort();
     e2b_http_options o = {.method = "DELETE", .url = u, .timeout_ms = 10000};
-    e2b_error_free(e2b_http_perform(NULL, &o, &r));
+    e2b_error_free(t_http_perform(NULL, &o, &r));
     e2b_http_response_clear(&r);
     free(u);
 }
@@ -53,7 +54,7 @@ static char *create_one(const char *template_id, const e2b_metadata *md)
     e2b_create_params p = {.template_id = template_id, .timeout_s = 600, .metadata = md,
                            .allow_internet_access = -1};
     e2b_sandbox sb;
-    e2b_error *err = e2b_api_create_sync(client, &p, &sb);
+    e2b_error *err = t_api_create(client, &p, &sb);
     char *id;
     if (err) {
         fprintf(stderr, "create failed: %s\n", e2b_error_message(err));
@@ -75,13 +76,13 @@ static void test_create_get_classify(void)
     e2b_metadata_set(&md, "e2b-tui", "box");
     e2b_metadata_set(&md, "e2b-tui.name", "feat-x");
     e2b_metadata_set(&md, "e2b-tui.branch", "feat/x");
-    err = e2b_api_create_sync(client, &p, &sb);
+    err = t_api_create(client, &p, &sb);
     e2b_metadata_clear(&md);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK(sb.sandbox_id && *sb.sandbox_id);
     CHECK(sb.envd_access_token != NULL);
     CHECK(sb.envd_version != NULL);
-    err = e2b_api_get_sync(client, sb.sandbox_id, &got);
+    err = t_api_get(client, sb.sandbox_id, &got);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_STR_EQ(got.sandbox_id, sb.sandbox_id);
     CHECK_INT_EQ(got.state, E2B_STATE_RUNNING);
@@ -89,14 +90,14 @@ static void test_create_get_classify(void)
     CHECK_STR_EQ(got.box_branch, "feat/x");
     CHECK(got.end_at > got.started_at);
     e2b_sandbox_clear(&got);
-    e2b_error_free(e2b_api_kill_sync(client, sb.sandbox_id));
+    e2b_error_free(t_api_kill(client, sb.sandbox_id));
     e2b_sandbox_clear(&sb);
 }
 
 static void test_missing_sandbox(void)
 {
     e2b_sandbox sb;
-    e2b_error *err = e2b_api_get_sync(client, "inosuchsandbox", &sb);
+    e2b_error *err = t_api_get(client, "inosuchsandbox", &sb);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     CHECK_STR_EQ(e2b_error_message(err),
                  "looking up sandbox inosuchsandbox: no sandbox with id inosuchsandbox");
@@ -111,39 +112,39 @@ static void test_pause_connect_kill_lifecycle(void)
     e2b_error *err;
     int resumed = -1;
     CHECK(id != NULL);
-    err = e2b_api_connect_sync(client, id, 600, &sb, &resumed);
+    err = t_api_connect(client, id, 600, &sb, &resumed);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(resumed, 0); /* 200: it was running */
     CHECK(sb.envd_access_token != NULL);
     e2b_sandbox_clear(&sb);
-    err = e2b_api_pause_sync(client, id);
+    err = t_api_pause(client, id);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_api_get_sync(client, id, &sb);
+    err = t_api_get(client, id, &sb);
     CHECK(err == NULL);
     CHECK_INT_EQ(sb.state, E2B_STATE_PAUSED);
     e2b_sandbox_clear(&sb);
-    err = e2b_api_pause_sync(client, id);
+    err = t_api_pause(client, id);
     CHECK(err && err->kind == E2B_ERR_CONFLICT); /* already paused */
     CHECK_INT_EQ(e2b_error_exit_code(err), 5);
     e2b_error_free(err);
-    err = e2b_api_connect_sync(client, id, 600, &sb, &resumed);
+    err = t_api_connect(client, id, 600, &sb, &resumed);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(resumed, 1); /* 201: resumed from pause */
     CHECK_INT_EQ(sb.state == E2B_STATE_PAUSED, 0);
     e2b_sandbox_clear(&sb);
-    err = e2b_api_set_timeout_sync(client, id, 1234);
+    err = t_api_set_timeout(client, id, 1234);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_api_get_sync(client, id, &sb);
+    err = t_api_get(client, id, &sb);
     CHECK(err == NULL);
     CHECK_MSG(sb.end_at - time(NULL) > 1200 && sb.end_at - time(NULL) <= 1240, "end in %ld s",
               (long)(sb.end_at - time(NULL)));
     e2b_sandbox_clear(&sb);
-    err = e2b_api_kill_sync(client, id);
+    err = t_api_kill(client, id);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_api_kill_sync(client, id);
+    err = t_api_kill(client, id);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
-    err = e2b_api_connect_sync(client, id, 0, &sb, NULL);
+    err = t_api_connect(client, id, 0, &sb, NULL);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     CHECK(contains(e2b_error_message(err), "killed or expired"));
     e2b_error_free(err);
@@ -196,7 +197,7 @@ static void test_list_260_sandboxes_across_pages(void)
     }
     CHECK_INT_EQ(c.failed, 0);
     CHECK_INT_EQ(c.n, N);
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(list.count, N); /* three pages of at most 100 */
     for (size_t i = 0; i < list.count; i++) {
@@ -211,32 +212,32 @@ static void test_list_260_sandboxes_across_pages(void)
     /* report_unchanged: the same pages again parse nothing; a change anywhere (here on
      * the last page: a sandbox gone) brings the whole list again. */
     q.report_unchanged = 1;
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, N);
     CHECK_INT_EQ(list.unchanged, 0);
     e2b_sandbox_list_clear(&list);
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.unchanged, 1);
     CHECK_INT_EQ(list.count, 0);
     e2b_sandbox_list_clear(&list);
-    e2b_error_free(e2b_api_kill_sync(client, c.ids[N - 1]));
-    err = e2b_api_list_sync(client, &q, &list);
+    e2b_error_free(t_api_kill(client, c.ids[N - 1]));
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.unchanged, 0);
     CHECK_INT_EQ(list.count, N - 1);
     for (size_t i = 0; i < list.count; i++)
         CHECK(strcmp(list.items[i].sandbox_id, c.ids[N - 1]) != 0);
     e2b_sandbox_list_clear(&list);
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.unchanged, 1);
     e2b_sandbox_list_clear(&list);
     /* Another filter is another list: not compared with this one. */
     {
         e2b_list_query q2 = {.states = E2B_LIST_RUNNING, .metadata = &md, .report_unchanged = 1};
-        err = e2b_api_list_sync(client, &q2, &list);
+        err = t_api_list(client, &q2, &list);
         CHECK(err == NULL);
         CHECK_INT_EQ(list.unchanged, 0);
         CHECK_INT_EQ(list.count, N - 1);
@@ -245,27 +246,27 @@ static void test_list_260_sandboxes_across_pages(void)
     q.report_unchanged = 0;
     /* max_items stops after whole pages. */
     q.max_items = 150;
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, 200);
     e2b_sandbox_list_clear(&list);
     /* Bulk metrics: up to 100 ids in one call. */
     {
         e2b_metric_list ml;
-        err = e2b_api_metrics_bulk_sync(client, (const char *const *)c.ids, 100, &ml);
+        err = t_api_metrics_bulk(client, (const char *const *)c.ids, 100, &ml);
         CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
         CHECK(ml.count <= 100);
         for (size_t i = 0; i < ml.count; i++)
             CHECK(ml.items[i].sandbox_id != NULL);
         e2b_metric_list_clear(&ml);
-        err = e2b_api_metrics_bulk_sync(client, (const char *const *)c.ids, 101, &ml);
+        err = t_api_metrics_bulk(client, (const char *const *)c.ids, 101, &ml);
         CHECK(err && err->kind == E2B_ERR_INVALID);
         e2b_error_free(err);
     }
     /* Clean up in parallel. */
     for (int k = 0; k < N; k++) {
         if (k < N - 1) /* the last one was killed above */
-            e2b_error_free(e2b_api_kill_sync(client, c.ids[k]));
+            e2b_error_free(t_api_kill(client, c.ids[k]));
         free(c.ids[k]);
     }
     free(c.ids);
@@ -287,33 +288,33 @@ static void test_state_and_metadata_filters(void)
     id2 = create_one("base", &b);
     id3 = create_one("base", &a);
     CHECK(id1 && id2 && id3);
-    e2b_error_free(e2b_api_pause_sync(client, id3));
+    e2b_error_free(t_api_pause(client, id3));
     e2b_metadata_set(&filt, "owner", "x y&z=1+2");
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, 3);
     e2b_sandbox_list_clear(&list);
     e2b_metadata_set(&filt, "role", "alpha");
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, 2);
     e2b_sandbox_list_clear(&list);
     q.states = E2B_LIST_PAUSED;
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, 1);
     CHECK_STR_EQ(list.items[0].sandbox_id, id3);
     CHECK_INT_EQ(list.items[0].state, E2B_STATE_PAUSED);
     e2b_sandbox_list_clear(&list);
     q.states = E2B_LIST_RUNNING;
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err == NULL);
     CHECK_INT_EQ(list.count, 1);
     CHECK_STR_EQ(list.items[0].sandbox_id, id1);
     e2b_sandbox_list_clear(&list);
-    e2b_error_free(e2b_api_kill_sync(client, id1));
-    e2b_error_free(e2b_api_kill_sync(client, id2));
-    e2b_error_free(e2b_api_kill_sync(client, id3));
+    e2b_error_free(t_api_kill(client, id1));
+    e2b_error_free(t_api_kill(client, id2));
+    e2b_error_free(t_api_kill(client, id3));
     free(id1);
     free(id2);
     free(id3);
@@ -334,21 +335,21 @@ static void test_metrics_logs_network(void)
                              0, NULL);
     e2b_error *err;
     CHECK(id != NULL);
-    err = e2b_api_metrics_sync(client, id, 0, 0, &ml);
+    err = t_api_metrics(client, id, 0, 0, &ml);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     for (size_t i = 0; i < ml.count; i++)
         CHECK(ml.items[i].timestamp > 0);
     e2b_metric_list_clear(&ml);
-    err = e2b_api_logs_sync(client, id, &lq, &ll);
+    err = t_api_logs(client, id, &lq, &ll);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     e2b_log_list_clear(&ll);
-    err = e2b_api_update_network_sync(client, id, net);
+    err = t_api_update_network(client, id, net);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_api_metrics_sync(client, "inope", 0, 0, &ml);
+    err = t_api_metrics(client, "inope", 0, 0, &ml);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
     json_decref(net);
-    e2b_error_free(e2b_api_kill_sync(client, id));
+    e2b_error_free(t_api_kill(client, id));
     free(id);
 }
 
@@ -360,44 +361,44 @@ static void test_secrets_crud_and_pages(void)
     e2b_error *err;
     char name[32];
     e2b_metadata_set(&md, "provider", "anthropic");
-    err = e2b_api_secret_create_sync(client, "anthropic", "sk-ant-value-1", &md, &s);
+    err = t_api_secret_create(client, "anthropic", "sk-ant-value-1", &md, &s);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_STR_EQ(s.name, "anthropic");
     CHECK_INT_EQ(s.current_version, 1);
     CHECK_STR_EQ(e2b_metadata_get(&s.metadata, "provider"), "anthropic");
     e2b_secret_clear(&s);
-    err = e2b_api_secret_create_sync(client, "anthropic", "again", NULL, &s);
+    err = t_api_secret_create(client, "anthropic", "again", NULL, &s);
     CHECK(err && err->kind == E2B_ERR_CONFLICT);
     e2b_error_free(err);
-    err = e2b_api_secret_update_sync(client, "anthropic", "sk-ant-value-2", NULL, &s);
+    err = t_api_secret_update(client, "anthropic", "sk-ant-value-2", NULL, &s);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(s.current_version, 2);
     e2b_secret_clear(&s);
-    err = e2b_api_secret_get_sync(client, "anthropic", &s);
+    err = t_api_secret_get(client, "anthropic", &s);
     CHECK(err == NULL);
     CHECK_INT_EQ(s.current_version, 2);
     e2b_secret_clear(&s);
     for (int i = 0; i < 110; i++) {
         snprintf(name, sizeof name, "bulk-%03d", i);
-        err = e2b_api_secret_create_sync(client, name, "v", NULL, &s);
+        err = t_api_secret_create(client, name, "v", NULL, &s);
         CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
         e2b_secret_clear(&s);
     }
-    err = e2b_api_secrets_list_sync(client, &sl);
+    err = t_api_secrets_list(client, &sl);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(sl.count, 111); /* two pages */
     e2b_secret_list_clear(&sl);
     for (int i = 0; i < 110; i++) {
         snprintf(name, sizeof name, "bulk-%03d", i);
-        e2b_error_free(e2b_api_secret_delete_sync(client, name));
+        e2b_error_free(t_api_secret_delete(client, name));
     }
-    err = e2b_api_secret_delete_sync(client, "anthropic");
+    err = t_api_secret_delete(client, "anthropic");
     CHECK(err == NULL);
-    err = e2b_api_secret_delete_sync(client, "anthropic");
+    err = t_api_secret_delete(client, "anthropic");
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     CHECK(contains(e2b_error_message(err), "no secret named anthropic"));
     e2b_error_free(err);
-    err = e2b_api_secret_get_sync(client, "anthropic", &s);
+    err = t_api_secret_get(client, "anthropic", &s);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
     e2b_metadata_clear(&md);
@@ -412,13 +413,13 @@ static void test_faults(void)
     /* 429 with Retry-After is retried and succeeds. */
     fault("{\"kind\":\"429\",\"path\":\"/v2/sandboxes\",\"count\":2,\"retryAfter\":1}");
     t0 = e2b_now_ms();
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_MSG(e2b_now_ms() - t0 >= 1900, "no wait for Retry-After");
     e2b_sandbox_list_clear(&list);
     /* 500 is reported with E2B's message. */
     fault("{\"kind\":\"500\",\"path\":\"/v2/sandboxes\"}");
-    err = e2b_api_list_sync(client, &q, &list);
+    err = t_api_list(client, &q, &list);
     CHECK(err && err->kind == E2B_ERR_SERVER);
     CHECK_MSG(contains(e2b_error_message(err),
                        "listing sandboxes: E2B server error 500: internal server error (injected"),
@@ -428,16 +429,16 @@ static void test_faults(void)
     {
         char *id = create_one("base", NULL);
         fault("{\"kind\":\"503\",\"path\":\"/pause\"}");
-        err = e2b_api_pause_sync(client, id);
+        err = t_api_pause(client, id);
         CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-        e2b_error_free(e2b_api_kill_sync(client, id));
+        e2b_error_free(t_api_kill(client, id));
         free(id);
     }
     /* A truncated body is an error. */
     fault("{\"kind\":\"truncate\",\"path\":\"/secrets\",\"afterBytes\":1}");
     {
         e2b_secret_list sl;
-        err = e2b_api_secrets_list_sync(client, &sl);
+        err = t_api_secrets_list(client, &sl);
         CHECK(err != NULL);
         CHECK_MSG(err->kind == E2B_ERR_CONNECTION_LOST || err->kind == E2B_ERR_PROTOCOL, "%s",
                   e2b_error_message(err));
@@ -497,7 +498,7 @@ static void test_wrong_api_key(void)
     (void)why;
     c = e2b_client_new(NULL, &bad, &err);
     CHECK(c != NULL);
-    err = e2b_api_list_sync(c, &q, &list);
+    err = t_api_list(c, &q, &list);
     CHECK(err && err->kind == E2B_ERR_AUTH);
     CHECK_STR_EQ(e2b_error_message(err), "listing sandboxes: E2B rejected the API key (E2B_API_KEY)");
     CHECK_INT_EQ(e2b_error_exit_code(err), 4);
@@ -518,12 +519,12 @@ static void test_unreachable_api(void)
     e2b_config_load(&off, NULL);
     c = e2b_client_new(NULL, &off, &err);
     CHECK(c != NULL);
-    err = e2b_api_pause_sync(c, "iabc");
+    err = t_api_pause(c, "iabc");
     CHECK(err && err->kind == E2B_ERR_NETWORK);
     CHECK_MSG(contains(e2b_error_message(err), "pausing sandbox iabc: cannot reach 127.0.0.1:1"),
               "%s", e2b_error_message(err));
     e2b_error_free(err);
-    err = e2b_api_get_sync(c, "", &sb);
+    err = t_api_get(c, "", &sb);
     CHECK(err && err->kind == E2B_ERR_INVALID);
     e2b_error_free(err);
     e2b_client_free(c);

@@ -4,6 +4,7 @@
 #include "core/e2b/api.h"
 #include "core/e2b/envd.h"
 #include "tests/lib/harness.h"
+#include "tests/lib/sync_calls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static void fault(const char *spec)
         abort();
     e2b_http_options o = {.method = "POST", .url = u, .body = spec, .body_len = strlen(spec),
                           .timeout_ms = 10000};
-    e2b_error_free(e2b_http_perform(NULL, &o, &r));
+    e2b_error_free(t_http_perform(NULL, &o, &r));
     e2b_http_response_clear(&r);
     free(u);
 }
@@ -94,9 +95,9 @@ static void test_multipart_upload_and_download(void)
 {
     e2b_upload up = {.path = "/tmp/core/hello.txt", .data = "hello, box\n", .len = 11};
     small_sink s = {0};
-    e2b_error *err = e2b_envd_upload_sync(ev, &up);
+    e2b_error *err = t_envd_upload(ev, &up);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_download_sync(ev, "/tmp/core/hello.txt", keep_small, &s, 0);
+    err = t_envd_download(ev, "/tmp/core/hello.txt", keep_small, &s, 0);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_STR_EQ(s.buf, "hello, box\n");
 }
@@ -109,11 +110,11 @@ static void test_50mb_round_trip_byte_exact(void)
     e2b_upload up = {.path = "/tmp/core/big.bin", .read = pattern_read, .read_ud = &src,
                      .size = n, .octet_stream = 1};
     int64_t t0 = e2b_now_ms(), t1;
-    e2b_error *err = e2b_envd_upload_sync(ev, &up);
+    e2b_error *err = t_envd_upload(ev, &up);
     t1 = e2b_now_ms();
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(src.pos, n);
-    err = e2b_envd_download_sync(ev, "/tmp/core/big.bin", pattern_check, &chk, 0);
+    err = t_envd_download(ev, "/tmp/core/big.bin", pattern_check, &chk, 0);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(chk.got, n);
     CHECK_MSG(chk.first_bad < 0, "first differing byte at %lld", (long long)chk.first_bad);
@@ -128,9 +129,9 @@ static void test_streamed_multipart_and_gzip_uploads(void)
     checker chk = {0, -1, 5};
     e2b_upload up = {.path = "/tmp/core/multi.bin", .read = pattern_read, .read_ud = &src,
                      .size = n};
-    e2b_error *err = e2b_envd_upload_sync(ev, &up);
+    e2b_error *err = t_envd_upload(ev, &up);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_download_sync(ev, "/tmp/core/multi.bin", pattern_check, &chk, 1);
+    err = t_envd_download(ev, "/tmp/core/multi.bin", pattern_check, &chk, 1);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(chk.got, n);
     CHECK(chk.first_bad < 0);
@@ -139,9 +140,9 @@ static void test_streamed_multipart_and_gzip_uploads(void)
     chk = (checker){0, -1, 9};
     up = (e2b_upload){.path = "/tmp/core/gz.bin", .read = pattern_read, .read_ud = &src,
                       .size = -1, .octet_stream = 1, .gzip = 1};
-    err = e2b_envd_upload_sync(ev, &up);
+    err = t_envd_upload(ev, &up);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_download_sync(ev, "/tmp/core/gz.bin", pattern_check, &chk, 0);
+    err = t_envd_download(ev, "/tmp/core/gz.bin", pattern_check, &chk, 0);
     CHECK(err == NULL);
     CHECK_INT_EQ(chk.got, n);
     CHECK(chk.first_bad < 0);
@@ -149,9 +150,9 @@ static void test_streamed_multipart_and_gzip_uploads(void)
         small_sink s = {0};
         up = (e2b_upload){.path = "/tmp/core/gzmem.txt", .data = "squeeze me", .len = 10,
                           .octet_stream = 1, .gzip = 1};
-        err = e2b_envd_upload_sync(ev, &up);
+        err = t_envd_upload(ev, &up);
         CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-        err = e2b_envd_download_sync(ev, "/tmp/core/gzmem.txt", keep_small, &s, 0);
+        err = t_envd_download(ev, "/tmp/core/gzmem.txt", keep_small, &s, 0);
         CHECK(err == NULL);
         CHECK_STR_EQ(s.buf, "squeeze me");
     }
@@ -160,7 +161,7 @@ static void test_streamed_multipart_and_gzip_uploads(void)
 static void test_download_missing_file(void)
 {
     small_sink s = {0};
-    e2b_error *err = e2b_envd_download_sync(ev, "/tmp/core/nope.txt", keep_small, &s, 0);
+    e2b_error *err = t_envd_download(ev, "/tmp/core/nope.txt", keep_small, &s, 0);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     CHECK_MSG(contains(e2b_error_message(err), "no file /tmp/core/nope.txt in sandbox"), "%s",
               e2b_error_message(err));
@@ -182,29 +183,29 @@ static e2b_process_spec shell(const char *script)
 static void test_run_output_and_exit_code(void)
 {
     e2b_process_spec spec = shell("echo out-line; echo err-line >&2; exit 3");
-    e2b_process_result r;
-    e2b_error *err = e2b_envd_run_sync(ev, &spec, 4096, &r);
+    t_process_result r;
+    e2b_error *err = t_envd_run(ev, &spec, 4096, &r);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK(r.pid > 0);
     CHECK_STR_EQ(r.out, "out-line\n");
     CHECK_STR_EQ(r.err, "err-line\n");
     CHECK_INT_EQ(r.exit_code, 3);
-    e2b_process_result_clear(&r);
+    t_process_result_clear(&r);
 }
 
 static void test_env_and_cwd(void)
 {
     e2b_metadata env = {0};
     e2b_process_spec spec = shell("printf '%s|' \"$GREETING\"; pwd");
-    e2b_process_result r;
+    t_process_result r;
     e2b_error *err;
     e2b_metadata_set(&env, "GREETING", "hi there");
     spec.envs = &env;
     spec.cwd = "/tmp";
-    err = e2b_envd_run_sync(ev, &spec, 4096, &r);
+    err = t_envd_run(ev, &spec, 4096, &r);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_STR_EQ(r.out, "hi there|/tmp\n");
-    e2b_process_result_clear(&r);
+    t_process_result_clear(&r);
     e2b_metadata_clear(&env);
 }
 
@@ -312,9 +313,9 @@ static void test_stdin_input_and_close(void)
     while (!w.pid && !w.d.done)
         e2b_loop_run_once(loop, 1000);
     CHECK(w.pid > 0);
-    err = e2b_envd_send_input_sync(ev, w.pid, "typed\n", 6);
+    err = t_envd_send_input(ev, w.pid, "typed\n", 6);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_close_stdin_sync(ev, w.pid);
+    err = t_envd_close_stdin(ev, w.pid);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     while (!w.d.done)
         e2b_loop_run_once(loop, 1000);
@@ -345,7 +346,7 @@ static void test_tag_list_connect_signal(void)
         e2b_loop_run_once(loop, 1000);
     CHECK(w.d.err && w.d.err->kind == E2B_ERR_CANCELLED);
     e2b_error_free(w.d.err);
-    err = e2b_envd_process_list_sync(ev, &pl);
+    err = t_envd_process_list(ev, &pl);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     for (size_t i = 0; i < pl.count; i++)
         if (pl.items[i].pid == w.pid && pl.items[i].tag &&
@@ -358,7 +359,7 @@ static void test_tag_list_connect_signal(void)
     while (!w2.pid && !w2.d.done)
         e2b_loop_run_once(loop, 1000);
     CHECK_INT_EQ(w2.pid, w.pid);
-    err = e2b_envd_send_signal_sync(ev, w.pid, "SIGKILL");
+    err = t_envd_send_signal(ev, w.pid, "SIGKILL");
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     while (!w2.d.done)
         e2b_loop_run_once(loop, 1000);
@@ -366,7 +367,7 @@ static void test_tag_list_connect_signal(void)
     CHECK(w2.ended);
     CHECK(w2.exit_code != 0);
     /* Signalling it again: envd says not_found. */
-    err = e2b_envd_send_signal_sync(ev, w.pid, "SIGKILL");
+    err = t_envd_send_signal(ev, w.pid, "SIGKILL");
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     CHECK_STR_EQ(err->e2b_error_code, "not_found");
     e2b_error_free(err);
@@ -397,19 +398,19 @@ static void test_filesystem_calls(void)
     e2b_error *err;
     int created = -1, found = 0;
     e2b_upload up = {.path = "/tmp/core/dir/sub/file.txt", .data = "12345", .len = 5};
-    err = e2b_envd_make_dir_sync(ev, "/tmp/core/dir/sub", &created);
+    err = t_envd_make_dir(ev, "/tmp/core/dir/sub", &created);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(created, 1);
-    err = e2b_envd_make_dir_sync(ev, "/tmp/core/dir/sub", &created);
+    err = t_envd_make_dir(ev, "/tmp/core/dir/sub", &created);
     CHECK(err == NULL);
     CHECK_INT_EQ(created, 0);
-    err = e2b_envd_stat_sync(ev, "/tmp/core/dir/sub", &e);
+    err = t_envd_stat(ev, "/tmp/core/dir/sub", &e);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(e.type, E2B_FILE_DIRECTORY);
     CHECK_STR_EQ(e.name, "sub");
     e2b_entry_clear(&e);
-    CHECK(e2b_envd_upload_sync(ev, &up) == NULL);
-    err = e2b_envd_list_dir_sync(ev, "/tmp/core/dir", 2, &el);
+    CHECK(t_envd_upload(ev, &up) == NULL);
+    err = t_envd_list_dir(ev, "/tmp/core/dir", 2, &el);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     for (size_t i = 0; i < el.count; i++)
         if (strcmp(el.items[i].path, "/tmp/core/dir/sub/file.txt") == 0 &&
@@ -417,12 +418,12 @@ static void test_filesystem_calls(void)
             found = 1;
     e2b_entry_list_clear(&el);
     CHECK(found);
-    err = e2b_envd_remove_sync(ev, "/tmp/core/dir");
+    err = t_envd_remove(ev, "/tmp/core/dir");
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_stat_sync(ev, "/tmp/core/dir/sub/file.txt", &e);
+    err = t_envd_stat(ev, "/tmp/core/dir/sub/file.txt", &e);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
-    err = e2b_envd_list_dir_sync(ev, "/tmp/core/nothing-here", 1, &el);
+    err = t_envd_list_dir(ev, "/tmp/core/nothing-here", 1, &el);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
 }
@@ -439,7 +440,7 @@ static void test_wrong_access_token(void)
     bad = e2b_envd_new(e2b_client_loop(client), &cfg, &copy, NULL, &err);
     e2b_sandbox_clear(&copy);
     CHECK(bad != NULL);
-    err = e2b_envd_stat_sync(bad, "/tmp", &e);
+    err = t_envd_stat(bad, "/tmp", &e);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->http_status, 401);
     CHECK_INT_EQ(err->kind, E2B_ERR_AUTH);
@@ -454,9 +455,9 @@ static void test_paused_sandbox_is_not_running(void)
 {
     e2b_entry e;
     e2b_sandbox sb;
-    e2b_error *err = e2b_api_pause_sync(client, sandbox.sandbox_id);
+    e2b_error *err = t_api_pause(client, sandbox.sandbox_id);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
-    err = e2b_envd_stat_sync(ev, "/tmp", &e);
+    err = t_envd_stat(ev, "/tmp", &e);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->http_status, 502);
     CHECK_INT_EQ(err->kind, E2B_ERR_NOT_FOUND);
@@ -464,10 +465,10 @@ static void test_paused_sandbox_is_not_running(void)
               e2b_error_message(err));
     e2b_error_free(err);
     /* Connect resumes it; envd answers again. */
-    err = e2b_api_connect_sync(client, sandbox.sandbox_id, 900, &sb, NULL);
+    err = t_api_connect(client, sandbox.sandbox_id, 900, &sb, NULL);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     e2b_sandbox_clear(&sb);
-    err = e2b_envd_stat_sync(ev, "/tmp", &e);
+    err = t_envd_stat(ev, "/tmp", &e);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     e2b_entry_clear(&e);
 }
@@ -482,7 +483,7 @@ int main(void)
     if (!err)
         client = e2b_client_new(NULL, &cfg, &err);
     if (!err)
-        err = e2b_api_create_sync(client, &p, &sandbox);
+        err = t_api_create(client, &p, &sandbox);
     if (!err)
         ev = e2b_envd_new(e2b_client_loop(client), &cfg, &sandbox, NULL, &err);
     if (err || !local_url) {
@@ -504,7 +505,7 @@ int main(void)
     RUN(test_wrong_access_token);
     RUN(test_paused_sandbox_is_not_running);
     e2b_envd_free(ev);
-    e2b_error_free(e2b_api_kill_sync(client, sandbox.sandbox_id));
+    e2b_error_free(t_api_kill(client, sandbox.sandbox_id));
     e2b_sandbox_clear(&sandbox);
     e2b_client_free(client);
     e2b_config_clear(&cfg);

@@ -4,6 +4,7 @@
 #include "core/net/http.h"
 #include "core/net/loop.h"
 #include "tests/lib/harness.h"
+#include "tests/lib/sync_calls.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -31,7 +32,7 @@ static void test_get_parses_headers(void)
     char *u = url("/headers");
     e2b_http_options o = {.url = u, .timeout_ms = 10000};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK_INT_EQ(r.status, 200);
@@ -51,7 +52,7 @@ static void test_connection_reused(void)
     char *u = url("/headers");
     e2b_http_options o = {.url = u, .timeout_ms = 10000};
     e2b_http_response r1, r2;
-    e2b_error *e1 = e2b_http_perform(loop, &o, &r1), *e2 = e2b_http_perform(loop, &o, &r2);
+    e2b_error *e1 = t_http_perform(loop, &o, &r1), *e2 = t_http_perform(loop, &o, &r2);
     free(u);
     CHECK(e1 == NULL && e2 == NULL);
     CHECK_INT_EQ(r1.new_connections, 1);
@@ -69,7 +70,7 @@ static void test_post_body_and_headers(void)
     e2b_http_options o = {.method = "POST", .url = u, .headers = hdrs, .body = body,
                           .body_len = sizeof body - 1, .timeout_ms = 10000};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     json_t *j;
     free(u);
     CHECK(err == NULL);
@@ -87,11 +88,11 @@ static void test_post_body_and_headers(void)
     /* DELETE and PUT reach the server with their method. */
     u = url("/echo");
     o = (e2b_http_options){.method = "DELETE", .url = u, .timeout_ms = 10000};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     CHECK(err == NULL && contains(r.body, "\"DELETE\""));
     e2b_http_response_clear(&r);
     o = (e2b_http_options){.method = "PUT", .url = u, .body = "{}", .body_len = 2, .timeout_ms = 10000};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL && contains(r.body, "\"PUT\"") && contains(r.body, "\"length\": 2"));
     e2b_http_response_clear(&r);
@@ -105,7 +106,7 @@ static long count_of(const char *key)
     snprintf(path, sizeof path, "/count/%s", key);
     u = url(path);
     e2b_http_options o = {.url = u, .timeout_ms = 10000};
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     if (!err) {
         json_t *j = json_loads(r.body, 0, NULL);
@@ -123,7 +124,7 @@ static void test_429_retry_after_retried_and_succeeds(void)
     e2b_http_options o = {.url = u, .timeout_ms = 30000, .retry_429 = 1};
     e2b_http_response r;
     int64_t t0 = e2b_now_ms();
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     int64_t took = e2b_now_ms() - t0;
     free(u);
     CHECK(err == NULL);
@@ -141,7 +142,7 @@ static void test_429_not_retried_without_opt_in_or_with_a_date(void)
     char *u = url("/retry/429/b/5");
     e2b_http_options o = {.url = u, .timeout_ms = 30000};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r), *se;
+    e2b_error *err = t_http_perform(NULL, &o, &r), *se;
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.status, 429);
@@ -152,7 +153,7 @@ static void test_429_not_retried_without_opt_in_or_with_a_date(void)
     e2b_http_response_clear(&r);
     u = url("/retry-date/c");
     o = (e2b_http_options){.url = u, .timeout_ms = 30000, .retry_429 = 1};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.status, 429);
@@ -166,7 +167,7 @@ static void test_429_retries_are_bounded(void)
     char *u = url("/retry/429/d/100");
     e2b_http_options o = {.url = u, .timeout_ms = 30000, .retry_429 = 1};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.status, 429);
@@ -176,7 +177,7 @@ static void test_429_retries_are_bounded(void)
     /* A deadline shorter than Retry-After: no retry at all. */
     u = url("/retry/429/e/100");
     o = (e2b_http_options){.url = u, .timeout_ms = 500, .retry_429 = 1};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.attempts, 1);
@@ -188,7 +189,7 @@ static void test_503_bounded_retry_only_when_asked(void)
     char *u = url("/retry/503/f/1");
     e2b_http_options o = {.method = "POST", .url = u, .timeout_ms = 30000, .retry_503 = 1};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.status, 200);
@@ -196,7 +197,7 @@ static void test_503_bounded_retry_only_when_asked(void)
     e2b_http_response_clear(&r);
     u = url("/retry/503/g/1");
     o = (e2b_http_options){.method = "POST", .url = u, .timeout_ms = 30000, .retry_429 = 1};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.status, 503);
@@ -209,7 +210,7 @@ static void test_500_reported_with_message(void)
     char *u = url("/status/500");
     e2b_http_options o = {.url = u, .timeout_ms = 10000, .retry_429 = 1, .retry_503 = 1};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r), *se;
+    e2b_error *err = t_http_perform(NULL, &o, &r), *se;
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(r.attempts, 1); /* 500 is never retried */
@@ -226,7 +227,7 @@ static void test_truncated_body_is_an_error(void)
     char *u = url("/truncated");
     e2b_http_options o = {.url = u, .timeout_ms = 10000};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->kind, E2B_ERR_CONNECTION_LOST);
@@ -249,7 +250,7 @@ static void test_dropped_stream_is_an_error(void)
     size_t got = 0;
     e2b_http_options o = {.url = u, .write_body = count_bytes, .write_ud = &got};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->kind, E2B_ERR_CONNECTION_LOST);
@@ -306,7 +307,7 @@ static void test_total_timeout(void)
     char *u = url("/slow/5000");
     e2b_http_options o = {.url = u, .timeout_ms = 300};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->kind, E2B_ERR_TIMEOUT);
@@ -320,7 +321,7 @@ static void test_connection_refused_names_host(void)
     /* Port 1 on loopback: nothing listens there. */
     e2b_http_options o = {.url = "http://127.0.0.1:1/v2/sandboxes", .timeout_ms = 5000};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     CHECK(err != NULL);
     CHECK_INT_EQ(err->kind, E2B_ERR_NETWORK);
     CHECK_MSG(contains(e2b_error_message(err), "cannot reach 127.0.0.1:1"), "%s",
@@ -362,13 +363,13 @@ static void test_streaming_upload(void)
     e2b_http_options o = {.method = "POST", .url = u, .read_body = read_pattern, .read_ud = &s,
                           .body_size = -1};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK(contains(r.body, "\"length\": 8388608"));
     e2b_http_response_clear(&r);
     /* A failing source fails the request with its own error. */
     o.read_body = read_fails;
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err != NULL);
     CHECK_STR_EQ(e2b_error_message(err), "disk on fire");
@@ -408,7 +409,7 @@ static void test_streaming_download_and_progress(void)
     e2b_http_options o = {.url = u, .write_body = check_pattern, .write_ud = &s,
                           .progress = progress_calls, .progress_ud = &s};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(s.got, 20000000);
@@ -440,7 +441,7 @@ static void test_callbacks_can_stop(void)
     char *u = url("/bytes/20000000");
     e2b_http_options o = {.url = u, .write_body = refuse};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     CHECK(err && err->kind == E2B_ERR_PROTOCOL);
     CHECK(contains(e2b_error_message(err), "bad envelope"));
     e2b_error_free(err);
@@ -449,7 +450,7 @@ static void test_callbacks_can_stop(void)
     {
         size_t got = 0;
         o.write_ud = &got;
-        err = e2b_http_perform(NULL, &o, &r);
+        err = t_http_perform(NULL, &o, &r);
         CHECK(err && err->kind == E2B_ERR_CANCELLED);
         CHECK(got < 20000000);
     }
@@ -457,7 +458,7 @@ static void test_callbacks_can_stop(void)
     e2b_http_response_clear(&r);
     /* A buffered body over max_body is refused. */
     o = (e2b_http_options){.url = u, .max_body = 100000};
-    err = e2b_http_perform(NULL, &o, &r);
+    err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK(err && contains(e2b_error_message(err), "larger than 100000 bytes"));
     e2b_error_free(err);
@@ -470,7 +471,7 @@ static void test_error_status_body_kept_when_streaming(void)
     size_t got = 0;
     e2b_http_options o = {.url = u, .write_body = count_bytes, .write_ud = &got};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r), *se;
+    e2b_error *err = t_http_perform(NULL, &o, &r), *se;
     free(u);
     CHECK(err == NULL);
     CHECK_INT_EQ(got, 0); /* the error body is not passed to the stream consumer */
@@ -492,7 +493,7 @@ static void test_multipart(void)
     };
     e2b_http_options o = {.method = "POST", .url = u, .parts = parts, .nparts = 2};
     e2b_http_response r;
-    e2b_error *err = e2b_http_perform(NULL, &o, &r);
+    e2b_error *err = t_http_perform(NULL, &o, &r);
     free(u);
     CHECK_MSG(err == NULL, "%s", e2b_error_message(err));
     CHECK(contains(r.body, "multipart/form-data; boundary="));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start-up cost: e2b-tui must not link libarchive (and the libxml2/ICU/libstdc++ it drags
-# in); core/git/archive_dl.c loads it when an up first packs a project. The box tests prove the
+# in); core/util/archive_dl.c loads it when an up first packs a project. The box tests prove the
 # loaded library works; this proves the start-up does not pay for it.
 . "$(dirname "$0")/../lib/lib.sh"
 needed=$(readelf -d "$E2B_TUI_BIN" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')

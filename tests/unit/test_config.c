@@ -1,4 +1,5 @@
 #include "core/e2b/config.h"
+#include "core/util/str.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>

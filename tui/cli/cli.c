@@ -10,7 +10,6 @@
 #include "core/e2b/secret_put.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +123,9 @@ int cli_open_keystore(cli_ctx *c)
                      .config = c->cfg->keystore};
     c->ks = keystore_open_selected(&sel, &warning, &kerr);
     if (!c->ks) {
-        fprintf(stderr, "e2b-tui: password store: %s\n", kerr.message);
+        e2b_error *e = e2b_keystore_error(&kerr);
+        cli_fail(e);
+        e2b_error_free(e);
         return 1;
     }
     if (warning) {
@@ -148,52 +149,56 @@ void cli_teardown(cli_ctx *c)
     e2b_log_close(); /* opened by the box modes */
 }
 
+/* ---- waiting for an API call ---- */
+
+/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
+typedef struct cli_call {
+    int done;
+    e2b_error *err;
+    void *result; /* owned: the callback's result */
+} cli_call;
+
+static void call_end(cli_call *k, void *result, const e2b_error *err)
+{
+    k->done = 1;
+    k->result = result;
+    k->err = err ? e2b_error_copy(err) : NULL;
+}
+static void on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
+{
+    call_end(ud, l, err);
+}
+static void on_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
+{
+    call_end(ud, l, err);
+}
+static void on_status(void *ud, long status, const e2b_error *err)
+{
+    (void)status;
+    call_end(ud, NULL, err);
+}
+
+/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
+ * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
+static e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
+                            cli_call *k)
+{
+    if (!started)
+        return start_err ? start_err : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    e2b_wait(c->loop, &k->done);
+    return k->err;
+}
+
+/* Moves a heap result into *out and frees its container. */
+#define TAKE_RESULT(out, k)                                                                   \
+    do {                                                                                      \
+        if ((k).result) {                                                                     \
+            *(out) = *(__typeof__(out))(k).result;                                            \
+            free((k).result);                                                                 \
+        }                                                                                     \
+    } while (0)
+
 /* ---- --list ---- */
-
-static void put_time(json_t *o, const char *key, time_t t)
-{
-    char buf[32];
-    if (!t) {
-        json_object_set_new(o, key, json_null());
-        return;
-    }
-    e2b_format_rfc3339(t, buf, sizeof buf);
-    json_object_set_new(o, key, json_string(buf));
-}
-
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
-static const char *state_name(e2b_box_list_state s)
-{
-    return s == E2B_BOX_RUNNING ? "running" : s == E2B_BOX_PAUSED ? "paused" : "gone";
-}
-
-static json_t *entry_json(const e2b_box_entry *e)
-{
-    json_t *o = json_object();
-    const e2b_sandbox *sb = e->sandbox;
-    if (e->kind == E2B_KIND_BOX)
-        json_object_set_new(o, "name", str_or_null(e->name));
-    json_object_set_new(o, "sandbox_id",
-                        str_or_null(sb ? sb->sandbox_id : e->record ? e->record->sandbox_id : NULL));
-    json_object_set_new(o, "state", json_string(state_name(e->state)));
-    json_object_set_new(o, "template",
-                        str_or_null(sb ? (sb->alias ? sb->alias : sb->template_id) : NULL));
-    put_time(o, "started_at", sb ? sb->started_at : 0);
-    put_time(o, "end_at", sb ? sb->end_at : 0);
-    if (e->kind == E2B_KIND_BOX) {
-        const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
-        json_object_set_new(o, "branch", str_or_null(branch));
-        json_object_set_new(o, "dir", str_or_null(e->record ? e->record->dir : NULL));
-        json_object_set_new(o, "local", json_boolean(e->record != NULL));
-    } else {
-        json_object_set_new(o, "metadata", sb ? e2b_metadata_to_json(&sb->metadata) : json_object());
-    }
-    return o;
-}
 
 static void age_text(time_t t, time_t now, char *buf, size_t n)
 {
@@ -235,41 +240,8 @@ static void print_table(const e2b_box_listing *l)
         age_text(sb ? sb->started_at : 0, now, age, sizeof age);
         age_text(sb ? sb->end_at : 0, now, ends, sizeof ends);
         printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", e2b_sandbox_kind_name(e->kind), name,
-               state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
+               e2b_box_list_state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
     }
-}
-
-/* Prints the listing as JSON one entry at a time (the same text as one json_dumps of the
- * whole document with JSON_INDENT(2)): 2,000 sandboxes as one jansson tree plus its text
- * would cost several MB for nothing. */
-static void print_json(const e2b_box_listing *l)
-{
-    static const char *const keys[] = {"boxes", "workspaces", "sandboxes"};
-    fputs("{\n  \"version\": 1", stdout);
-    for (int k = 0; k < 3; k++) {
-        int n = 0;
-        printf(",\n  \"%s\": [", keys[k]);
-        for (size_t i = 0; i < l->count; i++) {
-            const e2b_box_entry *e = &l->items[i];
-            int ek = e->kind == E2B_KIND_BOX ? 0 : e->kind == E2B_KIND_WORKSPACE ? 1 : 2;
-            if (ek != k)
-                continue;
-            json_t *o = entry_json(e);
-            char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
-            json_decref(o);
-            if (!text)
-                continue;
-            fputs(n++ ? ",\n    " : "\n    ", stdout);
-            for (const char *p = text; *p; p++) { /* nested two levels deeper */
-                putchar(*p);
-                if (*p == '\n')
-                    fputs("    ", stdout);
-            }
-            free(text);
-        }
-        fputs(n ? "\n  ]" : "]", stdout);
-    }
-    fputs("\n}\n", stdout);
 }
 
 static int cli_list(cli_ctx *c)
@@ -289,7 +261,11 @@ static int cli_list(cli_ctx *c)
         fprintf(stderr, "e2b-tui: warning: unreadable box records skipped: %s\n", skipped);
         free(skipped);
     }
-    err = e2b_api_list_sync(c->client, &q, &sandboxes);
+    cli_call k = {0};
+    e2b_error *start_err = NULL;
+    const e2b_api_call *call = e2b_api_list(c->client, &q, on_list, &k, &start_err);
+    err = cli_await(c, call, start_err, &k);
+    TAKE_RESULT(&sandboxes, k);
     if (err) {
         int rc = cli_fail(err);
         e2b_error_free(err);
@@ -303,7 +279,7 @@ static int cli_list(cli_ctx *c)
         return 1;
     }
     if (c->args->json)
-        print_json(&listing);
+        e2b_box_listing_print_json(&listing, stdout);
     else
         print_table(&listing);
     e2b_box_listing_clear(&listing);
@@ -332,14 +308,20 @@ static char *read_secret_value(const char *name)
         quiet.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
     }
-    char *line = NULL;
-    size_t cap = 0;
+    /* No stdio buffer (it would keep a copy of the value after we wipe ours), and room
+     * enough that getline does not realloc (which would leave the old block unwiped). */
+    setvbuf(stdin, NULL, _IONBF, 0);
+    size_t cap = 4096;
+    char *line = malloc(cap);
+    if (!line)
+        return NULL;
     ssize_t n = getline(&line, &cap, stdin);
     if (tty) {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
         fputc('\n', stderr);
     }
     if (n <= 0) {
+        explicit_bzero(line, cap);
         free(line);
         return NULL;
     }
@@ -370,7 +352,12 @@ static int cli_secrets(cli_ctx *c)
     e2b_error *err = NULL;
     if (strcmp(a->secrets_cmd, "list") == 0) {
         e2b_secret_list list = {0};
-        if ((err = e2b_api_secrets_list_sync(c->client, &list))) {
+        cli_call k = {0};
+        e2b_error *start_err = NULL;
+        const e2b_api_call *call = e2b_api_secrets_list(c->client, on_secret_list, &k, &start_err);
+        err = cli_await(c, call, start_err, &k);
+        TAKE_RESULT(&list, k);
+        if (err) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -393,7 +380,11 @@ static int cli_secrets(cli_ctx *c)
         return 2;
     }
     if (strcmp(a->secrets_cmd, "remove") == 0) {
-        if ((err = e2b_api_secret_delete_sync(c->client, a->name))) {
+        cli_call k = {0};
+        e2b_error *start_err = NULL;
+        const e2b_api_call *call =
+            e2b_api_secret_delete(c->client, a->name, on_status, &k, &start_err);
+        if ((err = cli_await(c, call, start_err, &k))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -415,17 +406,8 @@ static int cli_secrets(cli_ctx *c)
     explicit_bzero(value, strlen(value));
     free(value);
     if (p) {
-        e2b_loop *loop = e2b_client_loop(c->client);
-        while (!w.done) {
-            if (e2b_loop_run_once(loop, -1) != 0) {
-                e2b_secret_put_cancel(p);
-                while (!w.done && e2b_loop_run_once(loop, 100) == 0) {
-                }
-                if (!w.done) /* the loop is broken: say so (the put is left to the exit) */
-                    w.err = e2b_error_new(E2B_ERR_INTERNAL, "the event loop failed");
-                break;
-            }
-        }
+        /* e2b_wait returns once the put has called back, even when the loop failed. */
+        e2b_wait(e2b_client_loop(c->client), &w.done);
         err = w.err;
         w.err = NULL;
     }

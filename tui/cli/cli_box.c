@@ -110,8 +110,12 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
     return 1;
 }
 
+/* The result's texts came (partly) from the network: printed only through cli_clean. */
+#define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
+
 static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
 {
+    char safe[3][600];
     e2b_error *err = e2b_box_op_wait(op);
     const e2b_box_result *r = e2b_box_op_result(op);
     int rc = 0;
@@ -125,21 +129,23 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
     print_note(r);
     switch (c->args->mode) {
     case CLI_UP:
-        printf("box %s is up: sandbox %s, server %s\n", r->name, r->sandbox_id, r->url);
+        printf("box %s is up: sandbox %s, server %s\n", SAFE(0, r->name), SAFE(1, r->sandbox_id),
+               SAFE(2, r->url));
         fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
                     (unsigned long long)r->files, (unsigned long long)r->bytes_in,
                     (unsigned long long)r->bytes_sent);
         break;
     case CLI_STOP:
         if (!r->note)
-            printf("paused box %s\n", r->name);
+            printf("paused box %s\n", SAFE(0, r->name));
         break;
-    case CLI_KILL: printf("killed box %s\n", r->name); break;
+    case CLI_KILL: printf("killed box %s\n", SAFE(0, r->name)); break;
     case CLI_PULL:
         if (r->no_new_work)
-            printf("no new work in box %s (branch %s at %s)\n", r->name, r->branch, r->commit);
+            printf("no new work in box %s (branch %s at %s)\n", SAFE(0, r->name),
+                   SAFE(1, r->branch), SAFE(2, r->commit));
         else
-            printf("%s %s %s\n", r->branch, r->commit, r->outcome);
+            printf("%s %s %s\n", SAFE(0, r->branch), SAFE(1, r->commit), SAFE(2, r->outcome));
         if (r->bundle_bytes)
             fprintf(stderr, "e2b-tui: bundle of %llu bytes\n", (unsigned long long)r->bundle_bytes);
         break;

@@ -1,7 +1,8 @@
 /* Key codes and key names, independent of curses so that the key-binding parser can be
  * unit-tested. A key is an int: a Unicode code point for printable characters, 1..26 for
  * ctrl-a..ctrl-z (except the ones that are named keys: tab, enter, backspace), or one of
- * the KEYC_* values below. tui/input.c translates curses' codes into these. */
+ * the KEYC_* values below. term_read_key (tui/term/term.c) translates curses' codes into
+ * these. */
 #ifndef E2B_TUI_KEYS_H
 #define E2B_TUI_KEYS_H
 

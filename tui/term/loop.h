@@ -27,7 +27,7 @@ struct loop_client {
 
 /* Runs until done() is true. signal_fd is the read end of a non-blocking pipe carrying one
  * byte (the signal number) per caught signal, as tui/term/term.c writes it. The watches are
- * removed before it returns. Returns 0, or -1 when core's loop failed. */
+ * removed before it returns. Returns 0, or -1 when the watches could not be set up. */
 int loop_run(const struct loop_client *c, e2b_loop *loop, int input_fd, int signal_fd);
 
 /* Monotonic clock in milliseconds. */

@@ -268,11 +268,6 @@ const char *term_note(void)
     return T.note;
 }
 
-bool term_has_color(void)
-{
-    return T.color;
-}
-
 attr_t term_attr(enum term_role role)
 {
     return role < ROLE_COUNT ? T.attrs[role] : A_NORMAL;

@@ -51,8 +51,6 @@ void term_close(void);
 /* A note to show once, e.g. that an unknown TERM was replaced; "" when none. */
 const char *term_note(void);
 
-/* True when colours are in use. */
-bool term_has_color(void);
 attr_t term_attr(enum term_role role);
 
 /* The read end of the signal self-pipe: one byte, the signal number, per caught signal
@@ -60,7 +58,9 @@ attr_t term_attr(enum term_role role);
 int term_signal_fd(void);
 
 /* Reads the next key without waiting: returns a tui/term/keys.h code, or KEYC_NONE when no
- * input is pending. Mouse events come back as KEYC_MOUSE (see term_mouse). */
+ * input is pending. Mouse events come back as KEYC_MOUSE (see term_mouse). At the end of
+ * input (the terminal hung up) it also returns KEYC_NONE: tui/term/loop.c tells the end
+ * from "no key" and ends the dashboard as on SIGHUP. */
 int term_read_key(void);
 
 /* Last mouse event: row, column and whether it was a click or the wheel (-1 up, +1 down). */

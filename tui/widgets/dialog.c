@@ -3,7 +3,10 @@
  * It is laid out again on every frame, so a resize while it is open just re-centres it. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/util/sanitize.h"
 
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
@@ -19,7 +22,10 @@ void dialog_open(struct ui *ui, const char *title, const char *text, const char 
     d->active = true;
     d->yes_focused = false;
     snprintf(d->title, sizeof d->title, "%s", title);
-    snprintf(d->text, sizeof d->text, "%s", text);
+    /* The text names sandboxes and secrets (ids as the API sent them): sanitised. */
+    char *safe = sanitize_display(text, strlen(text), SANITIZE_KEEP_NEWLINES);
+    snprintf(d->text, sizeof d->text, "%s", safe ? safe : "");
+    free(safe);
     snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
     d->on_yes = on_yes;
     d->ctx = ctx;

@@ -1,6 +1,6 @@
 /* The list/table model shared by the list views: rows with an id and cells, a filter, a
  * sort column, and a cursor that stays on the same row (by id) across refreshes, sorts and
- * filters. Pure: no curses (tui/table_draw.c draws it), so tests/unit can check it.
+ * filters. Pure: no curses (tui/widgets/list.c draws it), so tests/unit can check it.
  *
  * Ownership: the table copies everything it is given. Cells are passed through
  * sanitize_display() on the way in, so nothing stored here can reach the terminal with a

@@ -1,5 +1,5 @@
 #define ARCHIVE_DL_IMPL
-#include "core/git/archive_dl.h"
+#include "core/util/archive_dl.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
