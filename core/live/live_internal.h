@@ -46,6 +46,7 @@ struct e2b_live {
     unsigned next_op_id;
     struct keystore *ks;
     struct ks_job *ks_job; /* opening the store, or NULL */
+    e2b_loop_slot store_slot; /* the store job's wake-up (a post that cannot fail) */
     struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
     e2b_live_attach_fn attach_fn;
     void *attach_ud;

@@ -253,10 +253,11 @@ static void on_store_open(void *ud)
     handoff_ready(m);
 }
 
+/* On the keystore's thread: a post that cannot fail, or the operations would wait forever. */
 static void wake_store(void *ctx)
 {
     e2b_live *m = ctx;
-    e2b_loop_post(m->loop, on_store_open, m);
+    e2b_loop_post_slot(m->loop, &m->store_slot, on_store_open, m);
 }
 
 bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name, char *why,
