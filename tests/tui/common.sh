@@ -11,7 +11,7 @@ unset LC_ALL LC_CTYPE NO_COLOR ESCDELAY
 
 # dash_start COLS ROWS [ENV=VALUE...] [-- ARGS...]: a shell in a COLS x ROWS pane runs
 # "clear; echo '[before the dashboard]'; env ENV... e2b-tui ARGS; echo rc=$?; <tty modes>"
-# and waits for the tabs line.
+# and waits for the tabs line (a FAIL line when it does not come).
 # Once the dashboard ends the screen shows rc=N and "tty: icanon echo" (or "-icanon -echo"
 # if the terminal was left in the dashboard's modes).
 dash_start() {
@@ -29,7 +29,10 @@ dash_start() {
     for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done
     line+='; echo rc=$?; echo "tty: $(stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\n" " ")"'
     tmux_run "$line"
-    tmux_wait "1 Boxes"
+    if ! tmux_wait "1 Boxes" 2>"$T_TMP/dash-start.err"; then
+        t_fail "the dashboard draws its first frame" "$(tail -c 2000 "$T_TMP/dash-start.err")"
+        return 1
+    fi
 }
 
 # dash_check NAME TEXT: passes when the screen shows TEXT (waiting for it, bounded).
@@ -67,7 +70,8 @@ sbx_create() {
     el_create "$body" || return 1
     SBX_ID=$EL_ID
     if [ "$state" = paused ]; then
-        [ "$(el_req POST "/sandboxes/$SBX_ID/pause")" = 204 ] || { echo "pause failed" >&2; return 1; }
+        [ "$(el_req POST "/sandboxes/$SBX_ID/pause")" = 204 ] ||
+            { t_fail "pause sandbox $SBX_ID" "$(head -c 300 "$EL_BODY_FILE")"; return 1; }
     fi
 }
 
