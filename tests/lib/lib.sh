@@ -43,6 +43,18 @@ t_not_contains() {
     esac
 }
 
+# t_wait_until SECONDS CMD...: runs CMD (in this shell) every 0.1 s until it succeeds;
+# returns 1 when SECONDS pass first. For conditions on a loaded machine: never a fixed sleep.
+t_wait_until() {
+    local end=$((SECONDS + $1))
+    shift
+    while :; do
+        "$@" && return 0
+        [ "$SECONDS" -ge "$end" ] && return 1
+        sleep 0.1
+    done
+}
+
 # A scratch directory removed at exit; cleanup hooks run before it goes. TMPDIR points into
 # it, so what the programs under test unpack or leave in "the temp dir" goes with it.
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/e2b-tui-test.XXXXXX")

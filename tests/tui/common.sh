@@ -45,6 +45,30 @@ dash_check_gone() {
     if tmux_wait_gone "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
 }
 
+# switches PID: the process's context switches so far (voluntary and not).
+switches() {
+    awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status"
+}
+
+# dash_quiet NAME PID SECONDS [DEADLINE]: passes once PID has gone SECONDS in a row without
+# being scheduled (no context switch), within DEADLINE seconds (default 40). What it does
+# once after a change (replies arriving, a redraw) is waited out; a timer that wakes it at
+# least every SECONDS never lets it pass.
+dash_quiet() {
+    local name=$1 pid=$2 secs=$3 limit=${4:-40} a b end
+    end=$((SECONDS + limit))
+    while :; do
+        a=$(switches "$pid") || { t_fail "$name" "process $pid is gone"; return 1; }
+        sleep "$secs"
+        b=$(switches "$pid") || { t_fail "$name" "process $pid is gone"; return 1; }
+        [ "$a" = "$b" ] && { t_pass "$name"; return 0; }
+        if [ "$SECONDS" -ge "$end" ]; then
+            t_fail "$name" "no ${secs}-s window without a wake-up in ${limit} s (last window: $((b - a)) switches)"
+            return 1
+        fi
+    done
+}
+
 # dash_quit NAME: q, then the shell reports rc=0.
 dash_quit() {
     tmux_type q
