@@ -12,6 +12,8 @@ set -u
 : "${E2B_LOCAL_BIN:=$TEST_B/e2b-local}"
 T_FAILED=0
 T_CHECKS=0
+# The test file itself, by a path that stays valid after the test changes directory.
+T_SELF=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
 t_pass() { echo "PASS $1"; T_CHECKS=$((T_CHECKS + 1)); }
 t_fail() { echo "FAIL $1: $2"; T_FAILED=1; T_CHECKS=$((T_CHECKS + 1)); }
@@ -92,7 +94,7 @@ t_abort() {
 t_finish() {
     local line file last
     read -r line _ file < <(caller 0)
-    last=$(grep -n -w 't_finish' "$0" 2>/dev/null | grep -v -E '^[0-9]+:[[:space:]]*#' | tail -n 1)
+    last=$(grep -n -w 't_finish' "$T_SELF" 2>/dev/null | grep -v -E '^[0-9]+:[[:space:]]*#' | tail -n 1)
     last=${last%%:*}
     if [ "$file" != "$0" ] || [ "$line" != "$last" ]; then
         t_abort "t_finish at ${file#"$E2B_TUI_ROOT"/}:$line (a step failed before it); the checks after it did not run"
