@@ -32,7 +32,7 @@ ks_need_tools() {
 # password): it is stopped here, found by a mark of its own in its environment.
 ks_in_keyring_session() {
     local pw=$1; shift
-    dbus-run-session -- bash -c '
+    ks_filter_stderr "Failed to set fd limit" dbus-run-session -- bash -c '
         mark=ks-daemon-$$-$RANDOM
         printf "%s" "$1" | KS_DAEMON_MARK=$mark gnome-keyring-daemon --unlock --components=secrets >/dev/null
         shift
@@ -45,7 +45,15 @@ ks_in_keyring_session() {
         }
         for p in $(daemons); do kill -TERM "$p"; kill -CONT "$p"; done 2>/dev/null
         for _ in $(seq 100); do [ -z "$(daemons)" ] && break; sleep 0.1; done
-        exit "$rc"' ks-session "$pw" "$@" 2> >(grep -v "Failed to set fd limit" >&2)
+        exit "$rc"' ks-session "$pw" "$@"
+}
+
+# ks_filter_stderr PATTERN CMD...: runs CMD with the stderr lines matching PATTERN (grep)
+# dropped; returns CMD's status. Synchronous: the filtered stderr is complete when it
+# returns (a process substitution would still be writing while the caller reads the file).
+ks_filter_stderr() {
+    local pat=$1; shift
+    { "$@" 2>&1 1>&3 3>&- | grep -v -e "$pat" >&2; return "${PIPESTATUS[0]}"; } 3>&1
 }
 
 # ks_nosvc_conf: writes a session bus config with no service directory (so nothing can be

@@ -141,9 +141,8 @@ t_eq "the file marked alone starts after every other ended" \
 t_eq "... and nothing starts while it runs" "$(tail -n 2 "$order" | tr '\n' ' ')" "start p4 end p4 "
 contiguous=1
 for n in p1 p2 p3 p4; do
-    block=$(grep -A 2 -x "  PASS $n: one" "$out" | tr '\n' '|')
-    [ "$block" = "  PASS $n: one|  PASS $n: two|== tests/unit/${n}_test.sh (1s)|" ] ||
-        [ "$block" = "  PASS $n: one|  PASS $n: two|== tests/unit/${n}_test.sh (2s)|" ] || contiguous=0
+    block=$(grep -A 2 -x "  PASS $n: one" "$out" | tr '\n' '|' | sed 's/([0-9]*s)/(Ns)/')
+    [ "$block" = "  PASS $n: one|  PASS $n: two|== tests/unit/${n}_test.sh (Ns)|" ] || contiguous=0
 done
 t_eq "each file's output stays in one piece" "$contiguous" 1
 t_contains "the times file keeps a file that did not run" "$(cat "$tree/build/test-times.txt")" \
