@@ -13,6 +13,8 @@
 #   e2bl_run ID TOKEN CMD                      run `bash -c CMD` to completion; sets RUN_OUT
 #                                              (stdout), RUN_ERR, RUN_EXIT
 #   e2bl_poll SECONDS CMD...                   retry CMD every 0.1 s until it succeeds
+#   e2b_sdk_install                            find the installed e2b@2.51.0; sets E2B_SDK_DIR
+#                                              (E2B_SDK_WHY says what to install when not)
 
 E2BL_KEY=${E2BL_KEY:-e2b_localtest_key_0123456789}
 E2BL_HDRS=$T_TMP/e2bl.headers
