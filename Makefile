@@ -2,6 +2,7 @@
 #
 #   make            e2b-tui, libe2bcore.a, libkeystore.a and the test server
 #   make check      ASan+UBSan build, every test under tests/, valgrind on unit tests
+#                   (JOBS=N or -jN: N test programs at a time)
 #   make demo       the dashboard against the bundled local E2B server
 #   make deps       install the Debian packages the build and the tests need
 #   make install    PREFIX (default /usr/local) and DESTDIR are honoured
@@ -139,13 +140,18 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_commo
 	    tests/fuzz/replay_main.c $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
 
 # The whole suite runs against the sanitizer build; unit tests also run under valgrind.
+# JOBS: how many test programs tests/run runs at a time; `make check -j2` passes its -j on
+# (a bare -j means one per core). Each program's time is kept in build/test-times.txt.
+MAKE_J      = $(filter -j%,$(MAKEFLAGS))
+JOBS       ?= $(if $(MAKE_J),$(or $(patsubst -j%,%,$(MAKE_J)),$(shell nproc)),1)
+
 check: asan
 	@$(MAKE) --no-print-directory variant B=build
-	@tests/run B=build/asan VALGRIND_B=build $(if $(T),T="$(T)")
+	@tests/run B=build/asan VALGRIND_B=build JOBS=$(JOBS) $(if $(T),T="$(T)")
 
 # Only the tests named by T (a directory or file under tests/), no valgrind pass.
 test: asan
-	@tests/run B=build/asan $(if $(T),T="$(T)")
+	@tests/run B=build/asan JOBS=$(JOBS) $(if $(T),T="$(T)")
 
 valgrind: all
 	@tests/run B=build VALGRIND_B=build T=valgrind-only
@@ -206,7 +212,9 @@ fuzz:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
+# build/test-times.txt (the test runner's record of each file's time) is kept.
 clean:
-	rm -rf build e2b-tui
+	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name test-times.txt -exec rm -rf {} +; fi
+	rm -f e2b-tui
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -87,10 +87,19 @@ t_contains "it says so" "$(cat "$BOX_ERR")" "already paused"
 (cd "$BOX_REPO" && FAKE_ATTACH_SLEEP=3 FAKE_ATTACH_EXIT=7 "$E2B_TUI_BIN" --attach main >"$T_TMP/attach.out" 2>"$T_TMP/attach.err") &
 apid=$!
 seen_child=0 leaked=0
+# attach_child_of PID: an "opencode2 --server" among PID's descendants (this test's attach).
+attach_child_of() {
+    local c
+    for c in $(pgrep -P "$1"); do
+        case "$(tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null)" in *"opencode2 --server"*) return 0 ;; esac
+        attach_child_of "$c" && return 0
+    done
+    return 1
+}
 printf '%s\n' "$pw" >"$T_TMP/pw.pattern" # grep -f: the password is never in grep's own argv
-for _ in $(seq 100); do
+for _ in $(seq 300); do
     grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && leaked=1
-    pgrep -f "opencode2 --server" >/dev/null && seen_child=1
+    attach_child_of "$apid" && seen_child=1
     [ $seen_child = 1 ] && break
     sleep 0.1
 done

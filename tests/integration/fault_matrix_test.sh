@@ -30,7 +30,9 @@
 . "$E2B_TUI_ROOT/tests/lib/faults.sh"
 box_setup || t_finish
 SECRET_VALUE=sk-ant-fault-matrix-$RANDOM$RANDOM
-export E2B_TUI_HTTP_TIMEOUT=3
+# Request timeout 6 s: "delay" (1.5 s) stays well below it on a loaded machine, "slow" (12 s)
+# well beyond it.
+export E2B_TUI_HTTP_TIMEOUT=6
 
 #   action      path                          kind      rc  message
 CASES='
@@ -103,7 +105,7 @@ secret-rm   /secrets                      429       0   -
 secret-rm   /secrets                      500       1   deleting secret anthropic: E2B server error 500
 '
 
-# The fault JSON of a kind: "delay" stays below the request timeout (3 s here), "slow" goes
+# The fault JSON of a kind: "delay" stays below the request timeout (6 s here), "slow" goes
 # beyond it (or, on the health poll, beyond E2B_TUI_HEALTH_TIMEOUT, for every poll).
 fault_json() {
     local m=
@@ -119,7 +121,7 @@ fault_json_of() {
     slow) if [ "$1" = /api/health ]; then
               echo "{\"kind\":\"delay\",\"path\":\"$1\",\"delayMs\":6000}"
           else
-              echo "{\"kind\":\"delay\",\"path\":\"$1\",\"delayMs\":5000}"
+              echo "{\"kind\":\"delay\",\"path\":\"$1\",\"delayMs\":12000}"
           fi ;;
     *) echo "{\"kind\":\"$2\",\"path\":\"$1\"}" ;;
     esac
@@ -158,7 +160,13 @@ run() {
     case $1 in
     list) box_tui --list ;;
     json) box_tui --list --json ;;
-    up) E2B_TUI_HEALTH_TIMEOUT=2 box_tui --up "$UP_NAME" ;;
+    # A short health deadline only where it must run out (every poll held beyond it); the
+    # others wait as long as a loaded machine needs for the server to answer.
+    up) if [ "$kind" = slow ] && [ "$path" = /api/health ]; then
+            E2B_TUI_HEALTH_TIMEOUT=2 box_tui --up "$UP_NAME"
+        else
+            E2B_TUI_HEALTH_TIMEOUT=60 box_tui --up "$UP_NAME"
+        fi ;;
     attach) box_tui --attach fm ;;
     stop) box_tui --stop fm ;;
     kill) box_tui --kill fmk ;;

@@ -39,13 +39,13 @@ t_contains "no bus: the error names the missing bus" \
     "$(in_no_bus "$KS_TOOL" --keystore=secret-service open 2>&1)" "D-Bus session bus"
 
 NOSVC=$(ks_nosvc_conf)
-in_nosvc() { dbus-run-session --config-file="$NOSVC" -- "$@" 2> >(grep -v "fd limit" >&2); }
+in_nosvc() { ks_filter_stderr "fd limit" dbus-run-session --config-file="$NOSVC" -- "$@"; }
 check_mode "bus without Secret Service" in_nosvc
 t_contains "bus without Secret Service: the error says no provider" \
     "$(in_nosvc "$KS_TOOL" --keystore=secret-service open 2>&1)" "no Secret Service answers"
 
 # gnome-keyring is started by D-Bus activation, but nobody created a login keyring.
-in_no_collection() { dbus-run-session -- "$@" 2> >(grep -v "fd limit\|ctivat\|KEYRING_CONTROL" >&2); }
+in_no_collection() { ks_filter_stderr "fd limit\|ctivat\|KEYRING_CONTROL" dbus-run-session -- "$@"; }
 check_mode "keyring without a default collection" in_no_collection
 t_contains "keyring without a default collection: the error says so" \
     "$(in_no_collection "$KS_TOOL" --keystore=secret-service open 2>&1)" "no default keyring"

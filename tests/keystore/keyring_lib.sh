@@ -27,14 +27,33 @@ ks_need_tools() {
 }
 
 # ks_in_keyring_session PASSWORD CMD...: runs CMD in a new session bus whose gnome-keyring
-# was unlocked (or created) with PASSWORD, as `--unlock` reads it from stdin. The daemon
-# ends with the bus.
+# was unlocked (or created) with PASSWORD, as `--unlock` reads it from stdin; returns CMD's
+# status. The daemon forks itself away and can outlive the bus (it does after a wrong
+# password): it is stopped here, found by a mark of its own in its environment.
 ks_in_keyring_session() {
     local pw=$1; shift
-    dbus-run-session -- bash -c '
-        printf "%s" "$1" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    ks_filter_stderr "Failed to set fd limit" dbus-run-session -- bash -c '
+        mark=ks-daemon-$$-$RANDOM
+        printf "%s" "$1" | KS_DAEMON_MARK=$mark gnome-keyring-daemon --unlock --components=secrets >/dev/null
         shift
-        "$@"' ks-session "$pw" "$@" 2> >(grep -v "Failed to set fd limit" >&2)
+        "$@"; rc=$?
+        daemons() {
+            local f p
+            for f in $(grep -l -s -z -x -F "KS_DAEMON_MARK=$mark" /proc/[0-9]*/environ); do
+                p=${f#/proc/}; echo "${p%/environ}"
+            done
+        }
+        for p in $(daemons); do kill -TERM "$p"; kill -CONT "$p"; done 2>/dev/null
+        for _ in $(seq 100); do [ -z "$(daemons)" ] && break; sleep 0.1; done
+        exit "$rc"' ks-session "$pw" "$@"
+}
+
+# ks_filter_stderr PATTERN CMD...: runs CMD with the stderr lines matching PATTERN (grep)
+# dropped; returns CMD's status. Synchronous: the filtered stderr is complete when it
+# returns (a process substitution would still be writing while the caller reads the file).
+ks_filter_stderr() {
+    local pat=$1; shift
+    { "$@" 2>&1 1>&3 3>&- | grep -v -e "$pat" >&2; return "${PIPESTATUS[0]}"; } 3>&1
 }
 
 # ks_nosvc_conf: writes a session bus config with no service directory (so nothing can be

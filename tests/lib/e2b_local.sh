@@ -5,7 +5,8 @@
 #                               (default $T_TMP/e2b-local-state); exports E2B_LOCAL_PORT,
 #                               E2B_LOCAL_URL, E2B_LOCAL_PID, E2B_API_URL, E2B_SANDBOX_URL,
 #                               E2B_DOMAIN, E2B_API_KEY. Stopped (SIGTERM) at exit.
-#   e2b_local_stop              SIGTERM and wait; returns the server's exit status
+#   e2b_local_stop              SIGTERM and wait; returns the server's exit status (a FAIL
+#                               line when it had died, did not stop or exited non-zero)
 #   el_req METHOD PATH [BODY] [CURL ARGS...]
 #                               control-plane request with the API key; prints the HTTP
 #                               status; body in $EL_BODY_FILE, headers in $EL_HEAD_FILE
@@ -13,7 +14,7 @@
 #                               envd request routed by E2b-Sandbox-Id headers (as the SDK)
 #   el_json EXPR                evaluates a Python expression on the last body (as d)
 #   el_header NAME              a header of the last response
-#   el_create [JSON]            creates a sandbox; sets EL_ID and EL_TOKEN
+#   el_create [JSON]            creates a sandbox; sets EL_ID and EL_TOKEN (FAIL line if not)
 #   el_run ID TOKEN CMD [JSON-EXTRA] [CURL ARGS...]
 #                               Process/Start of bash -c CMD; prints decoded events
 #                               ("start PID", "stdout TEXT", "stderr TEXT", "end {...}", "eos {...}")
@@ -59,8 +60,7 @@ e2b_local_stop() {
     if ! kill -TERM "$pid" 2>/dev/null; then
         local rc=0
         wait "$pid" 2>/dev/null || rc=$?
-        echo "e2b-local had already exited (status $rc); its stderr:"
-        head -n 40 "$E2B_LOCAL_ERR"
+        t_fail "e2b-local runs until stopped" "it had already exited (status $rc); stderr: $(tail -c 1500 "${E2B_LOCAL_ERR:-/dev/null}")"
         return 1
     fi
     for ((i = 0; i < 200; i++)); do
@@ -70,13 +70,13 @@ e2b_local_stop() {
     if kill -0 "$pid" 2>/dev/null; then
         kill -KILL "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        t_fail "e2b-local stops on SIGTERM" "still running after 10 s; killed"
         return 124
     fi
     local rc=0
     wait "$pid" 2>/dev/null || rc=$?
-    if [ "$rc" != 0 ] && [ -s "${E2B_LOCAL_ERR:-}" ]; then
-        echo "e2b-local exited with status $rc; its stderr:"
-        head -n 40 "$E2B_LOCAL_ERR"
+    if [ "$rc" != 0 ]; then
+        t_fail "e2b-local stops cleanly" "exit status $rc; stderr: $(tail -c 1500 "${E2B_LOCAL_ERR:-/dev/null}")"
     fi
     return "$rc"
 }
@@ -113,7 +113,7 @@ el_create() {
     code=$(el_req POST /v2/sandboxes "${1:-{\"templateID\":\"base\"\}}")
     if [ "$code" != 201 ]; then
         EL_ID= EL_TOKEN=
-        echo "create failed: $code $(cat "$EL_BODY_FILE")" >&2
+        t_fail "create a sandbox" "status $code: $(head -c 300 "$EL_BODY_FILE" 2>/dev/null)"
         return 1
     fi
     EL_ID=$(el_json .sandboxID)

@@ -13,6 +13,8 @@
 #   e2bl_run ID TOKEN CMD                      run `bash -c CMD` to completion; sets RUN_OUT
 #                                              (stdout), RUN_ERR, RUN_EXIT
 #   e2bl_poll SECONDS CMD...                   retry CMD every 0.1 s until it succeeds
+#   e2b_sdk_install                            find the installed e2b@2.51.0; sets E2B_SDK_DIR
+#                                              (E2B_SDK_WHY says what to install when not)
 
 E2BL_KEY=${E2BL_KEY:-e2b_localtest_key_0123456789}
 E2BL_HDRS=$T_TMP/e2bl.headers
@@ -186,18 +188,24 @@ for p in os.listdir("/proc"):
 PY
 }
 
-# The published SDK, installed once per build tree into build/e2b-sdk (keyed by package.json).
+# The published SDK, e2b@2.51.0, installed beforehand (never by a test): npm install -g
+# e2b@2.51.0 (listed in .ci/npm-globals, which CI installs). E2B_SDK_DIR is the directory
+# whose node_modules holds it: $E2B_SDK_DIR if set, else build/e2b-sdk (a local
+# `npm install --prefix build/e2b-sdk e2b@2.51.0`), else the global one. Prints why not.
 e2b_sdk_install() {
-    local src=$E2B_TUI_ROOT/tests/e2b-local/sdk
-    E2B_SDK_DIR=$E2B_TUI_ROOT/build/e2b-sdk
-    mkdir -p "$E2B_SDK_DIR"
-    if ! cmp -s "$src/package.json" "$E2B_SDK_DIR/package.json" ||
-        [ ! -f "$E2B_SDK_DIR/node_modules/e2b/package.json" ]; then
-        rm -rf "$E2B_SDK_DIR/node_modules" "$E2B_SDK_DIR/package-lock.json"
-        cp "$src/package.json" "$E2B_SDK_DIR/package.json"
-        (cd "$E2B_SDK_DIR" && npm install --no-audit --no-fund --loglevel=error) >&2 || return 1
-    fi
-    [ "$(jq -r .version "$E2B_SDK_DIR/node_modules/e2b/package.json")" = 2.51.0 ]
+    local d global
+    global=$(npm root -g 2>/dev/null)
+    for d in ${E2B_SDK_DIR:+"$E2B_SDK_DIR"} "$E2B_TUI_ROOT/build/e2b-sdk" ${global:+"${global%/node_modules}"}; do
+        if [ -f "$d/node_modules/e2b/package.json" ]; then
+            E2B_SDK_DIR=$d
+            local v; v=$(jq -r .version "$d/node_modules/e2b/package.json")
+            [ "$v" = 2.51.0 ] && return 0
+            E2B_SDK_WHY="$d/node_modules/e2b is version $v, not 2.51.0: npm install -g e2b@2.51.0"
+            return 1
+        fi
+    done
+    E2B_SDK_WHY="the E2B SDK is not installed: npm install -g e2b@2.51.0 (listed in .ci/npm-globals)"
+    return 1
 }
 
 # e2bl_metadata_query K V [K V...]: the `metadata` query value exactly as SDK 2.51.0 sends

@@ -16,7 +16,8 @@
 int harness_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void harness_run(const char *name, void (*fn)(void));
-/* Prints nothing more; returns the process exit status (0 when all passed). */
+/* Prints "DONE <n> cases" (tests/run fails a program that never gets here); returns the
+ * process exit status (0 when all passed). */
 int harness_finish(void);
 
 #define RUN(fn) harness_run(#fn, fn)

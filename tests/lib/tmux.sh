@@ -1,6 +1,7 @@
 # Helpers for tests that drive the real e2b-tui in a detached tmux session and read the
 # screen. Source after lib.sh. Every session uses a private server socket (tmux -L), so
 # tests never touch the user's tmux or each other, and the server is killed on exit.
+# tmux_start and tmux_shell print a FAIL line when the session or its prompt does not come.
 #
 #   tmux_start 100 30 'bash --norc --noprofile'   # a pane of 100x30 running a command
 #   tmux_shell 100 30                             # a plain shell with prompt "[sh]$ "
@@ -34,7 +35,10 @@ tmux_start() {
     [ "$TMUX_SESSIONS" -eq 0 ] && t_on_exit tmux_kill_all
     TMUX_SESSIONS=$((TMUX_SESSIONS + 1))
     TMUX_SOCKET=$TMUX_SOCKET_BASE-$TMUX_SESSIONS
-    tm new-session -d -s t -x "$cols" -y "$rows" "$cmd" || return 1
+    if ! tm new-session -d -s t -x "$cols" -y "$rows" "$cmd" 2>"$T_TMP/tmux-start.err"; then
+        t_fail "tmux starts a ${cols}x$rows session" "$(head -c 400 "$T_TMP/tmux-start.err")"
+        return 1
+    fi
     tm set-option -g remain-on-exit on >/dev/null
     tm set-option -g window-size manual >/dev/null 2>&1 || true
 }
@@ -44,7 +48,10 @@ TMUX_PROMPT='[sh]$'
 tmux_shell() {
     # No history file: bash would write it while the test's scratch dir is being removed.
     tmux_start "$1" "$2" "env PS1='$TMUX_PROMPT ' HISTFILE=/dev/null bash --norc --noprofile" || return 1
-    tmux_wait "$TMUX_PROMPT"
+    if ! tmux_wait "$TMUX_PROMPT" 2>"$T_TMP/tmux-shell.err"; then
+        t_fail "the shell in tmux shows its prompt" "$(tail -c 1500 "$T_TMP/tmux-shell.err")"
+        return 1
+    fi
 }
 
 # tmux_type TEXT: types TEXT literally.  tmux_keys KEY...: tmux key names (Escape, C-l).

@@ -11,7 +11,7 @@ unset LC_ALL LC_CTYPE NO_COLOR ESCDELAY
 
 # dash_start COLS ROWS [ENV=VALUE...] [-- ARGS...]: a shell in a COLS x ROWS pane runs
 # "clear; echo '[before the dashboard]'; env ENV... e2b-tui ARGS; echo rc=$?; <tty modes>"
-# and waits for the tabs line.
+# and waits for the tabs line (a FAIL line when it does not come).
 # Once the dashboard ends the screen shows rc=N and "tty: icanon echo" (or "-icanon -echo"
 # if the terminal was left in the dashboard's modes).
 dash_start() {
@@ -29,7 +29,10 @@ dash_start() {
     for e in "${args[@]}"; do line+=" $(printf '%q' "$e")"; done
     line+='; echo rc=$?; echo "tty: $(stty -a | tr " ;" "\n\n" | grep -x -e icanon -e -icanon -e echo -e -echo | tr "\n" " ")"'
     tmux_run "$line"
-    tmux_wait "1 Boxes"
+    if ! tmux_wait "1 Boxes" 2>"$T_TMP/dash-start.err"; then
+        t_fail "the dashboard draws its first frame" "$(tail -c 2000 "$T_TMP/dash-start.err")"
+        return 1
+    fi
 }
 
 # dash_check NAME TEXT: passes when the screen shows TEXT (waiting for it, bounded).
@@ -40,6 +43,30 @@ dash_check() {
 # dash_check_gone NAME TEXT: passes when TEXT leaves the screen (bounded wait).
 dash_check_gone() {
     if tmux_wait_gone "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# switches PID: the process's context switches so far (voluntary and not).
+switches() {
+    awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status"
+}
+
+# dash_quiet NAME PID SECONDS [DEADLINE]: passes once PID has gone SECONDS in a row without
+# being scheduled (no context switch), within DEADLINE seconds (default 40). What it does
+# once after a change (replies arriving, a redraw) is waited out; a timer that wakes it at
+# least every SECONDS never lets it pass.
+dash_quiet() {
+    local name=$1 pid=$2 secs=$3 limit=${4:-40} a b end
+    end=$((SECONDS + limit))
+    while :; do
+        a=$(switches "$pid") || { t_fail "$name" "process $pid is gone"; return 1; }
+        sleep "$secs"
+        b=$(switches "$pid") || { t_fail "$name" "process $pid is gone"; return 1; }
+        [ "$a" = "$b" ] && { t_pass "$name"; return 0; }
+        if [ "$SECONDS" -ge "$end" ]; then
+            t_fail "$name" "no ${secs}-s window without a wake-up in ${limit} s (last window: $((b - a)) switches)"
+            return 1
+        fi
+    done
 }
 
 # dash_quit NAME: q, then the shell reports rc=0.
@@ -67,7 +94,8 @@ sbx_create() {
     el_create "$body" || return 1
     SBX_ID=$EL_ID
     if [ "$state" = paused ]; then
-        [ "$(el_req POST "/sandboxes/$SBX_ID/pause")" = 204 ] || { echo "pause failed" >&2; return 1; }
+        [ "$(el_req POST "/sandboxes/$SBX_ID/pause")" = 204 ] ||
+            { t_fail "pause sandbox $SBX_ID" "$(head -c 300 "$EL_BODY_FILE")"; return 1; }
     fi
 }
 

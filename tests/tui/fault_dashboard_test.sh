@@ -95,6 +95,11 @@ port=$E2B_LOCAL_PORT
 e2b_local_stop
 dash_check "server gone: the status line says it cannot reach it" "cannot reach"
 keys_alive "server gone"
+# The port must be free before it is taken again: nothing listening on it or using it as its
+# own end of a connection (TIME-WAIT does not count: the server binds with SO_REUSEADDR).
+port_free() { [ -z "$(ss -H -t -a -n exclude time-wait "( sport = :$port )")" ]; }
+t_wait_until 30 port_free ||
+    t_fail "port $port is free for the restart" "$(ss -H -t -a -n -p "( sport = :$port )" | head -c 400)"
 e2b_local_start --listen "127.0.0.1:$port"
 # e2b_local_start passes --listen 127.0.0.1:0 first; the later one wins.
 t_eq "the server came back on the same port" "$E2B_LOCAL_PORT" "$port"

@@ -25,7 +25,8 @@ t_eq "no terminal: nothing written to stdout" "$(wc -c <"$T_TMP/out")" 0
 
 # TERM=dumb in a real terminal: refused clearly.
 tmux_shell 100 20
-tmux_run "clear; TERM=dumb $(printf %q "$E2B_TUI_BIN"); echo rc=\$?"
+# ("rc"=: the typed line itself must not show the "rc=" waited for.)
+tmux_run "clear; TERM=dumb $(printf %q "$E2B_TUI_BIN"); echo \"rc\"=\$?"
 if tmux_wait "rc=" 2>/dev/null; then
     screen=$(tmux_capture)
     t_contains "TERM=dumb is refused with status 1" "$screen" "rc=1"
