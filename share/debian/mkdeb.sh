@@ -6,7 +6,7 @@
 #
 # The tree is changed in place (stripped binary, gzip'd man page, copyright, changelog, lintian
 # overrides) and the control file is written from control.in. Depends is what dpkg-shlibdeps
-# finds in the binary's NEEDED libraries, plus libarchive13, which core/git/archive_dl.c loads
+# finds in the binary's NEEDED libraries, plus libarchive13, which core/util/archive_dl.c loads
 # with dlopen (so shlibdeps cannot see it), at the lowest version that has every symbol it
 # resolves, read from libarchive13's dpkg symbols file.
 set -euo pipefail
@@ -52,8 +52,8 @@ shlibs=${shlibs#shlibs:Depends=}
 
 symfile=$(dpkg-query --control-path libarchive13 symbols 2>/dev/null) ||
     die "libarchive13 is not installed (make deps)"
-syms=$(grep -o 'R([a-z_0-9]*, archive_[a-z_0-9]*)' "$src/core/git/archive_dl.c" | sed 's/.*, //; s/)$//')
-[ -n "$syms" ] || die "no libarchive symbol found in core/git/archive_dl.c"
+syms=$(grep -o 'R([a-z_0-9]*, archive_[a-z_0-9]*)' "$src/core/util/archive_dl.c" | sed 's/.*, //; s/)$//')
+[ -n "$syms" ] || die "no libarchive symbol found in core/util/archive_dl.c"
 minver=
 for s in $syms; do
     v=$(awk -v s="$s@Base" '$1 == s { print $2; exit }' "$symfile")

@@ -427,7 +427,9 @@ static bool apply_fault(struct req *r, enum MHD_Result *rc)
         return true;
     }
     if (strcmp(f.kind, "delay") == 0) {
-        usleep((useconds_t)f.delay_ms * 1000);
+        /* In steps, so that a SIGTERM does not wait for a delay nobody waits for any more. */
+        for (long left = f.delay_ms; left > 0 && !g_stopping; left -= 50)
+            usleep((useconds_t)(left < 50 ? left : 50) * 1000);
         return false;
     }
     /* truncate / drop: the reply is cut after afterBytes; without it a body is cut in the

@@ -65,6 +65,8 @@ for ((i = 0; i < 200; i++)); do grep -q bash "$hits" && break; sleep 0.1; done
 kill "$canary"
 wait "$canary" 2>/dev/null
 t_contains "the sampler catches a secret in an argv (a canary)" "$(cat "$hits")" "bash"
+# A round that read the canary's argv just before the kill may still write its line after
+# this truncation: the canary's pid is left out of the verdict below.
 : >"$hits"
 ANTHROPIC_API_KEY=$SECRET_VALUE box_tui --secrets set anthropic
 box_rc "secrets set exits 0" 0
@@ -112,7 +114,7 @@ box_rc "kill exits 0" 0
 touch "$T_TMP/sampler.stop"
 wait "$sampler"
 t_ok "the sampler read every process's argv many times ($(cat "$samples") rounds)" test "$(cat "$samples")" -ge 20
-t_eq "no process had the password, the API key or the secret in its argv" "$(sort -u "$hits")" ""
+t_eq "no process had the password, the API key or the secret in its argv" "$(grep -v "^pid $canary:" "$hits" | sort -u)" ""
 log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 t_ok "e2b-tui's log exists and logged the requests" grep -q "sandboxes" "$log"
 t_ok "e2b-tui's log holds no password, key or secret" sh -c "! grep -qFf '$patterns' '$log'"
