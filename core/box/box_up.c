@@ -175,9 +175,8 @@ static void up_uploaded(void *ud, const e2b_error *err)
     tarball *tar = up_current_tar(op);
     op->http = NULL;
     op->pending--;
-    if (tarball_error(tar)->code != GW_OK) {
-        up_fail(op, e2b_error_new(E2B_ERR_IO, "%s", tarball_error(tar)->msg),
-                "reading the project");
+    if (tarball_error(tar)) {
+        up_fail(op, e2b_error_copy(tarball_error(tar)), "reading the project");
         return;
     }
     if (up_check(op, err, "uploading the project"))
@@ -217,7 +216,7 @@ static long tar_read(void *ud, char *buf, size_t size, e2b_error **err)
     tarball *tar = up_current_tar(op);
     ssize_t n = tarball_read(tar, buf, size);
     if (n < 0) {
-        *err = e2b_error_new(E2B_ERR_IO, "%s", tarball_error(tar)->msg);
+        *err = e2b_error_copy(tarball_error(tar));
         return -1;
     }
     tarball_progress tp;
@@ -375,27 +374,19 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
     op->pending++;
 }
 
-static e2b_error *gw_to_error(const gw_error *g)
-{
-    e2b_error_kind k = g->code == GW_EINVAL || g->code == GW_ENOTREPO ? E2B_ERR_INVALID
-                       : g->code == GW_ENOMEM                          ? E2B_ERR_INTERNAL
-                                                                       : E2B_ERR_IO;
-    return e2b_error_new(k, "%s", g->msg);
-}
-
 /* Local work, before anything is made remotely: the repository, the name, the file list. */
 static void up_local(e2b_box_op *op, const e2b_error *unused)
 {
-    gw_error g = {0};
+    e2b_error *g = NULL;
     gitwork_head head;
     gitwork_filelist files = {0};
     char name[GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
     (void)unused;
     box_op_progress(op, "listing files", 0, 0);
-    if (gitwork_open(&op->git, op->up_dir ? op->up_dir : ".", 0, &g) != GW_OK ||
-        gitwork_head_info(op->git, &head, &g) != GW_OK) {
-        up_fail(op, gw_to_error(&g), "opening the git project");
+    if (gitwork_open(&op->git, op->up_dir ? op->up_dir : ".", 0, &g) != 0 ||
+        gitwork_head_info(op->git, &head, &g) != 0) {
+        up_fail(op, g, "opening the git project");
         return;
     }
     if (op->up_name) {
@@ -421,9 +412,9 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
                 "choosing the name");
         return;
     }
-    if (gitwork_list_files(op->git, &files, &g) != GW_OK) {
+    if (gitwork_list_files(op->git, &files, &g) != 0) {
         gitwork_filelist_free(&files);
-        up_fail(op, gw_to_error(&g), "listing the project's files");
+        up_fail(op, g, "listing the project's files");
         return;
     }
     /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
@@ -432,16 +423,16 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
     int rc = upload_split(gitwork_workdir(op->git), (const char *const *)files.paths,
                           files.count, &gz, &plain, &g);
     gitwork_filelist_free(&files);
-    if (rc == GW_OK)
+    if (rc == 0)
         rc = tarball_new(&op->tar, gitwork_workdir(op->git), (const char *const *)gz.paths,
                          gz.count, UP_GZIP_LEVEL, &g);
-    if (rc == GW_OK && plain.count)
+    if (rc == 0 && plain.count)
         rc = tarball_new(&op->tar_plain, gitwork_workdir(op->git),
                          (const char *const *)plain.paths, plain.count, TARBALL_PLAIN, &g);
     upload_list_free(&gz);
     upload_list_free(&plain);
-    if (rc != GW_OK) {
-        up_fail(op, gw_to_error(&g), "preparing the upload");
+    if (rc != 0) {
+        up_fail(op, g, "preparing the upload");
         return;
     }
     op->rec.name = strdup(name);

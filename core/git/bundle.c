@@ -19,7 +19,7 @@ struct bundle_import {
     gitwork *g;
     git_odb *odb;
     int state;
-    gw_error err;
+    e2b_error *err; /* the failure, once state is ST_FAILED */
 
     uint8_t *hbuf; /* header bytes (and whatever pack bytes came with them) */
     size_t hlen, hcap, scanned;
@@ -40,9 +40,9 @@ struct bundle_import {
     int lock_fd; /* the import lock (see lock_and_sweep), or -1 */
 };
 
-#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, gw_error_set(&(bi)->err, (code), __VA_ARGS__))
+#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, local_error_set(&(bi)->err, (code), __VA_ARGS__))
 
-static int git_fail(bundle_import *bi, gw_code code, const char *what)
+static int git_fail(bundle_import *bi, e2b_error_sub code, const char *what)
 {
     bi->state = ST_FAILED;
     return gitwork_git_error(&bi->err, code, what);
@@ -90,26 +90,26 @@ static int lock_and_sweep(git_repository *repo)
 }
 
 int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
-                      gw_error *err)
+                      e2b_error **err)
 {
     *out = NULL;
-    gw_error_clear(err);
+    local_error_clear(err);
     bundle_import *bi = calloc(1, sizeof *bi);
     if (!bi)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     bi->g = g;
     bi->cb = cb;
     bi->ud = ud;
     bi->lock_fd = lock_and_sweep(gitwork_repo(g));
     if (git_repository_odb(&bi->odb, gitwork_repo(g)) < 0) {
-        gitwork_git_error(err, GW_EFAIL, "cannot open the object database");
+        gitwork_git_error(err, E2B_SUB_FAILED, "cannot open the object database");
         if (bi->lock_fd >= 0)
             close(bi->lock_fd);
         free(bi);
-        return GW_EFAIL;
+        return E2B_SUB_FAILED;
     }
     *out = bi;
-    return GW_OK;
+    return 0;
 }
 
 static int on_index_progress(const git_indexer_progress *s, void *payload)
@@ -130,8 +130,8 @@ static int on_index_progress(const git_indexer_progress *s, void *payload)
 static int index_error(bundle_import *bi, const char *what)
 {
     if (bi->cancelled)
-        return FAIL(bi, GW_ECANCELLED, "import cancelled");
-    return git_fail(bi, GW_EBUNDLE, what);
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
+    return git_fail(bi, E2B_SUB_BAD_BUNDLE, what);
 }
 
 /* Header complete: check prerequisites, then open the indexer. Nothing is written before
@@ -141,9 +141,9 @@ static int start_pack(bundle_import *bi)
     for (size_t i = 0; i < bi->hdr.nprereqs; i++) {
         git_oid oid;
         if (git_oid_fromstr(&oid, bi->hdr.prereqs[i]) < 0)
-            return git_fail(bi, GW_EBUNDLE, "bad prerequisite");
+            return git_fail(bi, E2B_SUB_BAD_BUNDLE, "bad prerequisite");
         if (!git_odb_exists(bi->odb, &oid))
-            return FAIL(bi, GW_EMISSINGBASE,
+            return FAIL(bi, E2B_SUB_MISSING_BASE,
                         "base commit %.12s is not present locally; pull the full history "
                         "(a full bundle) instead",
                         bi->hdr.prereqs[i]);
@@ -151,7 +151,7 @@ static int start_pack(bundle_import *bi)
     git_repository *repo = gitwork_repo(bi->g);
     char *packdir = NULL;
     if (asprintf(&packdir, "%sobjects/pack", git_repository_commondir(repo)) < 0)
-        return FAIL(bi, GW_ENOMEM, "out of memory");
+        return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
     git_indexer_options o;
     git_indexer_options_init(&o, GIT_INDEXER_OPTIONS_VERSION);
     o.progress_cb = on_index_progress;
@@ -162,9 +162,9 @@ static int start_pack(bundle_import *bi)
     int rc = git_indexer_new(&bi->idx, packdir, 0, bi->odb, &o);
     free(packdir);
     if (rc < 0)
-        return git_fail(bi, GW_EFAIL, "cannot start the pack import");
+        return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
     bi->state = ST_PACK;
-    return GW_OK;
+    return 0;
 }
 
 static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
@@ -173,7 +173,7 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
         bi->magic[bi->magic_len++] = *p;
         if (bi->magic_len == 4) {
             if (memcmp(bi->magic, "PACK", 4) != 0)
-                return FAIL(bi, GW_EBUNDLE, "bundle data after the header is not a pack");
+                return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
             if (git_indexer_append(bi->idx, bi->magic, 4, &bi->stats) < 0)
                 return index_error(bi, "bad pack in bundle");
         }
@@ -188,7 +188,7 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
         p += k;
         n -= k;
     }
-    return GW_OK;
+    return 0;
 }
 
 static int try_header(bundle_import *bi, int final)
@@ -196,16 +196,16 @@ static int try_header(bundle_import *bi, int final)
     int r = bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &bi->err);
     if (r < 0) {
         bi->state = ST_FAILED;
-        return bi->err.code;
+        return local_error_code(bi->err);
     }
     if (r == 0) {
         if (final)
-            return FAIL(bi, GW_EBUNDLE, "bundle is truncated (incomplete header)");
-        return GW_OK;
+            return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (incomplete header)");
+        return 0;
     }
     bi->have_hdr = 1;
     int rc = start_pack(bi);
-    if (rc == GW_OK && bi->hlen > bi->hdr.header_len)
+    if (rc == 0 && bi->hlen > bi->hdr.header_len)
         rc = feed_pack(bi, bi->hbuf + bi->hdr.header_len, bi->hlen - bi->hdr.header_len);
     free(bi->hbuf); /* the parsed header keeps its own copies */
     bi->hbuf = NULL;
@@ -216,11 +216,11 @@ static int try_header(bundle_import *bi, int final)
 int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
 {
     if (bi->state == ST_FAILED)
-        return bi->err.code;
+        return local_error_code(bi->err);
     if (bi->state == ST_DONE)
-        return FAIL(bi, GW_EINVAL, "bundle import already finished");
+        return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (n == 0) /* nothing to add (and no buffer yet to add it to) */
-        return GW_OK;
+        return 0;
     bi->prog.bytes += n;
     if (bi->state == ST_PACK)
         return feed_pack(bi, buf, n);
@@ -234,7 +234,7 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
             cap *= 2;
         uint8_t *nb = realloc(bi->hbuf, cap);
         if (!nb)
-            return FAIL(bi, GW_ENOMEM, "out of memory");
+            return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
         bi->hbuf = nb;
         bi->hcap = cap;
     }
@@ -253,8 +253,8 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
     bi->scanned = bi->hlen;
     if (bi->hlen > BUNDLE_HEADER_MAX)
         decide = 1;
-    int rc = decide ? try_header(bi, 0) : GW_OK;
-    if (rc == GW_OK && bi->state == ST_PACK && take < n)
+    int rc = decide ? try_header(bi, 0) : 0;
+    if (rc == 0 && bi->state == ST_PACK && take < n)
         rc = feed_pack(bi, (const uint8_t *)buf + take, n - take);
     return rc;
 }
@@ -410,16 +410,16 @@ out:
 int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[41])
 {
     if (bi->state == ST_FAILED)
-        return bi->err.code;
+        return local_error_code(bi->err);
     if (bi->state == ST_DONE)
-        return FAIL(bi, GW_EINVAL, "bundle import already finished");
+        return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (bi->state == ST_HEADER) {
         int rc = try_header(bi, 1);
-        if (rc != GW_OK)
+        if (rc != 0)
             return rc;
     }
     if (bi->magic_len < 4)
-        return FAIL(bi, GW_EBUNDLE, "bundle is truncated (no pack data)");
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (no pack data)");
 
     /* Resolve the wanted ref before committing: a wrong name must not leave a pack. */
     const bundle_ref *ref = NULL;
@@ -431,15 +431,15 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     }
     if (!ref) {
         if (want_ref)
-            return FAIL(bi, GW_ENOREF, "the bundle has no reference named %s", want_ref);
-        return FAIL(bi, GW_ENOREF, "the bundle has %zu references; say which one to use",
+            return FAIL(bi, E2B_SUB_NO_REF, "the bundle has no reference named %s", want_ref);
+        return FAIL(bi, E2B_SUB_NO_REF, "the bundle has %zu references; say which one to use",
                     bi->hdr.nrefs);
     }
     if (git_indexer_commit(bi->idx, &bi->stats) < 0)
         return index_error(bi, "bundle pack is truncated or corrupt");
     on_index_progress(&bi->stats, bi);
     if (git_odb_refresh(bi->odb) < 0)
-        return git_fail(bi, GW_EFAIL, "cannot reload the object database");
+        return git_fail(bi, E2B_SUB_FAILED, "cannot reload the object database");
 
     git_oid oid;
     git_commit *c = NULL;
@@ -447,7 +447,7 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
         git_commit_lookup(&c, gitwork_repo(bi->g), &oid) < 0) {
         git_error_clear();
         remove_pack(bi);
-        return FAIL(bi, GW_EBUNDLE, "the bundle does not contain the commit of %s", ref->name);
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "the bundle does not contain the commit of %s", ref->name);
     }
     git_commit_free(c);
     char missing[GIT_OID_HEXSZ + 1] = "";
@@ -455,27 +455,27 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     if (conn != 0) {
         remove_pack(bi);
         if (conn < 0)
-            return git_fail(bi, GW_EFAIL, "cannot check the imported history");
-        return FAIL(bi, GW_EBUNDLE,
+            return git_fail(bi, E2B_SUB_FAILED, "cannot check the imported history");
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE,
                     "the bundle is incomplete (%s%.12s is missing); nothing was imported",
                     missing[0] == 'a' && missing[1] == ' ' ? "" : "object ", missing);
     }
     memcpy(oid_out, ref->oid, 41);
     bi->state = ST_DONE;
-    return GW_OK;
+    return 0;
 }
 
 int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const char *branch,
                                 int force, gitwork_branch_outcome *outcome, char oid_out[41])
 {
     int rc = bundle_import_finish(bi, want_ref, oid_out);
-    if (rc != GW_OK)
+    if (rc != 0)
         return rc;
     rc = gitwork_update_branch(bi->g, branch, oid_out, force, outcome, &bi->err);
     return rc;
 }
 
-const gw_error *bundle_import_error(const bundle_import *bi) { return &bi->err; }
+const e2b_error *bundle_import_error(const bundle_import *bi) { return bi->err; }
 
 const bundle_progress *bundle_import_progress(const bundle_import *bi) { return &bi->prog; }
 
@@ -486,6 +486,7 @@ void bundle_import_free(bundle_import *bi)
     git_indexer_free(bi->idx); /* an uncommitted indexer removes its temporary pack */
     git_odb_free(bi->odb);
     bundle_header_free(&bi->hdr);
+    e2b_error_free(bi->err);
     free(bi->hbuf);
     if (bi->lock_fd >= 0)
         close(bi->lock_fd);

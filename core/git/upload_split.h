@@ -13,7 +13,7 @@
 #ifndef E2B_UPLOAD_SPLIT_H
 #define E2B_UPLOAD_SPLIT_H
 
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
 
 #include <stddef.h>
 
@@ -25,9 +25,9 @@ typedef struct {
 } upload_list;
 
 /* root: the work tree; paths: relative paths as gitwork_list_files gives them.
- * Errors: GW_ENOMEM, GW_EIO (.git cannot be read). */
+ * Errors: E2B_SUB_NOMEM, E2B_SUB_FILE_IO (.git cannot be read). */
 int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
-                 upload_list *plain, gw_error *err);
+                 upload_list *plain, e2b_error **err);
 
 /* Whether the first 4 KiB of the file look random; 0 for small, unreadable or non-regular
  * files. */

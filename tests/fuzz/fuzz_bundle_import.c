@@ -209,8 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int preset = (cut >> 1) & 1, force = cut & 1;
 
     gitwork *g = NULL;
-    gw_error gerr;
-    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == GW_OK);
+    e2b_error *gerr = NULL;
+    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == 0);
     git_repository *repo = gitwork_repo(g);
     if (preset) {
         git_oid id;
@@ -227,31 +227,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     branch_tip(repo, tip_before);
 
     bundle_import *bi = NULL;
-    FUZZ_CHECK(bundle_import_new(&bi, g, NULL, NULL, &gerr) == GW_OK);
+    FUZZ_CHECK(bundle_import_new(&bi, g, NULL, NULL, &gerr) == 0);
     int rc = bundle_import_write(bi, data, cut);
     int rc2 = bundle_import_write(bi, data + cut, size - cut);
-    FUZZ_CHECK(rc == GW_OK || rc2 == rc); /* errors are sticky */
+    FUZZ_CHECK(rc == 0 || rc2 == rc); /* errors are sticky */
     gitwork_branch_outcome outcome = GITWORK_BRANCH_CREATED;
     rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, BRANCH, force, &outcome, oid);
-    const gw_error *e = bundle_import_error(bi);
-    FUZZ_CHECK(rc == GW_OK || rc == GW_EBUNDLE || rc == GW_EMISSINGBASE || rc == GW_ENOREF ||
-               rc == GW_EDIVERGED || rc == GW_ECHECKEDOUT || rc == GW_EFAIL || rc == GW_EIO);
-    FUZZ_CHECK(rc == GW_OK || ((int)e->code == rc && e->msg[0] != '\0'));
+    const e2b_error *e = bundle_import_error(bi);
+    FUZZ_CHECK(rc == 0 || rc == E2B_SUB_BAD_BUNDLE || rc == E2B_SUB_MISSING_BASE || rc == E2B_SUB_NO_REF ||
+               rc == E2B_SUB_DIVERGED || rc == E2B_SUB_CHECKED_OUT || rc == E2B_SUB_FAILED || rc == E2B_SUB_FILE_IO);
+    FUZZ_CHECK(rc == 0 || ((int)e2b_error_sub_of(e) == rc && e2b_error_message(e)[0] != '\0'));
     if (getenv("FUZZ_BUNDLE_IMPORT_VERBOSE"))
         fprintf(stderr, "preset %d force %d: %s\n", preset, force,
-                rc == GW_OK ? gitwork_branch_outcome_name(outcome) : e->msg);
+                rc == 0 ? gitwork_branch_outcome_name(outcome) : e2b_error_message(e));
     bundle_import_free(bi);
 
     /* Look again through a fresh handle: what a later `git` would see. */
     gitwork_close(g);
-    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == GW_OK);
+    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == 0);
     repo = gitwork_repo(g);
     snapshot_refs(repo, &refs_after);
     FUZZ_CHECK(fuzz_log_equal(&refs_before, &refs_after));
     int has_tip = branch_tip(repo, tip_after);
-    if (rc != GW_OK) {
+    if (rc != 0) {
         FUZZ_CHECK(strcmp(tip_before, tip_after) == 0);
-        if (rc == GW_EBUNDLE || rc == GW_EMISSINGBASE || rc == GW_ENOREF) {
+        if (rc == E2B_SUB_BAD_BUNDLE || rc == E2B_SUB_MISSING_BASE || rc == E2B_SUB_NO_REF) {
             list_objects(objdir, &objs_after);
             FUZZ_CHECK(fuzz_log_equal(&objs_before, &objs_after));
         }
@@ -294,5 +294,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_log_free(&refs_after);
     fuzz_log_free(&objs_before);
     fuzz_log_free(&objs_after);
+    e2b_error_free(gerr);
     return 0;
 }

@@ -52,8 +52,8 @@ static void test_split(void)
     put("src/small.bin", 1000, 1);    /* too small to bother */
     const char *paths[] = {"src/big.bin", "src/big.c", "src/small.bin", ".git"};
     upload_list gz, plain;
-    gw_error err;
-    CHECK_INT_EQ(upload_split(root, paths, 4, &gz, &plain, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(upload_split(root, paths, 4, &gz, &plain, &err), 0);
     CHECK(has(&plain, "src/big.bin"));
     CHECK(has(&plain, ".git/objects"));
     CHECK_INT_EQ((int)plain.count, 2);
@@ -70,10 +70,11 @@ static void test_split(void)
     const char *missing[] = {".git"};
     snprintf(d, sizeof d, "rm -rf '%s'", root);
     CHECK(system(d) == 0);
-    CHECK_INT_EQ(upload_split(root, missing, 1, &gz, &plain, &err), GW_EIO);
-    CHECK(strstr(err.msg, ".git") != NULL);
+    CHECK_INT_EQ(upload_split(root, missing, 1, &gz, &plain, &err), E2B_SUB_FILE_IO);
+    CHECK(strstr(e2b_error_message(err), ".git") != NULL);
     upload_list_free(&gz);
     upload_list_free(&plain);
+    e2b_error_free(err);
 }
 
 int main(void)
