@@ -5,7 +5,7 @@
  * next up of that name reports and --kill removes. */
 #include "core/box/box_internal.h"
 #include "core/box/secrets_providers.h"
-#include "core/git/upload_split.h"
+#include "core/git/upload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,7 +379,6 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
 {
     e2b_error *g = NULL;
     gitwork_head head;
-    gitwork_filelist files = {0};
     char name[GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
     (void)unused;
@@ -412,29 +411,15 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
                 "choosing the name");
         return;
     }
-    if (gitwork_list_files(op->git, &files, &g) != 0) {
-        gitwork_filelist_free(&files);
+    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
+     * gzip would spend most of the upload's CPU on it for nothing. */
+    upload_set up = {0};
+    if (upload_prepare(op->git, UP_GZIP_LEVEL, 0, &up, &g) != 0) {
         up_fail(op, g, "listing the project's files");
         return;
     }
-    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
-     * gzip would spend most of the upload's CPU on it for nothing. */
-    upload_list gz = {0}, plain = {0};
-    int rc = upload_split(gitwork_workdir(op->git), (const char *const *)files.paths,
-                          files.count, &gz, &plain, &g);
-    gitwork_filelist_free(&files);
-    if (rc == 0)
-        rc = tarball_new(&op->tar, gitwork_workdir(op->git), (const char *const *)gz.paths,
-                         gz.count, UP_GZIP_LEVEL, &g);
-    if (rc == 0 && plain.count)
-        rc = tarball_new(&op->tar_plain, gitwork_workdir(op->git),
-                         (const char *const *)plain.paths, plain.count, TARBALL_PLAIN, &g);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
-    if (rc != 0) {
-        up_fail(op, g, "preparing the upload");
-        return;
-    }
+    op->tar = up.gz;
+    op->tar_plain = up.plain;
     op->rec.name = strdup(name);
     op->rec.template_id = strdup(op->up_template ? op->up_template : op->env.cfg->template_id);
     op->rec.branch = strdup(head.kind == GITWORK_HEAD_DETACHED ? "" : head.branch);

@@ -16,7 +16,8 @@
 
 typedef struct {
     char *rel;    /* relative path inside the project */
-    int synthetic; /* an empty directory added by the caller: nothing on disk to read */
+    int synthetic; /* added by the caller (an empty directory, or data): nothing on disk */
+    char *data;   /* a file given by the caller (tarball_add_data): its bytes, wiped on free */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
@@ -120,6 +121,7 @@ static int add_entry(tarball *t, char *rel, const struct stat *st)
     e->size = S_ISREG(st->st_mode) ? st->st_size : 0;
     e->mtime = st->st_mtime;
     e->synthetic = 0;
+    e->data = NULL;
     t->prog.files_total++;
     t->prog.bytes_total += (uint64_t)e->size;
     return 0;
@@ -311,7 +313,21 @@ static int start_entry(tarball *t)
         t->prog.bytes_total -= (uint64_t)e->size;
         return 0;
     }
-    if (S_ISDIR(e->mode)) {
+    if (e->data) {
+        if ((ae = new_header(t, e, AE_IFREG, 0644, e->size))) {
+            rc = write_header(t, ae, e->rel);
+            if (rc == 0 && e->size > 0 &&
+                archive_write_data(t->a, e->data, (size_t)e->size) != (la_ssize_t)e->size)
+                rc = FAIL(t, E2B_SUB_FAILED, "cannot archive %s: %s", e->rel,
+                          archive_error_string(t->a));
+            if (rc == 0) {
+                t->prog.bytes_done += (uint64_t)e->size;
+                t->prog.files_done++;
+            }
+            free(full);
+            return rc;
+        }
+    } else if (S_ISDIR(e->mode)) {
         ae = new_header(t, e, AE_IFDIR, 0755, 0);
     } else if (S_ISLNK(e->mode)) {
         char target[PATH_MAX + 1];
@@ -462,6 +478,41 @@ int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
     return 0;
 }
 
+int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
+                     e2b_error **err)
+{
+    local_error_clear(err);
+    if (t->next > 0 || t->prog.out_bytes > 0)
+        return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
+    if (!safe_relative(rel))
+        return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+                               rel);
+    struct stat st = {0};
+    st.st_mode = S_IFREG | 0644;
+    st.st_size = (off_t)len;
+    st.st_mtime = time(NULL);
+    char *copy = strdup(rel), *bytes = malloc(len ? len : 1);
+    if (!copy || !bytes) {
+        free(copy);
+        free(bytes);
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    }
+    memcpy(bytes, data, len);
+    int rc = add_entry(t, copy, &st);
+    if (rc != 0) {
+        explicit_bzero(bytes, len);
+        free(bytes);
+        if (err) {
+            e2b_error_free(*err);
+            *err = e2b_error_copy(t->err);
+        }
+        return rc;
+    }
+    t->ents[t->nents - 1].synthetic = 1;
+    t->ents[t->nents - 1].data = bytes;
+    return 0;
+}
+
 const e2b_error *tarball_error(const tarball *t) { return t->err; }
 
 void tarball_get_progress(const tarball *t, tarball_progress *p) { *p = t->prog; }
@@ -479,8 +530,13 @@ void tarball_free(tarball *t)
     }
     if (t->utf8)
         freelocale(t->utf8);
-    for (size_t i = 0; i < t->nents; i++)
+    for (size_t i = 0; i < t->nents; i++) {
         free(t->ents[i].rel);
+        if (t->ents[i].data) {
+            explicit_bzero(t->ents[i].data, (size_t)t->ents[i].size);
+            free(t->ents[i].data);
+        }
+    }
     free(t->ents);
     free(t->root);
     free(t->chunk);

@@ -55,6 +55,12 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
  * deleted one. Only before the first tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
 int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err);
 
+/* Adds a regular file rel (mode 0644) whose content is data (len bytes, copied) at the end
+ * of the archive, in place of anything on disk: for files the upload rewrites, such as
+ * .git/config. Only before the first tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
+int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
+                     e2b_error **err);
+
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in tarball_error()).
  * After -1 or 0, further calls return the same. */

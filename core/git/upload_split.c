@@ -76,7 +76,24 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* .git's children: objects to plain, the rest to gz, in name order. */
+int upload_git_entry(const char *name)
+{
+    static const char *const send[] = {
+        "HEAD", "index", "objects", "refs", "packed-refs", "shallow", "info", "hooks", "logs",
+        "description", "COMMIT_EDITMSG", "ORIG_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE",
+        "MERGE_RR", "MERGE_AUTOSTASH", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+        "rebase-merge", "rebase-apply", "sequencer", "rr-cache", "reftable", NULL};
+    if (!strcmp(name, "config") || !strcmp(name, "config.worktree"))
+        return UPLOAD_GIT_REWRITE;
+    if (!strncmp(name, "BISECT_", 7))
+        return UPLOAD_GIT_SEND;
+    for (const char *const *s = send; *s; s++)
+        if (!strcmp(name, *s))
+            return UPLOAD_GIT_SEND;
+    return UPLOAD_GIT_KEEP;
+}
+
+/* .git's children that a box may have: objects to plain, the rest to gz, in name order. */
 static int split_git(const char *root, const char *git, upload_list *gz, upload_list *plain,
                      e2b_error **err)
 {
@@ -95,7 +112,8 @@ static int split_git(const char *root, const char *git, upload_list *gz, upload_
     if (names.count > 1)
         qsort(names.paths, names.count, sizeof *names.paths, cmp_str);
     for (size_t i = 0; rc == 0 && i < names.count; i++)
-        if (push(strcmp(names.paths[i], "objects") ? gz : plain, git, names.paths[i]))
+        if (upload_git_entry(names.paths[i]) == UPLOAD_GIT_SEND &&
+            push(strcmp(names.paths[i], "objects") ? gz : plain, git, names.paths[i]))
             rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     upload_list_free(&names);
     return rc;

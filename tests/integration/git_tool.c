@@ -14,6 +14,7 @@
 #include "core/git/gitwork.h"
 #include "core/git/pull_script.h"
 #include "core/git/tarball.h"
+#include "core/git/upload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,27 +82,20 @@ static int cmd_upload(const char *dir, int level)
 {
     gitwork *g;
     e2b_error *e = NULL;
-    gitwork_filelist l;
     if (gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
-    if (gitwork_list_files(g, &l, &e) != 0) {
-        gitwork_close(g);
-        return die(&e);
-    }
-    tarball *t = NULL;
-    int rc = tarball_new(&t, gitwork_workdir(g), (const char *const *)l.paths, l.count, level, &e);
-    for (size_t i = 0; rc == 0 && i < l.nsubmodules; i++) {
-        fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
-        rc = tarball_add_empty_dir(t, l.submodules[i], &e);
-    }
-    if (rc != 0 && t) {
-        tarball_free(t);
-        t = NULL;
-    }
+    gitwork_filelist l;
+    if (gitwork_list_files(g, &l, &e) == 0)
+        for (size_t i = 0; i < l.nsubmodules; i++)
+            fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
     gitwork_filelist_free(&l);
+    local_error_clear(&e);
+    upload_set up = {0};
+    int rc = upload_prepare(g, level, UPLOAD_ONE_ARCHIVE, &up, &e);
     gitwork_close(g);
     if (rc != 0)
         return die(&e);
+    tarball *t = up.gz;
     char buf[65536];
     ssize_t n;
     while ((n = tarball_read(t, buf, sizeof buf)) > 0)

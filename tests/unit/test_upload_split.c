@@ -46,6 +46,9 @@ static void test_split(void)
         CHECK(mkdir(d, 0755) == 0);
     }
     put(".git/HEAD", 20, 0);
+    put(".git/config", 20, 0);      /* sent rewritten, by the caller */
+    put(".git/credentials", 20, 0); /* never sent */
+    put(".git/FETCH_HEAD", 20, 0);
     put(".git/objects/ab/cdef", 100, 1);
     put("src/big.c", 100000, 0);      /* text: gzip shrinks it */
     put("src/big.bin", 100000, 1);    /* random: plain */
@@ -62,6 +65,7 @@ static void test_split(void)
     CHECK(has(&gz, ".git/HEAD"));
     CHECK(has(&gz, ".git/refs"));
     CHECK(!has(&gz, ".git"));
+    CHECK(!has(&gz, ".git/config") && !has(&gz, ".git/credentials") && !has(&gz, ".git/FETCH_HEAD"));
     CHECK_INT_EQ((int)gz.count, 4);
     upload_list_free(&gz);
     upload_list_free(&plain);
