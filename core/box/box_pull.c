@@ -115,10 +115,23 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
     }
     op->bundle_path = r.path;
     op->tar_out = r.size; /* the bundle's size, for progress */
+    const e2b_limits *lim = &op->env.cfg->limits;
+    if (r.size > lim->bundle_bytes) { /* the box may lie: the importer counts bytes too */
+        pull_fail_local(op,
+                        e2b_error_local(E2B_SUB_BAD_BUNDLE,
+                                        "the box's bundle is %llu MiB, more than %llu MiB "
+                                        "(limit.bundle_bytes in the config); nothing was "
+                                        "downloaded",
+                                        (unsigned long long)(r.size >> 20),
+                                        (unsigned long long)(lim->bundle_bytes >> 20)),
+                        "importing the bundle");
+        return;
+    }
     if (bundle_import_new(&op->bundle, op->git, NULL, NULL, &g) != 0) {
         pull_fail_local(op, g, "importing the bundle");
         return;
     }
+    bundle_import_set_limits(op->bundle, lim);
     box_op_progress(op, "downloading", 0, (int64_t)r.size);
     op->http = e2b_envd_download(op->envd, op->bundle_path, pull_write, op, 0, pull_downloaded,
                                  op, &e);

@@ -17,6 +17,7 @@
 #define E2B_CONFIG_H
 
 #include "core/util/error.h"
+#include "core/util/limits.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -48,6 +49,9 @@ typedef struct e2b_config {
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
     char *keystore;       /* keystore backend name, default "auto" */
     int refresh_seconds;  /* refresh, default 5 */
+
+    /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
+    e2b_limits limits;
 
     /* Paths. */
     char *config_path; /* the config file (may not exist) */

@@ -17,6 +17,7 @@
 
 #include "core/git/gitwork.h"
 #include "core/git/local_error.h"
+#include "core/util/limits.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,11 @@ typedef struct bundle_import bundle_import;
 /* Prepares an import into g's repository (g must outlive the importer). cb may be NULL. */
 int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
                       e2b_error **err);
+
+/* The caps of the input policy that apply (core/util/limits.h): limits->bundle_bytes
+ * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE) and limits->tree_depth (trees nested
+ * deeper are E2B_SUB_BAD_BUNDLE at finish). The defaults apply until this is called. */
+void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits);
 
 /* Feeds the next n bytes of the bundle. Returns 0 or an error code (details in
  * bundle_import_error); after an error every later call returns the same code.

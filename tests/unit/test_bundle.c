@@ -219,6 +219,9 @@ typedef struct {
     int progress_calls;
 } import_result;
 
+/* The caps import_file applies (NULL: the defaults). */
+static const e2b_limits *import_limits;
+
 /* Imports file (cut to `limit` bytes when non-zero) into repo in chunks of varying size. */
 static import_result import_file(const char *repo, const char *file, size_t limit,
                                  const char *want, const char *branch, int cancel_after)
@@ -239,6 +242,8 @@ static import_result import_file(const char *repo, const char *file, size_t limi
         res.rc = E2B_SUB_FAILED;
         goto out;
     }
+    if (import_limits)
+        bundle_import_set_limits(bi, import_limits);
     if (limit && limit < len)
         len = limit;
     size_t pos = 0, step = 1;
@@ -264,10 +269,11 @@ out:
     return res;
 }
 
-/* Everything an import could leave behind: object files and refs. */
+/* Everything an import could leave behind: object files (and directories, such as a
+ * quarantine) and refs. */
 static char *repo_state(const char *repo)
 {
-    return gitfix_out("cd %s/.git && find objects refs -type f | LC_ALL=C sort; "
+    return gitfix_out("cd %s/.git && find objects refs | LC_ALL=C sort; "
                       "cat packed-refs 2>/dev/null; true",
                       repo);
 }
@@ -456,6 +462,98 @@ static void test_cancel_from_progress(void)
     free(after);
 }
 
+/* A hostile box's trees nested 100,000 deep: refused with a clear message, without a crash
+ * (the check once recursed per level), and nothing of the pack stays. At git's own cap of
+ * 4096 levels a tree is still fine; one more is not. */
+static void test_deep_trees_refused(void)
+{
+    CHECK(gitfix_sh("gen=\"$E2B_TUI_ROOT/tests/fixtures/deep_bundle.py\" && "
+                    "python3 \"$gen\" 100000 deep.bundle refs/heads/main >/dev/null && "
+                    "python3 \"$gen\" 4097 over.bundle refs/heads/main >/dev/null && "
+                    "python3 \"$gen\" 4096 cap.bundle refs/heads/main > cap.oid && "
+                    "git init -q -b main deep") == 0);
+    char *before = repo_state("deep");
+    import_result r = import_file("deep", "deep.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("deep");
+    CHECK_INT_EQ(r.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(r.err.msg, "nested more than 4096 levels deep") != NULL, "%s", r.err.msg);
+    CHECK(strchr(r.err.msg, '\n') == NULL);
+    CHECK_STR_EQ(after, before);
+    import_result over = import_file("deep", "over.bundle", 0, NULL, "e2b/box", 0);
+    char *after2 = repo_state("deep");
+    CHECK_INT_EQ(over.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_STR_EQ(after2, before);
+    import_result cap = import_file("deep", "cap.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_MSG(cap.rc == 0, "%s", cap.err.msg);
+    char *want = gitfix_out("cat cap.oid");
+    char *got = gitfix_out("git -C deep rev-parse refs/heads/e2b/box");
+    CHECK_STR_EQ(got, want);
+    CHECK(gitfix_sh("test -z \"$(find deep/.git/objects -name 'e2b-tui-incoming-*')\"") == 0);
+    free(before);
+    free(after);
+    free(after2);
+    free(want);
+    free(got);
+}
+
+/* The input policy's caps (core/util/limits.h) as a user set them: a bundle over
+ * limit.bundle_bytes and one with trees deeper than limit.tree_depth are refused, with the
+ * key to raise in the message, and leave nothing. */
+static void test_limits_from_the_policy(void)
+{
+    CHECK(gitfix_sh("python3 \"$E2B_TUI_ROOT/tests/fixtures/deep_bundle.py\" 4 four.bundle "
+                    "refs/heads/main >/dev/null && git init -q -b main e8") == 0);
+    char *before = repo_state("e8");
+    e2b_limits l = e2b_limits_default();
+    l.bundle_bytes = 1024;
+    import_limits = &l;
+    import_result big = import_file("e8", "full.bundle", 0, NULL, "e2b/box", 0);
+    l = e2b_limits_default();
+    l.tree_depth = 3;
+    import_result deep = import_file("e8", "four.bundle", 0, NULL, "e2b/box", 0);
+    l.tree_depth = 4;
+    import_result fits = import_file("e8", "four.bundle", 0, NULL, "e2b/box4", 0);
+    import_limits = NULL;
+    char *after = repo_state("e8");
+    CHECK_INT_EQ(big.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(big.err.msg, "larger than 0 MiB (limit.bundle_bytes") != NULL, "%s", big.err.msg);
+    CHECK_INT_EQ(deep.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(deep.err.msg, "more than 3 levels deep (limit.tree_depth") != NULL, "%s",
+              deep.err.msg);
+    CHECK_MSG(fits.rc == 0, "%s", fits.err.msg);
+    CHECK(gitfix_sh("test \"$(git -C e8 for-each-ref --format='%%(refname)')\" = refs/heads/e2b/box4") == 0);
+    /* before the good import, nothing of the two refused ones was there */
+    CHECK(strstr(after, "e2b-tui-incoming") == NULL);
+    free(before);
+    free(after);
+}
+
+/* A refused branch update (diverged) after a good pack: the pack does not stay either, but
+ * a pack that was there before (the same bundle pulled earlier) is never removed. */
+static void test_refused_update_leaves_no_pack(void)
+{
+    CHECK(gitfix_sh("git init -q -b main e7 && git -C src bundle create -q ../tip.bundle main && "
+                    "git -C e7 commit -q --allow-empty -m other && "
+                    "git -C e7 branch e2b/box") == 0);
+    char *before = repo_state("e7");
+    import_result r = import_file("e7", "tip.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("e7");
+    CHECK_INT_EQ(r.rc, E2B_SUB_DIVERGED);
+    CHECK_STR_EQ(after, before);
+    import_result ok = import_file("e7", "tip.bundle", 0, NULL, "e2b/new", 0);
+    CHECK_MSG(ok.rc == 0, "%s", ok.err.msg);
+    char *packs = gitfix_out("ls e7/.git/objects/pack");
+    import_result again = import_file("e7", "tip.bundle", 0, NULL, "e2b/box", 0);
+    char *packs2 = gitfix_out("ls e7/.git/objects/pack");
+    CHECK_INT_EQ(again.rc, E2B_SUB_DIVERGED);
+    CHECK_STR_EQ(packs2, packs);
+    CHECK(gitfix_sh("git -C e7 fsck --full >/dev/null 2>&1") == 0);
+    free(before);
+    free(after);
+    free(packs);
+    free(packs2);
+}
+
 /* Found by fuzz_bundle_import: an empty write before any byte, and finishing with nothing,
  * passed a NULL buffer to memcpy/memcmp (undefined behaviour). Now a no-op and a clear
  * "truncated" error. */
@@ -530,6 +628,9 @@ int main(void)
     RUN(test_cancel_from_progress);
     RUN(test_empty_input);
     RUN(test_stale_temp_packs_swept);
+    RUN(test_deep_trees_refused);
+    RUN(test_refused_update_leaves_no_pack);
+    RUN(test_limits_from_the_policy);
     gitfix_cleanup();
     return harness_finish();
 }
