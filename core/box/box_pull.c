@@ -62,11 +62,55 @@ static e2b_error *pull_write(void *ud, const char *data, size_t len)
     return NULL;
 }
 
+/* The import's heavy half, on a worker thread (box_op_work): the pack's index is written
+ * and the history checked (git_indexer_commit, the connectivity walk), then e2b/<name>
+ * moves. It touches only the importer and the repository. */
+typedef struct {
+    e2b_box_op *op;
+    struct bundle_import *bundle;
+    const char *branch;
+    int force;
+    gitwork_branch_outcome outcome;
+    char oid[41];
+} pull_import_work;
+
+static e2b_error *pull_import_run(void *arg, const atomic_int *cancel)
+{
+    pull_import_work *w = arg;
+    (void)cancel; /* the importer asks through its progress callback (pull_import_progress) */
+    if (bundle_import_finish_branch(w->bundle, PULL_SCRIPT_REF, w->branch, w->force, &w->outcome,
+                                    w->oid) != 0)
+        return e2b_error_copy(bundle_import_error(w->bundle));
+    return NULL;
+}
+
+static void pull_imported(e2b_box_op *op, e2b_error *err)
+{
+    pull_import_work *w = op->work_arg;
+    op->work_arg = NULL;
+    if (err || op->cancelled) {
+        pull_fail(op, err, "importing the bundle");
+        e2b_error_free(err);
+        free(w);
+        return;
+    }
+    op->res.commit = strdup(w->oid);
+    op->res.outcome = gitwork_branch_outcome_name(w->outcome);
+    op->res.no_new_work = w->outcome == GITWORK_BRANCH_UP_TO_DATE;
+    free(w);
+    pull_cleanup_box(op);
+}
+
+/* The importer's progress: during the import's work, a cancel of the op stops it. */
+static int pull_import_progress(const bundle_progress *p, void *ud)
+{
+    (void)p;
+    return box_op_work_cancelled(ud);
+}
+
 static void pull_downloaded(void *ud, const e2b_error *err)
 {
     e2b_box_op *op = ud;
-    gitwork_branch_outcome outcome;
-    char oid[41];
     op->http = NULL;
     op->pending--;
     if (err || op->cancelled) {
@@ -77,15 +121,18 @@ static void pull_downloaded(void *ud, const e2b_error *err)
         return;
     }
     box_op_progress(op, "importing", 0, 0);
-    if (bundle_import_finish_branch(op->bundle, PULL_SCRIPT_REF, op->res.branch, op->pull.force,
-                                    &outcome, oid) != 0) {
-        pull_fail(op, bundle_import_error(op->bundle), "importing the bundle");
-        return;
+    pull_import_work *w = calloc(1, sizeof *w);
+    if (w) {
+        *w = (pull_import_work){.op = op, .bundle = op->bundle, .branch = op->res.branch,
+                                .force = op->pull.force};
+        op->work_arg = w;
     }
-    op->res.commit = strdup(oid);
-    op->res.outcome = gitwork_branch_outcome_name(outcome);
-    op->res.no_new_work = outcome == GITWORK_BRANCH_UP_TO_DATE;
-    pull_cleanup_box(op);
+    if (!w || box_op_work(op, pull_import_run, w, pull_imported) < 0) {
+        free(w);
+        op->work_arg = NULL;
+        pull_fail_local(op, e2b_error_local(E2B_SUB_NOMEM, "cannot start a worker thread"),
+                        "importing the bundle");
+    }
 }
 
 static void pull_scripted(e2b_box_op *op, const e2b_error *err)
@@ -127,7 +174,7 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
                         "importing the bundle");
         return;
     }
-    if (bundle_import_new(&op->bundle, op->git, NULL, NULL, &g) != 0) {
+    if (bundle_import_new(&op->bundle, op->git, pull_import_progress, op, &g) != 0) {
         pull_fail_local(op, g, "importing the bundle");
         return;
     }

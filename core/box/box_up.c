@@ -375,28 +375,49 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
 }
 
 /* Local work, before anything is made remotely: the repository, the name, the file list. */
-static void up_local(e2b_box_op *op, const e2b_error *unused)
-{
-    e2b_error *g = NULL;
+/* The local step's work, on a worker thread (box_op_work): the repository, its HEAD and
+ * the archives (a status walk, an lstat per file, a sample of large files). */
+typedef struct {
+    e2b_box_op *op;
+    const char *dir;
+    gitwork *git;
     gitwork_head head;
+    upload_set set;
+    const char *failed_step;
+} up_local_work;
+
+static e2b_error *up_local_run(void *arg, const atomic_int *cancel)
+{
+    up_local_work *w = arg;
+    e2b_error *g = NULL;
+    w->failed_step = "opening the git project";
+    if (gitwork_open(&w->git, w->dir, 0, &g) != 0 || gitwork_head_info(w->git, &w->head, &g) != 0)
+        return g;
+    w->failed_step = "listing the project's files";
+    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
+     * gzip would spend most of the upload's CPU on it for nothing. */
+    if (upload_prepare(w->git, UP_GZIP_LEVEL, 0, cancel, &w->set, &g) != 0)
+        return g;
+    return NULL;
+}
+
+static void up_local_done(e2b_box_op *op, e2b_error *g)
+{
+    up_local_work *w = op->work_arg;
     char name[GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
-    (void)unused;
-    box_op_progress(op, "listing files", 0, 0);
-    if (gitwork_open(&op->git, op->up_dir ? op->up_dir : ".", 0, &g) != 0 ||
-        gitwork_head_info(op->git, &head, &g) != 0) {
-        up_fail(op, g, "opening the git project");
+    op->work_arg = NULL;
+    op->git = w->git; /* the op owns what the work made */
+    op->tar = w->set.gz;
+    op->tar_plain = w->set.plain;
+    gitwork_head head = w->head;
+    const char *failed_step = w->failed_step;
+    free(w);
+    if (g || op->cancelled) {
+        up_fail(op, g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), failed_step);
         return;
     }
     if (op->up_name) {
-        if (!gitwork_box_name_valid(op->up_name)) {
-            up_fail(op, e2b_error_new(E2B_ERR_INVALID,
-                                      "'%s' is not a valid box name (letters, digits, '.', '_', "
-                                      "'-'; at most %d)",
-                                      op->up_name, GITWORK_BOX_NAME_MAX),
-                    "choosing the name");
-            return;
-        }
         snprintf(name, sizeof name, "%s", op->up_name);
     } else {
         gitwork_default_box_name(&head, name, sizeof name);
@@ -411,15 +432,6 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
                 "choosing the name");
         return;
     }
-    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
-     * gzip would spend most of the upload's CPU on it for nothing. */
-    upload_set up = {0};
-    if (upload_prepare(op->git, UP_GZIP_LEVEL, 0, &up, &g) != 0) {
-        up_fail(op, g, "listing the project's files");
-        return;
-    }
-    op->tar = up.gz;
-    op->tar_plain = up.plain;
     op->rec.name = strdup(name);
     op->rec.template_id = strdup(op->up_template ? op->up_template : op->env.cfg->template_id);
     op->rec.branch = strdup(head.kind == GITWORK_HEAD_DETACHED ? "" : head.branch);
@@ -446,6 +458,34 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
         return;
     }
     op->pending++;
+}
+
+/* Local work, before anything is made remotely: the name, then (on a worker thread) the
+ * repository and the file list. */
+static void up_local(e2b_box_op *op, const e2b_error *unused)
+{
+    (void)unused;
+    if (op->up_name && !gitwork_box_name_valid(op->up_name)) {
+        up_fail(op, e2b_error_new(E2B_ERR_INVALID,
+                                  "'%s' is not a valid box name (letters, digits, '.', '_', "
+                                  "'-'; at most %d)",
+                                  op->up_name, GITWORK_BOX_NAME_MAX),
+                "choosing the name");
+        return;
+    }
+    box_op_progress(op, "listing files", 0, 0);
+    up_local_work *w = calloc(1, sizeof *w);
+    if (w) {
+        w->op = op;
+        w->dir = op->up_dir ? op->up_dir : ".";
+        op->work_arg = w;
+    }
+    if (!w || box_op_work(op, up_local_run, w, up_local_done) < 0) {
+        free(w);
+        op->work_arg = NULL;
+        up_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot start a worker thread"),
+                "listing files");
+    }
 }
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,

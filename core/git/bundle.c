@@ -505,7 +505,17 @@ static unsigned *oid_set_slot(oid_set *s, const git_oid *o, int *added)
     }
 }
 
-enum { CHECK_OK = 0, CHECK_MISSING = 1, CHECK_TOO_DEEP = 2, CHECK_ERROR = -1 };
+enum { CHECK_OK = 0, CHECK_MISSING = 1, CHECK_TOO_DEEP = 2, CHECK_CANCELLED = 3, CHECK_ERROR = -1 };
+
+/* Every 4096 objects of the walk, the progress callback may cancel it. */
+static int walk_cancelled(bundle_import *bi, unsigned *steps)
+{
+    if ((++*steps & 4095) != 0 || !bi->cb)
+        return 0;
+    if (bi->cb(&bi->prog, bi->ud) != 0)
+        bi->cancelled = 1;
+    return bi->cancelled;
+}
 
 typedef struct {
     git_tree *tree;
@@ -517,8 +527,9 @@ typedef struct {
  * Iterative, with an explicit stack, so a hostile tree costs memory bounded by the cap and
  * never the C stack. Each tree's height is remembered, so a tree met again (trees are
  * shared) is judged at its new depth without being walked again. */
-static int check_tree(git_repository *repo, git_odb *odb, const git_oid *tree_id, oid_set *seen,
-                      unsigned max, char missing[41])
+static int check_tree(bundle_import *bi, git_repository *repo, git_odb *odb,
+                      const git_oid *tree_id, oid_set *seen, unsigned max, unsigned *steps,
+                      char missing[41])
 {
     int added;
     unsigned *v = oid_set_slot(seen, tree_id, &added);
@@ -553,6 +564,10 @@ static int check_tree(git_repository *repo, git_odb *odb, const git_oid *tree_id
             st[n++] = (tree_frame){t, 0, 0};
         }
         tree_frame *f = &st[n - 1];
+        if (walk_cancelled(bi, steps)) {
+            rc = CHECK_CANCELLED;
+            break;
+        }
         if (f->next == git_tree_entrycount(f->tree)) {
             /* done with this tree: remember its height, hand it to the parent */
             unsigned h = f->height + 1;
@@ -617,9 +632,10 @@ static int check_tree(git_repository *repo, git_odb *odb, const git_oid *tree_id
 /* Like `git rev-list --objects tip --not --all`: every commit reachable from tip and not
  * from an existing ref must exist with its whole tree (the local history is trusted to be
  * complete). CHECK_OK, CHECK_MISSING (missing = its id), CHECK_TOO_DEEP or CHECK_ERROR. */
-static int check_connected(git_repository *repo, const git_oid *tip, unsigned max_depth,
+static int check_connected(bundle_import *bi, git_repository *repo, const git_oid *tip,
                            char missing[41])
 {
+    unsigned steps = 0;
     git_revwalk *w = NULL;
     git_odb *odb = NULL;
     oid_set seen = {0};
@@ -639,7 +655,8 @@ static int check_connected(git_repository *repo, const git_oid *tip, unsigned ma
             rc = CHECK_MISSING;
             break;
         }
-        rc = check_tree(repo, odb, git_commit_tree_id(c), &seen, max_depth, missing);
+        rc = check_tree(bi, repo, odb, git_commit_tree_id(c), &seen, bi->limits.tree_depth,
+                        &steps, missing);
         git_commit_free(c);
     }
     if (rc == CHECK_OK && r != GIT_ITEROVER) {
@@ -704,10 +721,12 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     }
     git_commit_free(c);
     char missing[GIT_OID_HEXSZ + 1] = "";
-    int conn = check_connected(check, &oid, bi->limits.tree_depth, missing);
+    int conn = check_connected(bi, check, &oid, missing);
     git_repository_free(check);
     if (conn == CHECK_ERROR)
         return git_fail(bi, E2B_SUB_FAILED, "cannot check the imported history");
+    if (conn == CHECK_CANCELLED)
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
     if (conn == CHECK_TOO_DEEP)
         return FAIL(bi, E2B_SUB_BAD_BUNDLE,
                     "the bundle has trees nested more than %u levels deep (limit.tree_depth in "

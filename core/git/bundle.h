@@ -59,7 +59,11 @@ typedef struct {
     unsigned local_objects;    /* bases taken from the local repository (thin pack) */
 } bundle_progress;
 
-/* Called as the pack is indexed; a non-zero return cancels the import (E2B_SUB_CANCELLED). */
+/* Called as the pack is indexed (during writes and at finish) and every few thousand
+ * objects of finish's history check; a non-zero return cancels the import
+ * (E2B_SUB_CANCELLED). Threads: an importer is used by one thread at a time, but finish may
+ * run on another thread than the writes (a worker: it is the slow part); it touches only bi,
+ * its gitwork and the callback. */
 typedef int (*bundle_progress_cb)(const bundle_progress *p, void *ud);
 
 typedef struct bundle_import bundle_import;

@@ -45,22 +45,34 @@ static int append(upload_list *to, upload_list *from)
     return 0;
 }
 
-int upload_prepare(gitwork *g, int gzip_level, unsigned flags, upload_set *out,
-                   e2b_error **err)
+static int stop(const atomic_int *cancel, int rc, e2b_error **err)
+{
+    if (rc == 0 && cancel && atomic_load(cancel))
+        return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+    return rc;
+}
+
+int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
+                   upload_set *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
     local_error_clear(err);
     const char *root = gitwork_workdir(g);
     gitwork_filelist files = {0};
     upload_list gz = {0}, plain = {0};
-    int rc = gitwork_list_files(g, &files, err);
+    int rc = stop(cancel, gitwork_list_files(g, &files, err), err);
     if (rc == 0)
-        rc = upload_split(root, (const char *const *)files.paths, files.count, &gz, &plain, err);
+        rc = stop(cancel,
+                  upload_split(root, (const char *const *)files.paths, files.count, &gz, &plain,
+                               err),
+                  err);
     if (rc == 0 && (flags & UPLOAD_ONE_ARCHIVE) && append(&gz, &plain) < 0)
         rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (rc == 0)
-        rc = tarball_new(&out->gz, root, (const char *const *)gz.paths, gz.count, gzip_level,
-                         err);
+        rc = stop(cancel,
+                  tarball_new(&out->gz, root, (const char *const *)gz.paths, gz.count,
+                              gzip_level, err),
+                  err);
     if (rc == 0)
         rc = add_config(out->gz, root, "config", err);
     if (rc == 0)

@@ -12,6 +12,8 @@
 #include "core/git/gitwork.h"
 #include "core/git/tarball.h"
 
+#include <stdatomic.h>
+
 typedef struct {
     tarball *gz;    /* the archive to upload first (never NULL after success) */
     tarball *plain; /* compressed data as a plain tar, or NULL when there is none */
@@ -23,10 +25,11 @@ enum {
 };
 
 /* Prepares the archives of g's project at gzip_level (see tarball_new). On success *out
- * owns both archives (upload_set_free). Errors: those of gitwork_list_files, upload_split,
- * upload_gitconfig and tarball_new. */
-int upload_prepare(gitwork *g, int gzip_level, unsigned flags, upload_set *out,
-                   e2b_error **err);
+ * owns both archives (upload_set_free). cancel (may be NULL) is looked at between the
+ * phases: once it is non-zero the work stops with E2B_SUB_CANCELLED. Errors: those of
+ * gitwork_list_files, upload_split, upload_gitconfig and tarball_new. */
+int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
+                   upload_set *out, e2b_error **err);
 void upload_set_free(upload_set *s);
 
 #endif

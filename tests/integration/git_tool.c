@@ -91,7 +91,7 @@ static int cmd_upload(const char *dir, int level)
     gitwork_filelist_free(&l);
     local_error_clear(&e);
     upload_set up = {0};
-    int rc = upload_prepare(g, level, UPLOAD_ONE_ARCHIVE, &up, &e);
+    int rc = upload_prepare(g, level, UPLOAD_ONE_ARCHIVE, NULL, &up, &e);
     gitwork_close(g);
     if (rc != 0)
         return die(&e);
