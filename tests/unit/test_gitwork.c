@@ -31,6 +31,37 @@ static void test_not_a_repository(void)
     e2b_error_free(err);
 }
 
+/* core/git's errors are core's one type: the kind follows from the subcode in one place
+ * (e2b_error_sub_kind), a copy keeps the subcode, and the message is the local text alone. */
+static void test_errors_are_e2b_errors(void)
+{
+    CHECK(gitfix_sh("mkdir -p plain2") == 0);
+    char *dir = path_in("plain2");
+    gitwork *g = NULL;
+    e2b_error *err = NULL;
+    int rc = gitwork_open(&g, dir, 0, &err);
+    free(dir);
+    CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
+    CHECK(err != NULL);
+    CHECK_INT_EQ(err->kind, E2B_ERR_INVALID);
+    CHECK_INT_EQ(e2b_error_exit_code(err), 1);
+    e2b_error *copy = e2b_error_copy(err);
+    CHECK_INT_EQ(e2b_error_sub_of(copy), E2B_SUB_NOT_REPO);
+    CHECK(strncmp(e2b_error_message(err), "not a git repository", 20) == 0);
+    e2b_error_free(copy);
+    e2b_error_free(err);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_DIVERGED), E2B_ERR_CONFLICT);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_CHECKED_OUT), E2B_ERR_CONFLICT);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_NOMEM), E2B_ERR_INTERNAL);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_BAD_BUNDLE), E2B_ERR_PROTOCOL);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_CANCELLED), E2B_ERR_CANCELLED);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_FILE_IO), E2B_ERR_IO);
+    e2b_error *d = e2b_error_local(E2B_SUB_DIVERGED, "branch x has diverged");
+    CHECK_INT_EQ(e2b_error_exit_code(d), 5);
+    CHECK_STR_EQ(e2b_error_message(d), "branch x has diverged");
+    e2b_error_free(d);
+}
+
 static void test_bare_repository_refused(void)
 {
     CHECK(gitfix_sh("git init -q --bare bare.git") == 0);
@@ -428,6 +459,7 @@ int main(void)
 {
     gitfix_tmpdir();
     RUN(test_not_a_repository);
+    RUN(test_errors_are_e2b_errors);
     RUN(test_bare_repository_refused);
     RUN(test_discovers_upwards_and_workdir);
     RUN(test_head_branch_detached_unborn);
