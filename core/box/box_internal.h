@@ -10,6 +10,8 @@
 #include "core/box/up_journal.h"
 #include "keystore/keystore.h"
 
+#include <stdatomic.h>
+
 typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
 
 struct e2b_box_op {
@@ -32,6 +34,8 @@ struct e2b_box_op {
     e2b_api_call *api_call;
     e2b_http_request *http;
     ks_job *job;
+    struct box_work *work; /* local work on a worker thread (box_op_work) */
+    void *work_arg;        /* that work's state, owned by the step that started it */
     uint64_t timer;
     e2b_loop_slot start_slot; /* the first step runs from the loop (a post cannot fail) */
     e2b_loop_slot wake_slot;  /* a keystore job's end, posted from its worker thread */
@@ -112,6 +116,20 @@ int box_op_job_get(e2b_box_op *op, box_job_fn then);
 int box_op_job_delete(e2b_box_op *op, box_job_fn then);
 /* The finished job's result (password copied into op->password for get). Frees the job. */
 ks_code box_op_job_result(e2b_box_op *op, ks_error *kerr);
+
+/* Blocking local work (a git status walk over the project, a pack's index and connectivity
+ * check) on a worker thread, so the loop keeps drawing and answering keys: fn(arg, cancel)
+ * runs there and must touch nothing of the loop's (it may use what the op leaves alone
+ * meanwhile, such as op->git); it should stop early when *cancel becomes non-zero (the op
+ * was cancelled). Its result (an owned error, or NULL) goes to then(op, err) on the loop
+ * thread, which checks op->cancelled like any step. Returns -1 (nothing started) when no
+ * thread could be made. */
+typedef e2b_error *(*box_work_fn)(void *arg, const atomic_int *cancel);
+typedef void (*box_work_then)(e2b_box_op *op, e2b_error *err);
+int box_op_work(e2b_box_op *op, box_work_fn fn, void *arg, box_work_then then);
+/* Asks the running work to stop (from e2b_box_op_cancel); whether it was asked. */
+void box_op_work_cancel(e2b_box_op *op);
+int box_op_work_cancelled(const e2b_box_op *op);
 
 /* Runs a process to its end collecting output into op->out / op->errout (bounded) and
  * op->proc_exit, then calls then(op, err). */

@@ -144,6 +144,7 @@ void e2b_box_op_cancel(e2b_box_op *op)
     if (!op || op->finished || op->cancelled)
         return;
     op->cancelled = 1;
+    box_op_work_cancel(op); /* a worker stops at its next check; its then sees cancelled */
     /* The call's callback comes back with E2B_ERR_CANCELLED and runs the failure path. */
     if (op->api_call)
         e2b_api_cancel(op->api_call);

@@ -19,21 +19,11 @@ static void pull_fail(e2b_box_op *op, const e2b_error *err, const char *step)
     box_op_finish(op, e);
 }
 
-static void pull_fail_gw(e2b_box_op *op, const gw_error *g, const char *step)
+/* pull_fail for a local step's error, which is freed. */
+static void pull_fail_local(e2b_box_op *op, e2b_error *g, const char *step)
 {
-    e2b_error_kind k = g->code == GW_EDIVERGED || g->code == GW_ECHECKEDOUT ? E2B_ERR_CONFLICT
-                       : g->code == GW_ENOTREPO || g->code == GW_EINVAL     ? E2B_ERR_INVALID
-                       : g->code == GW_ECANCELLED                           ? E2B_ERR_CANCELLED
-                                                                            : E2B_ERR_IO;
-    e2b_error *e;
-    if (g->code == GW_EDIVERGED)
-        e = e2b_error_new(k, "branch %s has commits the box's work does not contain; nothing "
-                             "was changed (use --force to overwrite it)",
-                          op->res.branch);
-    else
-        e = e2b_error_new(k, "%s", g->msg);
-    pull_fail(op, e, step);
-    e2b_error_free(e);
+    pull_fail(op, g ? g : e2b_error_local(E2B_SUB_FAILED, "failed"), step);
+    e2b_error_free(g);
 }
 
 static void pull_removed(void *ud, const json_t *reply, const e2b_error *err)
@@ -65,52 +55,100 @@ static e2b_error *pull_write(void *ud, const char *data, size_t len)
     e2b_box_op *op = ud;
     if (op->cancelled)
         return e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
-    if (bundle_import_write(op->bundle, data, len) != GW_OK)
-        return e2b_error_new(E2B_ERR_PROTOCOL, "%s", bundle_import_error(op->bundle)->msg);
+    if (bundle_import_write(op->bundle, data, len) != 0)
+        return e2b_error_copy(bundle_import_error(op->bundle));
     op->res.bundle_bytes += len;
     box_op_progress(op, "downloading", (int64_t)op->res.bundle_bytes, (int64_t)op->tar_out);
     return NULL;
 }
 
+/* The import's heavy half, on a worker thread (box_op_work): the pack's index is written
+ * and the history checked (git_indexer_commit, the connectivity walk), then e2b/<name>
+ * moves. It touches only the importer and the repository. */
+typedef struct {
+    e2b_box_op *op;
+    struct bundle_import *bundle;
+    const char *branch;
+    int force;
+    gitwork_branch_outcome outcome;
+    char oid[41];
+} pull_import_work;
+
+static e2b_error *pull_import_run(void *arg, const atomic_int *cancel)
+{
+    pull_import_work *w = arg;
+    (void)cancel; /* the importer asks through its progress callback (pull_import_progress) */
+    if (bundle_import_finish_branch(w->bundle, PULL_SCRIPT_REF, w->branch, w->force, &w->outcome,
+                                    w->oid) != 0)
+        return e2b_error_copy(bundle_import_error(w->bundle));
+    return NULL;
+}
+
+static void pull_imported(e2b_box_op *op, e2b_error *err)
+{
+    pull_import_work *w = op->work_arg;
+    op->work_arg = NULL;
+    if (err || op->cancelled) {
+        pull_fail(op, err, "importing the bundle");
+        e2b_error_free(err);
+        free(w);
+        return;
+    }
+    op->res.commit = strdup(w->oid);
+    op->res.outcome = gitwork_branch_outcome_name(w->outcome);
+    op->res.no_new_work = w->outcome == GITWORK_BRANCH_UP_TO_DATE;
+    free(w);
+    pull_cleanup_box(op);
+}
+
+/* The importer's progress: during the import's work, a cancel of the op stops it. */
+static int pull_import_progress(const bundle_progress *p, void *ud)
+{
+    (void)p;
+    return box_op_work_cancelled(ud);
+}
+
 static void pull_downloaded(void *ud, const e2b_error *err)
 {
     e2b_box_op *op = ud;
-    gitwork_branch_outcome outcome;
-    char oid[41];
     op->http = NULL;
     op->pending--;
     if (err || op->cancelled) {
-        if (err && err->kind == E2B_ERR_PROTOCOL && bundle_import_error(op->bundle)->code != GW_OK)
-            pull_fail_gw(op, bundle_import_error(op->bundle), "importing the bundle");
+        if (err && bundle_import_error(op->bundle))
+            pull_fail(op, bundle_import_error(op->bundle), "importing the bundle");
         else
             pull_fail(op, err, "downloading the bundle");
         return;
     }
     box_op_progress(op, "importing", 0, 0);
-    if (bundle_import_finish_branch(op->bundle, PULL_SCRIPT_REF, op->res.branch, op->pull.force,
-                                    &outcome, oid) != GW_OK) {
-        pull_fail_gw(op, bundle_import_error(op->bundle), "importing the bundle");
-        return;
+    pull_import_work *w = calloc(1, sizeof *w);
+    if (w) {
+        *w = (pull_import_work){.op = op, .bundle = op->bundle, .branch = op->res.branch,
+                                .force = op->pull.force};
+        op->work_arg = w;
     }
-    op->res.commit = strdup(oid);
-    op->res.outcome = gitwork_branch_outcome_name(outcome);
-    op->res.no_new_work = outcome == GITWORK_BRANCH_UP_TO_DATE;
-    pull_cleanup_box(op);
+    if (!w || box_op_work(op, pull_import_run, w, pull_imported) < 0) {
+        free(w);
+        op->work_arg = NULL;
+        pull_fail_local(op, e2b_error_local(E2B_SUB_NOMEM, "cannot start a worker thread"),
+                        "importing the bundle");
+    }
 }
 
 static void pull_scripted(e2b_box_op *op, const e2b_error *err)
 {
     pull_script_result r = {0};
-    gw_error g = {0};
+    e2b_error *g = NULL;
     e2b_error *e = NULL;
     if (err || op->cancelled) {
         pull_fail(op, err, "committing the work in the box");
         return;
     }
-    if (pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != GW_OK) {
+    if (pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != 0) {
         e = op->proc_exit != 0 && !strstr(op->out ? op->out : "", "E2B-TUI-ERROR")
                 ? box_op_process_error(op, "the pull script")
-                : e2b_error_new(E2B_ERR_REMOTE, "%s", g.msg);
+                : e2b_error_new(E2B_ERR_REMOTE, "%s", e2b_error_message(g));
+        e2b_error_free(g);
         pull_fail(op, e, "committing the work in the box");
         e2b_error_free(e);
         return;
@@ -124,10 +162,23 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
     }
     op->bundle_path = r.path;
     op->tar_out = r.size; /* the bundle's size, for progress */
-    if (bundle_import_new(&op->bundle, op->git, NULL, NULL, &g) != GW_OK) {
-        pull_fail_gw(op, &g, "importing the bundle");
+    const e2b_limits *lim = &op->env.cfg->limits;
+    if (r.size > lim->bundle_bytes) { /* the box may lie: the importer counts bytes too */
+        pull_fail_local(op,
+                        e2b_error_local(E2B_SUB_BAD_BUNDLE,
+                                        "the box's bundle is %llu MiB, more than %llu MiB "
+                                        "(limit.bundle_bytes in the config); nothing was "
+                                        "downloaded",
+                                        (unsigned long long)(r.size >> 20),
+                                        (unsigned long long)(lim->bundle_bytes >> 20)),
+                        "importing the bundle");
         return;
     }
+    if (bundle_import_new(&op->bundle, op->git, pull_import_progress, op, &g) != 0) {
+        pull_fail_local(op, g, "importing the bundle");
+        return;
+    }
+    bundle_import_set_limits(op->bundle, lim);
     box_op_progress(op, "downloading", 0, (int64_t)r.size);
     op->http = e2b_envd_download(op->envd, op->bundle_path, pull_write, op, 0, pull_downloaded,
                                  op, &e);
@@ -142,8 +193,7 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
 static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
 {
     e2b_box_op *op = ud;
-    e2b_error *e = NULL;
-    gw_error g = {0};
+    e2b_error *e = NULL, *g = NULL;
     char *uname = NULL, *uemail = NULL;
     pull_script_var *vars = NULL;
     size_t nvars = 0;
@@ -164,6 +214,7 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
         return;
     }
     gitwork_user(op->git, &uname, &uemail, &g);
+    local_error_clear(&g); /* no name: the script uses its own */
     const char *dir = op->rec.dir[0] ? op->rec.dir : gitwork_workdir(op->git);
     /* The local e2b/<name> tip: the box builds on it, so repeated pulls fast-forward. */
     char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
@@ -176,8 +227,8 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     int rc = pull_script_env(&pp, &vars, &nvars, &g);
     free(uname);
     free(uemail);
-    if (rc != GW_OK) {
-        pull_fail_gw(op, &g, "preparing the pull");
+    if (rc != 0) {
+        pull_fail_local(op, g, "preparing the pull");
         return;
     }
     e2b_metadata env = {0};
@@ -215,13 +266,13 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
  * branch's default name. */
 static void pull_local(e2b_box_op *op, const e2b_error *unused)
 {
-    gw_error g = {0};
+    e2b_error *g = NULL;
     gitwork_head head;
     char name[GITWORK_BOX_NAME_MAX + 8];
     (void)unused;
-    if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != GW_OK ||
-        gitwork_head_info(op->git, &head, &g) != GW_OK) {
-        pull_fail_gw(op, &g, "opening the git project");
+    if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0 ||
+        gitwork_head_info(op->git, &head, &g) != 0) {
+        pull_fail_local(op, g, "opening the git project");
         return;
     }
     if (op->pull.name) {

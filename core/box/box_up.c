@@ -7,7 +7,7 @@
 #include "core/box/box_internal.h"
 #include "core/box/orphans.h"
 #include "core/box/secrets_providers.h"
-#include "core/git/upload_split.h"
+#include "core/git/upload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,9 +210,8 @@ static void up_uploaded(void *ud, const e2b_error *err)
     tarball *tar = up_current_tar(op);
     op->http = NULL;
     op->pending--;
-    if (tarball_error(tar)->code != GW_OK) {
-        up_fail(op, e2b_error_new(E2B_ERR_IO, "%s", tarball_error(tar)->msg),
-                "reading the project");
+    if (tarball_error(tar)) {
+        up_fail(op, e2b_error_copy(tarball_error(tar)), "reading the project");
         return;
     }
     if (up_check(op, err, "uploading the project"))
@@ -252,7 +251,7 @@ static long tar_read(void *ud, char *buf, size_t size, e2b_error **err)
     tarball *tar = up_current_tar(op);
     ssize_t n = tarball_read(tar, buf, size);
     if (n < 0) {
-        *err = e2b_error_new(E2B_ERR_IO, "%s", tarball_error(tar)->msg);
+        *err = e2b_error_copy(tarball_error(tar));
         return -1;
     }
     tarball_progress tp;
@@ -419,38 +418,50 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
     op->pending++;
 }
 
-static e2b_error *gw_to_error(const gw_error *g)
+/* Local work, before anything is made remotely: the repository, the name, the file list. */
+/* The local step's work, on a worker thread (box_op_work): the repository, its HEAD and
+ * the archives (a status walk, an lstat per file, a sample of large files). */
+typedef struct {
+    e2b_box_op *op;
+    const char *dir;
+    gitwork *git;
+    gitwork_head head;
+    upload_set set;
+    const char *failed_step;
+} up_local_work;
+
+static e2b_error *up_local_run(void *arg, const atomic_int *cancel)
 {
-    e2b_error_kind k = g->code == GW_EINVAL || g->code == GW_ENOTREPO ? E2B_ERR_INVALID
-                       : g->code == GW_ENOMEM                          ? E2B_ERR_INTERNAL
-                                                                       : E2B_ERR_IO;
-    return e2b_error_new(k, "%s", g->msg);
+    up_local_work *w = arg;
+    e2b_error *g = NULL;
+    w->failed_step = "opening the git project";
+    if (gitwork_open(&w->git, w->dir, 0, &g) != 0 || gitwork_head_info(w->git, &w->head, &g) != 0)
+        return g;
+    w->failed_step = "listing the project's files";
+    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
+     * gzip would spend most of the upload's CPU on it for nothing. */
+    if (upload_prepare(w->git, UP_GZIP_LEVEL, 0, cancel, &w->set, &g) != 0)
+        return g;
+    return NULL;
 }
 
-/* Local work, before anything is made remotely: the repository, the name, the file list. */
-static void up_local(e2b_box_op *op, const e2b_error *unused)
+static void up_local_done(e2b_box_op *op, e2b_error *g)
 {
-    gw_error g = {0};
-    gitwork_head head;
-    gitwork_filelist files = {0};
+    up_local_work *w = op->work_arg;
     char name[GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
-    (void)unused;
-    box_op_progress(op, "listing files", 0, 0);
-    if (gitwork_open(&op->git, op->up_dir ? op->up_dir : ".", 0, &g) != GW_OK ||
-        gitwork_head_info(op->git, &head, &g) != GW_OK) {
-        up_fail(op, gw_to_error(&g), "opening the git project");
+    op->work_arg = NULL;
+    op->git = w->git; /* the op owns what the work made */
+    op->tar = w->set.gz;
+    op->tar_plain = w->set.plain;
+    gitwork_head head = w->head;
+    const char *failed_step = w->failed_step;
+    free(w);
+    if (g || op->cancelled) {
+        up_fail(op, g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), failed_step);
         return;
     }
     if (op->up_name) {
-        if (!gitwork_box_name_valid(op->up_name)) {
-            up_fail(op, e2b_error_new(E2B_ERR_INVALID,
-                                      "'%s' is not a valid box name (letters, digits, '.', '_', "
-                                      "'-'; at most %d)",
-                                      op->up_name, GITWORK_BOX_NAME_MAX),
-                    "choosing the name");
-            return;
-        }
         snprintf(name, sizeof name, "%s", op->up_name);
     } else {
         gitwork_default_box_name(&head, name, sizeof name);
@@ -463,29 +474,6 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
                                   "name (e2b-tui --up NAME) or kill it",
                                   name),
                 "choosing the name");
-        return;
-    }
-    if (gitwork_list_files(op->git, &files, &g) != GW_OK) {
-        gitwork_filelist_free(&files);
-        up_fail(op, gw_to_error(&g), "listing the project's files");
-        return;
-    }
-    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
-     * gzip would spend most of the upload's CPU on it for nothing. */
-    upload_list gz = {0}, plain = {0};
-    int rc = upload_split(gitwork_workdir(op->git), (const char *const *)files.paths,
-                          files.count, &gz, &plain, &g);
-    gitwork_filelist_free(&files);
-    if (rc == GW_OK)
-        rc = tarball_new(&op->tar, gitwork_workdir(op->git), (const char *const *)gz.paths,
-                         gz.count, UP_GZIP_LEVEL, &g);
-    if (rc == GW_OK && plain.count)
-        rc = tarball_new(&op->tar_plain, gitwork_workdir(op->git),
-                         (const char *const *)plain.paths, plain.count, TARBALL_PLAIN, &g);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
-    if (rc != GW_OK) {
-        up_fail(op, gw_to_error(&g), "preparing the upload");
         return;
     }
     op->rec.name = strdup(name);
@@ -514,6 +502,34 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
         return;
     }
     op->pending++;
+}
+
+/* Local work, before anything is made remotely: the name, then (on a worker thread) the
+ * repository and the file list. */
+static void up_local(e2b_box_op *op, const e2b_error *unused)
+{
+    (void)unused;
+    if (op->up_name && !gitwork_box_name_valid(op->up_name)) {
+        up_fail(op, e2b_error_new(E2B_ERR_INVALID,
+                                  "'%s' is not a valid box name (letters, digits, '.', '_', "
+                                  "'-'; at most %d)",
+                                  op->up_name, GITWORK_BOX_NAME_MAX),
+                "choosing the name");
+        return;
+    }
+    box_op_progress(op, "listing files", 0, 0);
+    up_local_work *w = calloc(1, sizeof *w);
+    if (w) {
+        w->op = op;
+        w->dir = op->up_dir ? op->up_dir : ".";
+        op->work_arg = w;
+    }
+    if (!w || box_op_work(op, up_local_run, w, up_local_done) < 0) {
+        free(w);
+        op->work_arg = NULL;
+        up_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot start a worker thread"),
+                "listing files");
+    }
 }
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,

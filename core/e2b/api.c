@@ -23,6 +23,7 @@ struct e2b_client {
     char *key_header; /* "X-API-KEY: ..." */
     char *workspace_keys;
     long timeout_ms;
+    unsigned max_pages; /* the input policy's limit.list_pages */
     /* The pages of the last report_unchanged list (e2b_list_query), to compare the next. */
     struct {
         char *query; /* the first page's query string */
@@ -73,6 +74,9 @@ struct e2b_api_call {
     size_t *page_lens;
     size_t npages;
     int diverged;
+    /* Every nextToken this list followed (a server that repeats one would loop forever). */
+    char **tokens;
+    unsigned ntokens;
     int memo_owner; /* this call set memo.busy */
     /* The log lines of its pages, held back while they equal the memo's: an unchanged list
      * writes one summary line instead (see log_page). */
@@ -195,6 +199,8 @@ e2b_client *e2b_client_new(e2b_loop *loop, const e2b_config *cfg, e2b_error **er
     /* http_timeout (config, E2B_TUI_HTTP_TIMEOUT) for every client: the dashboard's and the
      * one-shot modes' alike. */
     c->timeout_ms = cfg->http_timeout_s > 0 ? cfg->http_timeout_s * 1000L : DEFAULT_TIMEOUT_MS;
+    c->max_pages = cfg->limits.list_pages ? cfg->limits.list_pages
+                                          : e2b_limits_default().list_pages;
     if (!c->loop || !c->api_url || !c->key_header || !c->workspace_keys) {
         e2b_client_free(c);
         goto oom;
@@ -276,7 +282,32 @@ static void call_free(e2b_api_call *call)
         free(call->held[i].trace_id);
     free(call->held);
     free(call->summary);
+    for (unsigned i = 0; i < call->ntokens; i++)
+        free(call->tokens[i]);
+    free(call->tokens);
     free(call);
+}
+
+/* Notes the next page's token; an error when the list already had it or has as many pages
+ * as the input policy allows (core/util/limits.h). */
+static e2b_error *follow_token(e2b_api_call *call, const char *token)
+{
+    for (unsigned i = 0; i < call->ntokens; i++)
+        if (strcmp(call->tokens[i], token) == 0)
+            return e2b_error_new(E2B_ERR_PROTOCOL, "the list's next page token repeats an "
+                                                   "earlier one (after %u pages)",
+                                 call->ntokens + 1);
+    if (call->ntokens + 1 >= call->c->max_pages)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the list has more than %u pages "
+                                               "(limit.list_pages in the config)",
+                             call->c->max_pages);
+    char **t = realloc(call->tokens, (call->ntokens + 1) * sizeof *t);
+    if (t)
+        call->tokens = t;
+    if (!t || !(call->tokens[call->ntokens] = strdup(token)))
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    call->ntokens++;
+    return NULL;
 }
 
 
@@ -636,7 +667,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
         call->slist->total_running = r->total_running;
     if (!err && (call->kind == R_SANDBOX_LIST || call->kind == R_SECRET_LIST) && r->next_token) {
         size_t have = call->kind == R_SANDBOX_LIST ? call->slist->count : call->seclist->count;
-        if (!call->list_query.max_items || have < call->list_query.max_items) {
+        if (!call->list_query.max_items || have < call->list_query.max_items)
+            err = follow_token(call, r->next_token);
+        if (!err && (!call->list_query.max_items || have < call->list_query.max_items)) {
             free(call->query);
             call->query = call->kind == R_SANDBOX_LIST
                               ? e2b_api_list_query_string(&call->list_query, r->next_token)

@@ -62,6 +62,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
+    cfg->limits = e2b_limits_default();
 }
 
 void e2b_config_clear(e2b_config *cfg)
@@ -214,6 +215,8 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
     int id = -1, n;
     char **slot = NULL;
     *why = NULL;
+    if (strncmp(key, "limit.", 6) == 0) /* the input policy (core/util/limits.h) */
+        return e2b_limits_set(&cfg->limits, key + 6, value, why);
     for (int i = 0; i < K_COUNT; i++)
         if (strcmp(key, key_names[i]) == 0)
             id = i;
@@ -386,7 +389,8 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
             continue;
         }
         for (char *p = key; *p; p++) {
-            if (!islower((unsigned char)*p) && *p != '_') {
+            if (!islower((unsigned char)*p) && *p != '_' &&
+                !(*p == '.' && p == key + 5 && strncmp(key, "limit.", 6) == 0)) {
                 free(line);
                 return e2b_error_new(E2B_ERR_INVALID, "%s:%d: expected 'key = value'", origin,
                                      lineno);

@@ -17,6 +17,7 @@
 #define E2B_CONFIG_H
 
 #include "core/util/error.h"
+#include "core/util/limits.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -66,6 +67,9 @@ typedef struct e2b_config {
     int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
+
+    /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
+    e2b_limits limits;
 
     /* Paths. */
     char *config_path; /* the config file (may not exist) */

@@ -2,8 +2,11 @@
 #include "core/git/bundle.h"
 
 #include <git2.h>
+#include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +22,7 @@ struct bundle_import {
     gitwork *g;
     git_odb *odb;
     int state;
-    gw_error err;
+    e2b_error *err; /* the failure, once state is ST_FAILED */
 
     uint8_t *hbuf; /* header bytes (and whatever pack bytes came with them) */
     size_t hlen, hcap, scanned;
@@ -38,11 +41,17 @@ struct bundle_import {
     void *ud;
     int cancelled;
     int lock_fd; /* the import lock (see lock_and_sweep), or -1 */
+    char *qdir;  /* the quarantine the pack is indexed into (see make_quarantine), or NULL */
+    char *moved[8]; /* files this import moved into objects/pack (to undo a later failure) */
+    int nmoved;
+    e2b_limits limits; /* bundle_bytes and tree_depth apply */
 };
 
-#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, gw_error_set(&(bi)->err, (code), __VA_ARGS__))
+#define QUARANTINE_PREFIX "e2b-tui-incoming-"
 
-static int git_fail(bundle_import *bi, gw_code code, const char *what)
+#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, local_error_set(&(bi)->err, (code), __VA_ARGS__))
+
+static int git_fail(bundle_import *bi, e2b_error_sub code, const char *what)
 {
     bi->state = ST_FAILED;
     return gitwork_git_error(&bi->err, code, what);
@@ -55,6 +64,9 @@ static int git_fail(bundle_import *bi, gw_code code, const char *what)
  * is never swept under; without the lock nothing is swept. Files written to within the last
  * few seconds are spared as well, in case some other libgit2 program is fetching here. */
 #define STALE_TEMP_PACK_SECONDS 5
+
+static void remove_dir_files(const char *dir);
+static int make_quarantine(bundle_import *bi);
 
 static int lock_and_sweep(git_repository *repo)
 {
@@ -86,30 +98,52 @@ static int lock_and_sweep(git_repository *repo)
         unlinkat(dirfd(d), de->d_name, 0);
     }
     closedir(d);
+    /* and the quarantines of killed imports (objects/e2b-tui-incoming-*) */
+    if (asprintf(&path, "%sobjects", git_repository_commondir(repo)) < 0)
+        return fd;
+    d = opendir(path);
+    if (!d) {
+        free(path);
+        return fd;
+    }
+    while ((de = readdir(d))) {
+        struct stat st;
+        char *q = NULL;
+        if (strncmp(de->d_name, QUARANTINE_PREFIX, sizeof QUARANTINE_PREFIX - 1) != 0 ||
+            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+            now - st.st_mtime < STALE_TEMP_PACK_SECONDS ||
+            asprintf(&q, "%s/%s", path, de->d_name) < 0)
+            continue;
+        remove_dir_files(q);
+        free(q);
+    }
+    closedir(d);
+    free(path);
     return fd;
 }
 
 int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
-                      gw_error *err)
+                      e2b_error **err)
 {
     *out = NULL;
-    gw_error_clear(err);
+    local_error_clear(err);
     bundle_import *bi = calloc(1, sizeof *bi);
     if (!bi)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     bi->g = g;
+    bi->limits = e2b_limits_default();
     bi->cb = cb;
     bi->ud = ud;
     bi->lock_fd = lock_and_sweep(gitwork_repo(g));
     if (git_repository_odb(&bi->odb, gitwork_repo(g)) < 0) {
-        gitwork_git_error(err, GW_EFAIL, "cannot open the object database");
+        gitwork_git_error(err, E2B_SUB_FAILED, "cannot open the object database");
         if (bi->lock_fd >= 0)
             close(bi->lock_fd);
         free(bi);
-        return GW_EFAIL;
+        return E2B_SUB_FAILED;
     }
     *out = bi;
-    return GW_OK;
+    return 0;
 }
 
 static int on_index_progress(const git_indexer_progress *s, void *payload)
@@ -130,8 +164,8 @@ static int on_index_progress(const git_indexer_progress *s, void *payload)
 static int index_error(bundle_import *bi, const char *what)
 {
     if (bi->cancelled)
-        return FAIL(bi, GW_ECANCELLED, "import cancelled");
-    return git_fail(bi, GW_EBUNDLE, what);
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
+    return git_fail(bi, E2B_SUB_BAD_BUNDLE, what);
 }
 
 /* Header complete: check prerequisites, then open the indexer. Nothing is written before
@@ -141,30 +175,29 @@ static int start_pack(bundle_import *bi)
     for (size_t i = 0; i < bi->hdr.nprereqs; i++) {
         git_oid oid;
         if (git_oid_fromstr(&oid, bi->hdr.prereqs[i]) < 0)
-            return git_fail(bi, GW_EBUNDLE, "bad prerequisite");
+            return git_fail(bi, E2B_SUB_BAD_BUNDLE, "bad prerequisite");
         if (!git_odb_exists(bi->odb, &oid))
-            return FAIL(bi, GW_EMISSINGBASE,
+            return FAIL(bi, E2B_SUB_MISSING_BASE,
                         "base commit %.12s is not present locally; pull the full history "
                         "(a full bundle) instead",
                         bi->hdr.prereqs[i]);
     }
-    git_repository *repo = gitwork_repo(bi->g);
-    char *packdir = NULL;
-    if (asprintf(&packdir, "%sobjects/pack", git_repository_commondir(repo)) < 0)
-        return FAIL(bi, GW_ENOMEM, "out of memory");
+    int qrc = make_quarantine(bi);
+    if (qrc != 0)
+        return qrc;
     git_indexer_options o;
     git_indexer_options_init(&o, GIT_INDEXER_OPTIONS_VERSION);
     o.progress_cb = on_index_progress;
     o.progress_cb_payload = bi;
     /* No o.verify: in libgit2 1.5.1 it leaks a parsed object for every pack object that
      * already exists locally (a re-pull or a full bundle would leak megabytes); the
-     * connectivity check is done after the commit instead (check_connected). */
-    int rc = git_indexer_new(&bi->idx, packdir, 0, bi->odb, &o);
-    free(packdir);
+     * connectivity check is done after the commit instead (check_connected), on the
+     * quarantine. The local odb completes a thin pack. */
+    int rc = git_indexer_new(&bi->idx, bi->qdir, 0, bi->odb, &o);
     if (rc < 0)
-        return git_fail(bi, GW_EFAIL, "cannot start the pack import");
+        return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
     bi->state = ST_PACK;
-    return GW_OK;
+    return 0;
 }
 
 static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
@@ -173,7 +206,7 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
         bi->magic[bi->magic_len++] = *p;
         if (bi->magic_len == 4) {
             if (memcmp(bi->magic, "PACK", 4) != 0)
-                return FAIL(bi, GW_EBUNDLE, "bundle data after the header is not a pack");
+                return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
             if (git_indexer_append(bi->idx, bi->magic, 4, &bi->stats) < 0)
                 return index_error(bi, "bad pack in bundle");
         }
@@ -188,7 +221,7 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
         p += k;
         n -= k;
     }
-    return GW_OK;
+    return 0;
 }
 
 static int try_header(bundle_import *bi, int final)
@@ -196,16 +229,16 @@ static int try_header(bundle_import *bi, int final)
     int r = bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &bi->err);
     if (r < 0) {
         bi->state = ST_FAILED;
-        return bi->err.code;
+        return local_error_code(bi->err);
     }
     if (r == 0) {
         if (final)
-            return FAIL(bi, GW_EBUNDLE, "bundle is truncated (incomplete header)");
-        return GW_OK;
+            return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (incomplete header)");
+        return 0;
     }
     bi->have_hdr = 1;
     int rc = start_pack(bi);
-    if (rc == GW_OK && bi->hlen > bi->hdr.header_len)
+    if (rc == 0 && bi->hlen > bi->hdr.header_len)
         rc = feed_pack(bi, bi->hbuf + bi->hdr.header_len, bi->hlen - bi->hdr.header_len);
     free(bi->hbuf); /* the parsed header keeps its own copies */
     bi->hbuf = NULL;
@@ -216,11 +249,16 @@ static int try_header(bundle_import *bi, int final)
 int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
 {
     if (bi->state == ST_FAILED)
-        return bi->err.code;
+        return local_error_code(bi->err);
     if (bi->state == ST_DONE)
-        return FAIL(bi, GW_EINVAL, "bundle import already finished");
+        return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (n == 0) /* nothing to add (and no buffer yet to add it to) */
-        return GW_OK;
+        return 0;
+    if (bi->prog.bytes + n > bi->limits.bundle_bytes)
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE,
+                    "the bundle is larger than %llu MiB (limit.bundle_bytes in the config); "
+                    "nothing was imported",
+                    (unsigned long long)(bi->limits.bundle_bytes >> 20));
     bi->prog.bytes += n;
     if (bi->state == ST_PACK)
         return feed_pack(bi, buf, n);
@@ -234,7 +272,7 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
             cap *= 2;
         uint8_t *nb = realloc(bi->hbuf, cap);
         if (!nb)
-            return FAIL(bi, GW_ENOMEM, "out of memory");
+            return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
         bi->hbuf = nb;
         bi->hcap = cap;
     }
@@ -253,10 +291,15 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
     bi->scanned = bi->hlen;
     if (bi->hlen > BUNDLE_HEADER_MAX)
         decide = 1;
-    int rc = decide ? try_header(bi, 0) : GW_OK;
-    if (rc == GW_OK && bi->state == ST_PACK && take < n)
+    int rc = decide ? try_header(bi, 0) : 0;
+    if (rc == 0 && bi->state == ST_PACK && take < n)
         rc = feed_pack(bi, (const uint8_t *)buf + take, n - take);
     return rc;
+}
+
+void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits)
+{
+    bi->limits = *limits;
 }
 
 const bundle_header *bundle_import_header(const bundle_import *bi)
@@ -264,27 +307,150 @@ const bundle_header *bundle_import_header(const bundle_import *bi)
     return bi->have_hdr ? &bi->hdr : NULL;
 }
 
-/* Drops the pack just committed (an import that turned out unusable leaves nothing). */
-static void remove_pack(bundle_import *bi)
+/* ---- quarantine: the pack is indexed and checked where no reader looks ---- */
+
+/* Removes dir and the files in it (the quarantine holds files only). */
+static void remove_dir_files(const char *dir)
 {
-    const char *name = git_indexer_name(bi->idx);
-    if (!name)
-        return;
-    static const char *const exts[] = {".pack", ".idx", ".rev", ".keep"};
-    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
-        char *path = NULL;
-        if (asprintf(&path, "%sobjects/pack/pack-%s%s",
-                     git_repository_commondir(gitwork_repo(bi->g)), name, exts[i]) >= 0) {
-            unlink(path);
-            free(path);
-        }
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                unlinkat(dirfd(d), de->d_name, 0);
+        closedir(d);
     }
+    rmdir(dir);
+}
+
+/* Creates objects/e2b-tui-incoming-XXXXXX: inside the object directory (so a move into
+ * objects/pack is a rename on one file system) but in no place git or libgit2 reads
+ * objects from (only objects/xx/ and objects/pack/ are), like git's own quarantine for
+ * pushes (objects/tmp_objdir-incoming-*). */
+static int make_quarantine(bundle_import *bi)
+{
+    if (asprintf(&bi->qdir, "%sobjects/" QUARANTINE_PREFIX "XXXXXX",
+                 git_repository_commondir(gitwork_repo(bi->g))) < 0) {
+        bi->qdir = NULL;
+        return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
+    }
+    if (!mkdtemp(bi->qdir)) {
+        int e = errno;
+        free(bi->qdir);
+        bi->qdir = NULL;
+        return FAIL(bi, E2B_SUB_FILE_IO, "cannot create a temporary directory in .git/objects: %s",
+                    strerror(e));
+    }
+    return 0;
+}
+
+/* Names of the files in the quarantine, the .pack before the .idx (a reader ignores a
+ * pack without its index, so moving in this order never shows half a pack). */
+static int quarantine_files(const char *qdir, char names[][96], int max)
+{
+    DIR *d = opendir(qdir);
+    int n = 0;
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < max) {
+        size_t len = strlen(de->d_name);
+        if (!strncmp(de->d_name, "pack-", 5) && len < 96)
+            memcpy(names[n++], de->d_name, len + 1);
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) /* .idx last */
+        for (int j = i + 1; j < n; j++)
+            if (strstr(names[i], ".idx") && !strstr(names[j], ".idx")) {
+                char t[96];
+                memcpy(t, names[i], 96);
+                memcpy(names[i], names[j], 96);
+                memcpy(names[j], t, 96);
+            }
+    return n;
+}
+
+/* Moves the checked pack into objects/pack. A file of that name there already (the same
+ * pack pulled before: names are content hashes) is kept and not counted as ours, so a later
+ * failure removes only what this import added. */
+static int move_in(bundle_import *bi)
+{
+    char names[8][96];
+    int n = quarantine_files(bi->qdir, names, 8);
+    const char *common = git_repository_commondir(gitwork_repo(bi->g));
+    for (int i = 0; i < n; i++) {
+        char *from = NULL, *to = NULL;
+        if (asprintf(&from, "%s/%s", bi->qdir, names[i]) < 0)
+            from = NULL;
+        if (asprintf(&to, "%sobjects/pack/%s", common, names[i]) < 0)
+            to = NULL;
+        int rc = !from || !to ? -1 : link(from, to);
+        int e = errno;
+        if (rc == 0 && bi->nmoved < 8)
+            bi->moved[bi->nmoved++] = to, to = NULL;
+        free(from);
+        free(to);
+        if (rc < 0 && e != EEXIST)
+            return FAIL(bi, E2B_SUB_FILE_IO, "cannot move the imported pack into .git/objects/pack: %s",
+                        strerror(e));
+    }
+    remove_dir_files(bi->qdir);
+    free(bi->qdir);
+    bi->qdir = NULL;
+    git_odb_refresh(bi->odb);
+    return 0;
+}
+
+/* Removes what move_in added (index first), after a failure that came later. */
+static void move_out(bundle_import *bi)
+{
+    for (int i = bi->nmoved - 1; i >= 0; i--) {
+        unlink(bi->moved[i]);
+        free(bi->moved[i]);
+    }
+    bi->nmoved = 0;
     git_odb_refresh(bi->odb);
 }
 
-/* A set of object ids (open addressing), for the connectivity walk. */
+/* A second handle on the repository whose object database is the repository's plus the
+ * quarantined pack: what the repository would be with the import, for the checks. */
+static int open_checking_repo(bundle_import *bi, git_repository **out)
+{
+    git_repository *repo = gitwork_repo(bi->g), *r = NULL;
+    git_odb *odb = NULL;
+    git_odb_backend *pack = NULL;
+    char names[8][96], *objects = NULL, *idx = NULL;
+    int n = quarantine_files(bi->qdir, names, 8), rc = -1;
+    for (int i = 0; i < n; i++)
+        if (strstr(names[i], ".idx") && asprintf(&idx, "%s/%s", bi->qdir, names[i]) < 0)
+            idx = NULL;
+    if (idx && asprintf(&objects, "%sobjects", git_repository_commondir(repo)) >= 0 &&
+        git_repository_open(&r, git_repository_path(repo)) == 0 &&
+        git_odb_open(&odb, objects) == 0 && git_odb_backend_one_pack(&pack, idx) == 0) {
+        if (git_odb_add_backend(odb, pack, 3) == 0) {
+            pack = NULL; /* owned by odb now */
+            if (git_repository_set_odb(r, odb) == 0)
+                rc = 0;
+        }
+    }
+    if (pack)
+        pack->free(pack);
+    git_odb_free(odb); /* the repository holds its own reference */
+    free(objects);
+    free(idx);
+    if (rc < 0) {
+        git_repository_free(r);
+        return git_fail(bi, E2B_SUB_FAILED, "cannot check the imported pack");
+    }
+    *out = r;
+    return 0;
+}
+
+/* A map from object id to a small value (a tree's height; 0 for blobs), open addressing,
+ * for the connectivity walk. */
 typedef struct {
     git_oid *slots;
+    unsigned *vals;
     unsigned char *used;
     size_t cap, n;
 } oid_set;
@@ -296,85 +462,184 @@ static size_t oid_hash(const git_oid *o)
     return h;
 }
 
-/* 1 when added, 0 when already there, -1 out of memory. */
-static int oid_set_add(oid_set *s, const git_oid *o)
+static void oid_set_free(oid_set *s)
+{
+    free(s->slots);
+    free(s->vals);
+    free(s->used);
+}
+
+/* The value slot of o, added (with 0, *added = 1) when absent; NULL when out of memory.
+ * The pointer is good until the next call. */
+static unsigned *oid_set_slot(oid_set *s, const git_oid *o, int *added)
 {
     if ((s->n + 1) * 2 > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 1024;
-        oid_set ns = {calloc(cap, sizeof *ns.slots), calloc(cap, 1), cap, 0};
-        if (!ns.slots || !ns.used) {
-            free(ns.slots);
-            free(ns.used);
-            return -1;
+        oid_set ns = {calloc(cap, sizeof *ns.slots), calloc(cap, sizeof *ns.vals), calloc(cap, 1),
+                      cap, 0};
+        if (!ns.slots || !ns.vals || !ns.used) {
+            oid_set_free(&ns);
+            return NULL;
         }
         for (size_t i = 0; i < s->cap; i++)
-            if (s->used[i])
-                oid_set_add(&ns, &s->slots[i]);
-        free(s->slots);
-        free(s->used);
+            if (s->used[i]) {
+                int a;
+                *oid_set_slot(&ns, &s->slots[i], &a) = s->vals[i];
+            }
+        oid_set_free(s);
         *s = ns;
     }
     for (size_t i = oid_hash(o) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
         if (!s->used[i]) {
             s->used[i] = 1;
             s->slots[i] = *o;
+            s->vals[i] = 0;
             s->n++;
-            return 1;
+            *added = 1;
+            return &s->vals[i];
         }
-        if (git_oid_equal(&s->slots[i], o))
-            return 0;
+        if (git_oid_equal(&s->slots[i], o)) {
+            *added = 0;
+            return &s->vals[i];
+        }
     }
 }
 
-/* 0 when every object under tree exists; 1 with missing set when one does not; -1 error. */
-static int check_tree(git_repository *repo, git_odb *odb, const git_oid *tree_id, oid_set *seen,
+enum { CHECK_OK = 0, CHECK_MISSING = 1, CHECK_TOO_DEEP = 2, CHECK_CANCELLED = 3, CHECK_ERROR = -1 };
+
+/* Every 4096 objects of the walk, the progress callback may cancel it. */
+static int walk_cancelled(bundle_import *bi, unsigned *steps)
+{
+    if ((++*steps & 4095) != 0 || !bi->cb)
+        return 0;
+    if (bi->cb(&bi->prog, bi->ud) != 0)
+        bi->cancelled = 1;
+    return bi->cancelled;
+}
+
+typedef struct {
+    git_tree *tree;
+    size_t next;     /* the next entry to look at */
+    unsigned height; /* the tallest subtree seen so far under it */
+} tree_frame;
+
+/* Every object under tree_id exists and no tree is nested more than max levels deep.
+ * Iterative, with an explicit stack, so a hostile tree costs memory bounded by the cap and
+ * never the C stack. Each tree's height is remembered, so a tree met again (trees are
+ * shared) is judged at its new depth without being walked again. */
+static int check_tree(bundle_import *bi, git_repository *repo, git_odb *odb,
+                      const git_oid *tree_id, oid_set *seen, unsigned max, unsigned *steps,
                       char missing[41])
 {
-    int added = oid_set_add(seen, tree_id);
-    if (added <= 0)
-        return added;
-    git_tree *tree = NULL;
-    if (git_tree_lookup(&tree, repo, tree_id) < 0) {
-        git_error_clear();
-        git_oid_tostr(missing, GIT_OID_HEXSZ + 1, tree_id);
-        return 1;
-    }
-    int rc = 0;
-    size_t n = git_tree_entrycount(tree);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-        const git_oid *id = git_tree_entry_id(e);
-        switch (git_tree_entry_type(e)) {
-        case GIT_OBJECT_TREE:
-            rc = check_tree(repo, odb, id, seen, missing);
-            break;
-        case GIT_OBJECT_BLOB: {
-            int a = oid_set_add(seen, id);
-            if (a < 0)
-                rc = -1;
-            else if (a > 0 && !git_odb_exists(odb, id)) {
-                git_oid_tostr(missing, GIT_OID_HEXSZ + 1, id);
-                rc = 1;
+    int added;
+    unsigned *v = oid_set_slot(seen, tree_id, &added);
+    if (!v)
+        return CHECK_ERROR;
+    if (!added)
+        return *v > max ? CHECK_TOO_DEEP : CHECK_OK;
+    tree_frame *st = NULL;
+    size_t n = 0, cap = 0;
+    int rc = CHECK_OK;
+    git_oid next_id = *tree_id;
+    for (int push = 1;;) {
+        if (push) {
+            push = 0;
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                tree_frame *ns = realloc(st, nc * sizeof *ns);
+                if (!ns) {
+                    rc = CHECK_ERROR;
+                    break;
+                }
+                st = ns;
+                cap = nc;
             }
+            git_tree *t = NULL;
+            if (git_tree_lookup(&t, repo, &next_id) < 0) {
+                git_error_clear();
+                git_oid_tostr(missing, GIT_OID_HEXSZ + 1, &next_id);
+                rc = CHECK_MISSING;
+                break;
+            }
+            st[n++] = (tree_frame){t, 0, 0};
+        }
+        tree_frame *f = &st[n - 1];
+        if (walk_cancelled(bi, steps)) {
+            rc = CHECK_CANCELLED;
             break;
         }
-        default: /* submodule commits live in another repository */
-            break;
+        if (f->next == git_tree_entrycount(f->tree)) {
+            /* done with this tree: remember its height, hand it to the parent */
+            unsigned h = f->height + 1;
+            int a;
+            unsigned *slot = oid_set_slot(seen, git_tree_id(f->tree), &a);
+            git_tree_free(f->tree);
+            n--;
+            if (!slot) {
+                rc = CHECK_ERROR;
+                break;
+            }
+            *slot = h;
+            if (n == 0)
+                break;
+            if (h > st[n - 1].height)
+                st[n - 1].height = h;
+            continue;
         }
+        const git_tree_entry *e = git_tree_entry_byindex(f->tree, f->next++);
+        const git_oid *id = git_tree_entry_id(e);
+        git_object_t type = git_tree_entry_type(e);
+        if (type == GIT_OBJECT_TREE) {
+            unsigned *cv = oid_set_slot(seen, id, &added);
+            if (!cv) {
+                rc = CHECK_ERROR;
+                break;
+            }
+            /* a child at level n + 1 whose own height is *cv reaches level n + *cv */
+            if (!added) {
+                if (n + *cv > max) {
+                    rc = CHECK_TOO_DEEP;
+                    break;
+                }
+                if (*cv > f->height)
+                    f->height = *cv;
+                continue;
+            }
+            if (n + 1 > max) {
+                rc = CHECK_TOO_DEEP;
+                break;
+            }
+            next_id = *id;
+            push = 1;
+        } else if (type == GIT_OBJECT_BLOB) {
+            if (!oid_set_slot(seen, id, &added)) {
+                rc = CHECK_ERROR;
+                break;
+            }
+            if (added && !git_odb_exists(odb, id)) {
+                git_oid_tostr(missing, GIT_OID_HEXSZ + 1, id);
+                rc = CHECK_MISSING;
+                break;
+            }
+        } /* else: submodule commits live in another repository */
     }
-    git_tree_free(tree);
+    while (n > 0)
+        git_tree_free(st[--n].tree);
+    free(st);
     return rc;
 }
 
 /* Like `git rev-list --objects tip --not --all`: every commit reachable from tip and not
  * from an existing ref must exist with its whole tree (the local history is trusted to be
- * complete). 0 connected, 1 missing (missing = its id), -1 error. */
-static int check_connected(git_repository *repo, const git_oid *tip, char missing[41])
+ * complete). CHECK_OK, CHECK_MISSING (missing = its id), CHECK_TOO_DEEP or CHECK_ERROR. */
+static int check_connected(bundle_import *bi, git_repository *repo, const git_oid *tip,
+                           char missing[41])
 {
+    unsigned steps = 0;
     git_revwalk *w = NULL;
     git_odb *odb = NULL;
     oid_set seen = {0};
-    int rc = -1;
+    int rc = CHECK_ERROR;
     if (git_revwalk_new(&w, repo) < 0 || git_repository_odb(&odb, repo) < 0 ||
         git_revwalk_push(w, tip) < 0)
         goto out;
@@ -382,26 +647,26 @@ static int check_connected(git_repository *repo, const git_oid *tip, char missin
     git_error_clear();
     git_oid id;
     int r;
-    rc = 0;
-    while (rc == 0 && (r = git_revwalk_next(&id, w)) == 0) {
+    rc = CHECK_OK;
+    while (rc == CHECK_OK && (r = git_revwalk_next(&id, w)) == 0) {
         git_commit *c = NULL;
         if (git_commit_lookup(&c, repo, &id) < 0) {
             git_oid_tostr(missing, GIT_OID_HEXSZ + 1, &id);
-            rc = 1;
+            rc = CHECK_MISSING;
             break;
         }
-        rc = check_tree(repo, odb, git_commit_tree_id(c), &seen, missing);
+        rc = check_tree(bi, repo, odb, git_commit_tree_id(c), &seen, bi->limits.tree_depth,
+                        &steps, missing);
         git_commit_free(c);
     }
-    if (rc == 0 && r != GIT_ITEROVER) {
+    if (rc == CHECK_OK && r != GIT_ITEROVER) {
         /* the walk stops when a parent commit is not there */
         snprintf(missing, GIT_OID_HEXSZ + 1, "%s", "a parent commit");
-        rc = 1;
+        rc = CHECK_MISSING;
     }
     git_error_clear();
 out:
-    free(seen.slots);
-    free(seen.used);
+    oid_set_free(&seen);
     git_odb_free(odb);
     git_revwalk_free(w);
     return rc;
@@ -410,16 +675,16 @@ out:
 int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[41])
 {
     if (bi->state == ST_FAILED)
-        return bi->err.code;
+        return local_error_code(bi->err);
     if (bi->state == ST_DONE)
-        return FAIL(bi, GW_EINVAL, "bundle import already finished");
+        return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (bi->state == ST_HEADER) {
         int rc = try_header(bi, 1);
-        if (rc != GW_OK)
+        if (rc != 0)
             return rc;
     }
     if (bi->magic_len < 4)
-        return FAIL(bi, GW_EBUNDLE, "bundle is truncated (no pack data)");
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (no pack data)");
 
     /* Resolve the wanted ref before committing: a wrong name must not leave a pack. */
     const bundle_ref *ref = NULL;
@@ -431,51 +696,72 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     }
     if (!ref) {
         if (want_ref)
-            return FAIL(bi, GW_ENOREF, "the bundle has no reference named %s", want_ref);
-        return FAIL(bi, GW_ENOREF, "the bundle has %zu references; say which one to use",
+            return FAIL(bi, E2B_SUB_NO_REF, "the bundle has no reference named %s", want_ref);
+        return FAIL(bi, E2B_SUB_NO_REF, "the bundle has %zu references; say which one to use",
                     bi->hdr.nrefs);
     }
+    /* The pack is committed into the quarantine and checked there; only a pack that passes
+     * moves into objects/pack. */
     if (git_indexer_commit(bi->idx, &bi->stats) < 0)
         return index_error(bi, "bundle pack is truncated or corrupt");
     on_index_progress(&bi->stats, bi);
-    if (git_odb_refresh(bi->odb) < 0)
-        return git_fail(bi, GW_EFAIL, "cannot reload the object database");
+    if (bi->cancelled)
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
 
+    git_repository *check = NULL;
+    int rc = open_checking_repo(bi, &check);
+    if (rc != 0)
+        return rc;
     git_oid oid;
     git_commit *c = NULL;
-    if (git_oid_fromstr(&oid, ref->oid) < 0 ||
-        git_commit_lookup(&c, gitwork_repo(bi->g), &oid) < 0) {
+    if (git_oid_fromstr(&oid, ref->oid) < 0 || git_commit_lookup(&c, check, &oid) < 0) {
         git_error_clear();
-        remove_pack(bi);
-        return FAIL(bi, GW_EBUNDLE, "the bundle does not contain the commit of %s", ref->name);
+        git_repository_free(check);
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "the bundle does not contain the commit of %s", ref->name);
     }
     git_commit_free(c);
     char missing[GIT_OID_HEXSZ + 1] = "";
-    int conn = check_connected(gitwork_repo(bi->g), &oid, missing);
-    if (conn != 0) {
-        remove_pack(bi);
-        if (conn < 0)
-            return git_fail(bi, GW_EFAIL, "cannot check the imported history");
-        return FAIL(bi, GW_EBUNDLE,
+    int conn = check_connected(bi, check, &oid, missing);
+    git_repository_free(check);
+    if (conn == CHECK_ERROR)
+        return git_fail(bi, E2B_SUB_FAILED, "cannot check the imported history");
+    if (conn == CHECK_CANCELLED)
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
+    if (conn == CHECK_TOO_DEEP)
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE,
+                    "the bundle has trees nested more than %u levels deep (limit.tree_depth in "
+                    "the config); nothing was imported",
+                    bi->limits.tree_depth);
+    if (conn == CHECK_MISSING)
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE,
                     "the bundle is incomplete (%s%.12s is missing); nothing was imported",
                     missing[0] == 'a' && missing[1] == ' ' ? "" : "object ", missing);
+    rc = move_in(bi);
+    if (rc != 0) {
+        move_out(bi);
+        return rc;
     }
     memcpy(oid_out, ref->oid, 41);
     bi->state = ST_DONE;
-    return GW_OK;
+    return 0;
 }
 
 int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const char *branch,
                                 int force, gitwork_branch_outcome *outcome, char oid_out[41])
 {
     int rc = bundle_import_finish(bi, want_ref, oid_out);
-    if (rc != GW_OK)
+    if (rc != 0)
         return rc;
     rc = gitwork_update_branch(bi->g, branch, oid_out, force, outcome, &bi->err);
+    if (rc != 0) {
+        /* a refused branch update (diverged, checked out) leaves no new pack either */
+        move_out(bi);
+        bi->state = ST_FAILED;
+    }
     return rc;
 }
 
-const gw_error *bundle_import_error(const bundle_import *bi) { return &bi->err; }
+const e2b_error *bundle_import_error(const bundle_import *bi) { return bi->err; }
 
 const bundle_progress *bundle_import_progress(const bundle_import *bi) { return &bi->prog; }
 
@@ -484,8 +770,14 @@ void bundle_import_free(bundle_import *bi)
     if (!bi)
         return;
     git_indexer_free(bi->idx); /* an uncommitted indexer removes its temporary pack */
+    if (bi->qdir) /* a failed or abandoned import: nothing of it stays */
+        remove_dir_files(bi->qdir);
+    free(bi->qdir);
+    for (int i = 0; i < bi->nmoved; i++)
+        free(bi->moved[i]);
     git_odb_free(bi->odb);
     bundle_header_free(&bi->hdr);
+    e2b_error_free(bi->err);
     free(bi->hbuf);
     if (bi->lock_fd >= 0)
         close(bi->lock_fd);

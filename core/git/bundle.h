@@ -16,7 +16,8 @@
 #define E2B_BUNDLE_H
 
 #include "core/git/gitwork.h"
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
+#include "core/util/limits.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,13 +41,13 @@ typedef struct {
 
 /* Parses the header at the start of buf[0..len).
  * Returns 1 when complete (out filled; free with bundle_header_free), 0 when buf is a valid
- * prefix that needs more bytes, -1 when invalid (err: GW_EBUNDLE with the reason; out left
+ * prefix that needs more bytes, -1 when invalid (err: E2B_SUB_BAD_BUNDLE with the reason; out left
  * empty). Rules: signature "# v2 git bundle" or "# v3 git bundle"; v3 capabilities
  * "@object-format=sha1" only (sha256 and "@filter=" are refused, as are unknown ones);
  * "-<40 hex>[ comment]" prerequisites; "<40 hex> <name>" refs (name: printable, no space;
  * "HEAD" and names outside refs/ allowed); lowercase hex of exactly 40 digits; no NUL or CR;
  * lines at most BUNDLE_LINE_MAX, header at most BUNDLE_HEADER_MAX; at least one ref. */
-int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_error *err);
+int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, e2b_error **err);
 void bundle_header_free(bundle_header *h);
 
 typedef struct {
@@ -58,19 +59,28 @@ typedef struct {
     unsigned local_objects;    /* bases taken from the local repository (thin pack) */
 } bundle_progress;
 
-/* Called as the pack is indexed; a non-zero return cancels the import (GW_ECANCELLED). */
+/* Called as the pack is indexed (during writes and at finish) and every few thousand
+ * objects of finish's history check; a non-zero return cancels the import
+ * (E2B_SUB_CANCELLED). Threads: an importer is used by one thread at a time, but finish may
+ * run on another thread than the writes (a worker: it is the slow part); it touches only bi,
+ * its gitwork and the callback. */
 typedef int (*bundle_progress_cb)(const bundle_progress *p, void *ud);
 
 typedef struct bundle_import bundle_import;
 
 /* Prepares an import into g's repository (g must outlive the importer). cb may be NULL. */
 int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
-                      gw_error *err);
+                      e2b_error **err);
 
-/* Feeds the next n bytes of the bundle. Returns GW_OK or an error code (details in
+/* The caps of the input policy that apply (core/util/limits.h): limits->bundle_bytes
+ * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE) and limits->tree_depth (trees nested
+ * deeper are E2B_SUB_BAD_BUNDLE at finish). The defaults apply until this is called. */
+void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits);
+
+/* Feeds the next n bytes of the bundle. Returns 0 or an error code (details in
  * bundle_import_error); after an error every later call returns the same code.
- * Errors: GW_EBUNDLE (bad header/pack), GW_EMISSINGBASE (a prerequisite is not here:
- * nothing was written), GW_ECANCELLED, GW_EIO/GW_EFAIL (local repository). */
+ * Errors: E2B_SUB_BAD_BUNDLE (bad header/pack), E2B_SUB_MISSING_BASE (a prerequisite is not here:
+ * nothing was written), E2B_SUB_CANCELLED, E2B_SUB_FILE_IO/E2B_SUB_FAILED (local repository). */
 int bundle_import_write(bundle_import *bi, const void *buf, size_t n);
 
 /* The parsed header once enough bytes arrived, else NULL. Owned by bi. */
@@ -78,8 +88,8 @@ const bundle_header *bundle_import_header(const bundle_import *bi);
 
 /* Ends the input: commits the pack and resolves want_ref (a ref name from the bundle;
  * NULL = the bundle's only ref) to oid_out (41 bytes). The commit must be in the
- * repository afterwards. Errors: as for write, plus GW_EBUNDLE for a truncated bundle and
- * GW_ENOREF when want_ref is not in the bundle (or NULL with several refs). */
+ * repository afterwards. Errors: as for write, plus E2B_SUB_BAD_BUNDLE for a truncated bundle and
+ * E2B_SUB_NO_REF when want_ref is not in the bundle (or NULL with several refs). */
 int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[41]);
 
 /* bundle_import_finish, then gitwork_update_branch(branch, force): the whole pull import.
@@ -87,7 +97,7 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
 int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const char *branch,
                                 int force, gitwork_branch_outcome *outcome, char oid_out[41]);
 
-const gw_error *bundle_import_error(const bundle_import *bi);
+const e2b_error *bundle_import_error(const bundle_import *bi);
 const bundle_progress *bundle_import_progress(const bundle_import *bi);
 
 /* Frees bi; an import that was not finished is abandoned and its temporary pack removed. */

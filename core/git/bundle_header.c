@@ -79,49 +79,49 @@ static int add_ref(bundle_header *h, const uint8_t *hex, const uint8_t *name, si
 }
 
 /* One header line (without its newline). Returns 0 or -1 with err set. */
-static int parse_line(bundle_header *h, const uint8_t *l, size_t n, size_t lineno, gw_error *err)
+static int parse_line(bundle_header *h, const uint8_t *l, size_t n, size_t lineno, e2b_error **err)
 {
     if (l[0] == '@') {
         if (h->version != 3)
-            return gw_error_set(err, GW_EBUNDLE, "bundle line %zu: capability in a v2 bundle",
+            return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: capability in a v2 bundle",
                                 lineno), -1;
         static const char fmt_sha1[] = "@object-format=sha1";
         if (n == sizeof fmt_sha1 - 1 && memcmp(l, fmt_sha1, n) == 0)
             return 0;
         if (n >= 15 && memcmp(l, "@object-format=", 15) == 0)
-            return gw_error_set(err, GW_EBUNDLE,
+            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle uses an object format other than sha1 (SHA-256 "
                                 "repositories are not supported)"), -1;
         if (n >= 8 && memcmp(l, "@filter=", 8) == 0)
-            return gw_error_set(err, GW_EBUNDLE,
+            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle is filtered (partial): objects would be missing"), -1;
-        return gw_error_set(err, GW_EBUNDLE, "bundle line %zu: unknown capability", lineno), -1;
+        return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: unknown capability", lineno), -1;
     }
     if (l[0] == '-') {
         if (!is_hex40(l + 1, n - 1) || (n > 41 && l[41] != ' '))
-            return gw_error_set(err, GW_EBUNDLE,
+            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle line %zu: malformed prerequisite", lineno), -1;
         if (add_prereq(h, l + 1) < 0)
-            return gw_error_set(err, GW_ENOMEM, "out of memory"), -1;
+            return local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
         return 0;
     }
     if (!is_hex40(l, n) || n < 42 || l[40] != ' ' || !valid_ref_name(l + 41, n - 41))
-        return gw_error_set(err, GW_EBUNDLE, "bundle line %zu: malformed reference", lineno), -1;
+        return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: malformed reference", lineno), -1;
     if (add_ref(h, l, l + 41, n - 41) < 0)
-        return gw_error_set(err, GW_ENOMEM, "out of memory"), -1;
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
     return 0;
 }
 
-int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_error *err)
+int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    gw_error_clear(err);
+    local_error_clear(err);
     if (len == 0) /* buf may be NULL then: nothing to compare yet */
         return 0;
     size_t sl = len < SIG_LEN ? len : SIG_LEN;
     int v2 = memcmp(buf, SIG2, sl) == 0, v3 = memcmp(buf, SIG3, sl) == 0;
     if (!v2 && !v3) {
-        gw_error_set(err, GW_EBUNDLE, "not a git bundle (v2 or v3 signature expected)");
+        local_error_set(err, E2B_SUB_BAD_BUNDLE, "not a git bundle (v2 or v3 signature expected)");
         return -1;
     }
     if (len < SIG_LEN)
@@ -136,16 +136,16 @@ int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_e
         const uint8_t *nl = memchr(buf + pos, '\n', avail);
         size_t n = nl ? (size_t)(nl - (buf + pos)) : avail;
         if (n > BUNDLE_LINE_MAX) {
-            gw_error_set(err, GW_EBUNDLE, "bundle line %zu is too long", lineno);
+            local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu is too long", lineno);
             goto bad;
         }
         if (memchr(buf + pos, '\0', n) || memchr(buf + pos, '\r', n)) {
-            gw_error_set(err, GW_EBUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
+            local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
             goto bad;
         }
         if (!nl) {
             if (pos + avail >= BUNDLE_HEADER_MAX) {
-                gw_error_set(err, GW_EBUNDLE, "bundle header is larger than %u bytes",
+                local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle header is larger than %u bytes",
                              BUNDLE_HEADER_MAX);
                 goto bad;
             }
@@ -159,7 +159,7 @@ int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, gw_e
         pos += n + 1;
     }
     if (h.nrefs == 0) {
-        gw_error_set(err, GW_EBUNDLE, "bundle lists no references");
+        local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle lists no references");
         goto bad;
     }
     h.header_len = pos + 1;

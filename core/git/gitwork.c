@@ -13,18 +13,18 @@ struct gitwork {
     char *workdir; /* absolute, no trailing slash */
 };
 
-int gitwork_git_error(gw_error *err, gw_code code, const char *what)
+int gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what)
 {
     const git_error *e = git_error_last();
-    return gw_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
+    return local_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
-int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err)
+int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err)
 {
     *out = NULL;
-    gw_error_clear(err);
+    local_error_clear(err);
     if (git_libgit2_init() < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot initialise libgit2");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot initialise libgit2");
     if (flags & GITWORK_ALLOW_FOREIGN_OWNER)
         git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 
@@ -36,14 +36,14 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err)
          * repository it finds was refused for its owner. */
         git_buf found = {0};
         int disc = git_repository_discover(&found, dir, 0, NULL);
-        int code = disc == 0 ? GW_EOWNER : GW_ENOTREPO;
+        int code = disc == 0 ? E2B_SUB_FOREIGN_OWNER : E2B_SUB_NOT_REPO;
         if (disc == 0)
-            gw_error_set(err, GW_EOWNER,
+            local_error_set(err, E2B_SUB_FOREIGN_OWNER,
                          "repository %s is owned by another user; if you trust it, run "
                          "'git config --global --add safe.directory <its work tree>'",
                          found.ptr);
         else
-            gw_error_set(err, GW_ENOTREPO, "not a git repository (or any parent directory): %s",
+            local_error_set(err, E2B_SUB_NOT_REPO, "not a git repository (or any parent directory): %s",
                          dir);
         git_buf_dispose(&found);
         git_error_clear();
@@ -51,15 +51,15 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err)
         return code;
     }
     if (rc < 0) {
-        gitwork_git_error(err, GW_EFAIL, "cannot open repository");
+        gitwork_git_error(err, E2B_SUB_FAILED, "cannot open repository");
         git_libgit2_shutdown();
-        return GW_EFAIL;
+        return E2B_SUB_FAILED;
     }
     const char *wd = git_repository_workdir(repo);
     if (!wd) {
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return gw_error_set(err, GW_EFAIL, "%s is a bare repository: a box needs a work tree",
+        return local_error_set(err, E2B_SUB_FAILED, "%s is a bare repository: a box needs a work tree",
                             dir);
     }
     gitwork *g = calloc(1, sizeof *g);
@@ -69,7 +69,7 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err)
         free(w);
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     size_t n = strlen(w);
     while (n > 1 && w[n - 1] == '/')
@@ -77,7 +77,7 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err)
     g->repo = repo;
     g->workdir = w;
     *out = g;
-    return GW_OK;
+    return 0;
 }
 
 void gitwork_close(gitwork *g)
@@ -94,41 +94,41 @@ struct git_repository *gitwork_repo(gitwork *g) { return g->repo; }
 
 const char *gitwork_workdir(const gitwork *g) { return g->workdir; }
 
-static int copy_branch(gitwork_head *out, const char *refname, gw_error *err)
+static int copy_branch(gitwork_head *out, const char *refname, e2b_error **err)
 {
     const char *p = strncmp(refname, "refs/heads/", 11) == 0 ? refname + 11 : refname;
     if (strlen(p) >= sizeof out->branch)
-        return gw_error_set(err, GW_EFAIL, "branch name is too long (%zu bytes)", strlen(p));
+        return local_error_set(err, E2B_SUB_FAILED, "branch name is too long (%zu bytes)", strlen(p));
     strcpy(out->branch, p);
-    return GW_OK;
+    return 0;
 }
 
-int gitwork_head_info(gitwork *g, gitwork_head *out, gw_error *err)
+int gitwork_head_info(gitwork *g, gitwork_head *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    gw_error_clear(err);
+    local_error_clear(err);
     git_reference *head = NULL;
     int rc = git_repository_head(&head, g->repo);
     if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND) {
         /* HEAD is symbolic and its branch has no commit: read the name it points to. */
         git_reference *sym = NULL;
         if (git_reference_lookup(&sym, g->repo, "HEAD") < 0)
-            return gitwork_git_error(err, GW_EFAIL, "cannot read HEAD");
+            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
         const char *target = git_reference_symbolic_target(sym);
         rc = target ? copy_branch(out, target, err)
-                    : gw_error_set(err, GW_EFAIL, "HEAD is neither a branch nor a commit");
+                    : local_error_set(err, E2B_SUB_FAILED, "HEAD is neither a branch nor a commit");
         git_reference_free(sym);
         out->kind = GITWORK_HEAD_UNBORN;
         return rc;
     }
     if (rc < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot read HEAD");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
     const git_oid *oid = git_reference_target(head);
     if (oid)
         git_oid_tostr(out->oid, sizeof out->oid, oid);
     if (git_repository_head_detached(g->repo) == 1) {
         out->kind = GITWORK_HEAD_DETACHED;
-        rc = GW_OK;
+        rc = 0;
     } else {
         out->kind = GITWORK_HEAD_BRANCH;
         rc = copy_branch(out, git_reference_name(head), err);
@@ -225,26 +225,26 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err)
+int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    gw_error_clear(err);
+    local_error_clear(err);
     strvec files = {0}, subs = {0};
     git_status_list *sl = NULL;
     char *full = NULL;
-    int rc = GW_OK;
+    int rc = 0;
 
     /* A linked worktree or --separate-git-dir has a ".git" file; its objects live
      * elsewhere, so an upload of the work tree would not carry a usable repository. */
     size_t wl = strlen(g->workdir);
     full = malloc(wl + 4097 + 2);
     if (!full)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     snprintf(full, wl + 4097 + 2, "%s/.git", g->workdir);
     if (lstat(full, &st) != 0 || !S_ISDIR(st.st_mode)) {
         free(full);
-        return gw_error_set(err, GW_EFAIL,
+        return local_error_set(err, E2B_SUB_FAILED,
                             "%s has no .git directory (a linked worktree or separate git "
                             "dir): only ordinary repositories can be uploaded",
                             g->workdir);
@@ -257,7 +257,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err)
     o.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
               GIT_STATUS_OPT_INCLUDE_UNMODIFIED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
     if (git_status_list_new(&sl, g->repo, &o) < 0) {
-        rc = gitwork_git_error(err, GW_EFAIL, "cannot list the repository's files");
+        rc = gitwork_git_error(err, E2B_SUB_FAILED, "cannot list the repository's files");
         goto out;
     }
     size_t n = git_status_list_entrycount(sl);
@@ -276,14 +276,14 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err)
         if (lstat(full, &st) != 0)
             continue;
         if (strvec_push(&files, path) < 0) {
-            rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             goto out;
         }
     }
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_str);
     if (strvec_push(&files, ".git") < 0) {
-        rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         goto out;
     }
 
@@ -291,7 +291,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err)
      * but leaks pcre2 match data in libgit2 1.5.1). */
     git_index *idx = NULL;
     if (git_repository_index(&idx, g->repo) < 0) {
-        rc = gitwork_git_error(err, GW_EFAIL, "cannot read the index");
+        rc = gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the index");
         goto out;
     }
     size_t ni = git_index_entrycount(idx);
@@ -299,7 +299,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err)
         const git_index_entry *ie = git_index_get_byindex(idx, i);
         if (ie && ie->mode == GIT_FILEMODE_COMMIT && git_index_entry_stage(ie) == 0 &&
             strvec_push(&subs, ie->path) < 0) {
-            rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             break;
         }
     }
@@ -312,7 +312,7 @@ out:
     out->count = files.n;
     out->submodules = subs.v;
     out->nsubmodules = subs.n;
-    if (rc != GW_OK)
+    if (rc != 0)
         gitwork_filelist_free(out);
     return rc;
 }
@@ -330,33 +330,33 @@ void gitwork_filelist_free(gitwork_filelist *l)
     memset(l, 0, sizeof *l);
 }
 
-static int config_string(git_config *cfg, const char *key, char **out, gw_error *err)
+static int config_string(git_config *cfg, const char *key, char **out, e2b_error **err)
 {
     git_buf b = {0};
     int rc = git_config_get_string_buf(&b, cfg, key);
     if (rc == GIT_ENOTFOUND) {
         git_error_clear();
-        return GW_OK;
+        return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot read git config");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
     *out = strdup(b.ptr);
     git_buf_dispose(&b);
-    return *out ? GW_OK : gw_error_set(err, GW_ENOMEM, "out of memory");
+    return *out ? 0 : local_error_set(err, E2B_SUB_NOMEM, "out of memory");
 }
 
-int gitwork_user(gitwork *g, char **name, char **email, gw_error *err)
+int gitwork_user(gitwork *g, char **name, char **email, e2b_error **err)
 {
     *name = *email = NULL;
-    gw_error_clear(err);
+    local_error_clear(err);
     git_config *cfg = NULL;
     if (git_repository_config_snapshot(&cfg, g->repo) < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot read git config");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
     int rc = config_string(cfg, "user.name", name, err);
-    if (rc == GW_OK)
+    if (rc == 0)
         rc = config_string(cfg, "user.email", email, err);
     git_config_free(cfg);
-    if (rc != GW_OK) {
+    if (rc != 0) {
         free(*name);
         free(*email);
         *name = *email = NULL;
@@ -375,44 +375,44 @@ const char *gitwork_branch_outcome_name(gitwork_branch_outcome o)
     return "?";
 }
 
-int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err)
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], e2b_error **err)
 {
-    gw_error_clear(err);
+    local_error_clear(err);
     oid_out[0] = '\0';
     char refname[512];
     int valid = 0;
     if (!branch[0] ||
         snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid)
-        return gw_error_set(err, GW_EINVAL, "invalid branch name '%s'", branch);
+        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
     git_oid oid;
     int rc = git_reference_name_to_id(&oid, g->repo, refname);
     if (rc == GIT_ENOTFOUND) {
         git_error_clear();
-        return GW_OK;
+        return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot read the branch");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
     git_oid_tostr(oid_out, GIT_OID_HEXSZ + 1, &oid);
-    return GW_OK;
+    return 0;
 }
 
 int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
-                          gitwork_branch_outcome *outcome, gw_error *err)
+                          gitwork_branch_outcome *outcome, e2b_error **err)
 {
-    gw_error_clear(err);
+    local_error_clear(err);
     char refname[512];
     int valid = 0;
     if (snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid || !branch[0])
-        return gw_error_set(err, GW_EINVAL, "invalid branch name '%s'", branch);
+        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
 
     git_oid oid;
     if (strlen(oid_hex) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, oid_hex) < 0)
-        return gw_error_set(err, GW_EINVAL, "invalid commit id '%s'", oid_hex);
+        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid commit id '%s'", oid_hex);
     git_commit *commit = NULL;
     if (git_commit_lookup(&commit, g->repo, &oid) < 0)
-        return gitwork_git_error(err, GW_EFAIL, "commit not found in the repository");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "commit not found in the repository");
     git_commit_free(commit);
 
     git_reference *ref = NULL, *newref = NULL;
@@ -421,50 +421,51 @@ int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, i
     if (rc == GIT_ENOTFOUND) {
         snprintf(msg, sizeof msg, "e2b-tui: create %s", branch);
         if (git_reference_create(&newref, g->repo, refname, &oid, 0, msg) < 0)
-            return gitwork_git_error(err, GW_EFAIL, "cannot create the branch");
+            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot create the branch");
         git_reference_free(newref);
         *outcome = GITWORK_BRANCH_CREATED;
-        return GW_OK;
+        return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot read the branch");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
 
     git_reference *resolved = NULL;
     if (git_reference_resolve(&resolved, ref) < 0) {
         git_reference_free(ref);
-        return gitwork_git_error(err, GW_EFAIL, "cannot resolve the branch");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot resolve the branch");
     }
     git_reference_free(ref);
     if (git_reference_type(resolved) != GIT_REFERENCE_DIRECT ||
         strcmp(git_reference_name(resolved), refname) != 0) {
         git_reference_free(resolved);
-        return gw_error_set(err, GW_EFAIL, "%s is a symbolic reference; not changing it", refname);
+        return local_error_set(err, E2B_SUB_FAILED, "%s is a symbolic reference; not changing it", refname);
     }
     git_oid old = *git_reference_target(resolved);
     git_reference_free(resolved);
 
     if (git_oid_equal(&old, &oid)) {
         *outcome = GITWORK_BRANCH_UP_TO_DATE;
-        return GW_OK;
+        return 0;
     }
     int desc = git_graph_descendant_of(g->repo, &oid, &old);
     if (desc < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot compare commits");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
     gitwork_branch_outcome oc = GITWORK_BRANCH_FAST_FORWARDED;
     if (!desc) {
         int contained = git_graph_descendant_of(g->repo, &old, &oid);
         if (contained < 0)
-            return gitwork_git_error(err, GW_EFAIL, "cannot compare commits");
+            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
         if (contained) {
             *outcome = GITWORK_BRANCH_UP_TO_DATE;
-            return GW_OK;
+            return 0;
         }
         if (!force) {
             char o[GIT_OID_HEXSZ + 1];
             git_oid_tostr(o, sizeof o, &old);
-            return gw_error_set(err, GW_EDIVERGED,
-                                "branch %s (at %.12s) has diverged from the box's work "
-                                "(%.12s); use --force to overwrite it",
+            return local_error_set(err, E2B_SUB_DIVERGED,
+                                "branch %s (at %.12s) has diverged: it has commits the box's work (%.12s) "
+                                "does not contain; nothing was changed (use --force to "
+                                "overwrite it)",
                                 branch, o, oid_hex);
         }
         oc = GITWORK_BRANCH_FORCED;
@@ -475,15 +476,15 @@ int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, i
         int co = git_branch_is_checked_out(cur);
         git_reference_free(cur);
         if (co == 1)
-            return gw_error_set(err, GW_ECHECKEDOUT,
+            return local_error_set(err, E2B_SUB_CHECKED_OUT,
                                 "branch %s is checked out here; switch to another branch "
                                 "before pulling",
                                 branch);
     }
     snprintf(msg, sizeof msg, "e2b-tui: %s %s", oc == GITWORK_BRANCH_FORCED ? "force-update" : "fast-forward", branch);
     if (git_reference_create_matching(&newref, g->repo, refname, &oid, 1, &old, msg) < 0)
-        return gitwork_git_error(err, GW_EFAIL, "cannot update the branch");
+        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot update the branch");
     git_reference_free(newref);
     *outcome = oc;
-    return GW_OK;
+    return 0;
 }

@@ -13,7 +13,7 @@
 #ifndef E2B_GITWORK_H
 #define E2B_GITWORK_H
 
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
 
 #include <stddef.h>
 
@@ -22,15 +22,15 @@ typedef struct gitwork gitwork;
 
 enum {
     /* Open a repository owned by another uid (libgit2's owner check, CVE-2022-24765).
-     * Without it such a repository is refused with GW_EOWNER unless git's safe.directory
+     * Without it such a repository is refused with E2B_SUB_FOREIGN_OWNER unless git's safe.directory
      * lists it. NB: libgit2 keeps this as a process-wide setting. */
     GITWORK_ALLOW_FOREIGN_OWNER = 1u << 0,
 };
 
 /* Opens the repository containing dir (dir itself or a parent). Bare repositories are
  * refused (a box needs a work tree). On success *out is owned by the caller (gitwork_close).
- * Errors: GW_ENOTREPO, GW_EOWNER, GW_EFAIL. */
-int gitwork_open(gitwork **out, const char *dir, unsigned flags, gw_error *err);
+ * Errors: E2B_SUB_NOT_REPO, E2B_SUB_FOREIGN_OWNER, E2B_SUB_FAILED. */
+int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err);
 void gitwork_close(gitwork *g);
 
 /* The libgit2 repository (owned by g); for the other core modules (bundle). */
@@ -50,8 +50,8 @@ typedef struct {
     char oid[41];     /* HEAD's commit as 40 hex; "" when unborn */
 } gitwork_head;
 
-/* Fills *out. Errors: GW_EFAIL (e.g. a branch name longer than 255 bytes). */
-int gitwork_head_info(gitwork *g, gitwork_head *out, gw_error *err);
+/* Fills *out. Errors: E2B_SUB_FAILED (e.g. a branch name longer than 255 bytes). */
+int gitwork_head_info(gitwork *g, gitwork_head *out, e2b_error **err);
 
 /* Box names.
  * Rule: bytes [A-Za-z0-9._-] are kept; every run of other bytes ('/', spaces, non-ASCII,
@@ -84,14 +84,14 @@ typedef struct {
 } gitwork_filelist;
 
 /* Fills *out (caller frees with gitwork_filelist_free, also after an error).
- * Errors: GW_EFAIL (e.g. ".git" is not a directory: linked worktrees and separate git
- * dirs cannot be uploaded), GW_ENOMEM. */
-int gitwork_list_files(gitwork *g, gitwork_filelist *out, gw_error *err);
+ * Errors: E2B_SUB_FAILED (e.g. ".git" is not a directory: linked worktrees and separate git
+ * dirs cannot be uploaded), E2B_SUB_NOMEM. */
+int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err);
 void gitwork_filelist_free(gitwork_filelist *l);
 
 /* user.name and user.email as git resolves them for this repository (local, global,
  * system config). Each result is malloc'd (caller frees) or NULL when unset. */
-int gitwork_user(gitwork *g, char **name, char **email, gw_error *err);
+int gitwork_user(gitwork *g, char **name, char **email, e2b_error **err);
 
 typedef enum {
     GITWORK_BRANCH_CREATED,        /* the branch did not exist */
@@ -101,23 +101,23 @@ typedef enum {
 } gitwork_branch_outcome;
 
 /* Points refs/heads/<branch> at the commit oid_hex (which must be in the repository).
- * Create if missing; fast-forward when the commit descends from it; GW_EDIVERGED when the
- * branch has commits the new one lacks, unless force; GW_ECHECKEDOUT when the branch is the
+ * Create if missing; fast-forward when the commit descends from it; E2B_SUB_DIVERGED when the
+ * branch has commits the new one lacks, unless force; E2B_SUB_CHECKED_OUT when the branch is the
  * one HEAD is on (moving it would change what the work tree is compared with). Only
  * refs/heads/ is ever written; HEAD, index and work tree are never touched. The update is a
  * compare-and-swap, so a concurrent change is an error, not lost. */
 int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
-                          gitwork_branch_outcome *outcome, gw_error *err);
+                          gitwork_branch_outcome *outcome, e2b_error **err);
 
 /* The commit refs/heads/<branch> points to, as 40 hex in oid_out (41 bytes), or "" when
  * the branch does not exist. For pull: pass it as pull_script_params.prev so successive
- * pulls fast-forward. Errors: GW_EINVAL (invalid name), GW_EFAIL. */
-int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], gw_error *err);
+ * pulls fast-forward. Errors: E2B_SUB_BAD_ARG (invalid name), E2B_SUB_FAILED. */
+int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], e2b_error **err);
 
 /* A short phrase for an outcome ("created", "fast-forwarded", ...). */
 const char *gitwork_branch_outcome_name(gitwork_branch_outcome o);
 
 /* Sets err from libgit2's last error with a prefix; returns code. For core modules. */
-int gitwork_git_error(gw_error *err, gw_code code, const char *what);
+int gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what);
 
 #endif

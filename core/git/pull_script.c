@@ -146,25 +146,25 @@ void pull_script_env_free(pull_script_var *vars, size_t n)
 }
 
 int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t *n,
-                    gw_error *err)
+                    e2b_error **err)
 {
     *vars = NULL;
     *n = 0;
-    gw_error_clear(err);
+    local_error_clear(err);
     if (!p->dir || p->dir[0] != '/')
-        return gw_error_set(err, GW_EINVAL, "the box directory must be an absolute path");
+        return local_error_set(err, E2B_SUB_BAD_ARG, "the box directory must be an absolute path");
     if (!p->box_name || !p->box_name[0])
-        return gw_error_set(err, GW_EINVAL, "a box name is required");
+        return local_error_set(err, E2B_SUB_BAD_ARG, "a box name is required");
     if (p->base && p->base[0] && !is_hex40(p->base))
-        return gw_error_set(err, GW_EINVAL, "base '%s' is not a 40-digit commit id", p->base);
+        return local_error_set(err, E2B_SUB_BAD_ARG, "base '%s' is not a 40-digit commit id", p->base);
     if (p->prev && p->prev[0] && !is_hex40(p->prev))
-        return gw_error_set(err, GW_EINVAL, "'%s' is not a 40-digit commit id", p->prev);
+        return local_error_set(err, E2B_SUB_BAD_ARG, "'%s' is not a 40-digit commit id", p->prev);
     const char *name = p->user_name && p->user_name[0] ? p->user_name : "e2b-tui";
     const char *email = p->user_email && p->user_email[0] ? p->user_email : "e2b-tui@localhost";
     /* git refuses identities with newlines or angle brackets in odd places; a newline
      * would also break the one-line protocol, so refuse it here with a clear message. */
     if (strpbrk(name, "\n<>") || strpbrk(email, "\n<>"))
-        return gw_error_set(err, GW_EINVAL, "git user.name/user.email must not contain "
+        return local_error_set(err, E2B_SUB_BAD_ARG, "git user.name/user.email must not contain "
                                             "newlines or angle brackets");
     const char *pairs[][2] = {
         {"E2B_TUI_DIR", p->dir},
@@ -180,18 +180,18 @@ int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t 
     size_t count = sizeof pairs / sizeof *pairs;
     pull_script_var *v = calloc(count, sizeof *v);
     if (!v)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         v[i].name = strdup(pairs[i][0]);
         v[i].value = strdup(pairs[i][1]);
         if (!v[i].name || !v[i].value) {
             pull_script_env_free(v, count);
-            return gw_error_set(err, GW_ENOMEM, "out of memory");
+            return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         }
     }
     *vars = v;
     *n = count;
-    return GW_OK;
+    return 0;
 }
 
 static int parse_u64(const char *s, size_t n, uint64_t *out)
@@ -208,15 +208,16 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
     return 0;
 }
 
-/* One line (without newline) -> 1 parsed, 0 not a result line, -1 error line (err set). */
-static int parse_line(const char *l, size_t n, pull_script_result *r, gw_error *err)
+/* One line (without newline) -> 1 parsed, 0 not a result line, minus the subcode on an
+ * error line or failure (err set). */
+static int parse_line(const char *l, size_t n, pull_script_result *r, e2b_error **err)
 {
     static const char B[] = "E2B-TUI-BUNDLE ", W[] = "E2B-TUI-NOWORK ", E[] = "E2B-TUI-ERROR ";
     if (n >= sizeof E - 1 && memcmp(l, E, sizeof E - 1) == 0) {
         char *msg = sanitize_display(l + sizeof E - 1, n - (sizeof E - 1), 0);
-        gw_error_set(err, GW_EFAIL, "in the box: %s", msg ? msg : "error");
+        local_error_set(err, E2B_SUB_FAILED, "in the box: %s", msg ? msg : "error");
         free(msg);
-        return -1;
+        return -E2B_SUB_FAILED;
     }
     char hex[41];
     if (n == sizeof W - 1 + 40 && memcmp(l, W, sizeof W - 1) == 0) {
@@ -250,8 +251,7 @@ static int parse_line(const char *l, size_t n, pull_script_result *r, gw_error *
             return 0;
         char *path = strndup(sp + 1, (size_t)(end - sp - 1));
         if (!path) {
-            gw_error_set(err, GW_ENOMEM, "out of memory");
-            return -1;
+            return -local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         }
         memset(r, 0, sizeof *r);
         r->kind = PULL_SCRIPT_BUNDLE;
@@ -264,20 +264,20 @@ static int parse_line(const char *l, size_t n, pull_script_result *r, gw_error *
     return 0;
 }
 
-int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, gw_error *err)
+int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, e2b_error **err)
 {
     memset(r, 0, sizeof *r);
-    gw_error_clear(err);
+    local_error_clear(err);
     const char *p = out, *end = out + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         int k = parse_line(p, n, r, err);
         if (k < 0)
-            return err ? (int)err->code : GW_EFAIL;
+            return -k;
         if (k > 0)
-            return GW_OK;
+            return 0;
         p += n + 1;
     }
-    return gw_error_set(err, GW_EFAIL, "the pull script in the box printed no result line");
+    return local_error_set(err, E2B_SUB_FAILED, "the pull script in the box printed no result line");
 }

@@ -27,7 +27,7 @@
 #ifndef E2B_PULL_SCRIPT_H
 #define E2B_PULL_SCRIPT_H
 
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,11 +56,11 @@ typedef struct {
 /* The environment for the script: E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_PREV, E2B_TUI_BOX,
  * E2B_TUI_BUNDLE
  * and GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}. *vars is a malloc'd array of *n entries (caller
- * frees with pull_script_env_free). Errors: GW_EINVAL (dir not absolute, no box name, a
+ * frees with pull_script_env_free). Errors: E2B_SUB_BAD_ARG (dir not absolute, no box name, a
  * base/prev that is not 40 lowercase hex, a newline or <> in the user's name/email),
- * GW_ENOMEM. */
+ * E2B_SUB_NOMEM. */
 int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t *n,
-                    gw_error *err);
+                    e2b_error **err);
 void pull_script_env_free(pull_script_var *vars, size_t n);
 
 typedef enum { PULL_SCRIPT_BUNDLE, PULL_SCRIPT_NOWORK } pull_script_kind;
@@ -73,9 +73,9 @@ typedef struct {
     char *path;    /* BUNDLE: malloc'd path in the box (caller frees); NULL for NOWORK */
 } pull_script_result;
 
-/* Finds the result line in the script's stdout. Returns GW_OK with *r filled, or GW_EFAIL
+/* Finds the result line in the script's stdout. Returns 0 with *r filled, or E2B_SUB_FAILED
  * with the box's error message (control characters replaced) or "no result line" when the
  * output holds no valid result. */
-int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, gw_error *err);
+int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, e2b_error **err);
 
 #endif

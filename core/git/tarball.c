@@ -16,7 +16,8 @@
 
 typedef struct {
     char *rel;    /* relative path inside the project */
-    int synthetic; /* an empty directory added by the caller: nothing on disk to read */
+    int synthetic; /* added by the caller (an empty directory, or data): nothing on disk */
+    char *data;   /* a file given by the caller (tarball_add_data): its bytes, wiped on free */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
@@ -43,12 +44,12 @@ struct tarball {
     locale_t utf8;
 
     int finished, failed;
-    gw_error err;
+    e2b_error *err; /* why it failed, once failed is set */
     tarball_progress prog;
 };
 
 /* Marks the stream failed and records why; evaluates to the code. */
-#define FAIL(t, code, ...) ((t)->failed = 1, gw_error_set(&(t)->err, (code), __VA_ARGS__))
+#define FAIL(t, code, ...) ((t)->failed = 1, local_error_set(&(t)->err, (code), __VA_ARGS__))
 
 static la_ssize_t on_write(struct archive *a, void *ud, const void *buf, size_t len)
 {
@@ -109,7 +110,7 @@ static int add_entry(tarball *t, char *rel, const struct stat *st)
         tb_entry *n = realloc(t->ents, cap * sizeof *n);
         if (!n) {
             free(rel);
-            return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+            return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
         }
         t->ents = n;
         t->cap = cap;
@@ -120,9 +121,10 @@ static int add_entry(tarball *t, char *rel, const struct stat *st)
     e->size = S_ISREG(st->st_mode) ? st->st_size : 0;
     e->mtime = st->st_mtime;
     e->synthetic = 0;
+    e->data = NULL;
     t->prog.files_total++;
     t->prog.bytes_total += (uint64_t)e->size;
-    return GW_OK;
+    return 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -137,17 +139,17 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
 {
     char *full = join(t->root, rel);
     if (!full)
-        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     DIR *d = opendir(full);
     if (!d) {
-        gw_error_set(&t->err, GW_EIO, "cannot read directory %s: %s", rel, strerror(errno));
+        local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read directory %s: %s", rel, strerror(errno));
         free(full);
-        return GW_EIO;
+        return E2B_SUB_FILE_IO;
     }
     free(full);
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int rc = GW_OK;
+    int rc = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -156,25 +158,25 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
             cap = cap ? cap * 2 : 32;
             char **nn = realloc(names, cap * sizeof *nn);
             if (!nn) {
-                rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+                rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
                 break;
             }
             names = nn;
         }
         if (!(names[n] = strdup(de->d_name))) {
-            rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+            rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
             break;
         }
         n++;
     }
     closedir(d);
-    if (rc == GW_OK && n > 1)
+    if (rc == 0 && n > 1)
         qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n; i++) {
-        if (rc == GW_OK) {
+        if (rc == 0) {
             char *child = join(rel, names[i]);
             if (!child)
-                rc = gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+                rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
             else {
                 rc = add_path(t, child, depth + 1);
                 free(child);
@@ -189,54 +191,54 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
 static int add_path(tarball *t, const char *rel, int depth)
 {
     if (depth > 256)
-        return gw_error_set(&t->err, GW_EIO, "directories nested too deeply at %s", rel);
+        return local_error_set(&t->err, E2B_SUB_FILE_IO, "directories nested too deeply at %s", rel);
     char *full = join(t->root, rel);
     if (!full)
-        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     int r = lstat(full, &st);
     int e = errno;
     free(full);
     if (r != 0)
-        return gw_error_set(&t->err, GW_EIO, "cannot read %s: %s", rel, strerror(e));
+        return local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read %s: %s", rel, strerror(e));
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
         t->prog.skipped++;
-        return GW_OK;
+        return 0;
     }
     char *copy = strdup(rel);
     if (!copy)
-        return gw_error_set(&t->err, GW_ENOMEM, "out of memory");
+        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     int rc = add_entry(t, copy, &st);
-    if (rc == GW_OK && S_ISDIR(st.st_mode))
+    if (rc == 0 && S_ISDIR(st.st_mode))
         rc = add_dir_children(t, rel, depth);
     return rc;
 }
 
 int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
-                int gzip_level, gw_error *err)
+                int gzip_level, e2b_error **err)
 {
     *out = NULL;
-    gw_error_clear(err);
+    local_error_clear(err);
     if (gzip_level < TARBALL_PLAIN || gzip_level > 9)
-        return gw_error_set(err, GW_EINVAL, "gzip level must be 0..9 or TARBALL_PLAIN, not %d",
+        return local_error_set(err, E2B_SUB_BAD_ARG, "gzip level must be 0..9 or TARBALL_PLAIN, not %d",
                             gzip_level);
     tarball *t = calloc(1, sizeof *t);
     if (!t)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     t->fd = -1;
     t->root = strdup(root);
     t->chunk = malloc(TARBALL_CHUNK);
-    int rc = (t->root && t->chunk) ? GW_OK : gw_error_set(&t->err, GW_ENOMEM, "out of memory");
-    for (size_t i = 0; rc == GW_OK && i < count; i++) {
+    int rc = (t->root && t->chunk) ? 0 : local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < count; i++) {
         if (!safe_relative(paths[i]))
-            rc = gw_error_set(&t->err, GW_EINVAL,
+            rc = local_error_set(&t->err, E2B_SUB_BAD_ARG,
                               "refusing path '%s': not relative to the project", paths[i]);
         else
             rc = add_path(t, paths[i], 0);
     }
     t->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
     locale_t old = t->utf8 ? uselocale(t->utf8) : (locale_t)0;
-    if (rc == GW_OK) {
+    if (rc == 0) {
         char opt[64];
         t->a = archive_write_new();
         snprintf(opt, sizeof opt, "gzip:compression-level=%d", gzip_level ? gzip_level : 6);
@@ -246,20 +248,23 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
             (gz && archive_write_set_options(t->a, opt) != ARCHIVE_OK) ||
             archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
             archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
-            rc = gw_error_set(&t->err, GW_EFAIL, "cannot start the archive: %s",
+            rc = local_error_set(&t->err, E2B_SUB_FAILED, "cannot start the archive: %s",
                               t->a ? archive_error_string(t->a)
                               : *archive_dl_error() ? archive_dl_error() : "out of memory");
     }
     if (t->utf8)
         uselocale(old);
-    if (rc != GW_OK) {
-        if (err)
+    if (rc != 0) {
+        if (err) {
+            e2b_error_free(*err);
             *err = t->err;
+            t->err = NULL;
+        }
         tarball_free(t);
         return rc;
     }
     *out = t;
-    return GW_OK;
+    return 0;
 }
 
 static struct archive_entry *new_header(tarball *t, const tb_entry *e, mode_t type, mode_t perm,
@@ -267,7 +272,7 @@ static struct archive_entry *new_header(tarball *t, const tb_entry *e, mode_t ty
 {
     struct archive_entry *ae = archive_entry_new();
     if (!ae) {
-        FAIL(t, GW_ENOMEM, "out of memory");
+        FAIL(t, E2B_SUB_NOMEM, "out of memory");
         return NULL;
     }
     archive_entry_copy_pathname(ae, e->rel);
@@ -286,8 +291,8 @@ static int write_header(tarball *t, struct archive_entry *ae, const char *rel)
     archive_entry_free(ae);
     /* WARN: a name that is not UTF-8 was stored as raw bytes (pax hdrcharset=BINARY). */
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-        return FAIL(t, GW_EFAIL, "cannot archive %s: %s", rel, archive_error_string(t->a));
-    return GW_OK;
+        return FAIL(t, E2B_SUB_FAILED, "cannot archive %s: %s", rel, archive_error_string(t->a));
+    return 0;
 }
 
 /* Starts entry t->next: writes its header and, for a regular file, opens it. */
@@ -296,9 +301,9 @@ static int start_entry(tarball *t)
     tb_entry *e = &t->ents[t->next++];
     char *full = join(t->root, e->rel);
     if (!full)
-        return FAIL(t, GW_ENOMEM, "out of memory");
+        return FAIL(t, E2B_SUB_NOMEM, "out of memory");
     struct archive_entry *ae = NULL;
-    int rc = GW_OK;
+    int rc = 0;
     struct stat now;
     if (!e->synthetic && lstat(full, &now) != 0 && errno == ENOENT) {
         /* deleted since the listing: the archive stays true to the disk */
@@ -306,15 +311,29 @@ static int start_entry(tarball *t)
         t->prog.vanished++;
         t->prog.files_done++;
         t->prog.bytes_total -= (uint64_t)e->size;
-        return GW_OK;
+        return 0;
     }
-    if (S_ISDIR(e->mode)) {
+    if (e->data) {
+        if ((ae = new_header(t, e, AE_IFREG, 0644, e->size))) {
+            rc = write_header(t, ae, e->rel);
+            if (rc == 0 && e->size > 0 &&
+                archive_write_data(t->a, e->data, (size_t)e->size) != (la_ssize_t)e->size)
+                rc = FAIL(t, E2B_SUB_FAILED, "cannot archive %s: %s", e->rel,
+                          archive_error_string(t->a));
+            if (rc == 0) {
+                t->prog.bytes_done += (uint64_t)e->size;
+                t->prog.files_done++;
+            }
+            free(full);
+            return rc;
+        }
+    } else if (S_ISDIR(e->mode)) {
         ae = new_header(t, e, AE_IFDIR, 0755, 0);
     } else if (S_ISLNK(e->mode)) {
         char target[PATH_MAX + 1];
         ssize_t n = readlink(full, target, sizeof target - 1);
         if (n < 0)
-            rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
+            rc = FAIL(t, E2B_SUB_FILE_CHANGED, "%s changed while being archived (%s)", e->rel,
                       strerror(errno));
         else {
             target[n] = '\0';
@@ -327,9 +346,9 @@ static int start_entry(tarball *t)
         int open_errno = errno;
         if (fd < 0 && open_errno != ELOOP) {
             /* e.g. no permission: not a change, the file cannot be read at all */
-            rc = FAIL(t, GW_EIO, "cannot read %s: %s", e->rel, strerror(open_errno));
+            rc = FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", e->rel, strerror(open_errno));
         } else if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            rc = FAIL(t, GW_ECHANGED, "%s changed while being archived (%s)", e->rel,
+            rc = FAIL(t, E2B_SUB_FILE_CHANGED, "%s changed while being archived (%s)", e->rel,
                       fd < 0 ? "now a symlink" : "no longer a regular file");
             if (fd >= 0)
                 close(fd);
@@ -348,11 +367,11 @@ static int start_entry(tarball *t)
         }
     }
     free(full);
-    if (rc == GW_OK && !ae)
-        rc = t->err.code;
-    if (rc == GW_OK)
+    if (rc == 0 && !ae)
+        rc = local_error_code(t->err);
+    if (rc == 0)
         rc = write_header(t, ae, e->rel);
-    if (rc == GW_OK && t->fd < 0)
+    if (rc == 0 && t->fd < 0)
         t->prog.files_done++;
     return rc;
 }
@@ -371,12 +390,12 @@ static int copy_chunk(tarball *t)
     size_t want = t->remaining < TARBALL_CHUNK ? (size_t)t->remaining : TARBALL_CHUNK;
     ssize_t r = want ? read(t->fd, t->chunk, want) : 0;
     if (r < 0)
-        return FAIL(t, GW_EIO, "cannot read %s: %s", t->cur, strerror(errno));
+        return FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", t->cur, strerror(errno));
     if (r == 0 && t->remaining > 0)
-        return FAIL(t, GW_ECHANGED, "%s shrank while being archived; try again", t->cur);
+        return FAIL(t, E2B_SUB_FILE_CHANGED, "%s shrank while being archived; try again", t->cur);
     if (r > 0) {
         if (archive_write_data(t->a, t->chunk, (size_t)r) != r)
-            return FAIL(t, GW_EFAIL, "cannot archive %s: %s", t->cur, archive_error_string(t->a));
+            return FAIL(t, E2B_SUB_FAILED, "cannot archive %s: %s", t->cur, archive_error_string(t->a));
         t->remaining -= r;
         t->prog.bytes_done += (uint64_t)r;
     }
@@ -384,11 +403,11 @@ static int copy_chunk(tarball *t)
         char extra;
         r = read(t->fd, &extra, 1);
         if (r > 0)
-            return FAIL(t, GW_ECHANGED, "%s grew while being archived; try again", t->cur);
+            return FAIL(t, E2B_SUB_FILE_CHANGED, "%s grew while being archived; try again", t->cur);
         close_current(t);
         t->prog.files_done++;
     }
-    return GW_OK;
+    return 0;
 }
 
 /* One bounded unit of work. */
@@ -399,9 +418,9 @@ static int step(tarball *t)
     if (t->next < t->nents)
         return start_entry(t);
     if (archive_write_close(t->a) != ARCHIVE_OK)
-        return FAIL(t, GW_EFAIL, "cannot finish the archive: %s", archive_error_string(t->a));
+        return FAIL(t, E2B_SUB_FAILED, "cannot finish the archive: %s", archive_error_string(t->a));
     t->finished = 1;
-    return GW_OK;
+    return 0;
 }
 
 ssize_t tarball_read(void *ud, char *buf, size_t n)
@@ -425,7 +444,7 @@ ssize_t tarball_read(void *ud, char *buf, size_t n)
         int rc = step(t);
         if (t->utf8)
             uselocale(old);
-        if (rc != GW_OK) {
+        if (rc != 0) {
             t->failed = 1;
             close_current(t);
             return -1;
@@ -433,31 +452,68 @@ ssize_t tarball_read(void *ud, char *buf, size_t n)
     }
 }
 
-int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err)
+int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
 {
-    gw_error_clear(err);
+    local_error_clear(err);
     if (t->next > 0 || t->prog.out_bytes > 0)
-        return gw_error_set(err, GW_EINVAL, "the archive has already started");
+        return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
     if (!safe_relative(rel))
-        return gw_error_set(err, GW_EINVAL, "refusing path '%s': not relative to the project",
+        return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
                             rel);
     struct stat st = {0};
     st.st_mode = S_IFDIR | 0755;
     st.st_mtime = time(NULL);
     char *copy = strdup(rel);
     if (!copy)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     int rc = add_entry(t, copy, &st);
-    if (rc != GW_OK) {
-        if (err)
-            *err = t->err;
+    if (rc != 0) {
+        if (err) {
+            e2b_error_free(*err);
+            *err = e2b_error_copy(t->err);
+        }
         return rc;
     }
     t->ents[t->nents - 1].synthetic = 1;
-    return GW_OK;
+    return 0;
 }
 
-const gw_error *tarball_error(const tarball *t) { return &t->err; }
+int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
+                     e2b_error **err)
+{
+    local_error_clear(err);
+    if (t->next > 0 || t->prog.out_bytes > 0)
+        return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
+    if (!safe_relative(rel))
+        return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+                               rel);
+    struct stat st = {0};
+    st.st_mode = S_IFREG | 0644;
+    st.st_size = (off_t)len;
+    st.st_mtime = time(NULL);
+    char *copy = strdup(rel), *bytes = malloc(len ? len : 1);
+    if (!copy || !bytes) {
+        free(copy);
+        free(bytes);
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    }
+    memcpy(bytes, data, len);
+    int rc = add_entry(t, copy, &st);
+    if (rc != 0) {
+        explicit_bzero(bytes, len);
+        free(bytes);
+        if (err) {
+            e2b_error_free(*err);
+            *err = e2b_error_copy(t->err);
+        }
+        return rc;
+    }
+    t->ents[t->nents - 1].synthetic = 1;
+    t->ents[t->nents - 1].data = bytes;
+    return 0;
+}
+
+const e2b_error *tarball_error(const tarball *t) { return t->err; }
 
 void tarball_get_progress(const tarball *t, tarball_progress *p) { *p = t->prog; }
 
@@ -474,11 +530,17 @@ void tarball_free(tarball *t)
     }
     if (t->utf8)
         freelocale(t->utf8);
-    for (size_t i = 0; i < t->nents; i++)
+    for (size_t i = 0; i < t->nents; i++) {
         free(t->ents[i].rel);
+        if (t->ents[i].data) {
+            explicit_bzero(t->ents[i].data, (size_t)t->ents[i].size);
+            free(t->ents[i].data);
+        }
+    }
     free(t->ents);
     free(t->root);
     free(t->chunk);
     free(t->out);
+    e2b_error_free(t->err);
     free(t);
 }

@@ -16,12 +16,12 @@
  *
  * A file deleted after the listing is left out (counted in vanished): the archive still
  * matches the disk. A file whose size or type changes between the listing and the end of
- * its read fails the stream with GW_ECHANGED (the archive is cut short, never silently
+ * its read fails the stream with E2B_SUB_FILE_CHANGED (the archive is cut short, never silently
  * wrong): the uploader must abort. */
 #ifndef E2B_TARBALL_H
 #define E2B_TARBALL_H
 
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,25 +43,31 @@ typedef struct {
 
 /* Lists and lstat()s every entry up front (for the totals) and prepares the stream.
  * root: the project directory; paths: count relative paths ("a/b.txt", ".git"). Absolute
- * paths and ".." components are refused (GW_EINVAL). gzip_level 1..9, 0 for the default
+ * paths and ".." components are refused (E2B_SUB_BAD_ARG). gzip_level 1..9, 0 for the default
  * (6), or TARBALL_PLAIN for a plain tar (for data that is compressed already). On success
- * *out is owned by the caller (tarball_free). Errors: GW_EINVAL, GW_EIO
- * (a listed path cannot be lstat'ed), GW_ENOMEM, GW_EFAIL (libarchive). */
+ * *out is owned by the caller (tarball_free). Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO
+ * (a listed path cannot be lstat'ed), E2B_SUB_NOMEM, E2B_SUB_FAILED (libarchive). */
 int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
-                int gzip_level, gw_error *err);
+                int gzip_level, e2b_error **err);
 
 /* Adds an empty directory entry rel (mode 0755, not walked) at the end of the archive; for
  * submodule paths, so that git in the box sees an uninitialised submodule rather than a
- * deleted one. Only before the first tarball_read. Errors: GW_EINVAL, GW_ENOMEM. */
-int tarball_add_empty_dir(tarball *t, const char *rel, gw_error *err);
+ * deleted one. Only before the first tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
+int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err);
+
+/* Adds a regular file rel (mode 0644) whose content is data (len bytes, copied) at the end
+ * of the archive, in place of anything on disk: for files the upload rewrites, such as
+ * .git/config. Only before the first tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
+int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
+                     e2b_error **err);
 
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in tarball_error()).
  * After -1 or 0, further calls return the same. */
 ssize_t tarball_read(void *t, char *buf, size_t n);
 
-/* The error that made tarball_read return -1 (code GW_OK otherwise). Owned by t. */
-const gw_error *tarball_error(const tarball *t);
+/* The error that made tarball_read return -1 (NULL otherwise). Owned by t. */
+const e2b_error *tarball_error(const tarball *t);
 void tarball_get_progress(const tarball *t, tarball_progress *p);
 void tarball_free(tarball *t);
 

@@ -76,50 +76,68 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* .git's children: objects to plain, the rest to gz, in name order. */
+int upload_git_entry(const char *name)
+{
+    static const char *const send[] = {
+        "HEAD", "index", "objects", "refs", "packed-refs", "shallow", "info", "hooks", "logs",
+        "description", "COMMIT_EDITMSG", "ORIG_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE",
+        "MERGE_RR", "MERGE_AUTOSTASH", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+        "rebase-merge", "rebase-apply", "sequencer", "rr-cache", "reftable", NULL};
+    if (!strcmp(name, "config") || !strcmp(name, "config.worktree"))
+        return UPLOAD_GIT_REWRITE;
+    if (!strncmp(name, "BISECT_", 7))
+        return UPLOAD_GIT_SEND;
+    for (const char *const *s = send; *s; s++)
+        if (!strcmp(name, *s))
+            return UPLOAD_GIT_SEND;
+    return UPLOAD_GIT_KEEP;
+}
+
+/* .git's children that a box may have: objects to plain, the rest to gz, in name order. */
 static int split_git(const char *root, const char *git, upload_list *gz, upload_list *plain,
-                     gw_error *err)
+                     e2b_error **err)
 {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", root, git);
     DIR *d = opendir(dir);
     if (!d)
-        return gw_error_set(err, GW_EIO, "cannot read %s: %s", git, strerror(errno));
+        return local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
     upload_list names = {0};
     struct dirent *de;
-    int rc = GW_OK;
-    while (rc == GW_OK && (de = readdir(d)))
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d)))
         if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && push(&names, de->d_name, NULL))
-            rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     closedir(d);
     if (names.count > 1)
         qsort(names.paths, names.count, sizeof *names.paths, cmp_str);
-    for (size_t i = 0; rc == GW_OK && i < names.count; i++)
-        if (push(strcmp(names.paths[i], "objects") ? gz : plain, git, names.paths[i]))
-            rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < names.count; i++)
+        if (upload_git_entry(names.paths[i]) == UPLOAD_GIT_SEND &&
+            push(strcmp(names.paths[i], "objects") ? gz : plain, git, names.paths[i]))
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     upload_list_free(&names);
     return rc;
 }
 
 int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
-                 upload_list *plain, gw_error *err)
+                 upload_list *plain, e2b_error **err)
 {
     memset(gz, 0, sizeof *gz);
     memset(plain, 0, sizeof *plain);
-    gw_error_clear(err);
+    local_error_clear(err);
     size_t rl = strlen(root);
     char *full = malloc(rl + 4098 + 2);
     if (!full)
-        return gw_error_set(err, GW_ENOMEM, "out of memory");
-    int rc = GW_OK;
-    for (size_t i = 0; rc == GW_OK && i < count; i++) {
+        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
         if (strcmp(paths[i], ".git") == 0) {
             rc = split_git(root, paths[i], gz, plain, err);
             continue;
         }
         snprintf(full, rl + 4098 + 2, "%s/%.4096s", root, paths[i]);
         if (push(upload_looks_compressed(full) ? plain : gz, paths[i], NULL))
-            rc = gw_error_set(err, GW_ENOMEM, "out of memory");
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     free(full);
     return rc;

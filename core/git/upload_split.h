@@ -5,15 +5,17 @@
  * (images, archives, binaries of random data). Those go in a plain tar; the rest in a
  * tar.gz (gzip level 1). The box extracts both.
  *
- * A ".git" directory in the list is replaced by its children: ".git/objects" goes to the
- * plain list, everything else to the gzip'd one. A regular file of at least
+ * A ".git" directory in the list is replaced by those of its children that a box may have
+ * (upload_git_entry): ".git/objects" goes to the plain list, the others to the gzip'd one;
+ * config and config.worktree are in neither (the upload sends rewritten copies, see
+ * upload_gitconfig.h). A regular file of at least
  * UPLOAD_SPLIT_MIN_SIZE bytes whose first 4 KiB look random (almost every byte value, none
  * much more frequent than the others) goes to the plain list. Paths are copied: both lists are owned by the caller
  * (upload_list_free, also after an error). */
 #ifndef E2B_UPLOAD_SPLIT_H
 #define E2B_UPLOAD_SPLIT_H
 
-#include "core/util/gw_error.h"
+#include "core/git/local_error.h"
 
 #include <stddef.h>
 
@@ -25,9 +27,20 @@ typedef struct {
 } upload_list;
 
 /* root: the work tree; paths: relative paths as gitwork_list_files gives them.
- * Errors: GW_ENOMEM, GW_EIO (.git cannot be read). */
+ * Errors: E2B_SUB_NOMEM, E2B_SUB_FILE_IO (.git cannot be read). */
 int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
-                 upload_list *plain, gw_error *err);
+                 upload_list *plain, e2b_error **err);
+
+/* What of .git leaves the machine, by the name of a child of .git. Sent: HEAD, index,
+ * objects/, refs/, packed-refs, shallow, info/, hooks/, logs/, description,
+ * COMMIT_EDITMSG, the state of an operation in progress (ORIG_HEAD, MERGE_*, AUTO_MERGE,
+ * CHERRY_PICK_HEAD, REVERT_HEAD, BISECT_*, rebase-merge/, rebase-apply/, sequencer/,
+ * rr-cache/) and reftable/. Rewritten: config, config.worktree. Everything else stays
+ * home: FETCH_HEAD (remote URLs), modules/ (submodules' own repositories and configs),
+ * worktrees/, lfs/, credential or cookie files a helper was told to keep there, locks,
+ * logs of other tools. Returns UPLOAD_GIT_SEND, UPLOAD_GIT_REWRITE or UPLOAD_GIT_KEEP. */
+enum { UPLOAD_GIT_KEEP = 0, UPLOAD_GIT_SEND = 1, UPLOAD_GIT_REWRITE = 2 };
+int upload_git_entry(const char *name);
 
 /* Whether the first 4 KiB of the file look random; 0 for small, unreadable or non-regular
  * files. */

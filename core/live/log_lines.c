@@ -153,15 +153,6 @@ const char *log_lines_get(struct log_lines *l, int i)
     return NULL;
 }
 
-size_t log_overlap(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t k = alen < blen ? alen : blen;
-    for (; k > 0; k--)
-        if (memcmp(a + alen - k, b, k) == 0)
-            return k;
-    return 0;
-}
-
 size_t log_resume_offset(const char *seen, size_t slen, const char *h, size_t hlen)
 {
     size_t k = slen < 256 ? slen : 256;

@@ -39,10 +39,6 @@ int log_lines_count(const struct log_lines *l);
 /* Line i (0 = oldest kept); NULL when out of range or out of memory. */
 const char *log_lines_get(struct log_lines *l, int i);
 
-/* The longest k such that the last k bytes of a equal the first k bytes of b (how much of
- * a live stream's start is already in a history read a moment later). */
-size_t log_overlap(const char *a, size_t alen, const char *b, size_t blen);
-
 /* Where, in the history h, the bytes after the already-seen tail `seen` start: the end of
  * the last occurrence in h of seen's last (up to 256) bytes. Returns that offset, or
  * (size_t)-1 when seen's tail is not in h (more was missed than h holds). */

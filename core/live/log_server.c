@@ -10,6 +10,7 @@
 #include "core/live/live_internal.h"
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
+#include "core/util/overlap.h"
 
 enum {
     SERVER_LOG_LINES = 5000,
@@ -196,7 +197,7 @@ static void merge_history(struct log_server *s, bool ok)
         }
         show(s, h + from, hlen - from);
     }
-    size_t skip = ok ? log_overlap(h, hlen, s->live ? s->live : "", s->llen) : 0;
+    size_t skip = ok ? overlap_suffix_prefix(h, hlen, s->live ? s->live : "", s->llen) : 0;
     if (s->live_overflow)
         log_lines_add(&s->lines, "[... output dropped while the history was read ...]");
     if (s->live)

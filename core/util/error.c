@@ -44,7 +44,9 @@ static char *build_reason(const e2b_error *e)
     const char *host = e->host && *e->host ? e->host : "E2B";
     int n = -1;
 
-    switch (e->kind) {
+    if (e->sub != E2B_SUB_NONE && det) /* a local step says the whole reason itself */
+        n = asprintf(&r, "%s", det);
+    else switch (e->kind) {
     case E2B_ERR_AUTH:
         if (!det && (e->http_status == 401 || e->http_status == 0))
             n = asprintf(&r, "E2B rejected the API key (E2B_API_KEY)");
@@ -179,6 +181,58 @@ e2b_error *e2b_error_new(e2b_error_kind kind, const char *detail_fmt, ...)
     e = e2b_error_newv(kind, detail_fmt, ap);
     va_end(ap);
     return e;
+}
+
+e2b_error_kind e2b_error_sub_kind(e2b_error_sub sub)
+{
+    switch (sub) {
+    case E2B_SUB_DIVERGED:
+    case E2B_SUB_CHECKED_OUT: return E2B_ERR_CONFLICT;
+    case E2B_SUB_BAD_ARG:
+    case E2B_SUB_NOT_REPO:
+    case E2B_SUB_FOREIGN_OWNER: return E2B_ERR_INVALID;
+    case E2B_SUB_BAD_BUNDLE:
+    case E2B_SUB_NO_REF: return E2B_ERR_PROTOCOL;
+    case E2B_SUB_NOMEM: return E2B_ERR_INTERNAL;
+    case E2B_SUB_CANCELLED: return E2B_ERR_CANCELLED;
+    case E2B_SUB_NONE:
+    case E2B_SUB_FAILED:
+    case E2B_SUB_FILE_IO:
+    case E2B_SUB_FILE_CHANGED:
+    case E2B_SUB_MISSING_BASE: break;
+    }
+    return E2B_ERR_IO;
+}
+
+e2b_error *e2b_error_localv(e2b_error_sub sub, const char *detail_fmt, va_list ap)
+{
+    e2b_error *e = calloc(1, sizeof *e);
+    if (!e)
+        return &oom_error;
+    e->kind = e2b_error_sub_kind(sub);
+    e->sub = sub;
+    e->detail = vformat(detail_fmt, ap);
+    rebuild(e);
+    if (!e->message) {
+        e2b_error_free(e);
+        return &oom_error;
+    }
+    return e;
+}
+
+e2b_error *e2b_error_local(e2b_error_sub sub, const char *detail_fmt, ...)
+{
+    va_list ap;
+    e2b_error *e;
+    va_start(ap, detail_fmt);
+    e = e2b_error_localv(sub, detail_fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+e2b_error_sub e2b_error_sub_of(const e2b_error *err)
+{
+    return err ? err->sub : E2B_SUB_NONE;
 }
 
 static e2b_error_kind kind_for_status(long status)
@@ -330,6 +384,7 @@ e2b_error *e2b_error_copy(const e2b_error *err)
     if (!c)
         return &oom_error;
     c->kind = err->kind;
+    c->sub = err->sub;
     c->http_status = err->http_status;
     c->e2b_code = err->e2b_code;
     c->action = dup_or_null(err->action);

@@ -37,6 +37,27 @@ typedef enum e2b_error_kind {
     E2B_ERR_IO,           /* a local file or callback failed */
 } e2b_error_kind;
 
+/* What a local step (core/git: repository, archive, bundle, pull script) reports under its
+ * kind, for callers that must tell the cases apart (a diverged branch, a missing base).
+ * E2B_SUB_NONE for every other error. The kind follows from the subcode
+ * (e2b_error_sub_kind), in one place. */
+typedef enum e2b_error_sub {
+    E2B_SUB_NONE = 0,
+    E2B_SUB_FAILED,        /* anything else: the message says what */
+    E2B_SUB_NOMEM,         /* out of memory */
+    E2B_SUB_BAD_ARG,       /* bad argument from the caller (e.g. an invalid box name) */
+    E2B_SUB_NOT_REPO,      /* not inside a git repository */
+    E2B_SUB_FOREIGN_OWNER, /* repository owned by another user (libgit2 owner validation) */
+    E2B_SUB_FILE_IO,       /* a local file could not be read/written */
+    E2B_SUB_FILE_CHANGED,  /* a file changed while it was being archived */
+    E2B_SUB_BAD_BUNDLE,    /* the bundle is malformed, truncated, unsupported or hostile */
+    E2B_SUB_MISSING_BASE,  /* a bundle prerequisite is not present locally */
+    E2B_SUB_NO_REF,        /* the wanted ref is not in the bundle */
+    E2B_SUB_DIVERGED,      /* e2b/<name> has commits that the new commit does not contain */
+    E2B_SUB_CHECKED_OUT,   /* e2b/<name> is the checked-out branch: moving it would touch HEAD */
+    E2B_SUB_CANCELLED,     /* a progress callback asked to stop */
+} e2b_error_sub;
+
 typedef struct e2b_error {
     e2b_error_kind kind;
     char *action;      /* "pausing box feat-x"; may be NULL */
@@ -48,6 +69,7 @@ typedef struct e2b_error {
     char *host;        /* the host that was being reached (network errors); may be NULL */
     char *detail;      /* what went wrong underneath (curl's text, parser's text); may be NULL */
     char *message;     /* the one-line human message; rebuilt by every setter, never NULL */
+    e2b_error_sub sub; /* local steps only, else E2B_SUB_NONE */
 } e2b_error;
 
 /* A new error of the given kind with a detail text (printf format, may be NULL).
@@ -57,6 +79,19 @@ e2b_error *e2b_error_new(e2b_error_kind kind, const char *detail_fmt, ...)
     __attribute__((format(printf, 2, 3)));
 e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+
+/* A local step's error (core/git): the kind is e2b_error_sub_kind(sub) and the detail
+ * (printf format) is the whole reason. Never NULL (see e2b_error_new). */
+e2b_error *e2b_error_local(e2b_error_sub sub, const char *detail_fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+e2b_error *e2b_error_localv(e2b_error_sub sub, const char *detail_fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* The kind a subcode belongs to: DIVERGED/CHECKED_OUT conflict, NOT_REPO/FOREIGN_OWNER/
+ * BAD_ARG invalid, BAD_BUNDLE/NO_REF protocol, NOMEM internal, CANCELLED cancelled, the
+ * rest I/O. */
+e2b_error_kind e2b_error_sub_kind(e2b_error_sub sub);
+/* err's subcode, E2B_SUB_NONE for NULL. */
+e2b_error_sub e2b_error_sub_of(const e2b_error *err);
 
 /* An error for an HTTP response whose status is not the expected one. body/len is the
  * response body (may be NULL/0): E2B's {"code","message","error_code"} and Connect's

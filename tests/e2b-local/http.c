@@ -205,7 +205,8 @@ enum MHD_Result reply_proxy_502(struct req *r, const char *message, int port)
 /* ---- faults -------------------------------------------------------------------------- */
 
 struct fault {
-    char kind[16];       /* 429 500 503 delay truncate drop */
+    char kind[16];       /* 429 500 503 delay truncate drop next_token */
+    char token[64];      /* next_token: the X-Next-Token to send; empty = a new one each time */
     char path[256];      /* substring of the path; empty matches all */
     char method[16];     /* the request's method; empty matches all */
     int count;
@@ -221,18 +222,21 @@ static int nfaults;
 int faults_add(json_t *spec, char *err, size_t errlen)
 {
     const char *kind = json_string_value(json_object_get(spec, "kind"));
-    static const char *const kinds[] = {"429", "500", "503", "delay", "truncate", "drop"};
+    static const char *const kinds[] = {"429", "500", "503", "delay", "truncate", "drop",
+                                        "next_token"};
     bool ok = false;
     for (size_t i = 0; kind && i < sizeof kinds / sizeof *kinds; i++)
         ok |= strcmp(kind, kinds[i]) == 0;
     if (!ok) {
-        snprintf(err, errlen, "kind must be one of 429, 500, 503, delay, truncate, drop");
+        snprintf(err, errlen, "kind must be one of 429, 500, 503, delay, truncate, drop, next_token");
         return -1;
     }
     struct fault f = {.count = 1, .retry_after = 1, .delay_ms = 1000, .after_bytes = -1};
     snprintf(f.kind, sizeof f.kind, "%s", kind);
     const char *path = json_string_value(json_object_get(spec, "path"));
     snprintf(f.path, sizeof f.path, "%s", path ? path : "");
+    const char *token = json_string_value(json_object_get(spec, "token"));
+    snprintf(f.token, sizeof f.token, "%s", token ? token : "");
     const char *method = json_string_value(json_object_get(spec, "method"));
     snprintf(f.method, sizeof f.method, "%s", method ? method : "");
     if (json_is_integer(json_object_get(spec, "count")))
@@ -431,6 +435,18 @@ static bool apply_fault(struct req *r, enum MHD_Result *rc)
         for (long left = f.delay_ms; left > 0 && !g_stopping; left -= 50)
             usleep((useconds_t)(left < 50 ? left : 50) * 1000);
         return false;
+    }
+    if (strcmp(f.kind, "next_token") == 0) {
+        /* an empty page that says more follow: a server that pages forever */
+        static unsigned long chain;
+        char tok[96];
+        if (f.token[0])
+            snprintf(tok, sizeof tok, "%s", f.token);
+        else
+            snprintf(tok, sizeof tok, "chain-%lu", __atomic_add_fetch(&chain, 1, __ATOMIC_RELAXED));
+        req_add_header(r, "X-Next-Token", tok);
+        *rc = reply_json(r, 200, json_array());
+        return true;
     }
     /* truncate / drop: the reply is cut after afterBytes; without it a body is cut in the
      * middle and a stream right after its headers. */

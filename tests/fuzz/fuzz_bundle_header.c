@@ -53,7 +53,7 @@ static void check_same(const bundle_header *a, const bundle_header *b)
 }
 
 /* Parses an exact-size copy of data[0..len) so that ASan catches any read past len. */
-static int parse_prefix(const uint8_t *data, size_t len, bundle_header *h, gw_error *err)
+static int parse_prefix(const uint8_t *data, size_t len, bundle_header *h, e2b_error **err)
 {
     uint8_t *copy = malloc(len ? len : 1);
     FUZZ_CHECK(copy != NULL);
@@ -67,7 +67,7 @@ static int parse_prefix(const uint8_t *data, size_t len, bundle_header *h, gw_er
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bundle_header h;
-    gw_error err;
+    e2b_error *err = NULL;
     int r = parse_prefix(data, size, &h, &err);
     FUZZ_CHECK(r == -1 || r == 0 || r == 1);
     size_t cut = fuzz_split_offset(data, size);
@@ -86,8 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bundle_header part;
         FUZZ_CHECK(parse_prefix(data, cut, &part, &err) == 0);
     } else {
-        FUZZ_CHECK(err.code == GW_EBUNDLE);
-        FUZZ_CHECK(err.msg[0] != '\0');
+        FUZZ_CHECK(e2b_error_sub_of(err) == E2B_SUB_BAD_BUNDLE);
+        FUZZ_CHECK(e2b_error_message(err)[0] != '\0');
     }
     if (r != -1) {
         /* A prefix of a valid-so-far input is valid so far. */
@@ -97,5 +97,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (p == 1)
             bundle_header_free(&part);
     }
+    e2b_error_free(err);
     return 0;
 }

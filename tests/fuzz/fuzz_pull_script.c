@@ -11,9 +11,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pull_script_result r;
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = pull_script_parse_output((const char *)data, size, &r, &err);
-    if (rc == GW_OK) {
+    if (rc == 0) {
         FUZZ_CHECK(strlen(r.commit) == 40 || r.kind == PULL_SCRIPT_NOWORK);
         if (r.kind == PULL_SCRIPT_BUNDLE) {
             FUZZ_CHECK(r.path != NULL && r.path[0] != '\0');
@@ -25,10 +25,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(r.path);
     } else {
-        FUZZ_CHECK((int)err.code == rc && err.msg[0] != '\0');
-        for (const unsigned char *p = (const unsigned char *)err.msg; *p; p++)
+        FUZZ_CHECK((int)e2b_error_sub_of(err) == rc && e2b_error_message(err)[0] != '\0');
+        for (const unsigned char *p = (const unsigned char *)e2b_error_message(err); *p; p++)
             FUZZ_CHECK(*p >= 0x20 && *p != 0x7f);
         FUZZ_CHECK(r.path == NULL);
     }
+    e2b_error_free(err);
     return 0;
 }

@@ -231,3 +231,11 @@ with tempfile.TemporaryDirectory() as tmp:
     flipped = bytearray(full)
     flipped[head_end + 40] ^= 0x55
     put("bundle_import", "corrupt_pack", bytes(flipped))
+    # Trees nested just over and just at the cap the target sets (limit.tree_depth = 64 in
+    # fuzz_bundle_import.c, so that such bundles fit in an input), from the generator the
+    # tests use (tests/fixtures/deep_bundle.py).
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "deep_bundle.py")
+    for name, depth in (("deep_trees_over_cap", 65), ("deep_trees_at_cap", 64)):
+        out = os.path.join(tmp, name)
+        subprocess.run(["python3", gen, str(depth), out], check=True, capture_output=True)
+        put("bundle_import", name, open(out, "rb").read())

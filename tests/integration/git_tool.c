@@ -14,6 +14,7 @@
 #include "core/git/gitwork.h"
 #include "core/git/pull_script.h"
 #include "core/git/tarball.h"
+#include "core/git/upload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,21 +22,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int die(const gw_error *e)
+/* Prints and frees e (a NULL e is a failure without a message). */
+static int die_owned(e2b_error *e)
 {
-    fprintf(stderr, "git_tool: %s (%s)\n", e->msg, gw_code_name(e->code));
-    return e->code == GW_EDIVERGED ? 5 : 1;
+    fprintf(stderr, "git_tool: %s\n", e ? e2b_error_message(e) : "failed");
+    int rc = e2b_error_sub_of(e) == E2B_SUB_DIVERGED ? 5 : 1;
+    e2b_error_free(e);
+    return rc;
+}
+
+static int die(e2b_error *const *e)
+{
+    return die_owned(*e);
+}
+
+static int die_kept(const e2b_error *e)
+{
+    return die_owned(e ? e2b_error_copy(e) : NULL);
 }
 
 static int cmd_info(const char *dir)
 {
     gitwork *g;
-    gw_error e;
+    e2b_error *e = NULL;
     gitwork_head h;
-    if (gitwork_open(&g, dir, 0, &e) != GW_OK)
+    if (gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
     int rc = gitwork_head_info(g, &h, &e);
-    if (rc == GW_OK) {
+    if (rc == 0) {
         char name[GITWORK_BOX_NAME_MAX + 1];
         gitwork_default_box_name(&h, name, sizeof name);
         static const char *kinds[] = {"branch", "detached", "unborn"};
@@ -43,19 +57,19 @@ static int cmd_info(const char *dir)
                name, h.oid, gitwork_workdir(g));
     }
     gitwork_close(g);
-    return rc == GW_OK ? 0 : die(&e);
+    return rc == 0 ? 0 : die(&e);
 }
 
 static int cmd_list(const char *dir)
 {
     gitwork *g;
-    gw_error e;
+    e2b_error *e = NULL;
     gitwork_filelist l;
-    if (gitwork_open(&g, dir, 0, &e) != GW_OK)
+    if (gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
     int rc = gitwork_list_files(g, &l, &e);
     gitwork_close(g);
-    if (rc != GW_OK)
+    if (rc != 0)
         return die(&e);
     for (size_t i = 0; i < l.count; i++)
         printf("%s\n", l.paths[i]);
@@ -66,28 +80,21 @@ static int cmd_list(const char *dir)
 static int cmd_upload(const char *dir, int level)
 {
     gitwork *g;
-    gw_error e;
+    e2b_error *e = NULL;
+    if (gitwork_open(&g, dir, 0, &e) != 0)
+        return die(&e);
     gitwork_filelist l;
-    if (gitwork_open(&g, dir, 0, &e) != GW_OK)
-        return die(&e);
-    if (gitwork_list_files(g, &l, &e) != GW_OK) {
-        gitwork_close(g);
-        return die(&e);
-    }
-    tarball *t = NULL;
-    int rc = tarball_new(&t, gitwork_workdir(g), (const char *const *)l.paths, l.count, level, &e);
-    for (size_t i = 0; rc == GW_OK && i < l.nsubmodules; i++) {
-        fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
-        rc = tarball_add_empty_dir(t, l.submodules[i], &e);
-    }
-    if (rc != GW_OK && t) {
-        tarball_free(t);
-        t = NULL;
-    }
+    if (gitwork_list_files(g, &l, &e) == 0)
+        for (size_t i = 0; i < l.nsubmodules; i++)
+            fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
     gitwork_filelist_free(&l);
+    local_error_clear(&e);
+    upload_set up = {0};
+    int rc = upload_prepare(g, level, UPLOAD_ONE_ARCHIVE, NULL, &up, &e);
     gitwork_close(g);
-    if (rc != GW_OK)
+    if (rc != 0)
         return die(&e);
+    tarball *t = up.gz;
     char buf[65536];
     ssize_t n;
     while ((n = tarball_read(t, buf, sizeof buf)) > 0)
@@ -101,7 +108,7 @@ static int cmd_upload(const char *dir, int level)
             (unsigned long long)p.out_bytes, p.peak_buffer);
     int status = 0;
     if (n < 0)
-        status = die(tarball_error(t));
+        status = die_kept(tarball_error(t));
     tarball_free(t);
     return fflush(stdout) == 0 ? status : 1;
 }
@@ -110,13 +117,13 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
                         const char *prev, const char *name)
 {
     gitwork *g;
-    gw_error e;
+    e2b_error *e = NULL;
     char *uname = NULL, *uemail = NULL;
-    if (gitwork_open(&g, local, 0, &e) != GW_OK)
+    if (gitwork_open(&g, local, 0, &e) != 0)
         return die(&e);
     int rc = gitwork_user(g, &uname, &uemail, &e);
     gitwork_close(g);
-    if (rc != GW_OK)
+    if (rc != 0)
         return die(&e);
     pull_script_params p = {.dir = boxdir, .base = base, .prev = prev, .box_name = name,
                             .user_name = uname, .user_email = uemail};
@@ -125,7 +132,7 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
     rc = pull_script_env(&p, &vars, &nv, &e);
     free(uname);
     free(uemail);
-    if (rc != GW_OK)
+    if (rc != 0)
         return die(&e);
     int fds[2];
     if (pipe(fds) != 0)
@@ -153,7 +160,7 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
     close(fds[0]);
     waitpid(pid, NULL, 0);
     pull_script_result res;
-    if (pull_script_parse_output(out, len, &res, &e) != GW_OK)
+    if (pull_script_parse_output(out, len, &res, &e) != 0)
         return die(&e);
     if (res.kind == PULL_SCRIPT_NOWORK)
         printf("nowork %s\n", res.commit);
@@ -167,27 +174,27 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
 static int cmd_import(const char *repo, const char *branch, int force)
 {
     gitwork *g;
-    gw_error e;
+    e2b_error *e = NULL;
     bundle_import *bi;
-    if (gitwork_open(&g, repo, 0, &e) != GW_OK)
+    if (gitwork_open(&g, repo, 0, &e) != 0)
         return die(&e);
-    if (bundle_import_new(&bi, g, NULL, NULL, &e) != GW_OK) {
+    if (bundle_import_new(&bi, g, NULL, NULL, &e) != 0) {
         gitwork_close(g);
         return die(&e);
     }
     /* fed in download-sized pieces as they arrive */
     char buf[16384];
     size_t n;
-    int rc = GW_OK;
-    while (rc == GW_OK && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+    int rc = 0;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
         rc = bundle_import_write(bi, buf, n);
     char oid[41];
     gitwork_branch_outcome oc = GITWORK_BRANCH_CREATED;
-    if (rc == GW_OK)
+    if (rc == 0)
         rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, branch, force, &oc, oid);
     int status = 0;
-    if (rc != GW_OK)
-        status = die(bundle_import_error(bi));
+    if (rc != 0)
+        status = die_kept(bundle_import_error(bi));
     else
         printf("%s %s %s\n", gitwork_branch_outcome_name(oc), branch, oid);
     bundle_import_free(bi);

@@ -264,16 +264,16 @@ mkdir -p "$T_TMP/outside"
 echo "OUTSIDE-MARKER-5521" >"$T_TMP/outside/secret.txt"
 ln -s "$T_TMP/outside" "$BOX_REPO/out-dir"
 ln -s ../../../outside/secret.txt "$BOX_REPO/out-file"
-ln -s "$T_TMP/outside" "$BOX_REPO/.git/out-git"
+ln -s "$T_TMP/outside" "$BOX_REPO/.git/info/out-git"
 box_tui --up links
 box_rc "up of a project with links out of it" 0
 lroot=$(box_root "$(box_sandbox_of links)")$BOX_REPO
 t_eq "a link to a directory outside stays a link" "$(readlink "$lroot/out-dir")" "$T_TMP/outside"
 t_eq "a relative link outside stays a link" "$(readlink "$lroot/out-file")" "../../../outside/secret.txt"
-t_eq "a link inside .git stays a link" "$(readlink "$lroot/.git/out-git")" "$T_TMP/outside"
+t_eq "a link inside .git stays a link" "$(readlink "$lroot/.git/info/out-git")" "$T_TMP/outside"
 t_ok "what they point to never left the machine" sh -c "! grep -rqF OUTSIDE-MARKER-5521 '$(box_root "$(box_sandbox_of links)")'"
 box_tui --kill links
-rm "$BOX_REPO/out-dir" "$BOX_REPO/out-file" "$BOX_REPO/.git/out-git"
+rm "$BOX_REPO/out-dir" "$BOX_REPO/out-file" "$BOX_REPO/.git/info/out-git"
 # planted record files
 mkdir -p "$boxes"
 echo '{"version":1,"name":"victim","sandbox_id":"i1"}' >"$T_TMP/outside/victim.json"

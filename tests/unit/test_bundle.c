@@ -14,7 +14,7 @@
 #define OID_A "0123456789abcdef0123456789abcdef01234567"
 #define OID_B "89abcdef0123456789abcdef0123456789abcdef"
 
-static int parse_str(const char *s, bundle_header *h, gw_error *err)
+static int parse_str(const char *s, bundle_header *h, e2b_error **err)
 {
     return bundle_header_parse((const uint8_t *)s, strlen(s), h, err);
 }
@@ -22,7 +22,7 @@ static int parse_str(const char *s, bundle_header *h, gw_error *err)
 static void test_header_valid_v2_and_v3(void)
 {
     bundle_header h;
-    gw_error err;
+    e2b_error *err = NULL;
     const char *v2 = "# v2 git bundle\n" OID_A " refs/heads/main\n" OID_B " HEAD\n\nPACKxyz";
     CHECK_INT_EQ(parse_str(v2, &h, &err), 1);
     CHECK_INT_EQ(h.version, 2);
@@ -45,6 +45,7 @@ static void test_header_valid_v2_and_v3(void)
     CHECK_STR_EQ(h.refs[0].name, "refs/e2b-tui/scratch");
     CHECK_INT_EQ(h.header_len, strlen(v3));
     bundle_header_free(&h);
+    e2b_error_free(err);
 }
 
 static void test_header_every_prefix_needs_more(void)
@@ -53,22 +54,24 @@ static void test_header_every_prefix_needs_more(void)
     size_t n = strlen(v3);
     for (size_t i = 0; i < n; i++) {
         bundle_header h;
-        gw_error err;
+        e2b_error *err = NULL;
         int r = bundle_header_parse((const uint8_t *)v3, i, &h, &err);
-        CHECK_MSG(r == 0, "prefix of %zu bytes gave %d (%s)", i, r, err.msg);
+        CHECK_MSG(r == 0, "prefix of %zu bytes gave %d (%s)", i, r, e2b_error_message(err));
+        e2b_error_free(err);
     }
 }
 
 static void expect_bad(const char *s, size_t len, const char *why, int *ok)
 {
     bundle_header h;
-    gw_error err;
+    e2b_error *err = NULL;
     int r = bundle_header_parse((const uint8_t *)s, len, &h, &err);
-    if (r != -1 || err.code != GW_EBUNDLE || !strstr(err.msg, why) || h.nrefs || h.refs) {
-        fprintf(stderr, "case [%.60s]: r=%d code=%d msg=%s (want ...%s...)\n", s, r, err.code,
-                err.msg, why);
+    if (r != -1 || e2b_error_sub_of(err) != E2B_SUB_BAD_BUNDLE || !strstr(e2b_error_message(err), why) || h.nrefs || h.refs) {
+        fprintf(stderr, "case [%.60s]: r=%d code=%d msg=%s (want ...%s...)\n", s, r, e2b_error_sub_of(err),
+                e2b_error_message(err), why);
         *ok = 0;
     }
+    e2b_error_free(err);
 }
 
 #define BAD(s, why) expect_bad((s), sizeof(s) - 1, (why), &ok)
@@ -115,12 +118,13 @@ static void test_header_rejects_malformed(void)
         memcpy(huge + p, line, ll);
     expect_bad(huge, total, "larger than", &ok);
     bundle_header h;
-    gw_error err;
+    e2b_error *err = NULL;
     /* ...while the same bytes below the cap are only an incomplete header */
     int r = bundle_header_parse((const uint8_t *)huge, 16 + ll * 1000, &h, &err);
     free(huge);
     CHECK(ok);
     CHECK_INT_EQ(r, 0);
+    e2b_error_free(err);
 }
 
 /* Random mutations of a valid header (a fixed seed, so failures reproduce): the parser
@@ -149,7 +153,7 @@ static void test_header_survives_mutations(void)
             }
         }
         bundle_header h;
-        gw_error err;
+        e2b_error *err = NULL;
         /* copy into an exact-size heap block so any over-read is caught */
         unsigned char *exact = malloc(len ? len : 1);
         memcpy(exact, buf, len);
@@ -164,8 +168,9 @@ static void test_header_survives_mutations(void)
             bundle_header_free(&h);
         } else if (r == -1) {
             rejected++;
-            CHECK(err.code == GW_EBUNDLE && err.msg[0]);
+            CHECK(e2b_error_sub_of(err) == E2B_SUB_BAD_BUNDLE && e2b_error_message(err)[0]);
         }
+        e2b_error_free(err);
     }
     CHECK(accepted > 0 && rejected > 0);
 }
@@ -193,14 +198,29 @@ static int on_progress(const bundle_progress *p, void *ud)
     return u->cancel_after && u->calls >= u->cancel_after;
 }
 
+/* A copy of an error's subcode and message, kept in a result by value. */
 typedef struct {
-    int rc;             /* first error code, or GW_OK */
-    gw_error err;
+    int code;
+    char msg[512];
+} err_snap;
+
+static void snap(err_snap *s, const e2b_error *e)
+{
+    s->code = e2b_error_sub_of(e);
+    snprintf(s->msg, sizeof s->msg, "%s", e ? e2b_error_message(e) : "");
+}
+
+typedef struct {
+    int rc;             /* first error code, or 0 */
+    err_snap err;
     char oid[41];
     gitwork_branch_outcome outcome;
     bundle_progress prog;
     int progress_calls;
 } import_result;
+
+/* The caps import_file applies (NULL: the defaults). */
+static const e2b_limits *import_limits;
 
 /* Imports file (cut to `limit` bytes when non-zero) into repo in chunks of varying size. */
 static import_result import_file(const char *repo, const char *file, size_t limit,
@@ -214,15 +234,20 @@ static import_result import_file(const char *repo, const char *file, size_t limi
     gitwork *g = NULL;
     bundle_import *bi = NULL;
     prog_ud u = {0, cancel_after};
-    if (!data || gitwork_open(&g, rp, 0, &res.err) != GW_OK ||
-        bundle_import_new(&bi, g, on_progress, &u, &res.err) != GW_OK) {
-        res.rc = GW_EFAIL;
+    e2b_error *e = NULL;
+    if (!data || gitwork_open(&g, rp, 0, &e) != 0 ||
+        bundle_import_new(&bi, g, on_progress, &u, &e) != 0) {
+        snap(&res.err, e);
+        e2b_error_free(e);
+        res.rc = E2B_SUB_FAILED;
         goto out;
     }
+    if (import_limits)
+        bundle_import_set_limits(bi, import_limits);
     if (limit && limit < len)
         len = limit;
     size_t pos = 0, step = 1;
-    while (pos < len && res.rc == GW_OK) {
+    while (pos < len && res.rc == 0) {
         size_t k = step < len - pos ? step : len - pos;
         res.rc = bundle_import_write(bi, data + pos, k);
         pos += k;
@@ -230,10 +255,10 @@ static import_result import_file(const char *repo, const char *file, size_t limi
         if (step > 100000)
             step = 13;
     }
-    if (res.rc == GW_OK)
+    if (res.rc == 0)
         res.rc = branch ? bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
                         : bundle_import_finish(bi, want, res.oid);
-    res.err = *bundle_import_error(bi);
+    snap(&res.err, bundle_import_error(bi));
     res.prog = *bundle_import_progress(bi);
 out:
     res.progress_calls = u.calls;
@@ -244,10 +269,11 @@ out:
     return res;
 }
 
-/* Everything an import could leave behind: object files and refs. */
+/* Everything an import could leave behind: object files (and directories, such as a
+ * quarantine) and refs. */
 static char *repo_state(const char *repo)
 {
-    return gitfix_out("cd %s/.git && find objects refs -type f | LC_ALL=C sort; "
+    return gitfix_out("cd %s/.git && find objects refs | LC_ALL=C sort; "
                       "cat packed-refs 2>/dev/null; true",
                       repo);
 }
@@ -271,7 +297,7 @@ static void test_import_full_bundle(void)
     CHECK(make_source() == 0);
     CHECK(gitfix_sh("git -C src bundle create -q ../full.bundle main && git init -q -b main empty") == 0);
     import_result r = import_file("empty", "full.bundle", 0, "refs/heads/main", "e2b/box", 0);
-    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_MSG(r.rc == 0, "%s", r.err.msg);
     CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
     char *want = gitfix_out("git -C src rev-parse main");
     char *got = gitfix_out("git -C empty rev-parse refs/heads/e2b/box");
@@ -303,7 +329,7 @@ static void test_import_incremental_thin_v2_and_v3(void)
                     "cp -a base-clone thin2 && cp -a base-clone thin3") == 0);
     char *want = gitfix_out("git -C src rev-parse main");
     import_result r = import_file("thin2", "inc.bundle", 0, NULL, "e2b/box", 0);
-    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_MSG(r.rc == 0, "%s", r.err.msg);
     CHECK_STR_EQ(r.oid, want);
     CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
     /* the pack was thin: its delta base came from the local repository */
@@ -312,7 +338,7 @@ static void test_import_incremental_thin_v2_and_v3(void)
     CHECK(gitfix_sh("test \"$(git -C thin2 show e2b/box:big.txt | wc -l)\" = 20002") == 0);
 
     import_result r3 = import_file("thin3", "inc3.bundle", 0, "refs/heads/main", "e2b/box", 0);
-    CHECK_MSG(r3.rc == GW_OK, "%s", r3.err.msg);
+    CHECK_MSG(r3.rc == 0, "%s", r3.err.msg);
     CHECK_STR_EQ(r3.oid, want);
     CHECK(gitfix_sh("git -C thin3 fsck --full >/dev/null 2>&1") == 0);
     free(want);
@@ -327,17 +353,17 @@ static void test_import_head_only_fast_forward(void)
     CHECK_STR_EQ(names, "HEAD");
     free(names);
     import_result r = import_file("ff", "head.bundle", 0, NULL, "e2b/box", 0);
-    CHECK_MSG(r.rc == GW_OK, "%s", r.err.msg);
+    CHECK_MSG(r.rc == 0, "%s", r.err.msg);
     CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_FAST_FORWARDED);
     /* the same bundle again: nothing new */
     import_result again = import_file("ff", "head.bundle", 0, "HEAD", "e2b/box", 0);
-    CHECK_MSG(again.rc == GW_OK, "%s", again.err.msg);
+    CHECK_MSG(again.rc == 0, "%s", again.err.msg);
     CHECK_INT_EQ(again.outcome, GITWORK_BRANCH_UP_TO_DATE);
     /* and a diverged branch is refused, unchanged */
     CHECK(gitfix_sh("cd ff && git checkout -q -b side main && echo d > d && git add d && "
                     "git commit -qm d && git branch -q -f e2b/other side && git checkout -q main") == 0);
     import_result dv = import_file("ff", "head.bundle", 0, NULL, "e2b/other", 0);
-    CHECK_INT_EQ(dv.rc, GW_EDIVERGED);
+    CHECK_INT_EQ(dv.rc, E2B_SUB_DIVERGED);
     CHECK(gitfix_sh("test \"$(git -C ff rev-parse e2b/other)\" = \"$(git -C ff rev-parse side)\"") == 0);
 }
 
@@ -348,7 +374,7 @@ static void test_missing_prerequisite_writes_nothing(void)
     char *before = repo_state("stranger");
     import_result r = import_file("stranger", "inc.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("stranger");
-    CHECK_INT_EQ(r.rc, GW_EMISSINGBASE);
+    CHECK_INT_EQ(r.rc, E2B_SUB_MISSING_BASE);
     CHECK(strstr(r.err.msg, "not present locally") != NULL);
     CHECK_STR_EQ(after, before);
     free(before);
@@ -364,14 +390,14 @@ static void test_corrupt_header_writes_nothing(void)
     char *before = repo_state("e1");
     import_result r = import_file("e1", "bad-hdr.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("e1");
-    CHECK_INT_EQ(r.rc, GW_EBUNDLE);
+    CHECK_INT_EQ(r.rc, E2B_SUB_BAD_BUNDLE);
     CHECK(strstr(r.err.msg, "malformed reference") != NULL);
     CHECK_STR_EQ(after, before);
     free(before);
     free(after);
     /* a header that never reaches its pack */
     import_result r2 = import_file("e1", "full.bundle", 30, NULL, "e2b/box", 0);
-    CHECK_INT_EQ(r2.rc, GW_EBUNDLE);
+    CHECK_INT_EQ(r2.rc, E2B_SUB_BAD_BUNDLE);
     CHECK(strstr(r2.err.msg, "incomplete header") != NULL);
 }
 
@@ -391,10 +417,10 @@ static void test_truncated_or_corrupt_pack_leaves_no_stray_objects(void)
     char *after2 = repo_state("e2");
     import_result nopack = import_file("e2", "full.bundle", 0, "refs/heads/nope", "e2b/box", 0);
     char *after3 = repo_state("e2");
-    CHECK_INT_EQ(cut.rc, GW_EBUNDLE);
+    CHECK_INT_EQ(cut.rc, E2B_SUB_BAD_BUNDLE);
     CHECK_MSG(strstr(cut.err.msg, "truncated or corrupt") != NULL, "%s", cut.err.msg);
-    CHECK_INT_EQ(flip.rc, GW_EBUNDLE);
-    CHECK_INT_EQ(nopack.rc, GW_ENOREF);
+    CHECK_INT_EQ(flip.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_INT_EQ(nopack.rc, E2B_SUB_NO_REF);
     CHECK_STR_EQ(after1, before);
     CHECK_STR_EQ(after2, before);
     CHECK_STR_EQ(after3, before);
@@ -417,7 +443,7 @@ static void test_pack_missing_objects_refused(void)
     char *before = repo_state("e3");
     import_result r = import_file("e3", "holes.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("e3");
-    CHECK_INT_EQ(r.rc, GW_EBUNDLE);
+    CHECK_INT_EQ(r.rc, E2B_SUB_BAD_BUNDLE);
     CHECK_MSG(strstr(r.err.msg, "missing") != NULL, "%s", r.err.msg);
     CHECK_STR_EQ(after, before);
     free(before);
@@ -430,10 +456,102 @@ static void test_cancel_from_progress(void)
     char *before = repo_state("e4");
     import_result r = import_file("e4", "full.bundle", 0, NULL, "e2b/box", 1);
     char *after = repo_state("e4");
-    CHECK_INT_EQ(r.rc, GW_ECANCELLED);
+    CHECK_INT_EQ(r.rc, E2B_SUB_CANCELLED);
     CHECK_STR_EQ(after, before);
     free(before);
     free(after);
+}
+
+/* A hostile box's trees nested 100,000 deep: refused with a clear message, without a crash
+ * (the check once recursed per level), and nothing of the pack stays. At git's own cap of
+ * 4096 levels a tree is still fine; one more is not. */
+static void test_deep_trees_refused(void)
+{
+    CHECK(gitfix_sh("gen=\"$E2B_TUI_ROOT/tests/fixtures/deep_bundle.py\" && "
+                    "python3 \"$gen\" 100000 deep.bundle refs/heads/main >/dev/null && "
+                    "python3 \"$gen\" 4097 over.bundle refs/heads/main >/dev/null && "
+                    "python3 \"$gen\" 4096 cap.bundle refs/heads/main > cap.oid && "
+                    "git init -q -b main deep") == 0);
+    char *before = repo_state("deep");
+    import_result r = import_file("deep", "deep.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("deep");
+    CHECK_INT_EQ(r.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(r.err.msg, "nested more than 4096 levels deep") != NULL, "%s", r.err.msg);
+    CHECK(strchr(r.err.msg, '\n') == NULL);
+    CHECK_STR_EQ(after, before);
+    import_result over = import_file("deep", "over.bundle", 0, NULL, "e2b/box", 0);
+    char *after2 = repo_state("deep");
+    CHECK_INT_EQ(over.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_STR_EQ(after2, before);
+    import_result cap = import_file("deep", "cap.bundle", 0, NULL, "e2b/box", 0);
+    CHECK_MSG(cap.rc == 0, "%s", cap.err.msg);
+    char *want = gitfix_out("cat cap.oid");
+    char *got = gitfix_out("git -C deep rev-parse refs/heads/e2b/box");
+    CHECK_STR_EQ(got, want);
+    CHECK(gitfix_sh("test -z \"$(find deep/.git/objects -name 'e2b-tui-incoming-*')\"") == 0);
+    free(before);
+    free(after);
+    free(after2);
+    free(want);
+    free(got);
+}
+
+/* The input policy's caps (core/util/limits.h) as a user set them: a bundle over
+ * limit.bundle_bytes and one with trees deeper than limit.tree_depth are refused, with the
+ * key to raise in the message, and leave nothing. */
+static void test_limits_from_the_policy(void)
+{
+    CHECK(gitfix_sh("python3 \"$E2B_TUI_ROOT/tests/fixtures/deep_bundle.py\" 4 four.bundle "
+                    "refs/heads/main >/dev/null && git init -q -b main e8") == 0);
+    char *before = repo_state("e8");
+    e2b_limits l = e2b_limits_default();
+    l.bundle_bytes = 1024;
+    import_limits = &l;
+    import_result big = import_file("e8", "full.bundle", 0, NULL, "e2b/box", 0);
+    l = e2b_limits_default();
+    l.tree_depth = 3;
+    import_result deep = import_file("e8", "four.bundle", 0, NULL, "e2b/box", 0);
+    l.tree_depth = 4;
+    import_result fits = import_file("e8", "four.bundle", 0, NULL, "e2b/box4", 0);
+    import_limits = NULL;
+    char *after = repo_state("e8");
+    CHECK_INT_EQ(big.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(big.err.msg, "larger than 0 MiB (limit.bundle_bytes") != NULL, "%s", big.err.msg);
+    CHECK_INT_EQ(deep.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(deep.err.msg, "more than 3 levels deep (limit.tree_depth") != NULL, "%s",
+              deep.err.msg);
+    CHECK_MSG(fits.rc == 0, "%s", fits.err.msg);
+    CHECK(gitfix_sh("test \"$(git -C e8 for-each-ref --format='%%(refname)')\" = refs/heads/e2b/box4") == 0);
+    /* before the good import, nothing of the two refused ones was there */
+    CHECK(strstr(after, "e2b-tui-incoming") == NULL);
+    free(before);
+    free(after);
+}
+
+/* A refused branch update (diverged) after a good pack: the pack does not stay either, but
+ * a pack that was there before (the same bundle pulled earlier) is never removed. */
+static void test_refused_update_leaves_no_pack(void)
+{
+    CHECK(gitfix_sh("git init -q -b main e7 && git -C src bundle create -q ../tip.bundle main && "
+                    "git -C e7 commit -q --allow-empty -m other && "
+                    "git -C e7 branch e2b/box") == 0);
+    char *before = repo_state("e7");
+    import_result r = import_file("e7", "tip.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("e7");
+    CHECK_INT_EQ(r.rc, E2B_SUB_DIVERGED);
+    CHECK_STR_EQ(after, before);
+    import_result ok = import_file("e7", "tip.bundle", 0, NULL, "e2b/new", 0);
+    CHECK_MSG(ok.rc == 0, "%s", ok.err.msg);
+    char *packs = gitfix_out("ls e7/.git/objects/pack");
+    import_result again = import_file("e7", "tip.bundle", 0, NULL, "e2b/box", 0);
+    char *packs2 = gitfix_out("ls e7/.git/objects/pack");
+    CHECK_INT_EQ(again.rc, E2B_SUB_DIVERGED);
+    CHECK_STR_EQ(packs2, packs);
+    CHECK(gitfix_sh("git -C e7 fsck --full >/dev/null 2>&1") == 0);
+    free(before);
+    free(after);
+    free(packs);
+    free(packs2);
 }
 
 /* Found by fuzz_bundle_import: an empty write before any byte, and finishing with nothing,
@@ -441,7 +559,7 @@ static void test_cancel_from_progress(void)
  * "truncated" error. */
 static void test_empty_input(void)
 {
-    gw_error err;
+    e2b_error *err = NULL;
     bundle_header h;
     CHECK_INT_EQ(bundle_header_parse(NULL, 0, &h, &err), 0);
     CHECK(gitfix_sh("git init -q -b main e5") == 0);
@@ -449,20 +567,21 @@ static void test_empty_input(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/e5", gitfix_tmpdir());
     gitwork *g = NULL;
-    CHECK_INT_EQ(gitwork_open(&g, path, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, path, 0, &err), 0);
     bundle_import *bi = NULL;
-    CHECK_INT_EQ(bundle_import_new(&bi, g, NULL, NULL, &err), GW_OK);
-    CHECK_INT_EQ(bundle_import_write(bi, NULL, 0), GW_OK);
-    CHECK_INT_EQ(bundle_import_write(bi, "", 0), GW_OK);
+    CHECK_INT_EQ(bundle_import_new(&bi, g, NULL, NULL, &err), 0);
+    CHECK_INT_EQ(bundle_import_write(bi, NULL, 0), 0);
+    CHECK_INT_EQ(bundle_import_write(bi, "", 0), 0);
     char oid[41];
-    CHECK_INT_EQ(bundle_import_finish(bi, NULL, oid), GW_EBUNDLE);
-    CHECK(strstr(bundle_import_error(bi)->msg, "truncated") != NULL);
+    CHECK_INT_EQ(bundle_import_finish(bi, NULL, oid), E2B_SUB_BAD_BUNDLE);
+    CHECK(strstr(e2b_error_message(bundle_import_error(bi)), "truncated") != NULL);
     bundle_import_free(bi);
     gitwork_close(g);
     char *after = repo_state("e5");
     CHECK_STR_EQ(after, before);
     free(before);
     free(after);
+    e2b_error_free(err);
 }
 
 /* A pull killed mid-pack leaves objects/pack/pack_git2_*: the next import removes it, but
@@ -478,12 +597,12 @@ static void test_stale_temp_packs_swept(void)
     int fd = open(lock, O_RDWR | O_CREAT, 0600);
     CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
     import_result r = import_file("e6", "full.bundle", 0, NULL, "e2b/box", 0);
-    CHECK_INT_EQ(r.rc, GW_OK);
+    CHECK_INT_EQ(r.rc, 0);
     CHECK(gitfix_sh("test -e e6/.git/objects/pack/pack_git2_old") == 0); /* locked: kept */
     close(fd);
     CHECK(gitfix_sh("cd e6/.git/objects/pack && touch -d '-1 minute' pack_git2_old") == 0);
     r = import_file("e6", "full.bundle", 0, NULL, "e2b/box", 0);
-    CHECK_INT_EQ(r.rc, GW_OK);
+    CHECK_INT_EQ(r.rc, 0);
     CHECK(gitfix_sh("test ! -e e6/.git/objects/pack/pack_git2_old && "
                     "test ! -e e6/.git/objects/pack/pack_git2_old2 && "
                     "test -e e6/.git/objects/pack/pack_git2_fresh") == 0);
@@ -509,6 +628,9 @@ int main(void)
     RUN(test_cancel_from_progress);
     RUN(test_empty_input);
     RUN(test_stale_temp_packs_swept);
+    RUN(test_deep_trees_refused);
+    RUN(test_refused_update_leaves_no_pack);
+    RUN(test_limits_from_the_policy);
     gitfix_cleanup();
     return harness_finish();
 }

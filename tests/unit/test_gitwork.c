@@ -22,12 +22,44 @@ static void test_not_a_repository(void)
     CHECK(gitfix_sh("mkdir -p plain/sub") == 0);
     char *dir = path_in("plain/sub");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = gitwork_open(&g, dir, 0, &err);
     free(dir);
-    CHECK_INT_EQ(rc, GW_ENOTREPO);
+    CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
     CHECK(g == NULL);
-    CHECK(strstr(err.msg, "not a git repository") != NULL);
+    CHECK(strstr(e2b_error_message(err), "not a git repository") != NULL);
+    e2b_error_free(err);
+}
+
+/* core/git's errors are core's one type: the kind follows from the subcode in one place
+ * (e2b_error_sub_kind), a copy keeps the subcode, and the message is the local text alone. */
+static void test_errors_are_e2b_errors(void)
+{
+    CHECK(gitfix_sh("mkdir -p plain2") == 0);
+    char *dir = path_in("plain2");
+    gitwork *g = NULL;
+    e2b_error *err = NULL;
+    int rc = gitwork_open(&g, dir, 0, &err);
+    free(dir);
+    CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
+    CHECK(err != NULL);
+    CHECK_INT_EQ(err->kind, E2B_ERR_INVALID);
+    CHECK_INT_EQ(e2b_error_exit_code(err), 1);
+    e2b_error *copy = e2b_error_copy(err);
+    CHECK_INT_EQ(e2b_error_sub_of(copy), E2B_SUB_NOT_REPO);
+    CHECK(strncmp(e2b_error_message(err), "not a git repository", 20) == 0);
+    e2b_error_free(copy);
+    e2b_error_free(err);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_DIVERGED), E2B_ERR_CONFLICT);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_CHECKED_OUT), E2B_ERR_CONFLICT);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_NOMEM), E2B_ERR_INTERNAL);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_BAD_BUNDLE), E2B_ERR_PROTOCOL);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_CANCELLED), E2B_ERR_CANCELLED);
+    CHECK_INT_EQ(e2b_error_sub_kind(E2B_SUB_FILE_IO), E2B_ERR_IO);
+    e2b_error *d = e2b_error_local(E2B_SUB_DIVERGED, "branch x has diverged");
+    CHECK_INT_EQ(e2b_error_exit_code(d), 5);
+    CHECK_STR_EQ(e2b_error_message(d), "branch x has diverged");
+    e2b_error_free(d);
 }
 
 static void test_bare_repository_refused(void)
@@ -35,11 +67,12 @@ static void test_bare_repository_refused(void)
     CHECK(gitfix_sh("git init -q --bare bare.git") == 0);
     char *dir = path_in("bare.git");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = gitwork_open(&g, dir, 0, &err);
     free(dir);
-    CHECK_INT_EQ(rc, GW_EFAIL);
-    CHECK(strstr(err.msg, "bare") != NULL);
+    CHECK_INT_EQ(rc, E2B_SUB_FAILED);
+    CHECK(strstr(e2b_error_message(err), "bare") != NULL);
+    e2b_error_free(err);
 }
 
 static void test_discovers_upwards_and_workdir(void)
@@ -47,8 +80,8 @@ static void test_discovers_upwards_and_workdir(void)
     CHECK(gitfix_sh("git init -q -b main up && mkdir -p up/a/b") == 0);
     char *dir = path_in("up/a/b");
     gitwork *g = NULL;
-    gw_error err;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     char *want = gitfix_out("cd up && pwd -P");
     CHECK(want != NULL);
@@ -58,6 +91,7 @@ static void test_discovers_upwards_and_workdir(void)
     free(want);
     gitwork_close(g);
     CHECK(same);
+    e2b_error_free(err);
 }
 
 static void test_head_branch_detached_unborn(void)
@@ -66,11 +100,11 @@ static void test_head_branch_detached_unborn(void)
                     "git commit -qm one") == 0);
     char *dir = path_in("hk");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_head h;
     char name[64];
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
     CHECK_INT_EQ(h.kind, GITWORK_HEAD_BRANCH);
     CHECK_STR_EQ(h.branch, "feat/x");
     char *oid = gitfix_out("git -C hk rev-parse HEAD");
@@ -79,7 +113,7 @@ static void test_head_branch_detached_unborn(void)
     CHECK_STR_EQ(name, "feat-x");
 
     CHECK(gitfix_sh("git -C hk checkout -q --detach") == 0);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
     CHECK_INT_EQ(h.kind, GITWORK_HEAD_DETACHED);
     CHECK_STR_EQ(h.branch, "");
     CHECK_STR_EQ(h.oid, oid);
@@ -94,13 +128,14 @@ static void test_head_branch_detached_unborn(void)
     CHECK(gitfix_sh("git init -q -b trunk unborn") == 0);
     free(dir);
     dir = path_in("unborn");
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
     gitwork_close(g);
     CHECK_INT_EQ(h.kind, GITWORK_HEAD_UNBORN);
     CHECK_STR_EQ(h.branch, "trunk");
     CHECK_STR_EQ(h.oid, "");
+    e2b_error_free(err);
 }
 
 static void check_name(const char *in, const char *want, int *ok)
@@ -186,13 +221,13 @@ static void test_file_list_matches_git(void)
     CHECK(make_fixture("fl") == 0);
     char *dir = path_in("fl");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     int rc = gitwork_list_files(g, &l, &err);
     gitwork_close(g);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
     /* git's own answer, minus files gone from the work tree, plus .git last. */
     char *want = gitfix_out(
@@ -216,6 +251,7 @@ static void test_file_list_matches_git(void)
     CHECK_INT_EQ(l.nsubmodules, 0);
     free(got);
     gitwork_filelist_free(&l);
+    e2b_error_free(err);
 }
 
 static void test_submodule_reported_not_listed(void)
@@ -227,19 +263,20 @@ static void test_submodule_reported_not_listed(void)
                     ">/dev/null 2>&1 && git commit -qm sub") == 0);
     char *dir = path_in("withsub");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     int rc = gitwork_list_files(g, &l, &err);
     gitwork_close(g);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
     CHECK_STR_EQ(got, ".gitmodules\ntop\n.git\n");
     free(got);
     CHECK_INT_EQ(l.nsubmodules, 1);
     CHECK_STR_EQ(l.submodules[0], "vendor/sub");
     gitwork_filelist_free(&l);
+    e2b_error_free(err);
 }
 
 static void test_linked_worktree_refused(void)
@@ -248,15 +285,16 @@ static void test_linked_worktree_refused(void)
                     "git commit -qm a && git worktree add -q ../lw-wt -b other") == 0);
     char *dir = path_in("lw-wt");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     int rc = gitwork_list_files(g, &l, &err);
     gitwork_close(g);
-    CHECK_INT_EQ(rc, GW_EFAIL);
-    CHECK(strstr(err.msg, "linked worktree") != NULL);
+    CHECK_INT_EQ(rc, E2B_SUB_FAILED);
+    CHECK(strstr(e2b_error_message(err), "linked worktree") != NULL);
     CHECK_INT_EQ(l.count, 0);
+    e2b_error_free(err);
 }
 
 static void test_user_from_config(void)
@@ -265,24 +303,25 @@ static void test_user_from_config(void)
                     "git config --global user.email global@example.invalid") == 0);
     char *dir = path_in("usr");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     char *name, *email;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     int rc = gitwork_user(g, &name, &email, &err);
     gitfix_sh("git config --global --unset user.email");
     char *n2 = NULL, *e2 = NULL;
     int rc2 = gitwork_user(g, &n2, &e2, &err);
     gitwork_close(g);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     CHECK_STR_EQ(name, "Zoë Local");
     CHECK_STR_EQ(email, "global@example.invalid");
     free(name);
     free(email);
-    CHECK_INT_EQ(rc2, GW_OK);
+    CHECK_INT_EQ(rc2, 0);
     CHECK_STR_EQ(n2, "Zoë Local");
     CHECK(e2 == NULL);
     free(n2);
+    e2b_error_free(err);
 }
 
 /* A fingerprint of everything pull must not change: HEAD, the index bytes, the work tree
@@ -314,9 +353,9 @@ static void test_update_branch_outcomes(void)
     char *before = fingerprint("ub");
     char *dir = path_in("ub");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_branch_outcome oc;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     int r1 = gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
     gitwork_branch_outcome o1 = oc;
@@ -329,7 +368,8 @@ static void test_update_branch_outcomes(void)
     int r4 = gitwork_update_branch(g, "e2b/box", c1, 0, &oc, &err); /* ancestor: contained */
     gitwork_branch_outcome o4 = oc;
     int r5 = gitwork_update_branch(g, "e2b/box", cd, 0, &oc, &err);
-    gw_error e5 = err;
+    e2b_error *e5 = err;
+    err = NULL;
     char *at5 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
     int r6 = gitwork_update_branch(g, "e2b/box", cd, 1, &oc, &err);
     gitwork_branch_outcome o6 = oc;
@@ -340,7 +380,8 @@ static void test_update_branch_outcomes(void)
                                    0, &oc, &err);
     /* the checked-out branch is never moved */
     int r10 = gitwork_update_branch(g, "main", c3, 0, &oc, &err);
-    gw_error e10 = err;
+    e2b_error *e10 = err;
+    err = NULL;
     char tip[41], none[41] = "x";
     int t1 = gitwork_branch_tip(g, "e2b/box", tip, &err);
     int t2 = gitwork_branch_tip(g, "e2b/absent", none, &err);
@@ -349,38 +390,41 @@ static void test_update_branch_outcomes(void)
     char *after = fingerprint("ub");
     char *main_after = gitfix_out("git -C ub rev-parse main");
 
-    CHECK_INT_EQ(r1, GW_OK);
+    CHECK_INT_EQ(r1, 0);
     CHECK_INT_EQ(o1, GITWORK_BRANCH_CREATED);
     CHECK_STR_EQ(at1, c2);
-    CHECK_INT_EQ(r2, GW_OK);
+    CHECK_INT_EQ(r2, 0);
     CHECK_INT_EQ(o2, GITWORK_BRANCH_UP_TO_DATE);
-    CHECK_INT_EQ(r3, GW_OK);
+    CHECK_INT_EQ(r3, 0);
     CHECK_INT_EQ(o3, GITWORK_BRANCH_FAST_FORWARDED);
     CHECK_STR_EQ(at3, c3);
-    CHECK_INT_EQ(r4, GW_OK);
+    CHECK_INT_EQ(r4, 0);
     CHECK_INT_EQ(o4, GITWORK_BRANCH_UP_TO_DATE);
-    CHECK_INT_EQ(r5, GW_EDIVERGED);
-    CHECK(strstr(e5.msg, "diverged") != NULL && strstr(e5.msg, "--force") != NULL);
+    CHECK_INT_EQ(r5, E2B_SUB_DIVERGED);
+    CHECK(strstr(e2b_error_message(e5), "diverged") != NULL && strstr(e2b_error_message(e5), "--force") != NULL);
     CHECK_STR_EQ(at5, c3);
-    CHECK_INT_EQ(r6, GW_OK);
+    CHECK_INT_EQ(r6, 0);
     CHECK_INT_EQ(o6, GITWORK_BRANCH_FORCED);
     CHECK_STR_EQ(at6, cd);
-    CHECK_INT_EQ(r7, GW_EINVAL);
-    CHECK_INT_EQ(r8, GW_EINVAL);
-    CHECK_INT_EQ(r9, GW_EFAIL);
-    CHECK_INT_EQ(r10, GW_ECHECKEDOUT);
-    CHECK(strstr(e10.msg, "checked out") != NULL);
+    CHECK_INT_EQ(r7, E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(r8, E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(r9, E2B_SUB_FAILED);
+    CHECK_INT_EQ(r10, E2B_SUB_CHECKED_OUT);
+    CHECK(strstr(e2b_error_message(e10), "checked out") != NULL);
     CHECK_STR_EQ(main_after, c1);
-    CHECK_INT_EQ(t1, GW_OK);
+    CHECK_INT_EQ(t1, 0);
     CHECK_STR_EQ(tip, cd);
-    CHECK_INT_EQ(t2, GW_OK);
+    CHECK_INT_EQ(t2, 0);
     CHECK_STR_EQ(none, "");
-    CHECK_INT_EQ(t3, GW_EINVAL);
+    CHECK_INT_EQ(t3, E2B_SUB_BAD_ARG);
     CHECK(before && after);
     CHECK_STR_EQ(after, before);
     free(c1); free(c2); free(c3); free(cd);
     free(at1); free(at3); free(at5); free(at6);
     free(before); free(after); free(main_after);
+    e2b_error_free(err);
+    e2b_error_free(e5);
+    e2b_error_free(e10);
 }
 
 static void test_foreign_owner(void)
@@ -388,11 +432,12 @@ static void test_foreign_owner(void)
     CHECK(gitfix_sh("git init -q -b main owned && chown -R 54321:54321 owned") == 0);
     char *dir = path_in("owned");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = gitwork_open(&g, dir, 0, &err);
     gitwork_close(g);
     g = NULL;
-    gw_error e1 = err;
+    e2b_error *e1 = err;
+    err = NULL;
     /* git's safe.directory is honoured without the flag */
     gitfix_sh("git config --global --add safe.directory \"$(pwd)/owned\"");
     int rc3 = gitwork_open(&g, dir, 0, &err);
@@ -402,16 +447,19 @@ static void test_foreign_owner(void)
     int rc2 = gitwork_open(&g, dir, GITWORK_ALLOW_FOREIGN_OWNER, &err);
     gitwork_close(g);
     free(dir);
-    CHECK_INT_EQ(rc, GW_EOWNER);
-    CHECK(strstr(e1.msg, "safe.directory") != NULL);
-    CHECK_INT_EQ(rc3, GW_OK);
-    CHECK_INT_EQ(rc2, GW_OK);
+    CHECK_INT_EQ(rc, E2B_SUB_FOREIGN_OWNER);
+    CHECK(strstr(e2b_error_message(e1), "safe.directory") != NULL);
+    CHECK_INT_EQ(rc3, 0);
+    CHECK_INT_EQ(rc2, 0);
+    e2b_error_free(err);
+    e2b_error_free(e1);
 }
 
 int main(void)
 {
     gitfix_tmpdir();
     RUN(test_not_a_repository);
+    RUN(test_errors_are_e2b_errors);
     RUN(test_bare_repository_refused);
     RUN(test_discovers_upwards_and_workdir);
     RUN(test_head_branch_detached_unborn);

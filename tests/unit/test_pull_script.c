@@ -64,10 +64,22 @@ static char *run_script(const pull_script_var *vars, size_t n, int *status)
     return out;
 }
 
+/* A copy of an error's subcode and message, kept in a result by value. */
+typedef struct {
+    int code;
+    char msg[512];
+} err_snap;
+
+static void snap(err_snap *s, const e2b_error *e)
+{
+    s->code = e2b_error_sub_of(e);
+    snprintf(s->msg, sizeof s->msg, "%s", e ? e2b_error_message(e) : "");
+}
+
 typedef struct {
     int status;
     int rc;
-    gw_error err;
+    err_snap err;
     pull_script_result res;
     char *stdout_text;
 } pull_run;
@@ -81,13 +93,18 @@ static pull_run pull_prev(const char *boxrel, const char *base, const char *prev
                             .user_name = "Local Üser", .user_email = "local@example.invalid"};
     pull_script_var *vars;
     size_t n;
-    pr.rc = pull_script_env(&p, &vars, &n, &pr.err);
+    e2b_error *e = NULL;
+    pr.rc = pull_script_env(&p, &vars, &n, &e);
+    snap(&pr.err, e);
+    e2b_error_free(e);
     free(dir);
-    if (pr.rc != GW_OK)
+    if (pr.rc != 0)
         return pr;
     pr.stdout_text = run_script(vars, n, &pr.status);
     pull_script_env_free(vars, n);
-    pr.rc = pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res, &pr.err);
+    pr.rc = pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res, &e);
+    snap(&pr.err, e);
+    e2b_error_free(e);
     return pr;
 }
 
@@ -104,22 +121,25 @@ static void pull_run_free(pull_run *pr)
 
 /* Imports a bundle file into repo and moves e2b/<branch>. */
 static int import_bundle(const char *repo, const char *file, const char *branch,
-                         gitwork_branch_outcome *oc, char oid[41], gw_error *err)
+                         gitwork_branch_outcome *oc, char oid[41], e2b_error **err)
 {
     char *rp = path_in(repo);
     size_t len = 0;
     unsigned char *data = gitfix_read_file(file, &len);
     gitwork *g = NULL;
     bundle_import *bi = NULL;
-    int rc = data ? gitwork_open(&g, rp, 0, err) : GW_EIO;
-    if (rc == GW_OK)
+    int rc = data ? gitwork_open(&g, rp, 0, err) : E2B_SUB_FILE_IO;
+    if (rc == 0)
         rc = bundle_import_new(&bi, g, NULL, NULL, err);
-    for (size_t pos = 0; rc == GW_OK && pos < len; pos += 4096)
+    for (size_t pos = 0; rc == 0 && pos < len; pos += 4096)
         rc = bundle_import_write(bi, data + pos, len - pos < 4096 ? len - pos : 4096);
-    if (rc == GW_OK)
+    if (rc == 0)
         rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, branch, 0, oc, oid);
-    if (bi && rc != GW_OK)
-        *err = *bundle_import_error(bi);
+    if (bi && rc != 0)
+    {
+        e2b_error_free(*err);
+        *err = e2b_error_copy(bundle_import_error(bi));
+    }
     bundle_import_free(bi);
     gitwork_close(g);
     free(data);
@@ -168,7 +188,7 @@ static void test_thin_pull_round_trip(void)
                                     "git status --porcelain -uall");
     pull_run pr = pull_in("box", base_oid, "feat-x");
     char *after = box_state("box");
-    CHECK_MSG(pr.rc == GW_OK, "%s / out: %s", pr.err.msg, pr.stdout_text);
+    CHECK_MSG(pr.rc == 0, "%s / out: %s", pr.err.msg, pr.stdout_text);
     CHECK_INT_EQ(pr.status, 0);
     CHECK_INT_EQ(pr.res.kind, PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(pr.res.full, 0);
@@ -182,9 +202,9 @@ static void test_thin_pull_round_trip(void)
 
     gitwork_branch_outcome oc;
     char oid[41];
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = import_bundle("local", pr.res.path, "e2b/feat-x", &oc, oid, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK_INT_EQ(oc, GITWORK_BRANCH_CREATED);
     CHECK_STR_EQ(oid, pr.res.commit);
     unlink(pr.res.path);
@@ -216,22 +236,24 @@ static void test_thin_pull_round_trip(void)
     free(local_after);
     free(before);
     free(after);
+    e2b_error_free(err);
 }
 
 /* Pull the box with prev = the local branch tip; import into local as e2b/feat-x. */
-static int pull_and_import(gitwork_branch_outcome *oc, pull_script_kind *kind, gw_error *err)
+static int pull_and_import(gitwork_branch_outcome *oc, pull_script_kind *kind, e2b_error **err)
 {
     char *prev = gitfix_out("git -C local rev-parse refs/heads/e2b/feat-x");
     pull_run pr = pull_prev("box", base_oid, prev, "feat-x");
     free(prev);
     int rc = pr.rc;
     *kind = pr.res.kind;
-    *err = pr.err;
-    if (rc == GW_OK && pr.res.kind == PULL_SCRIPT_BUNDLE) {
+    if (rc != 0)
+        local_error_set(err, pr.err.code, "%s", pr.err.msg);
+    if (rc == 0 && pr.res.kind == PULL_SCRIPT_BUNDLE) {
         char oid[41];
         rc = import_bundle("local", pr.res.path, "e2b/feat-x", oc, oid, err);
-        if (rc == GW_OK && strcmp(oid, pr.res.commit) != 0)
-            rc = GW_EFAIL;
+        if (rc == 0 && strcmp(oid, pr.res.commit) != 0)
+            rc = E2B_SUB_FAILED;
         unlink(pr.res.path);
     }
     pull_run_free(&pr);
@@ -242,23 +264,23 @@ static void test_successive_pulls_fast_forward(void)
 {
     gitwork_branch_outcome oc;
     pull_script_kind kind;
-    gw_error err;
+    e2b_error *err = NULL;
     /* more uncommitted work on the same HEAD: builds on the last snapshot */
     CHECK(gitfix_sh("cd box && echo more >> new.txt && rm keep.txt") == 0);
     int rc = pull_and_import(&oc, &kind, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK_INT_EQ(oc, GITWORK_BRANCH_FAST_FORWARDED);
     CHECK(gitfix_sh("git -C local show e2b/feat-x:new.txt | grep -q more && "
                     "! git -C local cat-file -e e2b/feat-x:keep.txt 2>/dev/null && "
                     "git -C local rev-parse -q --verify e2b/feat-x~1^{commit} >/dev/null") == 0);
     /* nothing changed since: no bundle at all */
     rc = pull_and_import(&oc, &kind, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK_INT_EQ(kind, PULL_SCRIPT_NOWORK);
     /* the agent commits everything: the snapshot joins HEAD and the last snapshot */
     CHECK(gitfix_sh("cd box && git add -A && git commit -qm 'agent two' && echo three > three.txt") == 0);
     rc = pull_and_import(&oc, &kind, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK_INT_EQ(kind, PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(oc, GITWORK_BRANCH_FAST_FORWARDED);
     CHECK(gitfix_sh("test \"$(git -C local show e2b/feat-x:three.txt)\" = three && "
@@ -269,11 +291,12 @@ static void test_successive_pulls_fast_forward(void)
                     "cd ../local && git worktree remove ../local-wt && cd ../box && echo four > four.txt") == 0);
     char *tip = gitfix_out("git -C local rev-parse e2b/feat-x");
     rc = pull_and_import(&oc, &kind, &err);
-    CHECK_INT_EQ(rc, GW_EDIVERGED);
+    CHECK_INT_EQ(rc, E2B_SUB_DIVERGED);
     char *tip_after = gitfix_out("git -C local rev-parse e2b/feat-x");
     CHECK_STR_EQ(tip_after, tip);
     free(tip);
     free(tip_after);
+    e2b_error_free(err);
 }
 
 static void test_no_work_and_full_bundles(void)
@@ -281,7 +304,7 @@ static void test_no_work_and_full_bundles(void)
     /* a box exactly at its base */
     CHECK(gitfix_sh("git clone -q local clean") == 0);
     pull_run pr = pull_in("clean", base_oid, "clean");
-    CHECK_MSG(pr.rc == GW_OK, "%s", pr.err.msg);
+    CHECK_MSG(pr.rc == 0, "%s", pr.err.msg);
     CHECK_INT_EQ(pr.res.kind, PULL_SCRIPT_NOWORK);
     CHECK_STR_EQ(pr.res.commit, base_oid);
     CHECK(pr.res.path == NULL);
@@ -291,15 +314,15 @@ static void test_no_work_and_full_bundles(void)
     CHECK(gitfix_sh("echo w > clean/w.txt && git init -q -b main fresh") == 0);
     pull_run full = pull_in("clean", NULL, "clean");
     pull_run alien = pull_in("clean", "1111111111111111111111111111111111111111", "clean");
-    CHECK_MSG(full.rc == GW_OK, "%s", full.err.msg);
-    CHECK_MSG(alien.rc == GW_OK, "%s", alien.err.msg);
+    CHECK_MSG(full.rc == 0, "%s", full.err.msg);
+    CHECK_MSG(alien.rc == 0, "%s", alien.err.msg);
     CHECK_INT_EQ(full.res.full, 1);
     CHECK_INT_EQ(alien.res.full, 1);
     gitwork_branch_outcome oc;
     char oid[41];
-    gw_error err;
+    e2b_error *err = NULL;
     int rc = import_bundle("fresh", full.res.path, "e2b/clean", &oc, oid, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK(gitfix_sh("test \"$(git -C fresh show e2b/clean:w.txt)\" = w && "
                     "test \"$(git -C fresh rev-list --count e2b/clean)\" = 2") == 0);
     unlink(full.res.path);
@@ -312,16 +335,17 @@ static void test_no_work_and_full_bundles(void)
     char *before = box_state("unborn");
     pull_run ub = pull_in("unborn", NULL, "unborn");
     char *after = box_state("unborn");
-    CHECK_MSG(ub.rc == GW_OK, "%s", ub.err.msg);
+    CHECK_MSG(ub.rc == 0, "%s", ub.err.msg);
     CHECK_STR_EQ(after, before);
     rc = import_bundle("fresh2", ub.res.path, "e2b/unborn", &oc, oid, &err);
-    CHECK_MSG(rc == GW_OK, "%s", err.msg);
+    CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
     CHECK(gitfix_sh("test \"$(git -C fresh2 rev-list --count e2b/unborn)\" = 1 && "
                     "test \"$(git -C fresh2 show e2b/unborn:first.txt)\" = first") == 0);
     unlink(ub.res.path);
     pull_run_free(&ub);
     free(before);
     free(after);
+    e2b_error_free(err);
 }
 
 static void test_values_are_data_not_code(void)
@@ -329,7 +353,7 @@ static void test_values_are_data_not_code(void)
     CHECK(gitfix_sh("git clone -q local inj && echo x > inj/x") == 0);
     const char *evil = "$(touch pwned1)`touch pwned2`'\"; touch pwned3; \\";
     pull_run pr = pull_in("inj", base_oid, evil);
-    CHECK_MSG(pr.rc == GW_OK, "%s", pr.err.msg);
+    CHECK_MSG(pr.rc == 0, "%s", pr.err.msg);
     CHECK(gitfix_sh("! ls pwned* inj/pwned* >/dev/null 2>&1") == 0);
     char *msg = gitfix_out("git -C inj log -1 --format=%%s %s", pr.res.commit);
     char want[200];
@@ -341,7 +365,7 @@ static void test_values_are_data_not_code(void)
     /* a directory name with spaces and quotes is fine too */
     CHECK(gitfix_sh("git clone -q local \"od'd dir\" && echo y > \"od'd dir/y\"") == 0);
     pull_run odd = pull_in("od'd dir", base_oid, "odd");
-    CHECK_MSG(odd.rc == GW_OK, "%s", odd.err.msg);
+    CHECK_MSG(odd.rc == 0, "%s", odd.err.msg);
     unlink(odd.res.path);
     pull_run_free(&odd);
 }
@@ -358,12 +382,12 @@ static void test_submodules_survive_a_pull(void)
     /* the box got no submodule content: first an empty directory, then none at all */
     CHECK(gitfix_sh("test -d subbox/vendor/sub && echo change >> subbox/top") == 0);
     pull_run a = pull_in("subbox", base, "sub");
-    CHECK_MSG(a.rc == GW_OK, "%s", a.err.msg);
+    CHECK_MSG(a.rc == 0, "%s", a.err.msg);
     char *ka = gitfix_out("git -C subbox rev-parse %s:vendor/sub", a.res.commit);
     CHECK_STR_EQ(ka, link);
     CHECK(gitfix_sh("rmdir subbox/vendor/sub && git -C subbox status --porcelain | grep -q '^ D vendor/sub'") == 0);
     pull_run b = pull_in("subbox", base, "sub");
-    CHECK_MSG(b.rc == GW_OK, "%s", b.err.msg);
+    CHECK_MSG(b.rc == 0, "%s", b.err.msg);
     char *kb = gitfix_out("git -C subbox rev-parse %s:vendor/sub", b.res.commit);
     CHECK_STR_EQ(kb, link);
     char *top = gitfix_out("git -C subbox show %s:top", b.res.commit);
@@ -371,7 +395,7 @@ static void test_submodules_survive_a_pull(void)
     /* a submodule the agent really removed stays removed */
     CHECK(gitfix_sh("cd subbox && git rm -q --cached vendor/sub") == 0);
     pull_run c = pull_in("subbox", base, "sub");
-    CHECK_MSG(c.rc == GW_OK, "%s", c.err.msg);
+    CHECK_MSG(c.rc == 0, "%s", c.err.msg);
     CHECK(gitfix_sh("! git -C subbox rev-parse -q --verify %s:vendor/sub >/dev/null", c.res.commit) == 0);
     unlink(a.res.path);
     unlink(b.res.path);
@@ -391,7 +415,7 @@ static void test_errors_are_reported(void)
     CHECK(gitfix_sh("mkdir -p notrepo") == 0);
     pull_run pr = pull_in("notrepo", NULL, "x");
     CHECK_INT_EQ(pr.status, 1);
-    CHECK_INT_EQ(pr.rc, GW_EFAIL);
+    CHECK_INT_EQ(pr.rc, E2B_SUB_FAILED);
     CHECK(strstr(pr.err.msg, "in the box: not a git repository") != NULL);
     pull_run_free(&pr);
     pull_run missing = pull_in("does-not-exist", NULL, "x");
@@ -402,23 +426,24 @@ static void test_errors_are_reported(void)
     pull_script_params p = {.dir = "relative", .box_name = "x"};
     pull_script_var *v;
     size_t n;
-    gw_error err;
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), GW_EINVAL);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
     p.dir = "/abs";
     p.base = "HEAD~1";
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), GW_EINVAL);
+    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
     p.base = NULL;
     p.user_name = "two\nlines";
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), GW_EINVAL);
+    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    e2b_error_free(err);
 }
 
 static void test_parse_output(void)
 {
     pull_script_result r;
-    gw_error err;
+    e2b_error *err = NULL;
     const char *ok = "noise\nE2B-TUI-BUNDLE " "0123456789abcdef0123456789abcdef01234567"
                      " thin 1234 /tmp/a b.bundle\n";
-    CHECK_INT_EQ(pull_script_parse_output(ok, strlen(ok), &r, &err), GW_OK);
+    CHECK_INT_EQ(pull_script_parse_output(ok, strlen(ok), &r, &err), 0);
     CHECK_INT_EQ(r.kind, PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(r.full, 0);
     CHECK_INT_EQ(r.size, 1234);
@@ -435,11 +460,12 @@ static void test_parse_output(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = pull_script_parse_output(bad[i], strlen(bad[i]), &r, &err);
-        CHECK_MSG(rc == GW_EFAIL && strstr(err.msg, "no result line"), "case %zu: %d %s", i, rc, err.msg);
+        CHECK_MSG(rc == E2B_SUB_FAILED && strstr(e2b_error_message(err), "no result line"), "case %zu: %d %s", i, rc, e2b_error_message(err));
     }
     const char *e = "E2B-TUI-ERROR bad \x1b[31mthing\n";
-    CHECK_INT_EQ(pull_script_parse_output(e, strlen(e), &r, &err), GW_EFAIL);
-    CHECK_STR_EQ(err.msg, "in the box: bad ?[31mthing");
+    CHECK_INT_EQ(pull_script_parse_output(e, strlen(e), &r, &err), E2B_SUB_FAILED);
+    CHECK_STR_EQ(e2b_error_message(err), "in the box: bad ?[31mthing");
+    e2b_error_free(err);
 }
 
 int main(void)

@@ -63,12 +63,12 @@ static void test_round_trip_with_real_tar(void)
               "mkdir -p build && echo o > build/x.o && echo l > debug.log") == 0);
     char *dir = path_in("src");
     gitwork *g = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), GW_OK);
+    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
     int rc = gitwork_list_files(g, &l, &err);
     gitwork_close(g);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     char *listfile = path_in("list0");
     CHECK(write_list(listfile, &l) == 0);
     free(listfile);
@@ -77,7 +77,7 @@ static void test_round_trip_with_real_tar(void)
     rc = tarball_new(&t, dir, (const char *const *)l.paths, l.count, 0, &err);
     free(dir);
     gitwork_filelist_free(&l);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     tarball_progress p0;
     tarball_get_progress(t, &p0);
     char *out = path_in("src.tgz");
@@ -135,6 +135,7 @@ static void test_round_trip_with_real_tar(void)
     char *modes = gitfix_out("tar -tvzf src.tgz run.sh kept.txt | cut -c1-10 | tr '\\n' ' '");
     CHECK_STR_EQ(modes, "-rw-r--r-- -rwxr-xr-x ");
     free(modes);
+    e2b_error_free(err);
 }
 
 static void test_refuses_unsafe_and_missing_paths(void)
@@ -142,7 +143,7 @@ static void test_refuses_unsafe_and_missing_paths(void)
     CHECK(gitfix_sh("mkdir -p up && echo a > up/a && mkfifo up/fifo") == 0);
     char *dir = path_in("up");
     tarball *t = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     const char *abs[] = {"a", "/etc/passwd"};
     const char *dots[] = {"x/../../a"};
     const char *missing[] = {"nope"};
@@ -151,14 +152,15 @@ static void test_refuses_unsafe_and_missing_paths(void)
     CHECK(t == NULL);
     int r2 = tarball_new(&t, dir, dots, 1, 0, &err);
     int r3 = tarball_new(&t, dir, missing, 1, 0, &err);
-    gw_error e3 = err;
+    e2b_error *e3 = err;
+    err = NULL;
     int r4 = tarball_new(&t, dir, fifo, 2, 0, &err);
     free(dir);
-    CHECK_INT_EQ(r1, GW_EINVAL);
-    CHECK_INT_EQ(r2, GW_EINVAL);
-    CHECK_INT_EQ(r3, GW_EIO);
-    CHECK(strstr(e3.msg, "nope") != NULL);
-    CHECK_INT_EQ(r4, GW_OK);
+    CHECK_INT_EQ(r1, E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(r2, E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(r3, E2B_SUB_FILE_IO);
+    CHECK(strstr(e2b_error_message(e3), "nope") != NULL);
+    CHECK_INT_EQ(r4, 0);
     tarball_progress p;
     tarball_get_progress(t, &p);
     size_t total;
@@ -167,6 +169,8 @@ static void test_refuses_unsafe_and_missing_paths(void)
     CHECK_INT_EQ(r, 0);
     CHECK_INT_EQ(p.skipped, 1);
     CHECK_INT_EQ(p.files_total, 1);
+    e2b_error_free(err);
+    e2b_error_free(e3);
 }
 
 /* Reads until some but not all of the big file has been consumed. */
@@ -191,33 +195,36 @@ static void test_file_changing_size_fails_cleanly(void)
     const char *one[] = {"big"};
     const char *two[] = {"big2"};
     tarball *t = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     size_t total;
-    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 1, &err), GW_OK);
+    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 1, &err), 0);
     int part = read_partway(t, size);
     gitfix_sh("truncate -s 100 ch/big");
     ssize_t r = drain(t, NULL, 4096, &total);
-    gw_error e = *tarball_error(t);
+    e2b_error *e = e2b_error_copy(tarball_error(t));
     ssize_t again = tarball_read(t, (char[8]){0}, 8);
     tarball_free(t);
     CHECK_INT_EQ(part, 0);
     CHECK_INT_EQ(r, -1);
     CHECK_INT_EQ(again, -1);
-    CHECK_INT_EQ(e.code, GW_ECHANGED);
-    CHECK(strstr(e.msg, "big shrank") != NULL);
+    CHECK_INT_EQ(e2b_error_sub_of(e), E2B_SUB_FILE_CHANGED);
+    CHECK(strstr(e2b_error_message(e), "big shrank") != NULL);
 
     t = NULL;
-    CHECK_INT_EQ(tarball_new(&t, dir, two, 1, 1, &err), GW_OK);
+    CHECK_INT_EQ(tarball_new(&t, dir, two, 1, 1, &err), 0);
     part = read_partway(t, size);
     gitfix_sh("head -c 100000 /dev/urandom >> ch/big2");
     r = drain(t, NULL, 4096, &total);
-    e = *tarball_error(t);
+    e2b_error_free(e);
+    e = e2b_error_copy(tarball_error(t));
     tarball_free(t);
     free(dir);
     CHECK_INT_EQ(part, 0);
     CHECK_INT_EQ(r, -1);
-    CHECK_INT_EQ(e.code, GW_ECHANGED);
-    CHECK(strstr(e.msg, "big2 grew") != NULL);
+    CHECK_INT_EQ(e2b_error_sub_of(e), E2B_SUB_FILE_CHANGED);
+    CHECK(strstr(e2b_error_message(e), "big2 grew") != NULL);
+    e2b_error_free(err);
+    e2b_error_free(e);
 }
 
 static void test_edit_before_read_uses_new_content(void)
@@ -226,8 +233,8 @@ static void test_edit_before_read_uses_new_content(void)
     char *dir = path_in("ed");
     const char *one[] = {"f"};
     tarball *t = NULL;
-    gw_error err;
-    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 0, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 0, &err), 0);
     free(dir);
     CHECK(gitfix_sh("echo 'a longer line than before' > ed/f") == 0);
     char *out = path_in("ed.tgz");
@@ -243,6 +250,7 @@ static void test_edit_before_read_uses_new_content(void)
     char *got = gitfix_out("tar -xzOf ed.tgz f");
     CHECK_STR_EQ(got, "a longer line than before");
     free(got);
+    e2b_error_free(err);
 }
 
 static void test_file_replaced_by_symlink_fails(void)
@@ -251,17 +259,19 @@ static void test_file_replaced_by_symlink_fails(void)
     char *dir = path_in("sy");
     const char *paths[] = {"f"};
     tarball *t = NULL;
-    gw_error err;
-    CHECK_INT_EQ(tarball_new(&t, dir, paths, 1, 0, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(tarball_new(&t, dir, paths, 1, 0, &err), 0);
     free(dir);
     CHECK(gitfix_sh("rm sy/f && ln -s target sy/f") == 0);
     size_t total;
     ssize_t r = drain(t, NULL, 4096, &total);
-    gw_error e = *tarball_error(t);
+    e2b_error *e = e2b_error_copy(tarball_error(t));
     tarball_free(t);
     CHECK_INT_EQ(r, -1);
-    CHECK_INT_EQ(e.code, GW_ECHANGED);
-    CHECK(strstr(e.msg, "f changed while being archived (now a symlink)") != NULL);
+    CHECK_INT_EQ(e2b_error_sub_of(e), E2B_SUB_FILE_CHANGED);
+    CHECK(strstr(e2b_error_message(e), "f changed while being archived (now a symlink)") != NULL);
+    e2b_error_free(err);
+    e2b_error_free(e);
 }
 
 static void test_vanished_file_and_empty_dirs(void)
@@ -271,8 +281,8 @@ static void test_vanished_file_and_empty_dirs(void)
     char *dir = path_in("va");
     const char *paths[] = {"gone", "keep"};
     tarball *t = NULL;
-    gw_error err;
-    CHECK_INT_EQ(tarball_new(&t, dir, paths, 2, 0, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(tarball_new(&t, dir, paths, 2, 0, &err), 0);
     free(dir);
     /* a submodule path: an empty directory entry, its contents not walked */
     int a1 = tarball_add_empty_dir(t, "sub/mod", &err);
@@ -286,9 +296,9 @@ static void test_vanished_file_and_empty_dirs(void)
     tarball_get_progress(t, &p);
     tarball_free(t);
     free(out);
-    CHECK_INT_EQ(a1, GW_OK);
-    CHECK_INT_EQ(a2, GW_EINVAL);
-    CHECK_INT_EQ(a3, GW_EINVAL);
+    CHECK_INT_EQ(a1, 0);
+    CHECK_INT_EQ(a2, E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(a3, E2B_SUB_BAD_ARG);
     CHECK_INT_EQ(r, 0);
     CHECK_INT_EQ(p.vanished, 1);
     CHECK_INT_EQ(p.files_done, p.files_total);
@@ -297,6 +307,7 @@ static void test_vanished_file_and_empty_dirs(void)
     char *names = gitfix_out("tar -tzf va.tgz | tr '\n' ' '");
     CHECK_STR_EQ(names, "keep sub/mod/ ");
     free(names);
+    e2b_error_free(err);
 }
 
 static long max_rss_kib(void)
@@ -320,11 +331,11 @@ static void test_bounded_memory_for_large_project(void)
     CHECK(n == 200);
     char *dir = path_in("large");
     tarball *t = NULL;
-    gw_error err;
+    e2b_error *err = NULL;
     long before = max_rss_kib();
     int rc = tarball_new(&t, dir, paths, n, 1, &err);
     free(dir);
-    CHECK_INT_EQ(rc, GW_OK);
+    CHECK_INT_EQ(rc, 0);
     size_t total;
     ssize_t r = drain(t, NULL, 65536, &total);
     tarball_progress p;
@@ -337,6 +348,7 @@ static void test_bounded_memory_for_large_project(void)
     CHECK(total > 100000000); /* random data does not shrink */
     CHECK_MSG(p.peak_buffer <= 1024 * 1024, "peak buffer %zu bytes", p.peak_buffer);
     CHECK_MSG(grew < 32 * 1024, "max RSS grew by %ld KiB for a 96 MiB archive", grew);
+    e2b_error_free(err);
 }
 
 int main(void)

@@ -46,14 +46,17 @@ static void test_split(void)
         CHECK(mkdir(d, 0755) == 0);
     }
     put(".git/HEAD", 20, 0);
+    put(".git/config", 20, 0);      /* sent rewritten, by the caller */
+    put(".git/credentials", 20, 0); /* never sent */
+    put(".git/FETCH_HEAD", 20, 0);
     put(".git/objects/ab/cdef", 100, 1);
     put("src/big.c", 100000, 0);      /* text: gzip shrinks it */
     put("src/big.bin", 100000, 1);    /* random: plain */
     put("src/small.bin", 1000, 1);    /* too small to bother */
     const char *paths[] = {"src/big.bin", "src/big.c", "src/small.bin", ".git"};
     upload_list gz, plain;
-    gw_error err;
-    CHECK_INT_EQ(upload_split(root, paths, 4, &gz, &plain, &err), GW_OK);
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(upload_split(root, paths, 4, &gz, &plain, &err), 0);
     CHECK(has(&plain, "src/big.bin"));
     CHECK(has(&plain, ".git/objects"));
     CHECK_INT_EQ((int)plain.count, 2);
@@ -62,6 +65,7 @@ static void test_split(void)
     CHECK(has(&gz, ".git/HEAD"));
     CHECK(has(&gz, ".git/refs"));
     CHECK(!has(&gz, ".git"));
+    CHECK(!has(&gz, ".git/config") && !has(&gz, ".git/credentials") && !has(&gz, ".git/FETCH_HEAD"));
     CHECK_INT_EQ((int)gz.count, 4);
     upload_list_free(&gz);
     upload_list_free(&plain);
@@ -70,10 +74,11 @@ static void test_split(void)
     const char *missing[] = {".git"};
     snprintf(d, sizeof d, "rm -rf '%s'", root);
     CHECK(system(d) == 0);
-    CHECK_INT_EQ(upload_split(root, missing, 1, &gz, &plain, &err), GW_EIO);
-    CHECK(strstr(err.msg, ".git") != NULL);
+    CHECK_INT_EQ(upload_split(root, missing, 1, &gz, &plain, &err), E2B_SUB_FILE_IO);
+    CHECK(strstr(e2b_error_message(err), ".git") != NULL);
     upload_list_free(&gz);
     upload_list_free(&plain);
+    e2b_error_free(err);
 }
 
 int main(void)

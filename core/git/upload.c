@@ -1,0 +1,98 @@
+#include "core/git/upload.h"
+
+#include "core/git/upload_gitconfig.h"
+#include "core/git/upload_split.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Adds the rewritten .git/<name> to t when the project has that file. */
+static int add_config(tarball *t, const char *root, const char *name, e2b_error **err)
+{
+    char path[4200], rel[64];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/.git/%s", root, name);
+    snprintf(rel, sizeof rel, ".git/%s", name);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = upload_gitconfig(path, &text, &len, err);
+    if (rc == 0)
+        rc = tarball_add_data(t, rel, text, len, err);
+    if (text) {
+        explicit_bzero(text, len);
+        free(text);
+    }
+    return rc;
+}
+
+static int append(upload_list *to, upload_list *from)
+{
+    if (from->count == 0)
+        return 0;
+    char **n = realloc(to->paths, (to->count + from->count) * sizeof *n);
+    if (!n)
+        return -1;
+    memcpy(n + to->count, from->paths, from->count * sizeof *n);
+    to->paths = n;
+    to->count += from->count;
+    to->cap = to->count;
+    free(from->paths);
+    memset(from, 0, sizeof *from);
+    return 0;
+}
+
+static int stop(const atomic_int *cancel, int rc, e2b_error **err)
+{
+    if (rc == 0 && cancel && atomic_load(cancel))
+        return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+    return rc;
+}
+
+int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
+                   upload_set *out, e2b_error **err)
+{
+    memset(out, 0, sizeof *out);
+    local_error_clear(err);
+    const char *root = gitwork_workdir(g);
+    gitwork_filelist files = {0};
+    upload_list gz = {0}, plain = {0};
+    int rc = stop(cancel, gitwork_list_files(g, &files, err), err);
+    if (rc == 0)
+        rc = stop(cancel,
+                  upload_split(root, (const char *const *)files.paths, files.count, &gz, &plain,
+                               err),
+                  err);
+    if (rc == 0 && (flags & UPLOAD_ONE_ARCHIVE) && append(&gz, &plain) < 0)
+        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    if (rc == 0)
+        rc = stop(cancel,
+                  tarball_new(&out->gz, root, (const char *const *)gz.paths, gz.count,
+                              gzip_level, err),
+                  err);
+    if (rc == 0)
+        rc = add_config(out->gz, root, "config", err);
+    if (rc == 0)
+        rc = add_config(out->gz, root, "config.worktree", err);
+    for (size_t i = 0; rc == 0 && i < files.nsubmodules; i++)
+        rc = tarball_add_empty_dir(out->gz, files.submodules[i], err);
+    if (rc == 0 && plain.count)
+        rc = tarball_new(&out->plain, root, (const char *const *)plain.paths, plain.count,
+                         TARBALL_PLAIN, err);
+    gitwork_filelist_free(&files);
+    upload_list_free(&gz);
+    upload_list_free(&plain);
+    if (rc != 0)
+        upload_set_free(out);
+    return rc;
+}
+
+void upload_set_free(upload_set *s)
+{
+    tarball_free(s->gz);
+    tarball_free(s->plain);
+    memset(s, 0, sizeof *s);
+}

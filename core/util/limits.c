@@ -1,0 +1,79 @@
+#include "core/util/limits.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+e2b_limits e2b_limits_default(void)
+{
+    return (e2b_limits){
+        .bundle_bytes = (uint64_t)2 << 30,
+        .tree_depth = 4096,
+        .list_pages = 1000,
+    };
+}
+
+static char *why_fmt(const char *name, const char *rule)
+{
+    char *s = NULL;
+    if (asprintf(&s, "limit.%s must be %s", name, rule) < 0)
+        return NULL;
+    return s;
+}
+
+/* A decimal number with an optional binary-unit suffix; 0 on success. */
+static int parse_size(const char *v, int units, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*v))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno)
+        return -1;
+    unsigned shift = 0;
+    if (units && *end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        default: return -1;
+        }
+        end++;
+    }
+    if (*end || n > (UINT64_MAX >> shift))
+        return -1;
+    *out = (uint64_t)n << shift;
+    return 0;
+}
+
+int e2b_limits_set(e2b_limits *l, const char *name, const char *value, char **why)
+{
+    uint64_t n;
+    *why = NULL;
+    if (strcmp(name, "bundle_bytes") == 0) {
+        if (parse_size(value, 1, &n) < 0 || n < 1024) {
+            *why = why_fmt(name, "a size of at least 1K, such as 4G or 500M");
+            return -1;
+        }
+        l->bundle_bytes = n;
+        return 0;
+    }
+    if (strcmp(name, "tree_depth") == 0 || strcmp(name, "list_pages") == 0) {
+        if (parse_size(value, 0, &n) < 0 || n < 1 || n > 1000000) {
+            *why = why_fmt(name, "a number from 1 to 1000000");
+            return -1;
+        }
+        if (name[0] == 't')
+            l->tree_depth = (unsigned)n;
+        else
+            l->list_pages = (unsigned)n;
+        return 0;
+    }
+    if (asprintf(why, "unknown key 'limit.%s' (limit.bundle_bytes, limit.tree_depth, "
+                      "limit.list_pages)", name) < 0)
+        *why = NULL;
+    return -1;
+}

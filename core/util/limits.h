@@ -1,0 +1,36 @@
+/* The input policy for untrusted data, in one place: every cap on what a box, envd or the
+ * E2B API can make e2b-tui read, keep or walk. A box runs an agent on code and prompts we do
+ * not control, and the network can be anything: nothing it sends is trusted to be small,
+ * finite or well-formed.
+ *
+ * Caps a user may raise (config file: `limit.<name> = <value>`, see
+ * share/e2b-tui.conf.example), with their defaults:
+ *   limit.bundle_bytes  2G     a pulled bundle as downloaded (a box could fill the disk)
+ *   limit.tree_depth    4096   trees nested in a pulled bundle (git's own limit)
+ *   limit.list_pages    1000   pages of one list request (100 sandboxes or secrets each);
+ *                              a nextToken seen before in the same list ends it too
+ * Fixed caps, kept where they apply (they bound memory, not work a user may want more of):
+ *   a bundle header 4 MiB, one header line 4096 bytes (core/git/bundle.h); the Log pane's
+ *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box).
+ * Algorithms over untrusted input are linear (e.g. core/util/overlap.h) or bounded by a
+ * cap above. Checked before use: a limit reached is an error that names the key to raise. */
+#ifndef E2B_LIMITS_H
+#define E2B_LIMITS_H
+
+#include <stdint.h>
+
+typedef struct e2b_limits {
+    uint64_t bundle_bytes;
+    unsigned tree_depth;
+    unsigned list_pages;
+} e2b_limits;
+
+/* The defaults above. */
+e2b_limits e2b_limits_default(void);
+
+/* Sets limit `name` (without the "limit." prefix) from text: bundle_bytes takes a number of
+ * bytes with an optional K, M or G suffix (binary units); the others a plain number. Returns
+ * 0, or -1 with *why set (malloc'd, the caller frees) for an unknown name or a bad value. */
+int e2b_limits_set(e2b_limits *l, const char *name, const char *value, char **why);
+
+#endif

@@ -1,0 +1,186 @@
+/* The blocking local work of up and pull runs off the loop thread (issue 13, defect 6): while
+ * up lists a project of 30,000 files (a status walk, an lstat per file, sampling) and while
+ * pull indexes and checks a pack of 20,000 objects, the loop keeps running its timers (the
+ * dashboard keeps drawing and answering keys), and a cancel during the local step ends the
+ * up without a sandbox. A 1 ms timer counts the loop's turns during each step: when the step
+ * ran on the loop thread it got none. Run by box_worker_test.sh against e2b-local (env:
+ * E2B_*, XDG_*, BIG_REPO, BOX_REPO, PULL_BOX). */
+#include "core/box/box.h"
+#include "core/e2b/api.h"
+#include "keystore/keystore.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static e2b_config cfg;
+static e2b_loop *loop;
+static e2b_client *client;
+static keystore *ks;
+
+typedef struct {
+    const char *watch_step; /* the step whose loop turns are counted */
+    int in_step;
+    int ticks_in_step;
+    int saw_step, saw_after;
+    const char *cancel_at; /* cancel the op when this step begins ("" = at the first tick) */
+    int cancel_at_first_tick;
+    int done_calls;
+    e2b_error_kind kind;
+    e2b_box_op *op;
+    uint64_t timer; /* the pending tick */
+} watch;
+
+static void tick(void *ud)
+{
+    watch *w = ud;
+    if (w->in_step) {
+        w->ticks_in_step++;
+        if (w->cancel_at_first_tick && w->op)
+            e2b_box_op_cancel(w->op);
+    }
+    w->timer = e2b_loop_timer_add(loop, 1, tick, w);
+}
+
+static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
+{
+    watch *w = ud;
+    (void)done, (void)total;
+    int now = strcmp(step, w->watch_step) == 0;
+    if (now)
+        w->saw_step = 1;
+    else if (w->saw_step)
+        w->saw_after = 1;
+    w->in_step = now;
+    if (w->cancel_at && strcmp(step, w->cancel_at) == 0)
+        e2b_box_op_cancel(w->op);
+}
+
+static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
+{
+    watch *w = ud;
+    (void)op;
+    w->done_calls++;
+    w->in_step = 0;
+    w->kind = err ? err->kind : 0;
+    if (err)
+        fprintf(stderr, "op: %s\n", e2b_error_message(err));
+}
+
+typedef struct {
+    int done;
+    size_t count;
+} list_state;
+
+static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
+{
+    list_state *st = ud;
+    st->done = 1;
+    st->count = err ? 999 : list->count;
+    e2b_sandbox_list_free(list);
+}
+
+static size_t sandbox_count(void)
+{
+    list_state st = {0};
+    e2b_error *err = NULL;
+    if (!e2b_api_list(client, &(e2b_list_query){0}, on_list, &st, &err)) {
+        e2b_error_free(err);
+        return 999;
+    }
+    for (int i = 0; i < 600 && !st.done; i++)
+        e2b_loop_run_once(loop, 100);
+    return st.count;
+}
+
+static e2b_error *run(watch *w)
+{
+    w->timer = e2b_loop_timer_add(loop, 1, tick, w);
+    e2b_error *res = e2b_box_op_wait(w->op);
+    e2b_loop_timer_cancel(loop, w->timer); /* w lives on the caller's stack */
+    return res;
+}
+
+static void test_up_listing_leaves_the_loop_running(void)
+{
+    size_t before = sandbox_count();
+    watch w = {.watch_step = "listing files", .cancel_at = "checking the name"};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = run(&w);
+    CHECK(res && res->kind == E2B_ERR_CANCELLED);
+    e2b_error_free(res);
+    CHECK(w.saw_step && w.saw_after); /* the listing ended and the next step began */
+    CHECK_MSG(w.ticks_in_step > 0, "the loop ran no timer while up listed 30,000 files");
+    fprintf(stderr, "loop turns during up's listing: %d\n", w.ticks_in_step);
+    CHECK_INT_EQ(w.done_calls, 1);
+    CHECK_INT_EQ((int)sandbox_count(), (int)before);
+    e2b_box_op_free(w.op);
+}
+
+static void test_up_cancelled_while_listing(void)
+{
+    size_t before = sandbox_count();
+    watch w = {.watch_step = "listing files", .cancel_at_first_tick = 1};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox2"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = run(&w);
+    CHECK(res && res->kind == E2B_ERR_CANCELLED);
+    e2b_error_free(res);
+    CHECK(w.ticks_in_step > 0);
+    CHECK(!w.saw_after); /* no later step began: nothing was asked of E2B */
+    CHECK_INT_EQ(w.done_calls, 1);
+    CHECK_INT_EQ((int)sandbox_count(), (int)before);
+    e2b_box_op_free(w.op);
+}
+
+static void test_pull_import_leaves_the_loop_running(void)
+{
+    watch w = {.watch_step = "importing"};
+    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
+    e2b_box_pull_params p = {.dir = getenv("BOX_REPO"), .name = getenv("PULL_BOX")};
+    e2b_error *err = NULL;
+    w.op = e2b_box_pull(&env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = run(&w);
+    CHECK_MSG(!res, "%s", res ? e2b_error_message(res) : "");
+    CHECK(w.saw_step && w.saw_after);
+    CHECK_MSG(w.ticks_in_step > 0, "the loop ran no timer while pull imported 20,000 objects");
+    fprintf(stderr, "loop turns during pull's import: %d\n", w.ticks_in_step);
+    const e2b_box_result *r = e2b_box_op_result(w.op);
+    CHECK(r->commit && strlen(r->commit) == 40);
+    CHECK_INT_EQ(w.done_calls, 1);
+    e2b_box_op_free(w.op);
+}
+
+int main(void)
+{
+    e2b_error *err;
+    ks_error kerr;
+    e2b_config_init(&cfg);
+    if ((err = e2b_config_load(&cfg, NULL))) {
+        fprintf(stderr, "config: %s\n", e2b_error_message(err));
+        return 1;
+    }
+    loop = e2b_loop_new();
+    client = e2b_client_new(loop, &cfg, &err);
+    ks = keystore_open_memory(&kerr);
+    if (!client || !ks)
+        return 1;
+    RUN(test_up_listing_leaves_the_loop_running);
+    RUN(test_up_cancelled_while_listing);
+    RUN(test_pull_import_leaves_the_loop_running);
+    e2b_client_free(client);
+    keystore_close(ks);
+    e2b_loop_free(loop);
+    keystore_jobs_drain(2000);
+    e2b_config_clear(&cfg);
+    return harness_finish();
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# up's local step and pull's import run on a worker thread (box_worker.c): a project of
+# 30,000 files to list, and a box whose work adds 20,000 files to import.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+box_setup || t_finish
+BIG_REPO=$T_TMP/work/big
+mkdir -p "$BIG_REPO"
+git -C "$BIG_REPO" init -q -b main
+# 30,000 small untracked files in 300 folders
+python3 - "$BIG_REPO" <<'PY'
+import os, sys
+root = sys.argv[1]
+for d in range(300):
+    p = os.path.join(root, "d%03d" % d)
+    os.mkdir(p)
+    for f in range(100):
+        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
+            fh.write("file %d %d\n" % (d, f))
+PY
+box_tui --up pullbox
+box_rc "the pull's box is up" 0
+root=$(box_root "$(box_sandbox_of pullbox)")$BOX_REPO
+python3 - "$root" <<'PY'
+import os, sys
+root = os.path.join(sys.argv[1], "agent-work")
+for d in range(200):
+    p = os.path.join(root, "d%03d" % d)
+    os.makedirs(p)
+    for f in range(100):
+        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
+            fh.write("agent file %d %d\n" % (d, f))
+PY
+export BIG_REPO BOX_REPO PULL_BOX=pullbox
+(cd "$BOX_REPO" && "$TEST_B/tests/integration/box_worker") || T_FAILED=1
+t_eq "e2b/pullbox has the box's 20,000 files" \
+    "$(git -C "$BOX_REPO" ls-tree -r --name-only e2b/pullbox -- agent-work | wc -l)" 20000
+box_tui --kill pullbox
+box_rc "kill exits 0" 0
+t_finish

@@ -1,0 +1,51 @@
+/* core/util/limits.h: the defaults of the input policy and how a user raises them. */
+#include "core/util/limits.h"
+#include "tests/lib/harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_defaults(void)
+{
+    e2b_limits l = e2b_limits_default();
+    CHECK(l.bundle_bytes == (uint64_t)2 << 30);
+    CHECK_INT_EQ(l.tree_depth, 4096);
+    CHECK_INT_EQ(l.list_pages, 1000);
+}
+
+static void test_set(void)
+{
+    e2b_limits l = e2b_limits_default();
+    char *why = NULL;
+    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "8G", &why), 0);
+    CHECK(l.bundle_bytes == (uint64_t)8 << 30);
+    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "500m", &why), 0);
+    CHECK(l.bundle_bytes == (uint64_t)500 << 20);
+    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "65536", &why), 0);
+    CHECK(l.bundle_bytes == 65536);
+    CHECK_INT_EQ(e2b_limits_set(&l, "tree_depth", "10000", &why), 0);
+    CHECK_INT_EQ(l.tree_depth, 10000);
+    CHECK_INT_EQ(e2b_limits_set(&l, "list_pages", "5", &why), 0);
+    CHECK_INT_EQ(l.list_pages, 5);
+    const char *bad[][2] = {{"bundle_bytes", "12"},        {"bundle_bytes", "-1G"},
+                            {"bundle_bytes", "1T"},        {"bundle_bytes", "99999999999999G"},
+                            {"bundle_bytes", ""},          {"tree_depth", "0"},
+                            {"tree_depth", "4k"},          {"list_pages", "1000001"},
+                            {"list_pages", " 5"},          {"nope", "1"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        e2b_limits before = l;
+        int rc = e2b_limits_set(&l, bad[i][0], bad[i][1], &why);
+        CHECK_MSG(rc == -1 && why && strstr(why, "limit."), "%s = %s accepted", bad[i][0],
+                  bad[i][1]);
+        CHECK(memcmp(&before, &l, sizeof l) == 0);
+        free(why);
+        why = NULL;
+    }
+}
+
+int main(void)
+{
+    RUN(test_defaults);
+    RUN(test_set);
+    return harness_finish();
+}
