@@ -3,9 +3,12 @@
 # loop and nothing polls. With a long refresh the dashboard wakes about as often as it does
 # on the list (the ENDS countdown once a second; curl's check of the stream's speed at most
 # once a second): a poll of the stream or of the logs would be tens of wake-ups more.
+# The server prints on demand (tests/fixtures/opencode_misbehaving): the real one cannot be
+# told to print a line after the idle time.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
+box_misbehaving_server
 export TERM=tmux-256color LANG=C.UTF-8
 
 switches() {
@@ -29,7 +32,7 @@ pane=$((b - a))
 t_ok "streaming adds at most one wake-up a second (list $list, pane $pane in 3 s)" \
     test "$pane" -le $((list + 4))
 # Still live after the idle time: the stream was not dropped for being quiet.
-printf 'after-idle-line\n' >>"$(box_root "$(box_sandbox_of main)")/tmp/fake-server-say"
+box_say "$(box_sandbox_of main)" after-idle-line
 dash_check "a line after the idle time arrives" "after-idle-line"
 tmux_keys Escape
 dash_check_gone "Esc closes the pane" "[server output"
