@@ -92,6 +92,7 @@ t_contains "it says so" "$(cat "$BOX_ERR")" "already paused"
 (cd "$BOX_REPO" && FAKE_ATTACH_SLEEP=3 FAKE_ATTACH_EXIT=7 "$E2B_TUI_BIN" --attach main >"$T_TMP/attach.out" 2>"$T_TMP/attach.err") &
 apid=$!
 seen_child=0 leaked=0
+printf '%s\n' "$pw" >"$T_TMP/pw.pattern" # grep -f: the password is never in grep's own argv
 for _ in $(seq 100); do
     grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && leaked=1
     pgrep -f "opencode2 --server" >/dev/null && seen_child=1

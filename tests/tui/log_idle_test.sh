@@ -32,7 +32,7 @@ pane=$((b - a))
 t_ok "streaming adds at most one wake-up a second (list $list, pane $pane in 3 s)" \
     test "$pane" -le $((list + 4))
 # Still live after the idle time: the stream was not dropped for being quiet.
-box_say "$(box_sandbox_of main)" after-idle-line
+printf 'after-idle-line\n' >>"$(box_root "$(box_sandbox_of main)")/tmp/fake-server-say"
 dash_check "a line after the idle time arrives" "after-idle-line"
 tmux_keys Escape
 dash_check_gone "Esc closes the pane" "[server output"
