@@ -10,7 +10,7 @@ box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up
-box_rc "a box is up" 0
+box_setup_rc "a box is up" 0
 
 DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_SLEEP=4
 dash_check "the box is listed" "main "

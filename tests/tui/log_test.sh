@@ -14,7 +14,7 @@ box_misbehaving_server
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up
-box_rc "a box is up for the log tests" 0
+box_setup_rc "a box is up for the log tests" 0
 id=$(box_sandbox_of main)
 root=$(box_root "$id")
 say() { box_say "$id" "$@"; }
