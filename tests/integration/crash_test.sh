@@ -169,44 +169,41 @@ box_setup_rc "reference kill" 0
 [ "$up_ms" -lt 500 ] && up_ms=500
 echo "crash test: a whole up takes ${up_ms} ms"
 
-# (CRASH_ORPHAN=0 and CRASH_PULL_RUNS=0 leave these sections out: crash_miss_test.sh)
-if [ "${CRASH_ORPHAN:-1}" = 1 ]; then
-    # ---- a deterministic orphan: killed while waiting for a server that never answers ----
-    printf 'serve_command = sleep 600\n' >"$cfg"
-    (cd "$BOX_REPO" && exec env E2B_TUI_HEALTH_TIMEOUT=60 "$E2B_TUI_BIN" --up orphan) >"$T_TMP/o.out" 2>"$T_TMP/o.err" &
-    opid=$!
-    for ((i = 0; i < 200; i++)); do
-        [ -n "$(sandboxes_named orphan)" ] && [ "$(password_entries orphan)" != 0 ] && break
-        sleep 0.1
-    done
-    sleep 0.3 # now in the health wait
-    kill -KILL "$opid"
-    wait "$opid" 2>/dev/null
-    t_eq "orphan: the kill landed while it waited for the server" \
-        "$(sed -n 's/^[^ ]* box up orphan: //p' "$tuilog" | tail -n 1)" "waiting for the server"
-    printf '%s\n' "$good_cfg" >"$cfg"
-    oid=$(sandboxes_named orphan)
-    t_ok "orphan: the killed up left its sandbox" test -n "$oid"
-    t_ok "orphan: and no record" test ! -e "$boxes/orphan.json"
-    check_local_state "orphan"
-    t_eq "orphan: --list --json shows it as a box not made here" \
-        "$(jq -c '[.. | objects | select(.name? == "orphan") | [.sandbox_id, .local]]' "$BOX_OUT")" "[[\"$oid\",false]]"
-    box_tui --list
-    t_contains "orphan: --list shows it" "$(cat "$BOX_OUT")" "orphan"
-    box_tui --up orphan
-    box_rc "orphan: --up with its name is refused (exit 5)" 5
-    t_contains "orphan: the refusal names the sandbox and the way out" "$(cat "$BOX_ERR")" \
-        "name in use: sandbox $oid is box orphan"
-    t_contains "orphan: and says --kill" "$(cat "$BOX_ERR")" "e2b-tui --kill orphan"
-    t_eq "orphan: the refused up made no second sandbox" "$(sandboxes_named orphan)" "$oid"
-    box_tui --kill orphan
-    box_rc "orphan: --kill removes it" 0
-    t_eq "orphan: no sandbox left" "$(sandboxes_named orphan)" ""
-    t_eq "orphan: its password is deleted" "$(password_entries orphan)" 0
-    box_tui --up orphan
-    box_rc "orphan: the name is free again" 0
-    box_tui --kill orphan
-fi
+# ---- a deterministic orphan: killed while waiting for a server that never answers ----
+printf 'serve_command = sleep 600\n' >"$cfg"
+(cd "$BOX_REPO" && exec env E2B_TUI_HEALTH_TIMEOUT=60 "$E2B_TUI_BIN" --up orphan) >"$T_TMP/o.out" 2>"$T_TMP/o.err" &
+opid=$!
+for ((i = 0; i < 200; i++)); do
+    [ -n "$(sandboxes_named orphan)" ] && [ "$(password_entries orphan)" != 0 ] && break
+    sleep 0.1
+done
+sleep 0.3 # now in the health wait
+kill -KILL "$opid"
+wait "$opid" 2>/dev/null
+t_eq "orphan: the kill landed while it waited for the server" \
+    "$(sed -n 's/^[^ ]* box up orphan: //p' "$tuilog" | tail -n 1)" "waiting for the server"
+printf '%s\n' "$good_cfg" >"$cfg"
+oid=$(sandboxes_named orphan)
+t_ok "orphan: the killed up left its sandbox" test -n "$oid"
+t_ok "orphan: and no record" test ! -e "$boxes/orphan.json"
+check_local_state "orphan"
+t_eq "orphan: --list --json shows it as a box not made here" \
+    "$(jq -c '[.. | objects | select(.name? == "orphan") | [.sandbox_id, .local]]' "$BOX_OUT")" "[[\"$oid\",false]]"
+box_tui --list
+t_contains "orphan: --list shows it" "$(cat "$BOX_OUT")" "orphan"
+box_tui --up orphan
+box_rc "orphan: --up with its name is refused (exit 5)" 5
+t_contains "orphan: the refusal names the sandbox and the way out" "$(cat "$BOX_ERR")" \
+    "name in use: sandbox $oid is box orphan"
+t_contains "orphan: and says --kill" "$(cat "$BOX_ERR")" "e2b-tui --kill orphan"
+t_eq "orphan: the refused up made no second sandbox" "$(sandboxes_named orphan)" "$oid"
+box_tui --kill orphan
+box_rc "orphan: --kill removes it" 0
+t_eq "orphan: no sandbox left" "$(sandboxes_named orphan)" ""
+t_eq "orphan: its password is deleted" "$(password_entries orphan)" 0
+box_tui --up orphan
+box_rc "orphan: the name is free again" 0
+box_tui --kill orphan
 
 # ---- up, killed in each step (and at random moments) ----
 # AIM|HOLD: the step, and the request of it e2b-local holds (the name check, the secrets,
@@ -261,7 +258,7 @@ echo "crash test: up kills left:$outcomes ($(tr ' ' '\n' <<<"$outcomes" | grep .
 echo "crash test: up kills landed in: $(sed 's/^|//; s/|/; /g' <<<"$landed_at")"
 
 if [ "$PULL_RUNS" -gt 0 ]; then
-    # ---- pull, killed at random moments ----
+    # ---- pull, killed in each step (and at random moments) ----
     box_tui --up p
     box_setup_rc "pull box up" 0
     pid_root=$(box_root "$(box_sandbox_of p)")$BOX_REPO
