@@ -2,10 +2,10 @@
 # The crash test catches kills that miss: crash_test.sh with CRASH_MISS=1 (every kill comes
 # only after the action ended) must fail, on the per-run check that the kill landed in the
 # step it aimed at and on the count of kills that landed inside a step. Two up runs (one
-# anywhere, one aimed at the name check), no orphan or pull section, keep it short; that
-# real kills land is what crash_test.sh itself shows.
+# anywhere, one aimed at the name check) and no pull section keep it short; that real kills
+# land is what crash_test.sh itself shows.
 . "$(dirname "$0")/../lib/lib.sh"
-env TMPDIR="$T_TMP" CRASH_MISS=1 CRASH_UP_RUNS=2 CRASH_PULL_RUNS=0 CRASH_ORPHAN=0 \
+env TMPDIR="$T_TMP" CRASH_MISS=1 CRASH_UP_RUNS=2 CRASH_PULL_RUNS=0 \
     bash "$E2B_TUI_ROOT/tests/integration/crash_test.sh" >"$T_TMP/miss.out" 2>&1
 rc=$?
 fails=$(grep '^FAIL ' "$T_TMP/miss.out")

@@ -257,8 +257,8 @@ done
 echo "crash test: up kills left:$outcomes ($(tr ' ' '\n' <<<"$outcomes" | grep . | sort | uniq -c | awk '{printf "%s%s=%s", (NR > 1 ? ", " : ""), $2, $1}'))"
 echo "crash test: up kills landed in: $(sed 's/^|//; s/|/; /g' <<<"$landed_at")"
 
+# ---- pull, killed in each step (and at random moments); CRASH_PULL_RUNS=0 leaves it out ----
 if [ "$PULL_RUNS" -gt 0 ]; then
-    # ---- pull, killed in each step (and at random moments) ----
     box_tui --up p
     box_setup_rc "pull box up" 0
     pid_root=$(box_root "$(box_sandbox_of p)")$BOX_REPO
