@@ -7,6 +7,9 @@
 # step line of the run must be the aimed one). The other runs kill anywhere in the time a
 # whole up / pull takes. The delays come from a seeded RNG; the seed is fixed (printed;
 # CRASH_SEED=N changes it), so names and counts are the same from run to run.
+# The outcomes are counted and printed; the file fails if fewer than 3 in 4 runs were killed
+# inside a step (a kill after the action ended tests nothing). CRASH_MISS=1 kills only
+# after the action ended, to show that this count catches kills that all miss.
 # After every kill:
 #   - every record parses (--list --json succeeds) and agrees with the record files, which
 #     are 0600 in a 0700 directory, with no temp file left once the list ran;
@@ -16,9 +19,6 @@
 #     fails with a clear message: "already exists" when the up got as far as its record,
 #     "name in use ... --kill" when it left a sandbox without a record (an orphan, which
 #     --list shows as a box with local=false and --kill removes with its password).
-# The outcomes are counted and printed; the file fails if fewer than 3 in 4 runs were killed
-# inside a step (a kill after the action ended tests nothing). CRASH_MISS=1 kills only
-# after the action ended, to show that this count catches kills that all miss.
 # Plus one deterministic orphan: the up is killed while it waits for a server that never
 # becomes healthy (sandbox made, password stored, no record yet).
 . "$(dirname "$0")/../lib/lib.sh"
