@@ -29,8 +29,8 @@ PY
 git add -A && git commit -qm big
 du -sb --exclude=.git . | awk '{printf "project: %.1f MB in %d files\n", $1/1e6, 5000}'
 du -sb .git | awk '{printf ".git: %.1f MB\n", $1/1e6}'
-cp "$BOX_FIXTURES/opencode2" tools-opencode2 2>/dev/null || true
-mkdir -p tools && cp "$BOX_FIXTURES/opencode2" tools/opencode2 && git add tools && git commit -qm tools
+cp "$BOX_FIXTURES/opencode_misbehaving" tools-opencode2 2>/dev/null || true
+mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2 && git add tools && git commit -qm tools
 s=$(date +%s.%N)
 BOX_REPO=$big box_tui --up big
 e=$(date +%s.%N)

@@ -50,7 +50,7 @@ for i in range(files):
         else:
             f.write(b" ".join(random.choice(words) for _ in range(text_size // 4))[:text_size])
 PY
-mkdir -p tools && cp "$BOX_FIXTURES/opencode2" tools/opencode2
+mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm big
 wt_bytes=$(du -sb --exclude=.git . | cut -f1)
 git_bytes=$(du -sb .git | cut -f1)

@@ -220,11 +220,13 @@ t_eq "api: update is 200 with version 2 and replaced metadata" "$E2BL_STATUS $(e
 e2bl_api POST /secrets/no-such-secret -H 'Content-Type: application/json' --data-binary '{"value":"v"}'
 expect_error "api: update of an unknown secret is 404" 404
 # At rest: the values may only live in files nobody else can read.
-bad=""
+bad="" held=0
 while IFS= read -r f; do
+    held=$((held + 1))
     mode=$(stat -c %a "$f")
     [ "$mode" = 600 ] || bad="$bad $f($mode)"
-done < <(grep -rlF -- "$SECRET_VALUE" "$E2BL_STATE" 2>/dev/null)
+done < <(grep -rlF -- "$SECRET_VALUE" "$E2BL_STATE")
+t_ok "api: the scan finds the secret value at rest in the state dir" test "$held" -ge 1
 t_eq "api: secret values are only in 0600 files of the state dir" "$bad" ""
 e2bl_api DELETE /secrets/openai-key
 t_eq "api: DELETE /secrets/{name} is 204" "$E2BL_STATUS" 204

@@ -53,8 +53,10 @@ apid=$(detach "$A" "$ATOK" "{\"process\":{\"cmd\":\"/bin/sleep\",\"args\":[\"300
 t_ok "iso: a detached sleep started in A" test -n "$apid"
 e2bl_run "$A" "$ATOK" "grep -l $MARK /proc/[0-9]*/environ 2>/dev/null | wc -l"
 t_eq "iso: A sees its own process in /proc" "$RUN_OUT" 1
-e2bl_run "$B" "$BTOK" "grep -l $MARK /proc/[0-9]*/environ 2>/dev/null | wc -l"
-t_eq "iso: B's /proc does not show A's process (pid namespace)" "$RUN_OUT" 0
+# (with the count of B's own processes the scan read: a /proc it cannot read shows nothing)
+e2bl_run "$B" "$BTOK" "echo \$(cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c '^PATH=') \$(grep -l $MARK /proc/[0-9]*/environ 2>/dev/null | wc -l)"
+t_ok "iso: B's /proc scan read B's own processes" test "${RUN_OUT%% *}" -ge 1
+t_eq "iso: B's /proc does not show A's process (pid namespace)" "${RUN_OUT#* }" 0
 e2bl_rpc "$B" "$BTOK" process.Process/List '{}'
 t_eq "iso: B's Process/List does not show A's process" "$(e2bl_jq --arg m "$MARK" '[.processes[]? | select(.tag==$m)] | length')" 0
 e2bl_rpc "$A" "$ATOK" process.Process/List '{}'
@@ -150,11 +152,12 @@ t_eq "iso: the web server keeps its pid across pause" "$(e2bl_jq --argjson p "${
 
 # --- kill removes processes and files ---
 e2bl_envd "$A" "$ATOK" POST "/files?path=/home/user/unique.txt" -H 'Content-Type: application/octet-stream' --data-binary "content-$MARK-A"
+t_ok "iso: before the kill the file is in the state dir" grep -rqF -- "content-$MARK-A" "$E2BL_STATE"
 e2bl_api DELETE "/sandboxes/$A"
 t_eq "iso: kill is 204" "$E2BL_STATUS" 204
 proxy 8123 "$A" /hello.txt
 t_eq "iso: the proxy answers 502 after kill" "$E2BL_STATUS" 502
-gone() { [ -z "$(e2bl_pids_with "$MARK")" ] && ! grep -rqF -- "content-$MARK-A" "$E2BL_STATE" 2>/dev/null; }
+gone() { [ -z "$(e2bl_pids_with "$MARK")" ] && [ -d "$E2BL_STATE" ] && ! grep -rqF -- "content-$MARK-A" "$E2BL_STATE"; }
 if e2bl_poll 10 gone; then t_pass "iso: kill leaves no process and no file of the sandbox"
 else t_fail "iso: kill leaves no process and no file of the sandbox" "pids: $(e2bl_pids_with "$MARK" | paste -sd' ')"; fi
 proxy 4096 "$B" /name

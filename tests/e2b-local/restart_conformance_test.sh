@@ -79,8 +79,9 @@ e2bl_create '{"templateID":"base"}'
 t_eq "restart: new sandboxes can be created after a restart" "$E2BL_STATUS" 201
 t_not_contains "restart: new ids do not collide with restored ones" "$P $R $K" "$SBX_ID"
 
+t_ok "restart: before the kill the paused sandbox's files are in the state dir" grep -rqF -- "paused-$MARK" "$STATE"
 e2bl_api DELETE "/sandboxes/$P"
-gone() { ! grep -rqF -- "paused-$MARK" "$STATE" 2>/dev/null; }
+gone() { [ -d "$STATE" ] && ! grep -rqF -- "paused-$MARK" "$STATE"; }
 if e2bl_poll 10 gone; then t_pass "restart: kill deletes the paused sandbox's files"
 else t_fail "restart: kill deletes the paused sandbox's files" "still in $(grep -rlF -- "paused-$MARK" "$STATE" | head -n3)"; fi
 

@@ -112,7 +112,8 @@ box_tui --secrets remove mykey
 t_eq "secrets remove: exit 0" "$BOX_RC" 0
 box_tui --secrets remove mykey
 t_eq "secrets remove of a missing one: exit 3" "$BOX_RC" 3
-# --up NAME --attach: up, then the attach command (the fake opencode2), its status returned
+# --up NAME --attach: up, then the attach command (the stand-in opencode2 client, against
+# the real server), its status returned
 FAKE_ATTACH_EXIT=4 box_tui --up ua --attach
 t_eq "--up --attach returns the attach command's status" "$BOX_RC" 4
 t_contains "--up --attach ran the attach command against the new box" "$(cat "$BOX_OUT")" "health=200"

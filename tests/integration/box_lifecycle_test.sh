@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Acceptance: up -> list -> stop -> attach (resumes) -> cold resume -> pull -> kill on the
 # fixture project (modified, staged, untracked, ignored, executable, symlinked, binary and
-# non-ASCII-named files) against e2b-local with real git, the fake opencode2 (OpenCode 2
-# defaults for attach) and the file keystore.
+# non-ASCII-named files) against e2b-local with real git, the real OpenCode server
+# (`opencode serve`, health at /api/health as the OpenCode 2 preset), the OpenCode 2 attach
+# defaults (the client is a stand-in, tests/fixtures/opencode2_attach_fake) and the file
+# keystore.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -30,7 +32,8 @@ got=$(cd "$root$BOX_REPO" && find . -path ./.git -prune -o \( -type f -o -type l
 t_eq "the box holds exactly the tracked + untracked files" "$got" "$want"
 t_ok "ignored files never leave the machine (debug.log)" test ! -e "$root$BOX_REPO/debug.log"
 t_ok "ignored directories never leave the machine (build/)" test ! -e "$root$BOX_REPO/build"
-t_ok "no ignored content anywhere in the box" sh -c "! grep -rq IGNORED-SECRET '$root$BOX_REPO'"
+printf 'IGNORED-SECRET\n' >"$T_TMP/ignored.pattern"
+box_scan_clean "no ignored content anywhere in the box" "$T_TMP/ignored.pattern" "$root$BOX_REPO"
 t_eq "executable bits kept" "$(stat -c %a "$root$BOX_REPO/tools/run.sh")" 755
 t_eq "plain files are 644" "$(stat -c %a "$root$BOX_REPO/src/main.c")" 644
 t_eq "symlinks stay symlinks" "$(readlink "$root$BOX_REPO/docs/link-to-main.c")" "../src/main.c"
@@ -53,20 +56,22 @@ t_eq "the box gets a placeholder, not the key" \
     "$(box_exec "$id" 'echo "$ANTHROPIC_API_KEY"' | sed -n 's/^stdout //p')" "e2b-secret-placeholder"
 
 # the password: in the server's environment, nowhere else
-spid=$(grep -laF "E2B_SANDBOX_ID=$id" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
-    d=${f%/environ}; tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "opencode2 serve" && basename "$d"; done | head -1)
-pw=$(tr '\0' '\n' <"/proc/$spid/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
+spid=$(box_server_pid "$id")
+t_ok "the real opencode serve runs for the box" test -n "$spid"
+pw=$(tr '\0' '\n' <"/proc/${spid:-0}/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
 t_eq "the server got a 32-character password" "${#pw}" 32
-t_eq "OPENCODE_PASSWORD matches" "$(tr '\0' '\n' <"/proc/$spid/environ" | sed -n 's/^OPENCODE_PASSWORD=//p')" "$pw"
-t_ok "no password in the record" sh -c "! grep -q '$pw' '$rec'"
-t_ok "no password in e2b-local's state except the process" sh -c "! grep -rq '$pw' '$E2B_LOCAL_STATE/sandboxes' '$E2B_LOCAL_STATE/e2b-local.log'"
-t_ok "no password under the sandbox root" sh -c "! grep -rq '$pw' '$root' 2>/dev/null"
+t_eq "OPENCODE_PASSWORD matches" "$(tr '\0' '\n' <"/proc/${spid:-0}/environ" | sed -n 's/^OPENCODE_PASSWORD=//p')" "$pw"
+printf '%s\n' "$pw" >"$T_TMP/pw.pattern" # grep -f: the password is never in grep's own argv
+box_scan_clean "no password in the record" "$T_TMP/pw.pattern" "$rec"
+box_scan_clean "no password in e2b-local's state except the process" "$T_TMP/pw.pattern" \
+    "$E2B_LOCAL_STATE/sandboxes" "$E2B_LOCAL_STATE/e2b-local.log"
+box_scan_clean "no password under the sandbox root (the server's own files included)" "$T_TMP/pw.pattern" "$root"
 t_eq "the keystore file is 0600" "$(stat -c %a "$XDG_STATE_HOME/e2b-tui/passwords")" 600
 url=$(jq -r '.boxes[0]' <<<"{}" >/dev/null; sed -n 's/.*server //p' "$BOX_OUT")
 code=$(curl -s -o /dev/null -w '%{http_code}' "$url/api/health")
 t_eq "the server refuses a request without the password" "$code" 401
-code=$(curl -s -o /dev/null -w '%{http_code}' -u "opencode:$pw" "$url/api/health")
-t_eq "and answers with it" "$code" 200
+t_eq "and answers with it: the real server's v2 health" \
+    "$(curl -s -u "opencode:$pw" "$url/api/health")" '{"healthy":true}'
 
 box_tui --up main
 t_eq "a name in use is a conflict (exit 5)" "$BOX_RC" 5
@@ -155,7 +160,8 @@ box_tui --kill main
 t_eq "kill exits 0" "$BOX_RC" 0
 t_eq "the sandbox is gone" "$(el_req GET "/sandboxes/$id")" 404
 t_ok "the record is gone" test ! -e "$rec"
-t_ok "the password is gone" sh -c "! grep -q main '$XDG_STATE_HOME/e2b-tui/passwords'"
+t_ok "the password is gone (the keystore file is still there)" \
+    sh -c "test -f '$XDG_STATE_HOME/e2b-tui/passwords' && ! grep -q '^main[[:space:]]' '$XDG_STATE_HOME/e2b-tui/passwords'"
 box_tui --list --json
 t_eq "nothing is listed" "$(jq -r '.boxes | length' "$BOX_OUT")" 0
 t_eq "local HEAD, index and work tree are still byte-identical" "$(box_snapshot "$BOX_REPO")" "$before"

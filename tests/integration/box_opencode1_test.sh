@@ -3,7 +3,9 @@
 # with the preset `opencode = 1`: up reaches a healthy server through e2b-local's port
 # proxy, a request without the password gets 401, and attach hands the terminal (tmux) to
 # the real `opencode attach`, which talks to the server with the password from its
-# environment and exits on ctrl-c; no process has the password in its argv.
+# environment and exits on ctrl-c; no process has the password in its argv. The serve
+# command is the preset's own (default plugins on: the first answer takes longer offline).
+# opencode unpacks a native library into $TMPDIR: the host-side attach gets the scratch dir.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -25,12 +27,12 @@ id=$(box_sandbox_of oc1)
 url=$(sed -n 's/.*server //p' "$BOX_OUT")
 t_contains "the server URL is the box's port 4096" "$url" "4096-$id.localhost"
 t_eq "a request without the password gets 401" "$(curl -s -o /dev/null -w '%{http_code}' "$url/global/health")" 401
-spid=$(grep -laF "E2B_SANDBOX_ID=$id" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
-    d=${f%/environ}; tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "opencode serve" && basename "$d"; done | head -1)
-pw=$(tr '\0' '\n' <"/proc/$spid/environ" 2>/dev/null | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
+spid=$(box_server_pid "$id")
+t_ok "the preset's opencode serve runs for the box" test -n "$spid"
+pw=$(tr '\0' '\n' <"/proc/${spid:-0}/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
 t_eq "the real server got the password in its environment" "${#pw}" 32
-t_eq "with the password (user opencode) it is healthy" \
-    "$(curl -s -o /dev/null -w '%{http_code}' -u "opencode:$pw" "$url/global/health")" 200
+t_eq "with the password (user opencode) it is healthy: the v1 root route" \
+    "$(curl -s -u "opencode:$pw" "$url/global/health")" '{"healthy":true,"version":"1.18.33"}'
 
 # The preset's attach command (opencode attach {url} --dir {dir}), wrapped only to record
 # opencode's own exit status for the comparison below.
@@ -40,10 +42,11 @@ printf '%s\n' "attach_command = sh -c 'opencode attach \"\$1\" --dir \"\$2\"; s=
 # names are in DNS); the rest is the product as a user runs it, in a terminal.
 cp /etc/hosts "$T_TMP/hosts"
 printf '127.0.0.1 4096-%s.localhost\n' "$id" >>"$T_TMP/hosts"
+mkdir -p "$T_TMP/attach-tmp"
 sock=box-oc1-$$
 t_on_exit "tmux -L $sock kill-server 2>/dev/null"
 tmux -L "$sock" new-session -d -x 120 -y 40 -s a \
-    "unshare -m sh -c 'mount --bind \"$T_TMP/hosts\" /etc/hosts && cd \"$BOX_REPO\" && exec \"$E2B_TUI_BIN\" --attach oc1'; echo ATTACH-EXIT=\$?; sleep 600"
+    "unshare -m sh -c 'mount --bind \"$T_TMP/hosts\" /etc/hosts && cd \"$BOX_REPO\" && TMPDIR=\"$T_TMP/attach-tmp\" exec \"$E2B_TUI_BIN\" --attach oc1'; echo ATTACH-EXIT=\$?; sleep 600"
 printf '%s\n' "$pw" >"$T_TMP/pw.pattern"
 started=0 leaked=0
 for _ in $(seq 600); do
@@ -71,7 +74,9 @@ for _ in $(seq 20); do
     done
 done
 t_ok "ctrl-c ends opencode attach" test -n "$exited"
-t_eq "e2b-tui returns opencode's exit status" "$exited" "$(cat "$T_TMP/oc.status" 2>/dev/null)"
+t_eq "e2b-tui returns opencode's exit status" "$exited" "$(cat "$T_TMP/oc.status")"
+t_ok "opencode attach kept its unpacked files in the scratch dir (TMPDIR)" \
+    test -n "$(find "$T_TMP/attach-tmp" -type f | head -1)"
 box_tui --kill oc1
 box_rc "kill: exit 0" 0
 t_finish

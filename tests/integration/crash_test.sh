@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Crash tests: SIGKILL e2b-tui at random moments of --up and --pull (CRASH_UP_RUNS +
-# CRASH_PULL_RUNS runs, 11 + 11 by default). Kill points are spread over the steps: a run
-# waits for a step's request to show in e2b-local's log and kills 0-400 ms later, or kills
-# anywhere in the time a whole up / pull takes; the delays come from a seeded RNG whose
-# seed is printed (CRASH_SEED=N replays them). After every kill:
+# Crash tests: SIGKILL e2b-tui in the middle of --up and --pull (CRASH_UP_RUNS +
+# CRASH_PULL_RUNS runs, 11 + 11 by default), against the real OpenCode server. Most runs aim
+# at one step: e2b-local holds that step's request (a "delay" fault of 1.5 s), the run waits
+# for e2b-tui's log to say the step began and kills 0-300 ms later, so the kill lands inside
+# the step whatever the machine's load; the step log then proves where it landed (the last
+# step line of the run must be the aimed one). The other runs kill anywhere in the time a
+# whole up / pull takes. The delays come from a seeded RNG; the seed is fixed (printed;
+# CRASH_SEED=N changes it), so names and counts are the same from run to run.
+# The outcomes are counted and printed; the file fails if fewer than 3 in 4 runs were killed
+# inside a step (a kill after the action ended tests nothing). CRASH_MISS=1 kills only
+# after the action ended, to show that this count catches kills that all miss.
+# After every kill:
 #   - every record parses (--list --json succeeds) and agrees with the record files, which
 #     are 0600 in a 0700 directory, with no temp file left once the list ran;
 #   - the user's repository is fsck-clean and its HEAD, branches, index and work tree are
@@ -23,11 +30,11 @@ passwords=$XDG_STATE_HOME/e2b-tui/passwords
 cfg=$XDG_CONFIG_HOME/e2b-tui/config
 good_cfg=$(cat "$cfg")
 
-SEED=${CRASH_SEED:-$(($(date +%s%N) % 1000000))}
+SEED=${CRASH_SEED:-2121}
 RANDOM=$SEED
 UP_RUNS=${CRASH_UP_RUNS:-11}
 PULL_RUNS=${CRASH_PULL_RUNS:-11}
-echo "crash test: seed $SEED ($UP_RUNS up + $PULL_RUNS pull kills; replay with CRASH_SEED=$SEED)"
+echo "crash test: seed $SEED ($UP_RUNS up + $PULL_RUNS pull kills; CRASH_SEED=N for other delays)"
 
 g() { git -C "$BOX_REPO" "$@"; }
 ms_now() { date +%s%3N; }
@@ -35,32 +42,75 @@ sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 # A delay in [0, span) ms from the seeded RNG (two draws: $RANDOM has 15 bits).
 draw_ms() { echo $(((RANDOM * 32768 + RANDOM) % $1)); }
 
-# Starts e2b-tui ARGS in the background and SIGKILLs it (if still running) DELAY ms after
-# a step boundary: the first new line of e2b-local's request log that contains MARK (a
-# request it finished: the step after it is under way), or the start when MARK is "".
-# Sets KILLED=1 when the kill landed, else the exit status in KILL_RC.
+tuilog=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 ellog=$E2B_LOCAL_STATE/e2b-local.log
+# lines_of FILE: its line count (0 when it does not exist yet).
+lines_of() { if [ -e "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+# held_count FROM METHOD PATH: e2b-local log lines after line FROM for METHOD ... PATH.
+held_count() { tail -n +$(($1 + 1)) "$ellog" | awk -v m="$2" -v p="$3" '$2 == m && index($0, p) { n++ } END { print n + 0 }'; }
+
+# run_and_kill ACTION NAME AIM HOLD DELAY ARGS...: starts e2b-tui ARGS in the background
+# and SIGKILLs it DELAY ms after its log says step AIM began ("" = after the start). HOLD
+# ("METHOD PATH" or "") is the request of that step e2b-local holds for 1.5 s, so that the
+# process is still in the step when the kill comes. Sets KILLED=1 when the process was
+# still running, KILL_RC, and LANDED: the last step e2b-tui's log shows for this run
+# ("done" when it had finished, "failed" when it had failed).
 run_and_kill() {
-    local mark=$1 delay=$2 n0 i
-    shift 2
-    n0=$(wc -l <"$ellog")
+    local action=$1 name=$2 aim=$3 hold=$4 delay=$5 t0 e0 i held0=0 method= path=
+    shift 5
+    t0=$(lines_of "$tuilog")
+    e0=$(lines_of "$ellog")
+    if [ -n "$hold" ]; then
+        method=${hold%% *} path=${hold#* }
+        el_req POST /_e2b-local/faults \
+            "{\"kind\":\"delay\",\"delayMs\":1500,\"method\":\"$method\",\"path\":\"$path\"}" >/dev/null
+    fi
     (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" "$@") >"$T_TMP/kill.out" 2>"$T_TMP/kill.err" &
     local pid=$!
-    if [ -n "$mark" ]; then
+    if [ -n "$aim" ]; then
         for ((i = 0; i < 1500; i++)); do
-            tail -n +$((n0 + 1)) "$ellog" | grep -qF -- "$mark" && break
+            tail -n +$((t0 + 1)) "$tuilog" 2>/dev/null | grep -qF -- "box $action $name: $aim" && break
             kill -0 "$pid" 2>/dev/null || break
             sleep 0.02
         done
     fi
+    # CRASH_MISS=1: every kill comes after the action ended (the count below must catch it).
+    [ "${CRASH_MISS:-0}" = 1 ] && while kill -0 "$pid" 2>/dev/null && ! tail -n +$((t0 + 1)) "$tuilog" | grep -q "box $action $name: \(done\|failed\) after"; do sleep 0.05; done && sleep 0.3
     sleep_ms "$delay"
+    [ -n "$hold" ] && held0=$(held_count "$e0" "$method" "$path")
     KILLED=0
     kill -KILL "$pid" 2>/dev/null && KILLED=1
-    wait "$pid"
+    wait "$pid" 2>/dev/null
     KILL_RC=$?
-    # A request the killed process had sent may still be handled by e2b-local (a create
-    # finishing after its client died): let it land before looking.
+    LANDED=$(tail -n +$((t0 + 1)) "$tuilog" | sed -n "s/^[^ ]* box $action $name: //p" | tail -n 1)
+    case $LANDED in
+    "done after"*) LANDED=done ;;
+    "failed after"*) LANDED=failed ;;
+    "") LANDED=none ;;
+    esac
+    # The held request is still handled by e2b-local (a create finishing after its client
+    # died): let it land before looking. A hold nobody asked for is dropped.
+    if [ -n "$hold" ]; then
+        el_req GET /_e2b-local/faults >/dev/null
+        if [ "$(el_json length)" != 0 ]; then
+            el_req DELETE /_e2b-local/faults >/dev/null
+        else
+            for ((i = 0; i < 100; i++)); do
+                [ "$(held_count "$e0" "$method" "$path")" -gt "$held0" ] && break
+                sleep 0.1
+            done
+        fi
+    fi
     sleep 0.4
+}
+
+# A kill inside a step is a crash; one after the action ended tested nothing.
+CRASHES=0 RUNS=0
+count_crash() {
+    RUNS=$((RUNS + 1))
+    if [ "$KILLED" = 1 ] && [ "$LANDED" != done ] && [ "$LANDED" != failed ] && [ "$LANDED" != none ]; then
+        CRASHES=$((CRASHES + 1))
+    fi
 }
 
 # Sandbox ids whose box metadata names NAME.
@@ -70,7 +120,8 @@ sandboxes_named() {
 }
 
 password_entries() { # NAME: lines of the password file that hold NAME's password
-    [ -f "$passwords" ] || { echo 0; return; }
+    # (the file exists from the first up on: its absence is no proof of anything)
+    [ -f "$passwords" ] || { echo "no password file"; return; }
     grep -c "^$1"$'\t' "$passwords" || true
 }
 
@@ -112,9 +163,9 @@ before=$(box_snapshot "$BOX_REPO")
 t0=$(ms_now)
 box_tui --up ref
 up_ms=$(($(ms_now) - t0))
-box_rc "reference up exits 0" 0
+box_setup_rc "reference up" 0
 box_tui --kill ref
-box_rc "reference kill exits 0" 0
+box_setup_rc "reference kill" 0
 [ "$up_ms" -lt 500 ] && up_ms=500
 echo "crash test: a whole up takes ${up_ms} ms"
 
@@ -129,6 +180,8 @@ done
 sleep 0.3 # now in the health wait
 kill -KILL "$opid"
 wait "$opid" 2>/dev/null
+t_eq "orphan: the kill landed while it waited for the server" \
+    "$(sed -n 's/^[^ ]* box up orphan: //p' "$tuilog" | tail -n 1)" "waiting for the server"
 printf '%s\n' "$good_cfg" >"$cfg"
 oid=$(sandboxes_named orphan)
 t_ok "orphan: the killed up left its sandbox" test -n "$oid"
@@ -144,18 +197,24 @@ box_tui --up orphan
 box_rc "orphan: the name is free again" 0
 box_tui --kill orphan
 
-# ---- up, killed at random moments ----
-outcomes=
-# kill points: after each step of an up (the name check, the secrets, the create, the
-# upload, the extraction), or anywhere from the start
-up_marks=("" "GET /v2/sandboxes" "/secrets" "POST /sandboxes" "/files" "Process/Start")
+# ---- up, killed in each step (and at random moments) ----
+# AIM|HOLD: the step, and the request of it e2b-local holds (the name check, the secrets,
+# the create, the upload, the extraction, the first health probe); "|" = anywhere.
+up_aims=("|" "checking the name|GET /v2/sandboxes" "reading the secrets|GET /secrets"
+    "creating the sandbox|POST /v2/sandboxes" "uploading|POST /files"
+    "extracting|POST Process/Start" "waiting for the server|GET /api/health")
+outcomes= landed_at=
 for ((i = 1; i <= UP_RUNS; i++)); do
     name=up$i
-    mark=${up_marks[i % ${#up_marks[@]}]}
-    if [ -z "$mark" ]; then delay=$(draw_ms $((up_ms * 11 / 10))); else delay=$(draw_ms 400); fi
-    run_and_kill "$mark" "$delay" --up "$name"
-    label="up kill $i at ${mark:-start}+${delay} ms"
-    [ "$KILLED" = 1 ] || label="$label (finished first, exit $KILL_RC)"
+    entry=${up_aims[(i - 1) % ${#up_aims[@]}]}
+    aim=${entry%%|*} hold=${entry#*|}
+    if [ -z "$aim" ]; then delay=$(draw_ms $((up_ms * 11 / 10))); else delay=$(draw_ms 300); fi
+    run_and_kill up "$name" "$aim" "$hold" "$delay" --up "$name"
+    label="up kill $i at ${aim:-start}+${delay} ms"
+    echo "crash test: $label: killed=$KILLED, landed in: $LANDED"
+    count_crash
+    landed_at="$landed_at|$LANDED"
+    [ -z "$aim" ] || t_eq "$label: the kill landed in the step it aimed at" "$LANDED" "$aim"
     check_local_state "$label"
     ids=$(sandboxes_named "$name")
     nids=$(wc -w <<<"$ids")
@@ -187,62 +246,76 @@ for ((i = 1; i <= UP_RUNS; i++)); do
     t_eq "$label: nothing left after --kill" \
         "$(sandboxes_named "$name")|$(test -e "$boxes/$name.json" && echo rec)|$(password_entries "$name")" "||0"
 done
-echo "crash test: up kills left:$outcomes"
+echo "crash test: up kills left:$outcomes ($(tr ' ' '\n' <<<"$outcomes" | grep . | sort | uniq -c | awk '{printf "%s%s=%s", (NR > 1 ? ", " : ""), $2, $1}'))"
+echo "crash test: up kills landed in: $(sed 's/^|//; s/|/; /g' <<<"$landed_at")"
 
-# ---- pull, killed at random moments ----
-box_tui --up p
-box_rc "pull box up" 0
-pid_root=$(box_root "$(box_sandbox_of p)")$BOX_REPO
-work() { # I: new work in the box (a changed file and 400 KB that do not compress)
-    echo "work $1" >"$pid_root/counter.txt"
-    head -c 400000 /dev/urandom >"$pid_root/blob.bin"
-}
-work 0
-t0=$(ms_now)
-box_tui --pull p
-pull_ms=$(($(ms_now) - t0))
-box_rc "reference pull exits 0" 0
-[ "$pull_ms" -lt 300 ] && pull_ms=300
-echo "crash test: a whole pull takes ${pull_ms} ms"
-# after the connect, the pull script, the download (then the import and the branch update
-# run), or anywhere from the start
-pull_marks=("" "/connect" "Process/Start" "/files" "/files" "Process/Start")
-tips=
-for ((i = 1; i <= PULL_RUNS; i++)); do
-    work "$i"
-    old=$(g rev-parse -q --verify refs/heads/e2b/p)
-    mark=${pull_marks[i % ${#pull_marks[@]}]}
-    if [ -z "$mark" ]; then delay=$(draw_ms $((pull_ms * 11 / 10))); else delay=$(draw_ms 400); fi
-    run_and_kill "$mark" "$delay" --pull p
-    label="pull kill $i at ${mark:-start}+${delay} ms"
-    [ "$KILLED" = 1 ] || label="$label (finished first, exit $KILL_RC)"
-    check_local_state "$label"
-    tip=$(g rev-parse -q --verify refs/heads/e2b/p)
-    if [ "$tip" = "$old" ]; then
-        t_pass "$label: e2b/p is the old tip"
-        tips="$tips old"
-    elif g merge-base --is-ancestor "$old" "$tip" 2>/dev/null &&
-        [ "$(g show "$tip:counter.txt" 2>/dev/null)" = "work $i" ]; then
-        t_pass "$label: e2b/p is the new tip"
-        tips="$tips new"
-    else
-        t_fail "$label: e2b/p is the old or the new tip" "old $old, now '$tip'"
-    fi
-    # The import sweeps libgit2 temp packs older than its grace period (5 s, in case another
-    # libgit2 program is fetching here); the reference file is that moment, plus a margin.
-    touch -d "@$(($(date +%s) - 6))" "$T_TMP/sweep_ref"
+# ---- pull, killed in each step (and at random moments); CRASH_PULL_RUNS=0 leaves it out ----
+if [ "$PULL_RUNS" -gt 0 ]; then
+    box_tui --up p
+    box_setup_rc "pull box up" 0
+    pid_root=$(box_root "$(box_sandbox_of p)")$BOX_REPO
+    work() { # I: new work in the box (a changed file and 400 KB that do not compress)
+        echo "work $1" >"$pid_root/counter.txt"
+        head -c 400000 /dev/urandom >"$pid_root/blob.bin"
+    }
+    work 0
+    t0=$(ms_now)
     box_tui --pull p
-    box_rc "$label: re-run of the pull exits 0" 0
-    t_eq "$label: the re-run brought the latest work" "$(g show e2b/p:counter.txt 2>&1)" "work $i"
-    t_ok "$label: byte for byte" cmp -s <(g show e2b/p:blob.bin) "$pid_root/blob.bin"
-    stray=$(find "$BOX_REPO/.git/objects" -type f ! -name 'pack-*.pack' ! -name 'pack-*.idx' \
-        ! -name 'pack-*.rev' ! -path '*/objects/info/*' ! -path '*/objects/[0-9a-f][0-9a-f]/*' \
-        ! -newer "$T_TMP/sweep_ref")
-    t_eq "$label: no temporary pack past the grace period left once the re-run is done" "$stray" ""
-done
-echo "crash test: pull kills left e2b/p at:$tips"
-box_tui --kill p
-box_rc "pull box killed" 0
+    pull_ms=$(($(ms_now) - t0))
+    box_setup_rc "reference pull" 0
+    [ "$pull_ms" -lt 300 ] && pull_ms=300
+    echo "crash test: a whole pull takes ${pull_ms} ms"
+    # the connect, the commit in the box (its script), the download, the clean-up; the import
+    # runs here and cannot be held: the kills "anywhere" may land in it.
+    pull_aims=("|" "connecting|POST /connect" "committing the work in the box|POST Process/Start"
+        "downloading|GET /files" "cleaning up|POST Filesystem/Remove")
+    tips= landed_at=
+    for ((i = 1; i <= PULL_RUNS; i++)); do
+        work "$i"
+        old=$(g rev-parse -q --verify refs/heads/e2b/p)
+        entry=${pull_aims[(i - 1) % ${#pull_aims[@]}]}
+        aim=${entry%%|*} hold=${entry#*|}
+        if [ -z "$aim" ]; then delay=$(draw_ms $((pull_ms * 11 / 10))); else delay=$(draw_ms 300); fi
+        run_and_kill pull p "$aim" "$hold" "$delay" --pull p
+        label="pull kill $i at ${aim:-start}+${delay} ms"
+        echo "crash test: $label: killed=$KILLED, landed in: $LANDED"
+        count_crash
+        landed_at="$landed_at|$LANDED"
+        [ -z "$aim" ] || t_eq "$label: the kill landed in the step it aimed at" "$LANDED" "$aim"
+        check_local_state "$label"
+        tip=$(g rev-parse -q --verify refs/heads/e2b/p)
+        if [ "$tip" = "$old" ]; then
+            t_pass "$label: e2b/p is the old tip"
+            tips="$tips old"
+        elif g merge-base --is-ancestor "$old" "$tip" 2>/dev/null &&
+            [ "$(g show "$tip:counter.txt" 2>/dev/null)" = "work $i" ]; then
+            t_pass "$label: e2b/p is the new tip"
+            tips="$tips new"
+        else
+            t_fail "$label: e2b/p is the old or the new tip" "old $old, now '$tip'"
+        fi
+        # The import sweeps libgit2 temp packs older than its grace period (5 s, in case another
+        # libgit2 program is fetching here); the reference file is that moment, plus a margin.
+        touch -d "@$(($(date +%s) - 6))" "$T_TMP/sweep_ref"
+        box_tui --pull p
+        box_rc "$label: re-run of the pull exits 0" 0
+        t_eq "$label: the re-run brought the latest work" "$(g show e2b/p:counter.txt 2>&1)" "work $i"
+        t_ok "$label: byte for byte" cmp -s <(g show e2b/p:blob.bin) "$pid_root/blob.bin"
+        stray=$(find "$BOX_REPO/.git/objects" -type f ! -name 'pack-*.pack' ! -name 'pack-*.idx' \
+            ! -name 'pack-*.rev' ! -path '*/objects/info/*' ! -path '*/objects/[0-9a-f][0-9a-f]/*' \
+            ! -newer "$T_TMP/sweep_ref")
+        t_eq "$label: no temporary pack past the grace period left once the re-run is done" "$stray" ""
+    done
+    echo "crash test: pull kills left e2b/p at:$tips ($(tr ' ' '\n' <<<"$tips" | grep . | sort | uniq -c | awk '{printf "%s%s=%s", (NR > 1 ? ", " : ""), $2, $1}'))"
+    echo "crash test: pull kills landed in: $(sed 's/^|//; s/|/; /g' <<<"$landed_at")"
+fi
+echo "crash test: $CRASHES of $RUNS kills landed inside a step"
+t_ok "at least 3 in 4 kills landed inside a step (a crash, not a kill after the end)" \
+    test "$((CRASHES * 4))" -ge "$((RUNS * 3))"
+if [ "$PULL_RUNS" -gt 0 ]; then
+    box_tui --kill p
+    box_setup_rc "pull box killed" 0
+fi
 t_eq "no password left at the end" "$(grep -vc '^#' "$passwords" 2>/dev/null || true)" 0
 t_eq "no sandbox left at the end" "$(el_req GET /v2/sandboxes >/dev/null; el_json length)" 0
 t_finish

@@ -135,7 +135,7 @@ resume() { el_req POST "/v2/sandboxes/$1/connect" '{}' >/dev/null; }
 
 # The box the attach, stop and pull cases use.
 box_tui --up fm
-box_rc "setup: up fm" 0
+box_setup_rc "up fm" 0
 FM=$(box_sandbox_of fm)
 echo "remember me" | E2B_TUI_HTTP_TIMEOUT= "$E2B_TUI_BIN" --secrets set anthropic >/dev/null 2>&1
 
@@ -145,7 +145,7 @@ prep() {
     case $1 in
     up) UP_NAME=fu$n UP_BEFORE=$(fl_sandboxes) PW_BEFORE=$(passwords) ;;
     stop) [ "$(state_of "$FM")" = running ] || resume "$FM" ;;
-    kill) box_tui --up fmk; box_rc "$2: setup up fmk" 0; KILL_ID=$(box_sandbox_of fmk) ;;
+    kill) box_tui --up fmk; box_setup_rc "$2: up fmk" 0; KILL_ID=$(box_sandbox_of fmk) ;;
     pull)
         box_exec "$FM" "cd '$BOX_REPO' && echo change $n >>src/main.c" >/dev/null
         PULL_SNAP=$(fl_repo_state "$BOX_REPO")

@@ -17,12 +17,27 @@
 #     of the project (in the work tree and in .git) travel as links, never as what they
 #     point to; planted record files (a symlink, one naming another box) are ignored.
 . "$(dirname "$0")/../lib/lib.sh"
-API_KEY=e2b_sec_apikey_Q7x3v9Lm2
+# Unique per run: the argv sampler scans every process of the machine, and another run of
+# this test (another checkout) must not be mistaken for a leak of this one.
+run_tag=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+API_KEY=e2b_sec_apikey_$run_tag
 export E2B_LOCAL_KEY=$API_KEY
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
-SECRET_VALUE=sk-ant-sec-VALUE-4k8d2Hq
+# The test's own control-plane requests send the API key from a file (curl -H @FILE): with
+# the key in curl's argv the sampler below would catch the test itself.
+printf 'X-API-KEY: %s\n' "$API_KEY" >"$T_TMP/apikey.header"
+el_req() {
+    local method=$1 path=$2 body=${3:-}
+    shift 2
+    [ $# -gt 0 ] && shift
+    local data=()
+    [ -n "$body" ] && data=(-H 'Content-Type: application/json' --data-binary "$body")
+    curl -sS -o "$EL_BODY_FILE" -D "$EL_HEAD_FILE" -w '%{http_code}' -X "$method" \
+        -H @"$T_TMP/apikey.header" "${data[@]}" "$@" "$E2B_LOCAL_URL$path"
+}
+SECRET_VALUE=sk-ant-sec-VALUE-$run_tag
 boxes=$XDG_STATE_HOME/e2b-tui/boxes
 passwords=$XDG_STATE_HOME/e2b-tui/passwords
 g() { git -C "$BOX_REPO" "$@"; }
@@ -88,18 +103,22 @@ box_tui --pull sec
 box_rc "pull exits 0" 0
 # the sandbox processes' environments: the password is the server's by design; the API key
 # and the model secret never enter the box (the secret travels as a placeholder)
-env_leak=0
+env_leak=0 env_scanned=0
 printf '%s\n%s\n' "$API_KEY" "$SECRET_VALUE" >"$T_TMP/nopw.patterns"
 for f in /proc/[0-9]*/environ; do
     tr '\0' '\n' <"$f" 2>/dev/null | grep -q "^E2B_SANDBOX_ID=$id$" || continue
+    env_scanned=$((env_scanned + 1))
     tr '\0' '\n' <"$f" 2>/dev/null | grep -qFf "$T_TMP/nopw.patterns" && env_leak=1
 done
+echo "  (environment scan: $env_scanned processes of the sandbox)"
+t_ok "the environment scan found the sandbox's processes (the real server among them)" \
+    sh -c "test $env_scanned -ge 1 && test -n '$(box_server_pid "$id")'"
 t_eq "no sandbox process has the API key or the secret value in its environment" "$env_leak" 0
 el_req GET "/sandboxes/$id" >/dev/null
 cp "$EL_BODY_FILE" "$T_TMP/metadata.json"
 el_req GET /v2/sandboxes >/dev/null
 cat "$EL_BODY_FILE" >>"$T_TMP/metadata.json"
-t_ok "the sandbox's metadata holds no password, key or secret" sh -c "! grep -qFf '$patterns' '$T_TMP/metadata.json'"
+box_scan_clean "the sandbox's metadata holds no password, key or secret" "$patterns" "$T_TMP/metadata.json"
 # the dashboard (the one place that writes e2b-tui's request log) runs a few refreshes
 . "$E2B_TUI_ROOT/tests/lib/tmux.sh"
 export TERM=tmux-256color LANG=C.UTF-8
@@ -117,22 +136,24 @@ t_ok "the sampler read every process's argv many times ($(cat "$samples") rounds
 t_eq "no process had the password, the API key or the secret in its argv" "$(grep -v "^pid $canary:" "$hits" | sort -u)" ""
 log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 t_ok "e2b-tui's log exists and logged the requests" grep -q "sandboxes" "$log"
-t_ok "e2b-tui's log holds no password, key or secret" sh -c "! grep -qFf '$patterns' '$log'"
-ellog=$(ls "$E2B_LOCAL_STATE"/*.log 2>/dev/null | head -1)
-t_ok "e2b-local's request log exists" test -s "$ellog"
-t_ok "e2b-local's request log holds none of them" sh -c "! grep -qFf '$patterns' '$ellog'"
+box_scan_clean "e2b-tui's log holds no password, key or secret" "$patterns" "$log"
+ellog=$E2B_LOCAL_STATE/e2b-local.log
+t_ok "e2b-local's request log exists and logged the requests" grep -q "sandboxes" "$ellog"
+box_scan_clean "e2b-local's request log holds none of them" "$patterns" "$ellog"
 # every file under HOME and the repository: API key and secret nowhere; the password
 # nowhere but the keystore file, which is 0600 (the box was killed: its line is gone too)
 box_tui --up sec2
-box_rc "a second box for the file scan" 0
+box_setup_rc "a second box for the file scan" 0
 pw2=$(awk -F'\t' '$1 == "sec2" {print $3}' "$passwords")
 echo "$pw2" >>"$patterns"
-found=$(grep -rlFf "$patterns" "$HOME" "$BOX_REPO" 2>/dev/null | sort -u)
+t_eq "the second box has a password in the keystore" "${#pw2}" 32
+found=$(grep -rlFf "$patterns" "$HOME" "$BOX_REPO" | sort -u)
 t_eq "only the keystore file holds a secret" "$found" "$passwords"
 t_eq "and it is 0600" "$(stat -c %a "$passwords")" 600
-t_ok "the API key and the model secret are in no local file" \
-    sh -c "! grep -rqF -e '$API_KEY' -e '$SECRET_VALUE' '$HOME' '$BOX_REPO'"
-t_ok "no password under the sandbox's root" sh -c "! grep -rqF '$pw2' '$(box_root "$(box_sandbox_of sec2)")'"
+box_scan_clean "the API key and the model secret are in no local file" "$T_TMP/nopw.patterns" "$HOME" "$BOX_REPO"
+printf '%s\n' "$pw2" >"$T_TMP/pw2.pattern"
+box_scan_clean "no password under the sandbox's root (the real server's files included)" "$T_TMP/pw2.pattern" \
+    "$(box_root "$(box_sandbox_of sec2)")"
 box_tui --kill sec2
 
 # ---- 2. network strings ----
@@ -271,7 +292,8 @@ lroot=$(box_root "$(box_sandbox_of links)")$BOX_REPO
 t_eq "a link to a directory outside stays a link" "$(readlink "$lroot/out-dir")" "$T_TMP/outside"
 t_eq "a relative link outside stays a link" "$(readlink "$lroot/out-file")" "../../../outside/secret.txt"
 t_eq "a link inside .git stays a link" "$(readlink "$lroot/.git/info/out-git")" "$T_TMP/outside"
-t_ok "what they point to never left the machine" sh -c "! grep -rqF OUTSIDE-MARKER-5521 '$(box_root "$(box_sandbox_of links)")'"
+printf 'OUTSIDE-MARKER-5521\n' >"$T_TMP/outside.pattern"
+box_scan_clean "what they point to never left the machine" "$T_TMP/outside.pattern" "$(box_root "$(box_sandbox_of links)")"
 box_tui --kill links
 rm "$BOX_REPO/out-dir" "$BOX_REPO/out-file" "$BOX_REPO/.git/info/out-git"
 # planted record files

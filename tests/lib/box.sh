@@ -1,27 +1,88 @@
 # Helpers for the box tests (source after lib.sh and e2b_local.sh).
 #   box_setup              isolated home, e2b-local started, file keystore, fixture repo in
-#                          $BOX_REPO, config with the fake opencode2 as serve command and
-#                          the fixtures on PATH for the attach command
+#                          $BOX_REPO, config with the real OpenCode server as serve command
+#                          (`opencode serve` of opencode-ai, installed globally, so in every
+#                          sandbox's /usr; with the `opencode = 2` preset's /api/health) and
+#                          the attach client stand-in on PATH as `opencode2`
+#                          (tests/fixtures/opencode2_attach_fake: OpenCode 2's client cannot
+#                          be installed here). Prints a FAIL line and returns 1 on failure.
+#   box_misbehaving_server serve command = tests/fixtures/opencode_misbehaving (committed in
+#                          the fixture repo), for tests that need a server to print what
+#                          they say and exit when told; box_say ID LINE... tells it
 #   box_tui ARGS...        runs e2b-tui from $BOX_REPO; stdout in $BOX_OUT, stderr in
 #                          $BOX_ERR, exit status in $BOX_RC
 #   box_sandbox_of NAME    the sandbox id in NAME's record
 #   box_root ID            the sandbox's root directory on this machine
+#   box_server_pid ID      the pid (on this machine) of the box's `opencode serve`
 #   box_exec ID CMD        runs bash -c CMD in the sandbox as user (prints decoded events)
+#   box_scan_clean NAME PATTERN_FILE PATH...
+#                          passes when every PATH exists, the scan covered at least one
+#                          file, and no file holds a line of PATTERN_FILE (grep -F -f: the
+#                          secret is never in grep's argv); the count of files is printed
+#   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else FAIL
 #   box_snapshot DIR       a digest of HEAD, refs/heads/* except e2b/*, the index and every
 #                          work tree file (names, modes, contents, link targets)
 BOX_FIXTURES=$E2B_TUI_ROOT/tests/fixtures
+# The real server. Offline (a sandbox has no network) its default plugins wait ~6 s for a
+# download that cannot happen before the first answer; without them it answers in ~1.5 s.
+BOX_SERVE_REAL='env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 opencode serve --hostname 0.0.0.0 --port {port}'
 
 box_setup() {
     t_isolated_home
+    if ! command -v opencode >/dev/null; then
+        t_fail "box setup" "needs the real OpenCode server: npm install -g opencode-ai@1.18.33 (see .ci/npm-globals)"
+        return 1
+    fi
     e2b_local_start "$@" || return 1
     export E2B_TUI_KEYSTORE=file
     BOX_REPO=$T_TMP/work/proj
-    "$BOX_FIXTURES/make_repo.sh" "$BOX_REPO" >/dev/null || return 1
-    mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
-    printf 'serve_command = {dir}/tools/opencode2 serve --hostname 0.0.0.0 --port {port}\n' \
-        >"$XDG_CONFIG_HOME/e2b-tui/config"
-    export PATH=$BOX_FIXTURES:$PATH
+    if ! "$BOX_FIXTURES/make_repo.sh" "$BOX_REPO" >/dev/null; then
+        t_fail "box setup" "the fixture repository could not be made"
+        return 1
+    fi
+    mkdir -p "$XDG_CONFIG_HOME/e2b-tui" "$T_TMP/bin"
+    printf 'serve_command = %s\n' "$BOX_SERVE_REAL" >"$XDG_CONFIG_HOME/e2b-tui/config"
+    ln -sf "$BOX_FIXTURES/opencode2_attach_fake" "$T_TMP/bin/opencode2"
+    export PATH=$T_TMP/bin:$PATH
     export E2B_TUI_HEALTH_TIMEOUT=30
+}
+
+box_misbehaving_server() {
+    printf 'serve_command = {dir}/tools/opencode_misbehaving serve --hostname 0.0.0.0 --port {port}\n' \
+        >"$XDG_CONFIG_HOME/e2b-tui/config"
+}
+
+box_say() {
+    local f
+    f=$(box_root "$1")/tmp/fake-server-say
+    shift
+    printf '%s\n' "$@" >>"$f"
+}
+
+box_server_pid() {
+    local f d
+    for f in $(grep -laF "E2B_SANDBOX_ID=$1" /proc/[0-9]*/environ 2>/dev/null); do
+        d=${f%/environ}
+        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "^opencode serve "; then
+            basename "$d"
+            return 0
+        fi
+    done
+    return 1
+}
+
+box_scan_clean() {
+    local name=$1 pat=$2 p n=0 hits
+    shift 2
+    if [ ! -s "$pat" ]; then t_fail "$name" "the pattern file $pat is empty or missing"; return; fi
+    for p in "$@"; do
+        if [ ! -e "$p" ]; then t_fail "$name" "$p does not exist: nothing was scanned"; return; fi
+        n=$((n + $(find "$p" -type f 2>/dev/null | wc -l)))
+    done
+    if [ "$n" = 0 ]; then t_fail "$name" "no file under $*: nothing was scanned"; return; fi
+    hits=$(grep -rlaFf "$pat" -- "$@" | head -5)
+    echo "  ($name: scanned $n files)"
+    if [ -n "$hits" ]; then t_fail "$name" "found in: $hits"; else t_pass "$name"; fi
 }
 
 box_tui() {
@@ -66,6 +127,12 @@ box_snapshot() {
                 fi
             done
     ) | sha256sum | cut -c1-64
+}
+
+# box_setup_rc WHAT WANT: a setup step's exit status: silent when it is WANT (setup is not a
+# check), a FAIL line "setup: WHAT" with the stderr otherwise.
+box_setup_rc() {
+    [ "$BOX_RC" = "$2" ] || t_fail "setup: $1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"
 }
 
 # box_rc NAME WANT: the last box_tui's exit status, with its stderr in the failure message.

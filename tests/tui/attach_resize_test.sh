@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Resize during a real attach handoff: a (attach) runs the attach command (the fake
-# opencode2 client) in the foreground; while it runs the tmux window is resized and keys are
-# typed; when it exits the dashboard is redrawn at the new size, the typed keys are dropped
-# (q would have quit, x would have been reported) and the Log pane still works.
+# Resize during a real attach handoff: a (attach) runs the attach command (the stand-in
+# opencode2 client, against the real server) in the foreground; while it runs the tmux
+# window is resized and keys are typed; when it exits the dashboard is redrawn at the new
+# size, the typed keys are dropped (q would have quit, x would have been reported) and the
+# Log pane still works.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up
-box_rc "a box is up" 0
+box_setup_rc "a box is up" 0
 
 DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_SLEEP=4
 dash_check "the box is listed" "main "

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Box actions from the dashboard through the boxes' step machines, against e2b-local with
-# the fixture project and the fake opencode2: u (name, template, hours) starts a box with a
-# progress line, p pulls it home as e2b/main, a hands the terminal to the attach command
-# (password only in its environment) and shows a non-zero exit, K kills the box with its
-# record. Each effect is checked on the server or in the repository.
+# the fixture project, the real OpenCode server and the stand-in opencode2 client: u (name,
+# template, hours) starts a box with a progress line, p pulls it home as e2b/main, a hands
+# the terminal to the attach command (password only in its environment) and shows a non-zero
+# exit, K kills the box with its record. Each effect is checked on the server or in the
+# repository.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish

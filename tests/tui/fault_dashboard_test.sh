@@ -11,7 +11,7 @@ box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up fd
-box_rc "setup: up fd" 0
+box_setup_rc "up fd" 0
 id=$(box_sandbox_of fd)
 
 # keys_alive NAME: the help overlay opens on ? and closes on Escape.

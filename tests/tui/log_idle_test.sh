@@ -3,9 +3,12 @@
 # loop and nothing polls. With a long refresh the dashboard wakes about as often as it does
 # on the list (the ENDS countdown once a second; curl's check of the stream's speed at most
 # once a second): a poll of the stream or of the logs would be tens of wake-ups more.
+# The server prints on demand (tests/fixtures/opencode_misbehaving): the real one cannot be
+# told to print a line after the idle time.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
+box_misbehaving_server
 export TERM=tmux-256color LANG=C.UTF-8
 
 # window: the dashboard's context switches in 3 s.

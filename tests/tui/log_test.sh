@@ -4,18 +4,20 @@
 # dropped stream said in words, reconnected, with what was printed meanwhile filled in; the
 # server's exit status; the sandbox paused (r resumes it from the pane) and killed while
 # streaming; Tab to the E2B logs, fetched incrementally (a new lifecycle event appears
-# once); a plain sandbox shows its E2B logs with a hint. The fake server
-# (tests/fixtures/opencode2) prints what is appended to /tmp/fake-server-say.
+# once); a plain sandbox shows its E2B logs with a hint. The server here misbehaves on
+# purpose (tests/fixtures/opencode_misbehaving): it prints what is appended to
+# /tmp/fake-server-say, escape sequences and 9 KB lines included, and exits when told.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
+box_misbehaving_server
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up
-box_rc "a box is up for the log tests" 0
+box_setup_rc "a box is up for the log tests" 0
 id=$(box_sandbox_of main)
 root=$(box_root "$id")
-say() { printf '%s\n' "$@" >>"$root/tmp/fake-server-say"; }
+say() { box_say "$id" "$@"; }
 # wait_file FILE TEXT: until FILE holds TEXT (bounded).
 wait_file() {
     local i
@@ -37,7 +39,7 @@ dash_check "l opens the server output of a box" "[server output"
 dash_check "the history is shown on open" "history-line-two"
 dash_check "the stream is live" "live: the server's output"
 t_eq "the history line is shown once" "$(count history-line-one)" 1
-t_contains "the server's start line is in the history" "$(tmux_capture)" "opencode2 fake server listening"
+t_contains "the server's start line is in the history" "$(tmux_capture)" "opencode_misbehaving listening"
 
 say "live-line-alpha"
 dash_check "a line printed now appears live" "live-line-alpha"
