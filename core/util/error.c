@@ -158,12 +158,14 @@ static void rebuild(e2b_error *e)
     e->message = clean;
 }
 
-e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
+/* The one constructor behind e2b_error_newv and e2b_error_localv. */
+static e2b_error *make(e2b_error_kind kind, e2b_error_sub sub, const char *detail_fmt, va_list ap)
 {
     e2b_error *e = calloc(1, sizeof *e);
     if (!e)
         return &oom_error;
     e->kind = kind;
+    e->sub = sub;
     e->detail = vformat(detail_fmt, ap);
     rebuild(e);
     if (!e->message) {
@@ -171,6 +173,11 @@ e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list a
         return &oom_error;
     }
     return e;
+}
+
+e2b_error *e2b_error_newv(e2b_error_kind kind, const char *detail_fmt, va_list ap)
+{
+    return make(kind, E2B_SUB_NONE, detail_fmt, ap);
 }
 
 e2b_error *e2b_error_new(e2b_error_kind kind, const char *detail_fmt, ...)
@@ -206,18 +213,7 @@ e2b_error_kind e2b_error_sub_kind(e2b_error_sub sub)
 
 e2b_error *e2b_error_localv(e2b_error_sub sub, const char *detail_fmt, va_list ap)
 {
-    e2b_error *e = calloc(1, sizeof *e);
-    if (!e)
-        return &oom_error;
-    e->kind = e2b_error_sub_kind(sub);
-    e->sub = sub;
-    e->detail = vformat(detail_fmt, ap);
-    rebuild(e);
-    if (!e->message) {
-        e2b_error_free(e);
-        return &oom_error;
-    }
-    return e;
+    return make(e2b_error_sub_kind(sub), sub, detail_fmt, ap);
 }
 
 e2b_error *e2b_error_local(e2b_error_sub sub, const char *detail_fmt, ...)
