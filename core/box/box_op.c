@@ -473,6 +473,21 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
         server_settle(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer"));
 }
 
+/* What a probe or the server stream finishing does first: a known outcome (healthy, failed)
+ * may complete the step, a cancel settles it. True when one of them applied. */
+static bool server_outcome_known(e2b_box_op *op)
+{
+    if (op->server_healthy || op->server_err) {
+        server_maybe_done(op);
+        return true;
+    }
+    if (op->cancelled) {
+        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return true;
+    }
+    return false;
+}
+
 static void server_probe_try(void *ud)
 {
     e2b_box_op *op = ud;
@@ -481,14 +496,8 @@ static void server_probe_try(void *ud)
         op->probe_timer = 0;
         op->pending--;
     }
-    if (op->server_healthy || op->server_err) {
-        server_maybe_done(op);
+    if (server_outcome_known(op))
         return;
-    }
-    if (op->cancelled) {
-        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
-        return;
-    }
     op->probe = health_probe(op, server_probe_done, &err);
     if (!op->probe) {
         server_settle(op, err);
@@ -521,14 +530,8 @@ static void server_done(void *ud, const e2b_error *err)
     e2b_box_op *op = ud;
     op->http = NULL;
     op->pending--;
-    if (op->server_healthy || op->server_err) {
-        server_maybe_done(op);
+    if (server_outcome_known(op))
         return;
-    }
-    if (op->cancelled) {
-        server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
-        return;
-    }
     if (op->proc_started && !op->proc_ended) {
         /* The stream broke but the server runs on (detached): its health decides. */
         server_maybe_done(op);
