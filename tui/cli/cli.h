@@ -24,15 +24,18 @@ typedef enum {
     CLI_KILL,
     CLI_PULL,
     CLI_SECRETS,
+    CLI_RESUME,
+    CLI_EXTEND,
 } cli_mode;
 
 typedef struct cli_args {
     cli_mode mode;
-    const char *name;        /* box name (up, attach, stop, kill, pull) or secret name */
+    const char *name;        /* box name (up, attach, pull), box name or sandbox id (stop, kill,
+                              * resume, extend), or secret name */
     const char *secrets_cmd; /* "list", "set", "remove" */
     int json;
     const char *template_id;
-    int hours;
+    int hours;               /* up: the new box's lifetime; extend: the new end from now */
     int attach_after_up;
     const char *dir;
     int keep_failed;

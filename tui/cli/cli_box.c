@@ -171,11 +171,13 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
     return rc;
 }
 
-int cli_box(cli_ctx *c)
+int cli_box(cli_ctx *c, const struct cli_target *target)
 {
     const cli_args *a = c->args;
     progress_state ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg};
+    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg,
+                       .sandbox_id = target ? cli_target_sandbox(target) : NULL};
+    const char *name = target ? cli_target_box(target) : a->name;
     e2b_error *err = NULL;
     e2b_box_op *op = NULL;
     int rc;
@@ -206,8 +208,8 @@ int cli_box(cli_ctx *c)
     case CLI_ATTACH:
         op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
         break;
-    case CLI_STOP: op = e2b_box_stop(&env, a->name, on_progress, on_done, &ps, &err); break;
-    case CLI_KILL: op = e2b_box_kill(&env, a->name, on_progress, on_done, &ps, &err); break;
+    case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
+    case CLI_KILL: op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err); break;
     case CLI_PULL: {
         e2b_box_pull_params p = {.dir = a->dir, .name = a->name, .force = a->force};
         op = e2b_box_pull(&env, &p, on_progress, on_done, &ps, &err);
@@ -232,10 +234,11 @@ int cli_box(cli_ctx *c)
         const e2b_box_result *r = e2b_box_op_result(op);
         if (a->mode == CLI_UP) {
             /* up made the password and the server; attach again for a fresh connection */
-            char *name = strdup(r->name);
+            char *up_name = strdup(r->name);
             e2b_box_op_free(op);
-            op = e2b_box_attach(&env, name, health_timeout_ms(), on_progress, on_done, &ps, &err);
-            free(name);
+            op = e2b_box_attach(&env, up_name, health_timeout_ms(), on_progress, on_done, &ps,
+                                &err);
+            free(up_name);
             if (!op) {
                 rc = cli_fail(err);
                 e2b_error_free(err);
