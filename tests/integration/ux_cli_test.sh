@@ -84,4 +84,96 @@ box_tui --stop px
 box_rc "stop of a paused box: exit 0" 0
 t_contains "it says it was already paused" "$(cat "$BOX_ERR")" "already paused"
 
+# 17: arguments as getopt users expect.
+box_tui --up --template opencode --hours 2 zz
+box_rc "the up name may come after the options" 0
+t_eq "the box is named zz" "$(jq -r .name "$XDG_STATE_HOME/e2b-tui/boxes/zz.json")" zz
+box_tui --up zz
+t_eq "up of a name in use: exit 5" "$BOX_RC" 5
+t_contains "it says the name is in use here" "$(cat "$BOX_ERR")" "a box named zz already exists on this machine"
+t_not_contains "not an E2B conflict" "$(cat "$BOX_ERR")" "409"
+box_tui --info --refresh 10
+t_eq "--info --refresh: usage error" "$BOX_RC" 2
+t_contains "it says --refresh is the dashboard's" "$(cat "$BOX_ERR")" "--refresh is a dashboard option"
+box_tui --kill zz extra
+t_eq "--kill zz extra: usage error" "$BOX_RC" 2
+t_contains "it names the extra argument" "$(cat "$BOX_ERR")" "unexpected argument 'extra'"
+t_eq "and nothing was killed" "$(state_of "$(box_sandbox_of zz)")" running
+box_tui --stop '../bad'
+t_eq "an invalid box name: exit 2" "$BOX_RC" 2
+t_contains "it says why" "$(cat "$BOX_ERR")" "not a valid box name"
+box_tui --info extra
+t_eq "--info takes no operand: exit 2" "$BOX_RC" 2
+
+# 16: --list for people; stop/kill by sandbox id; --resume and --extend.
+el_create '{"templateID":"base","metadata":{"name":"web-worker"}}'
+other_id=$EL_ID
+box_tui --list
+box_rc "--list" 0
+t_eq "header: NAME first, ID its own column" "$(head -1 "$BOX_OUT" | awk '{print $1, $4}')" "NAME ID"
+t_eq "a sandbox's NAME is its name, as in the dashboard" "$(awk -v id="$other_id" '$4 == id {print $1}' "$BOX_OUT")" web-worker
+t_eq "a box's NAME is the box name" "$(awk -v id="$id" '$4 == id {print $1}' "$BOX_OUT")" px
+t_eq "AGE and ENDS in one unit each" "$(awk 'NR > 1 && $6 !~ /^[0-9]+[smhd]$/ {print "age:" $6} NR > 1 && $7 !~ /^([0-9]+[smhd]|paused|expired|-)$/ {print "ends:" $7}' "$BOX_OUT")" ""
+cols=$(awk 'NR == 1 {print index($0, "PATH")}' "$BOX_OUT")
+t_eq "every row's columns line up with the header" "$(awk -v c="$cols" 'NR > 1 && $NF != "-" && index($0, $NF) != c {print NR}' "$BOX_OUT")" ""
+long=$T_TMP/work/longbranch
+git clone -q "$BOX_REPO" "$long"
+git -C "$long" checkout -q -b feature/a-really-long-branch-name-that-goes-on-and-on-and-on
+BOX_CWD=$long box_tui --up lb
+box_rc "up of a box with a long branch" 0
+box_tui --list
+t_eq "a long branch does not break the alignment" "$(awk -v c="$(awk 'NR == 1 {print index($0, "PATH")}' "$BOX_OUT")" 'NR > 1 && $NF != "-" && index($0, $NF) != c {print NR}' "$BOX_OUT")" ""
+t_contains "it is cut, not dropped" "$(grep '^lb ' "$BOX_OUT")" "feature/a-really-long-branc..."
+box_tui --kill lb
+box_tui --stop "$other_id"
+box_rc "--stop of a sandbox id" 0
+t_eq "it is paused" "$(state_of "$other_id")" paused
+box_tui --stop "$other_id"
+box_rc "--stop of a paused sandbox id: not an error" 0
+box_tui --resume "$other_id"
+box_rc "--resume of a sandbox id" 0
+t_eq "it runs again" "$(state_of "$other_id")" running
+box_tui --extend "$other_id" --hours 5
+box_rc "--extend --hours 5" 0
+left=$(end_in "$other_id")
+t_eq "it ends in about 5 hours (${left}s)" "$((left > 4 * 3600 && left <= 5 * 3600))" 1
+box_tui --stop zz
+box_tui --resume zz
+box_rc "--resume of a box by name" 0
+t_contains "it says so" "$(cat "$BOX_OUT")" "box zz resumed; it now ends in 2 hours"
+left=$(end_in "$(box_sandbox_of zz)")
+t_eq "with the box's own 2 hours (${left}s)" "$((left > 3600 && left <= 2 * 3600))" 1
+zz_id=$(box_sandbox_of zz)
+box_tui --kill "$zz_id"
+box_rc "--kill of a box by its sandbox id" 0
+t_eq "its sandbox is gone" "$(el_req GET "/sandboxes/$zz_id")" 404
+t_eq "and its record" "$(test -e "$XDG_STATE_HOME/e2b-tui/boxes/zz.json"; echo $?)" 1
+box_tui --kill "$other_id"
+box_rc "--kill of a sandbox id" 0
+box_tui --resume nosuch
+t_eq "--resume of an unknown name: exit 3" "$BOX_RC" 3
+
+# 15: --secrets list has a header, says so when empty, accepts --json.
+box_tui --secrets list
+box_rc "--secrets list with none" 0
+t_contains "it says there are none" "$(cat "$BOX_OUT")" "No secrets"
+ANTHROPIC_API_KEY=sk-ant-ux-1 box_tui --secrets set anthropic
+ANTHROPIC_API_KEY=sk-ant-ux-2 box_tui --secrets set anthropic
+t_contains "set again: updated with its version" "$(cat "$BOX_OUT")" "updated secret anthropic (version 2)"
+box_tui --secrets list
+t_eq "a header" "$(head -1 "$BOX_OUT" | tr -s ' ')" "NAME HOSTS CREATED"
+t_eq "the host and a time for people" "$(awk '$1 == "anthropic" {print $2, ($3 ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]$/ && $4 ~ /^[0-9][0-9]:[0-9][0-9]$/)}' "$BOX_OUT")" "api.anthropic.com 1"
+box_tui --secrets list --json
+box_rc "--secrets list --json" 0
+t_eq "json: the secret with its host" "$(jq -r '.version, (.secrets[] | .name + " " + .hosts[0] + " " + (.version|tostring))' "$BOX_OUT" | tr '\n' ' ')" "1 anthropic api.anthropic.com 2 "
+t_not_contains "json: never the value" "$(cat "$BOX_OUT")" "sk-ant-ux"
+
+# 18: the keyring warning only where a password is stored; docs agree.
+env -u E2B_TUI_KEYSTORE DBUS_SESSION_BUS_ADDRESS=unix:path=$T_TMP/no-bus box_tui --attach nosuch
+t_not_contains "attach of an unknown box: no keyring warning" "$(cat "$BOX_ERR")" "no keyring"
+box_tui --help
+t_not_contains "--help does not offer the test keystore" "$(cat "$BOX_OUT")" "memory"
+t_contains "--help gives the health timeout's default" "$(cat "$BOX_OUT")" "default 90"
+t_contains "--help documents --print-keys" "$(cat "$BOX_OUT")" "--print-keys"
+
 t_finish

@@ -15,7 +15,7 @@ tmux_type n
 dash_check "n asks for the secret's name" "secret name (e.g. anthropic): _"
 tmux_type 'bad name!'
 tmux_keys Enter
-dash_check "a bad name is refused with a reason" "secret name must be letters, digits"
+dash_check "a bad name is refused with the CLI's reason" "not a valid secret name (no spaces"
 tmux_type n
 tmux_type anthropic
 tmux_keys Enter
