@@ -1,5 +1,6 @@
 /* The one-shot command-line modes (DESIGN.md §1 use 3, §6): --list, --up, --attach, --stop,
- * --kill, --pull, --secrets. No curses; errors on stderr; progress on stderr only when it
+ * --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the document in
+ * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict.
  *
