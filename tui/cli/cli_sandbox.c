@@ -80,8 +80,16 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
                 safe);
         return 3;
     } else if (named > 1) {
-        fprintf(stderr, "e2b-tui: several sandboxes are box %s: name one by its sandbox id "
-                        "(e2b-tui --list)\n", safe);
+        fprintf(stderr, "e2b-tui: %zu sandboxes are box %s (", named, safe);
+        for (size_t i = 0, n = 0; i < t->list.count; i++) {
+            const e2b_sandbox *sb = &t->list.items[i];
+            char id[160];
+            if (sb->kind != E2B_KIND_BOX || !sb->box_name || strcmp(sb->box_name, arg) != 0)
+                continue;
+            cli_clean(sb->sandbox_id, id, sizeof id);
+            fprintf(stderr, "%s%s", n++ ? ", " : "", id);
+        }
+        fputs("): nothing was done; name one by its sandbox id\n", stderr);
         return 5;
     } else {
         t->box_name = t->sb->kind == E2B_KIND_BOX && t->sb->box_name && *t->sb->box_name
