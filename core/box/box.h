@@ -62,8 +62,8 @@ typedef struct e2b_box_result {
     char *url;      /* the OpenCode server's URL */
     char *dir;      /* the project directory (local and in the box) */
     char *password; /* attach only: the server password (secret; wiped on free) */
-    int resumed;    /* attach: the box was paused and has been resumed (pull: and is
-                     * paused again at its end) */
+    int resumed;    /* attach: the box was paused and has been resumed (pull: and has
+                     * been paused again at its end; 0 with a note when that failed) */
     int restarted;  /* attach: the server was not running and was started again */
     uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
     /* pull */

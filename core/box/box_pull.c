@@ -29,6 +29,7 @@ static void pull_repaused(void *ud, long status, const e2b_error *err)
                  op->res.name, e2b_error_message(err), op->res.name);
         free(op->res.note);
         op->res.note = strdup(note);
+        op->res.resumed = 0; /* it runs now: the note says so */
     }
     e2b_error *e = op->pull_err;
     op->pull_err = NULL;
