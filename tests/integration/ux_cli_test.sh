@@ -73,6 +73,17 @@ box_rc "pull of a paused box" 0
 t_contains "it pulled the new work" "$(cat "$BOX_OUT")" "fast-forwarded"
 t_eq "the box is paused again" "$(state_of "$id")" paused
 t_contains "and it says so" "$(cat "$BOX_ERR")" "paused again"
+# The pause after the pull fails: the pull still succeeds and says the box runs now.
+box_exec "$id" "cd '$BOX_REPO' && echo agent >src/agent-3.txt" >/dev/null
+box_tui --stop px
+curl -sS -o /dev/null -X POST "$E2B_LOCAL_URL/_e2b-local/faults" \
+    -d "{\"kind\":\"500\",\"path\":\"/sandboxes/$id/pause\",\"method\":\"POST\",\"count\":10}"
+box_tui --pull px
+box_rc "pull whose re-pause fails still succeeds" 0
+t_contains "it says the box could not be paused again" "$(cat "$BOX_ERR")" "could not be paused again"
+t_not_contains "and does not claim it was" "$(cat "$BOX_ERR")" "was paused: paused again"
+curl -sS -o /dev/null -X DELETE "$E2B_LOCAL_URL/_e2b-local/faults"
+box_tui --stop px
 FAKE_ATTACH_EXIT=0 box_tui --attach px
 box_rc "attach resumes px" 0
 left=$(end_in "$id")
