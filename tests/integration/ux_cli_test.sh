@@ -180,8 +180,21 @@ t_eq "json: the secret with its host" "$(jq -r '.version, (.secrets[] | .name + 
 t_not_contains "json: never the value" "$(cat "$BOX_OUT")" "sk-ant-ux"
 
 # 18: the keyring warning only where a password is stored; docs agree.
-env -u E2B_TUI_KEYSTORE DBUS_SESSION_BUS_ADDRESS=unix:path=$T_TMP/no-bus box_tui --attach nosuch
+# nobus_tui ARGS...: box_tui with the keystore on auto and no D-Bus (the file fallback).
+nobus_tui() {
+    (unset E2B_TUI_KEYSTORE DISPLAY; DBUS_SESSION_BUS_ADDRESS=unix:path=$T_TMP/no-bus box_tui "$@"
+     echo "$BOX_RC" >"$T_TMP/nobus.rc")
+    BOX_OUT=$T_TMP/box.out BOX_ERR=$T_TMP/box.err BOX_RC=$(cat "$T_TMP/nobus.rc")
+}
+nobus_tui --attach nosuch
+t_eq "attach of an unknown box with the file fallback: exit 3" "$BOX_RC" 3
 t_not_contains "attach of an unknown box: no keyring warning" "$(cat "$BOX_ERR")" "no keyring"
+nobus_tui --up kw
+box_rc "up with the file fallback" 0
+t_contains "up, which stores a password, warns" "$(cat "$BOX_ERR")" "no keyring"
+nobus_tui --kill kw
+box_rc "kill kw with the file fallback" 0
+t_not_contains "kill does not warn" "$(cat "$BOX_ERR")" "no keyring"
 box_tui --help
 t_not_contains "--help does not offer the test keystore" "$(cat "$BOX_OUT")" "memory"
 t_contains "--help gives the health timeout's default" "$(cat "$BOX_OUT")" "default 90"
