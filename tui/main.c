@@ -2,6 +2,7 @@
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
 #include "core/e2b/config.h"
 #include "keystore/keystore.h"
+#include "core/git/gitwork.h"
 #include "tui/cli/cli.h"
 
 #include <stdio.h>
@@ -26,11 +27,15 @@ static void print_help(FILE *f)
           "  --up [NAME]              start a box from the current git project\n"
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
-          "  --stop NAME              pause a box\n"
-          "  --kill NAME              delete a box, its record and its password\n"
+          "  --stop NAME|ID           pause a box or sandbox (paused already is no error)\n"
+          "  --kill NAME|ID           delete a box (record and password too) or sandbox\n"
+          "  --resume NAME|ID         resume a paused box or sandbox for its own hours\n"
+          "  --extend NAME|ID [--hours H]\n"
+          "                           end it H hours from now (default: its own hours)\n"
           "  --pull [NAME] [--force] [--dir PATH]\n"
-          "                           bring a box's work home as branch e2b/NAME\n"
-          "  --secrets list|set NAME|remove NAME\n"
+          "                           bring a box's work home as branch e2b/NAME, into the\n"
+          "                           box's own project unless --dir names another\n"
+          "  --secrets list [--json]|set NAME|remove NAME\n"
           "                           manage model API keys stored as E2B secrets; the value\n"
           "                           comes from the provider's variable (ANTHROPIC_API_KEY,\n"
           "                           OPENAI_API_KEY, OPENROUTER_API_KEY), else from stdin\n"
@@ -43,13 +48,13 @@ static void print_help(FILE *f)
           "  --domain DOMAIN          E2B domain (default e2b.app)\n"
           "  --api-url URL            E2B API URL (default https://api.DOMAIN)\n"
           "  --keystore NAME          where box passwords are kept\n"
-          "                           (auto, secret-service, file, memory)\n"
+          "                           (auto, secret-service, file)\n"
           "  --template T             template of a new box (default opencode)\n"
-          "  --hours H                lifetime of a new box in hours (default 1)\n"
+          "  --hours H                hours of a new box (default 1); --extend: from now\n"
           "  --dir PATH               the git project (default: the current directory)\n"
           "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME\n"
-          "  --json                   --list: print JSON\n"
+          "  --json                   --list, --secrets list: print JSON\n"
           "\n"
           "Dashboard options:\n"
           "  --refresh SECONDS        refresh the lists every SECONDS (default "
@@ -57,12 +62,17 @@ static void print_help(FILE *f)
           "  --readonly               hide every action that changes something\n"
           "  --mouse                  mouse clicks and wheel\n"
           "  --no-color               no colours (also NO_COLOR)\n"
+          "  --print-keys[=conf|man]  print the key bindings (conf: as share/keys.conf)\n"
           "\n"
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
           "4 authentication, 5 conflict (e.g. diverged branch).\n"
           "\n"
+          "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
+          "\n"
           "Environment: E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL,\n"
-          "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT, E2B_TUI_HTTP_TIMEOUT (seconds).\n"
+          "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT (seconds a box's server may take to\n"
+          "become healthy, default 90), E2B_TUI_HTTP_TIMEOUT (seconds per API request,\n"
+          "default 60).\n"
           "Try it without an account: make demo\n",
           f);
 }
@@ -137,6 +147,48 @@ static const char *required_value(int argc, char **argv, int *i, const char *wha
     return NULL;
 }
 
+/* The modes that act on one box (or sandbox): their flag, and what their one operand is.
+ * The operand may follow the flag or come anywhere else among the arguments (as getopt
+ * users expect: "--up --template base zz"). A new mode of this shape is one more row. */
+enum operand { OPERAND_OPTIONAL, OPERAND_REQUIRED };
+static const struct {
+    const char *flag;
+    cli_mode mode;
+    enum operand operand;
+    const char *what;
+    int box_name; /* the operand must be a valid box name (a sandbox id is one too) */
+} named_modes[] = {
+    {"--up", CLI_UP, OPERAND_OPTIONAL, "a box name", 1},
+    {"--pull", CLI_PULL, OPERAND_OPTIONAL, "a box name", 1},
+    {"--attach", CLI_ATTACH, OPERAND_REQUIRED, "a box name", 1},
+    {"--stop", CLI_STOP, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+    {"--kill", CLI_KILL, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+    {"--resume", CLI_RESUME, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+    {"--extend", CLI_EXTEND, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+};
+#define N_NAMED_MODES (sizeof named_modes / sizeof named_modes[0])
+
+static int named_mode_index(cli_mode m)
+{
+    for (size_t k = 0; k < N_NAMED_MODES; k++)
+        if (named_modes[k].mode == m)
+            return (int)k;
+    return -1;
+}
+
+/* The dashboard's own options: told as such when they come with a one-shot mode. */
+static int dashboard_option(const char *a)
+{
+    static const char *const flags[] = {"--refresh", "--readonly", "--mouse", "--no-color",
+                                        "--no-colour", "--print-keys"};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        size_t n = strlen(flags[k]);
+        if (strncmp(a, flags[k], n) == 0 && (a[n] == '\0' || a[n] == '='))
+            return 1;
+    }
+    return 0;
+}
+
 /* Parses a mode flag or a mode option at argv[*i]. Returns 1 when it was one, 0 when not,
  * -1 on a usage error (reported). */
 static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_attach)
@@ -150,30 +202,22 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->keep_failed = 1, 1;
     if (strcmp(f, "--force") == 0)
         return a->force = 1, 1;
-    if (strcmp(f, "--up") == 0 || strcmp(f, "--pull") == 0) {
-        if (set_mode(a, f[2] == 'u' ? CLI_UP : CLI_PULL, f) < 0)
-            return -1;
-        a->name = optional_value(argc, argv, i);
+    if (strcmp(f, "--attach") == 0 && a->mode == CLI_UP) {
+        a->attach_after_up = 1; /* "--up NAME --attach" */
         return 1;
     }
-    if (strcmp(f, "--stop") == 0 || strcmp(f, "--kill") == 0) {
-        if (set_mode(a, f[2] == 's' ? CLI_STOP : CLI_KILL, f) < 0)
-            return -1;
-        return (a->name = required_value(argc, argv, i, "a box name")) ? 1 : -1;
-    }
-    if (strcmp(f, "--attach") == 0) {
-        if (a->mode == CLI_UP) {
-            a->attach_after_up = 1;
-            return 1;
-        }
+    for (size_t k = 0; k < N_NAMED_MODES; k++) {
+        if (strcmp(f, named_modes[k].flag) != 0)
+            continue;
         const char *v = optional_value(argc, argv, i);
-        if (!v) {
+        if (named_modes[k].mode == CLI_ATTACH && !v && a->mode == CLI_NONE) {
             *pending_attach = 1; /* "--attach --up NAME" */
             return 1;
         }
-        if (set_mode(a, CLI_ATTACH, f) < 0)
+        if (set_mode(a, named_modes[k].mode, f) < 0)
             return -1;
-        a->name = v;
+        if (v)
+            a->name = v;
         return 1;
     }
     if (strcmp(f, "--secrets") == 0) {
@@ -211,15 +255,48 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
     return 0;
 }
 
+/* The operands (arguments that are not options) go to the mode's one name; anything more
+ * is a usage error that says what the mode takes. */
+static int place_operands(cli_args *a, const char **operands, int n)
+{
+    int k = named_mode_index(a->mode);
+    int next = 0;
+    if (k >= 0 && !a->name && n > 0)
+        a->name = operands[next++];
+    if (next < n) {
+        if (k >= 0)
+            fprintf(stderr, "e2b-tui: unexpected argument '%s': %s takes only %s (see e2b-tui "
+                            "--help)\n",
+                    operands[next], named_modes[k].flag, named_modes[k].what);
+        else
+            fprintf(stderr, "e2b-tui: unexpected argument '%s' (see e2b-tui --help)\n",
+                    operands[next]);
+        return -1;
+    }
+    if (k >= 0 && named_modes[k].operand == OPERAND_REQUIRED && !a->name) {
+        fprintf(stderr, "e2b-tui: %s needs %s (see e2b-tui --help)\n", named_modes[k].flag,
+                named_modes[k].what);
+        return -1;
+    }
+    if (k >= 0 && named_modes[k].box_name && a->name && !gitwork_box_name_valid(a->name)) {
+        fprintf(stderr, "e2b-tui: '%s' is not a valid box name (letters, digits, '.', '_', "
+                        "'-'; see e2b-tui --help)\n", a->name);
+        return -1;
+    }
+    return 0;
+}
+
 /* Mode options that make no sense for the chosen mode are usage errors, not ignored. */
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST)
+    if (a->json && a->mode != CLI_LIST &&
+        !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
-    else if ((a->template_id || a->hours || a->keep_failed || a->attach_after_up) &&
-             a->mode != CLI_UP)
-        bad = a->template_id ? "--template" : a->hours ? "--hours" : a->keep_failed ? "--keep-failed" : "--attach";
+    else if (a->hours && a->mode != CLI_UP && a->mode != CLI_EXTEND)
+        bad = "--hours";
+    else if ((a->template_id || a->keep_failed || a->attach_after_up) && a->mode != CLI_UP)
+        bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed" : "--attach";
     else if (a->force && a->mode != CLI_PULL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)
@@ -242,19 +319,26 @@ int main(int argc, char **argv)
     if (tr == TUI_OPTIONS_USAGE)
         return EXIT_USAGE;
     e2b_config cfg;
-    int info = 0, rc, pending_attach = 0;
+    int info = 0, rc, pending_attach = 0, noperands = 0;
+    const char **operands = calloc((size_t)argc, sizeof *operands);
     cli_args args = {0};
+    if (!operands) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        return EXIT_FAILED;
+    }
     e2b_config_init(&cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int g;
         if (strcmp(a, "--version") == 0) {
             printf("e2b-tui %s\n", E2B_TUI_VERSION);
+            free(operands);
             e2b_config_clear(&cfg);
             return EXIT_OK;
         }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             print_help(stdout);
+            free(operands);
             e2b_config_clear(&cfg);
             return EXIT_OK;
         }
@@ -268,24 +352,48 @@ int main(int argc, char **argv)
         if (g == 0)
             g = mode_option(&args, argc, argv, &i, &pending_attach);
         if (g < 0) {
+            free(operands);
             e2b_config_clear(&cfg);
             return EXIT_USAGE;
         }
         if (g > 0)
             continue;
-        fprintf(stderr, "e2b-tui: unknown option '%s' (see e2b-tui --help)\n", a);
+        if (a[0] != '-' || a[1] == '\0') {
+            operands[noperands++] = a;
+            continue;
+        }
+        if (dashboard_option(a))
+            fprintf(stderr, "e2b-tui: %.*s is a dashboard option: it does not go with %s (see "
+                            "e2b-tui --help)\n",
+                    (int)strcspn(a, "="), a, info ? "--info" : "a one-shot mode");
+        else
+            fprintf(stderr, "e2b-tui: unknown option '%s' (see e2b-tui --help)\n", a);
+        free(operands);
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
     if (pending_attach) {
-        if (args.mode == CLI_UP) {
+        if (args.mode == CLI_UP)
             args.attach_after_up = 1;
-        } else {
-            fprintf(stderr, "e2b-tui: --attach needs a box name (see e2b-tui --help)\n");
+        else if (args.mode == CLI_NONE && !info)
+            args.mode = CLI_ATTACH; /* "--attach" with its name elsewhere */
+        else {
+            fprintf(stderr, "e2b-tui: --attach goes with --up, or names a box (see e2b-tui "
+                            "--help)\n");
+            free(operands);
             e2b_config_clear(&cfg);
             return EXIT_USAGE;
         }
     }
+    if ((info && noperands) || place_operands(&args, operands, noperands) < 0) {
+        if (info && noperands)
+            fprintf(stderr, "e2b-tui: unexpected argument '%s': --info takes none (see e2b-tui "
+                            "--help)\n", operands[0]);
+        free(operands);
+        e2b_config_clear(&cfg);
+        return EXIT_USAGE;
+    }
+    free(operands);
     if (info && args.mode != CLI_NONE) {
         fprintf(stderr, "e2b-tui: --info cannot be combined with another mode\n");
         e2b_config_clear(&cfg);

@@ -62,13 +62,15 @@ typedef struct e2b_box_result {
     char *url;      /* the OpenCode server's URL */
     char *dir;      /* the project directory (local and in the box) */
     char *password; /* attach only: the server password (secret; wiped on free) */
-    int resumed;    /* attach: the box was paused and has been resumed */
+    int resumed;    /* attach: the box was paused and has been resumed (pull: and has
+                     * been paused again at its end; 0 with a note when that failed) */
     int restarted;  /* attach: the server was not running and was started again */
     uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
     /* pull */
     char *branch;  /* "e2b/<name>" */
     char *commit;  /* 40 hex */
     int no_new_work;
+    int nothing_pulled; /* no new work and no e2b/<name> exists: no branch was made */
     const char *outcome; /* "created", "fast-forwarded", "up to date", "forced" (static) */
     uint64_t bundle_bytes;
 } e2b_box_result;
@@ -166,6 +168,11 @@ void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out);
  * with a kind from its code (not-found and invalid as such, out of memory internal, the
  * rest, a locked keyring or a timeout included, an I/O error). Caller frees. */
 e2b_error *e2b_keystore_error(const ks_error *kerr);
+
+/* A box's lifetime in hours: its metadata's (what its up gave it, 1..24) when sb is a box
+ * that says, else the configured hours. An operation that must resume a box gives it this
+ * much, never the API's few-minute default. sb may be NULL. */
+int e2b_box_hours(const e2b_sandbox *sb, const e2b_config *cfg);
 
 /* A random password for a box server: 32 characters [A-Za-z0-9] from getrandom. buf must
  * hold 33 bytes. Returns 0, or -1 when no randomness is available. */

@@ -149,8 +149,8 @@ static void attach_password(e2b_box_op *op)
         return;
     }
     box_op_progress(op, "connecting", 0, 0);
-    op->api_call = e2b_api_connect(op->env.client, op->rec.sandbox_id,
-                                   (long)op->env.cfg->hours * 3600, attach_connected, op, &e);
+    op->api_call = e2b_api_connect(op->env.client, op->rec.sandbox_id, box_op_lifetime_s(op),
+                                   attach_connected, op, &e);
     if (!op->api_call) {
         attach_fail(op, e, "connecting");
         e2b_error_free(e);

@@ -94,6 +94,9 @@ struct e2b_box_op {
 
     /* pull */
     e2b_box_pull_params pull;
+    int pull_had_branch;  /* e2b/<name> existed before the pull */
+    int pull_repausing;   /* the resumed box is being paused again */
+    e2b_error *pull_err;  /* the pull's end, held while a resumed box is paused again */
     struct bundle_import *bundle;
     char *bundle_path;
     char commit[41];
@@ -170,6 +173,9 @@ int box_up_orphan_possible(const e2b_error *err);
 /* Whether E2B may still make the sandbox after the client gave up (a second sweep later). */
 int box_up_orphan_late_possible(const e2b_error *err);
 int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
+/* The lifetime a resume gives the box, in seconds: its record's hours, else the
+ * configured hours. */
+long box_op_lifetime_s(const e2b_box_op *op);
 /* Text helpers. */
 char *box_strdup(const char *s);
 e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)

@@ -97,6 +97,7 @@ static void op_release(e2b_box_op *op)
     free(op->up_template);
     free(op->health_url);
     e2b_error_free(op->server_err);
+    e2b_error_free(op->pull_err);
     free(op->out);
     free(op->errout);
     free(op->bundle_path);
@@ -773,6 +774,7 @@ static void resolve_listed(void *ud, e2b_sandbox_list *list, const e2b_error *er
     op->rec.base = box_strdup(found->box_base ? found->box_base : "");
     op->rec.dir = strdup("");
     op->rec.port = E2B_BOX_PORT;
+    op->rec.hours = e2b_box_hours(found, op->env.cfg);
     op->have_record = 0;
     op->res.sandbox_id = strdup(found->sandbox_id);
     e2b_sandbox_list_free(list);
@@ -792,6 +794,12 @@ static int list_named(e2b_box_op *op, e2b_api_list_fn fn, e2b_error **err)
         return -1;
     op->pending++;
     return 0;
+}
+
+long box_op_lifetime_s(const e2b_box_op *op)
+{
+    int h = op->rec.hours >= 1 && op->rec.hours <= 24 ? op->rec.hours : op->env.cfg->hours;
+    return (long)(h > 0 ? h : 1) * 3600;
 }
 
 int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)

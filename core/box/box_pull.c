@@ -1,4 +1,6 @@
-/* pull: find the box -> connect (resumes) -> run pull_script in the box (scratch commit and
+/* pull: find the box -> open its project (the record's directory unless --dir says
+ * otherwise; its base commit must be there) -> connect (a paused box is resumed with its own
+ * lifetime and paused again at the end) -> run pull_script in the box (scratch commit and
  * bundle, nothing of the box's branch, index or work tree changes) -> download the bundle
  * straight into the importer -> create or fast-forward e2b/<name> -> remove the bundle.
  * Locally only refs/heads/e2b/<name> and new objects are written; HEAD, index and work tree
@@ -12,11 +14,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The end of every pull (err owned, NULL = success): a box the pull resumed is paused
+ * again first, so it is left as it was found. A failed re-pause is a note, not a failure. */
+static void pull_repaused(void *ud, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    (void)status;
+    op->api_call = NULL;
+    op->pending--;
+    if (err && err->kind != E2B_ERR_CONFLICT && err->kind != E2B_ERR_CANCELLED) {
+        char note[600];
+        snprintf(note, sizeof note, "box %s was paused before the pull and could not be paused "
+                                    "again: %s (e2b-tui --stop %s)",
+                 op->res.name, e2b_error_message(err), op->res.name);
+        free(op->res.note);
+        op->res.note = strdup(note);
+        op->res.resumed = 0; /* it runs now: the note says so */
+    }
+    e2b_error *e = op->pull_err;
+    op->pull_err = NULL;
+    box_op_finish(op, e);
+}
+
+static void pull_end(e2b_box_op *op, e2b_error *err)
+{
+    e2b_error *e = NULL;
+    if (op->res.resumed && !op->pull_repausing && !op->cancelled && !op->finished) {
+        op->pull_repausing = 1; /* once */
+        op->pull_err = err;
+        box_op_progress(op, "pausing the box again", 0, 0);
+        op->api_call = e2b_api_pause(op->env.client, op->sb.sandbox_id, pull_repaused, op, &e);
+        if (op->api_call) {
+            op->pending++;
+            return;
+        }
+        op->pull_err = NULL;
+        e2b_error_free(e);
+    }
+    box_op_finish(op, err);
+}
+
 static void pull_fail(e2b_box_op *op, const e2b_error *err, const char *step)
 {
     e2b_error *e = err ? e2b_error_copy(err) : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
-    e2b_error_set_action(e, "pulling box %s: %s", op->res.name ? op->res.name : "", step);
-    box_op_finish(op, e);
+    if (op->res.name && *op->res.name)
+        e2b_error_set_action(e, "pulling box %s: %s", op->res.name, step);
+    else
+        e2b_error_set_action(e, "pulling: %s", step);
+    pull_end(op, e);
 }
 
 /* pull_fail for a local step's error, which is freed. */
@@ -32,7 +77,7 @@ static void pull_removed(void *ud, const json_t *reply, const e2b_error *err)
     (void)reply, (void)err; /* a left-over temp file in the box is harmless */
     op->http = NULL;
     op->pending--;
-    box_op_finish(op, NULL);
+    pull_end(op, NULL);
 }
 
 static void pull_cleanup_box(e2b_box_op *op)
@@ -44,7 +89,7 @@ static void pull_cleanup_box(e2b_box_op *op)
     json_decref(req);
     if (!op->http) {
         e2b_error_free(e);
-        box_op_finish(op, NULL);
+        pull_end(op, NULL);
         return;
     }
     op->pending++;
@@ -156,8 +201,9 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
     if (r.kind == PULL_SCRIPT_NOWORK) {
         op->res.commit = strdup(r.commit);
         op->res.no_new_work = 1;
+        op->res.nothing_pulled = !op->pull_had_branch; /* no e2b/<name> was made */
         op->res.outcome = "no new work";
-        box_op_finish(op, NULL);
+        pull_end(op, NULL);
         return;
     }
     op->bundle_path = r.path;
@@ -197,7 +243,6 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     char *uname = NULL, *uemail = NULL;
     pull_script_var *vars = NULL;
     size_t nvars = 0;
-    (void)status;
     op->api_call = NULL;
     op->pending--;
     if (err || op->cancelled) {
@@ -207,6 +252,7 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     }
     op->sb = *sb;
     free(sb);
+    op->res.resumed = status == 201; /* paused before: paused again at the end */
     op->envd = e2b_envd_new(op->env.loop, op->env.cfg, &op->sb, NULL, &e);
     if (!op->envd) {
         pull_fail(op, e, "reaching envd");
@@ -220,8 +266,10 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
     git_oid prev_oid;
     snprintf(refname, sizeof refname, "refs/heads/%s", op->res.branch);
-    if (git_reference_name_to_id(&prev_oid, gitwork_repo(op->git), refname) == 0)
+    if (git_reference_name_to_id(&prev_oid, gitwork_repo(op->git), refname) == 0) {
         git_oid_tostr(prev, sizeof prev, &prev_oid);
+        op->pull_had_branch = 1;
+    }
     pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
                              .box_name = op->res.name, .user_name = uname, .user_email = uemail};
     int rc = pull_script_env(&pp, &vars, &nvars, &g);
@@ -242,6 +290,61 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     e2b_metadata_clear(&env);
 }
 
+/* Opens the project the pull goes to: --dir when given, else the box's record's directory
+ * (wherever the command runs), else the current directory (a box made on another machine).
+ * Returns 0, or fails the op in words and returns -1. */
+static int pull_open_project(e2b_box_op *op)
+{
+    e2b_error *g = NULL;
+    const char *own = op->have_record && op->rec.dir && op->rec.dir[0] ? op->rec.dir : NULL;
+    if (op->git)
+        return 0; /* opened by pull_local: --dir, or the current branch's box */
+    if (gitwork_open(&op->git, own ? own : ".", 0, &g) == 0)
+        return 0;
+    e2b_error *e = own ? e2b_error_local(E2B_SUB_NOT_REPO,
+                                         "box %s belongs to %s, which is not a git project here "
+                                         "any more (%s); use --dir PATH for where it is now",
+                                         op->res.name, own, e2b_error_message(g))
+                       : e2b_error_local(E2B_SUB_NOT_REPO,
+                                         "box %s was made on another machine and this directory "
+                                         "is not a git project; run the pull in a clone of its "
+                                         "project or give --dir PATH",
+                                         op->res.name);
+    e2b_error_free(g);
+    pull_fail_local(op, e, "opening the git project");
+    return -1;
+}
+
+/* The box's base commit must be in the project the pull goes to (the bundle builds on it):
+ * otherwise it is another project, told before anything is asked of the box. */
+static int pull_check_base(e2b_box_op *op)
+{
+    git_oid oid;
+    git_odb *odb = NULL;
+    const char *base = op->rec.base;
+    int here = 1;
+    if (!base || strlen(base) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, base) != 0)
+        return 0; /* unborn, or not known: the import checks what it gets */
+    if (git_repository_odb(&odb, gitwork_repo(op->git)) == 0) {
+        here = git_odb_exists(odb, &oid);
+        git_odb_free(odb);
+    }
+    if (here)
+        return 0;
+    const char *own = op->have_record && op->rec.dir && op->rec.dir[0] ? op->rec.dir : NULL;
+    e2b_error *e =
+        own ? e2b_error_local(E2B_SUB_MISSING_BASE,
+                              "box %s belongs to %s, not to %s (its base commit %.12s is not "
+                              "there); use --dir %s",
+                              op->res.name, own, gitwork_workdir(op->git), base, own)
+            : e2b_error_local(E2B_SUB_MISSING_BASE,
+                              "box %s was made from another project: its base commit %.12s is "
+                              "not in %s; use --dir with a clone of its project",
+                              op->res.name, base, gitwork_workdir(op->git));
+    pull_fail_local(op, e, "opening the git project");
+    return -1;
+}
+
 static void pull_resolved(e2b_box_op *op, const e2b_error *err)
 {
     e2b_error *e = NULL;
@@ -249,11 +352,18 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
         pull_fail(op, err, "finding the box");
         return;
     }
+    if (pull_open_project(op) != 0 || pull_check_base(op) != 0)
+        return;
+    free(op->res.dir);
+    op->res.dir = strdup(gitwork_workdir(op->git));
     char branch[300];
     snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
     op->res.branch = strdup(branch);
     box_op_progress(op, "connecting", 0, 0);
-    op->api_call = e2b_api_connect(op->env.client, op->rec.sandbox_id, 0, pull_connected, op, &e);
+    /* A paused box is resumed with its own lifetime (paused again at the end), not the
+     * API's few-minute default. */
+    op->api_call = e2b_api_connect(op->env.client, op->rec.sandbox_id, box_op_lifetime_s(op),
+                                   pull_connected, op, &e);
     if (!op->api_call) {
         pull_fail(op, e, "connecting");
         e2b_error_free(e);
@@ -262,22 +372,34 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
     op->pending++;
 }
 
-/* The box of the current branch: a record made from this work tree and branch, else the
- * branch's default name. */
+/* The box: the name given, else a record made from this work tree and branch, else the
+ * branch's default name. With a name and no --dir nothing local is opened yet: the pull
+ * goes to the box's own project (pull_open_project). */
 static void pull_local(e2b_box_op *op, const e2b_error *unused)
 {
     e2b_error *g = NULL;
     gitwork_head head;
     char name[GITWORK_BOX_NAME_MAX + 8];
     (void)unused;
-    if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0 ||
-        gitwork_head_info(op->git, &head, &g) != 0) {
-        pull_fail_local(op, g, "opening the git project");
-        return;
+    if (op->pull.dir || !op->pull.name) {
+        if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0) {
+            if (!op->pull.dir) {
+                e2b_error_free(g);
+                g = e2b_error_local(E2B_SUB_NOT_REPO,
+                                    "this directory is not a git project: name the box "
+                                    "(e2b-tui --pull NAME) or give --dir PATH");
+            }
+            pull_fail_local(op, g, "opening the git project");
+            return;
+        }
     }
     if (op->pull.name) {
         snprintf(name, sizeof name, "%s", op->pull.name);
     } else {
+        if (gitwork_head_info(op->git, &head, &g) != 0) {
+            pull_fail_local(op, g, "opening the git project");
+            return;
+        }
         box_record_list list = {0};
         e2b_error *e = box_record_list_read(op->env.cfg->records_dir, &list, NULL);
         const box_record *found = NULL;
@@ -292,9 +414,12 @@ static void pull_local(e2b_box_op *op, const e2b_error *unused)
         box_record_list_clear(&list);
         e2b_error_free(e);
     }
+    free(op->res.name);
+    op->res.name = strdup(name);
     if (!gitwork_box_name_valid(name)) {
-        e2b_error *e = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid box name", name);
-        op->res.name = strdup(name);
+        e2b_error *e = e2b_error_new(E2B_ERR_INVALID,
+                                     "'%s' is not a valid box name (letters, digits, '.', '_', "
+                                     "'-')", name);
         pull_fail(op, e, "finding the box");
         e2b_error_free(e);
         return;
@@ -314,6 +439,7 @@ e2b_box_op *e2b_box_pull(const e2b_box_env *env, const e2b_box_pull_params *p,
     op->pull = *p;
     op->pull.dir = box_strdup(p->dir);
     op->pull.name = box_strdup(p->name);
+    op->res.name = box_strdup(p->name); /* every message names the box when it is known */
     box_op_start(op, NULL, pull_local);
     return op;
 }

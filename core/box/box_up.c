@@ -354,6 +354,9 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     e2b_metadata_set(&md, E2B_META_NAME, op->rec.name);
     e2b_metadata_set(&md, E2B_META_BRANCH, op->rec.branch);
     e2b_metadata_set(&md, E2B_META_BASE, op->rec.base);
+    char hours[16];
+    snprintf(hours, sizeof hours, "%d", op->rec.hours);
+    e2b_metadata_set(&md, E2B_META_HOURS, hours);
     if (e2b_box_password(op->up_nonce) == 0) {
         e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
         /* In the journal before the create is sent: a crash from here until the record is
@@ -483,6 +486,7 @@ static void up_local_done(e2b_box_op *op, e2b_error *g)
     op->rec.dir = strdup(gitwork_workdir(op->git));
     op->rec.port = E2B_BOX_PORT;
     op->rec.opencode = op->env.cfg->opencode;
+    op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);
     if (e2b_box_password(op->password) < 0) {

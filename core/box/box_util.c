@@ -7,6 +7,16 @@
 #include <string.h>
 #include <sys/random.h>
 
+int e2b_box_hours(const e2b_sandbox *sb, const e2b_config *cfg)
+{
+    const char *v = sb && sb->kind == E2B_KIND_BOX ? e2b_metadata_get(&sb->metadata, E2B_META_HOURS) : NULL;
+    char *end = NULL;
+    long h = v ? strtol(v, &end, 10) : 0;
+    if (v && end != v && !*end && h >= 1 && h <= 24)
+        return (int)h;
+    return cfg->hours > 0 ? cfg->hours : 1;
+}
+
 int e2b_box_password(char buf[33])
 {
     static const char alphabet[] =

@@ -47,12 +47,12 @@ static json_t *record_to_json(const box_record *r)
 {
     char created[32];
     e2b_format_rfc3339(r->created_at, created, sizeof created);
-    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}", "version",
+    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "version",
                      BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
                      "template", r->template_id ? r->template_id : "", "branch",
                      r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
-                     "created_at", created);
+                     "hours", r->hours, "created_at", created);
 }
 
 static const char *jstr(const json_t *o, const char *k)
@@ -76,6 +76,8 @@ static e2b_error *record_from_json(const json_t *o, const char *file, box_record
     out->dir = xstrdup(jstr(o, "dir"));
     out->port = (int)json_integer_value(json_object_get(o, "port"));
     out->opencode = (int)json_integer_value(json_object_get(o, "opencode"));
+    json_int_t h = json_integer_value(json_object_get(o, "hours"));
+    out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
     if (e2b_parse_rfc3339(jstr(o, "created_at"), &out->created_at, NULL) < 0)
         out->created_at = 0;
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||

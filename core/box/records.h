@@ -27,6 +27,7 @@ typedef struct box_record {
     char *dir;         /* the absolute path of the local work tree (and in the sandbox) */
     int port;          /* the OpenCode server's port in the sandbox */
     int opencode;      /* the OpenCode preset used to start it: 1 or 2 */
+    int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
 } box_record;
 

@@ -2,6 +2,7 @@
 #include "core/box/secrets_providers.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -51,4 +52,49 @@ json_t *e2b_provider_network(const e2b_secret_list *secrets, e2b_metadata *env)
         return NULL;
     }
     return json_pack("{s:o}", "rules", rules);
+}
+
+const char *e2b_secret_host(const char *name)
+{
+    const e2b_provider *p = e2b_provider_find(name);
+    return p ? p->host : "(no rule)";
+}
+
+void e2b_secret_time_text(time_t t, char *buf, size_t bufsz)
+{
+    struct tm tm;
+    if (!t || !localtime_r(&t, &tm) || strftime(buf, bufsz, "%Y-%m-%d %H:%M", &tm) == 0)
+        snprintf(buf, bufsz, "-");
+}
+
+static json_t *time_or_null(time_t t)
+{
+    char buf[32];
+    if (!t)
+        return json_null();
+    e2b_format_rfc3339(t, buf, sizeof buf);
+    return json_string(buf);
+}
+
+void e2b_secrets_print_json(const e2b_secret_list *l, FILE *out)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; l && i < l->count; i++) {
+        const e2b_secret *s = &l->items[i];
+        const e2b_provider *p = e2b_provider_find(s->name);
+        json_t *hosts = json_array();
+        if (p)
+            json_array_append_new(hosts, json_string(p->host));
+        json_array_append_new(arr, json_pack("{s:s, s:o, s:I, s:o, s:o}", "name", s->name,
+                                             "hosts", hosts, "version",
+                                             (json_int_t)s->current_version, "created_at",
+                                             time_or_null(s->created_at), "updated_at",
+                                             time_or_null(s->updated_at)));
+    }
+    json_t *doc = json_pack("{s:i, s:o}", "version", 1, "secrets", arr);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(doc);
 }

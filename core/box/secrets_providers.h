@@ -10,6 +10,8 @@
 #include "core/e2b/model.h"
 
 #include <jansson.h>
+#include <stdio.h>
+#include <time.h>
 
 typedef struct e2b_provider {
     const char *name;    /* "anthropic": also the secret's name */
@@ -26,6 +28,17 @@ const e2b_provider *e2b_provider_find(const char *name);
 /* Whether name is acceptable as a secret name: non-empty, at most 128 bytes, no '{', '}',
  * whitespace or control characters, not starting with "sec_". */
 int e2b_secret_name_valid(const char *name);
+/* That rule in words, for the message that refuses a name (the CLI's and the dashboard's). */
+#define E2B_SECRET_NAME_RULE "no spaces, braces or control characters; 'sec_' is reserved"
+
+/* The host a secret of that name is sent to (its provider's), or "(no rule)". Static. */
+const char *e2b_secret_host(const char *name);
+/* A secret's time for people: "2026-12-01 14:05" (local time), "-" when unknown. */
+void e2b_secret_time_text(time_t t, char *buf, size_t bufsz);
+/* The `--secrets list --json` document (version 1; fields are only ever added):
+ *   {"version":1,"secrets":[{"name","hosts":["api.anthropic.com"],"version":N,
+ *    "created_at","updated_at"}]}   (times RFC 3339 UTC or null; never a value) */
+void e2b_secrets_print_json(const e2b_secret_list *l, FILE *out);
 
 /* The placeholder the box gets in the provider's environment variable: it is not a key,
  * only a marker that the egress rule will replace the real one. */

@@ -178,8 +178,8 @@ static int start_pack(bundle_import *bi)
             return git_fail(bi, E2B_SUB_BAD_BUNDLE, "bad prerequisite");
         if (!git_odb_exists(bi->odb, &oid))
             return FAIL(bi, E2B_SUB_MISSING_BASE,
-                        "base commit %.12s is not present locally; pull the full history "
-                        "(a full bundle) instead",
+                        "base commit %.12s is not in this repository (the box was made "
+                        "from another project)",
                         bi->hdr.prereqs[i]);
     }
     int qrc = make_quarantine(bi);

@@ -16,6 +16,7 @@ struct live_cmd {
     enum cmd_kind kind;
     char name[128]; /* the sandbox's (or secret's) name, for the notice */
     long hours;
+    long version; /* secret set: the version the put made */
 };
 
 static const char *doing(enum cmd_kind k)
@@ -44,7 +45,10 @@ static void finish(struct live_cmd *c, const e2b_error *err, long status, int up
 {
     e2b_live *m = c->m;
     if (!m->closing) {
-        if (err) {
+        if (err && c->kind == CMD_STOP && err->kind == E2B_ERR_CONFLICT) {
+            /* As in the CLI (e2b_box_stop): pausing a paused box is not an error. */
+            live_notice(m, E2B_LIVE_INFO, "%s was already paused", c->name);
+        } else if (err) {
             live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
         } else {
             switch (c->kind) {
@@ -58,9 +62,9 @@ static void finish(struct live_cmd *c, const e2b_error *err, long status, int up
                 live_notice(m, E2B_LIVE_INFO, "%s now ends in %ld hour%s", c->name, c->hours,
                             c->hours == 1 ? "" : "s");
                 break;
-            case CMD_SECRET_SET:
-                live_notice(m, E2B_LIVE_INFO, "secret %s %s", c->name,
-                            updated ? "updated" : "stored");
+            case CMD_SECRET_SET: /* the CLI's words (tui/cli/cli.c) */
+                live_notice(m, E2B_LIVE_INFO, "%s secret %s (version %ld)",
+                            updated ? "updated" : "stored", c->name, c->version);
                 break;
             default: live_notice(m, E2B_LIVE_INFO, "secret %s removed", c->name); break;
             }
@@ -84,6 +88,8 @@ static void on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *
 
 static void on_put(void *ud, e2b_secret *s, int updated, const e2b_error *err)
 {
+    struct live_cmd *c = ud;
+    c->version = s ? (long)s->current_version : 0;
     e2b_secret_free(s);
     finish(ud, err, 0, updated);
 }
@@ -137,7 +143,9 @@ static int sandbox_cmd(e2b_live *m, enum cmd_kind k, const char *id, long hours)
     case CMD_STOP: call = e2b_api_pause(m->client, id, on_status, c, &err); break;
     case CMD_KILL: call = e2b_api_kill(m->client, id, on_status, c, &err); break;
     case CMD_RESUME:
-        call = e2b_api_connect(m->client, id, (long)m->cfg.hours * 3600, on_sandbox, c, &err);
+        /* A box gets its own lifetime again (its up's hours), others the configured one. */
+        call = e2b_api_connect(m->client, id, (long)e2b_box_hours(sb, &m->cfg) * 3600, on_sandbox,
+                               c, &err);
         break;
     default: call = e2b_api_set_timeout(m->client, id, hours * 3600, on_status, c, &err); break;
     }

@@ -84,8 +84,17 @@ static void report(struct live_op *t, const e2b_error *err)
             live_notice(m, E2B_LIVE_INFO, "box %s is ready to attach", t->name);
         break;
     case E2B_LIVE_OP_PULL:
-        live_notice(m, E2B_LIVE_INFO, "pulled %s into branch %s (%s)", t->name,
-                    r && r->branch ? r->branch : "?", r && r->outcome ? r->outcome : "done");
+        if (r && r->nothing_pulled)
+            live_notice(m, E2B_LIVE_INFO, "no new work in %s; nothing to pull", t->name);
+        else if (r && r->no_new_work)
+            live_notice(m, E2B_LIVE_INFO, "no new work in %s: %s is up to date", t->name,
+                        r->branch ? r->branch : "?");
+        else
+            live_notice(m, E2B_LIVE_INFO, "pulled %s into branch %s (%s) in %s", t->name,
+                        r && r->branch ? r->branch : "?", r && r->outcome ? r->outcome : "done",
+                        r && r->dir ? r->dir : "?");
+        if (r && r->note) /* e.g. the box it resumed could not be paused again */
+            live_notice(m, E2B_LIVE_ERROR, "pull %s: %s", t->name, r->note);
         break;
     case E2B_LIVE_OP_UP:
         live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)",

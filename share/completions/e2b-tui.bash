@@ -22,19 +22,20 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --stop --kill --pull --secrets --info --version --help"
+    local modes="--list --up --attach --stop --kill --resume --extend --pull --secrets --info --version
+        --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --force --json --refresh --readonly --mouse --no-color"
+        --keep-failed --force --json --refresh --readonly --mouse --no-color --print-keys"
 
     case $prev in
-    --attach|--stop|--kill|--pull)
+    --attach|--stop|--kill|--resume|--extend|--pull)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;
     --secrets)
         COMPREPLY=($(compgen -W "list set remove" -- "$cur")); return 0 ;;
     --keystore)
-        COMPREPLY=($(compgen -W "auto secret-service file memory" -- "$cur")); return 0 ;;
+        COMPREPLY=($(compgen -W "auto secret-service file" -- "$cur")); return 0 ;;
     --config)
         COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --dir)

@@ -32,6 +32,19 @@ has_flag --no-such-flag "$man_text" && t_fail "flag check catches a missing flag
 has_flag --dir "--directory" && t_fail "flag check needs the whole flag" "--dir matched --directory" ||
     t_pass "flag check needs the whole flag"
 
+# The test keystore (memory) is not offered to users anywhere; the health timeout's default
+# is given everywhere it is named.
+t_not_contains "--help offers no test keystore" "$help" "memory"
+t_not_contains "the man page's --keystore offers no test keystore" \
+    "$(printf '%s\n' "$man_text" | sed -n '/^\.BI --keystore/,/^\.TP/p')" "memory"
+t_not_contains "the completions offer no test keystore" \
+    "$(grep -h keystore "$root/share/completions/e2b-tui.bash" "$root/share/completions/_e2b-tui")" "memory"
+t_contains "--help gives E2B_TUI_HEALTH_TIMEOUT's default" "$help" "healthy, default 90"
+t_contains "the man page gives E2B_TUI_HEALTH_TIMEOUT's default" \
+    "$(printf '%s\n' "$man_text" | sed -n '/^\.B E2B_TUI_HEALTH_TIMEOUT/,/^\.TP/p')" "(default 90)"
+t_contains "README gives E2B_TUI_HEALTH_TIMEOUT's default" "$(grep E2B_TUI_HEALTH_TIMEOUT "$root/README.md")" "\`90\`"
+t_contains "keys.conf's --print-keys=conf is documented in the man page" "$man_text" "--print-keys"
+
 # KEYS: the text between the marker comments equals --print-keys=man.
 want=$("$E2B_TUI_BIN" --print-keys=man); rc=$?
 t_eq "--print-keys=man exits 0" "$rc" 0

@@ -375,7 +375,8 @@ static void test_missing_prerequisite_writes_nothing(void)
     import_result r = import_file("stranger", "inc.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("stranger");
     CHECK_INT_EQ(r.rc, E2B_SUB_MISSING_BASE);
-    CHECK(strstr(r.err.msg, "not present locally") != NULL);
+    CHECK(strstr(r.err.msg, "is not in this repository") != NULL);
+    CHECK(strstr(r.err.msg, "full history") == NULL); /* no advice of an option that is not */
     CHECK_STR_EQ(after, before);
     free(before);
     free(after);

@@ -23,7 +23,7 @@ static box_record sample(const char *name)
 {
     box_record r = {.name = (char *)name, .sandbox_id = "isb123", .template_id = "opencode",
                     .branch = "feat/x", .base = "0123456789012345678901234567890123456789",
-                    .dir = "/home/u/proj dir", .port = 4096, .opencode = 2,
+                    .dir = "/home/u/proj dir", .port = 4096, .opencode = 2, .hours = 3,
                     .created_at = 1700000000};
     return r;
 }
@@ -46,6 +46,7 @@ static void test_write_read_modes(void)
     CHECK_STR_EQ(back.dir, "/home/u/proj dir");
     CHECK_INT_EQ(back.port, 4096);
     CHECK_INT_EQ(back.opencode, 2);
+    CHECK_INT_EQ(back.hours, 3); /* the box's lifetime: a resume gives it that again */
     CHECK(back.created_at == 1700000000);
     box_record_clear(&back);
     CHECK(box_record_exists(dir, "feat-x"));

@@ -8,6 +8,7 @@
 #include "core/util/sanitize.h"
 #include "core/box/secrets_providers.h"
 #include "core/e2b/secret_put.h"
+#include "core/live/live.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -106,10 +107,17 @@ void cli_orphans_wait(cli_ctx *c)
             break;
 }
 
+/* The fallback warning is told where a password is stored (--up), not by every mode that
+ * only reads or deletes one: --info says which store is used. */
+static int warn_store(const cli_ctx *c)
+{
+    return c->args->mode == CLI_UP;
+}
+
 int cli_open_keystore(cli_ctx *c)
 {
     if (c->ks) { /* opened for the orphan sweep already */
-        if (c->ks_warning)
+        if (c->ks_warning && warn_store(c))
             fprintf(stderr, "e2b-tui: warning: %s\n", c->ks_warning);
         free(c->ks_warning);
         c->ks_warning = NULL;
@@ -128,10 +136,9 @@ int cli_open_keystore(cli_ctx *c)
         e2b_error_free(e);
         return 1;
     }
-    if (warning) {
+    if (warning && warn_store(c))
         fprintf(stderr, "e2b-tui: warning: %s\n", warning);
-        free(warning);
-    }
+    free(warning);
     return 0;
 }
 
@@ -151,36 +158,34 @@ void cli_teardown(cli_ctx *c)
 
 /* ---- waiting for an API call ---- */
 
-/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
-typedef struct cli_call {
-    int done;
-    e2b_error *err;
-    void *result; /* owned: the callback's result */
-} cli_call;
-
 static void call_end(cli_call *k, void *result, const e2b_error *err)
 {
     k->done = 1;
     k->result = result;
     k->err = err ? e2b_error_copy(err) : NULL;
 }
-static void on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
+void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
 {
     call_end(ud, l, err);
+}
+void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    ((cli_call *)ud)->status = status;
+    call_end(ud, sb, err);
 }
 static void on_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
 {
     call_end(ud, l, err);
 }
-static void on_status(void *ud, long status, const e2b_error *err)
+void cli_on_status(void *ud, long status, const e2b_error *err)
 {
-    (void)status;
+    ((cli_call *)ud)->status = status;
     call_end(ud, NULL, err);
 }
 
 /* Waits for a started call (started NULL: it could not start, start_err says why). Returns
  * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
-static e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
+e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
                             cli_call *k)
 {
     if (!started)
@@ -200,48 +205,112 @@ static e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *
 
 /* ---- --list ---- */
 
-static void age_text(time_t t, time_t now, char *buf, size_t n)
+/* A span in one unit, as the dashboard's columns do: 45s, 12m, 3h, 2d (whole units, down). */
+static void span_text(long d, char *buf, size_t n)
 {
-    if (!t) {
-        snprintf(buf, n, "-");
-        return;
-    }
-    long d = (long)(now - t);
-    if (d < 0)
-        d = -d;
-    if (d < 120)
+    if (d < 60)
         snprintf(buf, n, "%lds", d);
-    else if (d < 7200)
+    else if (d < 3600)
         snprintf(buf, n, "%ldm", d / 60);
-    else if (d < 172800)
+    else if (d < 48 * 3600)
         snprintf(buf, n, "%ldh", d / 3600);
     else
         snprintf(buf, n, "%ldd", d / 86400);
 }
 
+/* The table's columns; a cell longer than its cap is cut with "..." so the rows stay
+ * aligned (the whole value is in --list --json). The last column is never cut. */
+enum { COL_NAME, COL_KIND, COL_STATE, COL_ID, COL_TEMPLATE, COL_AGE, COL_ENDS, COL_BRANCH,
+       COL_PATH, NCOLS };
+static const struct {
+    const char *title;
+    size_t cap;
+} table_cols[NCOLS] = {{"NAME", 32}, {"KIND", 9}, {"STATE", 7}, {"ID", 32}, {"TEMPLATE", 20},
+                       {"AGE", 5}, {"ENDS", 7}, {"BRANCH", 30}, {"PATH", 4096}};
+enum { CELL_MAX = 600 };
+
+static void cell_set(char *cell, size_t col, const char *raw)
+{
+    cli_clean(raw && *raw ? raw : "-", cell, CELL_MAX);
+    size_t cap = table_cols[col].cap;
+    if (strlen(cell) > cap) /* sanitised text is printable ASCII or UTF-8: cut at a boundary */
+    {
+        size_t cut = cap - 3;
+        while (cut > 0 && ((unsigned char)cell[cut] & 0xC0) == 0x80)
+            cut--;
+        memcpy(cell + cut, "...", 4);
+    }
+}
+
+/* Display width of sanitised text (UTF-8 continuation bytes take no column). */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
 static void print_table(const e2b_box_listing *l)
 {
     time_t now = time(NULL);
-    printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", "KIND", "NAME/ID", "STATE",
-           "TEMPLATE", "AGE", "ENDS", "BRANCH", "PATH");
+    if (l->count == 0) {
+        printf("No boxes or sandboxes. e2b-tui --up starts a box from the current git project.\n");
+        return;
+    }
+    char(*cells)[NCOLS][CELL_MAX] = calloc(l->count, sizeof *cells);
+    size_t width[NCOLS];
+    if (!cells) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        return;
+    }
+    for (size_t k = 0; k < NCOLS; k++)
+        width[k] = strlen(table_cols[k].title);
     for (size_t i = 0; i < l->count; i++) {
         const e2b_box_entry *e = &l->items[i];
         const e2b_sandbox *sb = e->sandbox;
-        char name[200], tpl[100], branch[200], path[600], age[32], ends[32];
-        const char *branch_raw = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
-        cli_clean(e->kind == E2B_KIND_BOX && e->name ? e->name
-                         : sb ? sb->sandbox_id : "?", name, sizeof name);
-        cli_clean(sb ? (sb->alias ? sb->alias : sb->template_id ? sb->template_id : "-")
-                            : "-", tpl, sizeof tpl);
-        cli_clean(e->kind == E2B_KIND_BOX && branch_raw && *branch_raw ? branch_raw : "-",
-                         branch, sizeof branch);
-        cli_clean(e->record && e->record->dir[0] ? e->record->dir
-                         : e->kind == E2B_KIND_BOX ? "(other machine)" : "-", path, sizeof path);
-        age_text(sb ? sb->started_at : 0, now, age, sizeof age);
-        age_text(sb ? sb->end_at : 0, now, ends, sizeof ends);
-        printf("%-9s %-24s %-8s %-16s %-5s %-5s %-20s %s\n", e2b_sandbox_kind_name(e->kind), name,
-               e2b_box_list_state_name(e->state), tpl, age, ends, branch, e->kind == E2B_KIND_BOX ? path : "-");
+        const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
+        char age[32] = "-", ends[32] = "-";
+        if (sb && sb->started_at)
+            span_text(labs((long)(now - sb->started_at)), age, sizeof age);
+        if (sb && sb->state == E2B_STATE_PAUSED)
+            snprintf(ends, sizeof ends, "paused");
+        else if (sb && sb->end_at && sb->end_at <= now)
+            snprintf(ends, sizeof ends, "expired");
+        else if (sb && sb->end_at)
+            span_text((long)(sb->end_at - now), ends, sizeof ends);
+        cell_set(cells[i][COL_NAME], COL_NAME,
+                 e->kind == E2B_KIND_BOX && e->name ? e->name : sb ? e2b_live_sandbox_name(sb) : "?");
+        cell_set(cells[i][COL_KIND], COL_KIND, e2b_sandbox_kind_name(e->kind));
+        cell_set(cells[i][COL_STATE], COL_STATE, e2b_box_list_state_name(e->state));
+        cell_set(cells[i][COL_ID], COL_ID,
+                 sb ? sb->sandbox_id : e->record ? e->record->sandbox_id : "-");
+        cell_set(cells[i][COL_TEMPLATE], COL_TEMPLATE,
+                 sb ? (sb->alias ? sb->alias : sb->template_id) : NULL);
+        cell_set(cells[i][COL_AGE], COL_AGE, age);
+        cell_set(cells[i][COL_ENDS], COL_ENDS, ends);
+        cell_set(cells[i][COL_BRANCH], COL_BRANCH, e->kind == E2B_KIND_BOX ? branch : NULL);
+        cell_set(cells[i][COL_PATH], COL_PATH,
+                 e->kind != E2B_KIND_BOX ? NULL
+                 : e->record && e->record->dir[0] ? e->record->dir : "(other machine)");
+        for (size_t k = 0; k < NCOLS; k++) {
+            size_t w = text_width(cells[i][k]);
+            if (w > width[k])
+                width[k] = w;
+        }
     }
+    for (size_t k = 0; k < NCOLS; k++)
+        printf("%s%-*s", k ? " " : "", k + 1 < NCOLS ? (int)width[k] : 0, table_cols[k].title);
+    putchar('\n');
+    for (size_t i = 0; i < l->count; i++) {
+        for (size_t k = 0; k < NCOLS; k++) {
+            const char *v = cells[i][k];
+            size_t pad = k + 1 < NCOLS ? width[k] - text_width(v) : 0;
+            printf("%s%s%*s", k ? " " : "", v, (int)pad, "");
+        }
+        putchar('\n');
+    }
+    free(cells);
 }
 
 static int cli_list(cli_ctx *c)
@@ -263,7 +332,7 @@ static int cli_list(cli_ctx *c)
     }
     cli_call k = {0};
     e2b_error *start_err = NULL;
-    const e2b_api_call *call = e2b_api_list(c->client, &q, on_list, &k, &start_err);
+    const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
     err = cli_await(c, call, start_err, &k);
     TAKE_RESULT(&sandboxes, k);
     if (err) {
@@ -330,6 +399,27 @@ static char *read_secret_value(const char *name)
     return line;
 }
 
+/* The secrets as the dashboard's Secrets view shows them: NAME, HOSTS, CREATED. */
+static void print_secrets(const e2b_secret_list *list)
+{
+    size_t w = strlen("NAME");
+    for (size_t i = 0; i < list->count; i++) {
+        char name[200];
+        cli_clean(list->items[i].name, name, sizeof name);
+        if (text_width(name) > w)
+            w = text_width(name);
+    }
+    printf("%-*s %-20s %s\n", (int)w, "NAME", "HOSTS", "CREATED");
+    for (size_t i = 0; i < list->count; i++) {
+        const e2b_secret *s = &list->items[i];
+        char name[200], when[32];
+        cli_clean(s->name, name, sizeof name);
+        e2b_secret_time_text(s->created_at, when, sizeof when);
+        printf("%s%*s %-20s %s\n", name, (int)(w - text_width(name)), "", e2b_secret_host(s->name),
+               when);
+    }
+}
+
 /* --secrets set: the put's result, waited for on the loop. */
 struct put_wait {
     int done, updated;
@@ -362,28 +452,28 @@ static int cli_secrets(cli_ctx *c)
             e2b_error_free(err);
             return rc;
         }
-        for (size_t i = 0; i < list.count; i++) {
-            const e2b_secret *s = &list.items[i];
-            const e2b_provider *p = e2b_provider_find(s->name);
-            char name[200], when[32] = "-";
-            cli_clean(s->name, name, sizeof name);
-            if (s->updated_at)
-                e2b_format_rfc3339(s->updated_at, when, sizeof when);
-            printf("%-20s %-20s %s\n", name, p ? p->host : "(no rule)", when);
-        }
+        if (a->json)
+            e2b_secrets_print_json(&list, stdout);
+        else if (list.count == 0)
+            printf("No secrets. e2b-tui --secrets set anthropic stores one (the value from "
+                   "ANTHROPIC_API_KEY, else stdin).\n");
+        else
+            print_secrets(&list);
         e2b_secret_list_clear(&list);
         return 0;
     }
     if (!e2b_secret_name_valid(a->name)) {
-        fprintf(stderr, "e2b-tui: '%s' is not a valid secret name (no spaces, braces or "
-                        "control characters; 'sec_' is reserved)\n", a->name);
+        char safe[300];
+        cli_clean(a->name, safe, sizeof safe);
+        fprintf(stderr, "e2b-tui: '%s' is not a valid secret name (" E2B_SECRET_NAME_RULE ")\n",
+                safe);
         return 2;
     }
     if (strcmp(a->secrets_cmd, "remove") == 0) {
         cli_call k = {0};
         e2b_error *start_err = NULL;
         const e2b_api_call *call =
-            e2b_api_secret_delete(c->client, a->name, on_status, &k, &start_err);
+            e2b_api_secret_delete(c->client, a->name, cli_on_status, &k, &start_err);
         if ((err = cli_await(c, call, start_err, &k))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
@@ -431,7 +521,11 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         switch (a->mode) {
         case CLI_LIST: rc = cli_list(&c); break;
         case CLI_SECRETS: rc = cli_secrets(&c); break;
-        default: rc = cli_box(&c); break;
+        case CLI_STOP:
+        case CLI_KILL:
+        case CLI_RESUME:
+        case CLI_EXTEND: rc = cli_sandbox(&c); break;
+        default: rc = cli_box(&c, NULL); break;
         }
     }
     cli_teardown(&c);

@@ -1,5 +1,6 @@
 /* The one-shot command-line modes (DESIGN.md §1 use 3, §6): --list, --up, --attach, --stop,
- * --kill, --pull, --secrets. No curses; errors on stderr; progress on stderr only when it
+ * --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the document in
+ * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict.
  *
@@ -24,15 +25,18 @@ typedef enum {
     CLI_KILL,
     CLI_PULL,
     CLI_SECRETS,
+    CLI_RESUME,
+    CLI_EXTEND,
 } cli_mode;
 
 typedef struct cli_args {
     cli_mode mode;
-    const char *name;        /* box name (up, attach, stop, kill, pull) or secret name */
+    const char *name;        /* box name (up, attach, pull), box name or sandbox id (stop, kill,
+                              * resume, extend), or secret name */
     const char *secrets_cmd; /* "list", "set", "remove" */
     int json;
     const char *template_id;
-    int hours;
+    int hours;               /* up: the new box's lifetime; extend: the new end from now */
     int attach_after_up;
     const char *dir;
     int keep_failed;

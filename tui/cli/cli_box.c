@@ -110,6 +110,17 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
     return 1;
 }
 
+/* Whether the current directory is dir or inside it (both resolved). */
+static int cwd_inside(const char *dir)
+{
+    char *cwd = realpath(".", NULL), *d = realpath(dir, NULL);
+    size_t n = d ? strlen(d) : 0;
+    int in = cwd && d && strncmp(cwd, d, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/');
+    free(cwd);
+    free(d);
+    return in;
+}
+
 /* The result's texts came (partly) from the network: printed only through cli_clean. */
 #define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
 
@@ -141,11 +152,17 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
         break;
     case CLI_KILL: printf("killed box %s\n", SAFE(0, r->name)); break;
     case CLI_PULL:
-        if (r->no_new_work)
-            printf("no new work in box %s (branch %s at %s)\n", SAFE(0, r->name),
+        if (r->nothing_pulled)
+            printf("no new work in box %s; nothing to pull\n", SAFE(0, r->name));
+        else if (r->no_new_work)
+            printf("no new work in box %s: %s is up to date at %s\n", SAFE(0, r->name),
                    SAFE(1, r->branch), SAFE(2, r->commit));
         else
             printf("%s %s %s\n", SAFE(0, r->branch), SAFE(1, r->commit), SAFE(2, r->outcome));
+        if (r->dir && !cwd_inside(r->dir))
+            fprintf(stderr, "e2b-tui: pulled into the box's project %s\n", SAFE(0, r->dir));
+        if (r->resumed)
+            fprintf(stderr, "e2b-tui: box %s was paused: paused again\n", SAFE(0, r->name));
         if (r->bundle_bytes)
             fprintf(stderr, "e2b-tui: bundle of %llu bytes\n", (unsigned long long)r->bundle_bytes);
         break;
@@ -154,11 +171,13 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
     return rc;
 }
 
-int cli_box(cli_ctx *c)
+int cli_box(cli_ctx *c, const struct cli_target *target)
 {
     const cli_args *a = c->args;
     progress_state ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg};
+    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg,
+                       .sandbox_id = target ? cli_target_sandbox(target) : NULL};
+    const char *name = target ? cli_target_box(target) : a->name;
     e2b_error *err = NULL;
     e2b_box_op *op = NULL;
     int rc;
@@ -189,8 +208,8 @@ int cli_box(cli_ctx *c)
     case CLI_ATTACH:
         op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
         break;
-    case CLI_STOP: op = e2b_box_stop(&env, a->name, on_progress, on_done, &ps, &err); break;
-    case CLI_KILL: op = e2b_box_kill(&env, a->name, on_progress, on_done, &ps, &err); break;
+    case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
+    case CLI_KILL: op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err); break;
     case CLI_PULL: {
         e2b_box_pull_params p = {.dir = a->dir, .name = a->name, .force = a->force};
         op = e2b_box_pull(&env, &p, on_progress, on_done, &ps, &err);
@@ -215,10 +234,11 @@ int cli_box(cli_ctx *c)
         const e2b_box_result *r = e2b_box_op_result(op);
         if (a->mode == CLI_UP) {
             /* up made the password and the server; attach again for a fresh connection */
-            char *name = strdup(r->name);
+            char *up_name = strdup(r->name);
             e2b_box_op_free(op);
-            op = e2b_box_attach(&env, name, health_timeout_ms(), on_progress, on_done, &ps, &err);
-            free(name);
+            op = e2b_box_attach(&env, up_name, health_timeout_ms(), on_progress, on_done, &ps,
+                                &err);
+            free(up_name);
             if (!op) {
                 rc = cli_fail(err);
                 e2b_error_free(err);

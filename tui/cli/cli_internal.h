@@ -32,7 +32,30 @@ void cli_teardown(cli_ctx *c);
 int cli_fail(const e2b_error *err);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
 void cli_clean(const char *s, char *buf, size_t n);
-/* up, attach, stop, kill, pull. */
-int cli_box(cli_ctx *c);
+/* up, attach, stop, kill, pull; target (NULL: by c->args->name) is the box chosen by
+ * cli_sandbox's look-up (a sandbox id given for a box). */
+struct cli_target;
+int cli_box(cli_ctx *c, const struct cli_target *target);
+/* --stop/--kill (a box name or a sandbox id), --resume, --extend (cli_sandbox.c). */
+int cli_sandbox(cli_ctx *c);
+/* The target's sandbox id (NULL when its sandbox is gone) and box name (borrowed). */
+const char *cli_target_sandbox(const struct cli_target *t);
+const char *cli_target_box(const struct cli_target *t);
+
+/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
+typedef struct cli_call {
+    int done;
+    long status;  /* the HTTP status (status and sandbox callbacks) */
+    e2b_error *err;
+    void *result; /* owned: the callback's result */
+} cli_call;
+/* Callbacks that fill a cli_call (ud). */
+void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err);
+void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err);
+void cli_on_status(void *ud, long status, const e2b_error *err);
+/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
+ * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
+e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
+                     cli_call *k);
 
 #endif

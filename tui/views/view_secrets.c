@@ -9,10 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/box/secrets_providers.h"
 #include "tui/views/screens.h"
 #include "tui/widgets/list.h"
 
-enum { SECRET_NAME_MAX = 128 };
 
 static const struct table_column COLUMNS[] = {
     {"NAME", 'N', 12, 40, false, true},
@@ -33,13 +33,10 @@ static void fill(struct view *v, struct ui *ui)
     if (rows && cells && created) {
         for (size_t i = 0; i < n; i++) {
             const e2b_secret *s = &list->items[i];
-            const char *hosts = e2b_metadata_get(&s->metadata, "hosts");
-            if (s->created_at)
-                e2b_format_rfc3339(s->created_at, created[i], sizeof created[i]);
-            else
-                snprintf(created[i], sizeof created[i], "-");
+            /* As `--secrets list` shows them: the provider's host, a time for people. */
+            e2b_secret_time_text(s->created_at, created[i], sizeof created[i]);
             cells[i * 3] = s->name;
-            cells[i * 3 + 1] = hosts ? hosts : "-";
+            cells[i * 3 + 1] = e2b_secret_host(s->name);
             cells[i * 3 + 2] = created[i];
             rows[i].id = s->name;
             rows[i].cells = &cells[i * 3];
@@ -94,27 +91,13 @@ static void value_done(struct ui *ui, void *ctx, bool ok, const char *value)
         e2b_live_secret_set(ui->model, name, value);
 }
 
-static bool valid_name(const char *s)
-{
-    if (!*s || strlen(s) >= SECRET_NAME_MAX)
-        return false;
-    for (; *s; s++) {
-        char c = *s;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-'))
-            return false;
-    }
-    return true;
-}
-
 static void name_done(struct ui *ui, void *ctx, bool ok, const char *name)
 {
     (void)ctx;
     if (!ok)
         return;
-    if (!valid_name(name)) {
-        ui_flash(ui, FLASH_ERROR,
-                 "secret name must be letters, digits, '-' or '_' (e.g. anthropic)");
+    if (!e2b_secret_name_valid(name)) { /* the CLI's rule and words */
+        ui_flash(ui, FLASH_ERROR, "not a valid secret name (" E2B_SECRET_NAME_RULE ")");
         return;
     }
     char *pending = strdup(name);
