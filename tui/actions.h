@@ -35,14 +35,14 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(LOGS, "logs", "l", VIEWS_SANDBOXES, 0, "Logs of the selected sandbox")                  \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
       "Start a box from the current git project (name, template, hours)")                     \
-    X(ATTACH, "attach", "a", VIEW_BOXES, ACTION_MUTATES,                                      \
+    X(ATTACH, "attach", "a", VIEWS_SANDBOXES, ACTION_MUTATES,                                 \
       "Attach: hand the terminal to the box's OpenCode server")                               \
     X(STOP, "stop", "s", VIEWS_SANDBOXES, ACTION_MUTATES, "Stop (pause) the sandbox")         \
     X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG, ACTION_MUTATES,                       \
       "Resume a paused sandbox")                                                              \
-    X(KILL, "kill", "K ctrl-d", VIEWS_SANDBOXES, ACTION_MUTATES,                              \
+    X(KILL, "kill", "K", VIEWS_SANDBOXES, ACTION_MUTATES,                              \
       "Kill the sandbox (asks first, default No)")                                            \
-    X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
+    X(PULL, "pull", "p", VIEWS_SANDBOXES, ACTION_MUTATES,                                          \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
@@ -60,8 +60,10 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
     X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
+    X(HALF_UP, "half-page-up", "ctrl-u", VIEWS_SCROLL, 0, "Half a page up")                 \
+    X(HALF_DOWN, "half-page-down", "ctrl-d", VIEWS_SCROLL, 0, "Half a page down")           \
     X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
-    X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
+    X(LAST, "last", "end G", VIEWS_SCROLL, 0, "Last row")                                     \
     X(LOG_SOURCE, "log-source", "tab", VIEW_LOG, 0,                                          \
       "Log: switch between the box server's output and the E2B logs")                        \
     X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \

@@ -98,6 +98,30 @@ const e2b_metric *e2b_live_metric(const e2b_live *m, const char *id);
 const e2b_secret_list *e2b_live_secrets(const e2b_live *m, bool *secrets_listed);
 bool e2b_live_secret_known(const e2b_live *m, const char *name);
 
+/* ---- the project probe (live_project.c) ---- */
+
+/* What a directory is to up: a git project (its work tree, the default box name from its
+ * HEAD: "feat/x" -> "feat-x") or not (why, in words). */
+typedef struct e2b_live_project {
+    bool ok;
+    char workdir[4096];
+    char default_name[64];
+    char why[512];
+} e2b_live_project;
+/* Called once on the loop thread with the answer (borrowed for the call); fn owns ud. */
+typedef void (*e2b_live_project_fn)(void *ud, const e2b_live_project *p);
+/* Looks at dir (NULL or "" = the current directory) on a thread of its own. fn(ud, ...) is
+ * called once, unless the probe is cancelled or the model freed first: then ud_free(ud)
+ * (when not NULL). Returns 0, or -1 when it could not start (ud_free(ud) was called). */
+int e2b_live_project_probe(e2b_live *m, const char *dir, e2b_live_project_fn fn, void *ud,
+                           void (*ud_free)(void *ud));
+/* Cancels every probe whose ud is ud (their ud_free runs now). */
+void e2b_live_project_probe_cancel(e2b_live *m, void *ud);
+
+/* Is it one of this machine's boxes (a box whose local record names this sandbox)? Reads
+ * that one record file (live_local.c); false for any other sandbox. */
+bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
+
 /* The words a sandbox is called by: a box's name, else the metadata "name", else the
  * template alias, else the id. Raw text from the network: sanitise before drawing. */
 const char *e2b_live_sandbox_name(const e2b_sandbox *sb);
@@ -162,6 +186,12 @@ typedef struct e2b_live_op_info {
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config).
  * Returns the operation's id (> 0), or 0 when it was refused or could not start (notice). */
 unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours);
+/* The same with the project directory (dir NULL or "" = the current one, as --dir). */
+typedef struct e2b_live_up_params {
+    const char *name, *template_id, *dir;
+    int hours;
+} e2b_live_up_params;
+unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */

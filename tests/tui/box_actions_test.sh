@@ -19,6 +19,8 @@ dash_check "then the hours" "up: hours (1-24): 1"
 tmux_keys BSpace
 tmux_type 2
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 dash_check "the status line shows the running step" "up (current branch):"
 dash_check "up finishes" "box main is up" 90
 id=$(box_sandbox_of main)

@@ -81,7 +81,7 @@ static void test_action_table_is_complete(void)
     } cases[] = {
         {"u", VIEW_BOXES, ACT_UP},        {"a", VIEW_BOXES, ACT_ATTACH},
         {"s", VIEW_BOXES, ACT_STOP},      {"r", VIEW_WORKSPACES, ACT_RESUME},
-        {"K", VIEW_ALL, ACT_KILL},        {"ctrl-d", VIEW_BOXES, ACT_KILL},
+        {"K", VIEW_ALL, ACT_KILL},        {"ctrl-d", VIEW_BOXES, ACT_HALF_DOWN},
         {"p", VIEW_BOXES, ACT_PULL},      {"e", VIEW_BOXES, ACT_EXTEND},
         {"l", VIEW_BOXES, ACT_LOGS},      {"d", VIEW_ALL, ACT_DETAIL},
         {"enter", VIEW_BOXES, ACT_DETAIL}, {"/", VIEW_SECRETS, ACT_FILTER},

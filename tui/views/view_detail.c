@@ -113,6 +113,12 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         break;
     case ACT_PAGE_DOWN:
     case ACT_LAST: d->top = d->n > 0 ? d->n - 1 : 0; break;
+    case ACT_HALF_UP: d->top = d->top > (LINES - 2) / 2 ? d->top - (LINES - 2) / 2 : 0; break;
+    case ACT_HALF_DOWN:
+        d->top += (LINES - 2) / 2;
+        if (d->top >= d->n)
+            d->top = d->n > 0 ? d->n - 1 : 0;
+        break;
     default: return false;
     }
     ui->dirty = true;

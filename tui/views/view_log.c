@@ -134,6 +134,10 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: lv->top = lv->top < last ? lv->top + 1 : last; break;
     case ACT_PAGE_DOWN: lv->top = lv->top + lv->page < last ? lv->top + lv->page : last; break;
     case ACT_LAST: lv->top = last; break;
+    case ACT_HALF_UP: lv->top = lv->top > lv->page / 2 ? lv->top - lv->page / 2 : 0; break;
+    case ACT_HALF_DOWN:
+        lv->top = lv->top + lv->page / 2 < last ? lv->top + lv->page / 2 : last;
+        break;
     default: return false;
     }
     /* Scrolled to the end: follow again; anywhere else: stay put. */

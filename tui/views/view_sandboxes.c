@@ -6,6 +6,7 @@
 
 #include "tui/views/screens.h"
 #include "tui/views/view_detail.h"
+#include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
 #include "tui/widgets/list.h"
 
@@ -18,10 +19,16 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_CPU] = {"CPU", 'C', 5, 6, true, false},
     [SBCOL_MEM] = {"MEM", 'M', 6, 8, true, false},
     [SBCOL_ENDS] = {"ENDS", 'E', 6, 10, false, false},
+    [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
 };
 
 struct sandboxes_view {
     enum sandbox_filter filter;
+    /* An up started from this view: once it ends, its box is selected (so the suggested
+     * `a` attaches to the new box, not the row that was selected before). */
+    unsigned up_op;
+    char up_sandbox[128]; /* learnt while the up runs; "" until then */
+    int up_wait;          /* lists still to wait for the new box to show, once it ended */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -45,6 +52,36 @@ static void set_empty_text(struct view *v, struct ui *ui)
         break;
     default: break; /* no client: the no-key screen, or "Loading..." */
     }
+}
+
+/* Follows the up started here: its sandbox id while it runs, then selects that row. */
+static void follow_up(struct view *v, struct ui *ui)
+{
+    struct sandboxes_view *sv = v->priv;
+    if (!sv->up_op)
+        return;
+    bool running = false;
+    for (size_t i = 0; i < e2b_live_op_count(ui->model); i++) {
+        e2b_live_op_info op;
+        if (e2b_live_op_get(ui->model, i, &op) && op.id == sv->up_op) {
+            running = true;
+            if (op.sandbox_id && *op.sandbox_id)
+                snprintf(sv->up_sandbox, sizeof sv->up_sandbox, "%s", op.sandbox_id);
+        }
+    }
+    if (running)
+        return;
+    for (size_t i = 0; sv->up_sandbox[0] && i < v->table.nvisible; i++) {
+        if (strcmp(v->table.rows[v->table.visible[i]].id, sv->up_sandbox) == 0) {
+            table_move_to(&v->table, i);
+            ui->dirty = true;
+            sv->up_op = 0;
+            return;
+        }
+    }
+    /* Ended without a box (failed, cancelled) or not listed yet: a few lists at most. */
+    if (!sv->up_sandbox[0] || --sv->up_wait <= 0)
+        sv->up_op = 0;
 }
 
 static void changed(struct view *v, struct ui *ui, unsigned what)
@@ -75,6 +112,8 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     }
     if ((what & UI_CHANGED_CLOCK) && v->loaded)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
+    if (what & (E2B_LIVE_OPS | E2B_LIVE_SANDBOXES))
+        follow_up(v, ui);
     if (dirty)
         ui->dirty = true;
 }
@@ -101,53 +140,14 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     list_draw(v, ui, y, x, h, w);
 }
 
-/* ---- up: name, template, hours (the chain's state travels in its context) ---- */
+/* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
 
-struct up_form {
-    char name[128], template_id[128];
-};
-
-static void up_hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
+static void up_started(struct view *v, unsigned op_id)
 {
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    char *end = NULL;
-    long h = strtol(text, &end, 10);
-    if (!*text || *end || h < 1 || h > 24) {
-        ui_flash(ui, FLASH_ERROR, "up: give a whole number of hours from 1 to 24");
-        return;
-    }
-    e2b_live_up(ui->model, f->name, f->template_id, (int)h);
-}
-
-static void up_template_done(struct ui *ui, void *ctx, bool ok, const char *text)
-{
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    snprintf(f->template_id, sizeof f->template_id, "%s", text);
-    const e2b_config *cfg = e2b_live_config(ui->model);
-    char initial[16];
-    snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
-    prompt_open(ui, "up: hours (1-24): ", false, initial, NULL, up_hours_done, f, free);
-}
-
-static void up_name_done(struct ui *ui, void *ctx, bool ok, const char *text)
-{
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    snprintf(f->name, sizeof f->name, "%s", text);
-    const e2b_config *cfg = e2b_live_config(ui->model);
-    prompt_open(ui, "up: template: ", false, cfg->template_id ? cfg->template_id : "", NULL,
-                up_template_done, f, free);
+    struct sandboxes_view *sv = v->priv;
+    sv->up_op = op_id;
+    sv->up_sandbox[0] = '\0';
+    sv->up_wait = 5;
 }
 
 /* ---- extend: hours (the sandbox id is the context) ---- */
@@ -174,6 +174,45 @@ static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
     e2b_live_kill(ui->model, id);
+}
+
+static void stop_confirmed(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    e2b_live_stop(ui->model, id);
+}
+
+static void extend_ask(struct ui *ui, const char *sandbox_id)
+{
+    char *id = strdup(sandbox_id);
+    if (!id)
+        return;
+    const e2b_config *cfg = e2b_live_config(ui->model);
+    char initial[16];
+    snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
+    prompt_open(ui, "extend: hours from now (1-24): ", false, initial, NULL, extend_done, id,
+                free);
+}
+
+static void extend_confirmed(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    extend_ask(ui, id);
+}
+
+/* What a sandbox that is not this machine's box is, in words ("" for one of ours). */
+static const char *whose(struct ui *ui, const char *id)
+{
+    if (e2b_live_is_local_box(ui->model, id))
+        return "";
+    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
+    if (!sb)
+        return "not one of this machine's boxes";
+    switch (sb->kind) {
+    case E2B_KIND_BOX: return "a box made on another machine (no record here)";
+    case E2B_KIND_WORKSPACE: return "an OpenCode workspace, not one of this machine's boxes";
+    default: return "a team sandbox, not one of this machine's boxes";
+    }
 }
 
 /* Does the selected row name a box (else says so)? */
@@ -227,39 +266,40 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         return true;
     }
     case ACT_KILL: {
-        char text[400];
+        char text[512];
+        const char *w = whose(ui, r->id);
         snprintf(text, sizeof text,
-                 "Kill sandbox \"%s\" (%s)?\nIts files and processes are deleted for good.",
-                 r->cells[SBCOL_NAME], r->id);
+                 "Kill sandbox \"%s\" (%s)?\n%s%s%sIts files and processes are deleted for good.",
+                 r->cells[SBCOL_NAME], r->id, *w ? "It is " : "", w, *w ? ".\n" : "");
         dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
         return true;
     }
-    case ACT_STOP: e2b_live_stop(ui->model, r->id); return true;
-    case ACT_RESUME: e2b_live_resume(ui->model, r->id); return true;
+    case ACT_STOP:
     case ACT_EXTEND: {
-        char *id = strdup(r->id);
-        if (!id)
+        /* Someone else's sandbox (a team's, a workspace, a box made elsewhere): ask. */
+        const char *w = whose(ui, r->id);
+        if (!*w) {
+            if (a == ACT_STOP)
+                e2b_live_stop(ui->model, r->id);
+            else
+                extend_ask(ui, r->id);
             return true;
-        const e2b_config *cfg = e2b_live_config(ui->model);
-        char initial[16];
-        snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
-        prompt_open(ui, "extend: hours from now (1-24): ", false, initial, NULL, extend_done, id,
-                    free);
+        }
+        char text[512];
+        snprintf(text, sizeof text, "\"%s\" (%s) is %s.\n%s it anyway?", r->cells[SBCOL_NAME],
+                 r->id, w, a == ACT_STOP ? "Pause" : "Extend");
+        dialog_open(ui, a == ACT_STOP ? "Stop sandbox" : "Extend sandbox", text, r->id,
+                    a == ACT_STOP ? stop_confirmed : extend_confirmed, NULL);
         return true;
     }
+    case ACT_RESUME: e2b_live_resume(ui->model, r->id); return true;
     case ACT_ATTACH:
     case ACT_PULL:
         if (selected_is_box(ui, r, a))
             e2b_live_box_op(ui->model, a == ACT_ATTACH ? E2B_LIVE_OP_ATTACH : E2B_LIVE_OP_PULL,
                             r->id);
         return true;
-    case ACT_UP: {
-        struct up_form *f = calloc(1, sizeof *f);
-        if (f)
-            prompt_open(ui, "up: box name (empty: from the current branch): ", false, "", NULL,
-                        up_name_done, f, free);
-        return true;
-    }
+    case ACT_UP: up_form_open(ui, v, up_started); return true;
     default: return false;
     }
 }
@@ -294,7 +334,7 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     v->ops = &OPS[f];
     v->priv = sv;
     v->has_table = true;
-    table_init(&v->table, SANDBOX_COLUMNS, SBCOL_COUNT);
+    table_init(&v->table, SANDBOX_COLUMNS, f == SANDBOX_FILTER_ALL ? SBCOL_COUNT : SBCOL_COUNT - 1);
     v->empty_text = "Loading...";
     return v;
 }

@@ -42,6 +42,8 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: table_move(t, 1); break;
     case ACT_PAGE_UP: table_move(t, -page_rows()); break;
     case ACT_PAGE_DOWN: table_move(t, page_rows()); break;
+    case ACT_HALF_UP: table_move(t, -(page_rows() + 1) / 2); break;
+    case ACT_HALF_DOWN: table_move(t, (page_rows() + 1) / 2); break;
     case ACT_FIRST: table_move_to(t, 0); break;
     case ACT_LAST: table_move_to(t, t->nvisible ? t->nvisible - 1 : 0); break;
     case ACT_FILTER:

@@ -102,10 +102,8 @@ void prompt_key(struct ui *ui, int key)
     case KEYC_ENTER: finish(ui, true); return;
     case KEYC_ESC: finish(ui, false); return;
     case KEYC_BACKSPACE:
-        if (p->len == 0 && !p->hidden) {
-            finish(ui, false); /* like vi's command line: backspace on empty leaves */
-            return;
-        }
+        /* On an empty line it stays: only Enter or Esc leave, so what is typed next is
+         * never run as commands (a filter's "paused" would pause and extend). */
         backspace(p);
         changed = true;
         break;

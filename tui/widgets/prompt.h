@@ -17,7 +17,7 @@ typedef void (*prompt_done_fn)(struct ui *ui, void *ctx, bool ok, const char *te
 struct prompt {
     bool active;
     bool hidden; /* a secret: nothing typed is drawn, the buffer is wiped after use */
-    char label[160];
+    char label[512]; /* a question may start with why the last answer was refused */
     char buf[512];
     size_t len;
     prompt_change_fn on_change; /* after every edit (live filter); may be NULL */
