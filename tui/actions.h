@@ -22,11 +22,12 @@ enum view_bit {
     VIEW_LOG = 1u << 5,
     VIEW_HELP = 1u << 6,
     VIEW_OPS = 1u << 7,
+    VIEW_MESSAGES = 1u << 8,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
-#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS)
-#define VIEWS_ANY 0xffu
+#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES)
+#define VIEWS_ANY 0x1ffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -34,7 +35,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(DETAIL, "detail", "d enter", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")     \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES, 0, "Logs of the selected sandbox")                  \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
-      "Start a box from the current git project (name, template, hours)")                     \
+      "Start a box from a git project (name, template, hours, directory)")                    \
     X(ATTACH, "attach", "a", VIEWS_SANDBOXES, ACTION_MUTATES,                                 \
       "Attach: hand the terminal to the box's OpenCode server")                               \
     X(STOP, "stop", "s", VIEWS_SANDBOXES, ACTION_MUTATES, "Stop (pause) the sandbox")         \
@@ -49,6 +50,8 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
       "Operations: the running box operations with their steps and bytes")                   \
+    X(MESSAGES, "messages", "ctrl-g", VIEWS_ANY & ~VIEW_MESSAGES, 0,                         \
+      "Messages: every status-line message, whole, with its time (:messages)")               \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
@@ -73,7 +76,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
     X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line: :boxes :workspaces :all :secrets :ops :help :q")                              \
+      "Command line: :boxes :workspaces :all :secrets :ops :messages :help :q")                              \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
     X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \

@@ -22,6 +22,7 @@
 #include "tui/ui.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
+#include "tui/views/view_messages.h"
 #include "tui/views/view_operations.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
@@ -34,6 +35,7 @@ enum { FLASH_NOTE_MS = 10000 };
 /* ---- ':' commands ---- */
 
 static void open_operations(struct ui *ui);
+static void open_messages(struct ui *ui);
 
 static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
@@ -72,13 +74,17 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
         open_operations(ui);
         return;
     }
+    if (strcmp(cmd, "messages") == 0 || strcmp(cmd, "mes") == 0) {
+        open_messages(ui);
+        return;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
         ui->help_open = true;
         ui->help_top = 0;
         return;
     }
     ui_flash(ui, FLASH_ERROR,
-             "unknown command :%s (try :boxes :workspaces :all :secrets :ops :q)",
+             "unknown command :%s (try :boxes :workspaces :all :secrets :ops :messages :q)",
              cmd);
 }
 
@@ -91,6 +97,15 @@ static void open_operations(struct ui *ui)
         ui_flash(ui, FLASH_ERROR, "operations: out of memory");
 }
 
+static void open_messages(struct ui *ui)
+{
+    struct view *v = view_messages_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "messages: out of memory");
+}
+
 /* ---- actions and keys ---- */
 
 static void run_action(struct ui *ui, enum action_id a)
@@ -101,6 +116,11 @@ static void run_action(struct ui *ui, enum action_id a)
     }
     if (ui->help_open && view_help_act(ui, a))
         return;
+    /* A new operation: an old error leaves the status line (the Messages pane keeps it). */
+    if (action_mutates(a) && ui->flash.expires_ms && ui->flash.level == FLASH_ERROR) {
+        ui->flash.expires_ms = 0;
+        ui->dirty = true;
+    }
     switch (a) {
     case ACT_QUIT:
         if (ui->pane) {
@@ -125,6 +145,7 @@ static void run_action(struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
+    case ACT_MESSAGES: open_messages(ui); return;
     case ACT_COMMAND: prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
@@ -270,6 +291,13 @@ static void draw_status(struct ui *ui)
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
     int rw = text_width(right);
+    /* A message wider than the line ends with where to read it whole. */
+    static const char more[] = " ... (ctrl-g: whole message)";
+    int room = COLS - rw - (int)sizeof more;
+    if (ui->flash.expires_ms && room > 10 && (ui->flash.cut || text_width(left) > COLS - rw)) {
+        size_t k = text_fit(left, room, NULL);
+        snprintf(left + k, sizeof left - k, "%s", more);
+    }
     draw_text(y, 0, COLS - rw, role, left, true);
     draw_text(y, COLS - rw, rw, ROLE_STATUS, right, true);
 }
@@ -448,11 +476,22 @@ static void load_key_config(struct ui *ui)
     int bad = keymap_apply_config(&ui->keys, text, err, sizeof err);
     free(text);
     if (bad) {
+        /* Each problem goes to the Messages pane; the status line names the first. */
         char *nl = strchr(err, '\n');
         if (nl)
             *nl = '\0';
-        ui_flash(ui, FLASH_ERROR, "config %s%s (in %s)", err, bad > 1 ? " (and more)" : "",
-                 path);
+        if (bad > 1)
+            ui_flash(ui, FLASH_ERROR, "config %s (in %s); %d more problems: ctrl-g shows them all",
+                     err, path, bad - 1);
+        else
+            ui_flash(ui, FLASH_ERROR, "config %s (in %s)", err, path);
+        for (char *line = nl ? nl + 1 : NULL; line && *line;) {
+            char *next = strchr(line, '\n');
+            if (next)
+                *next = '\0';
+            messages_add(&ui->messages, true, time(NULL), line);
+            line = next ? next + 1 : NULL;
+        }
     }
 }
 
@@ -477,6 +516,7 @@ static const char *open_log(const struct ui *ui, char *why, size_t whysz)
 static void destroy_views(struct ui *ui)
 {
     ui_set_pane(ui, NULL);
+    messages_free(&ui->messages);
     prompt_clear(&ui->prompt);
     for (int t = 0; t < TAB_COUNT; t++) {
         if (ui->tabs[t] && ui->tabs[t]->ops->destroy)

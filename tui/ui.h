@@ -12,6 +12,7 @@
 
 #include "core/live/live.h"
 #include "tui/actions.h"
+#include "tui/messages.h"
 #include "tui/options.h"
 #include "tui/term/keymap.h"
 #include "tui/widgets/dialog.h"
@@ -73,7 +74,9 @@ struct ui {
         char text[256];
         enum flash_level level;
         long long expires_ms; /* 0 = no flash */
+        bool cut;             /* the whole text is longer: the Messages pane has it */
     } flash;
+    struct messages messages; /* every flash, whole (the Messages pane) */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */
@@ -95,7 +98,8 @@ unsigned ui_current_bit(struct ui *ui);
 /* Is an API key set (else the views show how to get one)? */
 bool ui_have_api_key(const struct ui *ui);
 
-/* A message in the status line that expires (4 s, errors 8 s). The text is sanitised. */
+/* A message in the status line that expires (4 s, errors 8 s). The text is sanitised and
+ * kept whole in ui->messages. */
 void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

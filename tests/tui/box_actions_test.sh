@@ -44,6 +44,8 @@ dash_quit "quits after attach"
 FAKE_ATTACH_EXIT=7 DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_EXIT=7
 tmux_wait "main " >/dev/null
 tmux_type a
+dash_check "a non-zero exit holds the child's screen" "press Enter to return"
+tmux_keys Enter
 dash_check "a non-zero exit is shown" "the attach command exited with status 7"
 
 # K on a box: asks, then the step machine kills it and removes its record.
