@@ -50,6 +50,7 @@ struct view {
     const char *empty_text; /* shown when the list has no rows at all */
     bool loaded;            /* rows arrived from the model */
     int rows_shown;         /* list rows drawn last (which rows are on screen) */
+    bool dim;               /* rows drawn dim: what they show is not current (stale) */
     void *priv;
 };
 

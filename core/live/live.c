@@ -193,6 +193,11 @@ long e2b_live_refresh_ms(const e2b_live *m)
     return s * 1000L;
 }
 
+time_t e2b_live_list_stale_since(const e2b_live *m)
+{
+    return m->list_stale ? m->listed_at : 0;
+}
+
 enum e2b_live_list_state e2b_live_list_state(const e2b_live *m)
 {
     if (!m->client)

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/box/box.h"
 #include "core/e2b/api.h"
@@ -88,6 +89,9 @@ enum e2b_live_list_state {
     E2B_LIVE_LISTED,       /* a list arrived */
 };
 enum e2b_live_list_state e2b_live_list_state(const e2b_live *m);
+/* When the list is stale (listed once, and the refreshes since failed): the time the
+ * last good list arrived; 0 while the list is current. */
+time_t e2b_live_list_stale_since(const e2b_live *m);
 const e2b_sandbox_list *e2b_live_sandboxes(const e2b_live *m);
 /* The sandbox with that id, or NULL. */
 const e2b_sandbox *e2b_live_sandbox(const e2b_live *m, const char *id);

@@ -31,6 +31,8 @@ struct e2b_live {
     uint64_t timer;
     e2b_api_call *list_call, *metrics_call, *secrets_call;
     bool listed_once, list_failed;
+    time_t listed_at; /* the last list that arrived (or was unchanged) */
+    bool list_stale;  /* the refreshes since then failed: the list is not current */
     bool secrets_listed_once; /* the first secrets list was asked for */
     bool secrets_arrived;
     bool secrets_shown;

@@ -3,11 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tui/term/term.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_detail.h"
 #include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
+#include "tui/widgets/draw.h"
 #include "tui/widgets/list.h"
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
@@ -107,10 +110,17 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
         } else {
             dirty = true;
         }
-    } else if ((what & E2B_LIVE_METRICS) && v->loaded) {
+    } else if ((what & E2B_LIVE_METRICS) && v->loaded && !e2b_live_list_stale_since(ui->model)) {
         sandbox_rows_set_usage(&v->table, filter_of(v), list, metrics, now, &dirty);
     }
-    if ((what & UI_CHANGED_CLOCK) && v->loaded)
+    /* A stale list (E2B unreachable) is drawn dim under a banner; its countdowns and CPU
+     * figures stop rather than pass for current ones. */
+    bool stale = e2b_live_list_stale_since(ui->model) != 0;
+    if (stale != v->dim) {
+        v->dim = stale;
+        dirty = true;
+    }
+    if ((what & UI_CHANGED_CLOCK) && v->loaded && !stale)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
     if (what & (E2B_LIVE_OPS | E2B_LIVE_SANDBOXES))
         follow_up(v, ui);
@@ -136,6 +146,20 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     if (!ui_have_api_key(ui) && !v->loaded) {
         screens_no_api_key(y, x, h, w);
         return;
+    }
+    time_t since = e2b_live_list_stale_since(ui->model);
+    if (since && h > 3) {
+        char when[16], line[200];
+        struct tm tm;
+        localtime_r(&since, &tm);
+        strftime(when, sizeof when, "%H:%M:%S", &tm);
+        long age = (long)(time(NULL) - since);
+        snprintf(line, sizeof line,
+                 " STALE: E2B cannot be reached; this is the list of %s (%lds ago), retrying", when,
+                 age < 0 ? 0 : age);
+        draw_text(y, x, w, ROLE_ERROR, line, true);
+        y++;
+        h--;
     }
     list_draw(v, ui, y, x, h, w);
 }

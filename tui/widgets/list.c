@@ -144,7 +144,7 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         size_t vi = t->top + (size_t)i;
         const struct table_row *r = &t->rows[t->visible[vi]];
         table_format_line(t, r, widths, w, line, bufsz);
-        int role = vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL;
+        int role = vi == t->cursor ? ROLE_SELECTED : v->dim ? ROLE_DIM : ROLE_NORMAL;
         draw_text(y + 1 + i, x, w, role, line, true);
         paint_note(y + 1 + i, line, role, &painted);
         drawn++;
