@@ -200,6 +200,12 @@ static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
     e2b_live_kill(ui->model, id);
 }
 
+static void pull_first(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    e2b_live_box_op(ui->model, E2B_LIVE_OP_PULL, id);
+}
+
 static void stop_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
@@ -292,6 +298,19 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_KILL: {
         char text[512];
         const char *w = whose(ui, r->id);
+        const e2b_sandbox *sb = e2b_live_sandbox(ui->model, r->id);
+        if (!*w && sb && sb->box_name) {
+            /* This machine's box: what goes with it, and the pull that saves its work. */
+            snprintf(text, sizeof text,
+                     "Kill box \"%s\" (%s)?\nIts files and processes, its record on this "
+                     "machine and its password go for good: work not pulled home is lost.\n"
+                     "p: pull its work first (into branch e2b/%s).",
+                     r->cells[SBCOL_NAME], r->id, sb->box_name);
+            dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
+            if (!ui->opts.readonly)
+                dialog_set_alt(ui, 'p', pull_first);
+            return true;
+        }
         snprintf(text, sizeof text,
                  "Kill sandbox \"%s\" (%s)?\n%s%s%sIts files and processes are deleted for good.",
                  r->cells[SBCOL_NAME], r->id, *w ? "It is " : "", w, *w ? ".\n" : "");
