@@ -208,6 +208,15 @@ static void handle_key(struct ui *ui, int key)
         handle_mouse(ui);
         return;
     }
+    /* Too small: nothing is shown but "q quits", so no key may reach a hidden prompt or
+     * question; q does what the screen says. */
+    if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+        if (key == 'q')
+            ui->quit = true;
+        else if (key == KEYC_CTRL('l'))
+            ui->full_redraw = ui->dirty = true;
+        return;
+    }
     /* Modal first: a question or a prompt owns the keyboard while it is open. */
     if (ui->dialog.active) {
         dialog_key(ui, key);

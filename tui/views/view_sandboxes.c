@@ -25,6 +25,13 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
 };
 
+/* Narrow screens hide CPU, then MEM, TEMPLATE, BRANCH, KIND, ENDS and STATE (the drop
+ * rank, highest first); NAME and the ID users copy stay whole. */
+static const int SANDBOX_DROP[SBCOL_COUNT] = {
+    [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 4, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 5, [SBCOL_STATE] = 1,
+    [SBCOL_CPU] = 7,  [SBCOL_MEM] = 6,    [SBCOL_ENDS] = 2, [SBCOL_KIND] = 3,
+};
+
 struct sandboxes_view {
     enum sandbox_filter filter;
     /* An up started from this view: once it ends, its box is selected (so the suggested
@@ -378,6 +385,7 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     v->priv = sv;
     v->has_table = true;
     table_init(&v->table, SANDBOX_COLUMNS, f == SANDBOX_FILTER_ALL ? SBCOL_COUNT : SBCOL_COUNT - 1);
+    v->table.drop = SANDBOX_DROP;
     v->empty_text = "Loading...";
     return v;
 }
