@@ -15,6 +15,7 @@
 #include "tui/messages.h"
 #include "tui/options.h"
 #include "tui/term/keymap.h"
+#include "tui/widgets/cmdline.h"
 #include "tui/widgets/dialog.h"
 #include "tui/widgets/prompt.h"
 #include "tui/widgets/table.h"
@@ -78,6 +79,7 @@ struct ui {
         bool cut;             /* the whole text is longer: the Messages pane has it */
     } flash;
     struct messages messages; /* every flash, whole (the Messages pane) */
+    struct cmdline cmdline;   /* the ':' line's history */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */

@@ -40,9 +40,9 @@ tmux_keys Escape
 tmux_type ':this-is-a-long-command-name-that-does-not-exist-anywhere'
 tmux_keys Enter
 dash_check "the long message is cut and says where the rest is" "(ctrl-g: whole message)"
-t_not_contains "its end is not on the line" "$(tmux_capture | tail -n 1)" ":messages :q)"
+t_not_contains "its end is not on the line" "$(tmux_capture | tail -n 1)" ":detail [NAME])"
 tmux_keys C-g
-dash_check "the pane has its end" ":messages :q)"
+dash_check "the pane has its end" ":detail [NAME])"
 t_contains "the pane has its start" "$(tmux_capture)" ":this-is-a-long-command-name-that-does-not"
 tmux_type q
 dash_check_gone "q closes the pane" "MESSAGES"
