@@ -285,6 +285,25 @@ static void handle_mouse(struct ui *ui)
         }
         return;
     }
+    if (!ui->pane && v->has_table && m.y == 1) {
+        /* The header: sort by the column under the click (again: reverse). */
+        int widths[32], x = 0;
+        if (v->table.ncols > 32)
+            return;
+        table_layout(&v->table, COLS, widths);
+        for (int c = 0; c < v->table.ncols; c++) {
+            if (!widths[c])
+                continue;
+            if (m.x >= x && m.x < x + widths[c] + 1) {
+                char letter = v->table.cols[c].sort_letter;
+                if (letter)
+                    list_sort_key(v, ui, letter >= 'a' ? letter - 'a' + 'A' : letter);
+                return;
+            }
+            x += widths[c] + 1;
+        }
+        return;
+    }
     if (!ui->pane && v->has_table && m.y >= 2 && m.y < LINES - 1) {
         table_move_to(&v->table, v->table.top + (size_t)(m.y - 2));
         ui->dirty = true;
@@ -387,7 +406,13 @@ static void draw_status(struct ui *ui)
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else {
-        snprintf(left, sizeof left, " ? help  : command  / filter  q quit");
+        /* Only what works here. */
+        unsigned bit = ui_current_bit(ui);
+        const char *hint = bit & VIEWS_LISTS   ? " ? help  : command  / filter  q quit"
+                           : bit == VIEW_LOG    ? " ? help  / search  n/N next/previous  Tab source  Esc back"
+                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  Esc back"
+                                                : " ? help  : command  Esc back";
+        snprintf(left, sizeof left, "%s", hint);
     }
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,

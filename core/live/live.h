@@ -125,9 +125,12 @@ void e2b_live_project_probe_cancel(e2b_live *m, void *ud);
 /* Is it one of this machine's boxes (a box whose local record names this sandbox)? Reads
  * that one record file (live_local.c); false for any other sandbox. */
 bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
+/* For one of this machine's boxes: its project directory (from its record) into dir and
+ * its OpenCode server's URL (*url, caller frees). false (and *url NULL) for any other. */
+bool e2b_live_box_where(const e2b_live *m, const char *sandbox_id, char *dir, size_t dirsz,
+                        char **url);
 
-/* The words a sandbox is called by: a box's name, else the metadata "name", else the
- * template alias, else the id. Raw text from the network: sanitise before drawing. */
+/* The words a sandbox is called by: a box's name, else the metadata "name", else the id. Raw text from the network: sanitise before drawing. */
 const char *e2b_live_sandbox_name(const e2b_sandbox *sb);
 
 /* ---- notices: what a command or a refresh has to tell the user ---- */

@@ -39,6 +39,9 @@ struct sandboxes_view {
     unsigned up_op;
     char up_sandbox[128]; /* learnt while the up runs; "" until then */
     int up_wait;          /* lists still to wait for the new box to show, once it ended */
+    /* Boxes: is the current directory a git project (for the empty list's advice)? */
+    enum { CWD_UNKNOWN, CWD_PROBING, CWD_GIT, CWD_NOT_GIT } cwd_state;
+    struct ui *ui; /* for the probe's answer (ui outlives the model's probes) */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -48,6 +51,18 @@ static enum sandbox_filter filter_of(const struct view *v)
 
 /* ---- following the model ---- */
 
+static void set_empty_text(struct view *v, struct ui *ui);
+
+/* The current directory's probe answered (the tab lives as long as the dashboard). */
+static void cwd_probed(void *ud, const e2b_live_project *p)
+{
+    struct view *v = ud;
+    struct sandboxes_view *sv = v->priv;
+    sv->cwd_state = p->ok ? CWD_GIT : CWD_NOT_GIT;
+    set_empty_text(v, sv->ui);
+    sv->ui->dirty = true;
+}
+
 static void set_empty_text(struct view *v, struct ui *ui)
 {
     switch (e2b_live_list_state(ui->model)) {
@@ -55,11 +70,19 @@ static void set_empty_text(struct view *v, struct ui *ui)
     case E2B_LIVE_LIST_FAILED:
         v->empty_text = "Could not list sandboxes yet (see the status line); retrying.";
         break;
-    case E2B_LIVE_LISTED:
-        v->empty_text = filter_of(v) == SANDBOX_FILTER_BOXES
-                            ? "No boxes yet: u starts one from the current git project."
-                            : "No sandboxes.";
+    case E2B_LIVE_LISTED: {
+        struct sandboxes_view *sv = v->priv;
+        if (filter_of(v) == SANDBOX_FILTER_WORKSPACES)
+            v->empty_text = "No workspaces (OpenCode workspaces of your team show here).";
+        else if (filter_of(v) != SANDBOX_FILTER_BOXES)
+            v->empty_text = "No sandboxes.";
+        else if (sv->cwd_state == CWD_NOT_GIT)
+            v->empty_text = "No boxes yet, and this directory is no git project: start e2b-tui "
+                            "in one, or press u and give the project's directory last.";
+        else
+            v->empty_text = "No boxes yet: u starts one from the current git project.";
         break;
+    }
     default: break; /* no client: the no-key screen, or "Loading..." */
     }
 }
@@ -101,6 +124,13 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     time_t now = time(NULL);
     bool dirty = false;
     int rc = 0;
+    struct sandboxes_view *sv = v->priv;
+    if (filter_of(v) == SANDBOX_FILTER_BOXES && sv->cwd_state == CWD_UNKNOWN &&
+        e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
+        sv->cwd_state = CWD_PROBING;
+        sv->ui = ui;
+        e2b_live_project_probe(ui->model, NULL, cwd_probed, v, NULL);
+    }
     if (what & E2B_LIVE_SANDBOXES) {
         set_empty_text(v, ui);
         if (e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
