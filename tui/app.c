@@ -285,7 +285,10 @@ static void handle_mouse(struct ui *ui)
         }
         return;
     }
-    if (!ui->pane && v->has_table && m.y == 1) {
+    /* A stale sandbox list has a banner above its header (view_sandboxes.c). */
+    int head = 1 + ((v->ops->bit & VIEWS_SANDBOXES) && e2b_live_list_stale_since(ui->model) &&
+                    LINES - 2 > 3);
+    if (!ui->pane && v->has_table && m.y == head) {
         /* The header: sort by the column under the click (again: reverse). */
         int widths[32], x = 0;
         if (v->table.ncols > 32)
@@ -304,8 +307,8 @@ static void handle_mouse(struct ui *ui)
         }
         return;
     }
-    if (!ui->pane && v->has_table && m.y >= 2 && m.y < LINES - 1) {
-        table_move_to(&v->table, v->table.top + (size_t)(m.y - 2));
+    if (!ui->pane && v->has_table && m.y > head && m.y < LINES - 1) {
+        table_move_to(&v->table, v->table.top + (size_t)(m.y - head - 1));
         ui->dirty = true;
     }
 }

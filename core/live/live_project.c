@@ -92,7 +92,7 @@ fail:
 
 void e2b_live_project_probe_cancel(e2b_live *m, void *ud)
 {
-    for (struct live_probe *p = m->probes; p; p = p->next) {
+    for (struct live_probe *p = m ? m->probes : NULL; p; p = p->next) {
         if (p->fn && p->ud == ud) {
             p->fn = NULL;
             if (p->ud_free)

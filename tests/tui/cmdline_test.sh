@@ -16,7 +16,7 @@ tmux_type ':wor'
 tmux_keys Tab
 dash_check "Tab completes the command" ":workspaces_"
 tmux_keys Enter
-dash_check "the completed command runs" "No sandboxes."
+dash_check "the completed command runs" "No workspaces"
 tmux_type ':ALL'
 tmux_keys Enter
 dash_check "commands are case-insensitive" "cmd-target"

@@ -31,6 +31,13 @@ tmux_keys Escape
 dash_check "Esc cancels" "up: cancelled"
 dash_quit "quits after the checks"
 
+# Ended (ctrl-c) while up's first question is open: the form and its probe go cleanly.
+DASH_CWD=$BOX_REPO dash_start 160 30
+tmux_type u
+tmux_wait "up: box name" >/dev/null
+tmux_keys C-c
+dash_check "ctrl-c with the up form open ends the dashboard cleanly" "rc=130"
+
 DASH_CWD=$T_TMP/notgit dash_start 160 30
 tmux_type u
 dash_check "outside a git project the name prompt says so" "this directory is no git project"

@@ -21,7 +21,8 @@ struct up_form {
 static void form_free(void *ctx)
 {
     struct up_form *f = ctx;
-    e2b_live_project_probe_cancel(f->ui->model, f); /* the name label's probe */
+    if (f->ui->model) /* at exit the model (and its probes) went first */
+        e2b_live_project_probe_cancel(f->ui->model, f); /* the name label's probe */
     free(f);
 }
 
