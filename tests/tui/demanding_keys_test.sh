@@ -67,7 +67,6 @@ t_eq "the box made elsewhere still runs" "$(sbx_state "$else_id")" running
 # 8. a and p on a box in All are the box actions (no "does not apply").
 tmux_type p
 tmux_wait_gone "Stop sandbox: cancelled" >/dev/null
-echo "after p: $(tmux_capture | tail -n 1)"
 t_contains "p in All acts on the box" "$(tmux_capture | tail -n 1)" "elsewhere"
 t_not_contains "p is not refused in All" "$(tmux_capture | tail -n 1)" "does not apply"
 tmux_keys Escape
