@@ -22,33 +22,38 @@ enum view_bit {
     VIEW_LOG = 1u << 5,
     VIEW_HELP = 1u << 6,
     VIEW_OPS = 1u << 7,
+    VIEW_MESSAGES = 1u << 8,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
-#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS)
-#define VIEWS_ANY 0xffu
+#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES)
+#define VIEWS_ANY 0x1ffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
 #define ACTION_LIST(X)                                                                        \
     X(DETAIL, "detail", "d enter", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")     \
-    X(LOGS, "logs", "l", VIEWS_SANDBOXES, 0, "Logs of the selected sandbox")                  \
+    X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
-      "Start a box from the current git project (name, template, hours)")                     \
-    X(ATTACH, "attach", "a", VIEW_BOXES, ACTION_MUTATES,                                      \
+      "Start a box from a git project (name, template, hours, directory)")                    \
+    X(ATTACH, "attach", "a", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
       "Attach: hand the terminal to the box's OpenCode server")                               \
-    X(STOP, "stop", "s", VIEWS_SANDBOXES, ACTION_MUTATES, "Stop (pause) the sandbox")         \
-    X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG, ACTION_MUTATES,                       \
+    X(STOP, "stop", "s", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
+      "Stop (pause) the sandbox")                                                             \
+    X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG | VIEW_DETAIL, ACTION_MUTATES,        \
       "Resume a paused sandbox")                                                              \
-    X(KILL, "kill", "K ctrl-d", VIEWS_SANDBOXES, ACTION_MUTATES,                              \
+    X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
       "Kill the sandbox (asks first, default No)")                                            \
-    X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
+    X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
       "Pull the box's work home as branch e2b/NAME")                                          \
-    X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
+    X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
+      "Extend the sandbox's timeout")                                                         \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
       "Operations: the running box operations with their steps and bytes")                   \
+    X(MESSAGES, "messages", "ctrl-g", VIEWS_ANY & ~VIEW_MESSAGES, 0,                          \
+      "Messages: every status-line message, whole, with its time (:messages)")               \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
@@ -60,10 +65,15 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
     X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
+    X(HALF_UP, "half-page-up", "ctrl-u", VIEWS_SCROLL, 0, "Half a page up")                   \
+    X(HALF_DOWN, "half-page-down", "ctrl-d", VIEWS_SCROLL, 0, "Half a page down")             \
     X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
-    X(LAST, "last", "end", VIEWS_SCROLL, 0, "Last row")                                       \
-    X(LOG_SOURCE, "log-source", "tab", VIEW_LOG, 0,                                          \
+    X(LAST, "last", "end G", VIEWS_SCROLL, 0, "Last row")                                     \
+    X(LOG_SOURCE, "log-source", "tab", VIEW_LOG, 0,                                           \
       "Log: switch between the box server's output and the E2B logs")                        \
+    X(LOG_SEARCH, "log-search", "/", VIEW_LOG, 0, "Log: search (n next, N previous)")         \
+    X(SEARCH_NEXT, "search-next", "n", VIEW_LOG, 0, "Log: the next match of the search")     \
+    X(SEARCH_PREV, "search-prev", "N", VIEW_LOG, 0, "Log: the previous match of the search") \
     X(NEXT_VIEW, "next-view", "tab", VIEWS_LISTS, 0, "Next view tab")                         \
     X(PREV_VIEW, "prev-view", "btab", VIEWS_LISTS, 0, "Previous view tab")                    \
     X(VIEW_BOXES, "view-boxes", "1", VIEWS_LISTS, 0, "Boxes view")                            \
@@ -71,7 +81,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
     X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line: :boxes :workspaces :all :secrets :ops :help :q")                              \
+      "Command line (Tab completes, Up recalls): :boxes :all :ops :messages :q")             \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
     X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \

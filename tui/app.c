@@ -22,6 +22,7 @@
 #include "tui/ui.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
+#include "tui/views/view_messages.h"
 #include "tui/views/view_operations.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
@@ -31,9 +32,48 @@
 
 enum { FLASH_NOTE_MS = 10000 };
 
-/* ---- ':' commands ---- */
+/* ---- ':' commands (their words: tui/widgets/cmdline.c) ---- */
 
 static void open_operations(struct ui *ui);
+static void open_messages(struct ui *ui);
+static void run_action(struct ui *ui, enum action_id a);
+
+/* The sandbox a ':' argument names: a box name, the name shown, or an id. */
+static const e2b_sandbox *sandbox_named(struct ui *ui, const char *name)
+{
+    const e2b_sandbox_list *l = e2b_live_sandboxes(ui->model);
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < l->count; i++) {
+            const e2b_sandbox *sb = &l->items[i];
+            const char *s = pass == 0 ? sb->box_name
+                            : pass == 1 ? e2b_live_sandbox_name(sb)
+                                        : sb->sandbox_id;
+            if (s && strcmp(s, name) == 0)
+                return sb;
+        }
+    }
+    return NULL;
+}
+
+/* Selects the row of sandbox id in a tab that lists it (the current one if it does). */
+static bool select_sandbox(struct ui *ui, const e2b_sandbox *sb)
+{
+    int tabs[] = {ui->tab, sb->kind == E2B_KIND_BOX ? TAB_BOXES : TAB_ALL, TAB_ALL};
+    for (size_t k = 0; k < sizeof tabs / sizeof tabs[0]; k++) {
+        if (tabs[k] > TAB_ALL)
+            continue;
+        struct table *t = &ui->tabs[tabs[k]]->table;
+        for (size_t i = 0; i < t->nvisible; i++) {
+            if (strcmp(t->rows[t->visible[i]].id, sb->sandbox_id) == 0) {
+                if (tabs[k] != ui->tab || ui->pane)
+                    ui_show_tab(ui, tabs[k]);
+                table_move_to(t, i);
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
@@ -42,44 +82,103 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
         return;
     while (*text == ' ' || *text == ':')
         text++;
-    char cmd[64];
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "%s", text);
     size_t n = strlen(cmd);
     while (n > 0 && cmd[n - 1] == ' ')
         cmd[--n] = '\0';
     if (!cmd[0])
         return;
-    static const struct {
-        const char *name, *alias;
-        int tab;
-    } views[] = {
-        {"boxes", "b", TAB_BOXES},
-        {"workspaces", "ws", TAB_WORKSPACES},
-        {"all", "a", TAB_ALL},
-        {"secrets", "s", TAB_SECRETS},
+    cmdline_remember(&ui->cmdline, cmd);
+    char *arg = strchr(cmd, ' ');
+    if (arg) {
+        *arg++ = '\0';
+        while (*arg == ' ')
+            arg++;
+    }
+    char why[200], list[600];
+    int c = cmdline_match(cmd, why, sizeof why);
+    if (c == -2) {
+        ui_flash(ui, FLASH_ERROR, ":%s is ambiguous (%s)", cmd, why);
+        return;
+    }
+    if (c < 0) {
+        cmdline_list(list, sizeof list);
+        ui_flash(ui, FLASH_ERROR, "unknown command :%s (Tab completes; the commands: %s)", cmd,
+                 list);
+        return;
+    }
+    const struct cmd_info *info = cmdline_info(c);
+    if (arg && *arg && !info->takes_name) {
+        ui_flash(ui, FLASH_ERROR, ":%s takes no argument", info->name);
+        return;
+    }
+    static const enum action_id acts[CMD_COUNT] = {
+        [CMD_UP] = ACT_UP,         [CMD_ATTACH] = ACT_ATTACH, [CMD_PULL] = ACT_PULL,
+        [CMD_STOP] = ACT_STOP,     [CMD_RESUME] = ACT_RESUME, [CMD_KILL] = ACT_KILL,
+        [CMD_EXTEND] = ACT_EXTEND, [CMD_LOGS] = ACT_LOGS,     [CMD_DETAIL] = ACT_DETAIL,
     };
-    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
-        if (strcmp(cmd, views[i].name) == 0 || strcmp(cmd, views[i].alias) == 0) {
-            ui_show_tab(ui, views[i].tab);
-            return;
-        }
-    }
-    if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0 || strcmp(cmd, "q!") == 0) {
-        ui->quit = true;
-        return;
-    }
-    if (strcmp(cmd, "ops") == 0 || strcmp(cmd, "operations") == 0) {
-        open_operations(ui);
-        return;
-    }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
+    switch ((enum cmd_id)c) {
+    case CMD_BOXES: ui_show_tab(ui, TAB_BOXES); return;
+    case CMD_WORKSPACES: ui_show_tab(ui, TAB_WORKSPACES); return;
+    case CMD_ALL: ui_show_tab(ui, TAB_ALL); return;
+    case CMD_SECRETS: ui_show_tab(ui, TAB_SECRETS); return;
+    case CMD_OPS: open_operations(ui); return;
+    case CMD_MESSAGES: open_messages(ui); return;
+    case CMD_HELP:
         ui->help_open = true;
         ui->help_top = 0;
         return;
+    case CMD_QUIT: ui->quit = true; return;
+    case CMD_UP: ui_show_tab(ui, TAB_BOXES); break;
+    default: break;
     }
-    ui_flash(ui, FLASH_ERROR,
-             "unknown command :%s (try :boxes :workspaces :all :secrets :ops :q)",
-             cmd);
+    if (arg && *arg) {
+        const e2b_sandbox *sb = sandbox_named(ui, arg);
+        if (!sb || !select_sandbox(ui, sb)) {
+            ui_flash(ui, FLASH_ERROR, ":%s: no sandbox called %s (Tab completes the names)",
+                     info->name, arg);
+            return;
+        }
+    } else if (ui->pane && info->takes_name) {
+        ui_set_pane(ui, NULL); /* the row under the pane */
+    }
+    run_action(ui, acts[c]);
+}
+
+/* Tab completes (the command, then a sandbox name), Up and Down go through the history. */
+static bool command_key(struct ui *ui, void *ctx, int key)
+{
+    (void)ctx;
+    struct prompt *p = &ui->prompt;
+    if (key == KEYC_UP || key == KEYC_DOWN) {
+        const char *line = cmdline_browse(&ui->cmdline, key == KEYC_UP ? -1 : 1, p->buf);
+        if (line) {
+            snprintf(p->buf, sizeof p->buf, "%s", line);
+            p->len = strlen(p->buf);
+        }
+        return true;
+    }
+    if (key != KEYC_TAB)
+        return false;
+    const e2b_sandbox_list *l = e2b_live_sandboxes(ui->model);
+    size_t cap = l->count < 4000 ? l->count : 4000, n = 0;
+    const char **names = calloc(cap * 2 + 1, sizeof *names);
+    for (size_t i = 0; names && i < cap; i++) {
+        names[n++] = e2b_live_sandbox_name(&l->items[i]);
+        names[n++] = l->items[i].sandbox_id;
+    }
+    if (cmdline_complete(p->buf, sizeof p->buf, names, n, p->hint, sizeof p->hint))
+        p->len = strlen(p->buf);
+    free(names);
+    return true;
+}
+
+static void open_command(struct ui *ui)
+{
+    prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL);
+    ui->prompt.on_key = command_key;
+    cmdline_reset_browse(&ui->cmdline);
 }
 
 static void open_operations(struct ui *ui)
@@ -89,6 +188,15 @@ static void open_operations(struct ui *ui)
         ui_set_pane(ui, v);
     else
         ui_flash(ui, FLASH_ERROR, "operations: out of memory");
+}
+
+static void open_messages(struct ui *ui)
+{
+    struct view *v = view_messages_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "messages: out of memory");
 }
 
 /* ---- actions and keys ---- */
@@ -101,6 +209,11 @@ static void run_action(struct ui *ui, enum action_id a)
     }
     if (ui->help_open && view_help_act(ui, a))
         return;
+    /* A new operation: an old error leaves the status line (the Messages pane keeps it). */
+    if (action_mutates(a) && ui->flash.expires_ms && ui->flash.level == FLASH_ERROR) {
+        ui->flash.expires_ms = 0;
+        ui->dirty = true;
+    }
     switch (a) {
     case ACT_QUIT:
         if (ui->pane) {
@@ -125,7 +238,8 @@ static void run_action(struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
-    case ACT_COMMAND: prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL); return;
+    case ACT_MESSAGES: open_messages(ui); return;
+    case ACT_COMMAND: open_command(ui); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;
     case ACT_VIEW_BOXES: ui_show_tab(ui, TAB_BOXES); return;
@@ -171,8 +285,30 @@ static void handle_mouse(struct ui *ui)
         }
         return;
     }
-    if (!ui->pane && v->has_table && m.y >= 2 && m.y < LINES - 1) {
-        table_move_to(&v->table, v->table.top + (size_t)(m.y - 2));
+    /* A stale sandbox list has a banner above its header (view_sandboxes.c). */
+    int head = 1 + ((v->ops->bit & VIEWS_SANDBOXES) && e2b_live_list_stale_since(ui->model) &&
+                    LINES - 2 > 3);
+    if (!ui->pane && v->has_table && m.y == head) {
+        /* The header: sort by the column under the click (again: reverse). */
+        int widths[32], x = 0;
+        if (v->table.ncols > 32)
+            return;
+        table_layout(&v->table, COLS, widths);
+        for (int c = 0; c < v->table.ncols; c++) {
+            if (!widths[c])
+                continue;
+            if (m.x >= x && m.x < x + widths[c] + 1) {
+                char letter = v->table.cols[c].sort_letter;
+                if (letter)
+                    list_sort_key(v, ui, letter >= 'a' ? letter - 'a' + 'A' : letter);
+                return;
+            }
+            x += widths[c] + 1;
+        }
+        return;
+    }
+    if (!ui->pane && v->has_table && m.y > head && m.y < LINES - 1) {
+        table_move_to(&v->table, v->table.top + (size_t)(m.y - head - 1));
         ui->dirty = true;
     }
 }
@@ -185,6 +321,15 @@ static void handle_key(struct ui *ui, int key)
     }
     if (key == KEYC_MOUSE) {
         handle_mouse(ui);
+        return;
+    }
+    /* Too small: nothing is shown but "q quits", so no key may reach a hidden prompt or
+     * question; q does what the screen says. */
+    if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+        if (key == 'q')
+            ui->quit = true;
+        else if (key == KEYC_CTRL('l'))
+            ui->full_redraw = ui->dirty = true;
         return;
     }
     /* Modal first: a question or a prompt owns the keyboard while it is open. */
@@ -264,12 +409,25 @@ static void draw_status(struct ui *ui)
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else {
-        snprintf(left, sizeof left, " ? help  : command  / filter  q quit");
+        /* Only what works here. */
+        unsigned bit = ui_current_bit(ui);
+        const char *hint = bit & VIEWS_LISTS   ? " ? help  : command  / filter  q quit"
+                           : bit == VIEW_LOG    ? " ? help  / search  n/N next/previous  Tab source  Esc back"
+                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  Esc back"
+                                                : " ? help  : command  Esc back";
+        snprintf(left, sizeof left, "%s", hint);
     }
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
     int rw = text_width(right);
+    /* A message wider than the line ends with where to read it whole. */
+    static const char more[] = " ... (ctrl-g: whole message)";
+    int room = COLS - rw - (int)sizeof more;
+    if (ui->flash.expires_ms && room > 10 && (ui->flash.cut || text_width(left) > COLS - rw)) {
+        size_t k = text_fit(left, room, NULL);
+        snprintf(left + k, sizeof left - k, "%s", more);
+    }
     draw_text(y, 0, COLS - rw, role, left, true);
     draw_text(y, COLS - rw, rw, ROLE_STATUS, right, true);
 }
@@ -448,11 +606,22 @@ static void load_key_config(struct ui *ui)
     int bad = keymap_apply_config(&ui->keys, text, err, sizeof err);
     free(text);
     if (bad) {
+        /* Each problem goes to the Messages pane; the status line names the first. */
         char *nl = strchr(err, '\n');
         if (nl)
             *nl = '\0';
-        ui_flash(ui, FLASH_ERROR, "config %s%s (in %s)", err, bad > 1 ? " (and more)" : "",
-                 path);
+        if (bad > 1)
+            ui_flash(ui, FLASH_ERROR, "config %s (in %s); %d more problems: ctrl-g shows them all",
+                     err, path, bad - 1);
+        else
+            ui_flash(ui, FLASH_ERROR, "config %s (in %s)", err, path);
+        for (char *line = nl ? nl + 1 : NULL; line && *line;) {
+            char *next = strchr(line, '\n');
+            if (next)
+                *next = '\0';
+            messages_add(&ui->messages, true, time(NULL), line);
+            line = next ? next + 1 : NULL;
+        }
     }
 }
 
@@ -477,6 +646,8 @@ static const char *open_log(const struct ui *ui, char *why, size_t whysz)
 static void destroy_views(struct ui *ui)
 {
     ui_set_pane(ui, NULL);
+    messages_free(&ui->messages);
+    cmdline_free(&ui->cmdline);
     prompt_clear(&ui->prompt);
     for (int t = 0; t < TAB_COUNT; t++) {
         if (ui->tabs[t] && ui->tabs[t]->ops->destroy)

@@ -12,6 +12,31 @@
 
 extern char **environ;
 
+/* What to do about a failed attach command, in words: what to install or configure. */
+static void attach_hint(int st, const char *cmd, char *buf, size_t bufsz)
+{
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(buf, bufsz,
+                 "the attach command could not be found (exit 127): install OpenCode 2 "
+                 "(opencode2 on PATH) or set attach_command in the config (now: %.200s)",
+                 cmd);
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
+        snprintf(buf, bufsz,
+                 "the attach command could not be run (exit 126): check that it is executable, "
+                 "or set attach_command in the config (now: %.200s)",
+                 cmd);
+    else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+        snprintf(buf, bufsz, "the attach command exited with status %d (its last lines are above)",
+                 WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(buf, bufsz, "the attach command died of signal %d", WTERMSIG(st));
+}
+
+static void hold_fn(int st, void *ctx, char *buf, size_t bufsz)
+{
+    attach_hint(st, ctx, buf, bufsz);
+}
+
 /* Runs the attach command with the password only in its environment; returns the wait
  * status or -1. */
 static int run_attach(const e2b_config *cfg, const e2b_box_result *r)
@@ -38,7 +63,7 @@ static int run_attach(const e2b_config *cfg, const e2b_box_result *r)
         env[k++] = pw2;
         env[k++] = "OPENCODE_SERVER_USERNAME=opencode";
         env[k] = NULL;
-        rc = term_run_foreground(argv, env);
+        rc = term_run_foreground_hold(argv, env, hold_fn, cfg->attach_command);
     }
     e2b_wipe_free(pw1);
     e2b_wipe_free(pw2);
@@ -62,12 +87,10 @@ void attach_run(void *ud, const char *name, const e2b_box_result *r)
     ui->full_redraw = ui->dirty = true;
     if (st == -1)
         ui_flash(ui, FLASH_ERROR, "attach %s: the attach command could not be run", name);
-    else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-        ui_flash(ui, FLASH_ERROR, "attach %s: the attach command exited with status %d", name,
-                 WEXITSTATUS(st));
-    else if (WIFSIGNALED(st))
-        ui_flash(ui, FLASH_ERROR, "attach %s: the attach command died of signal %d", name,
-                 WTERMSIG(st));
-    else
+    else if ((WIFEXITED(st) && WEXITSTATUS(st) != 0) || WIFSIGNALED(st)) {
+        char hint[600] = "";
+        attach_hint(st, e2b_live_config(ui->model)->attach_command, hint, sizeof hint);
+        ui_flash(ui, FLASH_ERROR, "attach %s: %s", name, hint);
+    } else
         ui_flash(ui, FLASH_INFO, "back from %s", name);
 }

@@ -30,14 +30,17 @@ bool ui_have_api_key(const struct ui *ui)
 
 void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
 {
-    char raw[512];
+    char raw[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* Flash texts carry names and server messages: sanitise before they can be drawn. */
     char *safe = sanitize_display(raw, strlen(raw), 0);
-    snprintf(ui->flash.text, sizeof ui->flash.text, "%s", safe ? safe : "");
+    const char *text = safe ? safe : "";
+    messages_add(&ui->messages, level == FLASH_ERROR, time(NULL), text);
+    snprintf(ui->flash.text, sizeof ui->flash.text, "%s", text);
+    ui->flash.cut = strlen(text) >= sizeof ui->flash.text;
     free(safe);
     ui->flash.level = level;
     ui->flash.expires_ms = loop_now_ms() + (level == FLASH_ERROR ? FLASH_ERROR_MS : FLASH_INFO_MS);

@@ -12,8 +12,10 @@
 
 #include "core/live/live.h"
 #include "tui/actions.h"
+#include "tui/messages.h"
 #include "tui/options.h"
 #include "tui/term/keymap.h"
+#include "tui/widgets/cmdline.h"
 #include "tui/widgets/dialog.h"
 #include "tui/widgets/prompt.h"
 #include "tui/widgets/table.h"
@@ -49,6 +51,7 @@ struct view {
     const char *empty_text; /* shown when the list has no rows at all */
     bool loaded;            /* rows arrived from the model */
     int rows_shown;         /* list rows drawn last (which rows are on screen) */
+    bool dim;               /* rows drawn dim: what they show is not current (stale) */
     void *priv;
 };
 
@@ -73,7 +76,10 @@ struct ui {
         char text[256];
         enum flash_level level;
         long long expires_ms; /* 0 = no flash */
+        bool cut;             /* the whole text is longer: the Messages pane has it */
     } flash;
+    struct messages messages; /* every flash, whole (the Messages pane) */
+    struct cmdline cmdline;   /* the ':' line's history */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */
@@ -95,7 +101,8 @@ unsigned ui_current_bit(struct ui *ui);
 /* Is an API key set (else the views show how to get one)? */
 bool ui_have_api_key(const struct ui *ui);
 
-/* A message in the status line that expires (4 s, errors 8 s). The text is sanitised. */
+/* A message in the status line that expires (4 s, errors 8 s). The text is sanitised and
+ * kept whole in ui->messages. */
 void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -154,12 +154,36 @@ static void trim_edges(char *s)
     memmove(s, s + i, n - i + 1);
 }
 
+/* Latin-1 letters (U+00C0..U+00FF) as ASCII, so that "feat/ünï" is "feat-uni", not a
+ * name with its letters silently dropped; NULL for the two signs (× and ÷). */
+static const char *const LATIN1_ASCII[64] = {
+    "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I", "I",
+    "D", "N", "O", "O", "O", "O", "O", NULL, "O", "U", "U", "U", "U", "Y", "TH", "ss",
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",
+    "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y",
+};
+
+/* The ASCII of the UTF-8 character at p (2 bytes of U+00C0..U+00FF), or NULL. */
+static const char *latin1_ascii(const unsigned char *p)
+{
+    if ((p[0] == 0xC3) && (p[1] & 0xC0) == 0x80)
+        return LATIN1_ASCII[(p[1] & 0x3F)];
+    return NULL;
+}
+
 void gitwork_sanitize_box_name(const char *in, char *out, size_t outsz)
 {
     char buf[GITWORK_BOX_NAME_MAX * 4 + 8];
     size_t n = 0;
     /* Build at most a little more than the cap; the tail is cut anyway. */
-    for (const unsigned char *p = (const unsigned char *)in; *p && n < sizeof buf - 1; p++) {
+    for (const unsigned char *p = (const unsigned char *)in; *p && n < sizeof buf - 4; p++) {
+        const char *t = latin1_ascii(p);
+        if (t) {
+            for (; *t && n < sizeof buf - 1; t++)
+                buf[n++] = *t;
+            p++; /* the character's second byte */
+            continue;
+        }
         char c = name_byte_ok(*p) ? (char)*p : '-';
         if (n > 0 && (c == '-' || c == '.') && buf[n - 1] == c)
             continue;

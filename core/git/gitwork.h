@@ -54,11 +54,13 @@ typedef struct {
 int gitwork_head_info(gitwork *g, gitwork_head *out, e2b_error **err);
 
 /* Box names.
- * Rule: bytes [A-Za-z0-9._-] are kept; every run of other bytes ('/', spaces, non-ASCII,
+ * Rule: Latin-1 letters become ASCII ("ü" -> "u", "ß" -> "ss"); bytes [A-Za-z0-9._-] are
+ * kept; every run of other bytes ('/', spaces, non-ASCII,
  * controls, ...) becomes one '-'; runs of '-' collapse to one and runs of '.' to one;
  * leading and trailing '-' and '.' are dropped; a trailing ".lock" becomes "-lock"; the
  * result is cut to GITWORK_BOX_NAME_MAX bytes (then trimmed again). An empty result is
- * "box". So "feat/x" -> "feat-x", "../a b" -> "a-b", "x.lock" -> "x-lock".
+ * "box". So "feat/x" -> "feat-x", "../a b" -> "a-b", "x.lock" -> "x-lock", "feat/ünï" ->
+ * "feat-uni".
  * Such a name is safe as a file name, in metadata and in refs/heads/e2b/<name>. */
 #define GITWORK_BOX_NAME_MAX 48
 /* Writes the sanitised form of in to out (outsz > GITWORK_BOX_NAME_MAX). */

@@ -97,10 +97,12 @@ void e2b_live_free(e2b_live *m)
         live_ops_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
+        live_probes_join(m); /* their posts go to this loop */
         /* Calls still in flight end now: their callbacks see closing and only free. */
         e2b_loop_free(m->loop);
         m->loop = NULL;
     }
+    live_probes_free(m);
     live_ops_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);
@@ -189,6 +191,11 @@ long e2b_live_refresh_ms(const e2b_live *m)
 {
     int s = m->cfg.refresh_seconds > 0 ? m->cfg.refresh_seconds : E2B_DEFAULT_REFRESH_S;
     return s * 1000L;
+}
+
+time_t e2b_live_list_stale_since(const e2b_live *m)
+{
+    return m->list_stale ? m->listed_at : 0;
 }
 
 enum e2b_live_list_state e2b_live_list_state(const e2b_live *m)

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/box/box.h"
 #include "core/e2b/api.h"
@@ -88,6 +89,9 @@ enum e2b_live_list_state {
     E2B_LIVE_LISTED,       /* a list arrived */
 };
 enum e2b_live_list_state e2b_live_list_state(const e2b_live *m);
+/* When the list is stale (listed once, and the refreshes since failed): the time the
+ * last good list arrived; 0 while the list is current. */
+time_t e2b_live_list_stale_since(const e2b_live *m);
 const e2b_sandbox_list *e2b_live_sandboxes(const e2b_live *m);
 /* The sandbox with that id, or NULL. */
 const e2b_sandbox *e2b_live_sandbox(const e2b_live *m, const char *id);
@@ -98,8 +102,35 @@ const e2b_metric *e2b_live_metric(const e2b_live *m, const char *id);
 const e2b_secret_list *e2b_live_secrets(const e2b_live *m, bool *secrets_listed);
 bool e2b_live_secret_known(const e2b_live *m, const char *name);
 
-/* The words a sandbox is called by: a box's name, else the metadata "name", else the
- * template alias, else the id. Raw text from the network: sanitise before drawing. */
+/* ---- the project probe (live_project.c) ---- */
+
+/* What a directory is to up: a git project (its work tree, the default box name from its
+ * HEAD: "feat/x" -> "feat-x") or not (why, in words). */
+typedef struct e2b_live_project {
+    bool ok;
+    char workdir[4096];
+    char default_name[64];
+    char why[512];
+} e2b_live_project;
+/* Called once on the loop thread with the answer (borrowed for the call); fn owns ud. */
+typedef void (*e2b_live_project_fn)(void *ud, const e2b_live_project *p);
+/* Looks at dir (NULL or "" = the current directory) on a thread of its own. fn(ud, ...) is
+ * called once, unless the probe is cancelled or the model freed first: then ud_free(ud)
+ * (when not NULL). Returns 0, or -1 when it could not start (ud_free(ud) was called). */
+int e2b_live_project_probe(e2b_live *m, const char *dir, e2b_live_project_fn fn, void *ud,
+                           void (*ud_free)(void *ud));
+/* Cancels every probe whose ud is ud (their ud_free runs now). */
+void e2b_live_project_probe_cancel(e2b_live *m, void *ud);
+
+/* Is it one of this machine's boxes (a box whose local record names this sandbox)? Reads
+ * that one record file (live_local.c); false for any other sandbox. */
+bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
+/* For one of this machine's boxes: its project directory (from its record) into dir and
+ * its OpenCode server's URL (*url, caller frees). false (and *url NULL) for any other. */
+bool e2b_live_box_where(const e2b_live *m, const char *sandbox_id, char *dir, size_t dirsz,
+                        char **url);
+
+/* The words a sandbox is called by: a box's name, else the metadata "name", else the id. Raw text from the network: sanitise before drawing. */
 const char *e2b_live_sandbox_name(const e2b_sandbox *sb);
 
 /* ---- notices: what a command or a refresh has to tell the user ---- */
@@ -162,6 +193,12 @@ typedef struct e2b_live_op_info {
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config).
  * Returns the operation's id (> 0), or 0 when it was refused or could not start (notice). */
 unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours);
+/* The same with the project directory (dir NULL or "" = the current one, as --dir). */
+typedef struct e2b_live_up_params {
+    const char *name, *template_id, *dir;
+    int hours;
+} e2b_live_up_params;
+unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */

@@ -11,8 +11,7 @@ const char *e2b_live_sandbox_name(const e2b_sandbox *sb)
     const char *n = sb->kind == E2B_KIND_BOX ? sb->box_name : NULL;
     if (!n || !*n)
         n = e2b_metadata_get(&sb->metadata, "name");
-    if (!n || !*n)
-        n = sb->alias;
+    /* Not the template: many sandboxes share one, and the id is what users copy. */
     return n && *n ? n : sb->sandbox_id;
 }
 

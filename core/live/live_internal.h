@@ -31,6 +31,8 @@ struct e2b_live {
     uint64_t timer;
     e2b_api_call *list_call, *metrics_call, *secrets_call;
     bool listed_once, list_failed;
+    time_t listed_at; /* the last list that arrived (or was unchanged) */
+    bool list_stale;  /* the refreshes since then failed: the list is not current */
     bool secrets_listed_once; /* the first secrets list was asked for */
     bool secrets_arrived;
     bool secrets_shown;
@@ -50,6 +52,8 @@ struct e2b_live {
     struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
     e2b_live_attach_fn attach_fn;
     void *attach_ud;
+
+    struct live_probe *probes; /* project probes on their threads (live_project.c) */
 };
 
 /* Calls the subscribers of what. */
@@ -66,6 +70,10 @@ const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id);
  * N more changes") into buf; returns the number of changes. */
 int live_changes_text(const e2b_sandbox_list *old, const e2b_sandbox_list *nw, char *buf,
                       size_t bufsz);
+
+/* live_project.c: join the probes' threads (before the loop goes), then free them. */
+void live_probes_join(e2b_live *m);
+void live_probes_free(e2b_live *m);
 
 /* live_ops.c */
 bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,

@@ -20,6 +20,7 @@ struct live_op {
     char name[128];
     char sandbox_id[128];
     char template_id[128];
+    char dir[1024]; /* an up's project directory ("" = the current one) */
     int hours;
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
@@ -194,7 +195,8 @@ static bool begin(struct live_op *t)
         break;
     }
     case E2B_LIVE_OP_UP: {
-        e2b_box_up_params p = {.name = t->name[0] ? t->name : NULL,
+        e2b_box_up_params p = {.dir = t->dir[0] ? t->dir : NULL,
+                               .name = t->name[0] ? t->name : NULL,
                                .template_id = t->template_id[0] ? t->template_id : NULL,
                                .hours = t->hours};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
@@ -286,7 +288,8 @@ bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name, c
 }
 
 static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
-                      const char *sandbox_id, const char *template_id, int hours)
+                      const char *sandbox_id, const char *template_id, int hours,
+                      const char *dir)
 {
     if (!m->client) {
         live_notice(m, E2B_LIVE_ERROR, "%s: no API key (set E2B_API_KEY)", verb(kind));
@@ -313,6 +316,7 @@ static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
     snprintf(t->name, sizeof t->name, "%s", name ? name : "");
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
     snprintf(t->template_id, sizeof t->template_id, "%s", template_id ? template_id : "");
+    snprintf(t->dir, sizeof t->dir, "%s", dir ? dir : "");
     m->ops[m->nops++] = t;
     unsigned id = t->id;
     if (m->ks)
@@ -337,7 +341,12 @@ static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
 
 unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours)
 {
-    return start(m, E2B_LIVE_OP_UP, name, NULL, template_id, hours);
+    return start(m, E2B_LIVE_OP_UP, name, NULL, template_id, hours, NULL);
+}
+
+unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p)
+{
+    return start(m, E2B_LIVE_OP_UP, p->name, NULL, p->template_id, p->hours, p->dir);
 }
 
 unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id)
@@ -349,7 +358,7 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
     }
     char name[128];
     snprintf(name, sizeof name, "%s", sb->box_name);
-    return start(m, kind, name, sandbox_id, NULL, 0);
+    return start(m, kind, name, sandbox_id, NULL, 0, NULL);
 }
 
 size_t e2b_live_op_count(const e2b_live *m)

@@ -3,6 +3,7 @@
 #include "core/live/live_internal.h"
 
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "core/util/log.h"
@@ -81,9 +82,15 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     if (err) {
         if (!m->listed_once)
             m->list_failed = true;
+        m->list_stale = m->listed_once;
         live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
         live_notify(m, E2B_LIVE_SANDBOXES);
         return;
+    }
+    m->listed_at = time(NULL);
+    if (m->list_stale) {
+        m->list_stale = false;
+        live_notify(m, E2B_LIVE_SANDBOXES); /* current again: the views say so */
     }
     if (list->unchanged && m->listed_once) {
         /* Byte for byte the last reply: nothing to parse, compare or draw. */

@@ -11,6 +11,8 @@ dash_start 120 30
 tmux_type 3
 dash_check "the sandbox is listed" "target-one"
 tmux_type s
+dash_check "s on a team sandbox asks first" "Stop sandbox"
+tmux_type y
 dash_check "s pauses it" "target-one paused"
 t_eq "paused on the server" "$(sbx_state "$id")" paused
 dash_check "the row shows the new state" "paused "
@@ -20,12 +22,17 @@ t_eq "running on the server" "$(sbx_state "$id")" running
 tmux_type r
 dash_check "r on a running one only extends" "was already running"
 tmux_type e
+dash_check "e on a team sandbox asks first" "Extend sandbox"
+tmux_type y
 dash_check "e asks for hours" "extend: hours from now (1-24): 1"
 tmux_keys BSpace
 tmux_type 'x'
 tmux_keys Enter
 dash_check "a bad number is refused" "give a whole number of hours from 1 to 24"
 tmux_type e
+tmux_wait "Extend sandbox" >/dev/null
+tmux_type y
+tmux_wait "extend: hours" >/dev/null
 tmux_keys BSpace
 tmux_type 3
 tmux_keys Enter

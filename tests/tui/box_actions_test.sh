@@ -20,6 +20,8 @@ dash_check "then the hours" "up: hours (1-24): 1"
 tmux_keys BSpace
 tmux_type 2
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 dash_check "the status line shows the running step" "up (current branch):"
 dash_check "up finishes" "box main is up" 90
 id=$(box_sandbox_of main)
@@ -43,11 +45,22 @@ dash_quit "quits after attach"
 FAKE_ATTACH_EXIT=7 DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_EXIT=7
 tmux_wait "main " >/dev/null
 tmux_type a
+dash_check "a non-zero exit holds the child's screen" "press Enter to return"
+tmux_keys Enter
 dash_check "a non-zero exit is shown" "the attach command exited with status 7"
 
-# K on a box: asks, then the step machine kills it and removes its record.
+# K on a box: says what goes with it and offers the pull first (p), then kills it.
+box_exec "$id" "cd '$BOX_REPO' && echo late > late.txt && git add late.txt && git -c user.name=t -c user.email=t@t commit -qm 'late work'" >/dev/null
 tmux_type K
-dash_check "K asks first" "Kill sandbox"
+dash_check "K asks first" "Kill box"
+t_contains "it says the password goes too" "$(tmux_capture)" "password"
+t_contains "it offers the pull first" "$(tmux_capture)" "p: pull its work first"
+tmux_type p
+dash_check "p in the question pulls the box first" "pulled main into branch e2b/main"
+t_contains "the late work is home" "$(git -C "$BOX_REPO" log --format=%s e2b/main)" "late work"
+t_eq "the box still exists after the pull" "$(sbx_state "$id")" running
+tmux_type K
+dash_check "K asks again" "Kill box"
 tmux_type y
 dash_check "the box is killed" "box main killed"
 t_eq "gone on the server" "$(sbx_state "$id")" gone

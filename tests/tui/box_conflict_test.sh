@@ -33,8 +33,8 @@ t_contains "and the other sandbox of that name" "$(cat "$BOX_ERR")" "$new"
 t_eq "nothing was killed" "$(sbx_state "$new")" running
 t_ok "the record stays" test -e "$records/dup.json"
 
-# The dashboard: K on the shown row kills the sandbox shown.
-dash_start 140 30
+# The dashboard: K on the shown row kills the sandbox shown (wide: the message is long).
+dash_start 200 30
 tmux_wait "dup " >/dev/null
 t_contains "the row shows the new sandbox" "$(tmux_capture | grep 'dup ')" "$new"
 # a on that row: the record's password is another sandbox's, so it is not used.

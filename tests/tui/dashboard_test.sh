@@ -22,7 +22,8 @@ t_eq "the dashboard's stderr is the log file" "$(readlink "/proc/$pid/fd/2")" "$
 tmux_type '?'
 dash_check "? opens the help overlay" "Help: Boxes"
 screen=$(tmux_capture)
-t_contains "help lists kill with both keys" "$screen" "K, ctrl-d"
+t_contains "help lists kill on K" "$screen" "Kill the sandbox"
+t_contains "help lists ctrl-d as half a page down" "$screen" "Half a page down"
 t_contains "help lists attach" "$screen" "hand the terminal to the box's OpenCode server"
 tmux_keys Escape
 dash_check_gone "Esc closes the help overlay" "Help: Boxes"

@@ -13,7 +13,7 @@ else
         "regenerate it: e2b-tui --print-keys=conf > share/keys.conf"
 fi
 man=$("$E2B_TUI_BIN" --print-keys=man)
-t_contains "--print-keys=man writes man(7) entries" "$man" $'.TP\n.B K, ctrl\\-d\n'
+t_contains "--print-keys=man writes man(7) entries" "$man" $'.TP\n.B end, G\n'
 text=$("$E2B_TUI_BIN" --print-keys)
 t_contains "--print-keys lists kill" "$text" "kill"
 text=$("$E2B_TUI_BIN" --readonly --print-keys)

@@ -31,6 +31,8 @@ dash_check "then the template" "up: template"
 tmux_keys Enter
 dash_check "then the hours" "up: hours"
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 dash_check "the up is uploading" "up second: uploading"
 
 # Meanwhile p pulls the first box, its download held too.

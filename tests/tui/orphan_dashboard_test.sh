@@ -41,6 +41,8 @@ dash_check "then the template" "up: template"
 tmux_keys Enter
 dash_check "then the hours" "up: hours"
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 dash_check "late: the up fails with the timeout" "(http_timeout is 2 s)"
 made=
 for ((i = 0; i < 200; i++)); do

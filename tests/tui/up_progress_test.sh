@@ -22,6 +22,8 @@ dash_check "then the template" "up: template"
 tmux_keys Enter
 dash_check "then the hours" "up: hours"
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 
 # Sample the status line until the box is up: every bytes figure shown while uploading.
 seen=$T_TMP/progress.txt
@@ -56,6 +58,8 @@ tmux_keys Enter
 dash_check "template again" "up: template"
 tmux_keys Enter
 dash_check "hours again" "up: hours"
+tmux_keys Enter
+dash_check "project directory again" "up: project directory"
 tmux_keys Enter
 dash_check "the second up is uploading" "up cancelme: uploading"
 tmux_keys C-x

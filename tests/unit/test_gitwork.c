@@ -162,7 +162,10 @@ static void test_box_name_rule(void)
     check_name("a..b", "a.b", &ok);
     check_name("x.lock", "x-lock", &ok);
     check_name("-lead-", "lead", &ok);
-    check_name("caf\xc3\xa9/\x1b[2J", "caf-2J", &ok);
+    check_name("caf\xc3\xa9/\x1b[2J", "cafe-2J", &ok);
+    check_name("feat/\xc3\xbcn\xc3\xaf", "feat-uni", &ok); /* transliterated, not dropped */
+    check_name("Stra\xc3\x9f" "e", "Strasse", &ok);
+    check_name("a\xc3\x97" "b", "a-b", &ok); /* the multiplication sign is no letter */
     check_name("///", "box", &ok);
     check_name("", "box", &ok);
     check_name("a@{b}", "a-b", &ok);

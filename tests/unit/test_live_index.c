@@ -31,7 +31,7 @@ static void test_names(void)
     CHECK(e2b_sandbox_list_classify(&l, NULL) == 0);
     CHECK_STR_EQ(e2b_live_sandbox_name(&l.items[0]), "feat-x");
     CHECK_STR_EQ(e2b_live_sandbox_name(&l.items[1]), "web");
-    CHECK_STR_EQ(e2b_live_sandbox_name(&l.items[2]), "base"); /* the template alias */
+    CHECK_STR_EQ(e2b_live_sandbox_name(&l.items[2]), "i-bare"); /* the id, not the template */
     CHECK(live_sandbox_find(&l, "i-named") == &l.items[1]);
     CHECK(live_sandbox_find(&l, "i-none") == NULL);
     e2b_sandbox_list_clear(&l);

@@ -81,7 +81,7 @@ static void test_action_table_is_complete(void)
     } cases[] = {
         {"u", VIEW_BOXES, ACT_UP},        {"a", VIEW_BOXES, ACT_ATTACH},
         {"s", VIEW_BOXES, ACT_STOP},      {"r", VIEW_WORKSPACES, ACT_RESUME},
-        {"K", VIEW_ALL, ACT_KILL},        {"ctrl-d", VIEW_BOXES, ACT_KILL},
+        {"K", VIEW_ALL, ACT_KILL},        {"ctrl-d", VIEW_BOXES, ACT_HALF_DOWN},
         {"p", VIEW_BOXES, ACT_PULL},      {"e", VIEW_BOXES, ACT_EXTEND},
         {"l", VIEW_BOXES, ACT_LOGS},      {"d", VIEW_ALL, ACT_DETAIL},
         {"enter", VIEW_BOXES, ACT_DETAIL}, {"/", VIEW_SECRETS, ACT_FILTER},
@@ -134,7 +134,7 @@ static void test_config_overrides(void)
     CHECK(keymap_lookup(&km, 'X', VIEW_BOXES) == ACT_KILL);
     CHECK(keymap_lookup(&km, 11, VIEW_BOXES) == ACT_KILL);
     CHECK(keymap_lookup(&km, 'K', VIEW_BOXES) == ACT_NONE); /* replaced, not added */
-    CHECK(keymap_lookup(&km, 4, VIEW_BOXES) == ACT_NONE);
+    CHECK(keymap_lookup(&km, 4, VIEW_BOXES) == ACT_HALF_DOWN); /* ctrl-d: half a page */
     CHECK(keymap_lookup(&km, 'L', VIEW_ALL) == ACT_LOGS);
     CHECK(keymap_lookup(&km, 'p', VIEW_BOXES) == ACT_NONE);
     char keys[64];
@@ -203,7 +203,7 @@ static void test_man_output_escapes(void)
     FILE *f = open_memstream(&text, &len);
     keymap_write_man(&km, f);
     fclose(f);
-    CHECK(strstr(text, ".TP\n.B K, ctrl\\-d\n") != NULL);
+    CHECK(strstr(text, ".TP\n.B ctrl\\-d\n") != NULL);
     CHECK(strstr(text, "(hidden by \\-\\-readonly)") != NULL);
     CHECK(strstr(text, ".B Shift+letter\n") != NULL);
     free(text);

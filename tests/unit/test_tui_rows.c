@@ -153,7 +153,7 @@ static void test_fill_splits_views_and_names(void)
     /* Not sampled yet: no usage figure (the CPU count would read like one). */
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_CPU), "-");
     CHECK_STR_EQ(cell(all, "i-box", SBCOL_MEM), "-");
-    CHECK_STR_EQ(cell(all, "i-ws", SBCOL_NAME), "opencode-e2b-x"); /* alias */
+    CHECK_STR_EQ(cell(all, "i-ws", SBCOL_NAME), "i-ws"); /* no name: the id, not the template */
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_BRANCH), "-");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_ENDS), "paused");
     CHECK_STR_EQ(cell(all, "i-ws", SBCOL_CPU), "-");

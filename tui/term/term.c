@@ -377,7 +377,26 @@ void term_resume(void)
     stderr_away();
 }
 
+/* Prints msg and waits for a line on the terminal (Enter), or its end. */
+static void hold_screen(const char *msg)
+{
+    fprintf(stdout, "\n\033[7m %s \033[0m\n press Enter to return to the dashboard ", msg);
+    fflush(stdout);
+    char c;
+    ssize_t n;
+    while ((n = read(STDIN_FILENO, &c, 1)) > 0 || (n < 0 && errno == EINTR)) {
+        if (n > 0 && (c == '\n' || c == '\r'))
+            break;
+    }
+}
+
 int term_run_foreground(char *const argv[], char *const env[])
+{
+    return term_run_foreground_hold(argv, env, NULL, NULL);
+}
+
+int term_run_foreground_hold(char *const argv[], char *const env[], term_hold_fn hold,
+                             void *ctx)
 {
     struct sigaction ign, old_int, old_quit;
     memset(&ign, 0, sizeof ign);
@@ -399,7 +418,9 @@ int term_run_foreground(char *const argv[], char *const env[])
             execvpe(argv[0], argv, env);
         else
             execvp(argv[0], argv);
-        _exit(127);
+        /* The one place this is said: the dashboard only sees the status. */
+        fprintf(stderr, "e2b-tui: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(errno == ENOENT ? 127 : 126);
     }
     int status = -1, saved = 0;
     if (pid < 0) {
@@ -407,6 +428,12 @@ int term_run_foreground(char *const argv[], char *const env[])
     } else {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
+    }
+    if (hold && pid > 0) {
+        char msg[600] = "";
+        hold(status, ctx, msg, sizeof msg);
+        if (msg[0])
+            hold_screen(msg);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);

@@ -85,6 +85,13 @@ void term_resume(void);
  * ignored in the parent as system(3) does. env may be NULL (inherit). Returns the wait
  * status, or -1 if the child could not be started (errno set). */
 int term_run_foreground(char *const argv[], char *const env[]);
+/* The same, and after the child: when hold(status, ctx, buf, bufsz) writes a message (e.g.
+ * for a non-zero exit), it is printed below the child's last lines with "press Enter to
+ * return", and the screen stays as the child left it until Enter (or the end of input),
+ * as lazygit does. A command that cannot be run says why on the terminal (exit 127). */
+typedef void (*term_hold_fn)(int status, void *ctx, char *buf, size_t bufsz);
+int term_run_foreground_hold(char *const argv[], char *const env[], term_hold_fn hold,
+                             void *ctx);
 
 /* Stops the process for job control (ctrl-z): suspends, stops, resumes on SIGCONT. */
 void term_job_stop(void);

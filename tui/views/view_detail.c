@@ -14,6 +14,7 @@
 #define DETAIL_MAX 64
 
 struct detail {
+    struct view *list; /* the tab under the pane (lives as long as ui): the row's actions */
     int n;
     int top;
     bool oom;
@@ -55,7 +56,7 @@ static void add_int(struct detail *d, const char *label, int v, const char *unit
     add(d, label, buf);
 }
 
-static void from_sandbox(struct detail *d, const e2b_sandbox *sb)
+static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sandbox *sb)
 {
     char left[32];
     add(d, "ID", sb->sandbox_id);
@@ -76,6 +77,14 @@ static void from_sandbox(struct detail *d, const e2b_sandbox *sb)
         add(d, "Branch", sb->box_branch);
         add(d, "Base", sb->box_base);
     }
+    char dir[4096], *url = NULL;
+    if (sb->kind == E2B_KIND_BOX && e2b_live_box_where(model, sb->sandbox_id, dir, sizeof dir, &url)) {
+        add(d, "Project", dir);
+        add(d, "Server", url);
+    } else if (sb->kind == E2B_KIND_BOX) {
+        add(d, "Project", "(no record on this machine)");
+    }
+    free(url);
     add(d, "Metadata", sb->metadata.count ? "" : "(none)");
     for (size_t i = 0; i < sb->metadata.count && d->n < DETAIL_MAX; i++) {
         char line[512];
@@ -101,6 +110,16 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     struct detail *d = v->priv;
     switch (a) {
+    case ACT_ATTACH:
+    case ACT_STOP:
+    case ACT_RESUME:
+    case ACT_KILL:
+    case ACT_PULL:
+    case ACT_EXTEND:
+    case ACT_LOGS:
+        /* The row's actions, on the row under the pane (a pane it opens replaces this one:
+         * nothing here is touched after the call). */
+        return d->list && d->list->ops->act && d->list->ops->act(d->list, ui, a);
     case ACT_MOVE_UP:
         if (d->top > 0)
             d->top--;
@@ -113,6 +132,12 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         break;
     case ACT_PAGE_DOWN:
     case ACT_LAST: d->top = d->n > 0 ? d->n - 1 : 0; break;
+    case ACT_HALF_UP: d->top = d->top > (LINES - 2) / 2 ? d->top - (LINES - 2) / 2 : 0; break;
+    case ACT_HALF_DOWN:
+        d->top += (LINES - 2) / 2;
+        if (d->top >= d->n)
+            d->top = d->n > 0 ? d->n - 1 : 0;
+        break;
     default: return false;
     }
     ui->dirty = true;
@@ -156,7 +181,8 @@ struct view *view_detail_new(struct ui *ui, const struct view *list)
     const e2b_sandbox *sb =
         (list->ops->bit & VIEWS_SANDBOXES) ? e2b_live_sandbox(ui->model, r->id) : NULL;
     if (sb) {
-        from_sandbox(d, sb);
+        from_sandbox(d, ui->model, sb);
+        d->list = (struct view *)list; /* a tab: the row's actions go to it */
     } else {
         const struct table *t = &list->table;
         for (int c = 0; c < t->ncols; c++)

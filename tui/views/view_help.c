@@ -74,6 +74,8 @@ bool view_help_act(struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: ui->help_top++; break;
     case ACT_PAGE_UP: ui->help_top = 0; break;
     case ACT_PAGE_DOWN: ui->help_top += LINES / 2; break;
+    case ACT_HALF_UP: ui->help_top = ui->help_top > LINES / 4 ? ui->help_top - LINES / 4 : 0; break;
+    case ACT_HALF_DOWN: ui->help_top += LINES / 4; break;
     case ACT_FIRST: ui->help_top = 0; break;
     case ACT_LAST: ui->help_top = ACT_COUNT; break;
     case ACT_REDRAW: ui->full_redraw = true; break;

@@ -24,7 +24,11 @@ struct log_view {
     bool follow;
     int page;             /* rows shown last */
     long long dropped;    /* the source's dropped-line count when last drawn */
+    char search[128];     /* / search: the text ("" = none), matched in any case */
+    int match;            /* the line of the current match, -1 = none */
 };
+
+static const struct view_ops OPS;
 
 static struct log_lines *current_lines(struct log_view *lv)
 {
@@ -93,7 +97,8 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     for (int i = 0; i < rows && lv->top + i < n; i++) {
         const char *line = log_lines_get(lines, lv->top + i);
         if (line)
-            draw_text(y + 2 + i, x + 1, w - 1, ROLE_NORMAL, line, false);
+            draw_text(y + 2 + i, x + 1, w - 1,
+                      lv->top + i == lv->match ? ROLE_SELECTED : ROLE_NORMAL, line, false);
     }
     (void)ui;
 }
@@ -105,11 +110,49 @@ static void switch_source(struct log_view *lv, struct ui *ui)
         return;
     }
     lv->source = lv->source == SRC_SERVER ? SRC_E2B : SRC_SERVER;
+    lv->match = -1;
     /* The E2B logs are polled only while shown; the server's stream stays up. */
     log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
     lv->follow = true;
     lv->dropped = current_lines(lv)->dropped;
     ui->dirty = true;
+}
+
+/* The next line from `from` in direction dir (1 or -1) that holds the search text. */
+static void find(struct log_view *lv, struct ui *ui, int from, int dir)
+{
+    struct log_lines *lines = current_lines(lv);
+    int n = log_lines_count(lines);
+    if (!lv->search[0]) {
+        ui_flash(ui, FLASH_INFO, "no search yet: / searches the log");
+        return;
+    }
+    for (int i = from; i >= 0 && i < n; i += dir) {
+        const char *line = log_lines_get(lines, i);
+        if (line && strcasestr(line, lv->search)) {
+            lv->match = i;
+            lv->follow = false;
+            lv->top = i > 2 ? i - 2 : 0; /* a little context above */
+            ui->dirty = true;
+            return;
+        }
+    }
+    ui_flash(ui, FLASH_INFO, "\"%s\" not found %s", lv->search,
+             dir > 0 ? "below (N searches up)" : "above (n searches down)");
+}
+
+/* The prompt's answer goes to the Log pane still shown (it may have closed meanwhile). */
+static void search_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    (void)ctx;
+    struct view *v = ui->pane;
+    if (!ok || !v || v->ops != &OPS)
+        return;
+    struct log_view *lv = v->priv;
+    snprintf(lv->search, sizeof lv->search, "%s", text);
+    lv->match = -1;
+    if (lv->search[0])
+        find(lv, ui, 0, 1);
 }
 
 /* r in the pane: resume this sandbox (as r in the list does), then reconnect. */
@@ -127,6 +170,11 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     int last = n > lv->page ? n - lv->page : 0;
     switch (a) {
     case ACT_LOG_SOURCE: switch_source(lv, ui); return true;
+    case ACT_LOG_SEARCH:
+        prompt_open(ui, "search the log: ", false, lv->search, NULL, search_done, NULL, NULL);
+        return true;
+    case ACT_SEARCH_NEXT: find(lv, ui, lv->match >= 0 ? lv->match + 1 : lv->top, 1); return true;
+    case ACT_SEARCH_PREV: find(lv, ui, lv->match >= 0 ? lv->match - 1 : lv->top, -1); return true;
     case ACT_RESUME: resume(lv, ui); return true;
     case ACT_MOVE_UP: lv->top = lv->top > 0 ? lv->top - 1 : 0; break;
     case ACT_PAGE_UP: lv->top = lv->top > lv->page ? lv->top - lv->page : 0; break;
@@ -134,6 +182,10 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: lv->top = lv->top < last ? lv->top + 1 : last; break;
     case ACT_PAGE_DOWN: lv->top = lv->top + lv->page < last ? lv->top + lv->page : last; break;
     case ACT_LAST: lv->top = last; break;
+    case ACT_HALF_UP: lv->top = lv->top > lv->page / 2 ? lv->top - lv->page / 2 : 0; break;
+    case ACT_HALF_DOWN:
+        lv->top = lv->top + lv->page / 2 < last ? lv->top + lv->page / 2 : last;
+        break;
     default: return false;
     }
     /* Scrolled to the end: follow again; anywhere else: stay put. */
@@ -180,6 +232,7 @@ struct view *view_log_new(struct ui *ui, const char *id, const char *name)
     }
     lv->ui = ui;
     lv->follow = true;
+    lv->match = -1;
     snprintf(lv->id, sizeof lv->id, "%s", id);
     snprintf(lv->title, sizeof lv->title, "%s (%s)", name, id);
     const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);

@@ -108,6 +108,8 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN:
     case ACT_PAGE_UP:
     case ACT_PAGE_DOWN:
+    case ACT_HALF_UP:
+    case ACT_HALF_DOWN:
     case ACT_FIRST:
     case ACT_LAST: return list_act(v, ui, a);
     default: return false;

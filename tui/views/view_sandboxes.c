@@ -3,10 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tui/term/term.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_detail.h"
+#include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
+#include "tui/widgets/draw.h"
 #include "tui/widgets/list.h"
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
@@ -18,10 +22,26 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_CPU] = {"CPU", 'C', 5, 6, true, false},
     [SBCOL_MEM] = {"MEM", 'M', 6, 8, true, false},
     [SBCOL_ENDS] = {"ENDS", 'E', 6, 10, false, false},
+    [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
+};
+
+/* Narrow screens hide CPU, then MEM, TEMPLATE, BRANCH, KIND, ENDS and STATE (the drop
+ * rank, highest first); NAME and the ID users copy stay whole. */
+static const int SANDBOX_DROP[SBCOL_COUNT] = {
+    [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 4, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 5, [SBCOL_STATE] = 1,
+    [SBCOL_CPU] = 7,  [SBCOL_MEM] = 6,    [SBCOL_ENDS] = 2, [SBCOL_KIND] = 3,
 };
 
 struct sandboxes_view {
     enum sandbox_filter filter;
+    /* An up started from this view: once it ends, its box is selected (so the suggested
+     * `a` attaches to the new box, not the row that was selected before). */
+    unsigned up_op;
+    char up_sandbox[128]; /* learnt while the up runs; "" until then */
+    int up_wait;          /* lists still to wait for the new box to show, once it ended */
+    /* Boxes: is the current directory a git project (for the empty list's advice)? */
+    enum { CWD_UNKNOWN, CWD_PROBING, CWD_GIT, CWD_NOT_GIT } cwd_state;
+    struct ui *ui; /* for the probe's answer (ui outlives the model's probes) */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -31,6 +51,18 @@ static enum sandbox_filter filter_of(const struct view *v)
 
 /* ---- following the model ---- */
 
+static void set_empty_text(struct view *v, struct ui *ui);
+
+/* The current directory's probe answered (the tab lives as long as the dashboard). */
+static void cwd_probed(void *ud, const e2b_live_project *p)
+{
+    struct view *v = ud;
+    struct sandboxes_view *sv = v->priv;
+    sv->cwd_state = p->ok ? CWD_GIT : CWD_NOT_GIT;
+    set_empty_text(v, sv->ui);
+    sv->ui->dirty = true;
+}
+
 static void set_empty_text(struct view *v, struct ui *ui)
 {
     switch (e2b_live_list_state(ui->model)) {
@@ -38,13 +70,51 @@ static void set_empty_text(struct view *v, struct ui *ui)
     case E2B_LIVE_LIST_FAILED:
         v->empty_text = "Could not list sandboxes yet (see the status line); retrying.";
         break;
-    case E2B_LIVE_LISTED:
-        v->empty_text = filter_of(v) == SANDBOX_FILTER_BOXES
-                            ? "No boxes yet: u starts one from the current git project."
-                            : "No sandboxes.";
+    case E2B_LIVE_LISTED: {
+        struct sandboxes_view *sv = v->priv;
+        if (filter_of(v) == SANDBOX_FILTER_WORKSPACES)
+            v->empty_text = "No workspaces (OpenCode workspaces of your team show here).";
+        else if (filter_of(v) != SANDBOX_FILTER_BOXES)
+            v->empty_text = "No sandboxes.";
+        else if (sv->cwd_state == CWD_NOT_GIT)
+            v->empty_text = "No boxes yet, and this directory is no git project: start e2b-tui "
+                            "in one, or press u and give the project's directory last.";
+        else
+            v->empty_text = "No boxes yet: u starts one from the current git project.";
         break;
+    }
     default: break; /* no client: the no-key screen, or "Loading..." */
     }
+}
+
+/* Follows the up started here: its sandbox id while it runs, then selects that row. */
+static void follow_up(struct view *v, struct ui *ui)
+{
+    struct sandboxes_view *sv = v->priv;
+    if (!sv->up_op)
+        return;
+    bool running = false;
+    for (size_t i = 0; i < e2b_live_op_count(ui->model); i++) {
+        e2b_live_op_info op;
+        if (e2b_live_op_get(ui->model, i, &op) && op.id == sv->up_op) {
+            running = true;
+            if (op.sandbox_id && *op.sandbox_id)
+                snprintf(sv->up_sandbox, sizeof sv->up_sandbox, "%s", op.sandbox_id);
+        }
+    }
+    if (running)
+        return;
+    for (size_t i = 0; sv->up_sandbox[0] && i < v->table.nvisible; i++) {
+        if (strcmp(v->table.rows[v->table.visible[i]].id, sv->up_sandbox) == 0) {
+            table_move_to(&v->table, i);
+            ui->dirty = true;
+            sv->up_op = 0;
+            return;
+        }
+    }
+    /* Ended without a box (failed, cancelled) or not listed yet: a few lists at most. */
+    if (!sv->up_sandbox[0] || --sv->up_wait <= 0)
+        sv->up_op = 0;
 }
 
 static void changed(struct view *v, struct ui *ui, unsigned what)
@@ -54,6 +124,13 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     time_t now = time(NULL);
     bool dirty = false;
     int rc = 0;
+    struct sandboxes_view *sv = v->priv;
+    if (filter_of(v) == SANDBOX_FILTER_BOXES && sv->cwd_state == CWD_UNKNOWN &&
+        e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
+        sv->cwd_state = CWD_PROBING;
+        sv->ui = ui;
+        e2b_live_project_probe(ui->model, NULL, cwd_probed, v, NULL);
+    }
     if (what & E2B_LIVE_SANDBOXES) {
         set_empty_text(v, ui);
         if (e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
@@ -70,11 +147,20 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
         } else {
             dirty = true;
         }
-    } else if ((what & E2B_LIVE_METRICS) && v->loaded) {
+    } else if ((what & E2B_LIVE_METRICS) && v->loaded && !e2b_live_list_stale_since(ui->model)) {
         sandbox_rows_set_usage(&v->table, filter_of(v), list, metrics, now, &dirty);
     }
-    if ((what & UI_CHANGED_CLOCK) && v->loaded)
+    /* A stale list (E2B unreachable) is drawn dim under a banner; its countdowns and CPU
+     * figures stop rather than pass for current ones. */
+    bool stale = e2b_live_list_stale_since(ui->model) != 0;
+    if (stale != v->dim) {
+        v->dim = stale;
+        dirty = true;
+    }
+    if ((what & UI_CHANGED_CLOCK) && v->loaded && !stale)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
+    if (what & (E2B_LIVE_OPS | E2B_LIVE_SANDBOXES))
+        follow_up(v, ui);
     if (dirty)
         ui->dirty = true;
 }
@@ -98,56 +184,31 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         screens_no_api_key(y, x, h, w);
         return;
     }
+    time_t since = e2b_live_list_stale_since(ui->model);
+    if (since && h > 3) {
+        char when[16], line[200];
+        struct tm tm;
+        localtime_r(&since, &tm);
+        strftime(when, sizeof when, "%H:%M:%S", &tm);
+        long age = (long)(time(NULL) - since);
+        snprintf(line, sizeof line,
+                 " STALE: E2B cannot be reached; this is the list of %s (%lds ago), retrying", when,
+                 age < 0 ? 0 : age);
+        draw_text(y, x, w, ROLE_ERROR, line, true);
+        y++;
+        h--;
+    }
     list_draw(v, ui, y, x, h, w);
 }
 
-/* ---- up: name, template, hours (the chain's state travels in its context) ---- */
+/* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
 
-struct up_form {
-    char name[128], template_id[128];
-};
-
-static void up_hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
+static void up_started(struct view *v, unsigned op_id)
 {
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    char *end = NULL;
-    long h = strtol(text, &end, 10);
-    if (!*text || *end || h < 1 || h > 24) {
-        ui_flash(ui, FLASH_ERROR, "up: give a whole number of hours from 1 to 24");
-        return;
-    }
-    e2b_live_up(ui->model, f->name, f->template_id, (int)h);
-}
-
-static void up_template_done(struct ui *ui, void *ctx, bool ok, const char *text)
-{
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    snprintf(f->template_id, sizeof f->template_id, "%s", text);
-    const e2b_config *cfg = e2b_live_config(ui->model);
-    char initial[16];
-    snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
-    prompt_open(ui, "up: hours (1-24): ", false, initial, NULL, up_hours_done, f, free);
-}
-
-static void up_name_done(struct ui *ui, void *ctx, bool ok, const char *text)
-{
-    struct up_form *f = ctx;
-    if (!ok) {
-        ui_flash(ui, FLASH_INFO, "up: cancelled");
-        return;
-    }
-    snprintf(f->name, sizeof f->name, "%s", text);
-    const e2b_config *cfg = e2b_live_config(ui->model);
-    prompt_open(ui, "up: template: ", false, cfg->template_id ? cfg->template_id : "", NULL,
-                up_template_done, f, free);
+    struct sandboxes_view *sv = v->priv;
+    sv->up_op = op_id;
+    sv->up_sandbox[0] = '\0';
+    sv->up_wait = 5;
 }
 
 /* ---- extend: hours (the sandbox id is the context) ---- */
@@ -174,6 +235,51 @@ static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
     e2b_live_kill(ui->model, id);
+}
+
+static void pull_first(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    e2b_live_box_op(ui->model, E2B_LIVE_OP_PULL, id);
+}
+
+static void stop_confirmed(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    e2b_live_stop(ui->model, id);
+}
+
+static void extend_ask(struct ui *ui, const char *sandbox_id)
+{
+    char *id = strdup(sandbox_id);
+    if (!id)
+        return;
+    const e2b_config *cfg = e2b_live_config(ui->model);
+    char initial[16];
+    snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
+    prompt_open(ui, "extend: hours from now (1-24): ", false, initial, NULL, extend_done, id,
+                free);
+}
+
+static void extend_confirmed(struct ui *ui, void *ctx, const char *id)
+{
+    (void)ctx;
+    extend_ask(ui, id);
+}
+
+/* What a sandbox that is not this machine's box is, in words ("" for one of ours). */
+static const char *whose(struct ui *ui, const char *id)
+{
+    if (e2b_live_is_local_box(ui->model, id))
+        return "";
+    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
+    if (!sb)
+        return "not one of this machine's boxes";
+    switch (sb->kind) {
+    case E2B_KIND_BOX: return "a box made on another machine (no record here)";
+    case E2B_KIND_WORKSPACE: return "an OpenCode workspace, not one of this machine's boxes";
+    default: return "a team sandbox, not one of this machine's boxes";
+    }
 }
 
 /* Does the selected row name a box (else says so)? */
@@ -227,39 +333,53 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         return true;
     }
     case ACT_KILL: {
-        char text[400];
+        char text[512];
+        const char *w = whose(ui, r->id);
+        const e2b_sandbox *sb = e2b_live_sandbox(ui->model, r->id);
+        if (!*w && sb && sb->box_name) {
+            /* This machine's box: what goes with it, and the pull that saves its work. */
+            snprintf(text, sizeof text,
+                     "Kill box \"%s\" (%s)?\nIts files and processes, its record on this "
+                     "machine and its password go for good: work not pulled home is lost.\n"
+                     "p: pull its work first (into branch e2b/%s).",
+                     r->cells[SBCOL_NAME], r->id, sb->box_name);
+            dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
+            if (!ui->opts.readonly)
+                dialog_set_alt(ui, 'p', pull_first);
+            return true;
+        }
         snprintf(text, sizeof text,
-                 "Kill sandbox \"%s\" (%s)?\nIts files and processes are deleted for good.",
-                 r->cells[SBCOL_NAME], r->id);
+                 "Kill sandbox \"%s\" (%s)?\n%s%s%sIts files and processes are deleted for good.",
+                 r->cells[SBCOL_NAME], r->id, *w ? "It is " : "", w, *w ? ".\n" : "");
         dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
         return true;
     }
-    case ACT_STOP: e2b_live_stop(ui->model, r->id); return true;
-    case ACT_RESUME: e2b_live_resume(ui->model, r->id); return true;
+    case ACT_STOP:
     case ACT_EXTEND: {
-        char *id = strdup(r->id);
-        if (!id)
+        /* Someone else's sandbox (a team's, a workspace, a box made elsewhere): ask. */
+        const char *w = whose(ui, r->id);
+        if (!*w) {
+            if (a == ACT_STOP)
+                e2b_live_stop(ui->model, r->id);
+            else
+                extend_ask(ui, r->id);
             return true;
-        const e2b_config *cfg = e2b_live_config(ui->model);
-        char initial[16];
-        snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
-        prompt_open(ui, "extend: hours from now (1-24): ", false, initial, NULL, extend_done, id,
-                    free);
+        }
+        char text[512];
+        snprintf(text, sizeof text, "\"%s\" (%s) is %s.\n%s it anyway?", r->cells[SBCOL_NAME],
+                 r->id, w, a == ACT_STOP ? "Pause" : "Extend");
+        dialog_open(ui, a == ACT_STOP ? "Stop sandbox" : "Extend sandbox", text, r->id,
+                    a == ACT_STOP ? stop_confirmed : extend_confirmed, NULL);
         return true;
     }
+    case ACT_RESUME: e2b_live_resume(ui->model, r->id); return true;
     case ACT_ATTACH:
     case ACT_PULL:
         if (selected_is_box(ui, r, a))
             e2b_live_box_op(ui->model, a == ACT_ATTACH ? E2B_LIVE_OP_ATTACH : E2B_LIVE_OP_PULL,
                             r->id);
         return true;
-    case ACT_UP: {
-        struct up_form *f = calloc(1, sizeof *f);
-        if (f)
-            prompt_open(ui, "up: box name (empty: from the current branch): ", false, "", NULL,
-                        up_name_done, f, free);
-        return true;
-    }
+    case ACT_UP: up_form_open(ui, v, up_started); return true;
     default: return false;
     }
 }
@@ -294,7 +414,8 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     v->ops = &OPS[f];
     v->priv = sv;
     v->has_table = true;
-    table_init(&v->table, SANDBOX_COLUMNS, SBCOL_COUNT);
+    table_init(&v->table, SANDBOX_COLUMNS, f == SANDBOX_FILTER_ALL ? SBCOL_COUNT : SBCOL_COUNT - 1);
+    v->table.drop = SANDBOX_DROP;
     v->empty_text = "Loading...";
     return v;
 }

@@ -29,7 +29,15 @@ void dialog_open(struct ui *ui, const char *title, const char *text, const char 
     snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
     d->on_yes = on_yes;
     d->ctx = ctx;
+    d->alt_key = 0;
+    d->on_alt = NULL;
     ui->dirty = true;
+}
+
+void dialog_set_alt(struct ui *ui, int key, dialog_yes_fn on_alt)
+{
+    ui->dialog.alt_key = key;
+    ui->dialog.on_alt = on_alt;
 }
 
 static void answer(struct ui *ui, bool yes)
@@ -68,7 +76,17 @@ void dialog_key(struct ui *ui, int key)
         d->yes_focused = !d->yes_focused;
         ui->dirty = true;
         return;
-    default: return; /* every other key is ignored while the question is open */
+    default:
+        if (key && key == d->alt_key && d->on_alt) {
+            char arg[sizeof d->arg];
+            memcpy(arg, d->arg, sizeof arg);
+            dialog_yes_fn fn = d->on_alt;
+            d->active = false;
+            d->on_yes = d->on_alt = NULL;
+            ui->dirty = true;
+            fn(ui, d->ctx, arg);
+        }
+        return; /* every other key is ignored while the question is open */
     }
 }
 

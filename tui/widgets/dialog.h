@@ -17,11 +17,15 @@ struct dialog {
     char arg[256]; /* e.g. the id of the row it is about, copied */
     dialog_yes_fn on_yes;
     void *ctx; /* borrowed */
+    int alt_key;          /* a third answer (e.g. p: pull first), 0 = none */
+    dialog_yes_fn on_alt; /* called like on_yes for alt_key */
 };
 
 /* Asks; on_yes(ui, ctx, arg) runs only for Yes. arg is copied. */
 void dialog_open(struct ui *ui, const char *title, const char *text, const char *arg,
                  dialog_yes_fn on_yes, void *ctx);
+/* Gives the open question a third answer: key runs on_alt(ui, ctx, arg) and closes it. */
+void dialog_set_alt(struct ui *ui, int key, dialog_yes_fn on_alt);
 void dialog_key(struct ui *ui, int key);
 void dialog_draw(struct ui *ui);
 

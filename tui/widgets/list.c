@@ -42,6 +42,8 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: table_move(t, 1); break;
     case ACT_PAGE_UP: table_move(t, -page_rows()); break;
     case ACT_PAGE_DOWN: table_move(t, page_rows()); break;
+    case ACT_HALF_UP: table_move(t, -(page_rows() + 1) / 2); break;
+    case ACT_HALF_DOWN: table_move(t, (page_rows() + 1) / 2); break;
     case ACT_FIRST: table_move_to(t, 0); break;
     case ACT_LAST: table_move_to(t, t->nvisible ? t->nvisible - 1 : 0); break;
     case ACT_FILTER:
@@ -142,7 +144,7 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         size_t vi = t->top + (size_t)i;
         const struct table_row *r = &t->rows[t->visible[vi]];
         table_format_line(t, r, widths, w, line, bufsz);
-        int role = vi == t->cursor ? ROLE_SELECTED : ROLE_NORMAL;
+        int role = vi == t->cursor ? ROLE_SELECTED : v->dim ? ROLE_DIM : ROLE_NORMAL;
         draw_text(y + 1 + i, x, w, role, line, true);
         paint_note(y + 1 + i, line, role, &painted);
         drawn++;

@@ -38,6 +38,7 @@ void prompt_clear(struct prompt *p)
     p->active = false;
     p->on_change = NULL;
     p->on_done = NULL;
+    p->on_key = NULL;
 }
 
 void prompt_open(struct ui *ui, const char *label, bool hidden, const char *initial,
@@ -55,6 +56,8 @@ void prompt_open(struct ui *ui, const char *label, bool hidden, const char *init
     p->len = strlen(p->buf);
     p->on_change = on_change;
     p->on_done = on_done;
+    p->on_key = NULL;
+    p->hint[0] = '\0';
     p->ctx = ctx;
     p->ctx_free = ctx_free;
     ui->dirty = true;
@@ -83,6 +86,7 @@ static void finish(struct ui *ui, bool ok)
     p->active = false;
     p->on_change = NULL;
     p->on_done = NULL;
+    p->on_key = NULL;
     p->ctx = NULL;
     p->ctx_free = NULL;
     /* The callback may open another prompt (secret name, then value) and pass ctx on. */
@@ -98,14 +102,17 @@ void prompt_key(struct ui *ui, int key)
 {
     struct prompt *p = &ui->prompt;
     bool changed = false;
+    p->hint[0] = '\0';
+    if (p->on_key && p->on_key(ui, p->ctx, key)) {
+        ui->dirty = true;
+        return;
+    }
     switch (key) {
     case KEYC_ENTER: finish(ui, true); return;
     case KEYC_ESC: finish(ui, false); return;
     case KEYC_BACKSPACE:
-        if (p->len == 0 && !p->hidden) {
-            finish(ui, false); /* like vi's command line: backspace on empty leaves */
-            return;
-        }
+        /* On an empty line it stays: only Enter or Esc leave, so what is typed next is
+         * never run as commands (a filter's "paused" would pause and extend). */
         backspace(p);
         changed = true;
         break;
@@ -146,7 +153,7 @@ void prompt_key(struct ui *ui, int key)
 void prompt_draw(struct ui *ui, int y, int w)
 {
     struct prompt *p = &ui->prompt;
-    char line[sizeof p->buf + sizeof p->label + 32];
+    char line[sizeof p->buf + sizeof p->label + sizeof p->hint + 32];
     if (p->hidden)
         snprintf(line, sizeof line, "%s%s", p->label,
                  p->len ? "(typing hidden; Enter: done, Esc: cancel)" : "");
@@ -159,7 +166,8 @@ void prompt_draw(struct ui *ui, int y, int w)
             while ((*shown & 0xC0) == 0x80)
                 shown++;
         }
-        snprintf(line, sizeof line, "%s%s_", p->label, shown);
+        snprintf(line, sizeof line, "%s%s_%s%s", p->label, shown, p->hint[0] ? "   " : "",
+                 p->hint);
     }
     draw_text(y, 0, w, ROLE_NORMAL, line, true);
 }

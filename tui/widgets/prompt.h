@@ -17,10 +17,14 @@ typedef void (*prompt_done_fn)(struct ui *ui, void *ctx, bool ok, const char *te
 struct prompt {
     bool active;
     bool hidden; /* a secret: nothing typed is drawn, the buffer is wiped after use */
-    char label[160];
+    char label[512]; /* a question may start with why the last answer was refused */
     char buf[512];
     size_t len;
     prompt_change_fn on_change; /* after every edit (live filter); may be NULL */
+    /* Sees each key first (Tab, Up...); true when it used it. Set after prompt_open, which
+     * clears it; may be NULL. */
+    bool (*on_key)(struct ui *ui, void *ctx, int key);
+    char hint[256]; /* drawn dim after the text (completion candidates); "" = none */
     prompt_done_fn on_done;
     void *ctx;
     void (*ctx_free)(void *ctx); /* may be NULL (ctx is not owned) */

@@ -385,7 +385,21 @@ void table_layout(const struct table *t, int width, int *widths)
         widths[c] = w;
         total += w + (c > 0);
     }
-    /* Too wide: narrow the widest column one step at a time, down to 3 columns each. */
+    /* Too wide: hide the least useful columns first (highest drop rank), so that what is
+     * left (the name, the id) stays whole. */
+    while (total > width) {
+        int worst = -1;
+        for (int c = 0; c < t->ncols; c++) {
+            if (t->drop && widths[c] > 0 && t->drop[c] > 0 &&
+                (worst < 0 || t->drop[c] > t->drop[worst]))
+                worst = c;
+        }
+        if (worst < 0)
+            break;
+        total -= widths[worst] + 1;
+        widths[worst] = 0;
+    }
+    /* Still too wide: narrow the widest column one step at a time, down to 3 columns each. */
     while (total > width) {
         int widest = -1;
         for (int c = 0; c < t->ncols; c++) {
@@ -403,7 +417,7 @@ void table_layout(const struct table *t, int width, int *widths)
      * wide terminal left STATE and ENDS far off at the right edge); the rest stays blank. */
     for (int pass = 0; pass < 2 && total < width; pass++) {
         for (int c = 0; c < t->ncols && total < width; c++) {
-            if (t->cols[c].flex != (pass == 0))
+            if (t->cols[c].flex != (pass == 0) || widths[c] == 0)
                 continue;
             /* Within limits: a cut column grows to twice its max_width at most. */
             int want = t->content_width[c];
@@ -420,6 +434,8 @@ void table_layout(const struct table *t, int width, int *widths)
     }
     for (int gap = 0; gap < 2 && total < width; gap++) {
         for (int c = 0; c + 1 < t->ncols && total < width; c++) {
+            if (widths[c] == 0)
+                continue; /* hidden */
             widths[c]++;
             total++;
         }
@@ -432,15 +448,19 @@ void table_format_line(const struct table *t, const struct table_row *row, const
     size_t pos = 0;
     int used = 0;
     buf[0] = '\0';
+    bool first = true;
     for (int c = 0; c < t->ncols && used < width; c++) {
         int w = widths[c];
-        if (c > 0) {
+        if (w == 0)
+            continue; /* hidden on a narrow screen */
+        if (!first) {
             if (pos + 2 > bufsz)
                 break;
             buf[pos++] = ' ';
             buf[pos] = '\0';
             used++;
         }
+        first = false;
         if (used + w > width)
             w = width - used;
         const char *text;

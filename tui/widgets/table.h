@@ -46,6 +46,9 @@ struct table {
     size_t cursor; /* index into visible */
     size_t top;    /* first visible row drawn */
     char *selected_id;
+    /* Drop ranks per column (borrowed, NULL = none): too narrow a screen hides the column
+     * with the highest rank first; 0 = never hidden (what users read and copy). */
+    const int *drop;
 };
 
 void table_init(struct table *t, const struct table_column *cols, int ncols);
@@ -92,7 +95,9 @@ void table_scroll(struct table *t, int height);
  * within min/max); when they do not fit the widest are narrowed. Spare space first lets a
  * column cut by its max_width show its whole content (the flex column first), then widens
  * the gaps between columns to at most three blanks; the rest stays blank at the right.
- * Columns are separated by one space. widths has ncols entries. */
+ * Before anything is narrowed, columns with a drop rank are hidden (width 0), the highest
+ * rank first, until the rest fits whole. Columns are separated by one space. widths has
+ * ncols entries. */
 void table_layout(const struct table *t, int width, int *widths);
 
 /* Formats one line (a row, or the header when row is NULL) into buf: exactly `width`

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 19 item 11: the status line is not the only record. Every message goes to the
+# Messages pane (:messages, ctrl-g) whole and with its time: one that has vanished from the
+# status line, one cut at the screen width (the line says where to read it whole), and
+# every problem of the config file (the status line names the first and how many more).
+. "$(dirname "$0")/common.sh"
+mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
+cat >"$XDG_CONFIG_HOME/e2b-tui/config" <<'CONF'
+key.bogus-one = z
+key.bogus-two = z
+key.bogus-three = z
+CONF
+
+dash_start 70 20
+dash_check "the first config problem is in the status line" "config line 1: unknown action"
+t_contains "cut at the width, it says where to read it whole" "$(tmux_capture | tail -n 1)" "(ctrl-g: whole message)"
+tmux_keys C-g
+dash_check "ctrl-g opens the Messages pane" "MESSAGES"
+screen=$(tmux_capture -J)
+t_contains "the first problem is there whole" "$screen" "2 more problems: ctrl-g shows them all"
+t_contains "the second problem is there" "$screen" "bogus-two"
+t_contains "the third problem is there" "$screen" "bogus-three"
+t_ok "each message has its time" grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} ' <<<"$screen"
+tmux_keys Escape
+dash_check_gone "Esc closes it" "MESSAGES"
+
+# A message that vanishes: still in the history.
+tmux_type ':boxes'
+tmux_keys Enter
+tmux_type 'N'
+dash_check "a short message" "sorted by NAME"
+dash_check_gone "it vanishes from the status line" "sorted by NAME" 30
+tmux_type ':messages'
+tmux_keys Enter
+dash_check ":messages opens the pane" "MESSAGES"
+dash_check "the vanished message is there" "sorted by NAME (ascending)"
+tmux_keys Escape
+
+# A message wider than the screen: cut, with where to read it whole.
+tmux_type ':this-is-a-long-command-name-that-does-not-exist-anywhere'
+tmux_keys Enter
+dash_check "the long message is cut and says where the rest is" "(ctrl-g: whole message)"
+t_not_contains "its end is not on the line" "$(tmux_capture | tail -n 1)" ":detail [NAME])"
+tmux_keys C-g
+dash_check "the pane has its end" ":detail [NAME])"
+t_contains "the pane has its start" "$(tmux_capture)" ":this-is-a-long-command-name-that-does-not"
+tmux_type q
+dash_check_gone "q closes the pane" "MESSAGES"
+dash_quit "quits"
+t_finish

@@ -1,0 +1,237 @@
+#include "tui/views/up_form.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/box/records.h"
+#include "core/git/gitwork.h"
+
+struct up_form {
+    struct ui *ui;
+    struct view *view; /* a tab: lives as long as ui */
+    up_form_started_fn started;
+    char name[128], template_id[128], dir[1024];
+    int hours;
+    char default_name[64]; /* from the probe of the current directory; "" until known */
+    bool probed_cwd;       /* that probe answered (ok or not) */
+    char cwd_problem[256]; /* why the current directory is no project ("" = it is) */
+};
+
+static void form_free(void *ctx)
+{
+    struct up_form *f = ctx;
+    if (f->ui->model) /* at exit the model (and its probes) went first */
+        e2b_live_project_probe_cancel(f->ui->model, f); /* the name label's probe */
+    free(f);
+}
+
+static void ask_name(struct up_form *f, const char *problem, const char *initial);
+static void ask_template(struct up_form *f, const char *problem, const char *initial);
+static void ask_hours(struct up_form *f, const char *problem, const char *initial);
+static void ask_dir(struct up_form *f, const char *problem, const char *initial);
+
+static void cancelled(struct ui *ui)
+{
+    ui_flash(ui, FLASH_INFO, "up: cancelled");
+}
+
+/* A name that is taken on this machine (one small file looked at: its record). */
+static bool name_taken(const struct up_form *f, const char *name)
+{
+    const e2b_config *cfg = e2b_live_config(f->ui->model);
+    return cfg->records_dir && box_record_exists(cfg->records_dir, name);
+}
+
+/* ---- 4: the project directory; the up starts once the probe says it is a project ---- */
+
+static void dir_checked(void *ud, const e2b_live_project *p)
+{
+    struct up_form *f = ud; /* ours now */
+    struct ui *ui = f->ui;
+    char why[400];
+    if (!p->ok) {
+        snprintf(why, sizeof why, "%.300s", p->why);
+        ask_dir(f, why, f->dir);
+        return;
+    }
+    const char *name = f->name[0] ? f->name : p->default_name;
+    if (name_taken(f, name)) {
+        snprintf(why, sizeof why, "a box named %s already exists on this machine", name);
+        ask_name(f, why, f->name);
+        return;
+    }
+    e2b_live_up_params up = {.name = f->name, .template_id = f->template_id,
+                             .hours = f->hours, .dir = f->dir};
+    unsigned id = e2b_live_up_in(ui->model, &up);
+    if (id && f->started)
+        f->started(f->view, id);
+    free(f);
+    ui->dirty = true;
+}
+
+static void dir_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    snprintf(f->dir, sizeof f->dir, "%s", text);
+    /* The form goes to the probe (the prompt no longer owns it); its ud_free frees it. */
+    struct up_form *mine = malloc(sizeof *mine);
+    if (!mine)
+        return;
+    *mine = *f;
+    e2b_live_project_probe(ui->model, f->dir, dir_checked, mine, free);
+}
+
+static void ask_dir(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    snprintf(label, sizeof label, "%.300s%sup: project directory (empty: the current one): ",
+             problem ? problem : "", problem ? "; " : "");
+    prompt_open(f->ui, label, false, initial, NULL, dir_done, f, form_free);
+}
+
+/* ---- 3: hours ---- */
+
+static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    char *end = NULL;
+    long h = strtol(text, &end, 10);
+    while (end && *end == ' ')
+        end++;
+    if (!*text || !end || *end || h < 1 || h > 24) {
+        ask_hours(f, "give a whole number of hours from 1 to 24", text);
+        return;
+    }
+    f->hours = (int)h;
+    ask_dir(f, NULL, f->dir);
+}
+
+static void ask_hours(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    snprintf(label, sizeof label, "%.300s%sup: hours (1-24): ", problem ? problem : "",
+             problem ? "; " : "");
+    prompt_open(f->ui, label, false, initial, NULL, hours_done, f, form_free);
+}
+
+/* ---- 2: template ---- */
+
+static void template_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    while (*text == ' ')
+        text++;
+    if (!*text || strchr(text, ' ')) {
+        ask_template(f, "give a template name or id (one word)", text);
+        return;
+    }
+    snprintf(f->template_id, sizeof f->template_id, "%s", text);
+    const e2b_config *cfg = e2b_live_config(ui->model);
+    char initial[16];
+    snprintf(initial, sizeof initial, "%d", cfg->hours > 0 ? cfg->hours : 1);
+    ask_hours(f, NULL, initial);
+}
+
+static void ask_template(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    snprintf(label, sizeof label, "%.300s%sup: template: ", problem ? problem : "",
+             problem ? "; " : "");
+    prompt_open(f->ui, label, false, initial, NULL, template_done, f, form_free);
+}
+
+/* ---- 1: name ---- */
+
+static void name_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    char why[300];
+    if (*text && !gitwork_box_name_valid(text)) {
+        char fixed[GITWORK_BOX_NAME_MAX + 8];
+        gitwork_sanitize_box_name(text, fixed, sizeof fixed);
+        snprintf(why, sizeof why,
+                 "'%.60s' is not a valid box name (letters, digits, '.', '_', '-'; at most %d): "
+                 "perhaps %s",
+                 text, GITWORK_BOX_NAME_MAX, fixed);
+        ask_name(f, why, text);
+        return;
+    }
+    const char *name = *text ? text : f->default_name;
+    if (*name && name_taken(f, name)) {
+        snprintf(why, sizeof why, "a box named %s already exists on this machine", name);
+        ask_name(f, why, text);
+        return;
+    }
+    snprintf(f->name, sizeof f->name, "%s", text);
+    const e2b_config *cfg = e2b_live_config(ui->model);
+    ask_template(f, NULL, f->template_id[0] ? f->template_id
+                          : cfg->template_id  ? cfg->template_id
+                                              : "");
+}
+
+static void name_label(const struct up_form *f, const char *problem, char *buf, size_t bufsz)
+{
+    char empty[160];
+    if (!f->probed_cwd)
+        snprintf(empty, sizeof empty, "empty: from the current branch");
+    else if (f->cwd_problem[0])
+        snprintf(empty, sizeof empty, "this directory is no git project: give a name and, "
+                                      "last, the project's directory");
+    else
+        snprintf(empty, sizeof empty, "empty: %s", f->default_name);
+    snprintf(buf, bufsz, "%.300s%sup: box name (%.150s): ", problem ? problem : "",
+             problem ? "; " : "", empty);
+}
+
+static void ask_name(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    name_label(f, problem, label, sizeof label);
+    prompt_open(f->ui, label, false, initial, NULL, name_done, f, form_free);
+}
+
+/* The current directory's probe answered: the name's question shows the real default. */
+static void cwd_probed(void *ud, const e2b_live_project *p)
+{
+    struct up_form *f = ud; /* still the open prompt's context (cancelled otherwise) */
+    f->probed_cwd = true;
+    snprintf(f->default_name, sizeof f->default_name, "%s", p->ok ? p->default_name : "");
+    snprintf(f->cwd_problem, sizeof f->cwd_problem, "%.250s", p->ok ? "" : p->why);
+    struct prompt *pr = &f->ui->prompt;
+    if (pr->active && pr->ctx == f && pr->on_done == name_done) {
+        name_label(f, NULL, pr->label, sizeof pr->label);
+        f->ui->dirty = true;
+    }
+}
+
+void up_form_open(struct ui *ui, struct view *v, up_form_started_fn started)
+{
+    struct up_form *f = calloc(1, sizeof *f);
+    if (!f) {
+        ui_flash(ui, FLASH_ERROR, "up: out of memory");
+        return;
+    }
+    f->ui = ui;
+    f->view = v;
+    f->started = started;
+    ask_name(f, NULL, "");
+    /* Not owned by the probe: the prompt frees f, and form_free cancels the probe. */
+    e2b_live_project_probe(ui->model, NULL, cwd_probed, f, NULL);
+}

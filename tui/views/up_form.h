@@ -1,0 +1,17 @@
+/* Up from the dashboard: four prompts (name, template, hours, project directory), each
+ * answer checked when it is given (a bad name, a name in use, hours out of range, a
+ * directory that is not in a git project), the answer kept and the question asked again
+ * with the reason on an error. The name's prompt shows the real default name (the current
+ * branch, "feat/x" -> "feat-x"), found by the model's project probe (off the UI thread).
+ * The form is the prompts' context: it lives while one of its prompts or probes does. */
+#ifndef E2B_TUI_UP_FORM_H
+#define E2B_TUI_UP_FORM_H
+
+#include "tui/ui.h"
+
+/* Called with the operation's id once the up has started (to select its box later). */
+typedef void (*up_form_started_fn)(struct view *v, unsigned op_id);
+
+void up_form_open(struct ui *ui, struct view *v, up_form_started_fn started);
+
+#endif
