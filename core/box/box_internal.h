@@ -12,7 +12,9 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK } op_kind;
+
+struct box_fork_state; /* box_fork.c */
 
 struct e2b_box_op {
     op_kind kind;
@@ -100,6 +102,11 @@ struct e2b_box_op {
     char *start_name;
     char *expect_id; /* env.sandbox_id, owned: the sandbox the caller chose, or NULL */
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
+
+    /* snapshot and fork */
+    char *snap_as;               /* the snapshot's local name */
+    struct box_fork_state *fork; /* owned by box_fork.c (freed through fork_free) */
+    void (*fork_free)(struct box_fork_state *f);
 };
 
 /* Lifecycle. */

@@ -55,7 +55,7 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 static const char *op_kind_name(op_kind k)
 {
     return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
-         : k == OP_KILL ? "kill" : "pull";
+         : k == OP_KILL ? "kill" : k == OP_PULL ? "pull" : k == OP_SNAPSHOT ? "snapshot" : "fork";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
@@ -116,6 +116,14 @@ static void op_release(e2b_box_op *op)
     }
     free(r->branch);
     free(r->commit);
+    free(r->snapshot_id);
+    for (size_t i = 0; i < r->nforks; i++)
+        free(r->forks[i]);
+    free(r->forks);
+    free(r->fork_failures);
+    free(op->snap_as);
+    if (op->fork && op->fork_free)
+        op->fork_free(op->fork);
     explicit_bzero(op->password, sizeof op->password);
     free(op);
 }
