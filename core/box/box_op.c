@@ -122,6 +122,7 @@ static void op_release(e2b_box_op *op)
     free(r->forks);
     free(r->fork_failures);
     free(op->snap_as);
+    free(op->up_src.note);
     if (op->fork && op->fork_free)
         op->fork_free(op->fork);
     explicit_bzero(op->password, sizeof op->password);
