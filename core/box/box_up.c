@@ -229,9 +229,11 @@ static void up_uploaded(void *ud, const e2b_error *err)
     box_op_progress(op, "extracting", 0, 0);
     /* From a snapshot: a delta resets the snapshot's tree to its commit first and applies
      * the deletions and the pack after (core/git/delta.h); a full upload over a snapshot of
-     * the same path starts from an empty directory. */
+     * the same path starts from an empty directory. The reset compares sizes and mtimes
+     * only (checkStat=minimal): a copied snapshot has new inodes and ctimes, and a full
+     * stat check would hash the whole project again. */
     static const char script[] =
-        "set -e; G='git -c safe.directory=*'; "
+        "set -e; G='git -c safe.directory=* -c core.checkStat=minimal -c core.trustctime=false'; "
         "if [ -n \"${E2B_TUI_CLEAN:-}\" ]; then rm -rf -- \"$E2B_TUI_DIR\"; fi; "
         "mkdir -p -- \"$E2B_TUI_DIR\"; "
         "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then cd \"$E2B_TUI_DIR\"; "
