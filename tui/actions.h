@@ -45,6 +45,10 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(PULL, "pull", "p", VIEW_BOXES, ACTION_MUTATES,                                          \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES, ACTION_MUTATES, "Extend the sandbox's timeout") \
+    X(SNAPSHOT, "snapshot", "S", VIEW_BOXES, ACTION_MUTATES,                                  \
+      "Snapshot the box (asks its name); --up --from NAME starts a box from it")              \
+    X(FORK, "fork", "F", VIEW_BOXES, ACTION_MUTATES,                                          \
+      "Fork the box into boxes NAME-2, NAME-3, ... (asks how many)")                          \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \

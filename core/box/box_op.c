@@ -815,6 +815,24 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
         op->record_elsewhere = strdup(op->rec.sandbox_id);
         box_record_clear(&op->rec);
         err = e2b_error_new(E2B_ERR_NOT_FOUND, "record not used");
+        /* A fork carries its parent's name in its metadata (E2B copies it): the record
+         * that points at the chosen sandbox is the box (NAME-2, ...). */
+        box_record_list all = {0};
+        e2b_error *lerr = box_record_list_read(op->env.cfg->records_dir, &all, NULL);
+        const box_record *mine = lerr ? NULL : box_record_list_find_sandbox(&all, op->expect_id);
+        if (mine) {
+            box_record *r = (box_record *)mine;
+            op->rec = *r;
+            memset(r, 0, sizeof *r);
+            free(op->res.name);
+            op->res.name = strdup(op->rec.name);
+            free(op->record_elsewhere);
+            op->record_elsewhere = NULL;
+            e2b_error_free(err);
+            err = NULL;
+        }
+        e2b_error_free(lerr);
+        box_record_list_clear(&all);
     }
     if (!err) {
         op->have_record = 1;

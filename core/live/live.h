@@ -145,6 +145,8 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_ATTACH,
     E2B_LIVE_OP_PULL,
     E2B_LIVE_OP_KILL,
+    E2B_LIVE_OP_SNAPSHOT,
+    E2B_LIVE_OP_FORK,
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -166,6 +168,11 @@ unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */
 unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id);
+
+/* Snapshot of the box shown as sandbox_id (as: the snapshot's name, NULL = the box's), and
+ * its fork into count boxes NAME-2, ... (core/box/box.h). Returns the id or 0 (notice). */
+unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as);
+unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count);
 
 size_t e2b_live_op_count(const e2b_live *m);
 /* Operation i (0 = the oldest); false when out of range. */

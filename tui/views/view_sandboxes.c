@@ -7,6 +7,7 @@
 #include "tui/views/screens.h"
 #include "tui/views/view_detail.h"
 #include "tui/views/view_log.h"
+#include "tui/views/view_sandboxes_snap.h"
 #include "tui/widgets/list.h"
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
@@ -260,7 +261,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
                         up_name_done, f, free);
         return true;
     }
-    default: return false;
+    default: return view_sandboxes_snap_act(ui, a, r); /* S, F */
     }
 }
 
