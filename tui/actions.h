@@ -22,11 +22,12 @@ enum view_bit {
     VIEW_LOG = 1u << 5,
     VIEW_HELP = 1u << 6,
     VIEW_OPS = 1u << 7,
+    VIEW_TEMPLATES = 1u << 8,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
-#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS)
-#define VIEWS_ANY 0xffu
+#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_TEMPLATES)
+#define VIEWS_ANY 0x1ffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -53,6 +54,12 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
       "Operations: the running box operations with their steps and bytes")                   \
+    X(TEMPLATES, "templates", "T", VIEWS_ANY & ~VIEW_TEMPLATES, 0,                            \
+      "Templates: the team's templates, e2b-tui's snapshots and what the GC would delete")    \
+    X(TEMPLATE_DELETE, "template-delete", "x", VIEW_TEMPLATES, ACTION_MUTATES,                \
+      "Delete the selected template or snapshot (asks first)")                               \
+    X(TEMPLATE_GC, "template-gc", "G", VIEW_TEMPLATES, ACTION_MUTATES,                        \
+      "Delete the managed templates unused for template_ttl (lists them, asks first)")       \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \

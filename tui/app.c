@@ -23,6 +23,7 @@
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
 #include "tui/views/view_operations.h"
+#include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
 #include "tui/widgets/draw.h"
@@ -125,6 +126,12 @@ static void run_action(struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
+    case ACT_TEMPLATES: {
+        struct view *v = view_templates_new(ui);
+        if (v)
+            ui_set_pane(ui, v);
+        return;
+    }
     case ACT_COMMAND: prompt_open(ui, ":", false, "", NULL, command_done, NULL, NULL); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/box/box.h"
 #include "core/e2b/api.h"
@@ -45,7 +46,8 @@ enum e2b_live_what {
     E2B_LIVE_OPS = 1u << 3,       /* a box operation started, moved on or ended */
     E2B_LIVE_NOTICE = 1u << 4,    /* a message for the user: e2b_live_notice() */
     E2B_LIVE_LOGS = 1u << 5,      /* a log follower has new lines or a new status */
-    E2B_LIVE_ALL = 0x3fu,
+    E2B_LIVE_TEMPLATES = 1u << 6, /* the templates list (e2b_live_templates_refresh) */
+    E2B_LIVE_ALL = 0x7fu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);
@@ -137,6 +139,32 @@ int e2b_live_extend(e2b_live *m, const char *sandbox_id, int hours);
 /* value is copied into the request and not kept. */
 int e2b_live_secret_set(e2b_live *m, const char *name, const char *value);
 int e2b_live_secret_remove(e2b_live *m, const char *name);
+
+/* ---- templates and snapshots (live_templates.c) ---- */
+
+/* One template of the team as shown; strings owned by the model (valid until its next
+ * E2B_LIVE_TEMPLATES change). */
+typedef struct e2b_live_template_row {
+    const char *id;     /* the template id */
+    const char *name;   /* this machine's snapshot name, else the aliases ("-" none) */
+    const char *kind;   /* "snapshot" (e2b-tui's), "managed" (opencode-e2b-), "public", "" */
+    const char *source; /* a snapshot's box (from its record), else "" */
+    long builds;
+    time_t last_used;   /* most recent of lastSpawnedAt, updatedAt, createdAt; 0 unknown */
+    bool gc_due;        /* managed and unused for longer than template_ttl */
+} e2b_live_template_row;
+
+/* Lists the templates (GET /templates) and joins this machine's snapshot records; the end
+ * is an E2B_LIVE_TEMPLATES change (and a notice on failure). Not part of the refresh. */
+void e2b_live_templates_refresh(e2b_live *m);
+bool e2b_live_templates_loading(const e2b_live *m);
+size_t e2b_live_template_count(const e2b_live *m);
+bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *out);
+/* Deletes template id (DELETE /templates/{id}; a snapshot's record goes too); a notice
+ * tells the end and the list is asked again. 0, or -1 when it could not start (notice). */
+int e2b_live_template_delete(e2b_live *m, const char *id);
+/* Deletes every gc_due template (dry_run: none); returns how many are due. */
+size_t e2b_live_templates_gc(e2b_live *m, bool dry_run);
 
 /* ---- box operations (any number at once, one per box) ---- */
 

@@ -50,6 +50,7 @@ struct e2b_live {
     struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
     e2b_live_attach_fn attach_fn;
     void *attach_ud;
+    struct live_templates *tpl; /* live_templates.c, made on first use */
 };
 
 /* Calls the subscribers of what. */
@@ -72,5 +73,7 @@ bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,
                   char *why, size_t whysz);
 void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
+/* live_templates.c */
+void live_templates_free(e2b_live *m);
 
 #endif
