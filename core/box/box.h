@@ -93,7 +93,8 @@ typedef struct e2b_box_up_params {
     int hours;               /* 0 = cfg->hours */
     int keep_failed;         /* leave the sandbox after a failure (for debugging) */
     long health_timeout_ms;  /* 0 = 90 s */
-    const char *from_snapshot; /* the local snapshot record behind template_id, or NULL */
+    const char *from_snapshot; /* a snapshot's local name: create from it and send only
+                                  what differs (template_id is then not used), or NULL */
 } e2b_box_up_params;
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,

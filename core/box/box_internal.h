@@ -24,6 +24,7 @@ typedef struct up_source {
     char delta_base[41];
     int clean_first;      /* a full upload over a snapshot of this path: remove it first */
     char *note;           /* for the user (owned), or NULL */
+    char *snapshot_id;    /* from a snapshot: the template to create from (owned), or NULL */
 } up_source;
 /* On the worker thread: the archives of g's project into *set. from: the snapshot's local
  * name, or NULL. Errors: those of upload_prepare and delta_prepare, and a snapshot that has

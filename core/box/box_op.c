@@ -123,6 +123,7 @@ static void op_release(e2b_box_op *op)
     free(r->fork_failures);
     free(op->snap_as);
     free(op->up_src.note);
+    free(op->up_src.snapshot_id);
     if (op->fork && op->fork_free)
         op->fork_free(op->fork);
     explicit_bzero(op->password, sizeof op->password);

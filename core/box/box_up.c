@@ -498,7 +498,9 @@ static void up_local_done(e2b_box_op *op, e2b_error *g)
         return;
     }
     op->rec.name = strdup(name);
-    op->rec.template_id = strdup(op->up_template ? op->up_template : op->env.cfg->template_id);
+    op->rec.template_id = strdup(op->up_src.snapshot_id ? op->up_src.snapshot_id
+                                 : op->up_template     ? op->up_template
+                                                       : op->env.cfg->template_id);
     op->rec.branch = strdup(head.kind == GITWORK_HEAD_DETACHED ? "" : head.branch);
     op->rec.base = strdup(head.oid);
     op->rec.dir = strdup(gitwork_workdir(op->git));

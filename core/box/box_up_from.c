@@ -17,6 +17,7 @@ e2b_error *box_up_prepare(gitwork *g, const char *state_dir, const char *from, i
     if (from) {
         if ((err = snap_record_read(state_dir, from, &r)))
             return err;
+        src->snapshot_id = strdup(r.snapshot_id);
         if (strcmp(r.dir, gitwork_workdir(g)) != 0) {
             src->note = e2b_strfmt("snapshot %s holds the project %s, not this one: sent everything",
                                    from, r.dir);

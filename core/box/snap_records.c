@@ -145,6 +145,17 @@ e2b_error *snap_record_remove(const char *state_dir, const char *name)
     return err;
 }
 
+int snap_record_exists(const char *state_dir, const char *name)
+{
+    if (!name || !gitwork_box_name_valid(name))
+        return 0;
+    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
+    struct stat st;
+    int yes = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    return yes;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
     return strcmp(((const snap_record *)a)->name, ((const snap_record *)b)->name);

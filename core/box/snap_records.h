@@ -41,6 +41,8 @@ e2b_error *snap_record_write(const char *state_dir, const snap_record *r);
 /* NOT_FOUND ("no snapshot named X on this machine") when there is none. */
 e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out);
 e2b_error *snap_record_remove(const char *state_dir, const char *name);
+/* Whether a snapshot of that name has a record here (one stat). */
+int snap_record_exists(const char *state_dir, const char *name);
 /* Every readable record, by name; corrupt files are skipped. A missing dir is empty. */
 e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out);
 /* The record whose snapshot_id is id (borrowed), or NULL. */

@@ -189,7 +189,9 @@ typedef struct e2b_live_op_info {
     bool cancelling;
 } e2b_live_op_info;
 
-/* Starts an up (name "" = from the current branch; template NULL and hours 0 = config).
+/* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a
+ * template that names one of this machine's snapshots starts from it, sending only what
+ * differs).
  * Returns the operation's id (> 0), or 0 when it was refused or could not start (notice). */
 unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/box/snap_records.h"
 #include "core/util/log.h"
 #include "keystore/keystore.h"
 
@@ -90,8 +91,9 @@ static void report(struct live_op *t, const e2b_error *err)
                     r && r->branch ? r->branch : "?", r && r->outcome ? r->outcome : "done");
         break;
     case E2B_LIVE_OP_UP:
-        live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)",
-                    r && r->name ? r->name : t->name);
+        live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)%s%s",
+                    r && r->name ? r->name : t->name, r && r->note ? "; " : "",
+                    r && r->note ? r->note : "");
         break;
     case E2B_LIVE_OP_SNAPSHOT:
         live_notice(m, E2B_LIVE_INFO, "snapshot %s of box %s: %s (--up --from %s starts from it)",
@@ -198,8 +200,11 @@ static bool begin(struct live_op *t)
         break;
     }
     case E2B_LIVE_OP_UP: {
+        /* A template that names one of this machine's snapshots: up from it (delta). */
+        bool snap = t->template_id[0] && snap_record_exists(m->cfg.state_dir, t->template_id);
         e2b_box_up_params p = {.name = t->name[0] ? t->name : NULL,
-                               .template_id = t->template_id[0] ? t->template_id : NULL,
+                               .template_id = t->template_id[0] && !snap ? t->template_id : NULL,
+                               .from_snapshot = snap ? t->template_id : NULL,
                                .hours = t->hours};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;

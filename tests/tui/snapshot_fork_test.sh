@@ -45,5 +45,23 @@ dash_check_gone "the filter leaves the fork's row alone" "$id"
 tmux_type p
 dash_check "p on the fork's row pulls the fork" "pulled main-2 into branch e2b/main-2" 60
 t_eq "its work came home" "$(git -C "$BOX_REPO" show e2b/main-2:forked.txt)" fork-work
+tmux_keys Escape
+# u with a snapshot's name as the template: the box starts from it, sending only the delta
+printf 'after the snapshot\n' >"$BOX_REPO/src/after.txt"
+tmux_type u
+dash_check "u asks the name" "up: box name"
+tmux_type from-snap
+tmux_keys Enter
+dash_check "the template prompt offers a snapshot" "up: template (or a snapshot): opencode"
+tmux_keys C-u
+tmux_type from-dash
+tmux_keys Enter
+dash_check "then the hours" "up: hours"
+tmux_keys Enter
+dash_check "the box is up from the snapshot, with only the delta sent" "box from-snap is up (a attaches); from snapshot from-dash: sent only what differs" 90
+sid=$(box_sandbox_of from-snap)
+t_eq "its files include the new one" "$(cat "$(box_root "$sid")$BOX_REPO/src/after.txt")" "after the snapshot"
+el_req GET "/sandboxes/$sid" >/dev/null
+t_eq "it was made from the snapshot's template" "$(el_json .templateID)" "$(el_req GET /snapshots >/dev/null; el_req GET /templates >/dev/null; el_json '[.[] | select(.aliases == ["e2b-tui-from-dash"]) | .templateID][0]')"
 dash_quit "quits after the pull"
 t_finish

@@ -180,16 +180,11 @@ int cli_box(cli_ctx *c)
     switch (a->mode) {
     case CLI_UP: {
         env.orphans = cli_orphans(c); /* with the store: a sweep may delete a password */
-        char *from = NULL;
-        if (a->from_snapshot && !(from = cli_snap_up_template(c, a->from_snapshot, &rc)))
-            return rc;
-        e2b_box_up_params p = {.dir = a->dir, .name = a->name,
-                               .template_id = from ? from : a->template_id,
+        e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .from_snapshot = a->from_snapshot,
                                .hours = a->hours, .keep_failed = a->keep_failed,
                                .health_timeout_ms = health_timeout_ms()};
         op = e2b_box_up(&env, &p, on_progress, on_done, &ps, &err);
-        free(from);
         break;
     }
     case CLI_ATTACH:

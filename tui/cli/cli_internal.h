@@ -36,7 +36,5 @@ void cli_clean(const char *s, char *buf, size_t n);
 int cli_box(cli_ctx *c);
 /* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
 int cli_snap(cli_ctx *c);
-/* The snapshot id behind --up --from NAME (new string), or NULL with *rc set (reported). */
-char *cli_snap_up_template(cli_ctx *c, const char *from, int *rc);
 
 #endif

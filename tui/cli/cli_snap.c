@@ -439,21 +439,3 @@ int cli_snap(cli_ctx *c)
     default: return 1;
     }
 }
-
-/* ---- --up --from ---- */
-
-char *cli_snap_up_template(cli_ctx *c, const char *from, int *rc)
-{
-    snap_record r;
-    e2b_error *err = snap_record_read(c->cfg->state_dir, from, &r);
-    if (err) {
-        *rc = cli_fail(err);
-        e2b_error_free(err);
-        return NULL;
-    }
-    char *id = strdup(r.snapshot_id);
-    snap_record_clear(&r);
-    if (!id)
-        *rc = 1;
-    return id;
-}

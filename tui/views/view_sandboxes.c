@@ -147,7 +147,7 @@ static void up_name_done(struct ui *ui, void *ctx, bool ok, const char *text)
     }
     snprintf(f->name, sizeof f->name, "%s", text);
     const e2b_config *cfg = e2b_live_config(ui->model);
-    prompt_open(ui, "up: template: ", false, cfg->template_id ? cfg->template_id : "", NULL,
+    prompt_open(ui, "up: template (or a snapshot): ", false, cfg->template_id ? cfg->template_id : "", NULL,
                 up_template_done, f, free);
 }
 
