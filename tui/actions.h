@@ -23,11 +23,13 @@ enum view_bit {
     VIEW_HELP = 1u << 6,
     VIEW_OPS = 1u << 7,
     VIEW_MESSAGES = 1u << 8,
+    VIEW_TEMPLATES = 1u << 9,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
-#define VIEWS_SCROLL (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES)
-#define VIEWS_ANY 0x1ffu
+#define VIEWS_SCROLL                                                                          \
+    (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES | VIEW_TEMPLATES)
+#define VIEWS_ANY 0x3ffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -48,12 +50,22 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
       "Extend the sandbox's timeout")                                                         \
+    X(SNAPSHOT, "snapshot", "S", VIEW_BOXES, ACTION_MUTATES,                                  \
+      "Snapshot the box (asks its name); --up --from NAME starts a box from it")              \
+    X(FORK, "fork", "F", VIEW_BOXES, ACTION_MUTATES,                                          \
+      "Fork the box into boxes NAME-2, NAME-3, ... (asks how many)")                          \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
       "Operations: the running box operations with their steps and bytes")                   \
     X(MESSAGES, "messages", "ctrl-g", VIEWS_ANY & ~VIEW_MESSAGES, 0,                          \
       "Messages: every status-line message, whole, with its time (:messages)")               \
+    X(TEMPLATES, "templates", "T", VIEWS_ANY & ~VIEW_TEMPLATES, 0,                            \
+      "Templates: the team's templates, e2b-tui's snapshots and what the GC would delete")    \
+    X(TEMPLATE_DELETE, "template-delete", "x", VIEW_TEMPLATES, ACTION_MUTATES,                \
+      "Delete the selected template or snapshot (asks first)")                               \
+    X(TEMPLATE_GC, "template-gc", "C", VIEW_TEMPLATES, ACTION_MUTATES,                        \
+      "Delete the managed templates unused for template_ttl (lists them, asks first)")       \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \

@@ -24,6 +24,7 @@
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
 #include "tui/views/view_operations.h"
+#include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
 #include "tui/widgets/draw.h"
@@ -239,6 +240,12 @@ static void run_action(struct ui *ui, enum action_id a)
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
     case ACT_MESSAGES: open_messages(ui); return;
+    case ACT_TEMPLATES: {
+        struct view *v = view_templates_new(ui);
+        if (v)
+            ui_set_pane(ui, v);
+        return;
+    }
     case ACT_COMMAND: open_command(ui); return;
     case ACT_NEXT_VIEW: ui_show_tab(ui, (ui->tab + 1) % TAB_COUNT); return;
     case ACT_PREV_VIEW: ui_show_tab(ui, (ui->tab + TAB_COUNT - 1) % TAB_COUNT); return;

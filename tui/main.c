@@ -26,6 +26,7 @@ static void print_help(FILE *f)
           "  --list [--json]          list boxes, workspaces and other sandboxes\n"
           "  --up [NAME]              start a box from the current git project\n"
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
+          "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --stop NAME|ID           pause a box or sandbox (paused already is no error)\n"
           "  --kill NAME|ID           delete a box (record and password too) or sandbox\n"
@@ -35,6 +36,14 @@ static void print_help(FILE *f)
           "  --pull [NAME] [--force] [--dir PATH]\n"
           "                           bring a box's work home as branch e2b/NAME, into the\n"
           "                           box's own project unless --dir names another\n"
+          "  --snapshot NAME [--as SNAPNAME]\n"
+          "                           keep a copy of the box (its installed dependencies too)\n"
+          "  --snapshots [--delete SNAPNAME]\n"
+          "                           list this machine's and E2B's snapshots, or delete one\n"
+          "  --fork NAME [--count N]  copy a box into boxes NAME-2, NAME-3, ... (new passwords)\n"
+          "  --templates              list the team's templates (managed ones and snapshots marked)\n"
+          "  --gc-templates [--dry-run]\n"
+          "                           delete managed templates unused for template_ttl (3d)\n"
           "  --secrets list [--json]|set NAME|remove NAME\n"
           "                           manage model API keys stored as E2B secrets; the value\n"
           "                           comes from the provider's variable (ANTHROPIC_API_KEY,\n"
@@ -351,6 +360,8 @@ int main(int argc, char **argv)
         g = global_option(&cfg, argc, argv, &i);
         if (g == 0)
             g = mode_option(&args, argc, argv, &i, &pending_attach);
+        if (g == 0)
+            g = cli_snap_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -399,7 +410,7 @@ int main(int argc, char **argv)
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
-    if (check_combination(&args) < 0) {
+    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

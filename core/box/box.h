@@ -73,6 +73,12 @@ typedef struct e2b_box_result {
     int nothing_pulled; /* no new work and no e2b/<name> exists: no branch was made */
     const char *outcome; /* "created", "fast-forwarded", "up to date", "forced" (static) */
     uint64_t bundle_bytes;
+    /* snapshot: E2B's snapshot id (res.name is the snapshot's local name) */
+    char *snapshot_id;
+    /* fork: the boxes made (nforks names) and one line per fork that did not start */
+    char **forks;
+    size_t nforks;
+    char *fork_failures;
 } e2b_box_result;
 
 #define E2B_BOX_SERVER_TAG "e2b-tui-server"
@@ -89,6 +95,8 @@ typedef struct e2b_box_up_params {
     int hours;               /* 0 = cfg->hours */
     int keep_failed;         /* leave the sandbox after a failure (for debugging) */
     long health_timeout_ms;  /* 0 = 90 s */
+    const char *from_snapshot; /* a snapshot's local name: create from it and send only
+                                  what differs (template_id is then not used), or NULL */
 } e2b_box_up_params;
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
@@ -118,6 +126,32 @@ typedef struct e2b_box_pull_params {
 } e2b_box_pull_params;
 
 e2b_box_op *e2b_box_pull(const e2b_box_env *env, const e2b_box_pull_params *p,
+                         e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                         e2b_error **err);
+
+/* Snapshot of a box (box_snapshot.c): E2B keeps a copy of the box's sandbox, usable as
+ * the template of a later up (--up --from); a local record (core/box/snap_records.h) says
+ * which project, branch and commit it holds. as: the snapshot's name (NULL = the box's).
+ * A paused box is refused with what to do (E2B snapshots a running sandbox). */
+e2b_box_op *e2b_box_snapshot(const e2b_box_env *env, const char *name, const char *as,
+                             e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                             e2b_error **err);
+
+/* Fork of a box (box_fork.c): E2B copies the box's sandbox count times; each copy becomes a
+ * box of its own named NAME-2, NAME-3, ... (the first free names), with its own record and
+ * a new server password (the server is started again in it, so the parent's password is
+ * refused there). A fork that does not start is reported in fork_failures and leaves no
+ * sandbox, record or password behind; the op fails only when no fork was made.
+ * after_fork (may be NULL) runs on the loop for each box made, before done: the hook for
+ * prompting the forks (the agents work). */
+typedef void (*e2b_box_fork_hook)(void *ud, const char *fork_name, const char *sandbox_id);
+typedef struct e2b_box_fork_params {
+    const char *name;           /* the parent box */
+    int count;                  /* 1..100 */
+    e2b_box_fork_hook after_fork;
+    void *hook_ud;
+} e2b_box_fork_params;
+e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
                          e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
                          e2b_error **err);
 

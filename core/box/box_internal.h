@@ -7,12 +7,33 @@
 #include "core/e2b/envd.h"
 #include "core/git/gitwork.h"
 #include "core/git/tarball.h"
+#include "core/git/upload.h"
 #include "core/box/up_journal.h"
 #include "keystore/keystore.h"
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK } op_kind;
+
+struct box_fork_state; /* box_fork.c */
+
+/* Where an up's archives come from (box_up_from.c): everything, or, from a snapshot that
+ * holds this project, only what differs from the snapshot's commit (core/git/delta.h). */
+typedef struct up_source {
+    int delta;            /* the archive is a delta: the box resets to delta_base first */
+    char delta_base[41];
+    int clean_first;      /* a full upload over a snapshot of this path: remove it first */
+    char *note;           /* for the user (owned), or NULL */
+    char *snapshot_id;    /* from a snapshot: the template to create from (owned), or NULL */
+} up_source;
+/* On the worker thread: the archives of g's project into *set. from: the snapshot's local
+ * name, or NULL. Errors: those of upload_prepare and delta_prepare, and a snapshot that has
+ * no record here (NOT_FOUND, saying what to do). */
+e2b_error *box_up_prepare(gitwork *g, const char *state_dir, const char *from, int gzip_level,
+                          const atomic_int *cancel, upload_set *set, up_source *src);
+/* The create of an up from a snapshot failed with 404: the snapshot is gone on E2B. A new
+ * error saying what to do, or NULL for any other error. */
+e2b_error *box_up_snapshot_gone(const e2b_box_op *op, const e2b_error *err);
 
 struct e2b_box_op {
     op_kind kind;
@@ -103,6 +124,13 @@ struct e2b_box_op {
     char *start_name;
     char *expect_id; /* env.sandbox_id, owned: the sandbox the caller chose, or NULL */
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
+
+    up_source up_src;    /* up: whole or delta (from a snapshot) */
+
+    /* snapshot and fork */
+    char *snap_as;               /* the snapshot's local name */
+    struct box_fork_state *fork; /* owned by box_fork.c (freed through fork_free) */
+    void (*fork_free)(struct box_fork_state *f);
 };
 
 /* Lifecycle. */

@@ -55,7 +55,7 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 static const char *op_kind_name(op_kind k)
 {
     return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
-         : k == OP_KILL ? "kill" : "pull";
+         : k == OP_KILL ? "kill" : k == OP_PULL ? "pull" : k == OP_SNAPSHOT ? "snapshot" : "fork";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
@@ -117,6 +117,16 @@ static void op_release(e2b_box_op *op)
     }
     free(r->branch);
     free(r->commit);
+    free(r->snapshot_id);
+    for (size_t i = 0; i < r->nforks; i++)
+        free(r->forks[i]);
+    free(r->forks);
+    free(r->fork_failures);
+    free(op->snap_as);
+    free(op->up_src.note);
+    free(op->up_src.snapshot_id);
+    if (op->fork && op->fork_free)
+        op->fork_free(op->fork);
     explicit_bzero(op->password, sizeof op->password);
     free(op);
 }
@@ -817,6 +827,24 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
         op->record_elsewhere = strdup(op->rec.sandbox_id);
         box_record_clear(&op->rec);
         err = e2b_error_new(E2B_ERR_NOT_FOUND, "record not used");
+        /* A fork carries its parent's name in its metadata (E2B copies it): the record
+         * that points at the chosen sandbox is the box (NAME-2, ...). */
+        box_record_list all = {0};
+        e2b_error *lerr = box_record_list_read(op->env.cfg->records_dir, &all, NULL);
+        const box_record *mine = lerr ? NULL : box_record_list_find_sandbox(&all, op->expect_id);
+        if (mine) {
+            box_record *r = (box_record *)mine;
+            op->rec = *r;
+            memset(r, 0, sizeof *r);
+            free(op->res.name);
+            op->res.name = strdup(op->rec.name);
+            free(op->record_elsewhere);
+            op->record_elsewhere = NULL;
+            e2b_error_free(err);
+            err = NULL;
+        }
+        e2b_error_free(lerr);
+        box_record_list_clear(&all);
     }
     if (!err) {
         op->have_record = 1;

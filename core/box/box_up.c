@@ -227,9 +227,22 @@ static void up_uploaded(void *ud, const e2b_error *err)
     op->res.bytes_in = tp.bytes_total;
     op->res.bytes_sent = tp.out_bytes;
     box_op_progress(op, "extracting", 0, 0);
+    /* From a snapshot: a delta resets the snapshot's tree to its commit first and applies
+     * the deletions and the pack after (core/git/delta.h); a full upload over a snapshot of
+     * the same path starts from an empty directory. The reset compares sizes and mtimes
+     * only (checkStat=minimal): a copied snapshot has new inodes and ctimes, and a full
+     * stat check would hash the whole project again. */
     static const char script[] =
-        "set -e; mkdir -p -- \"$E2B_TUI_DIR\"; "
+        "set -e; G='git -c safe.directory=* -c core.checkStat=minimal -c core.trustctime=false'; "
+        "if [ -n \"${E2B_TUI_CLEAN:-}\" ]; then rm -rf -- \"$E2B_TUI_DIR\"; fi; "
+        "mkdir -p -- \"$E2B_TUI_DIR\"; "
+        "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then cd \"$E2B_TUI_DIR\"; "
+        "$G reset -q --hard \"$E2B_TUI_DELTA\"; $G clean -fdq; cd /; fi; "
         "tar -xzf \"$E2B_TUI_TAR\" -C \"$E2B_TUI_DIR\" --no-same-owner; "
+        "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then cd \"$E2B_TUI_DIR\"; "
+        "if [ -f .e2b-tui-deleted ]; then xargs -0 -r rm -f -- <.e2b-tui-deleted; rm -f .e2b-tui-deleted; fi; "
+        "if [ -f .e2b-tui-delta.pack ]; then $G index-pack --stdin <.e2b-tui-delta.pack >/dev/null; "
+        "rm -f .e2b-tui-delta.pack; fi; cd /; fi; "
         "if [ -n \"${E2B_TUI_TAR_PLAIN:-}\" ]; then "
         "tar -xf \"$E2B_TUI_TAR_PLAIN\" -C \"$E2B_TUI_DIR\" --no-same-owner; "
         "rm -f -- \"$E2B_TUI_TAR_PLAIN\"; fi; "
@@ -240,6 +253,10 @@ static void up_uploaded(void *ud, const e2b_error *err)
     e2b_metadata_set(&env, "E2B_TUI_TAR", op->upload_path);
     if (op->tar_plain)
         e2b_metadata_set(&env, "E2B_TUI_TAR_PLAIN", op->upload_path_plain);
+    if (op->up_src.delta)
+        e2b_metadata_set(&env, "E2B_TUI_DELTA", op->up_src.delta_base);
+    if (op->up_src.clean_first)
+        e2b_metadata_set(&env, "E2B_TUI_CLEAN", "1");
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env, .cwd = "/"};
     box_op_run(op, op->envd_root, &spec, up_extracted);
     e2b_metadata_clear(&env);
@@ -323,6 +340,11 @@ static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *
     }
     op->create_in_doubt = !op->have_sandbox && box_up_orphan_possible(err);
     op->create_late_possible = op->create_in_doubt && box_up_orphan_late_possible(err);
+    e2b_error *gone = box_up_snapshot_gone(op, err); /* says what to do about a --from */
+    if (gone) {
+        up_fail(op, gone, "creating the sandbox");
+        return;
+    }
     if (up_check(op, err, "creating the sandbox"))
         return;
     op->rec.sandbox_id = strdup(op->sb.sandbox_id);
@@ -443,9 +465,8 @@ static e2b_error *up_local_run(void *arg, const atomic_int *cancel)
     w->failed_step = "listing the project's files";
     /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
      * gzip would spend most of the upload's CPU on it for nothing. */
-    if (upload_prepare(w->git, UP_GZIP_LEVEL, 0, cancel, &w->set, &g) != 0)
-        return g;
-    return NULL;
+    return box_up_prepare(w->git, w->op->env.cfg->state_dir, w->op->snap_as, UP_GZIP_LEVEL, cancel,
+                          &w->set, &w->op->up_src);
 }
 
 static void up_local_done(e2b_box_op *op, e2b_error *g)
@@ -480,7 +501,9 @@ static void up_local_done(e2b_box_op *op, e2b_error *g)
         return;
     }
     op->rec.name = strdup(name);
-    op->rec.template_id = strdup(op->up_template ? op->up_template : op->env.cfg->template_id);
+    op->rec.template_id = strdup(op->up_src.snapshot_id ? op->up_src.snapshot_id
+                                 : op->up_template     ? op->up_template
+                                                       : op->env.cfg->template_id);
     op->rec.branch = strdup(head.kind == GITWORK_HEAD_DETACHED ? "" : head.branch);
     op->rec.base = strdup(head.oid);
     op->rec.dir = strdup(gitwork_workdir(op->git));
@@ -489,6 +512,8 @@ static void up_local_done(e2b_box_op *op, e2b_error *g)
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);
+    if (op->up_src.note && !op->res.note)
+        op->res.note = strdup(op->up_src.note);
     if (e2b_box_password(op->password) < 0) {
         up_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "no randomness for the password"),
                 "making the password");
@@ -549,7 +574,8 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
     op->up_name = box_strdup(p->name);
     op->up_dir = box_strdup(p->dir);
     op->up_template = box_strdup(p->template_id);
-    op->up.name = op->up.dir = op->up.template_id = NULL;
+    op->snap_as = box_strdup(p->from_snapshot); /* an up from a snapshot: its local name */
+    op->up.name = op->up.dir = op->up.template_id = op->up.from_snapshot = NULL;
     op->health_timeout_ms = p->health_timeout_ms;
     box_op_start(op, NULL, up_local);
     return op;

@@ -1,4 +1,5 @@
 #include "core/e2b/api.h"
+#include "core/e2b/api_json.h"
 
 #include "core/net/http.h"
 #include "core/util/buf.h"
@@ -46,6 +47,8 @@ typedef enum result_kind {
     R_LOGS,
     R_SECRET,
     R_SECRET_LIST,
+    R_JSON,       /* the parsed body, for the calls of api_templates.c */
+    R_JSON_PAGES, /* every page's array joined */
 } result_kind;
 
 struct e2b_api_call {
@@ -67,6 +70,8 @@ struct e2b_api_call {
     char *workspace_keys;
     e2b_sandbox_list *slist;
     e2b_secret_list *seclist;
+    json_t *jpages; /* R_JSON_PAGES: the items so far */
+    char *page_query; /* R_JSON_PAGES: the query of every page before its nextToken */
     /* report_unchanged lists: this list's pages so far, and whether one differed from the
      * memo (then every page is parsed). */
     char *memo_query;
@@ -271,6 +276,8 @@ static void call_free(e2b_api_call *call)
     free(call->workspace_keys);
     e2b_sandbox_list_free(call->slist);
     e2b_secret_list_free(call->seclist);
+    json_decref(call->jpages);
+    free(call->page_query);
     if (call->memo_owner)
         call->c->memo.busy = 0;
     free(call->memo_query);
@@ -363,6 +370,10 @@ static void deliver(e2b_api_call *call, void *result, long status, const e2b_err
     case R_SECRET_LIST:
         ((e2b_api_secret_list_fn)call->fn)(call->ud, result, err);
         break;
+    case R_JSON:
+    case R_JSON_PAGES:
+        ((e2b_api_json_fn)call->fn)(call->ud, result, status, err);
+        break;
     }
 }
 
@@ -375,7 +386,7 @@ static e2b_error *parse_body(e2b_api_call *call, const char *body, size_t len, v
     json_t *j;
     e2b_error *err = NULL;
     *result = NULL;
-    if (call->kind == R_NONE)
+    if (call->kind == R_NONE || (call->kind == R_JSON && (!body || !len)))
         return NULL;
     j = json_loadb(body ? body : "", body ? len : 0, 0, &je);
     if (!j)
@@ -400,6 +411,15 @@ static e2b_error *parse_body(e2b_api_call *call, const char *body, size_t len, v
         break;
     case R_SECRET_LIST:
         err = e2b_secret_list_append_json(j, call->seclist);
+        break;
+    case R_JSON:
+        *result = json_incref(j);
+        break;
+    case R_JSON_PAGES:
+        if (!json_is_array(j))
+            err = e2b_error_new(E2B_ERR_PROTOCOL, "the reply is not a JSON array");
+        else if (json_array_extend(call->jpages, j) != 0)
+            err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         break;
     case R_METRICS:
     case R_METRICS_BULK:
@@ -665,6 +685,19 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
     /* X-Total-Running counts before pagination: the first page's value is the one. */
     if (!err && call->kind == R_SANDBOX_LIST && call->slist->total_running < 0)
         call->slist->total_running = r->total_running;
+    if (!err && call->kind == R_JSON_PAGES && r->next_token) {
+        err = follow_token(call, r->next_token);
+        char *t = err ? NULL : e2b_encode_uri_component(r->next_token);
+        free(call->query);
+        call->query = t ? e2b_strfmt("%s%snextToken=%s", call->page_query ? call->page_query : "",
+                                     call->page_query ? "&" : "", t)
+                        : NULL;
+        free(t);
+        if (!err)
+            err = call->query ? send_page(call) : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (!err)
+            return; /* the next page calls back */
+    }
     if (!err && (call->kind == R_SANDBOX_LIST || call->kind == R_SECRET_LIST) && r->next_token) {
         size_t have = call->kind == R_SANDBOX_LIST ? call->slist->count : call->seclist->count;
         if (!call->list_query.max_items || have < call->list_query.max_items)
@@ -703,6 +736,9 @@ static void on_http_done(void *ud, const e2b_http_response *r, const e2b_error *
     } else if (!err && call->kind == R_SECRET_LIST) {
         result = call->seclist;
         call->seclist = NULL;
+    } else if (!err && call->kind == R_JSON_PAGES) {
+        result = call->jpages;
+        call->jpages = NULL;
     }
     if (err) {
         e2b_error_set_action(err, "%s", call->action);
@@ -1190,4 +1226,38 @@ e2b_api_call *e2b_api_secret_delete(e2b_client *c, const char *name_or_id, e2b_a
     return launch(secret_call(c, R_NONE, "DELETE", name_or_id, "deleting", 204, 200,
                               (void (*)(void))fn, ud),
                   err);
+}
+
+/* ---- plain JSON calls (api_json.h) ---- */
+
+const char *e2b_client_workspace_keys(const e2b_client *c)
+{
+    return c->workspace_keys;
+}
+
+e2b_api_call *e2b_api_json_call(e2b_client *c, const e2b_json_call *jc, e2b_api_json_fn fn, void *ud,
+                                e2b_error **err)
+{
+    e2b_api_call *call = call_new(c, jc->paged ? R_JSON_PAGES : R_JSON, jc->method, strdup(jc->path),
+                                  strdup(jc->action), jc->ok1, jc->ok2 ? jc->ok2 : jc->ok1, (void (*)(void))fn,
+                                  ud);
+    if (call) {
+        int bad = 0;
+        if (jc->not_found)
+            bad |= !(call->not_found = strdup(jc->not_found));
+        if (jc->body)
+            bad |= !(call->body = json_dumps(jc->body, JSON_COMPACT));
+        if (jc->query)
+            bad |= !(call->query = strdup(jc->query)) || !(call->page_query = strdup(jc->query));
+        if (jc->paged)
+            bad |= !(call->jpages = json_array());
+        if (jc->timeout_ms > call->timeout_ms)
+            call->timeout_ms = jc->timeout_ms;
+        call->retry_503 = jc->retry_503;
+        if (bad) {
+            call_free(call);
+            call = NULL;
+        }
+    }
+    return launch(call, err);
 }

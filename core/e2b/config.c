@@ -30,6 +30,7 @@ enum key_id {
     K_HTTP_TIMEOUT,
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
+    K_TEMPLATE_TTL,
     K_COUNT
 };
 
@@ -40,7 +41,7 @@ static const char *const key_names[K_COUNT] = {
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
     /* reliability */
-    "http_timeout", "log_max", "orphan_sweep_delay",
+    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -62,6 +63,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
+    cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
     cfg->limits = e2b_limits_default();
 }
 
@@ -205,6 +207,18 @@ static int set_reliability(e2b_config *cfg, int id, const char *value, char **wh
         else
             cfg->orphan_sweep_delay_s = n;
         return 1;
+    case K_TEMPLATE_TTL: { /* "72h", "3d" or hours */
+        char *end;
+        long v = strtol(value, &end, 10);
+        long unit = *end == 'd' ? 86400 : 3600;
+        if (*end == 'd' || *end == 'h')
+            end++;
+        if (end == value || *end || v < 1 || v * unit > 3650L * 86400)
+            *why = e2b_strfmt("template_ttl must be a duration such as 3d or 72h (hours without a unit)");
+        else
+            cfg->template_ttl_s = v * unit;
+        return 1;
+    }
     }
     return 0;
 }

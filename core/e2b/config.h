@@ -34,6 +34,7 @@
 #define E2B_DEFAULT_HTTP_TIMEOUT_S 60
 #define E2B_DEFAULT_LOG_MAX (4L * 1024 * 1024)
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
+#define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -67,6 +68,7 @@ typedef struct e2b_config {
     int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
+    long template_ttl_s;      /* template_ttl: managed templates unused this long are GC'd (3d) */
 
     /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
     e2b_limits limits;

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Adds the rewritten .git/<name> to t when the project has that file. */
-static int add_config(tarball *t, const char *root, const char *name, e2b_error **err)
+int upload_add_gitconfig(tarball *t, const char *root, const char *name, e2b_error **err)
 {
     char path[4200], rel[64];
     struct stat st;
@@ -74,9 +73,9 @@ int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int 
                               gzip_level, err),
                   err);
     if (rc == 0)
-        rc = add_config(out->gz, root, "config", err);
+        rc = upload_add_gitconfig(out->gz, root, "config", err);
     if (rc == 0)
-        rc = add_config(out->gz, root, "config.worktree", err);
+        rc = upload_add_gitconfig(out->gz, root, "config.worktree", err);
     for (size_t i = 0; rc == 0 && i < files.nsubmodules; i++)
         rc = tarball_add_empty_dir(out->gz, files.submodules[i], err);
     if (rc == 0 && plain.count)

@@ -31,5 +31,8 @@ enum {
 int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
                    upload_set *out, e2b_error **err);
 void upload_set_free(upload_set *s);
+/* Adds the rewritten .git/<name> ("config", "config.worktree") to t when the project has
+ * that file (upload_gitconfig.h: no credentials). */
+int upload_add_gitconfig(tarball *t, const char *root, const char *name, e2b_error **err);
 
 #endif

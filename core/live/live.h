@@ -46,7 +46,8 @@ enum e2b_live_what {
     E2B_LIVE_OPS = 1u << 3,       /* a box operation started, moved on or ended */
     E2B_LIVE_NOTICE = 1u << 4,    /* a message for the user: e2b_live_notice() */
     E2B_LIVE_LOGS = 1u << 5,      /* a log follower has new lines or a new status */
-    E2B_LIVE_ALL = 0x3fu,
+    E2B_LIVE_TEMPLATES = 1u << 6, /* the templates list (e2b_live_templates_refresh) */
+    E2B_LIVE_ALL = 0x7fu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);
@@ -169,6 +170,32 @@ int e2b_live_extend(e2b_live *m, const char *sandbox_id, int hours);
 int e2b_live_secret_set(e2b_live *m, const char *name, const char *value);
 int e2b_live_secret_remove(e2b_live *m, const char *name);
 
+/* ---- templates and snapshots (live_templates.c) ---- */
+
+/* One template of the team as shown; strings owned by the model (valid until its next
+ * E2B_LIVE_TEMPLATES change). */
+typedef struct e2b_live_template_row {
+    const char *id;     /* the template id */
+    const char *name;   /* this machine's snapshot name, else the aliases ("-" none) */
+    const char *kind;   /* "snapshot" (e2b-tui's), "managed" (opencode-e2b-), "public", "" */
+    const char *source; /* a snapshot's box (from its record), else "" */
+    long builds;
+    time_t last_used;   /* most recent of lastSpawnedAt, updatedAt, createdAt; 0 unknown */
+    bool gc_due;        /* managed and unused for longer than template_ttl */
+} e2b_live_template_row;
+
+/* Lists the templates (GET /templates) and joins this machine's snapshot records; the end
+ * is an E2B_LIVE_TEMPLATES change (and a notice on failure). Not part of the refresh. */
+void e2b_live_templates_refresh(e2b_live *m);
+bool e2b_live_templates_loading(const e2b_live *m);
+size_t e2b_live_template_count(const e2b_live *m);
+bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *out);
+/* Deletes template id (DELETE /templates/{id}; a snapshot's record goes too); a notice
+ * tells the end and the list is asked again. 0, or -1 when it could not start (notice). */
+int e2b_live_template_delete(e2b_live *m, const char *id);
+/* Deletes every gc_due template (dry_run: none); returns how many are due. */
+size_t e2b_live_templates_gc(e2b_live *m, bool dry_run);
+
 /* ---- box operations (any number at once, one per box) ---- */
 
 typedef enum e2b_live_op_kind {
@@ -176,6 +203,8 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_ATTACH,
     E2B_LIVE_OP_PULL,
     E2B_LIVE_OP_KILL,
+    E2B_LIVE_OP_SNAPSHOT,
+    E2B_LIVE_OP_FORK,
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -190,7 +219,9 @@ typedef struct e2b_live_op_info {
     bool cancelling;
 } e2b_live_op_info;
 
-/* Starts an up (name "" = from the current branch; template NULL and hours 0 = config).
+/* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a
+ * template that names one of this machine's snapshots starts from it, sending only what
+ * differs).
  * Returns the operation's id (> 0), or 0 when it was refused or could not start (notice). */
 unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours);
 /* The same with the project directory (dir NULL or "" = the current one, as --dir). */
@@ -203,6 +234,11 @@ unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p);
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */
 unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id);
+
+/* Snapshot of the box shown as sandbox_id (as: the snapshot's name, NULL = the box's), and
+ * its fork into count boxes NAME-2, ... (core/box/box.h). Returns the id or 0 (notice). */
+unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as);
+unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count);
 
 size_t e2b_live_op_count(const e2b_live *m);
 /* Operation i (0 = the oldest); false when out of range. */

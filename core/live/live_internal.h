@@ -54,6 +54,7 @@ struct e2b_live {
     void *attach_ud;
 
     struct live_probe *probes; /* project probes on their threads (live_project.c) */
+    struct live_templates *tpl; /* live_templates.c, made on first use */
 };
 
 /* Calls the subscribers of what. */
@@ -80,5 +81,7 @@ bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,
                   char *why, size_t whysz);
 void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
+/* live_templates.c */
+void live_templates_free(e2b_live *m);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/box/snap_records.h"
 #include "core/util/log.h"
 #include "keystore/keystore.h"
 
@@ -19,9 +20,9 @@ struct live_op {
     e2b_live_op_kind kind;
     char name[128];
     char sandbox_id[128];
-    char template_id[128];
-    char dir[1024]; /* an up's project directory ("" = the current one) */
-    int hours;
+    char template_id[128]; /* up: the template; snapshot: its name ("" = the box's) */
+    char dir[1024];        /* an up's project directory ("" = the current one) */
+    int hours;             /* up: the lifetime; fork: the count */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
     /* An attach that is ready but waits for the other operations to end before the
@@ -38,6 +39,8 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_UP: return "up";
     case E2B_LIVE_OP_ATTACH: return "attach";
     case E2B_LIVE_OP_PULL: return "pull";
+    case E2B_LIVE_OP_SNAPSHOT: return "snapshot";
+    case E2B_LIVE_OP_FORK: return "fork";
     default: return "kill";
     }
 }
@@ -91,15 +94,28 @@ static void report(struct live_op *t, const e2b_error *err)
             live_notice(m, E2B_LIVE_INFO, "no new work in %s: %s is up to date", t->name,
                         r->branch ? r->branch : "?");
         else
-            live_notice(m, E2B_LIVE_INFO, "pulled %s into branch %s (%s) in %s", t->name,
+            live_notice(m, E2B_LIVE_INFO, "pulled %s into branch %s (%s) in %s",
+                        r && r->name ? r->name : t->name,
                         r && r->branch ? r->branch : "?", r && r->outcome ? r->outcome : "done",
                         r && r->dir ? r->dir : "?");
         if (r && r->note) /* e.g. the box it resumed could not be paused again */
             live_notice(m, E2B_LIVE_ERROR, "pull %s: %s", t->name, r->note);
         break;
     case E2B_LIVE_OP_UP:
-        live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)",
-                    r && r->name ? r->name : t->name);
+        live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)%s%s",
+                    r && r->name ? r->name : t->name, r && r->note ? "; " : "",
+                    r && r->note ? r->note : "");
+        break;
+    case E2B_LIVE_OP_SNAPSHOT:
+        live_notice(m, E2B_LIVE_INFO, "snapshot %s of box %s: %s (--up --from %s starts from it)",
+                    r && r->name ? r->name : "?", t->name, r && r->snapshot_id ? r->snapshot_id : "?",
+                    r && r->name ? r->name : "?");
+        break;
+    case E2B_LIVE_OP_FORK:
+        live_notice(m, r && r->fork_failures ? E2B_LIVE_ERROR : E2B_LIVE_INFO,
+                    "forked box %s into %zu box%s%s%s", t->name, r ? r->nforks : 0,
+                    r && r->nforks == 1 ? "" : "es", r && r->fork_failures ? "; " : "",
+                    r && r->fork_failures ? r->fork_failures : "");
         break;
     default:
         live_notice(m, E2B_LIVE_INFO, "box %s killed%s%s", t->name, r && r->note ? ": " : "",
@@ -195,11 +211,24 @@ static bool begin(struct live_op *t)
         break;
     }
     case E2B_LIVE_OP_UP: {
+        /* A template that names one of this machine's snapshots: up from it (delta). */
+        bool snap = t->template_id[0] && snap_record_exists(m->cfg.state_dir, t->template_id);
         e2b_box_up_params p = {.dir = t->dir[0] ? t->dir : NULL,
                                .name = t->name[0] ? t->name : NULL,
-                               .template_id = t->template_id[0] ? t->template_id : NULL,
+                               .template_id = t->template_id[0] && !snap ? t->template_id : NULL,
+                               .from_snapshot = snap ? t->template_id : NULL,
                                .hours = t->hours};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
+        break;
+    }
+    case E2B_LIVE_OP_SNAPSHOT:
+        t->op = e2b_box_snapshot(&env, t->name, t->template_id[0] ? t->template_id : NULL, on_progress,
+                                 on_done, t, &err);
+        break;
+    case E2B_LIVE_OP_FORK: {
+        /* after_fork: the hook where prompting the forks (the agents work) comes in. */
+        e2b_box_fork_params p = {.name = t->name, .count = t->hours};
+        t->op = e2b_box_fork(&env, &p, on_progress, on_done, t, &err);
         break;
     }
     default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
@@ -359,6 +388,30 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
     char name[128];
     snprintf(name, sizeof name, "%s", sb->box_name);
     return start(m, kind, name, sandbox_id, NULL, 0, NULL);
+}
+
+/* Like e2b_live_box_op, with the snapshot's name or the fork count. */
+static unsigned box_op_with(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id, const char *as,
+                            int count)
+{
+    const e2b_sandbox *sb = e2b_live_sandbox(m, sandbox_id);
+    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
+        return 0;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%s", sb->box_name);
+    return start(m, kind, name, sandbox_id, as, count, NULL);
+}
+
+unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as)
+{
+    return box_op_with(m, E2B_LIVE_OP_SNAPSHOT, sandbox_id, as, 0);
+}
+
+unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count)
+{
+    return box_op_with(m, E2B_LIVE_OP_FORK, sandbox_id, NULL, count);
 }
 
 size_t e2b_live_op_count(const e2b_live *m)

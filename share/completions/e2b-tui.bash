@@ -22,13 +22,14 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --stop --kill --resume --extend --pull --secrets --info --version
-        --help"
+    local modes="--list --up --attach --stop --kill --resume --extend --pull --secrets --snapshot
+        --snapshots --fork --templates --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --force --json --refresh --readonly --mouse --no-color --print-keys"
+        --keep-failed --force --json --refresh --readonly --mouse --no-color --print-keys --as
+        --from --delete --count --dry-run"
 
     case $prev in
-    --attach|--stop|--kill|--resume|--extend|--pull)
+    --attach|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;
@@ -40,7 +41,7 @@ _e2b_tui() {
         COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --dir)
         COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-    --domain|--api-url|--template|--hours|--refresh|--up)
+    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count)
         return 0 ;;
     esac
     COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))

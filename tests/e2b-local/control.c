@@ -6,6 +6,7 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "secrets.h"
+#include "templates.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -14,17 +15,6 @@
 
 #define DEFAULT_TIMEOUT_S 300
 #define MAX_TIMEOUT_S (24 * 3600)
-
-static const char *const templates[] = {"base", "opencode"};
-
-static bool template_known(const char *t)
-{
-    for (size_t i = 0; i < sizeof templates / sizeof *templates; i++)
-        if (strcmp(t, templates[i]) == 0)
-            return true;
-    /* OpenCode workspace templates are built per project; they behave like opencode. */
-    return strncmp(t, "opencode-e2b-", 13) == 0 && strlen(t) < 32;
-}
 
 static bool strings_object(json_t *o)
 {
@@ -90,20 +80,31 @@ static enum MHD_Result create_sandbox(struct req *r)
         json_decref(body);
         return reply_error(r, 400, "%s", why);
     }
-    char tname[64];
-    snprintf(tname, sizeof tname, "%s", template_id);
-    char *colon = strchr(tname, ':'); /* name:tag */
-    if (colon)
-        *colon = '\0';
-    if (!template_known(tname)) {
+    char tname[32], from[2300];
+    if (strlen(template_id) > 200 || !template_resolve(template_id, tname, sizeof tname, from, sizeof from)) {
+        enum MHD_Result rc = reply_error(r, 404, "template '%.200s' not found", template_id);
         json_decref(body);
-        return reply_error(r, 404, "template '%s' not found", tname);
+        return rc;
     }
     struct sandbox *sb = sandbox_new(tname);
     if (!sb) {
         json_decref(body);
         return reply_error(r, 500, "cannot create the sandbox's files");
     }
+    if (from[0]) { /* a snapshot: its files become the sandbox's */
+        char root[2300];
+        sandbox_root_path(sb->id, root, sizeof root);
+        if (copy_tree(from, root) != 0) {
+            remove_tree(root);
+            json_decref(sb->metadata), json_decref(sb->env_vars), json_decref(sb->logs);
+            free(sb);
+            enum MHD_Result rc = reply_error(r, 404, "template '%.200s' not found (deleted while it was copied)",
+                                             template_id);
+            json_decref(body);
+            return rc;
+        }
+    }
+    template_spawned(tname);
     int64_t secs = timeout ? json_integer_value(timeout) : DEFAULT_TIMEOUT_S;
     if (secs > MAX_TIMEOUT_S)
         secs = MAX_TIMEOUT_S;
@@ -455,21 +456,6 @@ static enum MHD_Result bulk_metrics(struct req *r)
     return reply_json(r, 200, json_pack("{s:o}", "sandboxes", map));
 }
 
-static enum MHD_Result templates_list(struct req *r)
-{
-    json_t *out = json_array();
-    char ts[40];
-    rfc3339(1735689600000LL, ts, sizeof ts);
-    for (size_t i = 0; i < sizeof templates / sizeof *templates; i++)
-        json_array_append_new(
-            out, json_pack("{s:s, s:s, s:i, s:i, s:i, s:b, s:[s], s:[s], s:s, s:s, s:n, s:n, s:i, s:i, s:s, s:s}",
-                           "templateID", templates[i], "buildID", "00000000-0000-4000-8000-000000000000", "cpuCount",
-                           2, "memoryMB", 512, "diskSizeMB", 10240, "public", 1, "aliases", templates[i], "names",
-                           templates[i], "createdAt", ts, "updatedAt", ts, "createdBy", "lastSpawnedAt",
-                           "spawnCount", 0, "buildCount", 1, "envdVersion", ENVD_VERSION, "buildStatus", "ready"));
-    return reply_json(r, 200, out);
-}
-
 static enum MHD_Result one_sandbox(struct req *r, const char *id, const char *action, bool v2)
 {
     pthread_mutex_lock(&g_lock);
@@ -555,8 +541,8 @@ enum MHD_Result control_handle(struct req *r)
     }
     if (strcmp(p, "/sandboxes/metrics") == 0 && strcmp(m, "GET") == 0)
         return bulk_metrics(r);
-    if (strcmp(p, "/templates") == 0 && strcmp(m, "GET") == 0)
-        return templates_list(r);
+    if (strcmp(p, "/templates") == 0 || strncmp(p, "/templates/", 11) == 0 || strcmp(p, "/snapshots") == 0)
+        return templates_handle(r);
     if (strcmp(p, "/secrets") == 0 || strncmp(p, "/secrets/", 9) == 0)
         return secrets_handle(r);
     bool v2 = strncmp(p, "/v2/sandboxes/", 14) == 0;
@@ -569,6 +555,10 @@ enum MHD_Result control_handle(struct req *r)
         memcpy(id, rest, idlen);
         id[idlen] = '\0';
         const char *action = rest[idlen] == '/' ? rest + idlen + 1 : "";
+        if (!v2 && strcmp(action, "snapshots") == 0 && strcmp(m, "POST") == 0)
+            return snapshot_create(r, id);
+        if (!v2 && strcmp(action, "fork") == 0 && strcmp(m, "POST") == 0)
+            return sandbox_fork(r, id);
         return one_sandbox(r, id, action, v2);
     }
     return reply_error(r, 404, "no such endpoint: %s %s", m, p);

@@ -1,6 +1,7 @@
 /* Requests, replies, routing and fault injection; see http.h. */
 #include "http.h"
 #include "sandbox.h"
+#include "templates.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -223,12 +224,12 @@ int faults_add(json_t *spec, char *err, size_t errlen)
 {
     const char *kind = json_string_value(json_object_get(spec, "kind"));
     static const char *const kinds[] = {"429", "500", "503", "delay", "truncate", "drop",
-                                        "next_token"};
+                                        "next_token", "fork_fail"};
     bool ok = false;
     for (size_t i = 0; kind && i < sizeof kinds / sizeof *kinds; i++)
         ok |= strcmp(kind, kinds[i]) == 0;
     if (!ok) {
-        snprintf(err, errlen, "kind must be one of 429, 500, 503, delay, truncate, drop, next_token");
+        snprintf(err, errlen, "kind must be one of 429, 500, 503, delay, truncate, drop, next_token, fork_fail");
         return -1;
     }
     struct fault f = {.count = 1, .retry_after = 1, .delay_ms = 1000, .after_bytes = -1};
@@ -283,11 +284,14 @@ void faults_clear(void)
     pthread_mutex_unlock(&faults_lock);
 }
 
-static bool fault_take(const char *method, const char *path, struct fault *out)
+/* fork_fail faults are taken per fork (fault_take_fork), never for a whole request. */
+static bool fault_take_kind(const char *method, const char *path, bool fork_kind, struct fault *out)
 {
     bool hit = false;
     pthread_mutex_lock(&faults_lock);
     for (int i = 0; i < nfaults; i++) {
+        if ((strcmp(faults[i].kind, "fork_fail") == 0) != fork_kind)
+            continue;
         if (faults[i].path[0] && !strstr(path, faults[i].path))
             continue;
         if (faults[i].method[0] && strcasecmp(method, faults[i].method) != 0)
@@ -302,6 +306,17 @@ static bool fault_take(const char *method, const char *path, struct fault *out)
     }
     pthread_mutex_unlock(&faults_lock);
     return hit;
+}
+
+static bool fault_take(const char *method, const char *path, struct fault *out)
+{
+    return fault_take_kind(method, path, false, out);
+}
+
+bool fault_take_fork(const char *path)
+{
+    struct fault f;
+    return fault_take_kind("POST", path, true, &f);
 }
 
 /* ---- routing ------------------------------------------------------------------------- */
@@ -360,6 +375,8 @@ static void route(struct req *r)
 
 static enum MHD_Result admin_handle(struct req *r)
 {
+    if (strcmp(r->path, "/_e2b-local/templates") == 0)
+        return templates_admin(r);
     if (strcmp(r->path, "/_e2b-local/faults") != 0)
         return reply_error(r, 404, "no such e2b-local endpoint: %s", r->path);
     if (strcmp(r->method, "GET") == 0)

@@ -11,6 +11,7 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "secrets.h"
+#include "templates.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -126,6 +127,9 @@ int main(int argc, char **argv)
     snprintf(sub, sizeof sub, "%s/e2b-local.log", g_cfg.state_dir);
     log_open(sub);
     secrets_load();
+    snprintf(sub, sizeof sub, "%s/templates", g_cfg.state_dir);
+    mkdir_p(sub, 0700);
+    templates_load();
     int loaded = sandbox_load_all();
     const char *faults_env = getenv("E2B_LOCAL_FAULTS");
     if (faults_env && *faults_env) {

@@ -14,7 +14,7 @@ DASH_CWD=$BOX_REPO dash_start 120 30
 tmux_type u
 dash_check "u asks for the box name" "up: box name"
 tmux_keys Enter
-dash_check "then the template (config's default)" "up: template: opencode"
+dash_check "then the template (config's default)" "up: template (or a snapshot): opencode"
 tmux_keys Enter
 dash_check "then the hours" "up: hours (1-24): 1"
 tmux_keys BSpace

@@ -521,6 +521,11 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         switch (a->mode) {
         case CLI_LIST: rc = cli_list(&c); break;
         case CLI_SECRETS: rc = cli_secrets(&c); break;
+        case CLI_SNAPSHOT:
+        case CLI_SNAPSHOTS:
+        case CLI_FORK:
+        case CLI_TEMPLATES:
+        case CLI_GC_TEMPLATES: rc = cli_snap(&c); break;
         case CLI_STOP:
         case CLI_KILL:
         case CLI_RESUME:

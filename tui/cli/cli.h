@@ -27,6 +27,11 @@ typedef enum {
     CLI_SECRETS,
     CLI_RESUME,
     CLI_EXTEND,
+    CLI_SNAPSHOT,     /* cli_snap.c */
+    CLI_SNAPSHOTS,
+    CLI_FORK,
+    CLI_TEMPLATES,
+    CLI_GC_TEMPLATES,
 } cli_mode;
 
 typedef struct cli_args {
@@ -42,7 +47,18 @@ typedef struct cli_args {
     int keep_failed;
     int force;
     const char *keystore_flag; /* --keystore value, or NULL */
+    /* snapshots, forks, templates (cli_snap.c) */
+    const char *snap_as;       /* --snapshot NAME --as SNAPNAME */
+    const char *snap_delete;   /* --snapshots --delete SNAPNAME */
+    const char *from_snapshot; /* --up --from SNAPNAME */
+    int count;                 /* --fork NAME --count N */
+    int dry_run;               /* --gc-templates --dry-run */
 } cli_args;
+
+/* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
+ * (reported). cli_snap_check: those options only with their modes (-1, reported). */
+int cli_snap_option(cli_args *a, int argc, char **argv, int *i);
+int cli_snap_check(const cli_args *a);
 
 /* Runs a one-shot mode with cfg loaded; returns the exit code. */
 struct e2b_config;

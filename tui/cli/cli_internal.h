@@ -57,5 +57,7 @@ void cli_on_status(void *ud, long status, const e2b_error *err);
  * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
 e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
                      cli_call *k);
+/* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
+int cli_snap(cli_ctx *c);
 
 #endif

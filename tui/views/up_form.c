@@ -148,7 +148,7 @@ static void template_done(struct ui *ui, void *ctx, bool ok, const char *text)
 static void ask_template(struct up_form *f, const char *problem, const char *initial)
 {
     char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: template: ", problem ? problem : "",
+    snprintf(label, sizeof label, "%.300s%sup: template (or a snapshot): ", problem ? problem : "",
              problem ? "; " : "");
     prompt_open(f->ui, label, false, initial, NULL, template_done, f, form_free);
 }

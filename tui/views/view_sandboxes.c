@@ -11,6 +11,7 @@
 #include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
 #include "tui/widgets/draw.h"
+#include "tui/views/view_sandboxes_snap.h"
 #include "tui/widgets/list.h"
 
 static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
@@ -380,7 +381,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
                             r->id);
         return true;
     case ACT_UP: up_form_open(ui, v, up_started); return true;
-    default: return false;
+    default: return view_sandboxes_snap_act(ui, a, r); /* S, F */
     }
 }
 

@@ -1,0 +1,234 @@
+/* Snapshot records (snap_records.h). */
+#include "core/box/snap_records.h"
+
+#include "core/e2b/model.h"
+#include "core/git/gitwork.h"
+#include "core/util/buf.h"
+#include "core/util/fs.h"
+#include "core/util/str.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *snap_records_dir(const char *state_dir)
+{
+    return e2b_strfmt("%s/snapshots", state_dir ? state_dir : ".");
+}
+
+static e2b_error *check_name(const char *name)
+{
+    if (!name || !gitwork_box_name_valid(name))
+        return e2b_error_new(E2B_ERR_INVALID,
+                             "'%s' is not a valid snapshot name (letters, digits, '-', '_', '.')",
+                             name ? name : "");
+    return NULL;
+}
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+e2b_error *snap_record_write(const char *state_dir, const snap_record *r)
+{
+    e2b_error *err = check_name(r->name);
+    if (err)
+        return err;
+    char *dir = snap_records_dir(state_dir);
+    if (!dir)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    if (e2b_mkdir_private(dir) < 0) {
+        err = e2b_error_new(E2B_ERR_IO, "cannot use %s: %s", dir, strerror(errno));
+        free(dir);
+        return err;
+    }
+    char created[32];
+    e2b_format_rfc3339(r->created_at, created, sizeof created);
+    json_t *j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}", "version", 1, "name",
+                          r->name, "snapshot_id", nz(r->snapshot_id), "box", nz(r->box), "sandbox_id",
+                          nz(r->sandbox_id), "template_id", nz(r->template_id), "dir", nz(r->dir), "branch",
+                          nz(r->branch), "commit", nz(r->commit), "port", r->port, "opencode", r->opencode,
+                          "created_at", created);
+    char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+    json_decref(j);
+    char *file = e2b_strfmt("%s.json", r->name);
+    int rc = text && file ? e2b_replace_file(dir, file, text, strlen(text), 0600, 0) : -1;
+    int saved = errno;
+    if (rc < 0)
+        err = text && file ? e2b_error_new(E2B_ERR_IO, "cannot write %s/%s: %s", dir, file, strerror(saved))
+                           : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    free(text);
+    free(file);
+    free(dir);
+    return err;
+}
+
+static char *dupj(const json_t *o, const char *k)
+{
+    return strdup(nz(json_string_value(json_object_get(o, k))));
+}
+
+static e2b_error *read_path(const char *path, const char *name, snap_record *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? e2b_error_new(E2B_ERR_NOT_FOUND, "no snapshot named %s on this machine "
+                                                                  "(e2b-tui --snapshots lists them)",
+                                               name)
+                               : e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > 1 << 20) {
+        close(fd);
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s is not a snapshot record", path);
+    }
+    json_error_t je;
+    json_t *j = json_loadfd(fd, 0, &je);
+    close(fd);
+    if (!json_is_object(j) || !json_string_value(json_object_get(j, "snapshot_id")) ||
+        strcmp(nz(json_string_value(json_object_get(j, "name"))), name) != 0) {
+        json_decref(j);
+        return e2b_error_new(E2B_ERR_PROTOCOL, "%s: corrupt snapshot record", path);
+    }
+    out->name = dupj(j, "name");
+    out->snapshot_id = dupj(j, "snapshot_id");
+    out->box = dupj(j, "box");
+    out->sandbox_id = dupj(j, "sandbox_id");
+    out->template_id = dupj(j, "template_id");
+    out->dir = dupj(j, "dir");
+    out->branch = dupj(j, "branch");
+    out->commit = dupj(j, "commit");
+    out->port = (int)json_integer_value(json_object_get(j, "port"));
+    out->opencode = (int)json_integer_value(json_object_get(j, "opencode"));
+    if (e2b_parse_rfc3339(nz(json_string_value(json_object_get(j, "created_at"))), &out->created_at, NULL) < 0)
+        out->created_at = 0;
+    json_decref(j);
+    if (!out->name || !out->snapshot_id || !out->box || !out->sandbox_id || !out->template_id || !out->dir ||
+        !out->branch || !out->commit) {
+        snap_record_clear(out);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    return NULL;
+}
+
+e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out)
+{
+    memset(out, 0, sizeof *out);
+    e2b_error *err = check_name(name);
+    if (err)
+        return err;
+    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
+    if (!path)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    err = read_path(path, name, out);
+    free(path);
+    return err;
+}
+
+e2b_error *snap_record_remove(const char *state_dir, const char *name)
+{
+    e2b_error *err = check_name(name);
+    if (err)
+        return err;
+    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
+    if (!path)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    if (unlink(path) < 0 && errno != ENOENT)
+        err = e2b_error_new(E2B_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    free(path);
+    return err;
+}
+
+int snap_record_exists(const char *state_dir, const char *name)
+{
+    if (!name || !gitwork_box_name_valid(name))
+        return 0;
+    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
+    struct stat st;
+    int yes = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    return yes;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const snap_record *)a)->name, ((const snap_record *)b)->name);
+}
+
+e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out)
+{
+    memset(out, 0, sizeof *out);
+    char *dir = snap_records_dir(state_dir);
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) {
+        e2b_error *err = !dir || errno != ENOENT ? e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", nz(dir),
+                                                                 strerror(errno))
+                                                 : NULL;
+        free(dir);
+        return err;
+    }
+    size_t cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        char name[256];
+        if (de->d_name[0] == '.' || n <= 5 || n - 5 >= sizeof name || strcmp(de->d_name + n - 5, ".json") != 0)
+            continue;
+        memcpy(name, de->d_name, n - 5);
+        name[n - 5] = '\0';
+        if (!gitwork_box_name_valid(name))
+            continue;
+        if (e2b_array_grow((void **)&out->items, &cap, out->count + 1, sizeof *out->items) < 0)
+            break;
+        char *path = e2b_strfmt("%s/%s", dir, de->d_name);
+        e2b_error *err = path ? read_path(path, name, &out->items[out->count]) : NULL;
+        free(path);
+        if (path && !err)
+            out->count++;
+        e2b_error_free(err);
+    }
+    closedir(d);
+    free(dir);
+    if (out->count)
+        qsort(out->items, out->count, sizeof *out->items, cmp_name);
+    return NULL;
+}
+
+const snap_record *snap_record_list_find_id(const snap_record_list *l, const char *id)
+{
+    for (size_t i = 0; l && id && i < l->count; i++)
+        if (strcmp(l->items[i].snapshot_id, id) == 0)
+            return &l->items[i];
+    return NULL;
+}
+
+void snap_record_clear(snap_record *r)
+{
+    if (!r)
+        return;
+    free(r->name);
+    free(r->snapshot_id);
+    free(r->box);
+    free(r->sandbox_id);
+    free(r->template_id);
+    free(r->dir);
+    free(r->branch);
+    free(r->commit);
+    memset(r, 0, sizeof *r);
+}
+
+void snap_record_list_clear(snap_record_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->count; i++)
+        snap_record_clear(&l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}

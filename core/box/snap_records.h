@@ -1,0 +1,54 @@
+/* Snapshot records: what a snapshot this machine took holds (issue 17).
+ *
+ *   <state_dir>/snapshots/<name>.json   one file per snapshot (directory 0700, files 0600,
+ *                                       written atomically)
+ *
+ * E2B's snapshot list says only the snapshot's id and names; the record adds the box and
+ * sandbox it came from, the project directory, the branch and the commit the box's files
+ * were at, so that an up from it sends only what differs. No secret is ever in one.
+ * A snap_record owns its strings (snap_record_clear); a list owns its records. */
+#ifndef E2B_SNAP_RECORDS_H
+#define E2B_SNAP_RECORDS_H
+
+#include "core/util/error.h"
+
+#include <stddef.h>
+#include <time.h>
+
+typedef struct snap_record {
+    char *name;        /* the snapshot's local name (a box name's rules), also the file name */
+    char *snapshot_id; /* E2B's snapshotID: usable as a template in create */
+    char *box;         /* the box it was taken of */
+    char *sandbox_id;  /* that box's sandbox */
+    char *template_id; /* the template the box was made from */
+    char *dir;         /* the project's absolute path (local and in the box) */
+    char *branch;      /* the box's branch */
+    char *commit;      /* what the box's project files were at (40 hex, "" unknown) */
+    int port;
+    int opencode;
+    time_t created_at;
+} snap_record;
+
+typedef struct snap_record_list {
+    snap_record *items;
+    size_t count;
+} snap_record_list;
+
+/* <state_dir>/snapshots (new string). */
+char *snap_records_dir(const char *state_dir);
+/* Writes (replaces) r. */
+e2b_error *snap_record_write(const char *state_dir, const snap_record *r);
+/* NOT_FOUND ("no snapshot named X on this machine") when there is none. */
+e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out);
+e2b_error *snap_record_remove(const char *state_dir, const char *name);
+/* Whether a snapshot of that name has a record here (one stat). */
+int snap_record_exists(const char *state_dir, const char *name);
+/* Every readable record, by name; corrupt files are skipped. A missing dir is empty. */
+e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out);
+/* The record whose snapshot_id is id (borrowed), or NULL. */
+const snap_record *snap_record_list_find_id(const snap_record_list *l, const char *id);
+
+void snap_record_clear(snap_record *r);
+void snap_record_list_clear(snap_record_list *l);
+
+#endif

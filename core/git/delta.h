@@ -1,0 +1,42 @@
+/* delta: the local half of an up from a snapshot that holds this project at commit base.
+ *
+ * The box made from the snapshot has the project's directory as the snapshot kept it
+ * (with whatever the agent and installs added, ignored files such as node_modules too).
+ * Its script first resets that tree to base (git reset --hard base; git clean -fd: tracked
+ * and untracked files as in base, ignored files kept), then extracts the archive made here
+ * and applies the two control files in the project root:
+ *
+ *   the files that differ between base's tree and the work tree (added, modified, type
+ *   changes; ignored files never), .git's own small files as a full up sends them (HEAD,
+ *   index, refs/, packed-refs, ..., config rewritten without credentials), not objects/;
+ *   DELTA_PACK   a pack of the objects reachable from the local refs and HEAD but not from
+ *                base, and the blobs of index entries base's tree lacks (git index-pack);
+ *   DELTA_DELETED the paths base has and the work tree does not, NUL-separated.
+ *
+ * Blocking (a diff walk with the index's stat cache, a pack build): run it off the UI
+ * thread. It touches only g. */
+#ifndef E2B_DELTA_H
+#define E2B_DELTA_H
+
+#include "core/git/gitwork.h"
+#include "core/git/upload.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define DELTA_PACK ".e2b-tui-delta.pack"
+#define DELTA_DELETED ".e2b-tui-deleted"
+
+typedef struct {
+    uint64_t changed;  /* files sent */
+    uint64_t deleted;  /* paths to remove */
+    uint64_t objects;  /* objects in the pack */
+} delta_info;
+
+/* Fills out->gz (out->plain stays NULL) with the delta from base_hex (40 hex). Errors:
+ * E2B_SUB_MISSING_BASE when base is not a commit of this repository (the caller then sends
+ * everything), E2B_SUB_CANCELLED, E2B_SUB_NOMEM, E2B_SUB_FAILED (libgit2). */
+int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, const atomic_int *cancel,
+                  upload_set *out, delta_info *info, e2b_error **err);
+
+#endif

@@ -1,0 +1,243 @@
+/* The team's templates and this machine's snapshots, for the dashboard's Templates pane
+ * (live.h): GET /templates joined with the snapshot records (core/box/snap_records.h),
+ * deletes, and the GC of the OpenCode plugin's managed templates (template_ttl). */
+#include "core/live/live_internal.h"
+
+#include "core/box/snap_records.h"
+#include "core/e2b/api_templates.h"
+#include "core/util/str.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tpl_row {
+    char *id, *name, *kind, *source;
+    long builds;
+    time_t last_used;
+    bool gc_due;
+};
+
+struct live_templates {
+    e2b_api_call *call;
+    bool loading;
+    struct tpl_row *rows;
+    size_t nrows;
+    unsigned deletes; /* in flight */
+};
+
+static struct live_templates *state(e2b_live *m)
+{
+    if (!m->tpl)
+        m->tpl = calloc(1, sizeof *m->tpl);
+    return m->tpl;
+}
+
+static void rows_clear(struct live_templates *t)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        free(t->rows[i].id);
+        free(t->rows[i].name);
+        free(t->rows[i].kind);
+        free(t->rows[i].source);
+    }
+    free(t->rows);
+    t->rows = NULL;
+    t->nrows = 0;
+}
+
+void live_templates_free(e2b_live *m)
+{
+    if (!m->tpl)
+        return;
+    rows_clear(m->tpl);
+    free(m->tpl);
+    m->tpl = NULL;
+}
+
+/* The record of a snapshot whose template is t (by id or alias), or NULL. */
+static const snap_record *record_of(const snap_record_list *recs, const e2b_template *t)
+{
+    for (size_t i = 0; i < recs->count; i++) {
+        const char *id = recs->items[i].snapshot_id;
+        size_t n = strcspn(id, ":");
+        const char *slash = memchr(id, '/', n);
+        const char *bare = slash ? slash + 1 : id;
+        size_t bn = n - (size_t)(bare - id);
+        if (strlen(t->template_id) == bn && strncmp(t->template_id, bare, bn) == 0)
+            return &recs->items[i];
+        for (size_t k = 0; k < t->naliases; k++)
+            if (strlen(t->aliases[k]) == bn && strncmp(t->aliases[k], bare, bn) == 0)
+                return &recs->items[i];
+    }
+    return NULL;
+}
+
+static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template_list *l)
+{
+    snap_record_list recs = {0};
+    e2b_error *err = snap_record_list_read(m->cfg.state_dir, &recs);
+    e2b_error_free(err);
+    rows_clear(t);
+    t->rows = calloc(l->count + 1, sizeof *t->rows);
+    if (!t->rows) {
+        snap_record_list_clear(&recs);
+        return;
+    }
+    time_t now = time(NULL);
+    for (size_t i = 0; i < l->count; i++) {
+        const e2b_template *tp = &l->items[i];
+        const snap_record *r = record_of(&recs, tp);
+        char aliases[300] = "";
+        for (size_t k = 0; k < tp->naliases; k++) {
+            size_t used = strlen(aliases);
+            snprintf(aliases + used, sizeof aliases - used, "%s%s", k ? "," : "", tp->aliases[k]);
+        }
+        bool ours = r || (tp->naliases && strncmp(tp->aliases[0], "e2b-tui-", 8) == 0);
+        struct tpl_row *row = &t->rows[t->nrows];
+        row->id = strdup(tp->template_id);
+        row->name = strdup(r ? r->name : aliases[0] ? aliases : "-");
+        row->kind = strdup(ours ? "snapshot" : e2b_template_is_managed(tp) ? "managed"
+                                             : tp->is_public                ? "public"
+                                                                            : "");
+        row->source = strdup(r ? r->box : "");
+        row->builds = tp->build_count;
+        row->last_used = e2b_template_last_used(tp);
+        row->gc_due = e2b_template_gc_due(tp, now, m->cfg.template_ttl_s);
+        if (row->id && row->name && row->kind && row->source)
+            t->nrows++;
+        else
+            free(row->id), free(row->name), free(row->kind), free(row->source);
+    }
+    snap_record_list_clear(&recs);
+}
+
+static void on_listed(void *ud, e2b_template_list *l, const e2b_error *err)
+{
+    e2b_live *m = ud;
+    if (m->closing) {
+        e2b_template_list_free(l);
+        return;
+    }
+    struct live_templates *t = m->tpl;
+    t->call = NULL;
+    t->loading = false;
+    if (err)
+        live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
+    else
+        build_rows(m, t, l);
+    e2b_template_list_free(l);
+    live_notify(m, E2B_LIVE_TEMPLATES);
+}
+
+void e2b_live_templates_refresh(e2b_live *m)
+{
+    struct live_templates *t = state(m);
+    if (!t || t->call)
+        return;
+    if (!m->client) {
+        live_notice(m, E2B_LIVE_ERROR, "templates: no API key (set E2B_API_KEY)");
+        return;
+    }
+    e2b_error *err = NULL;
+    t->call = e2b_api_templates_list(m->client, on_listed, m, &err);
+    if (!t->call) {
+        live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "templates: out of memory");
+        e2b_error_free(err);
+        return;
+    }
+    t->loading = true;
+    live_notify(m, E2B_LIVE_TEMPLATES);
+}
+
+bool e2b_live_templates_loading(const e2b_live *m)
+{
+    return m->tpl && m->tpl->loading;
+}
+
+size_t e2b_live_template_count(const e2b_live *m)
+{
+    return m->tpl ? m->tpl->nrows : 0;
+}
+
+bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *out)
+{
+    if (!m->tpl || i >= m->tpl->nrows)
+        return false;
+    const struct tpl_row *r = &m->tpl->rows[i];
+    *out = (e2b_live_template_row){.id = r->id, .name = r->name, .kind = r->kind, .source = r->source,
+                                   .builds = r->builds, .last_used = r->last_used, .gc_due = r->gc_due};
+    return true;
+}
+
+struct del {
+    e2b_live *m;
+    char *id;
+    char *record; /* the snapshot record to remove with it, or NULL */
+};
+
+static void on_deleted(void *ud, long status, const e2b_error *err)
+{
+    struct del *d = ud;
+    e2b_live *m = d->m;
+    (void)status;
+    if (!m->closing) {
+        m->tpl->deletes--;
+        bool gone = err && err->kind == E2B_ERR_NOT_FOUND;
+        if (err && !gone) {
+            live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
+        } else {
+            if (d->record) {
+                e2b_error *rerr = snap_record_remove(m->cfg.state_dir, d->record);
+                e2b_error_free(rerr);
+            }
+            live_notice(m, E2B_LIVE_INFO, "deleted %s%s", d->id, gone ? " (E2B had it no more)" : "");
+        }
+        if (!m->tpl->deletes)
+            e2b_live_templates_refresh(m);
+    }
+    free(d->id);
+    free(d->record);
+    free(d);
+}
+
+int e2b_live_template_delete(e2b_live *m, const char *id)
+{
+    struct live_templates *t = state(m);
+    if (!t || !m->client)
+        return -1;
+    struct del *d = calloc(1, sizeof *d);
+    if (!d || !(d->id = strdup(id))) {
+        free(d);
+        return -1;
+    }
+    d->m = m;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].id, id) == 0 && strcmp(t->rows[i].kind, "snapshot") == 0 && t->rows[i].source[0])
+            d->record = strdup(t->rows[i].name);
+    e2b_error *err = NULL;
+    if (!e2b_api_template_delete(m->client, id, on_deleted, d, &err)) {
+        live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "delete: out of memory");
+        e2b_error_free(err);
+        free(d->id);
+        free(d->record);
+        free(d);
+        return -1;
+    }
+    t->deletes++;
+    return 0;
+}
+
+size_t e2b_live_templates_gc(e2b_live *m, bool dry_run)
+{
+    struct live_templates *t = state(m);
+    size_t n = 0;
+    for (size_t i = 0; t && i < t->nrows; i++) {
+        if (!t->rows[i].gc_due)
+            continue;
+        n++;
+        if (!dry_run)
+            e2b_live_template_delete(m, t->rows[i].id);
+    }
+    return n;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Up from a snapshot (issue 17): a generated 150 MB / 5,000-file project is upped, the box
+# snapshotted, then 1 MB of the project changes (ten 100 KB edits of tracked files and a
+# commit) and --up --from runs BENCH_SNAP_RUNS (3) times; prints the median wall time and
+# bytes sent against the targets (<= 2 MB sent, <= 1.5 s on loopback). Scale with
+# BENCH_UP_MB (150) and BENCH_UP_FILES (5000).
+#   tests/bench/snapshot_bench.sh [BUILD_DIR]     (build/: the optimised binaries)
+B=${1:-build}
+E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
+E2B_TUI_BIN=$BD/e2b-tui
+E2B_LOCAL_BIN=$BD/e2b-local
+. "$E2B_TUI_ROOT/tests/lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/bench/bench_lib.sh"
+RUNS=${BENCH_SNAP_RUNS:-3}
+MB=${BENCH_UP_MB:-150}
+FILES=${BENCH_UP_FILES:-5000}
+
+box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }
+big=$T_TMP/work/big
+mkdir -p "$big"
+cd "$big" && git init -q -b main . && git config user.name B && git config user.email b@x
+# Text-like files and 1% of random binary files, as up_pull_bench.sh's project.
+python3 - "$MB" "$FILES" <<'PY'
+import os, random, sys
+mb, files = int(sys.argv[1]), int(sys.argv[2])
+nbin = max(1, files // 100)
+bin_size, text_size = mb * 500_000 // nbin, mb * 500_000 // (files - nbin)
+random.seed(2)
+words = [b"alpha", b"beta", b"gamma", b"delta", b"return", b"static", b"int", b"void", b"\n"]
+for i in range(files):
+    d = "src/d%02d" % (i % 50)
+    os.makedirs(d, exist_ok=True)
+    with open("%s/f%04d.%s" % (d, i, "bin" if i % 100 == 0 else "c"), "wb") as f:
+        f.write(os.urandom(bin_size) if i % 100 == 0 else
+                b" ".join(random.choice(words) for _ in range(text_size // 4))[:text_size])
+PY
+mkdir -p tools && cp "$BOX_FIXTURES/opencode2" tools/opencode2
+git add -A && git commit -qm big
+wt_bytes=$(du -sb --exclude=.git . | cut -f1)
+
+BOX_REPO=$big box_tui --up base
+[ "$BOX_RC" = 0 ] || { echo "bench: up failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
+full_sent=$(sed -n 's/.*(\([0-9]*\) bytes, \([0-9]*\) sent).*/\2/p' "$BOX_ERR")
+BOX_REPO=$big box_tui --snapshot base --as bench
+[ "$BOX_RC" = 0 ] || { echo "bench: snapshot failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
+BOX_REPO=$big box_tui --kill base
+# 1 MB of change: ten tracked files get 100 KB of new text each, committed.
+python3 - <<'PY'
+import random
+random.seed(3)
+for i in range(10):
+    with open("src/d%02d/f%04d.c" % ((i * 7 + 1) % 50, i * 7 + 1), "ab") as f:
+        f.write(bytes(random.choice(b"abcdefgh \n") for _ in range(100_000)))
+PY
+git add -A && git commit -qm "1 MB change"
+
+now() { date +%s.%N; }
+for r in $(seq "$RUNS"); do
+    rm -f "$XDG_STATE_HOME/e2b-tui/e2b-tui.log"
+    s=$(now)
+    BOX_REPO=$big box_tui --up "snap$r" --from bench
+    e=$(now)
+    [ "$BOX_RC" = 0 ] || { echo "bench: up --from failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
+    echo "$e - $s" | bc >>"$T_TMP/snap.wall"
+    python3 "$E2B_TUI_ROOT/tests/bench/steps.py" split "$XDG_STATE_HOME/e2b-tui/e2b-tui.log" up "snap$r" >"$T_TMP/snap.steps.$r"
+    sed -n 's/.*(\([0-9]*\) bytes, \([0-9]*\) sent).*/\2/p' "$BOX_ERR" >>"$T_TMP/snap.sent"
+    BOX_REPO=$big box_tui --kill "snap$r"
+done
+BOX_REPO=$big box_tui --snapshots --delete bench
+bench_figure "full up of $((wt_bytes / 1000000)) MB / $FILES files: bytes sent" "$(echo "scale=1; $full_sent / 1000000" | bc)" MB
+bench_figure "up --from a snapshot, 1 MB changed: sent" "$(echo "scale=2; $(bench_median <"$T_TMP/snap.sent") / 1000000" | bc)" MB "<=" 2
+bench_figure "up --from a snapshot, 1 MB changed (median of $RUNS)" "$(printf %.2f "$(bench_median <"$T_TMP/snap.wall")")" s "<=" 1.5
+python3 "$E2B_TUI_ROOT/tests/bench/steps.py" median "$T_TMP"/snap.steps.* | while IFS=$'\t' read -r step sec n; do
+    bench_figure "  up --from step: $step" "$(printf %.2f "$sec")" s
+done
