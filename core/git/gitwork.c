@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,10 +20,23 @@ int gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what)
     return local_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
+/* libgit2 frees a thread's error state when the thread ends, but only while libgit2 is
+ * initialised: a final git_libgit2_shutdown on one thread (a worker closing its handle)
+ * orphans the state of every other thread still running. So the first open takes one
+ * reference that is released only at exit, on the main thread, after the workers ended. */
+static pthread_once_t hold_once = PTHREAD_ONCE_INIT;
+static void release_hold(void) { git_libgit2_shutdown(); }
+static void take_hold(void)
+{
+    if (git_libgit2_init() > 0)
+        atexit(release_hold);
+}
+
 int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err)
 {
     *out = NULL;
     local_error_clear(err);
+    pthread_once(&hold_once, take_hold);
     if (git_libgit2_init() < 0)
         return gitwork_git_error(err, E2B_SUB_FAILED, "cannot initialise libgit2");
     if (flags & GITWORK_ALLOW_FOREIGN_OWNER)
