@@ -25,6 +25,7 @@ static void print_help(FILE *f)
           "  --list [--json]          list boxes, workspaces and other sandboxes\n"
           "  --up [NAME]              start a box from the current git project\n"
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
+          "       [--public]\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --stop NAME              pause a box\n"
           "  --kill NAME              delete a box, its record and its password\n"
@@ -48,6 +49,8 @@ static void print_help(FILE *f)
           "  --hours H                lifetime of a new box in hours (default 1)\n"
           "  --dir PATH               the git project (default: the current directory)\n"
           "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
+          "  --public                 --up: open the box's ports to anyone with the password\n"
+          "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME\n"
           "  --json                   --list: print JSON\n"
           "\n"
@@ -148,6 +151,8 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->json = 1, 1;
     if (strcmp(f, "--keep-failed") == 0)
         return a->keep_failed = 1, 1;
+    if (strcmp(f, "--public") == 0)
+        return a->public_traffic = 1, 1;
     if (strcmp(f, "--force") == 0)
         return a->force = 1, 1;
     if (strcmp(f, "--up") == 0 || strcmp(f, "--pull") == 0) {
@@ -217,9 +222,11 @@ static int check_combination(const cli_args *a)
     const char *bad = NULL;
     if (a->json && a->mode != CLI_LIST)
         bad = "--json";
-    else if ((a->template_id || a->hours || a->keep_failed || a->attach_after_up) &&
+    else if ((a->template_id || a->hours || a->keep_failed || a->attach_after_up ||
+              a->public_traffic) &&
              a->mode != CLI_UP)
-        bad = a->template_id ? "--template" : a->hours ? "--hours" : a->keep_failed ? "--keep-failed" : "--attach";
+        bad = a->template_id ? "--template" : a->hours ? "--hours" : a->keep_failed ? "--keep-failed"
+              : a->public_traffic ? "--public" : "--attach";
     else if (a->force && a->mode != CLI_PULL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)

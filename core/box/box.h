@@ -64,6 +64,12 @@ typedef struct e2b_box_result {
     char *password; /* attach only: the server password (secret; wiped on free) */
     int resumed;    /* attach: the box was paused and has been resumed */
     int restarted;  /* attach: the server was not running and was started again */
+    /* attach: what a client of the box's server needs besides url and password, for the
+     * tunnel (core/net/tunnel.h) and the agent client. traffic_token is the sandbox's
+     * e2b-traffic-access-token (secret, wiped on free), NULL when the box is public; the same
+     * token is in the op's e2b_sandbox (traffic_access_token) from connect. */
+    char *traffic_token;
+    int port; /* the server's port in the box */
     uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
     /* pull */
     char *branch;  /* "e2b/<name>" */
@@ -86,6 +92,8 @@ typedef struct e2b_box_up_params {
     const char *template_id; /* NULL = cfg->template_id */
     int hours;               /* 0 = cfg->hours */
     int keep_failed;         /* leave the sandbox after a failure (for debugging) */
+    int public_traffic;      /* 1: ports open to anyone with the password (--public); 0: as
+                              * cfg->public_traffic (default private: the token is needed) */
     long health_timeout_ms;  /* 0 = 90 s */
 } e2b_box_up_params;
 

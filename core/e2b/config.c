@@ -30,6 +30,8 @@ enum key_id {
     K_HTTP_TIMEOUT,
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
+    /* boxes' network */
+    K_PUBLIC_TRAFFIC,
     K_COUNT
 };
 
@@ -41,6 +43,7 @@ static const char *const key_names[K_COUNT] = {
     "config",   "api_key",
     /* reliability */
     "http_timeout", "log_max", "orphan_sweep_delay",
+    "public_traffic",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -281,6 +284,17 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             return -1;
         }
         slot = &cfg->health_path;
+        break;
+    case K_PUBLIC_TRAFFIC:
+        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
+            cfg->public_traffic = 1;
+        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
+                   strcmp(value, "no") == 0) {
+            cfg->public_traffic = 0;
+        } else {
+            *why = e2b_strfmt("public_traffic must be true or false");
+            return -1;
+        }
         break;
     case K_OPENCODE:
         if (parse_int(value, 1, 2, &n) < 0) {
@@ -668,6 +682,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->serve_command ? cfg->serve_command : "?",
             cfg->attach_command ? cfg->attach_command : "?",
             cfg->health_path ? cfg->health_path : "?");
+    fprintf(out, "new boxes:      %s (public_traffic = %s; --up --public for one box)\n",
+            cfg->public_traffic ? "public traffic: the password guards the server"
+                                : "private: ports need the sandbox's traffic token",
+            cfg->public_traffic ? "true" : "false");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);

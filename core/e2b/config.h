@@ -57,6 +57,7 @@ typedef struct e2b_config {
     char *attach_command; /* attach_command; {url} and {dir} are substituted */
     char *health_path;    /* health_path */
     int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
+    int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */

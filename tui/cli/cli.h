@@ -36,6 +36,7 @@ typedef struct cli_args {
     int attach_after_up;
     const char *dir;
     int keep_failed;
+    int public_traffic; /* --up --public */
     int force;
     const char *keystore_flag; /* --keystore value, or NULL */
 } cli_args;

@@ -182,6 +182,7 @@ int cli_box(cli_ctx *c)
         env.orphans = cli_orphans(c); /* with the store: a sweep may delete a password */
         e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .hours = a->hours, .keep_failed = a->keep_failed,
+                               .public_traffic = a->public_traffic,
                                .health_timeout_ms = health_timeout_ms()};
         op = e2b_box_up(&env, &p, on_progress, on_done, &ps, &err);
         break;
