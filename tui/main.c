@@ -27,6 +27,8 @@ static void print_help(FILE *f)
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--public]\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
+          "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
+          "                           its traffic token, not its password) until Ctrl-C\n"
           "  --stop NAME              pause a box\n"
           "  --kill NAME              delete a box, its record and its password\n"
           "  --pull [NAME] [--force] [--dir PATH]\n"
@@ -160,6 +162,11 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
             return -1;
         a->name = optional_value(argc, argv, i);
         return 1;
+    }
+    if (strcmp(f, "--tunnel") == 0) {
+        if (set_mode(a, CLI_TUNNEL, f) < 0)
+            return -1;
+        return (a->name = required_value(argc, argv, i, "a box name")) ? 1 : -1;
     }
     if (strcmp(f, "--stop") == 0 || strcmp(f, "--kill") == 0) {
         if (set_mode(a, f[2] == 's' ? CLI_STOP : CLI_KILL, f) < 0)

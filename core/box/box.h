@@ -24,6 +24,7 @@
 #include "core/e2b/config.h"
 #include "core/util/error.h"
 #include "core/net/loop.h"
+#include "core/net/tunnel.h"
 #include "core/box/records.h"
 #include "keystore/keystore.h"
 
@@ -106,6 +107,12 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
 e2b_box_op *e2b_box_attach(const e2b_box_env *env, const char *name, long health_timeout_ms,
                            e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
                            e2b_error **err);
+
+/* A loopback tunnel (core/net/tunnel.h) to the server of an attach result r: the attach
+ * command gets e2b_tunnel_url() as {url}; the tunnel adds the traffic token, never the
+ * password (a local user who finds the port still needs it). Close it when the client is
+ * done. NULL with *err. */
+e2b_tunnel *e2b_box_tunnel_open(const e2b_box_result *r, e2b_error **err);
 
 /* Pause; "already paused" is a note, not an error. Works for a box made on another
  * machine (found through its metadata). */

@@ -20,6 +20,7 @@ typedef enum {
     CLI_LIST,
     CLI_UP,
     CLI_ATTACH,
+    CLI_TUNNEL,
     CLI_STOP,
     CLI_KILL,
     CLI_PULL,
