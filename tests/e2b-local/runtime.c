@@ -150,6 +150,11 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     argv[n++] = "--ro-bind";
     argv[n++] = "/usr";
     argv[n++] = "/usr";
+    if (g_cfg.ro_bind[0]) {
+        argv[n++] = "--ro-bind";
+        argv[n++] = g_cfg.ro_bind;
+        argv[n++] = g_cfg.ro_bind;
+    }
     static char *const etc_files[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                       "/etc/alternatives", "/etc/ssl", "/etc/ca-certificates",
                                       "/etc/localtime", "/etc/nsswitch.conf", "/etc/profile",

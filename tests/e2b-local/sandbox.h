@@ -26,6 +26,7 @@ struct config {
     bool net_isolation;      /* own network namespace per sandbox (always on) */
     int64_t idle_holder_ms;  /* a holder with no process left stops after this long */
     char bwrap[512];         /* path of bwrap */
+    char ro_bind[1024];      /* --ro-bind: a host directory every sandbox sees read-only, or "" */
 };
 extern struct config g_cfg;
 extern pthread_mutex_t g_lock;
