@@ -22,12 +22,12 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --stop --kill --pull --secrets --info --version --help"
+    local modes="--list --up --attach --tunnel --stop --kill --pull --secrets --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --force --json --refresh --readonly --mouse --no-color"
+        --keep-failed --public --force --json --refresh --readonly --mouse --no-color"
 
     case $prev in
-    --attach|--stop|--kill|--pull)
+    --attach|--tunnel|--stop|--kill|--pull)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;
