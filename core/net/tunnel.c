@@ -454,6 +454,7 @@ static void tunnel_free(e2b_tunnel *t)
     free(t->host);
     pthread_mutex_destroy(&t->lock);
     free(t);
+    curl_global_cleanup();
 }
 
 /* scheme://authority of url, and the authority alone. */
@@ -483,6 +484,8 @@ e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err)
     }
     t->listen_fd = t->stop_pipe[0] = t->stop_pipe[1] = -1;
     pthread_mutex_init(&t->lock, NULL);
+    /* Counted by libcurl: a no-op when the loop did it already; undone in tunnel_free. */
+    curl_global_init(CURL_GLOBAL_DEFAULT);
     t->connect_timeout_ms = p->connect_timeout_ms > 0 ? p->connect_timeout_ms : 10000;
     if (!p->upstream_url || split_url(p->upstream_url, &t->upstream, &t->host) != 0) {
         *err = e2b_error_new(E2B_ERR_INVALID, "the tunnel's server URL is not an http(s) URL");
