@@ -61,17 +61,30 @@ export XDG_CONFIG_HOME=$HOME/.config XDG_STATE_HOME=$HOME/.local/state
 export XDG_DATA_HOME=$HOME/.local/share XDG_CACHE_HOME=$HOME/.cache
 export E2B_TUI_KEYSTORE=file
 mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
+proj=$dir/todo-app
+
+# ---- the scripted model: every box runs it beside its OpenCode server ----
+# The boxes see $tools read-only at $box_tools (e2b-local --ro-bind). serve.sh starts the
+# model on the box's own loopback, then the real server with a config that uses it (bash
+# asks first).
+tools=$dir/demo-tools box_tools=/opt/e2b-tui-demo
+mkdir -p "$tools"
+cp tests/lib/scripted_model.py tests/demo/opencode.json "$tools/" &&
+    python3 tests/demo/task.py "$proj" >"$tools/task.json" || fail "could not write the demo's model"
+printf '%s\n' '#!/bin/sh' \
+    "python3 $box_tools/scripted_model.py --port 8111 --script $box_tools/task.json >/tmp/scripted-model.log 2>&1 &" \
+    "OPENCODE_CONFIG=$box_tools/opencode.json exec '$oc' serve --hostname 0.0.0.0 --port \"\$1\"" \
+    >"$tools/serve.sh"
+chmod +x "$tools/serve.sh"
 {
-    echo "# make demo: the real OpenCode server (opencode-ai $OC_VERSION) in every box"
+    echo "# make demo: the real OpenCode server (opencode-ai $OC_VERSION) and a scripted model in every box"
     echo "opencode = 1"
-    if [ -n "$bind" ]; then
-        echo "serve_command = $oc serve --hostname 0.0.0.0 --port {port}"
-        echo "attach_command = $oc attach {url} --dir {dir}"
-    fi
+    echo "serve_command = $box_tools/serve.sh {port}"
+    [ -z "$bind" ] || echo "attach_command = $oc attach {url} --dir {dir}"
 } >"$XDG_CONFIG_HOME/e2b-tui/config"
 
 key=e2b_demo_local_key
-"$LOCAL" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" ${bind:+--ro-bind "$bind"} \
+"$LOCAL" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" --ro-bind "$tools:$box_tools" ${bind:+--ro-bind "$bind"} \
     >"$dir/out" 2>"$dir/err" &
 pid=$!
 url=
@@ -85,7 +98,6 @@ done
 export E2B_API_KEY=$key E2B_API_URL=$url E2B_SANDBOX_URL=$url E2B_DOMAIN=localhost:${url##*:}
 
 # ---- the project ----
-proj=$dir/todo-app
 mkdir -p "$proj"
 cat >"$proj/README.md" <<'EOF'
 # todo-app

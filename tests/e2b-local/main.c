@@ -1,7 +1,7 @@
 /* e2b-local: an E2B-compatible server on loopback for tests and `make demo`.
  *
  *   e2b-local --listen 127.0.0.1:PORT --state DIR [--api-key KEY] [--domain HOST[:PORT]]
- *             [--ro-bind HOSTDIR]
+ *             [--ro-bind HOST[:BOX]]...
  *
  * Prints "e2b-local listening on http://127.0.0.1:PORT" once ready (PORT 0 picks a free
  * port), logs requests to DIR/e2b-local.log and stops cleanly on SIGTERM or SIGINT: every
@@ -31,7 +31,8 @@ static void usage(FILE *f)
           "  --state DIR         sandboxes, secrets and the request log live here\n"
           "  --api-key KEY       the only X-API-KEY accepted (default: any non-empty key)\n"
           "  --domain D          sandbox domain handed to clients (default: localhost:PORT)\n"
-          "  --ro-bind HOSTDIR   every sandbox also sees HOSTDIR read-only at the same path\n"
+          "  --ro-bind HOST[:BOX] every sandbox also sees directory HOST read-only at BOX\n"
+          "                      (default the same path; up to 4 times)\n"
           "                      (make demo: an OpenCode installed outside /usr)\n"
           "Environment: E2B_LOCAL_FAULTS='[{\"kind\":\"503\",\"count\":1}]' queues faults at start;\n"
           "  E2B_LOCAL_IDLE_HOLDER_MS (default 30000): an idle sandbox's namespaces stop after this.\n",
@@ -66,6 +67,7 @@ static void *ticker_main(void *arg)
 int main(int argc, char **argv)
 {
     const char *listen = NULL, *state = NULL, *key = NULL, *domain = NULL, *ro_bind = NULL;
+    int nbinds = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = strcmp(a, "--listen") == 0    ? &listen
@@ -84,6 +86,22 @@ int main(int argc, char **argv)
             return 2;
         }
         *slot = argv[++i];
+        if (slot == &ro_bind) {
+            if (*ro_bind != '/' || strlen(ro_bind) >= sizeof g_cfg.ro_bind[0] || nbinds == 4) {
+                fprintf(stderr, "e2b-local: --ro-bind wants an absolute directory (at most 4)\n");
+                return 2;
+            }
+            const char *to = strchr(ro_bind, ':');
+            if (to && to[1] != '/') {
+                fprintf(stderr, "e2b-local: --ro-bind HOST:BOX wants an absolute BOX path\n");
+                return 2;
+            }
+            snprintf(g_cfg.ro_bind[nbinds], sizeof g_cfg.ro_bind[0], "%.*s",
+                     (int)(to ? (size_t)(to - ro_bind) : strlen(ro_bind)), ro_bind);
+            snprintf(g_cfg.ro_bind_to[nbinds], sizeof g_cfg.ro_bind_to[0], "%s",
+                     to ? to + 1 : g_cfg.ro_bind[nbinds]);
+            nbinds++;
+        }
     }
     if (!listen || !state) {
         fprintf(stderr, "e2b-local: --listen and --state are required\n");
@@ -123,11 +141,6 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(g_cfg.bwrap, sizeof g_cfg.bwrap, "%s", bwrap);
-    if (ro_bind && (*ro_bind != '/' || strlen(ro_bind) >= sizeof g_cfg.ro_bind)) {
-        fprintf(stderr, "e2b-local: --ro-bind wants an absolute directory\n");
-        return 2;
-    }
-    snprintf(g_cfg.ro_bind, sizeof g_cfg.ro_bind, "%s", ro_bind ? ro_bind : "");
     g_cfg.net_isolation = true; /* without root too: bwrap's user namespace allows it */
     const char *idle = getenv("E2B_LOCAL_IDLE_HOLDER_MS");
     g_cfg.idle_holder_ms = idle && atoll(idle) > 0 ? atoll(idle) : 30000;
