@@ -47,7 +47,6 @@ steps = [
     {"tool": "write", "args": {"filePath": p + "/test_clear.py", "content": TEST}},
     {"tool": "bash", "args": {"command": "python3 -m unittest -q", "description": "Run the tests"}},
     todos("completed", "completed", "completed", "completed"),
-    {"text": "Done: `python3 todo.py clear` drops the finished items (clear() in todo.py), "
-             "and test_clear.py covers it. The tests pass."},
+    {"text": "Done: clear() and a `clear` command, with test_clear.py. The tests pass."},
 ]
 print(json.dumps({"title": "Add a clear command", "steps": steps}, indent=1))

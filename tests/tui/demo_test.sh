@@ -2,8 +2,10 @@
 # make demo (tests/demo.sh) through the README's walkthrough: the samples are listed (the
 # sample box demo-box is a real, private box with the real OpenCode server); u brings a box
 # up from the demo project; the Detail pane says the box is private; l shows its server's
-# output; a hands the terminal to the real `opencode attach` through the tunnel and ctrl-c
-# returns to the dashboard; p pulls demo-box's work as branch e2b/demo-box in the project;
+# output; a hands the terminal to the real `opencode attach` through the tunnel, where a
+# task given to the box's scripted model plans a todo list, edits todo.py, writes a test,
+# asks before running the tests (allowed) and answers; ctrl-c returns to the dashboard; p
+# pulls the work (the sample commit and the agent's) as branch e2b/demo-box in the project;
 # q stops the server and removes everything.
 . "$(dirname "$0")/common.sh"
 if ! command -v opencode >/dev/null; then
@@ -53,6 +55,16 @@ tmux_type a
 if tmux_wait "Ask anything" 120 2>"$T_TMP/wait.err"; then t_pass "a hands the terminal to the real opencode attach (through the tunnel)"; else
     t_fail "a hands the terminal to the real opencode attach (through the tunnel)" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
 t_ok "the attach command got the tunnel's loopback URL" pgrep -f "opencode attach http://127.0.0.1:[0-9]* --dir $proj"
+dash_check "the box's OpenCode uses the demo's scripted model" "Scripted demo model"
+tmux_type "Add a command that clears the finished items"
+tmux_keys Enter
+if tmux_wait "Permission required" 120 2>"$T_TMP/wait.err"; then t_pass "the agent plans, edits, writes a test, then asks to run a shell command"; else
+    t_fail "the agent plans, edits, writes a test, then asks to run a shell command" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+t_contains "the command it asks for" "$(tmux_capture)" "python3 -m unittest"
+tmux_keys Enter
+if tmux_wait "The tests pass" 120 2>"$T_TMP/wait.err"; then t_pass "allowed, it runs the tests and answers"; else
+    t_fail "allowed, it runs the tests and answers" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+t_contains "with its todo list done" "$(tmux_capture)" "[✓] Run the tests"
 back=0
 for _ in 1 2 3 4 5; do
     tmux_keys C-c
@@ -63,8 +75,9 @@ t_ok "the attach command has ended" sh -c "! pgrep -f 'opencode attach http://12
 tmux_type p
 if tmux_wait "pulled demo-box into branch e2b/demo-box" 120 2>"$T_TMP/wait.err"; then t_pass "p pulls the work and says where"; else
     t_fail "p pulls the work and says where" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
-t_eq "the branch e2b/demo-box holds the box's commit" "$(git -C "$proj" log -1 --format=%s e2b/demo-box 2>&1)" "Add done(), with a test"
-t_eq "with its test" "$(git -C "$proj" show --name-only --format= e2b/demo-box | sort | tr '\n' ' ')" "test_done.py todo.py "
+t_eq "the branch e2b/demo-box holds the sample commit" "$(git -C "$proj" log -1 --format=%s e2b/demo-box~1 2>&1)" "Add done(), with a test"
+t_eq "and the agent's work on top" "$(git -C "$proj" show --name-only --format= e2b/demo-box | sort | tr '\n' ' ')" "test_clear.py todo.py "
+t_ok "todo.py has the agent's clear()" sh -c "git -C '$proj' show e2b/demo-box:todo.py | grep -q 'def clear(items):'"
 t_eq "the project's own branch is untouched" "$(git -C "$proj" log -1 --format=%s main)" "A tiny todo list"
 tmux_keys Escape
 
