@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -395,8 +396,12 @@ static void *accept_main(void *arg)
         if (wait_fd(t, t->listen_fd, POLLIN, -1) < 0)
             break;
         int fd = accept4(t->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd < 0)
+        if (fd < 0) {
+            /* Out of descriptors or memory: the next try after a pause, not a spin. */
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                wait_fd(t, t->stop_pipe[0], POLLIN, 200);
             continue;
+        }
         reap(t, false);
         atomic_fetch_add(&t->accepted, 1);
         pthread_mutex_lock(&t->lock);
@@ -519,7 +524,14 @@ e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err)
     }
     t->port = ntohs(sa.sin_port);
     snprintf(t->url, sizeof t->url, "http://127.0.0.1:%d", t->port);
-    if (pthread_create(&t->acceptor, NULL, accept_main, t) != 0) {
+    /* The tunnel's threads take no signals: the program's handlers run on its own thread,
+     * as they did before the tunnel (the acceptor's connections inherit the mask). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int started = pthread_create(&t->acceptor, NULL, accept_main, t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started != 0) {
         *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot start the tunnel's thread");
         tunnel_free(t);
         return NULL;

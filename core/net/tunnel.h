@@ -19,9 +19,10 @@
  *
  * Threads: the tunnel runs on threads of its own (one that accepts, one per connection),
  * because its main user, the attach command, runs while the dashboard's loop is parked
- * inside a loop callback (see tui/attach.c); nothing here touches an e2b_loop. Open and
- * close are called from one thread; close stops accepting, ends every connection and joins
- * every thread before it returns.
+ * inside a loop callback (see tui/attach.c); nothing here touches an e2b_loop. Its threads
+ * block every signal (the program's handlers keep running on the program's threads). Open
+ * and close are called from one thread; close stops accepting, ends every connection and
+ * joins every thread before it returns.
  *
  * Secrets: the added headers are copied and wiped on close; they are never logged and never
  * sent to the client. A connection whose request does not come within 60 s is dropped; at

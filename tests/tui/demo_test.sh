@@ -55,6 +55,9 @@ tmux_type a
 if tmux_wait "Ask anything" 120 2>"$T_TMP/wait.err"; then t_pass "a hands the terminal to the real opencode attach (through the tunnel)"; else
     t_fail "a hands the terminal to the real opencode attach (through the tunnel)" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
 t_ok "the attach command got the tunnel's loopback URL" pgrep -f "opencode attach http://127.0.0.1:[0-9]* --dir $proj"
+tunnel=$(pgrep -af "opencode attach http://127.0.0.1:[0-9]* --dir $proj" | grep -o 'http://127.0.0.1:[0-9]*' | head -1)
+t_eq "the tunnel adds the token, not the password (401 without it)" \
+    "$(curl -s -o /dev/null -w '%{http_code}' "$tunnel/global/health")" 401
 dash_check "the box's OpenCode uses the demo's scripted model" "Scripted demo model"
 tmux_type "Add a command that clears the finished items"
 tmux_keys Enter
@@ -72,6 +75,7 @@ for _ in 1 2 3 4 5; do
 done
 t_eq "quitting opencode returns to the dashboard" "$back" 1
 t_ok "the attach command has ended" sh -c "! pgrep -f 'opencode attach http://127.0.0.1:[0-9]* --dir $proj' >/dev/null"
+t_eq "and the tunnel with it (its port is closed)" "$(curl -s -o /dev/null -w '%{http_code}' "$tunnel/global/health")" 000
 tmux_type p
 if tmux_wait "pulled demo-box into branch e2b/demo-box" 120 2>"$T_TMP/wait.err"; then t_pass "p pulls the work and says where"; else
     t_fail "p pulls the work and says where" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
