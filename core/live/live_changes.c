@@ -46,9 +46,14 @@ struct live_changes {
     char *out;
     size_t olen, cap;
     bool out_cut;
+
+    /* A turn's end (the agent's idle time moves on) reads the list again. */
+    bool subscribed;
+    int64_t seen_turn_end; /* the idle_since_ms last seen, -1 = nothing seen yet */
 };
 
 static void kick(struct live_changes *c);
+static void on_agents_changed(void *ud, unsigned what);
 
 static void set_status(struct live_changes *c, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -69,6 +74,8 @@ static void set_status(struct live_changes *c, bool error, const char *fmt, ...)
 
 static void destroy(struct live_changes *c)
 {
+    if (c->subscribed && !c->m->closing)
+        e2b_live_unsubscribe(c->m, on_agents_changed, c);
     changes_list_clear(&c->list);
     log_lines_clear(&c->diff);
     e2b_envd_free(c->envd);
@@ -354,6 +361,24 @@ static void kick(struct live_changes *c)
     c->kick_timer = e2b_loop_timer_add(c->m->loop, 0, on_kick, c);
 }
 
+/* ---- the agent's turns ---- */
+
+static void on_agents_changed(void *ud, unsigned what)
+{
+    struct live_changes *c = ud;
+    (void)what;
+    if (c->closed)
+        return;
+    const e2b_agent_status *st = e2b_live_agent(c->m, c->id);
+    if (!st)
+        return;
+    int64_t end = st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
+    bool ended = c->seen_turn_end >= 0 && end != 0 && end != c->seen_turn_end;
+    c->seen_turn_end = end;
+    if (ended)
+        live_changes_refresh(c); /* a timer starts the read: not inside this callback */
+}
+
 /* ---- the interface ---- */
 
 /* The project directory and base from the box's record (the directory is not in the
@@ -388,6 +413,9 @@ struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id)
     snprintf(c->id, sizeof c->id, "%s", sandbox_id);
     log_lines_init(&c->diff, E2B_CHANGES_DIFF_LINES);
     read_record(c);
+    const e2b_agent_status *st = e2b_live_agent(m, c->id);
+    c->seen_turn_end = !st ? -1 : st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
+    c->subscribed = e2b_live_subscribe(m, E2B_LIVE_AGENTS, on_agents_changed, c) == 0;
     live_changes_refresh(c);
     return c;
 }
@@ -397,6 +425,9 @@ void live_changes_close(struct live_changes *c)
     if (!c)
         return;
     c->closed = true;
+    if (c->subscribed && !c->m->closing)
+        e2b_live_unsubscribe(c->m, on_agents_changed, c);
+    c->subscribed = false;
     if (c->kick_timer)
         e2b_loop_timer_cancel(c->m->loop, c->kick_timer);
     c->kick_timer = 0;
