@@ -55,7 +55,7 @@ enum notify_event notify_event_for(const struct notify_box *prev, const e2b_agen
 }
 
 /* Appends s to buf (at *pos), cut to fit. */
-static void put(char *buf, size_t bufsz, size_t *pos, const char *s)
+static void notify_put(char *buf, size_t bufsz, size_t *pos, const char *s)
 {
     size_t n = strlen(s);
     if (*pos + n + 1 > bufsz)
@@ -69,13 +69,13 @@ static void put(char *buf, size_t bufsz, size_t *pos, const char *s)
 static void put_osc(char *buf, size_t bufsz, size_t *pos, bool tmux, const char *osc_body)
 {
     if (tmux) {
-        put(buf, bufsz, pos, "\033Ptmux;\033\033]");
-        put(buf, bufsz, pos, osc_body);
-        put(buf, bufsz, pos, "\a\033\\");
+        notify_put(buf, bufsz, pos, "\033Ptmux;\033\033]");
+        notify_put(buf, bufsz, pos, osc_body);
+        notify_put(buf, bufsz, pos, "\a\033\\");
     } else {
-        put(buf, bufsz, pos, "\033]");
-        put(buf, bufsz, pos, osc_body);
-        put(buf, bufsz, pos, "\a");
+        notify_put(buf, bufsz, pos, "\033]");
+        notify_put(buf, bufsz, pos, osc_body);
+        notify_put(buf, bufsz, pos, "\a");
     }
 }
 
@@ -101,7 +101,7 @@ size_t notify_format(unsigned modes, bool tmux, const char *body, char *buf, siz
         put_osc(buf, bufsz, &pos, tmux, osc);
     }
     if (modes & E2B_NOTIFY_BELL)
-        put(buf, bufsz, &pos, "\a");
+        notify_put(buf, bufsz, &pos, "\a");
     return pos;
 }
 
