@@ -53,7 +53,8 @@ typedef struct e2b_oc_config {
 
 /* A client (copies cfg). NULL with *err for a bad config or out of memory. */
 e2b_oc_client *e2b_oc_new(e2b_loop *loop, const e2b_oc_config *cfg, e2b_error **err);
-/* Frees the client: every call and stream must have called back (cancel them first). */
+/* Frees the client. Cancel its calls and streams first: their callbacks may still run
+ * later (with E2B_ERR_CANCELLED), and no longer touch the client. */
 void e2b_oc_free(e2b_oc_client *c);
 int e2b_oc_api(const e2b_oc_client *c);
 e2b_loop *e2b_oc_loop(const e2b_oc_client *c);
