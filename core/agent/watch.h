@@ -28,8 +28,8 @@ typedef void (*e2b_agent_watch_fn)(void *ud);
 /* Starts watching (copies oc). NULL with *err for a bad config or out of memory. */
 e2b_agent_watch *e2b_agent_watch_new(e2b_loop *loop, const e2b_oc_config *oc,
                                      e2b_agent_watch_fn on_change, void *ud, e2b_error **err);
-/* Stops everything at once: calls in flight are cancelled, and the done callbacks of
- * commands still in flight are NOT called. */
+/* Stops everything at once: calls in flight are cancelled; a command still in flight calls
+ * its done later (from the loop) with E2B_ERR_CANCELLED, without the watch. */
 void e2b_agent_watch_free(e2b_agent_watch *w);
 
 /* The current status (owned by the watch; valid until its next change). */

@@ -48,8 +48,14 @@ static void on_cmd(void *ud, e2b_oc_result *res, const e2b_error *err)
     cmd->calls[slot->i] = NULL;
     cmd->pending--;
     if (watch_cb_enter(w)) {
-        if (cmd->pending == 0)
+        /* the watch is gone: the command ends cancelled, without touching it */
+        if (cmd->pending == 0) {
+            e2b_error *e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+            if (cmd->done)
+                cmd->done(cmd->ud, NULL, e);
+            e2b_error_free(e);
             cmd_free(cmd);
+        }
         return;
     }
     if (err && !cmd->err)
