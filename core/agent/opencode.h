@@ -133,6 +133,12 @@ e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_d
 e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                           void *ud, e2b_error **err);
 
+/* v2 (1.18.33): whether the configured model (GET /config "model", "provider/id") is in the
+ * model catalog yet (GET /api/model): a prompt sent before it is lost without an error. res->
+ * healthy is true when it is listed, or when no model is configured; v1 always true. */
+e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
+                                e2b_error **err);
+
 /* ---- the event stream ---- */
 
 typedef enum e2b_oc_event_kind {

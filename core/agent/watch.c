@@ -355,6 +355,7 @@ bool watch_cb_enter(e2b_agent_watch *w)
 
 const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w) { return &w->st; }
 bool e2b_agent_watch_synced(const e2b_agent_watch *w) { return w->synced; }
+e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w) { return w->client; }
 
 void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused)
 {

@@ -38,6 +38,8 @@ const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w);
 bool e2b_agent_watch_synced(const e2b_agent_watch *w);
 /* The sandbox paused (true: stream closed, state "paused") or runs again (reconnects). */
 void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused);
+/* The watch's client, for calls of its own (borrowed: valid while the watch is). */
+e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
 /* Reconnect now (skip the backoff), e.g. after the user restarted the server. */
 void e2b_agent_watch_kick(e2b_agent_watch *w);
 

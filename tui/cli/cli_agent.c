@@ -384,11 +384,49 @@ static char *prompt_text(const cli_args *a)
     return s;
 }
 
+struct ready_wait {
+    int done;
+    bool ready;
+};
+
+static void on_ready(void *ud, e2b_oc_result *res, const e2b_error *err)
+{
+    struct ready_wait *r = ud;
+    r->done = 1;
+    r->ready = !err && res->healthy;
+}
+
+static void on_tick(void *ud)
+{
+    *(int *)ud = 1;
+}
+
+/* v2 (1.18.33): a prompt sent before the model catalog has the configured model is lost
+ * without an error (a new box's server needs some seconds): wait for it, within bounds. */
+static void wait_model(cli_ctx *c, const struct agent_box *b)
+{
+    e2b_oc_client *oc = e2b_agent_watch_client(b->w);
+    int64_t end = e2b_now_ms() + settle_timeout_ms();
+    while (e2b_oc_api(oc) == 2 && e2b_now_ms() < end) {
+        struct ready_wait r = {0};
+        if (!e2b_oc_model_ready(oc, on_ready, &r, NULL))
+            return;
+        e2b_wait(c->loop, &r.done);
+        if (r.ready)
+            return;
+        int tick = 0;
+        if (!e2b_loop_timer_add(c->loop, 500, on_tick, &tick))
+            return;
+        e2b_wait(c->loop, &tick);
+    }
+}
+
 static int prompt_box(cli_ctx *c, struct agent_box *b)
 {
     char *text = prompt_text(c->args);
     if (!text)
         return 1;
+    wait_model(c, b);
     struct cmd_wait w = {0};
     e2b_error *err = NULL;
     int started = e2b_agent_watch_prompt(b->w, NULL, c->args->new_session, text, on_cmd, &w, &err);
