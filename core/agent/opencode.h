@@ -1,5 +1,5 @@
 /* A client of one box's OpenCode server, asynchronous on core's loop, behind one interface
- * with two implementations: the v2 API under /api/* (OpenCode 2, config `opencode = 2`, the
+ * with two implementations: the v2 API under /api/... (OpenCode 2, config `opencode = 2`, the
  * default) and the v1 root routes (`opencode = 1`, OpenCode 1.x). What each call maps to is
  * in /doc of the server and in the project's reference page on the OpenCode server.
  *
@@ -42,7 +42,7 @@ typedef struct e2b_oc_call e2b_oc_call;
 typedef struct e2b_oc_stream e2b_oc_stream;
 
 typedef struct e2b_oc_config {
-    int api;                   /* 2 = /api/* (default when 0), 1 = root routes */
+    int api;                   /* 2 = /api/... (default when 0), 1 = root routes */
     const char *base_url;      /* the box's port URL, e.g. http://4096-<id>.localhost:3000 */
     const char *username;      /* NULL = "opencode" */
     const char *password;      /* the box's server password (a secret), NULL = no auth */
@@ -53,7 +53,8 @@ typedef struct e2b_oc_config {
 
 /* A client (copies cfg). NULL with *err for a bad config or out of memory. */
 e2b_oc_client *e2b_oc_new(e2b_loop *loop, const e2b_oc_config *cfg, e2b_error **err);
-/* Frees the client: every call and stream must have called back (cancel them first). */
+/* Frees the client. Cancel its calls and streams first: their callbacks may still run
+ * later (with E2B_ERR_CANCELLED), and no longer touch the client. */
 void e2b_oc_free(e2b_oc_client *c);
 int e2b_oc_api(const e2b_oc_client *c);
 e2b_loop *e2b_oc_loop(const e2b_oc_client *c);
@@ -127,10 +128,16 @@ e2b_oc_call *e2b_oc_prompt(e2b_oc_client *c, const char *session_id, const char 
 /* Interrupts session_id's turn (v2 interrupt, v1 abort). */
 e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                               void *ud, e2b_error **err);
-/* session_id's todo list (v1 /session/{id}/todo; v2 has no such route: an empty list with
- * status 404 comes back, and the todo.updated events are the source). */
+/* session_id's todo list (v1 /session/{id}/todo; 1.18.33's v2 has no such route: an empty
+ * list comes back, and the todo.updated events are the source). */
 e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                           void *ud, e2b_error **err);
+
+/* v2 (1.18.33): whether the configured model (GET /config "model", "provider/id") is in the
+ * model catalog yet (GET /api/model): a prompt sent before it is lost without an error. res->
+ * healthy is true when it is listed, or when no model is configured; v1 always true. */
+e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
+                                e2b_error **err);
 
 /* ---- the event stream ---- */
 
@@ -150,6 +157,8 @@ typedef enum e2b_oc_event_kind {
     E2B_OC_EV_ASKED,          /* a permission or question: request */
     E2B_OC_EV_REPLIED,        /* answered: request_id (text = the reply) */
     E2B_OC_EV_TODOS,          /* the todo list of session_id: todos */
+    E2B_OC_EV_USER_MESSAGE,   /* v1: message_id is the user's (its text parts are not the
+                                 assistant's) */
 } e2b_oc_event_kind;
 
 /* One event, normalised from either API. Everything is borrowed for the callback and
@@ -159,6 +168,7 @@ typedef struct e2b_oc_event {
     const char *type;        /* the server's own type name (bounded, sanitised) */
     const char *session_id;  /* or NULL */
     const char *key;         /* TEXT / TOOL: the part's or call's id */
+    const char *message_id;  /* TEXT, USER_MESSAGE: the message it belongs to, or NULL */
     const char *text;
     bool whole;              /* TEXT: text is the whole text so far, not a delta */
     const char *tool, *state;
@@ -180,7 +190,7 @@ typedef struct e2b_oc_event {
  * Returns 0, or -1 for JSON that is not an event (the event is then to be ignored). */
 typedef struct e2b_oc_event_scratch {
     void *json;                  /* private */
-    char *strs[16];
+    char *strs[24];
     size_t nstrs;
     e2b_agent_request request;
     e2b_agent_todo *todos;
