@@ -1,5 +1,6 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
+#include "core/agent/agent.h"
 #include "core/e2b/config.h"
 #include "keystore/keystore.h"
 #include "tui/cli/cli.h"
@@ -37,6 +38,17 @@ static void print_help(FILE *f)
           "                           manage model API keys stored as E2B secrets; the value\n"
           "                           comes from the provider's variable (ANTHROPIC_API_KEY,\n"
           "                           OPENAI_API_KEY, OPENROUTER_API_KEY), else from stdin\n"
+          "  --status [NAME] [--json] each box's agent: state, session, todos, pending request\n"
+          "  --prompt NAME [TEXT]     send TEXT (stdin when absent or -) to the box's agent;\n"
+          "       [--new-session]     prints the session id (--up ... --prompt TEXT or\n"
+          "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
+          "  --wait NAME [--timeout SECONDS]\n"
+          "                           wait until the agent stops working: exit 0 idle after\n"
+          "                           a finished turn, 1 the turn failed, 6 waiting for you\n"
+          "                           (the request on stderr), 7 timed out, 3 no such box\n"
+          "  --reply NAME once|always|reject [REQUEST_ID]\n"
+          "                           answer the agent's permission request (the oldest)\n"
+          "  --interrupt NAME         interrupt the agent's turn\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -54,7 +66,7 @@ static void print_help(FILE *f)
           "  --public                 --up: open the box's ports to anyone with the password\n"
           "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME\n"
-          "  --json                   --list: print JSON\n"
+          "  --json                   --list, --status: print JSON\n"
           "\n"
           "Dashboard options:\n"
           "  --refresh SECONDS        refresh the lists every SECONDS (default "
@@ -64,7 +76,9 @@ static void print_help(FILE *f)
           "  --no-color               no colours (also NO_COLOR)\n"
           "\n"
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
-          "4 authentication, 5 conflict (e.g. diverged branch).\n"
+          "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
+          "you (--wait), 7 timed out (--wait). A script: e2b-tui --up --prompt-file task.md\n"
+          "&& e2b-tui --wait feat-x && e2b-tui --pull feat-x\n"
           "\n"
           "Environment: E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL,\n"
           "E2B_TUI_KEYSTORE, E2B_TUI_HEALTH_TIMEOUT, E2B_TUI_HTTP_TIMEOUT (seconds).\n"
@@ -202,6 +216,68 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         }
         return (a->name = required_value(argc, argv, i, "a secret name")) ? 1 : -1;
     }
+    if (strcmp(f, "--status") == 0) {
+        if (set_mode(a, CLI_STATUS, f) < 0)
+            return -1;
+        a->name = optional_value(argc, argv, i);
+        return 1;
+    }
+    if (strcmp(f, "--prompt") == 0) {
+        if (a->mode == CLI_UP) { /* --up ... --prompt TEXT */
+            if (*i + 1 < argc && (argv[*i + 1][0] != '-' || !strcmp(argv[*i + 1], "-")))
+                a->prompt_text = argv[++*i];
+            else
+                a->prompt_text = "-";
+            return 1;
+        }
+        if (set_mode(a, CLI_PROMPT, f) < 0)
+            return -1;
+        if (!(a->name = required_value(argc, argv, i, "a box name")))
+            return -1;
+        if (*i + 1 < argc && (argv[*i + 1][0] != '-' || !strcmp(argv[*i + 1], "-")))
+            a->prompt_text = argv[++*i];
+        return 1;
+    }
+    if (strcmp(f, "--prompt-file") == 0)
+        return (a->prompt_file = required_value(argc, argv, i, "a file")) ? 1 : -1;
+    if (strcmp(f, "--new-session") == 0)
+        return a->new_session = 1, 1;
+    if (strcmp(f, "--wait") == 0 || strcmp(f, "--interrupt") == 0) {
+        if (set_mode(a, f[2] == 'w' ? CLI_WAIT : CLI_INTERRUPT, f) < 0)
+            return -1;
+        return (a->name = required_value(argc, argv, i, "a box name")) ? 1 : -1;
+    }
+    if (strcmp(f, "--timeout") == 0) {
+        const char *v = required_value(argc, argv, i, "a number of seconds");
+        char *end;
+        long t;
+        if (!v)
+            return -1;
+        t = strtol(v, &end, 10);
+        if (*end || t < 1 || t > 86400) {
+            fprintf(stderr, "e2b-tui: --timeout must be a whole number of seconds from 1 to 86400, not '%s'\n", v);
+            return -1;
+        }
+        a->timeout_s = (int)t;
+        return 1;
+    }
+    if (strcmp(f, "--reply") == 0) {
+        if (set_mode(a, CLI_REPLY, f) < 0)
+            return -1;
+        if (!(a->name = required_value(argc, argv, i, "a box name")))
+            return -1;
+        const char *r = required_value(argc, argv, i, "once, always or reject");
+        e2b_agent_reply rep;
+        if (!r)
+            return -1;
+        if (e2b_agent_reply_parse(r, &rep) < 0) {
+            fprintf(stderr, "e2b-tui: --reply takes once, always or reject, not '%s'\n", r);
+            return -1;
+        }
+        a->reply = (int)rep;
+        a->request_id = optional_value(argc, argv, i);
+        return 1;
+    }
     if (strcmp(f, "--template") == 0)
         return (a->template_id = required_value(argc, argv, i, "a template")) ? 1 : -1;
     if (strcmp(f, "--dir") == 0)
@@ -227,8 +303,14 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST)
+    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS)
         bad = "--json";
+    else if ((a->prompt_text || a->prompt_file) && a->mode != CLI_UP && a->mode != CLI_PROMPT)
+        bad = a->prompt_file ? "--prompt-file" : "--prompt";
+    else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)
+        bad = "--new-session";
+    else if (a->timeout_s && a->mode != CLI_WAIT)
+        bad = "--timeout";
     else if ((a->template_id || a->hours || a->keep_failed || a->attach_after_up ||
               a->public_traffic) &&
              a->mode != CLI_UP)

@@ -12,6 +12,7 @@
 
 #include "core/live/live.h"
 #include "tui/actions.h"
+#include "tui/notify.h"
 #include "tui/options.h"
 #include "tui/term/keymap.h"
 #include "tui/widgets/dialog.h"
@@ -74,6 +75,8 @@ struct ui {
         enum flash_level level;
         long long expires_ms; /* 0 = no flash */
     } flash;
+
+    struct notify notify; /* a box waits for the user, finished or failed (tui/notify.h) */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */

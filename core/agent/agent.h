@@ -22,6 +22,7 @@
 #define E2B_AGENT_REQUESTS_MAX 16     /* pending requests kept */
 #define E2B_AGENT_SESSIONS_MAX 32     /* sessions kept (most recently updated first) */
 #define E2B_AGENT_ACTIVITY_MAX 48     /* recent activity entries kept per box */
+#define E2B_AGENT_ACTIVITY_BYTES 65536 /* and their text, at most (oldest dropped first) */
 
 /* The derived state of a box's agent, in the order a person cares about. */
 typedef enum e2b_agent_state {

@@ -21,6 +21,8 @@ enum oc_kind {
     OC_PROMPT,
     OC_INTERRUPT,
     OC_TODOS,
+    OC_CONFIG,  /* model_ready: the configured model */
+    OC_CATALOG, /* model_ready: the catalog */
 };
 
 struct e2b_oc_call {
@@ -166,6 +168,8 @@ static const char *kind_doing(enum oc_kind k)
     case OC_NEW_SESSION: return "making a new session";
     case OC_PROMPT: return "sending the prompt";
     case OC_INTERRUPT: return "interrupting the agent";
+    case OC_CONFIG: return "reading the agent's configuration";
+    case OC_CATALOG: return "reading the agent's model catalog";
     default: return "reading the agent's todo list";
     }
 }
@@ -199,6 +203,26 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
         res->session_id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
         return res->session_id && *res->session_id ? 0 : -1;
     }
+    case OC_CONFIG:
+        res->version = oc_str(root, "model", E2B_AGENT_TEXT_MAX); /* "provider/id" */
+        return json_is_object(root) ? 0 : -1;
+    case OC_CATALOG: {
+        json_t *arr = json_object_get(root, "data");
+        const char *want = call->text ? call->text : "";
+        const char *slash = strchr(want, '/');
+        size_t i;
+        json_t *m;
+        if (!json_is_array(arr))
+            return -1;
+        json_array_foreach(arr, i, m) {
+            const char *prov = json_string_value(json_object_get(m, "providerID"));
+            const char *id = json_string_value(json_object_get(m, "id"));
+            if (slash && prov && id && strlen(prov) == (size_t)(slash - want) &&
+                !strncmp(prov, want, (size_t)(slash - want)) && !strcmp(id, slash + 1))
+                res->healthy = true;
+        }
+        return 0;
+    }
     case OC_PROMPT:
         if (api == 2)
             res->message_id = oc_str(json_object_get(root, "data"), "id", E2B_AGENT_TEXT_MAX);
@@ -211,7 +235,8 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
 static bool needs_body(enum oc_kind k)
 {
     return k == OC_HEALTH || k == OC_SESSIONS || k == OC_ACTIVE || k == OC_PERMISSIONS ||
-           k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION;
+           k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION || k == OC_CONFIG ||
+           k == OC_CATALOG;
 }
 
 static void prompt_send(struct e2b_oc_call *call, e2b_error **err);
@@ -258,6 +283,22 @@ static void on_http(void *ud, const e2b_http_response *resp, const e2b_error *he
         prompt_send(call, &err);
         if (!err)
             return;
+    }
+    if (!err && call->kind == OC_CONFIG && !call->cancelled) {
+        /* the configured model: look for it in the catalog (none configured: ready) */
+        char *model = res.version;
+        res.version = NULL;
+        if (model && strchr(model, '/')) {
+            free(call->text);
+            call->text = model;
+            e2b_oc_result_clear(&res);
+            call->kind = OC_CATALOG;
+            if (call_send(call, "GET", "/api/model", NULL, &err) == 0)
+                return;
+        } else {
+            free(model);
+            res.healthy = true;
+        }
     }
     if (!err && call->kind == OC_PROMPT && call->session_id) {
         res.session_id = call->session_id;
@@ -498,4 +539,12 @@ e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_
     free(sid);
     free(path);
     return call;
+}
+
+e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
+                                e2b_error **err)
+{
+    /* v1 has no such wait: its health says enough */
+    return start(c, c->api == 1 ? OC_HEALTH : OC_CONFIG, "GET",
+                 c->api == 1 ? "/global/health" : "/config", NULL, done, ud, err);
 }

@@ -53,7 +53,8 @@ typedef struct e2b_oc_config {
 
 /* A client (copies cfg). NULL with *err for a bad config or out of memory. */
 e2b_oc_client *e2b_oc_new(e2b_loop *loop, const e2b_oc_config *cfg, e2b_error **err);
-/* Frees the client: every call and stream must have called back (cancel them first). */
+/* Frees the client. Cancel its calls and streams first: their callbacks may still run
+ * later (with E2B_ERR_CANCELLED), and no longer touch the client. */
 void e2b_oc_free(e2b_oc_client *c);
 int e2b_oc_api(const e2b_oc_client *c);
 e2b_loop *e2b_oc_loop(const e2b_oc_client *c);
@@ -131,6 +132,12 @@ e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_d
  * list comes back, and the todo.updated events are the source). */
 e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                           void *ud, e2b_error **err);
+
+/* v2 (1.18.33): whether the configured model (GET /config "model", "provider/id") is in the
+ * model catalog yet (GET /api/model): a prompt sent before it is lost without an error. res->
+ * healthy is true when it is listed, or when no model is configured; v1 always true. */
+e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
+                                e2b_error **err);
 
 /* ---- the event stream ---- */
 

@@ -49,6 +49,9 @@ static int dispatch(e2b_sse *p)
         rc = p->fn ? p->fn(p->ud, &ev) : 0;
     }
     reset_event(p);
+    /* give back what one large event made the buffers grow to */
+    if (p->data.cap > 64u * 1024)
+        e2b_buf_clear(&p->data);
     return rc;
 }
 
@@ -123,7 +126,9 @@ static int end_line(e2b_sse *p)
         rc = process_line(p, p->line.data ? p->line.data : "", p->line.len);
     }
     p->line.len = 0;
-    if (p->line.data)
+    if (p->line.cap > 64u * 1024)
+        e2b_buf_clear(&p->line);
+    else if (p->line.data)
         p->line.data[0] = 0;
     return rc;
 }

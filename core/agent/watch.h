@@ -28,7 +28,8 @@ typedef void (*e2b_agent_watch_fn)(void *ud);
 /* Starts watching (copies oc). NULL with *err for a bad config or out of memory. */
 e2b_agent_watch *e2b_agent_watch_new(e2b_loop *loop, const e2b_oc_config *oc,
                                      e2b_agent_watch_fn on_change, void *ud, e2b_error **err);
-/* Stops everything at once (calls in flight are cancelled; their ends only free). */
+/* Stops everything at once: calls in flight are cancelled; a command still in flight calls
+ * its done later (from the loop) with E2B_ERR_CANCELLED, without the watch. */
 void e2b_agent_watch_free(e2b_agent_watch *w);
 
 /* The current status (owned by the watch; valid until its next change). */
@@ -37,6 +38,8 @@ const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w);
 bool e2b_agent_watch_synced(const e2b_agent_watch *w);
 /* The sandbox paused (true: stream closed, state "paused") or runs again (reconnects). */
 void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused);
+/* The watch's client, for calls of its own (borrowed: valid while the watch is). */
+e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
 /* Reconnect now (skip the backoff), e.g. after the user restarted the server. */
 void e2b_agent_watch_kick(e2b_agent_watch *w);
 

@@ -4,6 +4,7 @@
 #include "core/util/str.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ enum key_id {
     K_HTTP_TIMEOUT,
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
+    K_NOTIFY,
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
     K_COUNT
@@ -43,6 +45,7 @@ static const char *const key_names[K_COUNT] = {
     "config",   "api_key",
     /* reliability */
     "http_timeout", "log_max", "orphan_sweep_delay",
+    "notify",
     "public_traffic",
 };
 
@@ -65,6 +68,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
+    cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
 }
 
@@ -212,6 +216,37 @@ static int set_reliability(e2b_config *cfg, int id, const char *value, char **wh
     return 0;
 }
 
+/* "bell", "bell, osc9", "osc9 | osc777", "none": words split by spaces, commas or '|'. */
+static int parse_notify(const char *value, unsigned *out)
+{
+    unsigned bits = 0;
+    bool none = false, any = false;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == '|' || *p == '\t')
+            p++;
+        size_t n = strcspn(p, " ,|\t");
+        if (!n)
+            break;
+        any = true;
+        if (n == 4 && !strncmp(p, "bell", 4))
+            bits |= E2B_NOTIFY_BELL;
+        else if (n == 4 && !strncmp(p, "osc9", 4))
+            bits |= E2B_NOTIFY_OSC9;
+        else if (n == 6 && !strncmp(p, "osc777", 6))
+            bits |= E2B_NOTIFY_OSC777;
+        else if (n == 4 && !strncmp(p, "none", 4))
+            none = true;
+        else
+            return -1;
+        p += n;
+    }
+    if (!any || (none && bits))
+        return -1;
+    *out = bits;
+    return 0;
+}
+
 int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
                    char **why)
 {
@@ -316,6 +351,12 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             return -1;
         }
         slot = &cfg->keystore;
+        break;
+    case K_NOTIFY:
+        if (parse_notify(value, &cfg->notify) < 0) {
+            *why = e2b_strfmt("notify must be none or a list of bell, osc9, osc777 (e.g. bell, osc9)");
+            return -1;
+        }
         break;
     case K_REFRESH:
         if (parse_int(value, 1, 3600, &n) < 0) {
@@ -688,6 +729,9 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->public_traffic ? "true" : "false");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
+            cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
+            cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");

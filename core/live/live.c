@@ -95,12 +95,14 @@ void e2b_live_free(e2b_live *m)
     if (m->loop) {
         live_refresh_stop(m);
         live_ops_shutdown(m);
+        live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
         /* Calls still in flight end now: their callbacks see closing and only free. */
         e2b_loop_free(m->loop);
         m->loop = NULL;
     }
+    live_agents_free(m);
     live_ops_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);

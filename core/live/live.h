@@ -47,7 +47,8 @@ enum e2b_live_what {
     E2B_LIVE_NOTICE = 1u << 4,    /* a message for the user: e2b_live_notice() */
     E2B_LIVE_LOGS = 1u << 5,      /* a log follower has new lines or a new status */
     E2B_LIVE_AGENTS = 1u << 6,    /* a box's agent status changed (e2b_live_agent) */
-    E2B_LIVE_ALL = 0x7fu,
+    E2B_LIVE_CHANGES = 1u << 7,   /* a Changes follower has a new list, diff or status */
+    E2B_LIVE_ALL = 0xffu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);

@@ -7,6 +7,7 @@
 struct keystore;
 struct ks_job;
 struct live_op;
+struct live_agents;
 
 struct live_sub {
     unsigned mask;
@@ -50,6 +51,10 @@ struct e2b_live {
     struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
     e2b_live_attach_fn attach_fn;
     void *attach_ud;
+
+    /* the boxes' agents (live_agents.c) */
+    struct live_agents *agents;
+    bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
 };
 
 /* Calls the subscribers of what. */
@@ -72,5 +77,11 @@ bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,
                   char *why, size_t whysz);
 void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
+
+/* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
+ * loop is freed (the watches go), free after it. */
+void live_agents_sync(e2b_live *m);
+void live_agents_shutdown(e2b_live *m);
+void live_agents_free(e2b_live *m);
 
 #endif

@@ -313,6 +313,12 @@ int cli_box(cli_ctx *c)
                 e2b_orphans_delay_ms(c->orphans) / 1000);
         cli_orphans_wait(c);
     }
+    if (rc == 0 && a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
+        /* --up ... --prompt: the box's first task */
+        char *name = strdup(e2b_box_op_result(op)->name);
+        rc = name ? cli_agent_prompt_after_up(c, name) : 1;
+        free(name);
+    }
     if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
         const e2b_box_result *r = e2b_box_op_result(op);
         if (a->mode == CLI_UP) {

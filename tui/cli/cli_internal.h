@@ -34,5 +34,9 @@ int cli_fail(const e2b_error *err);
 void cli_clean(const char *s, char *buf, size_t n);
 /* up, attach, stop, kill, pull. */
 int cli_box(cli_ctx *c);
+/* status, prompt, wait, reply, interrupt (cli_agent.c). */
+int cli_agent(cli_ctx *c);
+/* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
+int cli_agent_prompt_after_up(cli_ctx *c, const char *name);
 
 #endif

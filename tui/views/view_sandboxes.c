@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/views/agent_actions.h"
 #include "tui/views/screens.h"
+#include "tui/views/view_agent.h"
 #include "tui/views/view_detail.h"
 #include "tui/views/view_log.h"
 #include "tui/widgets/list.h"
@@ -18,6 +20,8 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_CPU] = {"CPU", 'C', 5, 6, true, false},
     [SBCOL_MEM] = {"MEM", 'M', 6, 8, true, false},
     [SBCOL_ENDS] = {"ENDS", 'E', 6, 10, false, false},
+    [SBCOL_AGENT] = {"AGENT", 'A', 5, 40, false, false},
+    [SBCOL_TODO] = {"TODO", 'D', 4, 7, false, false},
 };
 
 struct sandboxes_view {
@@ -75,6 +79,9 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     }
     if ((what & UI_CHANGED_CLOCK) && v->loaded)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
+    if ((what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES | UI_CHANGED_CLOCK)) &&
+        v->loaded)
+        agent_text_apply(&v->table, ui->model, agent_text_now_ms(), &dirty);
     if (dirty)
         ui->dirty = true;
 }
@@ -99,6 +106,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         return;
     }
     list_draw(v, ui, y, x, h, w);
+    agent_cells_colour(v, y, x, h, w);
 }
 
 /* ---- up: name, template, hours (the chain's state travels in its context) ---- */
@@ -195,11 +203,29 @@ static void open_pane(struct ui *ui, struct view *pane, const char *what)
         ui_flash(ui, FLASH_ERROR, "%s", what);
 }
 
+/* Enter / o: a watched box's Agent pane; any other sandbox's Details. */
+static void open_agent_or_detail(struct ui *ui, struct view *v, const struct table_row *r)
+{
+    if (e2b_live_agent(ui->model, r->id))
+        open_pane(ui, view_agent_new(ui, r->id, r->cells[SBCOL_NAME]), "agent: out of memory");
+    else
+        open_pane(ui, view_detail_new(ui, v), "detail: no row selected");
+}
+
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     if (list_act(v, ui, a))
         return true;
     const struct table_row *r = table_selected(&v->table);
+    if (agent_actions_handles(a) || a == ACT_AGENT) {
+        if (!r)
+            ui_flash(ui, FLASH_ERROR, "%s: no sandbox selected", action_info(a)->name);
+        else if (a == ACT_AGENT)
+            open_agent_or_detail(ui, v, r);
+        else
+            agent_actions_run(ui, r->id, r->cells[SBCOL_NAME], NULL, a);
+        return true;
+    }
     switch (a) {
     case ACT_DETAIL:
     case ACT_LOGS:
