@@ -1,11 +1,13 @@
 /* The agents of this machine's boxes (live.h "agents"): one core/agent/watch.h per box that
  * runs, made once its password has come from the store (a keystore job, off the loop
- * thread), paused with its sandbox, freed when the sandbox goes. The list is synced after
+ * thread) and, for a private box, its traffic token from a connect (the list does not carry
+ * it), paused with its sandbox, freed when the sandbox goes. The list is synced after
  * every changed sandbox list (live_refresh.c). */
 #include "core/live/live_internal.h"
 
 #include "core/agent/watch.h"
 #include "core/box/records.h"
+#include "core/util/str.h"
 #include "keystore/keystore.h"
 
 #include <stdio.h>
@@ -23,6 +25,15 @@ struct live_agent {
     bool paused;
     bool seen;                /* in the latest list (sync) */
     e2b_agent_status fixed;   /* shown while there is no watch (unknown / paused) */
+    struct token_call *token_call; /* connecting for the traffic token, or NULL */
+    char *password;           /* kept while the token comes (secret, wiped) */
+    char *token;              /* the sandbox's traffic token (secret, wiped), or NULL */
+};
+
+/* A connect in flight for an agent's token: outlives the agent when it is freed first. */
+struct token_call {
+    struct live_agent *t; /* NULL once the agent is gone */
+    e2b_api_call *call;
 };
 
 struct live_agents {
@@ -52,6 +63,13 @@ static struct live_agent *find(const e2b_live *m, const char *sandbox_id)
 
 static void agent_free(struct live_agent *t)
 {
+    if (t->token_call) {
+        struct token_call *c = t->token_call;
+        c->t = NULL;
+        e2b_api_cancel(c->call); /* its callback frees c */
+    }
+    e2b_wipe_free(t->password);
+    e2b_wipe_free(t->token);
     e2b_agent_watch_free(t->watch);
     if (t->pw_job)
         keystore_job_free(t->pw_job);
@@ -84,7 +102,7 @@ static void start_watch(struct live_agent *t, const char *password)
         .api = t->rec.opencode == 1 ? 1 : 2,
         .base_url = url,
         .password = password,
-        .traffic_token = sb ? sb->traffic_access_token : NULL,
+        .traffic_token = t->token ? t->token : sb ? sb->traffic_access_token : NULL,
         .directory = t->rec.dir,
     };
     e2b_error *err = NULL;
@@ -101,6 +119,56 @@ static void start_watch(struct live_agent *t, const char *password)
 }
 
 static void wake(void *ctx);
+
+static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    struct token_call *c = ud;
+    struct live_agent *t = c->t;
+    (void)status;
+    free(c);
+    if (t) {
+        t->token_call = NULL;
+        if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token)
+            t->token = strdup(sb->traffic_access_token);
+        /* Without the token the watch says what it can (the server refuses it). */
+        if (t->password && !t->m->closing)
+            start_watch(t, t->password);
+        e2b_wipe_free(t->password);
+        t->password = NULL;
+        live_notify(t->m, E2B_LIVE_AGENTS);
+    }
+    e2b_sandbox_free(sb);
+}
+
+/* A private box (made so by this machine: metadata e2b-tui.traffic = private) needs its
+ * traffic token, which only create and connect hand out: connect first (the box runs, so
+ * it only confirms its timeout, never shortens it), then watch. */
+static void start_watch_private(struct live_agent *t, const char *password)
+{
+    e2b_live *m = t->m;
+    const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
+    const char *traffic = sb ? e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC) : NULL;
+    struct token_call *c = NULL;
+    e2b_error *err = NULL;
+    if (t->token || !m->client || !traffic || strcmp(traffic, "private") != 0 ||
+        (sb->traffic_access_token && *sb->traffic_access_token) ||
+        !(c = calloc(1, sizeof *c)) || !(t->password = strdup(password))) {
+        free(c);
+        start_watch(t, password);
+        return;
+    }
+    c->t = t;
+    t->token_call = c;
+    c->call = e2b_api_connect(m->client, t->sandbox_id, 60, on_token, c, &err);
+    if (!c->call) {
+        e2b_error_free(err);
+        t->token_call = NULL;
+        free(c);
+        e2b_wipe_free(t->password);
+        t->password = NULL;
+        start_watch(t, password);
+    }
+}
 
 static void ask_password(struct live_agent *t)
 {
@@ -140,7 +208,7 @@ static void on_jobs(void *ud)
         keystore_job_free(t->pw_job);
         t->pw_job = NULL;
         if (rc == KS_OK && pw)
-            start_watch(t, pw);
+            start_watch_private(t, pw);
         else
             t->no_password = true; /* made elsewhere: its agent is not ours to watch */
         keystore_password_free(pw);
