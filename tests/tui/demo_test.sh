@@ -41,6 +41,26 @@ if tmux_wait "box feature is up" 240 2>"$T_TMP/wait.err"; then t_pass "u brings 
     t_fail "u brings the box up with the real OpenCode server" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
 dash_check "it is listed" "feature "
 
+# m: a task for feature's agent; AGENT goes working -> waiting for you -> (y) -> idle, done
+tmux_type /; tmux_type feature; tmux_keys Enter
+dash_check "the filter leaves the new box" "1/1"
+if tmux_wait "idle" 120 2>"$T_TMP/wait.err"; then t_pass "the AGENT column shows the private box's agent"; else
+    t_fail "the AGENT column shows the private box's agent" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+tmux_type m
+dash_check "m opens the message editor" "ctrl-d: send"
+tmux_type "Add a command that clears the finished items"
+tmux_keys C-d
+if tmux_wait "! waiting: bash: python3" 120 2>"$T_TMP/wait.err"; then t_pass "the agent works, then waits for you (a shell command)"; else
+    t_fail "the agent works, then waits for you (a shell command)" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+tmux_type y
+if tmux_wait "done   4/4" 120 2>"$T_TMP/wait.err"; then t_pass "y lets it run; it ends idle, done, its todo list 4/4"; else
+    t_fail "y lets it run; it ends idle, done, its todo list 4/4" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+tmux_type p
+if tmux_wait "pulled feature into branch e2b/feature" 120 2>"$T_TMP/wait.err"; then t_pass "p pulls feature's work"; else
+    t_fail "p pulls feature's work" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
+t_eq "e2b/feature holds the agent's work" "$(git -C "$proj" show --name-only --format= e2b/feature | sort | tr '\n' ' ')" "test_clear.py todo.py "
+tmux_keys Escape
+
 # the sample box: Detail, Log, attach, pull
 tmux_type /; tmux_type demo-box; tmux_keys Enter
 dash_check "the filter leaves the sample box" "1/1"
