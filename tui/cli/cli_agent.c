@@ -26,6 +26,7 @@ struct agent_box {
     e2b_agent_watch *w;
     char *why;              /* not watched: why (sanitised) */
     int got;                /* the sandbox lookup called back */
+    int private_box;        /* metadata e2b-tui.traffic = private: the token comes from connect */
 };
 
 static void on_get(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
@@ -41,7 +42,21 @@ static void on_get(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
         b->state = sb->state == E2B_STATE_PAUSED ? "paused" : "running";
         b->domain = sb->domain ? strdup(sb->domain) : NULL;
         b->token = sb->traffic_access_token ? strdup(sb->traffic_access_token) : NULL;
+        const char *traffic = e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC);
+        b->private_box = traffic && strcmp(traffic, "private") == 0;
     }
+    e2b_sandbox_free(sb);
+}
+
+/* A private box's traffic token: only create and connect hand it out (the box runs, so a
+ * connect only confirms its timeout, never shortens it). */
+static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    struct agent_box *b = ud;
+    (void)status;
+    b->got = 1;
+    if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token)
+        b->token = strdup(sb->traffic_access_token);
     e2b_sandbox_free(sb);
 }
 
@@ -68,6 +83,13 @@ static void box_start(cli_ctx *c, struct agent_box *b)
     e2b_wait(c->loop, &b->got);
     if (strcmp(b->state, "running"))
         return;
+    if (b->private_box && !b->token) {
+        b->got = 0;
+        if (e2b_api_connect(c->client, b->rec.sandbox_id, 60, on_token, b, &err))
+            e2b_wait(c->loop, &b->got);
+        e2b_error_free(err); /* without the token the watch tells what the server says */
+        err = NULL;
+    }
     char *pw = NULL;
     ks_error kerr = {0};
     if (!c->ks || keystore_get(c->ks, b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
