@@ -24,17 +24,42 @@ enum view_bit {
     VIEW_OPS = 1u << 7,
     VIEW_MESSAGES = 1u << 8,
     VIEW_TEMPLATES = 1u << 9,
+    VIEW_CHANGES = 1u << 10,
+    VIEW_AGENT = 1u << 11,
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
 #define VIEWS_SCROLL                                                                          \
-    (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES | VIEW_TEMPLATES)
-#define VIEWS_ANY 0x3ffu
+    (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES |             \
+     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT)
+/* Where a box's agent can be acted on: its row and its Agent pane. */
+#define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT)
+#define VIEWS_ANY 0xfffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
 #define ACTION_LIST(X)                                                                        \
-    X(DETAIL, "detail", "d enter", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")     \
+    X(DETAIL, "detail", "d", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")           \
+    X(AGENT, "agent", "enter o", VIEWS_SANDBOXES, 0,                                          \
+      "Agent: the box's sessions, activity, todos and pending request (else Details)")       \
+    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT, 0,                               \
+      "Changes: what the agent changed against the box's base, file by file")                \
+    X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \
+      "Allow the box's pending request once")                                                 \
+    X(ALLOW_ALWAYS, "allow-always", "Y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                    \
+      "Allow the pending request from now on (asks first)")                                   \
+    X(REJECT, "reject", "n", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                \
+      "Reject the box's pending request (the turn ends)")                                     \
+    X(MESSAGE, "message", "m", VIEWS_AGENT_ACTS, ACTION_MUTATES,                              \
+      "Message the agent: the next task, to its current session (ctrl-e: $EDITOR)")          \
+    X(MESSAGE_NEW, "message-new", "ctrl-n", VIEWS_AGENT_ACTS, ACTION_MUTATES,                      \
+      "Message the agent in a new session")                                                  \
+    X(INTERRUPT, "interrupt", "i", VIEWS_AGENT_ACTS, ACTION_MUTATES,                          \
+      "Interrupt the agent's running turn")                                                   \
+    X(REREAD, "reread", "R", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
+      "Changes: read the box's changes again")                                               \
+    X(FOCUS, "focus", "tab", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
+      "Agent and Changes panes: move between the parts (sessions/activity, files/diff)")     \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
       "Start a box from a git project (name, template, hours, directory)")                    \
@@ -56,7 +81,7 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Fork the box into boxes NAME-2, NAME-3, ... (asks how many)")                          \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
       "Cancel a box operation: the newest, or in Operations the selected one")                \
-    X(OPERATIONS, "operations", "o", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
+    X(OPERATIONS, "operations", "O", VIEWS_ANY & ~VIEW_OPS, 0,                                 \
       "Operations: the running box operations with their steps and bytes")                   \
     X(MESSAGES, "messages", "ctrl-g", VIEWS_ANY & ~VIEW_MESSAGES, 0,                          \
       "Messages: every status-line message, whole, with its time (:messages)")               \
@@ -93,7 +118,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
     X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line (Tab completes, Up recalls): :boxes :all :ops :messages :q")             \
+      "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :q")    \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
     X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \

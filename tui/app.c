@@ -13,6 +13,7 @@
 
 #include "core/util/error.h"
 #include "core/util/log.h"
+#include "tui/agent_text.h"
 #include "tui/attach.h"
 #include "tui/op_status.h"
 #include "tui/sandbox_rows.h"
@@ -126,6 +127,12 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     case CMD_SECRETS: ui_show_tab(ui, TAB_SECRETS); return;
     case CMD_OPS: open_operations(ui); return;
     case CMD_MESSAGES: open_messages(ui); return;
+    case CMD_WAITING:
+        /* The boxes waiting for you: their AGENT cell starts with the waiting mark. */
+        ui_show_tab(ui, TAB_BOXES);
+        table_set_filter(&ui->tabs[TAB_BOXES]->table, AGENT_WAITING_MARK);
+        ui->dirty = true;
+        return;
     case CMD_HELP:
         ui->help_open = true;
         ui->help_top = 0;
@@ -394,7 +401,7 @@ static bool ops_status(struct ui *ui, char *buf, size_t bufsz)
     if (n == 1)
         snprintf(buf, bufsz, " %s   (ctrl-x cancels)", line);
     else
-        snprintf(buf, bufsz, " %zu operations running (o lists them); newest: %s", n, line);
+        snprintf(buf, bufsz, " %zu operations running (O lists them); newest: %s", n, line);
     return true;
 }
 
@@ -415,6 +422,11 @@ static void draw_status(struct ui *ui)
         role = ROLE_INFO;
     } else if (v->has_table && v->table.filter) {
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
+    } else if (e2b_live_agents_waiting(ui->model)) {
+        size_t w = e2b_live_agents_waiting(ui->model);
+        snprintf(left, sizeof left, " ! %zu box%s waiting for you (:waiting lists them)   ? help", w,
+                 w == 1 ? "" : "es");
+        role = ROLE_WAITING;
     } else {
         /* Only what works here. */
         unsigned bit = ui_current_bit(ui);
@@ -573,6 +585,11 @@ static void on_model(void *ud, unsigned what)
     }
     if (what & E2B_LIVE_OPS)
         ui->dirty = true; /* the status line */
+    if (what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES)) {
+        notify_check(&ui->notify, ui->model);
+        if (what & E2B_LIVE_AGENTS)
+            ui->dirty = true; /* the status line counts the boxes waiting */
+    }
     if (what & ~(unsigned)E2B_LIVE_NOTICE)
         ui_changed(ui, what);
 }
@@ -726,6 +743,8 @@ int tui_run(const struct tui_options *opts)
     }
     if (log_problem)
         ui_flash(&ui, FLASH_ERROR, "%s", log_problem);
+    const char *tmux = getenv("TMUX");
+    notify_init(&ui.notify, e2b_live_config(ui.model)->notify, STDOUT_FILENO, tmux && *tmux);
     load_key_config(&ui);
     if (cfg_problem[0])
         ui_flash(&ui, FLASH_ERROR, "%s", cfg_problem);
@@ -763,6 +782,7 @@ int tui_run(const struct tui_options *opts)
     e2b_live_free(ui.model);
     ui.model = NULL;
     destroy_views(&ui);
+    notify_clear(&ui.notify);
     e2b_log_close();
     if (lrc != 0) {
         fputs("e2b-tui: the event loop failed\n", stderr);

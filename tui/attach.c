@@ -37,11 +37,14 @@ static void hold_fn(int st, void *ctx, char *buf, size_t bufsz)
     attach_hint(st, ctx, buf, bufsz);
 }
 
-/* Runs the attach command with the password only in its environment; returns the wait
+/* Runs the attach command with the password only in its environment and {url} a loopback
+ * tunnel to the box's server, open for the command's lifetime (the tunnel has threads of
+ * its own: this loop is parked in a callback until the command ends). Returns the wait
  * status or -1. */
-static int run_attach(const e2b_config *cfg, const e2b_box_result *r)
+static int run_attach(const e2b_config *cfg, const e2b_box_result *r, e2b_tunnel *tun)
 {
-    char **argv = e2b_box_command_argv(cfg->attach_command, r->url, r->dir, E2B_BOX_PORT);
+    char **argv = e2b_box_command_argv(cfg->attach_command, e2b_tunnel_url(tun), r->dir,
+                                       E2B_BOX_PORT);
     if (!argv)
         return -1;
     size_t n = 0;
@@ -83,7 +86,15 @@ void attach_run(void *ud, const char *name, const e2b_box_result *r)
      * back up into envd and, through it, block the server's output. */
     if (ui->pane && ui->pane->ops->bit == VIEW_LOG)
         ui_set_pane(ui, NULL);
-    int st = run_attach(e2b_live_config(ui->model), r);
+    e2b_error *terr = NULL;
+    e2b_tunnel *tun = e2b_box_tunnel_open(r, &terr);
+    if (!tun) {
+        ui_flash(ui, FLASH_ERROR, "attach %s: %s", name, e2b_error_message(terr));
+        e2b_error_free(terr);
+        return;
+    }
+    int st = run_attach(e2b_live_config(ui->model), r, tun);
+    e2b_tunnel_close(tun);
     ui->full_redraw = ui->dirty = true;
     if (st == -1)
         ui_flash(ui, FLASH_ERROR, "attach %s: the attach command could not be run", name);

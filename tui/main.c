@@ -1,5 +1,6 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
+#include "core/agent/agent.h"
 #include "core/e2b/config.h"
 #include "keystore/keystore.h"
 #include "core/git/gitwork.h"
@@ -27,7 +28,10 @@ static void print_help(FILE *f)
           "  --up [NAME]              start a box from the current git project\n"
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
+          "       [--public]          a box whose ports need no traffic token\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
+          "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
+          "                           its traffic token, not its password) until Ctrl-C\n"
           "  --stop NAME|ID           pause a box or sandbox (paused already is no error)\n"
           "  --kill NAME|ID           delete a box (record and password too) or sandbox\n"
           "  --resume NAME|ID         resume a paused box or sandbox for its own hours\n"
@@ -48,6 +52,17 @@ static void print_help(FILE *f)
           "                           manage model API keys stored as E2B secrets; the value\n"
           "                           comes from the provider's variable (ANTHROPIC_API_KEY,\n"
           "                           OPENAI_API_KEY, OPENROUTER_API_KEY), else from stdin\n"
+          "  --status [NAME] [--json] each box's agent: state, session, todos, pending request\n"
+          "  --prompt NAME [TEXT]     send TEXT (stdin when absent or -) to the box's agent;\n"
+          "       [--new-session]     prints the session id (--up ... --prompt TEXT or\n"
+          "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
+          "  --wait NAME [--timeout SECONDS]\n"
+          "                           wait until the agent stops working: exit 0 idle after\n"
+          "                           a finished turn, 1 the turn failed, 6 waiting for you\n"
+          "                           (the request on stderr), 7 timed out, 3 no such box\n"
+          "  --reply NAME once|always|reject [REQUEST_ID]\n"
+          "                           answer the agent's permission request (the oldest)\n"
+          "  --interrupt NAME         interrupt the agent's turn\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -62,8 +77,10 @@ static void print_help(FILE *f)
           "  --hours H                hours of a new box (default 1); --extend: from now\n"
           "  --dir PATH               the git project (default: the current directory)\n"
           "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
+          "  --public                 --up: open the box's ports to anyone with the password\n"
+          "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME\n"
-          "  --json                   --list, --secrets list: print JSON\n"
+          "  --json                   --list, --secrets list, --status: print JSON\n"
           "\n"
           "Dashboard options:\n"
           "  --refresh SECONDS        refresh the lists every SECONDS (default "
@@ -74,7 +91,9 @@ static void print_help(FILE *f)
           "  --print-keys[=conf|man]  print the key bindings (conf: as share/keys.conf)\n"
           "\n"
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
-          "4 authentication, 5 conflict (e.g. diverged branch).\n"
+          "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
+          "you (--wait), 7 timed out (--wait). A script: e2b-tui --up --prompt-file task.md\n"
+          "&& e2b-tui --wait feat-x && e2b-tui --pull feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
           "\n"
@@ -174,6 +193,10 @@ static const struct {
     {"--kill", CLI_KILL, OPERAND_REQUIRED, "a box name or sandbox id", 1},
     {"--resume", CLI_RESUME, OPERAND_REQUIRED, "a box name or sandbox id", 1},
     {"--extend", CLI_EXTEND, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+    {"--tunnel", CLI_TUNNEL, OPERAND_REQUIRED, "a box name", 1},
+    {"--status", CLI_STATUS, OPERAND_OPTIONAL, "a box name", 1},
+    {"--wait", CLI_WAIT, OPERAND_REQUIRED, "a box name", 1},
+    {"--interrupt", CLI_INTERRUPT, OPERAND_REQUIRED, "a box name", 1},
 };
 #define N_NAMED_MODES (sizeof named_modes / sizeof named_modes[0])
 
@@ -211,6 +234,8 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->keep_failed = 1, 1;
     if (strcmp(f, "--force") == 0)
         return a->force = 1, 1;
+    if (strcmp(f, "--public") == 0)
+        return a->public_traffic = 1, 1;
     if (strcmp(f, "--attach") == 0 && a->mode == CLI_UP) {
         a->attach_after_up = 1; /* "--up NAME --attach" */
         return 1;
@@ -227,6 +252,58 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
             return -1;
         if (v)
             a->name = v;
+        return 1;
+    }
+    if (strcmp(f, "--prompt") == 0) {
+        if (a->mode == CLI_UP) { /* --up ... --prompt TEXT */
+            if (*i + 1 < argc && (argv[*i + 1][0] != '-' || !strcmp(argv[*i + 1], "-")))
+                a->prompt_text = argv[++*i];
+            else
+                a->prompt_text = "-";
+            return 1;
+        }
+        if (set_mode(a, CLI_PROMPT, f) < 0)
+            return -1;
+        if (!(a->name = required_value(argc, argv, i, "a box name")))
+            return -1;
+        if (*i + 1 < argc && (argv[*i + 1][0] != '-' || !strcmp(argv[*i + 1], "-")))
+            a->prompt_text = argv[++*i];
+        return 1;
+    }
+    if (strcmp(f, "--prompt-file") == 0)
+        return (a->prompt_file = required_value(argc, argv, i, "a file")) ? 1 : -1;
+    if (strcmp(f, "--new-session") == 0)
+        return a->new_session = 1, 1;
+    if (strcmp(f, "--timeout") == 0) {
+        const char *v = required_value(argc, argv, i, "a number of seconds");
+        char *end;
+        long t;
+        if (!v)
+            return -1;
+        t = strtol(v, &end, 10);
+        if (*end || t < 1 || t > 86400) {
+            fprintf(stderr, "e2b-tui: --timeout must be a whole number of seconds from 1 to "
+                            "86400, not '%s'\n", v);
+            return -1;
+        }
+        a->timeout_s = (int)t;
+        return 1;
+    }
+    if (strcmp(f, "--reply") == 0) {
+        if (set_mode(a, CLI_REPLY, f) < 0)
+            return -1;
+        if (!(a->name = required_value(argc, argv, i, "a box name")))
+            return -1;
+        const char *r = required_value(argc, argv, i, "once, always or reject");
+        e2b_agent_reply rep;
+        if (!r)
+            return -1;
+        if (e2b_agent_reply_parse(r, &rep) < 0) {
+            fprintf(stderr, "e2b-tui: --reply takes once, always or reject, not '%s'\n", r);
+            return -1;
+        }
+        a->reply = (int)rep;
+        a->request_id = optional_value(argc, argv, i);
         return 1;
     }
     if (strcmp(f, "--secrets") == 0) {
@@ -299,13 +376,21 @@ static int place_operands(cli_args *a, const char **operands, int n)
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST &&
+    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->hours && a->mode != CLI_UP && a->mode != CLI_EXTEND)
         bad = "--hours";
-    else if ((a->template_id || a->keep_failed || a->attach_after_up) && a->mode != CLI_UP)
-        bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed" : "--attach";
+    else if ((a->prompt_text || a->prompt_file) && a->mode != CLI_UP && a->mode != CLI_PROMPT)
+        bad = a->prompt_file ? "--prompt-file" : "--prompt";
+    else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)
+        bad = "--new-session";
+    else if (a->timeout_s && a->mode != CLI_WAIT)
+        bad = "--timeout";
+    else if ((a->template_id || a->keep_failed || a->attach_after_up || a->public_traffic) &&
+             a->mode != CLI_UP)
+        bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed"
+              : a->public_traffic ? "--public" : "--attach";
     else if (a->force && a->mode != CLI_PULL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)

@@ -115,6 +115,8 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
     rt->cells[SBCOL_MEM] = rt->mem;
     rt->cells[SBCOL_ENDS] = rt->ends;
     rt->cells[SBCOL_KIND] = e2b_sandbox_kind_name(sb->kind);
+    rt->cells[SBCOL_AGENT] = "-";
+    rt->cells[SBCOL_TODO] = "-";
 }
 
 int sandbox_rows_fill(struct table *t, enum sandbox_filter f, const e2b_sandbox_list *list,

@@ -13,6 +13,7 @@
 #include "core/live/live.h"
 #include "tui/actions.h"
 #include "tui/messages.h"
+#include "tui/notify.h"
 #include "tui/options.h"
 #include "tui/term/keymap.h"
 #include "tui/widgets/cmdline.h"
@@ -80,6 +81,8 @@ struct ui {
     } flash;
     struct messages messages; /* every flash, whole (the Messages pane) */
     struct cmdline cmdline;   /* the ':' line's history */
+
+    struct notify notify; /* a box waits for the user, finished or failed (tui/notify.h) */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */

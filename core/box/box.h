@@ -24,6 +24,7 @@
 #include "core/e2b/config.h"
 #include "core/util/error.h"
 #include "core/net/loop.h"
+#include "core/net/tunnel.h"
 #include "core/box/records.h"
 #include "keystore/keystore.h"
 
@@ -65,6 +66,12 @@ typedef struct e2b_box_result {
     int resumed;    /* attach: the box was paused and has been resumed (pull: and has
                      * been paused again at its end; 0 with a note when that failed) */
     int restarted;  /* attach: the server was not running and was started again */
+    /* attach: what a client of the box's server needs besides url and password, for the
+     * tunnel (core/net/tunnel.h) and the agent client. traffic_token is the sandbox's
+     * e2b-traffic-access-token (secret, wiped on free), NULL when the box is public; the same
+     * token is in the op's e2b_sandbox (traffic_access_token) from connect. */
+    char *traffic_token;
+    int port; /* the server's port in the box */
     uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
     /* pull */
     char *branch;  /* "e2b/<name>" */
@@ -94,6 +101,8 @@ typedef struct e2b_box_up_params {
     const char *template_id; /* NULL = cfg->template_id */
     int hours;               /* 0 = cfg->hours */
     int keep_failed;         /* leave the sandbox after a failure (for debugging) */
+    int public_traffic;      /* 1: ports open to anyone with the password (--public); 0: as
+                              * cfg->public_traffic (default private: the token is needed) */
     long health_timeout_ms;  /* 0 = 90 s */
     const char *from_snapshot; /* a snapshot's local name: create from it and send only
                                   what differs (template_id is then not used), or NULL */
@@ -108,6 +117,12 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
 e2b_box_op *e2b_box_attach(const e2b_box_env *env, const char *name, long health_timeout_ms,
                            e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
                            e2b_error **err);
+
+/* A loopback tunnel (core/net/tunnel.h) to the server of an attach result r: the attach
+ * command gets e2b_tunnel_url() as {url}; the tunnel adds the traffic token, never the
+ * password (a local user who finds the port still needs it). Close it when the client is
+ * done. NULL with *err. */
+e2b_tunnel *e2b_box_tunnel_open(const e2b_box_result *r, e2b_error **err);
 
 /* Pause; "already paused" is a note, not an error. Works for a box made on another
  * machine (found through its metadata). */

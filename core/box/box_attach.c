@@ -22,6 +22,9 @@ static void attach_healthy(e2b_box_op *op, const e2b_error *err)
         return;
     }
     op->res.password = strdup(op->password);
+    op->res.port = op->rec.port ? op->rec.port : E2B_BOX_PORT;
+    if (op->sb.traffic_access_token && *op->sb.traffic_access_token)
+        op->res.traffic_token = strdup(op->sb.traffic_access_token);
     box_op_finish(op, NULL);
 }
 

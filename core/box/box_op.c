@@ -115,6 +115,10 @@ static void op_release(e2b_box_op *op)
         explicit_bzero(r->password, strlen(r->password));
         free(r->password);
     }
+    if (r->traffic_token) {
+        explicit_bzero(r->traffic_token, strlen(r->traffic_token));
+        free(r->traffic_token);
+    }
     free(r->branch);
     free(r->commit);
     free(r->snapshot_id);

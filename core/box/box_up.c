@@ -22,6 +22,13 @@
 static void up_fail(e2b_box_op *op, e2b_error *err, const char *step);
 static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *err);
 
+/* Whether the new box's ports are open to anyone with the password (--public or
+ * public_traffic = true); otherwise they need the sandbox's traffic token. */
+static int box_up_public(const e2b_box_op *op)
+{
+    return op->up.public_traffic || op->env.cfg->public_traffic;
+}
+
 static void set_action(e2b_error *e, e2b_box_op *op, const char *step)
 {
     if (!e->action)
@@ -379,6 +386,7 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     char hours[16];
     snprintf(hours, sizeof hours, "%d", op->rec.hours);
     e2b_metadata_set(&md, E2B_META_HOURS, hours);
+    e2b_metadata_set(&md, E2B_META_TRAFFIC, box_up_public(op) ? "public" : "private");
     if (e2b_box_password(op->up_nonce) == 0) {
         e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
         /* In the journal before the create is sent: a crash from here until the record is
@@ -391,6 +399,12 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
         }
     }
     json_t *network = e2b_provider_network(&op->secrets, &env);
+    /* Private unless asked: the ports then answer only requests with the traffic token. */
+    if (!box_up_public(op)) {
+        if (!network)
+            network = json_object();
+        json_object_set_new(network, "allowPublicTraffic", json_false());
+    }
     e2b_create_params p = {.template_id = op->rec.template_id,
                            .timeout_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600,
                            .metadata = &md, .env_vars = env.count ? &env : NULL,

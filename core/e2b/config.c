@@ -4,6 +4,7 @@
 #include "core/util/str.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ enum key_id {
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
     K_TEMPLATE_TTL,
+    K_NOTIFY,
+    /* boxes' network */
+    K_PUBLIC_TRAFFIC,
     K_COUNT
 };
 
@@ -42,6 +46,8 @@ static const char *const key_names[K_COUNT] = {
     "config",   "api_key",
     /* reliability */
     "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
+    "notify",
+    "public_traffic",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -64,6 +70,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
+    cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
 }
 
@@ -223,6 +230,37 @@ static int set_reliability(e2b_config *cfg, int id, const char *value, char **wh
     return 0;
 }
 
+/* "bell", "bell, osc9", "osc9 | osc777", "none": words split by spaces, commas or '|'. */
+static int parse_notify(const char *value, unsigned *out)
+{
+    unsigned bits = 0;
+    bool none = false, any = false;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == '|' || *p == '\t')
+            p++;
+        size_t n = strcspn(p, " ,|\t");
+        if (!n)
+            break;
+        any = true;
+        if (n == 4 && !strncmp(p, "bell", 4))
+            bits |= E2B_NOTIFY_BELL;
+        else if (n == 4 && !strncmp(p, "osc9", 4))
+            bits |= E2B_NOTIFY_OSC9;
+        else if (n == 6 && !strncmp(p, "osc777", 6))
+            bits |= E2B_NOTIFY_OSC777;
+        else if (n == 4 && !strncmp(p, "none", 4))
+            none = true;
+        else
+            return -1;
+        p += n;
+    }
+    if (!any || (none && bits))
+        return -1;
+    *out = bits;
+    return 0;
+}
+
 int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
                    char **why)
 {
@@ -296,6 +334,17 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
         }
         slot = &cfg->health_path;
         break;
+    case K_PUBLIC_TRAFFIC:
+        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
+            cfg->public_traffic = 1;
+        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
+                   strcmp(value, "no") == 0) {
+            cfg->public_traffic = 0;
+        } else {
+            *why = e2b_strfmt("public_traffic must be true or false");
+            return -1;
+        }
+        break;
     case K_OPENCODE:
         if (parse_int(value, 1, 2, &n) < 0) {
             *why = e2b_strfmt("opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
@@ -316,6 +365,12 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             return -1;
         }
         slot = &cfg->keystore;
+        break;
+    case K_NOTIFY:
+        if (parse_notify(value, &cfg->notify) < 0) {
+            *why = e2b_strfmt("notify must be none or a list of bell, osc9, osc777 (e.g. bell, osc9)");
+            return -1;
+        }
         break;
     case K_REFRESH:
         if (parse_int(value, 1, 3600, &n) < 0) {
@@ -682,8 +737,15 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->serve_command ? cfg->serve_command : "?",
             cfg->attach_command ? cfg->attach_command : "?",
             cfg->health_path ? cfg->health_path : "?");
+    fprintf(out, "new boxes:      %s (public_traffic = %s; --up --public for one box)\n",
+            cfg->public_traffic ? "public traffic: the password guards the server"
+                                : "private: ports need the sandbox's traffic token",
+            cfg->public_traffic ? "true" : "false");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
+            cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
+            cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");

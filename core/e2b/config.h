@@ -16,6 +16,9 @@
 #ifndef E2B_CONFIG_H
 #define E2B_CONFIG_H
 
+/* The notify key's bits. */
+enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 = 1u << 2 };
+
 #include "core/util/error.h"
 #include "core/util/limits.h"
 
@@ -58,11 +61,15 @@ typedef struct e2b_config {
     char *attach_command; /* attach_command; {url} and {dir} are substituted */
     char *health_path;    /* health_path */
     int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
+    int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
     char *keystore;       /* keystore backend name, default "auto" */
     int refresh_seconds;  /* refresh, default E2B_DEFAULT_REFRESH_S */
+    /* notify: how the dashboard tells that a box waits for the user, finished a turn or
+     * failed: a list of bell, osc9, osc777 (E2B_NOTIFY_* bits), or none; default bell. */
+    unsigned notify;
 
     /* Reliability (http_timeout, log_max, orphan_sweep_delay). */
     int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */

@@ -120,6 +120,8 @@ const char *e2b_sandbox_kind_name(e2b_sandbox_kind kind); /* "box", "workspace",
 #define E2B_META_BASE "e2b-tui.base"
 /* The box's lifetime in hours (what up gave it): a resume gives it that much again. */
 #define E2B_META_HOURS "e2b-tui.hours"
+/* "private" (ports need the traffic token) or "public"; absent on boxes made before. */
+#define E2B_META_TRAFFIC "e2b-tui.traffic"
 /* A random value per up, to find the sandbox of a create whose reply was lost. */
 #define E2B_META_UP "e2b-tui.up"
 

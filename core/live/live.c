@@ -95,6 +95,7 @@ void e2b_live_free(e2b_live *m)
     if (m->loop) {
         live_refresh_stop(m);
         live_ops_shutdown(m);
+        live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
         live_probes_join(m); /* their posts go to this loop */
@@ -103,6 +104,7 @@ void e2b_live_free(e2b_live *m)
         m->loop = NULL;
     }
     live_probes_free(m);
+    live_agents_free(m);
     live_ops_free(m);
     live_templates_free(m);
     e2b_client_free(m->client);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/agent/agent.h"
 #include "core/box/box.h"
 #include "core/e2b/api.h"
 #include "core/e2b/config.h"
@@ -46,8 +47,10 @@ enum e2b_live_what {
     E2B_LIVE_OPS = 1u << 3,       /* a box operation started, moved on or ended */
     E2B_LIVE_NOTICE = 1u << 4,    /* a message for the user: e2b_live_notice() */
     E2B_LIVE_LOGS = 1u << 5,      /* a log follower has new lines or a new status */
-    E2B_LIVE_TEMPLATES = 1u << 6, /* the templates list (e2b_live_templates_refresh) */
-    E2B_LIVE_ALL = 0x7fu,
+    E2B_LIVE_AGENTS = 1u << 6,    /* a box's agent status changed (e2b_live_agent) */
+    E2B_LIVE_CHANGES = 1u << 7,   /* a Changes follower has a new list, diff or status */
+    E2B_LIVE_TEMPLATES = 1u << 8, /* the templates list (e2b_live_templates_refresh) */
+    E2B_LIVE_ALL = 0x1ffu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);
@@ -255,5 +258,31 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id);
  * is ready. */
 typedef void (*e2b_live_attach_fn)(void *ud, const char *name, const e2b_box_result *r);
 void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
+
+/* ---- agents (live_agents.c): the OpenCode agent in each running box ----
+ *
+ * Every running sandbox that is one of this machine's boxes (it has a record and its
+ * password is in the store) is watched through core/agent/watch.h: one event stream per
+ * box, opened when the box runs and its server answers, closed when it pauses or goes.
+ * Other sandboxes have no agent status. Changes come as E2B_LIVE_AGENTS. */
+
+/* The agent status of the box shown as sandbox_id (owned by the model, valid until the next
+ * E2B_LIVE_AGENTS change), or NULL when it is not watched (not a box of this machine). A
+ * paused box's status says paused. */
+const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id);
+/* How many watched boxes are waiting for the user (for the status line). */
+size_t e2b_live_agents_waiting(const e2b_live *m);
+
+/* Commands on a box's agent (the result is a notice, the status follows through its
+ * stream). Return 0 when sent, or -1 when refused (not watched, nothing pending: notice). */
+/* Replies to request_id (NULL = the oldest pending) with once, always or reject. */
+int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *request_id,
+                         e2b_agent_reply reply);
+/* Sends text to session_id (NULL = the active session, or a new one when there is none),
+ * or to a new session when new_session. */
+int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
+                          bool new_session, const char *text);
+/* Interrupts the turn running in the box. */
+int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id);
 
 #endif

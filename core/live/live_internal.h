@@ -7,6 +7,7 @@
 struct keystore;
 struct ks_job;
 struct live_op;
+struct live_agents;
 
 struct live_sub {
     unsigned mask;
@@ -55,6 +56,9 @@ struct e2b_live {
 
     struct live_probe *probes; /* project probes on their threads (live_project.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
+    /* the boxes' agents (live_agents.c) */
+    struct live_agents *agents;
+    bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
 };
 
 /* Calls the subscribers of what. */
@@ -83,5 +87,11 @@ void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
 /* live_templates.c */
 void live_templates_free(e2b_live *m);
+
+/* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
+ * loop is freed (the watches go), free after it. */
+void live_agents_sync(e2b_live *m);
+void live_agents_shutdown(e2b_live *m);
+void live_agents_free(e2b_live *m);
 
 #endif

@@ -142,6 +142,7 @@ static void end_op(struct live_op *t, const e2b_error *err)
     if (!m->closing) {
         live_notify(m, E2B_LIVE_OPS);
         report(t, err);
+        m->agents_resync = true; /* a record may have come or gone */
         e2b_live_refresh_now(m);
     }
     /* Not inside the op's own callback: free it from the loop. */

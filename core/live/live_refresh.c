@@ -95,6 +95,8 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     if (list->unchanged && m->listed_once) {
         /* Byte for byte the last reply: nothing to parse, compare or draw. */
         e2b_sandbox_list_free(list);
+        if (m->agents_resync)
+            live_agents_sync(m);
         start_metrics(m);
         return;
     }
@@ -108,6 +110,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     list->count = 0;
     e2b_sandbox_list_free(list);
     m->listed_once = true;
+    live_agents_sync(m);
     live_notify(m, E2B_LIVE_SANDBOXES);
     if (nchanges)
         live_notice(m, E2B_LIVE_CHANGE, "%s", changes);

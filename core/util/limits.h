@@ -11,13 +11,23 @@
  *                              a nextToken seen before in the same list ends it too
  * Fixed caps, kept where they apply (they bound memory, not work a user may want more of):
  *   a bundle header 4 MiB, one header line 4096 bytes (core/git/bundle.h); the Log pane's
- *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box).
+ *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box); the
+ *   Changes pane's reads from a box (core/live/live_changes.c), the E2B_CHANGES_* below.
  * Algorithms over untrusted input are linear (e.g. core/util/overlap.h) or bounded by a
  * cap above. Checked before use: a limit reached is an error that names the key to raise. */
 #ifndef E2B_LIMITS_H
 #define E2B_LIMITS_H
 
 #include <stdint.h>
+
+/* What the Changes pane reads from a box: the file list's output (cut in the box too) and
+ * the files it keeps, one file's diff and the lines of it kept. */
+enum {
+    E2B_CHANGES_LIST_BYTES = 512 * 1024,
+    E2B_CHANGES_FILES = 4096,
+    E2B_CHANGES_DIFF_BYTES = 1024 * 1024,
+    E2B_CHANGES_DIFF_LINES = 40000,
+};
 
 typedef struct e2b_limits {
     uint64_t bundle_bytes;

@@ -22,14 +22,15 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --stop --kill --resume --extend --pull --secrets --snapshot
-        --snapshots --fork --templates --gc-templates --info --version --help"
+    local modes="--list --up --attach --tunnel --stop --kill --resume --extend --pull --secrets
+        --status --prompt --wait --reply --interrupt --snapshot --snapshots --fork --templates
+        --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --force --json --refresh --readonly --mouse --no-color --print-keys --as
-        --from --delete --count --dry-run"
+        --keep-failed --public --force --json --refresh --readonly --mouse --no-color
+        --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout"
 
     case $prev in
-    --attach|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork)
+    --attach|--tunnel|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--reply|--interrupt)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;

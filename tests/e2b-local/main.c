@@ -1,6 +1,7 @@
 /* e2b-local: an E2B-compatible server on loopback for tests and `make demo`.
  *
  *   e2b-local --listen 127.0.0.1:PORT --state DIR [--api-key KEY] [--domain HOST[:PORT]]
+ *             [--ro-bind HOST[:BOX]]...
  *
  * Prints "e2b-local listening on http://127.0.0.1:PORT" once ready (PORT 0 picks a free
  * port), logs requests to DIR/e2b-local.log and stops cleanly on SIGTERM or SIGINT: every
@@ -31,6 +32,9 @@ static void usage(FILE *f)
           "  --state DIR         sandboxes, secrets and the request log live here\n"
           "  --api-key KEY       the only X-API-KEY accepted (default: any non-empty key)\n"
           "  --domain D          sandbox domain handed to clients (default: localhost:PORT)\n"
+          "  --ro-bind HOST[:BOX] every sandbox also sees directory HOST read-only at BOX\n"
+          "                      (default the same path; up to 4 times)\n"
+          "                      (make demo: an OpenCode installed outside /usr)\n"
           "Environment: E2B_LOCAL_FAULTS='[{\"kind\":\"503\",\"count\":1}]' queues faults at start;\n"
           "  E2B_LOCAL_IDLE_HOLDER_MS (default 30000): an idle sandbox's namespaces stop after this.\n",
           f);
@@ -63,13 +67,15 @@ static void *ticker_main(void *arg)
 
 int main(int argc, char **argv)
 {
-    const char *listen = NULL, *state = NULL, *key = NULL, *domain = NULL;
+    const char *listen = NULL, *state = NULL, *key = NULL, *domain = NULL, *ro_bind = NULL;
+    int nbinds = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = strcmp(a, "--listen") == 0    ? &listen
                             : strcmp(a, "--state") == 0   ? &state
                             : strcmp(a, "--api-key") == 0 ? &key
                             : strcmp(a, "--domain") == 0  ? &domain
+                            : strcmp(a, "--ro-bind") == 0 ? &ro_bind
                                                           : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
@@ -81,6 +87,22 @@ int main(int argc, char **argv)
             return 2;
         }
         *slot = argv[++i];
+        if (slot == &ro_bind) {
+            if (*ro_bind != '/' || strlen(ro_bind) >= sizeof g_cfg.ro_bind[0] || nbinds == 4) {
+                fprintf(stderr, "e2b-local: --ro-bind wants an absolute directory (at most 4)\n");
+                return 2;
+            }
+            const char *to = strchr(ro_bind, ':');
+            if (to && to[1] != '/') {
+                fprintf(stderr, "e2b-local: --ro-bind HOST:BOX wants an absolute BOX path\n");
+                return 2;
+            }
+            snprintf(g_cfg.ro_bind[nbinds], sizeof g_cfg.ro_bind[0], "%.*s",
+                     (int)(to ? (size_t)(to - ro_bind) : strlen(ro_bind)), ro_bind);
+            snprintf(g_cfg.ro_bind_to[nbinds], sizeof g_cfg.ro_bind_to[0], "%s",
+                     to ? to + 1 : g_cfg.ro_bind[nbinds]);
+            nbinds++;
+        }
     }
     if (!listen || !state) {
         fprintf(stderr, "e2b-local: --listen and --state are required\n");
@@ -163,7 +185,8 @@ int main(int argc, char **argv)
         return 1;
     }
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG, 0,
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG |
+            MHD_ALLOW_UPGRADE, 0,
         NULL, NULL, http_access, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_URI_LOG_CALLBACK,
         http_uri_log, NULL, MHD_OPTION_NOTIFY_COMPLETED, http_completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)0, MHD_OPTION_END);

@@ -1,6 +1,9 @@
 /* The port proxy: <port>-<id>.<domain> (or E2b-Sandbox-Port) reaches that port inside the
  * sandbox's network namespace. The request body is buffered, the response streams back as
- * it arrives (so server-sent events work), decoded from chunked encoding when needed. */
+ * it arrives (so server-sent events work), decoded from chunked encoding when needed. A
+ * WebSocket (any Upgrade) request is passed on with its Upgrade and Connection headers;
+ * when the server answers 101 the two connections are joined byte for byte until either
+ * side closes. */
 #include "http.h"
 #include "lifecycle.h"
 #include "runtime.h"
@@ -167,6 +170,20 @@ static enum MHD_Result copy_header(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+static enum MHD_Result copy_upgrade_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                           const char *value)
+{
+    if (strcasecmp(key, "Upgrade") == 0 || strcasecmp(key, "Connection") == 0) {
+        struct head_buf *h = cls;
+        head_add(h, key);
+        head_add(h, ": ");
+        head_add(h, value ? value : "");
+        head_add(h, "\r\n");
+        return MHD_YES;
+    }
+    return copy_header(cls, kind, key, value);
+}
+
 static bool send_all(int fd, const char *data, size_t len)
 {
     while (len) {
@@ -189,6 +206,137 @@ static bool connect_timeout(int fd, int port, int timeout_ms)
         return true;
     (void)timeout_ms;
     return false;
+}
+
+/* ---- upgrades ---- */
+
+struct joined {
+    int upstream;
+    char *early;      /* what the server sent after its 101 head */
+    size_t early_len;
+};
+
+static void join_free(struct joined *j)
+{
+    close(j->upstream);
+    free(j->early);
+    free(j);
+}
+
+/* Copies bytes both ways until one side closes or e2b-local stops. */
+static void join_fds(int a, int b)
+{
+    char buf[16384];
+    for (;;) {
+        if (g_stopping)
+            return;
+        struct pollfd p[2] = {{.fd = a, .events = POLLIN}, {.fd = b, .events = POLLIN}};
+        int pr = poll(p, 2, 250);
+        if (pr < 0 && errno != EINTR)
+            return;
+        for (int i = 0; pr > 0 && i < 2; i++) {
+            if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = recv(p[i].fd, buf, sizeof buf, 0);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0 || !send_all(p[i ? 0 : 1].fd, buf, (size_t)n))
+                return;
+        }
+    }
+}
+
+static void upgraded(void *cls, struct MHD_Connection *conn, void *req_cls, const char *extra_in,
+                     size_t extra_in_size, MHD_socket sock, struct MHD_UpgradeResponseHandle *urh)
+{
+    (void)conn;
+    (void)req_cls;
+    struct joined *j = cls;
+    /* MHD's socket may be non-blocking; the relay waits with poll anyway. */
+    if (send_all(sock, j->early ? j->early : "", j->early_len) &&
+        send_all(j->upstream, extra_in ? extra_in : "", extra_in_size))
+        join_fds(sock, j->upstream);
+    join_free(j);
+    MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+static bool wants_upgrade(struct req *r)
+{
+    const char *up = req_header(r, "Upgrade");
+    const char *c = req_header(r, "Connection");
+    return up && c && strcasestr(c, "upgrade");
+}
+
+/* Sends the upgrade request on fd and answers: 101 joins the connections; any other answer
+ * is relayed as it is (the server refused the upgrade). */
+static enum MHD_Result proxy_upgrade(struct req *r, int fd)
+{
+    struct head_buf h = {0};
+    head_add(&h, r->method);
+    head_add(&h, " ");
+    head_add(&h, r->uri);
+    head_add(&h, " HTTP/1.1\r\n");
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, copy_upgrade_header, &h);
+    head_add(&h, "\r\n");
+    bool sent = send_all(fd, h.text, h.len);
+    free(h.text);
+    struct upstream *u = calloc(1, sizeof *u);
+    u->fd = fd;
+    char *end = NULL;
+    while (sent && !(end = memmem(u->in, u->in_len, "\r\n\r\n", 4)))
+        if (fill(u, 30000) <= 0)
+            break;
+    int status = 0;
+    if (!end || sscanf(u->in, "HTTP/%*d.%*d %d", &status) != 1) {
+        upstream_free(u);
+        return reply_proxy_502(r, "The sandbox's server closed the connection without a response", r->port);
+    }
+    size_t head_len = (size_t)(end - u->in) + 4;
+    *end = '\0';
+    struct MHD_Response *resp = NULL;
+    struct joined *j = NULL;
+    if (status == 101) {
+        j = calloc(1, sizeof *j);
+        j->upstream = fd;
+        j->early_len = u->in_len - head_len;
+        j->early = malloc(j->early_len ? j->early_len : 1);
+        memcpy(j->early, u->in + head_len, j->early_len);
+        resp = MHD_create_response_for_upgrade(upgraded, j);
+    } else {
+        resp = MHD_create_response_from_buffer(u->in_len - head_len, u->in + head_len, MHD_RESPMEM_MUST_COPY);
+    }
+    char *save = NULL;
+    strtok_r(u->in, "\r\n", &save);
+    for (char *line = strtok_r(NULL, "\r\n", &save); resp && line; line = strtok_r(NULL, "\r\n", &save)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        *colon = '\0';
+        char *value = colon + 1;
+        while (*value == ' ' || *value == '\t')
+            value++;
+        /* MHD writes Connection itself; a refused upgrade's body is already whole. */
+        if (strcasecmp(line, "Connection") == 0 || strcasecmp(line, "Content-Length") == 0 ||
+            strcasecmp(line, "Transfer-Encoding") == 0)
+            continue;
+        MHD_add_response_header(resp, line, value);
+    }
+    if (status == 101) {
+        u->fd = -1; /* now the joined pair's */
+        free(u);
+    } else {
+        upstream_free(u);
+    }
+    if (!resp) {
+        if (j)
+            join_free(j);
+        return MHD_NO;
+    }
+    r->status = status;
+    r->replied = true;
+    enum MHD_Result rc = MHD_queue_response(r->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    return rc;
 }
 
 enum MHD_Result proxy_handle(struct req *r)
@@ -218,6 +366,8 @@ enum MHD_Result proxy_handle(struct req *r)
             close(fd);
         return reply_proxy_502(r, "The sandbox is running but port is not open", r->port);
     }
+    if (wants_upgrade(r))
+        return proxy_upgrade(r, fd);
     struct head_buf h = {0};
     head_add(&h, r->method);
     head_add(&h, " ");

@@ -150,6 +150,11 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     argv[n++] = "--ro-bind";
     argv[n++] = "/usr";
     argv[n++] = "/usr";
+    for (int b = 0; b < 4 && g_cfg.ro_bind[b][0]; b++) {
+        argv[n++] = "--ro-bind";
+        argv[n++] = g_cfg.ro_bind[b];
+        argv[n++] = g_cfg.ro_bind_to[b];
+    }
     static char *const etc_files[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                       "/etc/alternatives", "/etc/ssl", "/etc/ca-certificates",
                                       "/etc/localtime", "/etc/nsswitch.conf", "/etc/profile",

@@ -26,6 +26,8 @@ struct config {
     bool net_isolation;      /* own network namespace per sandbox (always on) */
     int64_t idle_holder_ms;  /* a holder with no process left stops after this long */
     char bwrap[512];         /* path of bwrap */
+    char ro_bind[4][1024];   /* --ro-bind (up to 4): host directories every sandbox sees read-only */
+    char ro_bind_to[4][1024]; /* where in the sandbox (the same path unless HOST:BOX) */
 };
 extern struct config g_cfg;
 extern pthread_mutex_t g_lock;

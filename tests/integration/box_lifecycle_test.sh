@@ -68,10 +68,20 @@ box_scan_clean "no password in e2b-local's state except the process" "$T_TMP/pw.
 box_scan_clean "no password under the sandbox root (the server's own files included)" "$T_TMP/pw.pattern" "$root"
 t_eq "the keystore file is 0600" "$(stat -c %a "$XDG_STATE_HOME/e2b-tui/passwords")" 600
 url=$(jq -r '.boxes[0]' <<<"{}" >/dev/null; sed -n 's/.*server //p' "$BOX_OUT")
-code=$(curl -s -o /dev/null -w '%{http_code}' "$url/api/health")
+el_req GET "/sandboxes/$id" >/dev/null
+t_eq "the box is private by default" "$(el_json '.network.allowPublicTraffic')" false
+t_eq "and says so in its metadata" "$(el_json '.metadata["e2b-tui.traffic"]')" private
+code=$(curl -s -o /dev/null -w '%{http_code}' -u "opencode:$pw" "$url/api/health")
+t_eq "E2B's proxy refuses a request without the traffic token, even with the password" "$code" 403
+el_req POST "/v2/sandboxes/$id/connect" '{}' >/dev/null
+printf 'e2b-traffic-access-token: %s\n' "$(el_json .trafficAccessToken)" >"$T_TMP/tok.hdr"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H @"$T_TMP/tok.hdr" "$url/api/health")
 t_eq "the server refuses a request without the password" "$code" 401
-t_eq "and answers with it: the real server's v2 health" \
-    "$(curl -s -u "opencode:$pw" "$url/api/health")" '{"healthy":true}'
+code=$(curl -s -o /dev/null -w '%{http_code}' -H @"$T_TMP/tok.hdr" -u "opencode:$pw" "$url/api/health")
+t_eq "and answers with both" "$code" 200
+t_eq "the real server's v2 health" \
+    "$(curl -s -H @"$T_TMP/tok.hdr" -u "opencode:$pw" "$url/api/health")" '{"healthy":true}'
+rm -f "$T_TMP/tok.hdr"
 
 box_tui --up main
 t_eq "a name in use is a conflict (exit 5)" "$BOX_RC" 5

@@ -5,8 +5,10 @@
 #     sampler reads /proc/*/cmdline of every process (the sandboxes' too) many times a
 #     second; then scan e2b-tui's log, e2b-local's request log, the sandboxes' metadata and
 #     every file under the isolated HOME and the repository: the API key and the secret value
-#     are in no file, the password only in the 0600 keystore file; the sandbox processes'
-#     environments hold neither the API key nor the secret value;
+#     are in no file, the password only in the 0600 keystore file; the sandbox's traffic
+#     token (the box is private; --tunnel runs under the sampler too) is in no argv, log or
+#     file either; the sandbox processes' environments hold neither the API key nor the
+#     secret value;
 #  2. network strings are sanitised: sandboxes whose metadata carries ESC/CSI/OSC/C1/bidi
 #     controls come out clean in --list, --list --json (and the JSON is valid) and in the
 #     messages of --kill/--stop;
@@ -94,6 +96,20 @@ t_eq "the box has a 32-character password in the keystore" "${#pw}" 32
 echo "$pw" >>"$patterns"
 box_tui --attach sec
 box_rc "attach exits 0" 0
+el_req POST "/v2/sandboxes/$id/connect" '{}' >/dev/null
+traffic_token=$(el_json .trafficAccessToken)
+t_ok "the box is private (it has a traffic token)" test ${#traffic_token} -ge 16
+echo "$traffic_token" >>"$patterns"
+(cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --tunnel sec >"$T_TMP/tunnel.out" 2>"$T_TMP/tunnel.err") &
+tpid=$!
+t_wait_until 60 grep -q '^http://127.0.0.1:' "$T_TMP/tunnel.out"
+t_eq "the tunnel reaches the private box's server (401 without the password)" \
+    "$(curl -s -o /dev/null -w '%{http_code}' "$(cat "$T_TMP/tunnel.out")/api/health")" 401
+kill -INT $tpid
+wait $tpid
+t_eq "--tunnel ends on Ctrl-C" "$?" 0
+t_ok "what --tunnel printed holds no secret" sh -c "! grep -qFf '$patterns' '$T_TMP/tunnel.out' '$T_TMP/tunnel.err'"
+rm -f "$T_TMP/tunnel.out" "$T_TMP/tunnel.err"
 box_tui --stop sec
 box_rc "stop exits 0" 0
 box_tui --attach sec

@@ -47,8 +47,8 @@ tmux_type y
 dash_check "a second operation on the same box is refused" "pull first is still running on this box"
 t_eq "the box being pulled still runs" "$(sbx_state "$first")" running
 
-tmux_type o
-dash_check "o opens the Operations pane" "OPERATIONS  2 running"
+tmux_type O
+dash_check "O opens the Operations pane" "OPERATIONS  2 running"
 screen=$(tmux_capture)
 t_contains "it lists the up with its step" "$(grep ' second ' <<<"$screen")" "uploading"
 t_contains "and the pull" "$(grep ' first ' <<<"$screen")" "pull"
@@ -67,7 +67,7 @@ dash_check "a ready attach waits for the other operation" "attach other: ready: 
 t_eq "the pull has not finished yet" "$(git -C "$BOX_REPO" rev-parse -q --verify e2b/first)" ""
 TMUX_WAIT_SECONDS=120 dash_check "once the pull is done the attach takes the terminal and returns" "back from other"
 t_contains "the pull finished: its branch holds the box's work" "$(git -C "$BOX_REPO" log --format=%s e2b/first 2>&1)" "work in first"
-tmux_type o
+tmux_type O
 dash_check "the pane is empty at the end" "No box operation is running"
 left=
 end=$((SECONDS + 60))

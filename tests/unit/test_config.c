@@ -364,6 +364,31 @@ static void test_reliability_keys(void)
     e2b_config_clear(&c);
 }
 
+static void test_public_traffic(void)
+{
+    e2b_config c;
+    char *why = NULL;
+    e2b_config_init(&c);
+    CHECK_INT_EQ(c.public_traffic, 0); /* private by default */
+    CHECK(e2b_config_set(&c, "public_traffic", "true", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(c.public_traffic, 1);
+    CHECK(e2b_config_set(&c, "public_traffic", "no", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(c.public_traffic, 0);
+    CHECK(e2b_config_set(&c, "public_traffic", "sometimes", E2B_SRC_FILE, &why) == -1);
+    CHECK(why && strstr(why, "public_traffic"));
+    free(why);
+    why = NULL;
+    CHECK_INT_EQ(c.public_traffic, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    e2b_config_write_info(&c, NULL, f);
+    fclose(f);
+    CHECK(strstr(text, "new boxes:      private") != NULL);
+    free(text);
+    e2b_config_clear(&c);
+}
+
 int main(void)
 {
     RUN(test_key_binding_lines_are_skipped);
@@ -378,5 +403,6 @@ int main(void)
     RUN(test_key_hint_never_shows_more_than_4);
     RUN(test_info_output);
     RUN(test_reliability_keys);
+    RUN(test_public_traffic);
     return harness_finish();
 }

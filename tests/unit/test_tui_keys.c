@@ -84,7 +84,13 @@ static void test_action_table_is_complete(void)
         {"K", VIEW_ALL, ACT_KILL},        {"ctrl-d", VIEW_BOXES, ACT_HALF_DOWN},
         {"p", VIEW_BOXES, ACT_PULL},      {"e", VIEW_BOXES, ACT_EXTEND},
         {"l", VIEW_BOXES, ACT_LOGS},      {"d", VIEW_ALL, ACT_DETAIL},
-        {"enter", VIEW_BOXES, ACT_DETAIL}, {"/", VIEW_SECRETS, ACT_FILTER},
+        {"enter", VIEW_BOXES, ACT_AGENT}, {"o", VIEW_ALL, ACT_AGENT},
+        {"O", VIEW_BOXES, ACT_OPERATIONS}, {"c", VIEW_BOXES, ACT_CHANGES},
+        {"y", VIEW_BOXES, ACT_ALLOW},     {"Y", VIEW_AGENT, ACT_ALLOW_ALWAYS},
+        {"n", VIEW_BOXES, ACT_REJECT},    {"m", VIEW_AGENT, ACT_MESSAGE},
+        {"i", VIEW_BOXES, ACT_INTERRUPT}, {"R", VIEW_CHANGES, ACT_REREAD},
+        {"tab", VIEW_CHANGES, ACT_FOCUS}, {"j", VIEW_AGENT, ACT_MOVE_DOWN},
+        {"/", VIEW_SECRETS, ACT_FILTER},
         {":", VIEW_HELP, ACT_COMMAND},    {"?", VIEW_DETAIL, ACT_HELP},
         {"q", VIEW_BOXES, ACT_QUIT},      {"ctrl-l", VIEW_LOG, ACT_REDRAW},
         {"n", VIEW_SECRETS, ACT_SECRET_SET}, {"x", VIEW_SECRETS, ACT_SECRET_REMOVE},
@@ -96,7 +102,8 @@ static void test_action_table_is_complete(void)
                   cases[i].key);
     }
     /* Keys apply only in their views. */
-    CHECK(keymap_lookup(&km, 'n', VIEW_BOXES) == ACT_NONE);
+    CHECK(keymap_lookup(&km, 'n', VIEW_BOXES) == ACT_REJECT);
+    CHECK(keymap_lookup(&km, 'y', VIEW_SECRETS) == ACT_NONE);
     CHECK(keymap_lookup(&km, 'u', VIEW_SECRETS) == ACT_NONE);
 }
 

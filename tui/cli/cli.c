@@ -521,6 +521,11 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         switch (a->mode) {
         case CLI_LIST: rc = cli_list(&c); break;
         case CLI_SECRETS: rc = cli_secrets(&c); break;
+        case CLI_STATUS:
+        case CLI_PROMPT:
+        case CLI_WAIT:
+        case CLI_REPLY:
+        case CLI_INTERRUPT: rc = cli_agent(&c); break;
         case CLI_SNAPSHOT:
         case CLI_SNAPSHOTS:
         case CLI_FORK:

@@ -2,7 +2,15 @@
  * --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the document in
  * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
- * sandbox, 4 authentication, 5 conflict.
+ * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
+ * (--wait).
+ *
+ * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
+ * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
+ * unknown|gone","detail","api","last_end","error","idle_since","last_activity","retry"?,
+ * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
+ * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
+ * "usage":{"input","output","reasoning","cost"}|null}]} (fields are only ever added).
  *
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,
@@ -21,6 +29,7 @@ typedef enum {
     CLI_LIST,
     CLI_UP,
     CLI_ATTACH,
+    CLI_TUNNEL,
     CLI_STOP,
     CLI_KILL,
     CLI_PULL,
@@ -32,6 +41,11 @@ typedef enum {
     CLI_FORK,
     CLI_TEMPLATES,
     CLI_GC_TEMPLATES,
+    CLI_STATUS,    /* the agent modes (cli_agent.c) */
+    CLI_PROMPT,
+    CLI_WAIT,
+    CLI_REPLY,
+    CLI_INTERRUPT,
 } cli_mode;
 
 typedef struct cli_args {
@@ -45,6 +59,7 @@ typedef struct cli_args {
     int attach_after_up;
     const char *dir;
     int keep_failed;
+    int public_traffic; /* --up --public */
     int force;
     const char *keystore_flag; /* --keystore value, or NULL */
     /* snapshots, forks, templates (cli_snap.c) */
@@ -53,6 +68,13 @@ typedef struct cli_args {
     const char *from_snapshot; /* --up --from SNAPNAME */
     int count;                 /* --fork NAME --count N */
     int dry_run;               /* --gc-templates --dry-run */
+    /* agent modes */
+    const char *prompt_text;   /* --prompt TEXT ("-" = stdin), or NULL */
+    const char *prompt_file;   /* --prompt-file FILE, or NULL */
+    int new_session;           /* --new-session */
+    int timeout_s;             /* --wait --timeout SECONDS (0 = none) */
+    int reply;                 /* --reply: an e2b_agent_reply */
+    const char *request_id;    /* --reply ... REQUEST_ID, or NULL (the oldest) */
 } cli_args;
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error

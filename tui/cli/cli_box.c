@@ -6,8 +6,10 @@
 #include "core/box/orphans.h"
 
 #include "core/util/log.h"
+#include "core/util/str.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,13 +67,74 @@ static void print_note(const e2b_box_result *r)
     }
 }
 
-/* Runs the attach command with the password only in its environment; returns its exit
- * status (128 + signal when it was killed). */
+extern char **environ;
+
+/* environ without the OpenCode password variables, plus them with r's password: built
+ * before fork (the tunnel's threads run; a child may only exec). Caller frees with
+ * free_attach_env. */
+static char **attach_env(const e2b_box_result *r)
+{
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 4, sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "OPENCODE_SERVER_PASSWORD=", 25) &&
+            strncmp(environ[i], "OPENCODE_PASSWORD=", 18) &&
+            strncmp(environ[i], "OPENCODE_SERVER_USERNAME=", 25))
+            env[k++] = environ[i];
+    char *a = NULL, *b = NULL;
+    if (asprintf(&a, "OPENCODE_SERVER_PASSWORD=%s", r->password ? r->password : "") < 0)
+        a = NULL;
+    if (asprintf(&b, "OPENCODE_PASSWORD=%s", r->password ? r->password : "") < 0)
+        b = NULL;
+    if (!a || !b) {
+        e2b_wipe_free(a);
+        e2b_wipe_free(b);
+        free(env);
+        return NULL;
+    }
+    env[k] = a;
+    env[k + 1] = b;
+    env[k + 2] = "OPENCODE_SERVER_USERNAME=opencode";
+    return env;
+}
+
+static void free_attach_env(char **env)
+{
+    size_t k = 0;
+    while (env && env[k] && strncmp(env[k], "OPENCODE_SERVER_PASSWORD=", 25))
+        k++;
+    if (env && env[k]) {
+        e2b_wipe_free(env[k]);
+        e2b_wipe_free(env[k + 1]);
+    }
+    free(env);
+}
+
+/* Runs the attach command, {url} being a loopback tunnel to the box's server, with the
+ * password only in its environment; returns its exit status (128 + signal when it was
+ * killed). The tunnel lives as long as the command. */
 static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
 {
-    char **argv = e2b_box_command_argv(cfg->attach_command, r->url, r->dir, E2B_BOX_PORT);
-    if (!argv) {
-        fputs("e2b-tui: attach_command is empty or has unbalanced quotes\n", stderr);
+    e2b_error *err = NULL;
+    e2b_tunnel *tun = e2b_box_tunnel_open(r, &err);
+    if (!tun) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    char **argv = e2b_box_command_argv(cfg->attach_command, e2b_tunnel_url(tun), r->dir,
+                                       E2B_BOX_PORT);
+    char **env = argv ? attach_env(r) : NULL;
+    if (!argv || !env) {
+        fputs(argv ? "e2b-tui: out of memory\n"
+                   : "e2b-tui: attach_command is empty or has unbalanced quotes\n",
+              stderr);
+        e2b_box_argv_free(argv);
+        e2b_tunnel_close(tun);
         return 1;
     }
     fflush(stdout);
@@ -79,20 +142,22 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
     pid_t pid = fork();
     if (pid < 0) {
         perror("e2b-tui: fork");
+        free_attach_env(env);
         e2b_box_argv_free(argv);
+        e2b_tunnel_close(tun);
         return 1;
     }
     if (pid == 0) {
-        setenv("OPENCODE_SERVER_PASSWORD", r->password, 1);
-        setenv("OPENCODE_PASSWORD", r->password, 1);
-        setenv("OPENCODE_SERVER_USERNAME", "opencode", 1);
         if (r->dir && *r->dir && chdir(r->dir) != 0) {
             /* the project may not exist here (another machine's box): stay where we are */
         }
-        execvp(argv[0], argv);
-        fprintf(stderr, "e2b-tui: cannot run %s: %s\n", argv[0], strerror(errno));
+        execvpe(argv[0], argv, env);
+        static const char msg[] = "e2b-tui: cannot run the attach command\n";
+        if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        }
         _exit(127);
     }
+    free_attach_env(env);
     e2b_box_argv_free(argv);
     /* The child owns the terminal now: ^C goes to it, not to us. */
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
@@ -103,6 +168,7 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    e2b_tunnel_close(tun);
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     if (WIFSIGNALED(status))
@@ -119,6 +185,40 @@ static int cwd_inside(const char *dir)
     free(cwd);
     free(d);
     return in;
+}
+
+/* --tunnel NAME: keeps a tunnel to the box's server open for any client until SIGINT,
+ * SIGTERM or SIGHUP, and prints its URL on stdout (one line). */
+static int run_tunnel(const e2b_box_result *r)
+{
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    /* Blocked before the tunnel's threads start, so that they inherit it and the signal
+     * comes to sigwait here. */
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    e2b_error *err = NULL;
+    e2b_tunnel *tun = e2b_box_tunnel_open(r, &err);
+    if (!tun) {
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    printf("%s\n", e2b_tunnel_url(tun));
+    fflush(stdout);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr,
+                "e2b-tui: box %s is at %s (user opencode, the box's password); Ctrl-C ends "
+                "the tunnel\n",
+                r->name ? r->name : "", e2b_tunnel_url(tun));
+    int sig = 0;
+    sigwait(&stop, &sig);
+    e2b_tunnel_close(tun);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return 0;
 }
 
 /* The result's texts came (partly) from the network: printed only through cli_clean. */
@@ -202,11 +302,13 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
         e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .from_snapshot = a->from_snapshot,
                                .hours = a->hours, .keep_failed = a->keep_failed,
+                               .public_traffic = a->public_traffic,
                                .health_timeout_ms = health_timeout_ms()};
         op = e2b_box_up(&env, &p, on_progress, on_done, &ps, &err);
         break;
     }
     case CLI_ATTACH:
+    case CLI_TUNNEL:
         op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
         break;
     case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
@@ -231,6 +333,12 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
                 e2b_orphans_delay_ms(c->orphans) / 1000);
         cli_orphans_wait(c);
     }
+    if (rc == 0 && a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
+        /* --up ... --prompt: the box's first task */
+        char *box = strdup(e2b_box_op_result(op)->name);
+        rc = box ? cli_agent_prompt_after_up(c, box) : 1;
+        free(box);
+    }
     if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
         const e2b_box_result *r = e2b_box_op_result(op);
         if (a->mode == CLI_UP) {
@@ -250,6 +358,8 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
         }
         if (rc == 0)
             rc = run_attach_command(c->cfg, r);
+    } else if (rc == 0 && a->mode == CLI_TUNNEL) {
+        rc = run_tunnel(e2b_box_op_result(op));
     }
     e2b_box_op_free(op);
     return rc;

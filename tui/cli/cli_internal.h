@@ -59,5 +59,9 @@ e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_e
                      cli_call *k);
 /* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
 int cli_snap(cli_ctx *c);
+/* status, prompt, wait, reply, interrupt (cli_agent.c). */
+int cli_agent(cli_ctx *c);
+/* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
+int cli_agent_prompt_after_up(cli_ctx *c, const char *name);
 
 #endif

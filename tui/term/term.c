@@ -151,6 +151,10 @@ static void setup_colors(const struct term_options *opts)
     T.attrs[ROLE_ERROR] = A_BOLD | A_REVERSE;
     T.attrs[ROLE_DIALOG] = A_REVERSE;
     T.attrs[ROLE_DIM] = A_DIM;
+    T.attrs[ROLE_ADDED] = A_NORMAL;
+    T.attrs[ROLE_REMOVED] = A_NORMAL;
+    T.attrs[ROLE_HUNK] = A_BOLD;
+    T.attrs[ROLE_WAITING] = A_BOLD | A_UNDERLINE;
     if (!T.color || start_color() != OK)
         return;
     use_default_colors();
@@ -170,6 +174,10 @@ static void setup_colors(const struct term_options *opts)
         {ROLE_ERROR, COLOR_WHITE, COLOR_RED, 231, 160, A_BOLD},
         {ROLE_DIALOG, COLOR_BLACK, COLOR_WHITE, 16, 252, A_NORMAL},
         {ROLE_DIM, COLOR_BLUE, -1, 245, -1, A_NORMAL},
+        {ROLE_ADDED, COLOR_GREEN, -1, 114, -1, A_NORMAL},
+        {ROLE_REMOVED, COLOR_RED, -1, 203, -1, A_NORMAL},
+        {ROLE_HUNK, COLOR_CYAN, -1, 81, -1, A_NORMAL},
+        {ROLE_WAITING, COLOR_YELLOW, -1, 220, -1, A_BOLD},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         short pair = (short)(i + 1);

@@ -24,6 +24,10 @@ enum term_role {
     ROLE_ERROR,
     ROLE_DIALOG,
     ROLE_DIM,
+    ROLE_ADDED,   /* a diff's added line, a good state (idle: done) */
+    ROLE_REMOVED, /* a diff's removed line, a failure in a cell (failed, server down) */
+    ROLE_HUNK,    /* a diff's hunk header, a busy state (working) */
+    ROLE_WAITING, /* a box waiting for the user: stands out with colour or without */
     ROLE_COUNT
 };
 

@@ -76,6 +76,11 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
     if (sb->kind == E2B_KIND_BOX) {
         add(d, "Branch", sb->box_branch);
         add(d, "Base", sb->box_base);
+        const char *traffic = e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC);
+        add(d, "Traffic", !traffic ? "not recorded (made before private boxes)"
+                          : strcmp(traffic, "private") == 0
+                              ? "private: its ports need the sandbox's traffic token"
+                              : "public: anyone with the password reaches its server");
     }
     char dir[4096], *url = NULL;
     if (sb->kind == E2B_KIND_BOX && e2b_live_box_where(model, sb->sandbox_id, dir, sizeof dir, &url)) {

@@ -6,7 +6,9 @@
 #include <time.h>
 
 #include "tui/term/term.h"
+#include "tui/views/agent_actions.h"
 #include "tui/views/screens.h"
+#include "tui/views/view_agent.h"
 #include "tui/views/view_detail.h"
 #include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
@@ -23,14 +25,17 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_CPU] = {"CPU", 'C', 5, 6, true, false},
     [SBCOL_MEM] = {"MEM", 'M', 6, 8, true, false},
     [SBCOL_ENDS] = {"ENDS", 'E', 6, 10, false, false},
+    [SBCOL_AGENT] = {"AGENT", 'A', 5, 40, false, false},
+    [SBCOL_TODO] = {"TODO", 'D', 4, 7, false, false},
     [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
 };
 
-/* Narrow screens hide CPU, then MEM, TEMPLATE, BRANCH, KIND, ENDS and STATE (the drop
- * rank, highest first); NAME and the ID users copy stay whole. */
+/* Narrow screens hide CPU, then MEM, TEMPLATE, TODO, BRANCH, KIND, ENDS, AGENT and STATE
+ * (the drop rank, highest first); NAME and the ID users copy stay whole. */
 static const int SANDBOX_DROP[SBCOL_COUNT] = {
-    [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 4, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 5, [SBCOL_STATE] = 1,
-    [SBCOL_CPU] = 7,  [SBCOL_MEM] = 6,    [SBCOL_ENDS] = 2, [SBCOL_KIND] = 3,
+    [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 5, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 7, [SBCOL_STATE] = 1,
+    [SBCOL_CPU] = 9,  [SBCOL_MEM] = 8,    [SBCOL_ENDS] = 3, [SBCOL_KIND] = 4,
+    [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6,
 };
 
 struct sandboxes_view {
@@ -162,6 +167,9 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
     if (what & (E2B_LIVE_OPS | E2B_LIVE_SANDBOXES))
         follow_up(v, ui);
+    if ((what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES | UI_CHANGED_CLOCK)) &&
+        v->loaded)
+        agent_text_apply(&v->table, ui->model, agent_text_now_ms(), &dirty);
     if (dirty)
         ui->dirty = true;
 }
@@ -200,6 +208,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         h--;
     }
     list_draw(v, ui, y, x, h, w);
+    agent_cells_colour(v, y, x, h, w);
 }
 
 /* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
@@ -302,11 +311,29 @@ static void open_pane(struct ui *ui, struct view *pane, const char *what)
         ui_flash(ui, FLASH_ERROR, "%s", what);
 }
 
+/* Enter / o: a watched box's Agent pane; any other sandbox's Details. */
+static void open_agent_or_detail(struct ui *ui, struct view *v, const struct table_row *r)
+{
+    if (e2b_live_agent(ui->model, r->id))
+        open_pane(ui, view_agent_new(ui, r->id, r->cells[SBCOL_NAME]), "agent: out of memory");
+    else
+        open_pane(ui, view_detail_new(ui, v), "detail: no row selected");
+}
+
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     if (list_act(v, ui, a))
         return true;
     const struct table_row *r = table_selected(&v->table);
+    if (agent_actions_handles(a) || a == ACT_AGENT) {
+        if (!r)
+            ui_flash(ui, FLASH_ERROR, "%s: no sandbox selected", action_info(a)->name);
+        else if (a == ACT_AGENT)
+            open_agent_or_detail(ui, v, r);
+        else
+            agent_actions_run(ui, r->id, r->cells[SBCOL_NAME], NULL, a);
+        return true;
+    }
     switch (a) {
     case ACT_DETAIL:
     case ACT_LOGS:

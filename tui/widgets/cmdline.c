@@ -12,6 +12,7 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_SECRETS] = {"secrets", "s", false},
     [CMD_OPS] = {"ops", "operations", false},
     [CMD_MESSAGES] = {"messages", "mes", false},
+    [CMD_WAITING] = {"waiting", "w", false},
     [CMD_HELP] = {"help", "h", false},
     [CMD_QUIT] = {"quit", "q q!", false},
     [CMD_UP] = {"up", "", false},

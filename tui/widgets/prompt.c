@@ -1,5 +1,6 @@
 /* The bottom-line editor: printable characters (UTF-8), Backspace, ctrl-u (clear),
- * ctrl-w (delete a word), Enter (done) and Esc (cancel). A hidden prompt draws nothing of
+ * ctrl-w (delete a word), Enter (done) and Esc (cancel); multi-line: Enter is a new line,
+ * ctrl-d done, ctrl-e done for $EDITOR. A hidden prompt draws nothing of
  * what is typed and wipes its buffer once its callback has returned. */
 #include <curses.h>
 #include <limits.h>
@@ -51,6 +52,7 @@ void prompt_open(struct ui *ui, const char *label, bool hidden, const char *init
     wipe(p);
     p->active = true;
     p->hidden = hidden;
+    p->multiline = p->editor_asked = false;
     snprintf(p->label, sizeof p->label, "%s", label);
     snprintf(p->buf, sizeof p->buf, "%s", initial ? initial : "");
     p->len = strlen(p->buf);
@@ -61,6 +63,13 @@ void prompt_open(struct ui *ui, const char *label, bool hidden, const char *init
     p->ctx = ctx;
     p->ctx_free = ctx_free;
     ui->dirty = true;
+}
+
+void prompt_open_multiline(struct ui *ui, const char *label, const char *initial,
+                           prompt_done_fn on_done, void *ctx, void (*ctx_free)(void *ctx))
+{
+    prompt_open(ui, label, false, initial, NULL, on_done, ctx, ctx_free);
+    ui->prompt.multiline = true;
 }
 
 /* Removes the last UTF-8 character. */
@@ -92,6 +101,7 @@ static void finish(struct ui *ui, bool ok)
     /* The callback may open another prompt (secret name, then value) and pass ctx on. */
     if (done)
         done(ui, ctx, ok, text);
+    p->editor_asked = false;
     explicit_bzero(text, sizeof text);
     if (ctx && ctx_free && !(p->active && p->ctx == ctx))
         ctx_free(ctx);
@@ -106,6 +116,17 @@ void prompt_key(struct ui *ui, int key)
     if (p->on_key && p->on_key(ui, p->ctx, key)) {
         ui->dirty = true;
         return;
+    }
+    if (p->multiline) {
+        switch (key) {
+        case KEYC_ENTER: key = '\n'; break;
+        case KEYC_CTRL('d'): finish(ui, true); return;
+        case KEYC_CTRL('e'):
+            p->editor_asked = true;
+            finish(ui, true);
+            return;
+        default: break;
+        }
     }
     switch (key) {
     case KEYC_ENTER: finish(ui, true); return;
@@ -129,7 +150,8 @@ void prompt_key(struct ui *ui, int key)
         break;
     case KEYC_SPACE: key = ' '; /* fall through */
     default:
-        if (key >= ' ' && key < KEYC_SPECIAL && (key == ' ' || iswprint((wint_t)key))) {
+        if ((key == '\n' && p->multiline) ||
+            (key >= ' ' && key < KEYC_SPECIAL && (key == ' ' || iswprint((wint_t)key)))) {
             char mb[MB_LEN_MAX];
             mbstate_t st;
             memset(&st, 0, sizeof st);
@@ -150,9 +172,45 @@ void prompt_key(struct ui *ui, int key)
     }
 }
 
+/* The message editor: its last lines over the rows above y, the keys on y. */
+static void draw_multiline(struct prompt *p, int y, int w)
+{
+    enum { ROWS = 8 };
+    const char *start[ROWS + 1];
+    int n = 0;
+    const char *s = p->buf;
+    start[n++] = s;
+    for (const char *q = s; *q; q++) {
+        if (*q != '\n')
+            continue;
+        if (n == ROWS + 1) {
+            memmove(start, start + 1, ROWS * sizeof *start);
+            n--;
+        }
+        start[n++] = q + 1;
+    }
+    int top = y - n - 1;
+    if (top < 1)
+        top = 1;
+    draw_text(top, 0, w, ROLE_DIALOG, p->label, true);
+    for (int i = 0; i < n && top + 1 + i < y; i++) {
+        const char *e = strchr(start[i], '\n');
+        size_t len = e ? (size_t)(e - start[i]) : strlen(start[i]);
+        char line[sizeof p->buf + 2];
+        snprintf(line, sizeof line, " %.*s%s", (int)len, start[i], i == n - 1 ? "_" : "");
+        draw_text(top + 1 + i, 0, w, ROLE_NORMAL, line, true);
+    }
+    draw_text(y, 0, w, ROLE_DIALOG,
+              " Enter: new line   ctrl-d: send   ctrl-e: edit in $EDITOR   Esc: cancel", true);
+}
+
 void prompt_draw(struct ui *ui, int y, int w)
 {
     struct prompt *p = &ui->prompt;
+    if (p->multiline) {
+        draw_multiline(p, y, w);
+        return;
+    }
     char line[sizeof p->buf + sizeof p->label + sizeof p->hint + 32];
     if (p->hidden)
         snprintf(line, sizeof line, "%s%s", p->label,

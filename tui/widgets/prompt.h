@@ -17,8 +17,11 @@ typedef void (*prompt_done_fn)(struct ui *ui, void *ctx, bool ok, const char *te
 struct prompt {
     bool active;
     bool hidden; /* a secret: nothing typed is drawn, the buffer is wiped after use */
+    /* A message: Enter is a new line, ctrl-d is done, ctrl-e is done asking for $EDITOR
+     * (editor_asked is true during the done callback); drawn over the lines above. */
+    bool multiline, editor_asked;
     char label[512]; /* a question may start with why the last answer was refused */
-    char buf[512];
+    char buf[8192];
     size_t len;
     prompt_change_fn on_change; /* after every edit (live filter); may be NULL */
     /* Sees each key first (Tab, Up...); true when it used it. Set after prompt_open, which
@@ -34,6 +37,9 @@ struct prompt {
 void prompt_open(struct ui *ui, const char *label, bool hidden, const char *initial,
                  prompt_change_fn on_change, prompt_done_fn on_done, void *ctx,
                  void (*ctx_free)(void *ctx));
+/* The same as a multi-line message editor (see multiline above). */
+void prompt_open_multiline(struct ui *ui, const char *label, const char *initial,
+                           prompt_done_fn on_done, void *ctx, void (*ctx_free)(void *ctx));
 void prompt_key(struct ui *ui, int key);
 void prompt_draw(struct ui *ui, int y, int w);
 /* Closes without calling back (at exit): wipes the buffer, frees the context. */

@@ -1,0 +1,263 @@
+/* The agent status's names, copies and one-line summary (core/agent/agent.h). */
+#include "core/agent/agent.h"
+
+#include "core/util/sanitize.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *e2b_agent_state_name(e2b_agent_state s)
+{
+    switch (s) {
+    case E2B_AGENT_WORKING: return "working";
+    case E2B_AGENT_WAITING: return "waiting for you";
+    case E2B_AGENT_RETRYING: return "retrying";
+    case E2B_AGENT_IDLE: return "idle";
+    case E2B_AGENT_SERVER_DOWN: return "server down";
+    case E2B_AGENT_PAUSED: return "paused";
+    default: return "unknown";
+    }
+}
+
+const char *e2b_agent_end_name(e2b_agent_end e)
+{
+    switch (e) {
+    case E2B_AGENT_END_DONE: return "done";
+    case E2B_AGENT_END_INTERRUPTED: return "interrupted";
+    case E2B_AGENT_END_FAILED: return "failed";
+    default: return "";
+    }
+}
+
+const char *e2b_agent_reply_name(e2b_agent_reply r)
+{
+    switch (r) {
+    case E2B_AGENT_REPLY_ALWAYS: return "always";
+    case E2B_AGENT_REPLY_REJECT: return "reject";
+    default: return "once";
+    }
+}
+
+int e2b_agent_reply_parse(const char *s, e2b_agent_reply *out)
+{
+    if (!s)
+        return -1;
+    if (!strcmp(s, "once"))
+        *out = E2B_AGENT_REPLY_ONCE;
+    else if (!strcmp(s, "always"))
+        *out = E2B_AGENT_REPLY_ALWAYS;
+    else if (!strcmp(s, "reject"))
+        *out = E2B_AGENT_REPLY_REJECT;
+    else
+        return -1;
+    return 0;
+}
+
+/* The largest n <= max such that s[0..n) does not end inside a UTF-8 sequence. */
+static size_t utf8_head(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+char *e2b_agent_text(const char *s, size_t len, size_t max, bool keep_newlines, bool tail)
+{
+    if (!s) {
+        s = "";
+        len = 0;
+    }
+    if (len > max) {
+        if (tail) {
+            size_t start = len - max;
+            while (start < len && ((unsigned char)s[start] & 0xC0) == 0x80)
+                start++;
+            s += start;
+            len -= start;
+        } else {
+            len = utf8_head(s, len, max);
+        }
+    }
+    return sanitize_display(s, len, keep_newlines ? SANITIZE_KEEP_NEWLINES : 0);
+}
+
+void e2b_agent_request_clear(e2b_agent_request *r)
+{
+    if (!r)
+        return;
+    free(r->id);
+    free(r->session_id);
+    free(r->action);
+    free(r->detail);
+    free(r->summary);
+    for (size_t i = 0; i < r->nalways; i++)
+        free(r->always[i]);
+    free(r->always);
+    memset(r, 0, sizeof *r);
+}
+
+void e2b_agent_todo_clear(e2b_agent_todo *t)
+{
+    if (!t)
+        return;
+    free(t->content);
+    free(t->status);
+    free(t->priority);
+    memset(t, 0, sizeof *t);
+}
+
+void e2b_agent_session_clear(e2b_agent_session *s)
+{
+    if (!s)
+        return;
+    free(s->id);
+    free(s->title);
+    memset(s, 0, sizeof *s);
+}
+
+void e2b_agent_activity_clear(e2b_agent_activity *a)
+{
+    if (!a)
+        return;
+    free(a->session_id);
+    free(a->key);
+    free(a->tool);
+    free(a->state);
+    free(a->text);
+    memset(a, 0, sizeof *a);
+}
+
+void e2b_agent_status_clear(e2b_agent_status *st)
+{
+    if (!st)
+        return;
+    free(st->error);
+    free(st->retry_message);
+    free(st->session_id);
+    free(st->session_title);
+    for (size_t i = 0; i < st->nsessions; i++)
+        e2b_agent_session_clear(&st->sessions[i]);
+    free(st->sessions);
+    for (size_t i = 0; i < st->ntodos; i++)
+        e2b_agent_todo_clear(&st->todos[i]);
+    free(st->todos);
+    for (size_t i = 0; i < st->nrequests; i++)
+        e2b_agent_request_clear(&st->requests[i]);
+    free(st->requests);
+    for (size_t i = 0; i < st->nactivity; i++)
+        e2b_agent_activity_clear(&st->activity[i]);
+    free(st->activity);
+    memset(st, 0, sizeof *st);
+}
+
+static int dup_str(char **dst, const char *src)
+{
+    *dst = NULL;
+    if (!src)
+        return 0;
+    *dst = strdup(src);
+    return *dst ? 0 : -1;
+}
+
+static int copy_request(e2b_agent_request *d, const e2b_agent_request *s)
+{
+    *d = *s;
+    d->id = d->session_id = d->action = d->detail = d->summary = NULL;
+    d->always = NULL;
+    d->nalways = 0;
+    int bad = dup_str(&d->id, s->id) | dup_str(&d->session_id, s->session_id) |
+              dup_str(&d->action, s->action) | dup_str(&d->detail, s->detail) |
+              dup_str(&d->summary, s->summary);
+    if (s->nalways) {
+        d->always = calloc(s->nalways, sizeof *d->always);
+        if (!d->always)
+            return -1;
+        for (size_t i = 0; i < s->nalways; i++, d->nalways++)
+            bad |= dup_str(&d->always[i], s->always[i]);
+    }
+    return bad ? -1 : 0;
+}
+
+int e2b_agent_status_copy(e2b_agent_status *dst, const e2b_agent_status *src)
+{
+    *dst = *src;
+    dst->error = dst->retry_message = dst->session_id = dst->session_title = NULL;
+    dst->sessions = NULL;
+    dst->todos = NULL;
+    dst->requests = NULL;
+    dst->activity = NULL;
+    dst->nsessions = dst->ntodos = dst->nrequests = dst->nactivity = 0;
+    int bad = dup_str(&dst->error, src->error) | dup_str(&dst->retry_message, src->retry_message) |
+              dup_str(&dst->session_id, src->session_id) |
+              dup_str(&dst->session_title, src->session_title);
+    if (src->nsessions && (dst->sessions = calloc(src->nsessions, sizeof *dst->sessions)))
+        for (size_t i = 0; i < src->nsessions; i++, dst->nsessions++) {
+            dst->sessions[i] = src->sessions[i];
+            bad |= dup_str(&dst->sessions[i].id, src->sessions[i].id) |
+                   dup_str(&dst->sessions[i].title, src->sessions[i].title);
+        }
+    if (src->ntodos && (dst->todos = calloc(src->ntodos, sizeof *dst->todos)))
+        for (size_t i = 0; i < src->ntodos; i++, dst->ntodos++)
+            bad |= dup_str(&dst->todos[i].content, src->todos[i].content) |
+                   dup_str(&dst->todos[i].status, src->todos[i].status) |
+                   dup_str(&dst->todos[i].priority, src->todos[i].priority);
+    if (src->nrequests && (dst->requests = calloc(src->nrequests, sizeof *dst->requests)))
+        for (size_t i = 0; i < src->nrequests; i++, dst->nrequests++)
+            bad |= copy_request(&dst->requests[i], &src->requests[i]);
+    if (src->nactivity && (dst->activity = calloc(src->nactivity, sizeof *dst->activity)))
+        for (size_t i = 0; i < src->nactivity; i++, dst->nactivity++) {
+            const e2b_agent_activity *a = &src->activity[i];
+            e2b_agent_activity *b = &dst->activity[i];
+            b->kind = a->kind;
+            b->at_ms = a->at_ms;
+            bad |= dup_str(&b->session_id, a->session_id) | dup_str(&b->key, a->key) |
+                   dup_str(&b->tool, a->tool) | dup_str(&b->state, a->state) |
+                   dup_str(&b->text, a->text);
+        }
+    if (bad || dst->nsessions != src->nsessions || dst->ntodos != src->ntodos ||
+        dst->nrequests != src->nrequests || dst->nactivity != src->nactivity) {
+        e2b_agent_status_clear(dst);
+        return -1;
+    }
+    return 0;
+}
+
+size_t e2b_agent_status_line(const e2b_agent_status *st, char *buf, size_t sz)
+{
+    if (!sz)
+        return 0;
+    int n;
+    const char *name = e2b_agent_state_name(st->state);
+    switch (st->state) {
+    case E2B_AGENT_WAITING:
+        n = snprintf(buf, sz, "%s: %s", name,
+                     st->nrequests && st->requests[0].summary ? st->requests[0].summary : "?");
+        break;
+    case E2B_AGENT_RETRYING:
+        n = snprintf(buf, sz, "%s (attempt %d): %s", name, st->retry_attempt,
+                     st->retry_message ? st->retry_message : "");
+        break;
+    case E2B_AGENT_IDLE:
+        if (st->last_end == E2B_AGENT_END_FAILED)
+            n = snprintf(buf, sz, "%s: failed: %s", name, st->error ? st->error : "");
+        else if (st->last_end != E2B_AGENT_END_NONE)
+            n = snprintf(buf, sz, "%s: %s", name, e2b_agent_end_name(st->last_end));
+        else
+            n = snprintf(buf, sz, "%s", name);
+        break;
+    case E2B_AGENT_SERVER_DOWN:
+        n = st->error ? snprintf(buf, sz, "%s: %s", name, st->error) : snprintf(buf, sz, "%s", name);
+        break;
+    default:
+        n = snprintf(buf, sz, "%s", name);
+    }
+    if (n < 0) {
+        buf[0] = 0;
+        return 0;
+    }
+    return (size_t)n < sz ? (size_t)n : sz - 1;
+}

@@ -1,0 +1,250 @@
+/* The OpenCode servers' REST bodies into core/agent/agent.h structs, for both APIs. Every
+ * string is bounded and sanitised here (e2b_agent_text); lists are capped. */
+#include "core/agent/opencode_internal.h"
+
+#include "core/util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *oc_strv(json_t *v, size_t max)
+{
+    if (!json_is_string(v))
+        return NULL;
+    return e2b_agent_text(json_string_value(v), json_string_length(v), max, false, false);
+}
+
+char *oc_str(json_t *obj, const char *key, size_t max)
+{
+    return oc_strv(json_object_get(obj, key), max);
+}
+
+int64_t oc_int(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (json_is_integer(v))
+        return (int64_t)json_integer_value(v);
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (d > -9e18 && d < 9e18)
+            return (int64_t)d;
+    }
+    return 0;
+}
+
+char *oc_join(json_t *arr, const char *sep, size_t max)
+{
+    if (!json_is_array(arr) || !json_array_size(arr))
+        return NULL;
+    e2b_buf b = {0};
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        if (!json_is_string(v))
+            continue;
+        if (b.len)
+            e2b_buf_adds(&b, sep);
+        size_t room = b.len < max ? max - b.len : 0;
+        size_t n = json_string_length(v);
+        e2b_buf_add(&b, json_string_value(v), n < room ? n : room);
+        if (b.len >= max)
+            break;
+    }
+    char *raw = e2b_buf_take(&b);
+    if (!raw)
+        return NULL;
+    char *s = e2b_agent_text(raw, strlen(raw), max, false, false);
+    free(raw);
+    return s;
+}
+
+static char *summary_of(const char *action, const char *detail)
+{
+    char *raw;
+    if (action && *action && detail && *detail) {
+        size_t n = strlen(action) + strlen(detail) + 3;
+        raw = malloc(n);
+        if (raw)
+            snprintf(raw, n, "%s: %s", action, detail);
+    } else {
+        raw = strdup(action && *action ? action : detail ? detail : "");
+    }
+    if (!raw)
+        return NULL;
+    char *s = e2b_agent_text(raw, strlen(raw), E2B_AGENT_DETAIL_MAX, false, false);
+    free(raw);
+    return s;
+}
+
+int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!json_is_object(o))
+        return -1;
+    r->id = oc_str(o, "id", E2B_AGENT_TEXT_MAX);
+    r->session_id = oc_str(o, "sessionID", E2B_AGENT_TEXT_MAX);
+    r->question = question;
+    if (!r->id || !*r->id) {
+        e2b_agent_request_clear(r);
+        return -1;
+    }
+    json_t *always = NULL;
+    if (question) {
+        json_t *q = json_array_get(json_object_get(o, "questions"), 0);
+        r->action = oc_str(q, "header", E2B_AGENT_TEXT_MAX);
+        r->detail = oc_str(q, "question", E2B_AGENT_DETAIL_MAX);
+        if (!r->action)
+            r->action = strdup("question");
+    } else if (api == 1) {
+        r->action = oc_str(o, "permission", E2B_AGENT_TEXT_MAX);
+        r->detail = oc_str(json_object_get(o, "metadata"), "command", E2B_AGENT_DETAIL_MAX);
+        if (!r->detail)
+            r->detail = oc_join(json_object_get(o, "patterns"), ", ", E2B_AGENT_DETAIL_MAX);
+        always = json_object_get(o, "always");
+    } else {
+        r->action = oc_str(o, "action", E2B_AGENT_TEXT_MAX);
+        r->detail = oc_join(json_object_get(o, "resources"), ", ", E2B_AGENT_DETAIL_MAX);
+        always = json_object_get(o, "save");
+    }
+    if (json_is_array(always) && json_array_size(always)) {
+        size_t n = json_array_size(always);
+        if (n > 8)
+            n = 8;
+        r->always = calloc(n, sizeof *r->always);
+        for (size_t i = 0; r->always && i < n; i++) {
+            char *s = oc_strv(json_array_get(always, i), E2B_AGENT_TEXT_MAX);
+            if (s)
+                r->always[r->nalways++] = s;
+        }
+    }
+    r->summary = summary_of(r->action, r->detail);
+    return 0;
+}
+
+int oc_parse_requests(int api, bool question, json_t *root, e2b_oc_result *res)
+{
+    json_t *arr = api == 1 ? root : json_object_get(root, "data");
+    if (!json_is_array(arr))
+        return -1;
+    size_t n = json_array_size(arr);
+    if (n > E2B_AGENT_REQUESTS_MAX)
+        n = E2B_AGENT_REQUESTS_MAX;
+    res->requests = n ? calloc(n, sizeof *res->requests) : NULL;
+    if (n && !res->requests)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!oc_request_from(api, question, json_array_get(arr, i), &res->requests[res->nrequests]))
+            res->nrequests++;
+    return 0;
+}
+
+int oc_parse_todos(json_t *arr, e2b_agent_todo **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    if (!json_is_array(arr))
+        return -1;
+    size_t n = json_array_size(arr);
+    if (!n)
+        return 0;
+    *out = calloc(n, sizeof **out); /* all of them: the counts are of the whole list */
+    if (!*out)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *t = json_array_get(arr, i);
+        if (!json_is_object(t))
+            continue;
+        e2b_agent_todo *d = &(*out)[(*count)++];
+        d->content = oc_str(t, "content", E2B_AGENT_TEXT_MAX);
+        d->status = oc_str(t, "status", 32);
+        d->priority = oc_str(t, "priority", 32);
+        if (!d->content)
+            d->content = strdup("");
+        if (!d->status)
+            d->status = strdup("pending");
+        if (!d->priority)
+            d->priority = strdup("");
+    }
+    return 0;
+}
+
+static int by_updated(const void *a, const void *b)
+{
+    const e2b_agent_session *x = a, *y = b;
+    return x->updated_ms < y->updated_ms ? 1 : x->updated_ms > y->updated_ms ? -1 : 0;
+}
+
+int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
+{
+    json_t *arr = api == 1 ? root : json_object_get(root, "data");
+    if (!json_is_array(arr))
+        return -1;
+    size_t n = json_array_size(arr);
+    res->sessions = n ? calloc(n, sizeof *res->sessions) : NULL;
+    if (n && !res->sessions)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *s = json_array_get(arr, i);
+        if (!json_is_object(s))
+            continue;
+        e2b_agent_session *d = &res->sessions[res->nsessions];
+        d->id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
+        if (!d->id) {
+            continue;
+        }
+        d->title = oc_str(s, "title", E2B_AGENT_TEXT_MAX);
+        if (!d->title)
+            d->title = strdup("");
+        json_t *t = json_object_get(s, "time");
+        d->updated_ms = oc_int(t, "updated");
+        if (!d->updated_ms)
+            d->updated_ms = oc_int(t, "created");
+        res->nsessions++;
+    }
+    qsort(res->sessions, res->nsessions, sizeof *res->sessions, by_updated);
+    while (res->nsessions > E2B_AGENT_SESSIONS_MAX)
+        e2b_agent_session_clear(&res->sessions[--res->nsessions]);
+    return 0;
+}
+
+void oc_run_from(json_t *status, e2b_oc_active *a)
+{
+    const char *type = json_string_value(json_object_get(status, "type"));
+    a->run = E2B_OC_BUSY;
+    if (type && !strcmp(type, "idle"))
+        a->run = E2B_OC_IDLE;
+    else if (type && !strcmp(type, "retry")) {
+        a->run = E2B_OC_RETRY;
+        a->attempt = (int)oc_int(status, "attempt");
+        a->message = oc_str(status, "message", E2B_AGENT_DETAIL_MAX);
+        a->next_ms = oc_int(status, "next");
+    }
+}
+
+int oc_parse_active(int api, json_t *root, e2b_oc_result *res)
+{
+    json_t *obj = api == 1 ? root : json_object_get(root, "data");
+    if (!json_is_object(obj))
+        return -1;
+    size_t n = json_object_size(obj);
+    if (n > E2B_AGENT_SESSIONS_MAX)
+        n = E2B_AGENT_SESSIONS_MAX;
+    res->active = n ? calloc(n, sizeof *res->active) : NULL;
+    if (n && !res->active)
+        return -1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        if (res->nactive == n)
+            break;
+        e2b_oc_active a = {0};
+        oc_run_from(v, &a);
+        if (a.run == E2B_OC_IDLE) {
+            free(a.message);
+            continue;
+        }
+        a.session_id = e2b_agent_text(key, strlen(key), E2B_AGENT_TEXT_MAX, false, false);
+        res->active[res->nactive++] = a;
+    }
+    return 0;
+}

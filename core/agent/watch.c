@@ -1,0 +1,386 @@
+/* The per-box agent watch (core/agent/watch.h): health -> event stream -> snapshot, events
+ * applied at once, the snapshot taken again (debounced) when an event may have changed the
+ * state, reconnection with backoff. The pure bookkeeping on the status is watch_state.c. */
+#include "core/agent/watch_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BACKOFF_MIN_MS 500
+#define BACKOFF_MAX_MS 30000
+#define STABLE_STREAM_MS 30000 /* a stream up this long resets the backoff */
+#define DEBOUNCE_MS 40
+
+static void connect_start(e2b_agent_watch *w);
+static void snapshot_start(e2b_agent_watch *w);
+
+static void changed(e2b_agent_watch *w)
+{
+    watch_derive(w);
+    if (w->on_change && !w->freeing)
+        w->on_change(w->ud);
+}
+
+/* ---- reconnecting ---- */
+
+static void on_retry_timer(void *ud)
+{
+    e2b_agent_watch *w = ud;
+    w->retry_timer = 0;
+    connect_start(w);
+}
+
+static void schedule_reconnect(e2b_agent_watch *w)
+{
+    if (w->paused || w->freeing || w->retry_timer)
+        return;
+    long delay = w->backoff_ms;
+    w->backoff_ms = w->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : w->backoff_ms * 2;
+    w->retry_timer = e2b_loop_timer_add(w->loop, delay, on_retry_timer, w);
+}
+
+static void server_down(e2b_agent_watch *w, const e2b_error *err)
+{
+    w->reached = false;
+    w->down = true;
+    free(w->st.error);
+    w->st.error = err ? e2b_agent_text(e2b_error_message(err), strlen(e2b_error_message(err)),
+                                       E2B_AGENT_DETAIL_MAX, false, false)
+                      : NULL;
+}
+
+/* ---- the stream ---- */
+
+static void on_event(void *ud, const e2b_oc_event *ev)
+{
+    e2b_agent_watch *w = ud;
+    if (!w->reached) {
+        w->reached = true;
+        w->down = false;
+    }
+    w->st.stream_up = true;
+    unsigned need = watch_apply_event(w, ev);
+    if (need & WATCH_SNAPSHOT_NOW)
+        snapshot_start(w);
+    else if (need & WATCH_SNAPSHOT)
+        watch_snapshot_soon(w, DEBOUNCE_MS);
+    changed(w);
+}
+
+static void on_stream_end(void *ud, const e2b_error *err)
+{
+    e2b_agent_watch *w = ud;
+    w->stream = NULL;
+    if (watch_cb_enter(w))
+        return;
+    w->st.stream_up = false;
+    w->synced = false;
+    if (w->paused) {
+        changed(w);
+        return;
+    }
+    if (e2b_now_ms() - w->stream_opened_ms >= STABLE_STREAM_MS)
+        w->backoff_ms = BACKOFF_MIN_MS;
+    if (err && err->kind == E2B_ERR_AUTH)
+        server_down(w, err);
+    schedule_reconnect(w);
+    changed(w);
+}
+
+static void open_stream(e2b_agent_watch *w)
+{
+    e2b_error *err = NULL;
+    w->stream_opened_ms = e2b_now_ms();
+    w->stream = e2b_oc_events(w->client, on_event, on_stream_end, w, &err);
+    if (w->stream)
+        w->outstanding++;
+    if (!w->stream) {
+        server_down(w, err);
+        e2b_error_free(err);
+        schedule_reconnect(w);
+        changed(w);
+        return;
+    }
+    if (w->st.reconnects || w->opened_once)
+        w->st.reconnects++;
+    w->opened_once = true;
+    /* the snapshot comes with server.connected (the first frame), so that what happened
+     * before the stream is read after it is open */
+}
+
+static void on_health(void *ud, e2b_oc_result *res, const e2b_error *err)
+{
+    e2b_agent_watch *w = ud;
+    w->health_call = NULL;
+    if (watch_cb_enter(w) || w->paused)
+        return;
+    if (err || !res->healthy) {
+        e2b_error *e = err ? NULL : e2b_error_new(E2B_ERR_SERVER, "the agent's server says it is not healthy");
+        server_down(w, err ? err : e);
+        e2b_error_free(e);
+        schedule_reconnect(w);
+        changed(w);
+        return;
+    }
+    w->reached = true;
+    w->down = false;
+    free(w->st.error);
+    w->st.error = NULL;
+    open_stream(w);
+    changed(w);
+}
+
+static void connect_start(e2b_agent_watch *w)
+{
+    if (w->paused || w->freeing || w->health_call || w->stream)
+        return;
+    e2b_error *err = NULL;
+    w->health_call = e2b_oc_health(w->client, on_health, w, &err);
+    if (w->health_call)
+        w->outstanding++;
+    if (!w->health_call) {
+        server_down(w, err);
+        e2b_error_free(err);
+        schedule_reconnect(w);
+        changed(w);
+    }
+}
+
+/* ---- the snapshot ---- */
+
+static void snapshot_part_done(e2b_agent_watch *w)
+{
+    if (--w->snap_pending > 0)
+        return;
+    bool again = w->snap_again;
+    w->snap_again = false;
+    if (!w->snap_failed) {
+        unsigned need = watch_apply_snapshot(w);
+        w->synced = true;
+        if (need & WATCH_SNAPSHOT_TODOS) {
+            /* the active session changed (v1): its todo list */
+            e2b_error *err = NULL;
+            w->snap_calls[SNAP_TODOS] =
+                e2b_oc_todos(w->client, w->st.session_id, watch_on_snap_todos, w, &err);
+            if (w->snap_calls[SNAP_TODOS])
+                w->outstanding++;
+            e2b_error_free(err);
+        }
+        if (need & WATCH_SETTLE)
+            again = again || watch_settle(w);
+    }
+    watch_snapshot_clear(w);
+    changed(w);
+    if (again && w->snap_pending == 0)
+        snapshot_start(w);
+}
+
+#define SNAP_CB(name, idx, field)                                                       \
+    static void name(void *ud, e2b_oc_result *res, const e2b_error *err)                \
+    {                                                                                   \
+        e2b_agent_watch *w = ud;                                                        \
+        w->snap_calls[idx] = NULL;                                                      \
+        if (watch_cb_enter(w))                                                          \
+            return;                                                                     \
+        if (err) {                                                                      \
+            w->snap_failed = true;                                                      \
+        } else {                                                                        \
+            field;                                                                      \
+        }                                                                               \
+        snapshot_part_done(w);                                                          \
+    }
+
+SNAP_CB(on_snap_active, SNAP_ACTIVE, {
+    w->snap.active = res->active;
+    w->snap.nactive = res->nactive;
+    res->active = NULL;
+    res->nactive = 0;
+})
+SNAP_CB(on_snap_perms, SNAP_PERMS, {
+    w->snap.perms = res->requests;
+    w->snap.nperms = res->nrequests;
+    res->requests = NULL;
+    res->nrequests = 0;
+})
+SNAP_CB(on_snap_questions, SNAP_QUESTIONS, {
+    w->snap.questions = res->requests;
+    w->snap.nquestions = res->nrequests;
+    res->requests = NULL;
+    res->nrequests = 0;
+})
+SNAP_CB(on_snap_sessions, SNAP_SESSIONS, {
+    w->snap.sessions = res->sessions;
+    w->snap.nsessions = res->nsessions;
+    w->snap.have_sessions = true;
+    res->sessions = NULL;
+    res->nsessions = 0;
+})
+
+void watch_on_snap_todos(void *ud, e2b_oc_result *res, const e2b_error *err)
+{
+    e2b_agent_watch *w = ud;
+    w->snap_calls[SNAP_TODOS] = NULL;
+    if (watch_cb_enter(w))
+        return;
+    if (!err && w->client && e2b_oc_api(w->client) == 1) {
+        watch_set_todos(w, w->st.session_id, res->todos, res->ntodos);
+        res->todos = NULL;
+        res->ntodos = 0;
+        changed(w);
+    }
+}
+
+static void snapshot_start(e2b_agent_watch *w)
+{
+    if (w->freeing || w->paused)
+        return;
+    if (w->snap_timer) {
+        e2b_loop_timer_cancel(w->loop, w->snap_timer);
+        w->snap_timer = 0;
+    }
+    if (w->snap_pending) {
+        w->snap_again = true;
+        return;
+    }
+    w->snap_failed = false;
+    e2b_oc_call *(*const fns[])(e2b_oc_client *, e2b_oc_done_fn, void *, e2b_error **) = {
+        e2b_oc_active_sessions, e2b_oc_permissions, e2b_oc_questions, e2b_oc_sessions};
+    e2b_oc_done_fn cbs[] = {on_snap_active, on_snap_perms, on_snap_questions, on_snap_sessions};
+    w->snap_pending = 1; /* held until every call started */
+    for (int i = 0; i < 4; i++) {
+        e2b_error *err = NULL;
+        w->snap_pending++;
+        w->snap_calls[i] = fns[i](w->client, cbs[i], w, &err);
+        if (w->snap_calls[i])
+            w->outstanding++;
+        if (!w->snap_calls[i]) {
+            w->snap_pending--;
+            w->snap_failed = true;
+            e2b_error_free(err);
+        }
+    }
+    snapshot_part_done(w);
+}
+
+static void on_snap_timer(void *ud)
+{
+    e2b_agent_watch *w = ud;
+    w->snap_timer = 0;
+    snapshot_start(w);
+}
+
+void watch_snapshot_soon(e2b_agent_watch *w, long delay_ms)
+{
+    if (w->snap_timer || w->freeing || w->paused)
+        return;
+    if (w->snap_pending) {
+        w->snap_again = true;
+        return;
+    }
+    w->snap_timer = e2b_loop_timer_add(w->loop, delay_ms, on_snap_timer, w);
+}
+
+/* ---- lifecycle ---- */
+
+e2b_agent_watch *e2b_agent_watch_new(e2b_loop *loop, const e2b_oc_config *oc,
+                                     e2b_agent_watch_fn on_change, void *ud, e2b_error **err)
+{
+    e2b_agent_watch *w = calloc(1, sizeof *w);
+    if (!w) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    w->client = e2b_oc_new(loop, oc, err);
+    if (!w->client) {
+        free(w);
+        return NULL;
+    }
+    w->loop = loop;
+    w->on_change = on_change;
+    w->ud = ud;
+    w->backoff_ms = BACKOFF_MIN_MS;
+    w->settle_tries = 5; /* none until an event suggests a turn ended */
+    w->st.api = e2b_oc_api(w->client);
+    connect_start(w);
+    return w;
+}
+
+static void stop_all(e2b_agent_watch *w)
+{
+    if (w->retry_timer)
+        e2b_loop_timer_cancel(w->loop, w->retry_timer);
+    if (w->snap_timer)
+        e2b_loop_timer_cancel(w->loop, w->snap_timer);
+    if (w->settle_timer)
+        e2b_loop_timer_cancel(w->loop, w->settle_timer);
+    w->retry_timer = w->snap_timer = w->settle_timer = 0;
+    e2b_oc_cancel(w->health_call);
+    for (int i = 0; i < SNAP_N; i++)
+        e2b_oc_cancel(w->snap_calls[i]);
+    e2b_oc_stream_close(w->stream);
+}
+
+void e2b_agent_watch_free(e2b_agent_watch *w)
+{
+    if (!w)
+        return;
+    w->freeing = true;
+    stop_all(w);
+    watch_cmds_cancel(w);
+    watch_snapshot_clear(w);
+    e2b_agent_status_clear(&w->st);
+    watch_state_free(w);
+    /* the cancelled calls call back later from the loop and hold w as their ud: w stays
+     * (a husk) until the last of them has ended (watch_cb_enter) */
+    if (w->outstanding == 0)
+        watch_release(w);
+}
+
+void watch_release(e2b_agent_watch *w)
+{
+    e2b_oc_free(w->client);
+    free(w);
+}
+
+bool watch_cb_enter(e2b_agent_watch *w)
+{
+    w->outstanding--;
+    if (!w->freeing)
+        return false;
+    if (w->outstanding == 0)
+        watch_release(w);
+    return true;
+}
+
+const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w) { return &w->st; }
+bool e2b_agent_watch_synced(const e2b_agent_watch *w) { return w->synced; }
+e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w) { return w->client; }
+
+void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused)
+{
+    if (w->paused == paused)
+        return;
+    w->paused = paused;
+    if (paused) {
+        stop_all(w);
+        w->synced = false;
+        w->st.stream_up = false;
+    } else {
+        w->backoff_ms = BACKOFF_MIN_MS;
+        connect_start(w);
+    }
+    changed(w);
+}
+
+void e2b_agent_watch_kick(e2b_agent_watch *w)
+{
+    if (w->paused || w->stream || w->health_call)
+        return;
+    if (w->retry_timer) {
+        e2b_loop_timer_cancel(w->loop, w->retry_timer);
+        w->retry_timer = 0;
+    }
+    w->backoff_ms = BACKOFF_MIN_MS;
+    connect_start(w);
+}

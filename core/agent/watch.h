@@ -1,0 +1,60 @@
+/* Watches one box's agent and keeps its e2b_agent_status current (core/agent/agent.h).
+ *
+ *   e2b_agent_watch *w = e2b_agent_watch_new(loop, &oc, on_change, ctx, &err);
+ *   ... on_change(ctx) after every change; e2b_agent_watch_status(w) is the state ...
+ *   e2b_agent_watch_set_paused(w, true);    // the sandbox paused: stream closed, "paused"
+ *   e2b_agent_watch_free(w);                // closes everything; no callback after this
+ *
+ * How: health first; when it answers, the event stream is opened and, once it is up, a
+ * REST snapshot (active sessions, pending permissions and questions, sessions, todos) is
+ * taken, so nothing that happened while disconnected is lost. Events update the status at
+ * once where their meaning is known, and trigger a debounced snapshot where the state may
+ * have changed (the snapshot is the truth; unknown events are harmless). No polling while
+ * the stream is up. When the stream or the server goes, it reconnects with backoff
+ * (0.5 s doubling to 30 s, reset by a stream that stayed up); a server that does not answer
+ * is "server down". Nothing here blocks.
+ *
+ * Commands go through the watch's client and call back once with the result. */
+#ifndef E2B_AGENT_WATCH_H
+#define E2B_AGENT_WATCH_H
+
+#include "core/agent/agent.h"
+#include "core/agent/opencode.h"
+
+typedef struct e2b_agent_watch e2b_agent_watch;
+
+typedef void (*e2b_agent_watch_fn)(void *ud);
+
+/* Starts watching (copies oc). NULL with *err for a bad config or out of memory. */
+e2b_agent_watch *e2b_agent_watch_new(e2b_loop *loop, const e2b_oc_config *oc,
+                                     e2b_agent_watch_fn on_change, void *ud, e2b_error **err);
+/* Stops everything at once: calls in flight are cancelled; a command still in flight calls
+ * its done later (from the loop) with E2B_ERR_CANCELLED, without the watch. */
+void e2b_agent_watch_free(e2b_agent_watch *w);
+
+/* The current status (owned by the watch; valid until its next change). */
+const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w);
+/* Whether a snapshot has been taken since the stream (re)opened: the status is complete. */
+bool e2b_agent_watch_synced(const e2b_agent_watch *w);
+/* The sandbox paused (true: stream closed, state "paused") or runs again (reconnects). */
+void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused);
+/* The watch's client, for calls of its own (borrowed: valid while the watch is). */
+e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
+/* Reconnect now (skip the backoff), e.g. after the user restarted the server. */
+void e2b_agent_watch_kick(e2b_agent_watch *w);
+
+/* The command ends: err NULL on success; session_id is the prompt's session (else NULL). */
+typedef void (*e2b_agent_cmd_fn)(void *ud, const char *session_id, const e2b_error *err);
+
+/* Replies to request_id (NULL = the oldest pending request). */
+int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_reply reply,
+                          e2b_agent_cmd_fn done, void *ud, e2b_error **err);
+/* Sends text to session_id, or the active session when session_id is NULL, or a new
+ * session when new_session (or when there is none). */
+int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_session,
+                           const char *text, e2b_agent_cmd_fn done, void *ud, e2b_error **err);
+/* Interrupts the busy sessions (the active one when none is known busy). */
+int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *ud,
+                              e2b_error **err);
+
+#endif

@@ -1,0 +1,201 @@
+/* Commands through a watch (reply, prompt, interrupt: core/agent/watch.h). Each is one
+ * client call (an interrupt one per busy session); when it ends, a snapshot follows so the
+ * status does not wait for the events. */
+#include "core/agent/watch_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct watch_cmd;
+struct cmd_slot {
+    struct watch_cmd *cmd;
+    int i;
+};
+
+struct watch_cmd {
+    e2b_agent_watch *w;
+    struct cmd_slot slots[8];
+    e2b_agent_cmd_fn done;
+    void *ud;
+    e2b_oc_call *calls[8];
+    int pending, nstarted;
+    e2b_error *err;
+    char *session_id;
+    struct watch_cmd *next;
+};
+
+static void unlink_cmd(e2b_agent_watch *w, struct watch_cmd *cmd)
+{
+    for (struct watch_cmd **p = &w->cmds; *p; p = &(*p)->next)
+        if (*p == cmd) {
+            *p = cmd->next;
+            return;
+        }
+}
+
+static void cmd_free(struct watch_cmd *cmd)
+{
+    e2b_error_free(cmd->err);
+    free(cmd->session_id);
+    free(cmd);
+}
+
+static void on_cmd(void *ud, e2b_oc_result *res, const e2b_error *err)
+{
+    struct cmd_slot *slot = ud;
+    struct watch_cmd *cmd = slot->cmd;
+    e2b_agent_watch *w = cmd->w;
+    cmd->calls[slot->i] = NULL;
+    cmd->pending--;
+    if (watch_cb_enter(w)) {
+        /* the watch is gone: the command ends cancelled, without touching it */
+        if (cmd->pending == 0) {
+            e2b_error *e = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+            if (cmd->done)
+                cmd->done(cmd->ud, NULL, e);
+            e2b_error_free(e);
+            cmd_free(cmd);
+        }
+        return;
+    }
+    if (err && !cmd->err)
+        cmd->err = e2b_error_copy(err);
+    if (!err && res && res->session_id && !cmd->session_id)
+        cmd->session_id = strdup(res->session_id);
+    if (cmd->pending > 0)
+        return;
+    unlink_cmd(w, cmd);
+    watch_snapshot_soon(w, 0);
+    if (cmd->done)
+        cmd->done(cmd->ud, cmd->err ? NULL : cmd->session_id, cmd->err);
+    cmd_free(cmd);
+}
+
+static struct watch_cmd *cmd_new(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *ud,
+                                 e2b_error **err)
+{
+    struct watch_cmd *cmd = calloc(1, sizeof *cmd);
+    if (!cmd) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    cmd->w = w;
+    cmd->done = done;
+    cmd->ud = ud;
+    for (int i = 0; i < 8; i++)
+        cmd->slots[i] = (struct cmd_slot){cmd, i};
+    return cmd;
+}
+
+/* Files a started call (NULL: not started, *err set). Returns 0 or -1. */
+static int cmd_add(struct watch_cmd *cmd, e2b_oc_call *call)
+{
+    if (!call)
+        return -1;
+    cmd->calls[cmd->nstarted++] = call;
+    cmd->pending++;
+    cmd->w->outstanding++;
+    return 0;
+}
+
+#define NEXT(cmd) (&(cmd)->slots[(cmd)->nstarted])
+
+static int cmd_go(struct watch_cmd *cmd, e2b_error **err)
+{
+    if (cmd->nstarted == 0) {
+        cmd_free(cmd);
+        return -1;
+    }
+    if (err && *err) { /* some calls started: they carry the command */
+        e2b_error_free(*err);
+        *err = NULL;
+    }
+    cmd->next = cmd->w->cmds;
+    cmd->w->cmds = cmd;
+    return 0;
+}
+
+static bool refuse(e2b_agent_watch *w, e2b_error **err)
+{
+    if (w->paused) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "the box is paused: resume it first");
+        return true;
+    }
+    return false;
+}
+
+int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_reply reply,
+                          e2b_agent_cmd_fn done, void *ud, e2b_error **err)
+{
+    if (refuse(w, err))
+        return -1;
+    const e2b_agent_request *r = NULL;
+    for (size_t i = 0; i < w->st.nrequests; i++)
+        if (!request_id || !strcmp(w->st.requests[i].id, request_id)) {
+            r = &w->st.requests[i];
+            break;
+        }
+    if (!r) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_NOT_FOUND, request_id ? "no pending request %s"
+                                                               : "nothing is waiting for a reply",
+                                 request_id);
+        return -1;
+    }
+    if (r->question) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "the agent asks a question (%s): answer it in "
+                                                  "the agent's own UI (attach)", r->summary);
+        return -1;
+    }
+    struct watch_cmd *cmd = cmd_new(w, done, ud, err);
+    if (!cmd)
+        return -1;
+    cmd_add(cmd, e2b_oc_reply(w->client, r->session_id, r->id, reply, on_cmd, NEXT(cmd), err));
+    return cmd_go(cmd, err);
+}
+
+int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_session,
+                           const char *text, e2b_agent_cmd_fn done, void *ud, e2b_error **err)
+{
+    if (refuse(w, err))
+        return -1;
+    const char *sid = new_session ? NULL : session_id ? session_id : w->st.session_id;
+    struct watch_cmd *cmd = cmd_new(w, done, ud, err);
+    if (!cmd)
+        return -1;
+    cmd_add(cmd, e2b_oc_prompt(w->client, sid, text, on_cmd, NEXT(cmd), err));
+    return cmd_go(cmd, err);
+}
+
+int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *ud,
+                              e2b_error **err)
+{
+    if (refuse(w, err))
+        return -1;
+    struct watch_cmd *cmd = cmd_new(w, done, ud, err);
+    if (!cmd)
+        return -1;
+    for (size_t i = 0; i < w->nactive && cmd->nstarted < 8; i++)
+        if (cmd_add(cmd, e2b_oc_interrupt(w->client, w->active[i].session_id, on_cmd, NEXT(cmd), err)))
+            break;
+    if (cmd->nstarted == 0 && !(err && *err)) {
+        if (!w->st.session_id) {
+            if (err)
+                *err = e2b_error_new(E2B_ERR_NOT_FOUND, "the agent has no session to interrupt");
+        } else {
+            cmd_add(cmd, e2b_oc_interrupt(w->client, w->st.session_id, on_cmd, NEXT(cmd), err));
+        }
+    }
+    return cmd_go(cmd, err);
+}
+
+void watch_cmds_cancel(e2b_agent_watch *w)
+{
+    for (struct watch_cmd *c = w->cmds; c; c = c->next)
+        for (int i = 0; i < 8; i++)
+            e2b_oc_cancel(c->calls[i]);
+    w->cmds = NULL; /* each frees itself when its calls end */
+}

@@ -1,0 +1,296 @@
+#include "core/git/changes_script.h"
+
+#include "core/util/sanitize.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The script. Values are read from the environment only: nothing is pasted into this text.
+ * GIT_OPTIONAL_LOCKS=0 keeps git from refreshing the real index while the agent works. */
+static const char SCRIPT[] =
+    "# e2b-tui changes: runs inside the box. Inputs come only from the environment.\n"
+    "set -u\n"
+    "export LC_ALL=C GIT_LITERAL_PATHSPECS=1 GIT_OPTIONAL_LOCKS=0\n"
+    "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_NAMESPACE\n"
+    "fail() { printf 'E2B-TUI-ERROR\\t%s\\0' \"$*\" | tr '\\n' ' '; exit 1; }\n"
+    "command -v git >/dev/null 2>&1 || fail \"git is not installed in the box\"\n"
+    "[ -n \"${E2B_TUI_DIR:-}\" ] || fail \"E2B_TUI_DIR is not set\"\n"
+    "cd -- \"$E2B_TUI_DIR\" 2>/dev/null || fail \"project directory not found: $E2B_TUI_DIR\"\n"
+    "top=$(git rev-parse --show-toplevel 2>/dev/null) || fail \"not a git repository: $E2B_TUI_DIR\"\n"
+    "cd -- \"$top\" || fail \"cannot enter $top\"\n"
+    "gitdir=$(git rev-parse --absolute-git-dir) || fail \"cannot find the git directory\"\n"
+    "cap=${E2B_TUI_CAP:-1048576}\n"
+    "case $cap in '' | *[!0-9]*) cap=1048576 ;; esac\n"
+    "base=${E2B_TUI_BASE:-}\n"
+    "against=base\n"
+    "if [ -z \"$base\" ] || ! git cat-file -e \"$base^{commit}\" 2>/dev/null; then\n"
+    "    if base=$(git rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null); then\n"
+    "        against=head\n"
+    "    else\n"
+    "        base=$(git hash-object -t tree /dev/null) || fail \"cannot make the empty tree\"\n"
+    "        against=empty\n"
+    "    fi\n"
+    "fi\n"
+    "commit=$base\n"
+    "[ \"$against\" = empty ] && commit=\n"
+    "\n"
+    "# Untracked files join a private copy of the index as intent-to-add, so that one diff\n"
+    "# against the base shows them as new files; the real index is never written.\n"
+    "tmp=$(mktemp -d \"${TMPDIR:-/tmp}/e2b-tui-changes.XXXXXX\") || fail \"cannot create a temporary directory\"\n"
+    "trap 'rm -rf -- \"$tmp\"' EXIT\n"
+    "git ls-files -z --others --exclude-standard >\"$tmp/untracked\" 2>/dev/null || : >\"$tmp/untracked\"\n"
+    "export GIT_INDEX_FILE=\"$tmp/index\"\n"
+    "if [ -f \"$gitdir/index\" ]; then\n"
+    "    cp -- \"$gitdir/index\" \"$GIT_INDEX_FILE\" || fail \"cannot copy the index\"\n"
+    "fi\n"
+    "if [ -s \"$tmp/untracked\" ]; then\n"
+    "    git add -N --pathspec-from-file=\"$tmp/untracked\" --pathspec-file-nul >/dev/null 2>&1 || :\n"
+    "fi\n"
+    "d=(git diff --no-renames --no-ext-diff --no-textconv --no-color)\n"
+    "if [ \"${E2B_TUI_MODE:-list}\" = diff ]; then\n"
+    "    printf 'E2B-TUI-CHANGES\\t%s\\t%s\\0' \"$against\" \"$commit\"\n"
+    "    \"${d[@]}\" \"$base\" -- \"${E2B_TUI_FILE:-}\" 2>&1 | head -c \"$cap\"\n"
+    "    exit 0\n"
+    "fi\n"
+    "{\n"
+    "    printf 'E2B-TUI-CHANGES\\t%s\\t%s\\0' \"$against\" \"$commit\"\n"
+    "    \"${d[@]}\" --name-status -z \"$base\" -- 2>/dev/null |\n"
+    "        while IFS= read -r -d '' st && IFS= read -r -d '' p; do printf 'S\\t%s\\t%s\\0' \"$st\" \"$p\"; done\n"
+    "    \"${d[@]}\" --numstat -z \"$base\" -- 2>/dev/null |\n"
+    "        while IFS= read -r -d '' rec; do printf 'N\\t%s\\0' \"$rec\"; done\n"
+    "    while IFS= read -r -d '' p; do printf 'U\\t%s\\0' \"$p\"; done <\"$tmp/untracked\"\n"
+    "    printf 'E2B-TUI-END\\0'\n"
+    "} | head -c \"$cap\"\n";
+
+const char *changes_script_text(void) { return SCRIPT; }
+
+void changes_list_clear(changes_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->files[i].path);
+        free(l->files[i].raw);
+    }
+    free(l->files);
+    memset(l, 0, sizeof *l);
+}
+
+static bool is_hex40(const char *s, size_t n)
+{
+    if (n != 40)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* The box's "E2B-TUI-ERROR\t..." record as an error, or NULL when tok is not one. */
+static e2b_error *box_error(const char *tok, size_t n)
+{
+    static const char E[] = "E2B-TUI-ERROR\t";
+    if (n < sizeof E - 1 || memcmp(tok, E, sizeof E - 1) != 0)
+        return NULL;
+    char *msg = sanitize_display(tok + sizeof E - 1, n - (sizeof E - 1), 0);
+    e2b_error *e = e2b_error_new(E2B_ERR_PROTOCOL, "in the box: %s", msg ? msg : "error");
+    free(msg);
+    return e;
+}
+
+/* "E2B-TUI-CHANGES\t<against>\t<commit>" into l (l may be NULL). */
+static e2b_error *parse_header(const char *tok, size_t n, changes_list *l)
+{
+    static const char H[] = "E2B-TUI-CHANGES\t";
+    e2b_error *e = box_error(tok, n);
+    if (e)
+        return e;
+    if (n < sizeof H - 1 || memcmp(tok, H, sizeof H - 1) != 0)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+    const char *p = tok + sizeof H - 1, *end = tok + n;
+    const char *tab = memchr(p, '\t', (size_t)(end - p));
+    if (!tab)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed a bad header");
+    size_t an = (size_t)(tab - p), cn = (size_t)(end - tab - 1);
+    bool ok = (an == 4 && memcmp(p, "base", 4) == 0 && is_hex40(tab + 1, cn)) ||
+              (an == 4 && memcmp(p, "head", 4) == 0 && is_hex40(tab + 1, cn)) ||
+              (an == 5 && memcmp(p, "empty", 5) == 0 && cn == 0);
+    if (!ok)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed a bad header");
+    if (l) {
+        memcpy(l->against, p, an);
+        l->against[an] = '\0';
+        memcpy(l->commit, tab + 1, cn);
+        l->commit[cn] = '\0';
+    }
+    return NULL;
+}
+
+/* A line count from numstat: digits (at most 12), or "-" for binary. */
+static bool parse_count(const char *s, size_t n, long *out, bool *binary)
+{
+    if (n == 1 && s[0] == '-') {
+        *binary = true;
+        *out = 0;
+        return true;
+    }
+    if (n == 0 || n > 12)
+        return false;
+    long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* The file of that raw path: hint first (git prints every section in the same order). */
+static changes_file *find_file(changes_list *l, const char *path, size_t n, size_t *hint)
+{
+    for (size_t k = 0; k < 2; k++) {
+        size_t i = *hint + k;
+        if (i < l->count && strlen(l->files[i].raw) == n && memcmp(l->files[i].raw, path, n) == 0) {
+            *hint = i + 1;
+            return &l->files[i];
+        }
+    }
+    for (size_t i = 0; i < l->count; i++) {
+        if (strlen(l->files[i].raw) == n && memcmp(l->files[i].raw, path, n) == 0) {
+            *hint = i + 1;
+            return &l->files[i];
+        }
+    }
+    return NULL;
+}
+
+/* Adds a file (status '?'); NULL when the cap is reached (l->cut) or out of memory. */
+static changes_file *add_file(changes_list *l, const char *path, size_t n, size_t max, bool *nomem)
+{
+    if (l->count >= max) {
+        l->cut = true;
+        return NULL;
+    }
+    if (n == 0)
+        return NULL;
+    changes_file *f = realloc(l->files, (l->count + 1) * sizeof *f);
+    if (!f) {
+        *nomem = true;
+        return NULL;
+    }
+    l->files = f;
+    f = &l->files[l->count];
+    memset(f, 0, sizeof *f);
+    f->raw = strndup(path, n);
+    f->path = sanitize_display(path, n, 0);
+    f->status = '?';
+    if (!f->raw || !f->path) {
+        free(f->raw);
+        free(f->path);
+        *nomem = true;
+        return NULL;
+    }
+    l->count++;
+    return f;
+}
+
+e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *l)
+{
+    memset(l, 0, sizeof *l);
+    const char *p = out, *end = out + len;
+    bool header = false, ended = false, nomem = false;
+    size_t hint_n = 0, hint_u = 0;
+    while (p < end && !ended && !nomem) {
+        const char *z = memchr(p, '\0', (size_t)(end - p));
+        if (!z)
+            break; /* a record cut by the cap */
+        size_t n = (size_t)(z - p);
+        const char *tok = p;
+        p = z + 1;
+        if (!header) {
+            e2b_error *e = parse_header(tok, n, l);
+            if (e) {
+                changes_list_clear(l);
+                return e;
+            }
+            header = true;
+            continue;
+        }
+        if (n == 11 && memcmp(tok, "E2B-TUI-END", 11) == 0) {
+            ended = true;
+            continue;
+        }
+        e2b_error *e = box_error(tok, n);
+        if (e) {
+            changes_list_clear(l);
+            return e;
+        }
+        if (n < 3 || tok[1] != '\t')
+            continue; /* unknown records are skipped */
+        const char *r = tok + 2, *rend = tok + n;
+        if (tok[0] == 'S') {
+            const char *tab = memchr(r, '\t', (size_t)(rend - r));
+            if (!tab || tab == r)
+                continue;
+            changes_file *f = add_file(l, tab + 1, (size_t)(rend - tab - 1), max_files, &nomem);
+            if (f)
+                f->status = strchr("AMDT", r[0]) ? r[0] : '?';
+        } else if (tok[0] == 'N') {
+            const char *t1 = memchr(r, '\t', (size_t)(rend - r));
+            const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(rend - t1 - 1)) : NULL;
+            long a = 0, d = 0;
+            bool bin = false;
+            if (!t2 || !parse_count(r, (size_t)(t1 - r), &a, &bin) ||
+                !parse_count(t1 + 1, (size_t)(t2 - t1 - 1), &d, &bin))
+                continue;
+            changes_file *f = find_file(l, t2 + 1, (size_t)(rend - t2 - 1), &hint_n);
+            if (!f)
+                f = add_file(l, t2 + 1, (size_t)(rend - t2 - 1), max_files, &nomem);
+            if (f) {
+                f->added = a;
+                f->removed = d;
+                f->binary = bin;
+            }
+        } else if (tok[0] == 'U') {
+            changes_file *f = find_file(l, r, (size_t)(rend - r), &hint_u);
+            if (!f)
+                f = add_file(l, r, (size_t)(rend - r), max_files, &nomem);
+            if (f) {
+                f->untracked = true;
+                f->status = 'A';
+            }
+        }
+    }
+    if (nomem) {
+        changes_list_clear(l);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    if (!header) {
+        changes_list_clear(l);
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+    }
+    if (!ended)
+        l->cut = true;
+    for (size_t i = 0; i < l->count; i++) {
+        l->added += l->files[i].added;
+        l->removed += l->files[i].removed;
+    }
+    return NULL;
+}
+
+e2b_error *changes_parse_diff_header(const char *out, size_t len, size_t *off)
+{
+    *off = 0;
+    const char *z = memchr(out, '\0', len);
+    if (!z) {
+        e2b_error *e = box_error(out, len);
+        return e ? e : e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+    }
+    e2b_error *e = parse_header(out, (size_t)(z - out), NULL);
+    if (e)
+        return e;
+    *off = (size_t)(z - out) + 1;
+    return NULL;
+}

@@ -1,0 +1,65 @@
+/* changes_script: what the Changes pane runs inside a box (Process/Start with cmd
+ * "/bin/bash", args {"-c", changes_script_text()}), and the parser of what it prints.
+ *
+ * In the box's repository, without touching its HEAD, index, work tree or refs, the script
+ * compares the work tree (tracked files, and untracked files that are not ignored, through
+ * a private copy of the index where they are added as intent-to-add) with BASE, the commit
+ * `up` started from. A BASE the box does not have falls back to HEAD, and an unborn HEAD to
+ * the empty tree; the header says which was used.
+ *
+ * Mode "list" prints NUL-separated records, each a tab-separated token:
+ *
+ *   E2B-TUI-CHANGES\t<base|head|empty>\t<commit>   the first record
+ *   S\t<status letter>\t<path>                     from git diff --name-status
+ *   N\t<added|->\t<removed|->\t<path>              from git diff --numstat ("-": binary)
+ *   U\t<path>                                      untracked (not ignored) files
+ *   E2B-TUI-END                                    the last record
+ *   E2B-TUI-ERROR\t<message>                       instead of all of these (exit status 1)
+ *
+ * Mode "diff" prints the header record, then the unified diff of E2B_TUI_FILE (raw text).
+ * Every listing is cut in the box at the caps of core/util/limits.h, so a record list with
+ * no end record was cut (the parser says so). Inputs travel in environment variables
+ * (E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_MODE, E2B_TUI_FILE, E2B_TUI_CAP), never in the
+ * script text. Pure: no I/O here (tests/unit runs the script against real repositories). */
+#ifndef E2B_CHANGES_SCRIPT_H
+#define E2B_CHANGES_SCRIPT_H
+
+#include "core/util/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The script (static text; do not free). */
+const char *changes_script_text(void);
+
+/* One changed file. path is sanitised for display (control characters become '?'); raw
+ * is the path as git printed it (to ask for its diff). */
+typedef struct changes_file {
+    char *path, *raw;
+    char status;      /* 'A' added, 'M' modified, 'D' deleted, 'T' type changed, '?' */
+    bool untracked;   /* not in git yet (added as intent-to-add for the diff) */
+    bool binary;      /* numstat said "-" */
+    long added, removed; /* lines; 0 for binary files */
+} changes_file;
+
+typedef struct changes_list {
+    changes_file *files;
+    size_t count;
+    char against[8];  /* "base", "head" or "empty" */
+    char commit[41];  /* what the work tree was compared with ("" for the empty tree) */
+    bool cut;         /* the output stopped at a cap (or the file cap was reached) */
+    long added, removed; /* totals over the listed files */
+} changes_list;
+
+/* Parses the output of mode "list" (len bytes, NULs inside). At most max_files files are
+ * kept (then cut is set). Returns NULL with *out filled, or the error: the box's own
+ * message (sanitised), or "the changes script printed no header" for anything else. The
+ * caller frees the error; *out is cleared first and left empty on error. */
+e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *out_list);
+void changes_list_clear(changes_list *l);
+
+/* The start of the diff text after mode "diff"'s header record: sets *off past it.
+ * Returns NULL, or the box's error (sanitised) / a protocol error (caller frees). */
+e2b_error *changes_parse_diff_header(const char *out, size_t len, size_t *off);
+
+#endif

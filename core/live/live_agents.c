@@ -1,0 +1,448 @@
+/* The agents of this machine's boxes (live.h "agents"): one core/agent/watch.h per box that
+ * runs, made once its password has come from the store (a keystore job, off the loop
+ * thread) and, for a private box, its traffic token from a connect (the list does not carry
+ * it), paused with its sandbox, freed when the sandbox goes. The list is synced after
+ * every changed sandbox list (live_refresh.c). */
+#include "core/live/live_internal.h"
+
+#include "core/agent/watch.h"
+#include "core/box/records.h"
+#include "core/util/str.h"
+#include "keystore/keystore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct live_agent {
+    e2b_live *m;
+    char sandbox_id[128];
+    char name[128];
+    box_record rec;
+    e2b_agent_watch *watch;   /* NULL until the password is known */
+    ks_job *pw_job;           /* reading the password */
+    bool no_password;         /* the store has none: not watched */
+    bool paused;
+    bool seen;                /* in the latest list (sync) */
+    e2b_agent_status fixed;   /* shown while there is no watch (unknown / paused) */
+    struct token_call *token_call; /* connecting for the traffic token, or NULL */
+    char *password;           /* kept while the token comes (secret, wiped) */
+    char *token;              /* the sandbox's traffic token (secret, wiped), or NULL */
+};
+
+/* A connect in flight for an agent's token: outlives the agent when it is freed first. */
+struct token_call {
+    struct live_agent *t; /* NULL once the agent is gone */
+    e2b_api_call *call;
+};
+
+struct live_agents {
+    struct live_agent **items;
+    size_t n;
+    keystore *ks;             /* our own handle when the operations' is not open */
+    ks_job *open_job;
+    e2b_loop_slot slot;       /* the jobs' wake-up */
+    bool closing;
+};
+
+static struct live_agents *agents(e2b_live *m)
+{
+    if (!m->agents)
+        m->agents = calloc(1, sizeof *m->agents);
+    return m->agents;
+}
+
+static struct live_agent *find(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agents *a = m->agents;
+    for (size_t i = 0; a && sandbox_id && i < a->n; i++)
+        if (!strcmp(a->items[i]->sandbox_id, sandbox_id))
+            return a->items[i];
+    return NULL;
+}
+
+static void agent_free(struct live_agent *t)
+{
+    if (t->token_call) {
+        struct token_call *c = t->token_call;
+        c->t = NULL;
+        e2b_api_cancel(c->call); /* its callback frees c */
+    }
+    e2b_wipe_free(t->password);
+    e2b_wipe_free(t->token);
+    e2b_agent_watch_free(t->watch);
+    if (t->pw_job)
+        keystore_job_free(t->pw_job);
+    box_record_clear(&t->rec);
+    e2b_agent_status_clear(&t->fixed);
+    free(t);
+}
+
+static void on_watch_change(void *ud)
+{
+    struct live_agent *t = ud;
+    if (!t->m->closing)
+        live_notify(t->m, E2B_LIVE_AGENTS);
+}
+
+static keystore *store(e2b_live *m)
+{
+    return m->ks ? m->ks : m->agents ? m->agents->ks : NULL;
+}
+
+static void start_watch(struct live_agent *t, const char *password)
+{
+    e2b_live *m = t->m;
+    const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
+    char *url = e2b_config_port_url(&m->cfg, t->rec.port ? t->rec.port : E2B_BOX_PORT,
+                                    t->sandbox_id, sb ? sb->domain : NULL);
+    if (!url)
+        return;
+    e2b_oc_config oc = {
+        .api = t->rec.opencode == 1 ? 1 : 2,
+        .base_url = url,
+        .password = password,
+        .traffic_token = t->token ? t->token : sb ? sb->traffic_access_token : NULL,
+        .directory = t->rec.dir,
+    };
+    e2b_error *err = NULL;
+    t->watch = e2b_agent_watch_new(m->loop, &oc, on_watch_change, t, &err);
+    free(url);
+    if (!t->watch) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: the agent cannot be watched: %s", t->name,
+                    e2b_error_message(err));
+        e2b_error_free(err);
+        return;
+    }
+    if (t->paused)
+        e2b_agent_watch_set_paused(t->watch, true);
+}
+
+static void wake(void *ctx);
+
+static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    struct token_call *c = ud;
+    struct live_agent *t = c->t;
+    (void)status;
+    free(c);
+    if (t) {
+        t->token_call = NULL;
+        if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token)
+            t->token = strdup(sb->traffic_access_token);
+        /* Without the token the watch says what it can (the server refuses it). */
+        if (t->password && !t->m->closing)
+            start_watch(t, t->password);
+        e2b_wipe_free(t->password);
+        t->password = NULL;
+        live_notify(t->m, E2B_LIVE_AGENTS);
+    }
+    e2b_sandbox_free(sb);
+}
+
+/* A private box (made so by this machine: metadata e2b-tui.traffic = private) needs its
+ * traffic token, which only create and connect hand out: connect first (the box runs, so
+ * it only confirms its timeout, never shortens it), then watch. */
+static void start_watch_private(struct live_agent *t, const char *password)
+{
+    e2b_live *m = t->m;
+    const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
+    const char *traffic = sb ? e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC) : NULL;
+    struct token_call *c = NULL;
+    e2b_error *err = NULL;
+    if (t->token || !m->client || !traffic || strcmp(traffic, "private") != 0 ||
+        (sb->traffic_access_token && *sb->traffic_access_token) ||
+        !(c = calloc(1, sizeof *c)) || !(t->password = strdup(password))) {
+        free(c);
+        start_watch(t, password);
+        return;
+    }
+    c->t = t;
+    t->token_call = c;
+    c->call = e2b_api_connect(m->client, t->sandbox_id, 60, on_token, c, &err);
+    if (!c->call) {
+        e2b_error_free(err);
+        t->token_call = NULL;
+        free(c);
+        e2b_wipe_free(t->password);
+        t->password = NULL;
+        start_watch(t, password);
+    }
+}
+
+static void ask_password(struct live_agent *t)
+{
+    keystore *ks = store(t->m);
+    if (!ks || t->pw_job || t->watch || t->no_password)
+        return;
+    ks_error kerr = {0};
+    t->pw_job = keystore_job_get(ks, t->name, t->sandbox_id, 10000, wake, t->m, &kerr);
+    if (!t->pw_job)
+        t->no_password = true;
+}
+
+/* On the loop: a keystore job ended (which one is not said: look at all). */
+static void on_jobs(void *ud)
+{
+    e2b_live *m = ud;
+    struct live_agents *a = m->agents;
+    if (!a || a->closing || m->closing)
+        return;
+    if (a->open_job && keystore_job_done(a->open_job)) {
+        char *warning = NULL;
+        a->ks = keystore_job_take_store(a->open_job, &warning);
+        free(warning);
+        keystore_job_free(a->open_job);
+        a->open_job = NULL;
+        for (size_t i = 0; i < a->n; i++)
+            ask_password(a->items[i]);
+    }
+    bool changed = false;
+    for (size_t i = 0; i < a->n; i++) {
+        struct live_agent *t = a->items[i];
+        if (!t->pw_job || !keystore_job_done(t->pw_job))
+            continue;
+        char *pw = NULL;
+        ks_error kerr = {0};
+        ks_code rc = keystore_job_result(t->pw_job, &kerr, &pw, NULL, NULL);
+        keystore_job_free(t->pw_job);
+        t->pw_job = NULL;
+        if (rc == KS_OK && pw)
+            start_watch_private(t, pw);
+        else
+            t->no_password = true; /* made elsewhere: its agent is not ours to watch */
+        keystore_password_free(pw);
+        changed = true;
+    }
+    if (changed)
+        live_notify(m, E2B_LIVE_AGENTS);
+}
+
+/* On a keystore thread. */
+static void wake(void *ctx)
+{
+    e2b_live *m = ctx;
+    if (m->agents && m->loop)
+        e2b_loop_post_slot(m->loop, &m->agents->slot, on_jobs, m);
+}
+
+static void open_store(e2b_live *m)
+{
+    struct live_agents *a = m->agents;
+    if (store(m) || a->open_job)
+        return;
+    const char *env = getenv("E2B_TUI_KEYSTORE");
+    ks_select sel = {.env = env && *env ? env : NULL, .config = m->cfg.keystore};
+    ks_error kerr = {0};
+    a->open_job = keystore_job_open(&sel, 10000, wake, m, &kerr);
+}
+
+void live_agents_sync(e2b_live *m)
+{
+    m->agents_resync = false;
+    if (m->closing || !m->loop)
+        return;
+    box_record_list recs = {0};
+    e2b_error *err = box_record_list_read(m->cfg.records_dir, &recs, NULL);
+    e2b_error_free(err);
+    struct live_agents *a = agents(m);
+    if (!a) {
+        box_record_list_clear(&recs);
+        return;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        a->items[i]->seen = false;
+    bool changed = false;
+    for (size_t i = 0; i < m->sandboxes.count; i++) {
+        const e2b_sandbox *sb = &m->sandboxes.items[i];
+        const box_record *r = box_record_list_find_sandbox(&recs, sb->sandbox_id);
+        if (!r)
+            continue;
+        struct live_agent *t = find(m, sb->sandbox_id);
+        if (!t) {
+            struct live_agent **g = realloc(a->items, (a->n + 1) * sizeof *g);
+            if (!g)
+                break;
+            a->items = g;
+            t = calloc(1, sizeof *t);
+            if (!t)
+                break;
+            t->m = m;
+            snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sb->sandbox_id);
+            snprintf(t->name, sizeof t->name, "%s", r->name);
+            t->rec.port = r->port;
+            t->rec.opencode = r->opencode;
+            t->rec.dir = r->dir ? strdup(r->dir) : NULL;
+            t->fixed.api = r->opencode == 1 ? 1 : 2;
+            a->items[a->n++] = t;
+            changed = true;
+        }
+        t->seen = true;
+        bool paused = sb->state == E2B_STATE_PAUSED;
+        if (paused != t->paused) {
+            t->paused = paused;
+            if (t->watch)
+                e2b_agent_watch_set_paused(t->watch, paused);
+            changed = true;
+        }
+        t->fixed.state = paused ? E2B_AGENT_PAUSED : E2B_AGENT_UNKNOWN;
+        if (!paused)
+            ask_password(t);
+    }
+    for (size_t i = a->n; i-- > 0;) {
+        if (a->items[i]->seen)
+            continue;
+        agent_free(a->items[i]);
+        a->items[i] = a->items[--a->n];
+        changed = true;
+    }
+    box_record_list_clear(&recs);
+    if (a->n && !store(m))
+        open_store(m);
+    if (changed)
+        live_notify(m, E2B_LIVE_AGENTS);
+}
+
+void live_agents_shutdown(e2b_live *m)
+{
+    struct live_agents *a = m->agents;
+    if (!a)
+        return;
+    a->closing = true;
+    for (size_t i = 0; i < a->n; i++)
+        agent_free(a->items[i]);
+    a->n = 0;
+    if (a->open_job) {
+        keystore_job_free(a->open_job);
+        a->open_job = NULL;
+    }
+}
+
+void live_agents_free(e2b_live *m)
+{
+    struct live_agents *a = m->agents;
+    if (!a)
+        return;
+    live_agents_shutdown(m);
+    if (a->ks)
+        keystore_close(a->ks);
+    free(a->items);
+    free(a);
+    m->agents = NULL;
+}
+
+/* ---- the public side ---- */
+
+const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    if (!t || t->no_password)
+        return NULL;
+    return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
+}
+
+size_t e2b_live_agents_waiting(const e2b_live *m)
+{
+    size_t n = 0;
+    const struct live_agents *a = m->agents;
+    for (size_t i = 0; a && i < a->n; i++)
+        if (a->items[i]->watch &&
+            e2b_agent_watch_status(a->items[i]->watch)->state == E2B_AGENT_WAITING)
+            n++;
+    return n;
+}
+
+struct agent_cmd {
+    e2b_live *m;
+    char name[128];
+    char what[32];
+};
+
+static void on_cmd_done(void *ud, const char *session_id, const e2b_error *err)
+{
+    struct agent_cmd *c = ud;
+    if (!c->m->closing) {
+        if (err)
+            live_notice(c->m, E2B_LIVE_ERROR, "%s: %s: %s", c->name, c->what, e2b_error_message(err));
+        else if (session_id)
+            live_notice(c->m, E2B_LIVE_INFO, "%s: %s (session %s)", c->name, c->what, session_id);
+        else
+            live_notice(c->m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+    }
+    free(c);
+}
+
+static struct live_agent *watched(e2b_live *m, const char *sandbox_id, const char *verb)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    if (!t || !t->watch) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: %s", verb,
+                    t && t->paused ? "the box is paused: resume it first"
+                    : t ? "its agent has not been reached yet"
+                        : "not a box of this machine (its agent is not watched)");
+        return NULL;
+    }
+    return t;
+}
+
+static struct agent_cmd *cmd_new(e2b_live *m, const struct live_agent *t, const char *what)
+{
+    struct agent_cmd *c = calloc(1, sizeof *c);
+    if (!c) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: out of memory", what);
+        return NULL;
+    }
+    c->m = m;
+    snprintf(c->name, sizeof c->name, "%s", t->name);
+    snprintf(c->what, sizeof c->what, "%s", what);
+    return c;
+}
+
+static int cmd_end(e2b_live *m, struct agent_cmd *c, int rc, e2b_error *err)
+{
+    if (rc) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: %s: %s", c->name, c->what,
+                    err ? e2b_error_message(err) : "failed");
+        e2b_error_free(err);
+        free(c);
+        return -1;
+    }
+    return 0;
+}
+
+int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *request_id,
+                         e2b_agent_reply reply)
+{
+    struct live_agent *t = watched(m, sandbox_id, "reply");
+    char what[32];
+    snprintf(what, sizeof what, "reply %s", e2b_agent_reply_name(reply));
+    struct agent_cmd *c = t ? cmd_new(m, t, what) : NULL;
+    if (!c)
+        return -1;
+    e2b_error *err = NULL;
+    int rc = e2b_agent_watch_reply(t->watch, request_id, reply, on_cmd_done, c, &err);
+    return cmd_end(m, c, rc, err);
+}
+
+int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
+                          bool new_session, const char *text)
+{
+    struct live_agent *t = watched(m, sandbox_id, "prompt");
+    struct agent_cmd *c = t ? cmd_new(m, t, "prompt sent") : NULL;
+    if (!c)
+        return -1;
+    e2b_error *err = NULL;
+    int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, on_cmd_done, c, &err);
+    return cmd_end(m, c, rc, err);
+}
+
+int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)
+{
+    struct live_agent *t = watched(m, sandbox_id, "interrupt");
+    struct agent_cmd *c = t ? cmd_new(m, t, "interrupted") : NULL;
+    if (!c)
+        return -1;
+    e2b_error *err = NULL;
+    int rc = e2b_agent_watch_interrupt(t->watch, on_cmd_done, c, &err);
+    return cmd_end(m, c, rc, err);
+}

@@ -1,0 +1,61 @@
+/* A loopback tunnel to one HTTP server: listens on 127.0.0.1 (a port the kernel picks) and
+ * forwards each connection to the upstream URL, adding headers to each request (for a box:
+ * e2b-traffic-access-token and the routing E2B's proxy needs), so a client that cannot add a
+ * header (opencode attach, a browser, curl) can reach a private box at http://127.0.0.1:PORT.
+ *
+ *   const char *hdrs[] = {"e2b-traffic-access-token: ...", NULL};
+ *   e2b_tunnel_params p = {.upstream_url = "https://4096-<id>.e2b.app", .headers = hdrs};
+ *   e2b_tunnel *t = e2b_tunnel_open(&p, &err);
+ *   ... run the client with e2b_tunnel_url(t) ...
+ *   e2b_tunnel_close(t);
+ *
+ * What it carries: each connection's first request head is rewritten (Host set to the
+ * upstream's, the added headers replace any the client sent of the same name, and the
+ * connection is asked to close after the response, so that every request starts a new
+ * connection and gets the headers); everything after that head goes through untouched in
+ * both directions: request bodies (chunked or not), long-lived responses (server-sent
+ * events), chunked responses, and WebSocket upgrades (Connection: Upgrade is kept). The
+ * upstream may be https (libcurl does the TLS, HTTP/1.1 only).
+ *
+ * Threads: the tunnel runs on threads of its own (one that accepts, one per connection),
+ * because its main user, the attach command, runs while the dashboard's loop is parked
+ * inside a loop callback (see tui/attach.c); nothing here touches an e2b_loop. Its threads
+ * block every signal (the program's handlers keep running on the program's threads). Open
+ * and close are called from one thread; close stops accepting, ends every connection and
+ * joins every thread before it returns.
+ *
+ * Secrets: the added headers are copied and wiped on close; they are never logged and never
+ * sent to the client. A connection whose request does not come within 60 s is dropped; at
+ * most 64 connections are open at once (more are answered 503). */
+#ifndef E2B_TUNNEL_H
+#define E2B_TUNNEL_H
+
+#include "core/util/error.h"
+
+typedef struct e2b_tunnel e2b_tunnel;
+
+typedef struct e2b_tunnel_params {
+    const char *upstream_url;   /* http:// or https://host[:port]; a path is ignored */
+    const char *const *headers; /* "Name: value" lines added to each request; NULL-ended */
+    long connect_timeout_ms;    /* 0 = 10 s */
+} e2b_tunnel_params;
+
+/* Listens and starts accepting. Returns the tunnel, or NULL with *err. */
+e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err);
+/* "http://127.0.0.1:PORT" (owned by the tunnel). */
+const char *e2b_tunnel_url(const e2b_tunnel *t);
+int e2b_tunnel_port(const e2b_tunnel *t);
+/* Connections accepted so far (for tests and the log). */
+unsigned long e2b_tunnel_connections(const e2b_tunnel *t);
+/* Stops, ends every connection, joins the threads, wipes the headers, frees. NULL is fine. */
+void e2b_tunnel_close(e2b_tunnel *t);
+
+/* The head rewrite (exposed for the unit test): head is a request head of len bytes ending
+ * in CRLF CRLF. Returns a new head (caller frees) with Host = host, the client's headers
+ * named like one of extra dropped, extra added, and Connection: close (Connection: Upgrade
+ * when the client asks for an upgrade; *upgrade is then 1). NULL when the head is not a
+ * request head. */
+char *e2b_tunnel_rewrite_head(const char *head, size_t len, const char *host,
+                              const char *const *extra, size_t *out_len, int *upgrade);
+
+#endif

@@ -1,0 +1,243 @@
+/* changes_script: the script runs under bash against a real repository standing in for the
+ * box; its output is parsed (files, counts, untracked, binary, a hostile name, the caps),
+ * the box's index and HEAD are left as they were, and broken output is refused. */
+#include "core/git/changes_script.h"
+#include "tests/lib/gitfix.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs the script with E2B_TUI_DIR=<scratch>/box and the given variables; returns stdout
+ * (malloc'd, NULs kept: *len) and sets *status. */
+static char *run(const char *mode, const char *base, const char *file, const char *cap,
+                 size_t *len, int *status)
+{
+    char *envp[8] = {0};
+    int n = 0;
+    if (asprintf(&envp[n++], "PATH=%s", getenv("PATH")) < 0 ||
+        asprintf(&envp[n++], "HOME=%s", gitfix_tmpdir()) < 0 ||
+        asprintf(&envp[n++], "E2B_TUI_DIR=%s/box", gitfix_tmpdir()) < 0 ||
+        asprintf(&envp[n++], "E2B_TUI_MODE=%s", mode) < 0 ||
+        asprintf(&envp[n++], "E2B_TUI_BASE=%s", base ? base : "") < 0 ||
+        asprintf(&envp[n++], "E2B_TUI_FILE=%s", file ? file : "") < 0 ||
+        asprintf(&envp[n++], "E2B_TUI_CAP=%s", cap ? cap : "") < 0)
+        return NULL;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        char *argv[] = {"bash", "-c", (char *)changes_script_text(), "e2b-tui-changes", NULL};
+        execve("/bin/bash", argv, envp);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t sz = 4096, l = 0;
+    char *out = malloc(sz);
+    ssize_t r;
+    while ((r = read(fds[0], out + l, sz - l - 1)) > 0) {
+        l += (size_t)r;
+        if (l + 1 == sz)
+            out = realloc(out, sz *= 2);
+    }
+    out[l] = '\0';
+    close(fds[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    for (int i = 0; i < n; i++)
+        free(envp[i]);
+    *len = l;
+    return out;
+}
+
+static const changes_file *file_named(const changes_list *l, const char *raw)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->files[i].raw, raw) == 0)
+            return &l->files[i];
+    return NULL;
+}
+
+static char *base_oid;
+
+static void setup_box(void)
+{
+    gitfix_sh("rm -rf box && git init -q -b main box && cd box && "
+              "printf 'keep\\n' > kept.txt && printf 'one\\ntwo\\nthree\\n' > edit.txt && "
+              "printf 'gone\\nbye\\n' > gone.txt && printf '*.log\\n' > .gitignore && "
+              "git add -A && git commit -q -m base");
+    free(base_oid);
+    base_oid = gitfix_out("git -C box rev-parse HEAD");
+}
+
+static void test_list(void)
+{
+    setup_box();
+    CHECK(base_oid != NULL);
+    /* The agent: edits, deletes, commits one change, leaves new files untracked (one with a
+     * tab and an escape in its name, one binary, one ignored). */
+    CHECK(gitfix_sh("cd box && printf 'one\\n2\\nthree\\nfour\\n' > edit.txt && rm gone.txt && "
+                    "printf 'a\\nb\\n' > committed.txt && git add committed.txt && "
+                    "git commit -q -m agent && mkdir -p src && printf 'x\\ny\\nz\\n' > src/new.c && "
+                    "printf 'evil\\n' > \"$(printf 'ev\\til\\033[2J.txt')\" && "
+                    "printf '\\000\\001\\002' > blob.bin && printf 'noise\\n' > debug.log") == 0);
+    char *before = gitfix_out("cd box && git rev-parse HEAD && sha256sum .git/index && git status --porcelain");
+    size_t len = 0;
+    int st = 0;
+    char *out = run("list", base_oid, NULL, NULL, &len, &st);
+    CHECK(out != NULL);
+    CHECK_INT_EQ(st, 0);
+    changes_list l;
+    e2b_error *e = changes_parse_list(out, len, 100, &l);
+    CHECK_MSG(e == NULL, "%s", e ? e2b_error_message(e) : "");
+    CHECK_STR_EQ(l.against, "base");
+    CHECK_STR_EQ(l.commit, base_oid);
+    CHECK(!l.cut);
+    const changes_file *f = file_named(&l, "edit.txt");
+    CHECK(f && f->status == 'M' && f->added == 2 && f->removed == 1 && !f->untracked);
+    f = file_named(&l, "gone.txt");
+    CHECK(f && f->status == 'D' && f->removed == 2 && f->added == 0);
+    f = file_named(&l, "committed.txt");
+    CHECK(f && f->status == 'A' && f->added == 2 && !f->untracked);
+    f = file_named(&l, "src/new.c");
+    CHECK(f && f->untracked && f->status == 'A' && f->added == 3);
+    f = file_named(&l, "blob.bin");
+    CHECK(f && f->binary && f->untracked);
+    f = file_named(&l, "ev\til\033[2J.txt");
+    CHECK(f && f->untracked);
+    CHECK_STR_EQ(f->path, "ev il?[2J.txt");
+    CHECK(file_named(&l, "debug.log") == NULL);
+    CHECK(file_named(&l, "kept.txt") == NULL);
+    CHECK_INT_EQ(l.count, 6);
+    CHECK_INT_EQ(l.added, 2 + 2 + 3 + 1);
+    CHECK_INT_EQ(l.removed, 1 + 2);
+    changes_list_clear(&l);
+    free(out);
+    char *after = gitfix_out("cd box && git rev-parse HEAD && sha256sum .git/index && git status --porcelain");
+    CHECK(before && after);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
+static void test_diff(void)
+{
+    size_t len = 0, off = 0;
+    int st = 0;
+    char *out = run("diff", base_oid, "edit.txt", NULL, &len, &st);
+    CHECK(out && st == 0);
+    e2b_error *e = changes_parse_diff_header(out, len, &off);
+    CHECK(e == NULL);
+    CHECK(strstr(out + off, "--- a/edit.txt") != NULL);
+    CHECK(strstr(out + off, "\n-two\n") != NULL);
+    CHECK(strstr(out + off, "\n+four\n") != NULL);
+    free(out);
+    /* An untracked file's diff is the whole file as added. */
+    out = run("diff", base_oid, "src/new.c", NULL, &len, &st);
+    CHECK(out && changes_parse_diff_header(out, len, &off) == NULL);
+    CHECK(strstr(out + off, "new file mode") != NULL);
+    CHECK(strstr(out + off, "+x\n+y\n+z") != NULL);
+    free(out);
+    /* A pathspec-looking name is a literal path. */
+    out = run("diff", base_oid, "*.txt", NULL, &len, &st);
+    CHECK(out && changes_parse_diff_header(out, len, &off) == NULL);
+    CHECK_INT_EQ(len - off, 0);
+    free(out);
+}
+
+static void test_cap_and_fallbacks(void)
+{
+    /* A cap cuts the listing in the box: the parser says it was cut. */
+    CHECK(gitfix_sh("cd box && for i in $(seq 1 200); do echo $i > f$i.txt; done") == 0);
+    size_t len = 0;
+    int st = 0;
+    char *out = run("list", base_oid, NULL, "2000", &len, &st);
+    CHECK(out && len <= 2000);
+    changes_list l;
+    CHECK(changes_parse_list(out, len, 1000, &l) == NULL);
+    CHECK(l.cut);
+    CHECK(l.count > 0 && l.count < 200);
+    changes_list_clear(&l);
+    free(out);
+    /* The file cap of the parser. */
+    out = run("list", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_list(out, len, 10, &l) == NULL);
+    CHECK(l.cut);
+    CHECK_INT_EQ(l.count, 10);
+    changes_list_clear(&l);
+    free(out);
+    /* A base the box does not have: HEAD instead. */
+    out = run("list", "0123456789012345678901234567890123456789", NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_list(out, len, 1000, &l) == NULL);
+    CHECK_STR_EQ(l.against, "head");
+    CHECK(file_named(&l, "committed.txt") == NULL); /* committed since the base: in HEAD */
+    changes_list_clear(&l);
+    free(out);
+    /* An unborn repository: against the empty tree. */
+    CHECK(gitfix_sh("rm -rf box && git init -q box && echo hi > box/a.txt") == 0);
+    out = run("list", "", NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_list(out, len, 1000, &l) == NULL);
+    CHECK_STR_EQ(l.against, "empty");
+    CHECK_STR_EQ(l.commit, "");
+    CHECK(l.count == 1 && l.files[0].untracked && l.files[0].added == 1);
+    changes_list_clear(&l);
+    free(out);
+    /* Not a repository: the box's words. */
+    CHECK(gitfix_sh("rm -rf box && mkdir box") == 0);
+    out = run("list", "", NULL, NULL, &len, &st);
+    CHECK(out && st == 1);
+    e2b_error *e = changes_parse_list(out, len, 1000, &l);
+    CHECK(e && strstr(e2b_error_message(e), "not a git repository"));
+    e2b_error_free(e);
+    free(out);
+}
+
+static void test_parse_hostile(void)
+{
+    changes_list l;
+    e2b_error *e = changes_parse_list("", 0, 10, &l);
+    CHECK(e != NULL);
+    e2b_error_free(e);
+    e = changes_parse_list("hello\0", 6, 10, &l);
+    CHECK(e != NULL);
+    e2b_error_free(e);
+    static const char bad_commit[] = "E2B-TUI-CHANGES\tbase\tnothex\0E2B-TUI-END";
+    e = changes_parse_list(bad_commit, sizeof bad_commit, 10, &l);
+    CHECK(e != NULL);
+    e2b_error_free(e);
+    /* Unknown records, huge counts and bad numbers are skipped; the end record counts. */
+    static const char odd[] = "E2B-TUI-CHANGES\tempty\t\0X\tjunk\0N\t99999999999999\t1\ta\0"
+                              "N\t1\t-2\tb\0S\tM\t\0S\tZ\tc\0N\t3\t4\tc\0E2B-TUI-END\0";
+    e = changes_parse_list(odd, sizeof odd - 1, 10, &l);
+    CHECK(e == NULL);
+    CHECK(!l.cut);
+    CHECK_INT_EQ(l.count, 1);
+    CHECK(l.files[0].status == '?' && l.files[0].added == 3 && l.files[0].removed == 4);
+    changes_list_clear(&l);
+    /* The box's error record, with an escape in it. */
+    static const char err[] = "E2B-TUI-ERROR\tno \033]0;x\007 git\0";
+    e = changes_parse_list(err, sizeof err - 1, 10, &l);
+    CHECK(e && strstr(e2b_error_message(e), "no ?]0;x? git"));
+    e2b_error_free(e);
+}
+
+int main(void)
+{
+    gitfix_tmpdir();
+    RUN(test_list);
+    RUN(test_diff);
+    RUN(test_cap_and_fallbacks);
+    RUN(test_parse_hostile);
+    free(base_oid);
+    gitfix_cleanup();
+    return harness_finish();
+}

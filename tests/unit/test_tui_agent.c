@@ -1,0 +1,139 @@
+/* The dashboard's agent words and notifications, pure parts: the AGENT and TODO cells (with
+ * the waiting mark readable without colour), the tones, "ago"; which state changes notify
+ * (once per change, nothing from an unknown state) and the bytes of bell, OSC 9 and OSC 777,
+ * plain and wrapped for tmux, with hostile text kept out of the sequence. */
+#include "tests/lib/harness.h"
+#include "tui/agent_text.c"
+#include "tui/notify.c"
+#include "tui/widgets/table.c"
+#include "tui/widgets/textwidth.c"
+
+#include <stdio.h>
+#include <string.h>
+
+static e2b_agent_request req = {.id = "per_1", .summary = "bash: rm -rf build"};
+
+static e2b_agent_status status(e2b_agent_state s)
+{
+    e2b_agent_status st = {0};
+    st.state = s;
+    return st;
+}
+
+static void test_cells(void)
+{
+    char buf[200];
+    agent_text_cell(NULL, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "-");
+    e2b_agent_status st = status(E2B_AGENT_WAITING);
+    st.requests = &req;
+    st.nrequests = 1;
+    agent_text_cell(&st, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "! waiting: bash: rm -rf build");
+    CHECK(strncmp(buf, AGENT_WAITING_MARK, strlen(AGENT_WAITING_MARK)) == 0);
+    CHECK(agent_text_tone(&st) == TONE_WAITING);
+    st = status(E2B_AGENT_IDLE);
+    st.last_end = E2B_AGENT_END_DONE;
+    st.idle_since_ms = 1000000;
+    agent_text_cell(&st, 1000000 + 3 * 60000 + 5000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "idle 3m done");
+    agent_text_cell(&st, 1000000 + 5000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "idle <1m done");
+    CHECK(agent_text_tone(&st) == TONE_GOOD);
+    st.last_end = E2B_AGENT_END_FAILED;
+    CHECK(agent_text_tone(&st) == TONE_BAD);
+    st = status(E2B_AGENT_RETRYING);
+    st.retry_attempt = 2;
+    agent_text_cell(&st, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "retrying (2)");
+    st = status(E2B_AGENT_SERVER_DOWN);
+    agent_text_cell(&st, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "server down");
+    CHECK(agent_text_tone(&st) == TONE_BAD);
+    st = status(E2B_AGENT_WORKING);
+    agent_text_todo(&st, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "-");
+    st.todo_done = 2;
+    st.todo_total = 5;
+    agent_text_todo(&st, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "2/5");
+    agent_text_ago(0, 5000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "");
+    agent_text_ago(1000, 13000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "12s");
+    agent_text_ago(0 + 1, 1 + 2 * 3600000LL, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "2h");
+}
+
+static void test_events(void)
+{
+    struct notify_box prev = {.id = "i1", .state = E2B_AGENT_WORKING};
+    e2b_agent_status st = status(E2B_AGENT_WAITING);
+    st.requests = &req;
+    st.nrequests = 1;
+    /* Never seen, or seen unknown / down / paused: nothing. */
+    CHECK(notify_event_for(NULL, &st) == NOTIFY_NONE);
+    struct notify_box unknown = {.state = E2B_AGENT_UNKNOWN};
+    CHECK(notify_event_for(&unknown, &st) == NOTIFY_NONE);
+    struct notify_box down = {.state = E2B_AGENT_SERVER_DOWN};
+    CHECK(notify_event_for(&down, &st) == NOTIFY_NONE);
+    /* working -> waiting: once. */
+    CHECK(notify_event_for(&prev, &st) == NOTIFY_WAITING);
+    struct notify_box waiting = {.state = E2B_AGENT_WAITING};
+    snprintf(waiting.request, sizeof waiting.request, "per_1");
+    CHECK(notify_event_for(&waiting, &st) == NOTIFY_NONE);
+    /* Another request after the first was answered: told again. */
+    snprintf(waiting.request, sizeof waiting.request, "per_0");
+    CHECK(notify_event_for(&waiting, &st) == NOTIFY_WAITING);
+    /* The turn ends: done or failed, once per end. */
+    e2b_agent_status idle = status(E2B_AGENT_IDLE);
+    idle.last_end = E2B_AGENT_END_DONE;
+    idle.idle_since_ms = 5000;
+    CHECK(notify_event_for(&prev, &idle) == NOTIFY_DONE);
+    struct notify_box was_idle = {.state = E2B_AGENT_IDLE, .turn_end = 5000};
+    CHECK(notify_event_for(&was_idle, &idle) == NOTIFY_NONE);
+    idle.idle_since_ms = 9000; /* a whole turn between two looks */
+    CHECK(notify_event_for(&was_idle, &idle) == NOTIFY_DONE);
+    idle.last_end = E2B_AGENT_END_FAILED;
+    CHECK(notify_event_for(&prev, &idle) == NOTIFY_FAILED);
+    idle.last_end = E2B_AGENT_END_INTERRUPTED; /* the user did it: not told */
+    CHECK(notify_event_for(&prev, &idle) == NOTIFY_NONE);
+    /* Idle with no turn seen before, then an end time learnt: not a new turn. */
+    struct notify_box fresh_idle = {.state = E2B_AGENT_IDLE, .turn_end = 0};
+    idle.last_end = E2B_AGENT_END_DONE;
+    CHECK(notify_event_for(&fresh_idle, &idle) == NOTIFY_NONE);
+}
+
+static void test_format(void)
+{
+    char buf[600];
+    size_t n = notify_format(E2B_NOTIFY_BELL, false, "x", buf, sizeof buf);
+    CHECK_INT_EQ(n, 1);
+    CHECK_STR_EQ(buf, "\a");
+    n = notify_format(E2B_NOTIFY_OSC9, false, "feat-x is waiting for you: bash: ls", buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\033]9;feat-x is waiting for you: bash: ls\a");
+    CHECK_INT_EQ(n, strlen(buf));
+    notify_format(E2B_NOTIFY_OSC777, false, "a;b", buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\033]777;notify;e2b-tui;a,b\a");
+    notify_format(E2B_NOTIFY_OSC9 | E2B_NOTIFY_BELL, true, "t", buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\033Ptmux;\033\033]9;t\a\033\\\a");
+    /* Control bytes cannot end the sequence early. */
+    notify_format(E2B_NOTIFY_OSC9, false, "x\a\033]0;evil\033\\", buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\033]9;x??]0,evil?\\\a");
+    CHECK_INT_EQ(notify_format(0, false, "x", buf, sizeof buf), 0);
+    /* A long text is cut, the sequence still ends. */
+    char longtext[2000];
+    memset(longtext, 'a', sizeof longtext - 1);
+    longtext[sizeof longtext - 1] = '\0';
+    n = notify_format(E2B_NOTIFY_OSC9, false, longtext, buf, sizeof buf);
+    CHECK(n < sizeof buf);
+    CHECK(buf[n - 1] == '\a');
+}
+
+int main(void)
+{
+    RUN(test_cells);
+    RUN(test_events);
+    RUN(test_format);
+    return harness_finish();
+}

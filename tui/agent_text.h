@@ -1,0 +1,40 @@
+/* A box's agent status (core/agent/agent.h) in words for the dashboard: the AGENT and TODO
+ * cells of a box row, the tone a state is drawn in, "3m ago". Pure: no curses (tests/unit
+ * checks it). The text is readable without colour: a box waiting for you starts with "!". */
+#ifndef E2B_TUI_AGENT_TEXT_H
+#define E2B_TUI_AGENT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/agent/agent.h"
+#include "core/live/live.h"
+
+/* How a state is drawn (the views map it to a role). */
+enum agent_tone { TONE_PLAIN, TONE_GOOD, TONE_BAD, TONE_BUSY, TONE_WAITING };
+
+/* The wall clock in ms (the agent's times are wall-clock ms). */
+int64_t agent_text_now_ms(void);
+
+/* How the AGENT cell of a box waiting for you starts (what :waiting filters on). */
+#define AGENT_WAITING_MARK "! waiting"
+
+enum agent_tone agent_text_tone(const e2b_agent_status *st);
+
+/* "12s", "3m", "2h", "4d" from ms to now_ms; "" when ms is 0 (unknown) or in the future. */
+void agent_text_ago(int64_t ms, int64_t now_ms, char *buf, size_t n);
+
+/* The AGENT cell: "! waiting: bash: rm -rf build", "working", "retrying (2)", "idle 3m
+ * done", "idle 1m failed", "server down", "paused", "unknown"; "-" without a status. */
+void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n);
+
+/* The TODO cell: "2/5", "-" when there is no list. */
+void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
+
+/* Sets the AGENT and TODO cells (columns SBCOL_AGENT, SBCOL_TODO) of every row of a sandbox
+ * table from the model; *changed is set when a cell changed. */
+struct table;
+void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *changed);
+
+#endif

@@ -1,0 +1,56 @@
+/* Notifications: a box started waiting for you, finished a turn or failed. Told the ways the
+ * config's `notify` names (core/e2b/config.h E2B_NOTIFY_*): the terminal bell (tmux marks
+ * the window), OSC 9 ("\e]9;text\a", a desktop notification in iTerm2, WezTerm, kitty,
+ * foot, Windows Terminal) and OSC 777 ("\e]777;notify;title;text\a", urxvt and VTE). Inside
+ * tmux ($TMUX set) the OSC sequences are wrapped for passthrough to the outer terminal.
+ *
+ * Never more than one per box per state change: each box's last seen state, pending
+ * request and turn end are kept, and only a change from a known state is told (the first
+ * look at a box, and a box coming back from unknown, server down or paused, tell nothing).
+ * The text comes from core sanitised; it is cut to fit. Pure except notify_check's write
+ * (tests/unit checks the rest). */
+#ifndef E2B_TUI_NOTIFY_H
+#define E2B_TUI_NOTIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/agent/agent.h"
+#include "core/live/live.h"
+
+enum notify_event { NOTIFY_NONE, NOTIFY_WAITING, NOTIFY_DONE, NOTIFY_FAILED };
+
+/* What is remembered of one box between looks. */
+struct notify_box {
+    char id[128];
+    e2b_agent_state state;
+    char request[128]; /* the first pending request's id, "" none */
+    int64_t turn_end;  /* idle_since_ms when idle, else 0 */
+    bool alive;        /* still listed (pruning) */
+};
+
+struct notify {
+    unsigned modes; /* E2B_NOTIFY_* */
+    int fd;         /* where the bytes go (the terminal) */
+    bool tmux;      /* wrap OSC for tmux passthrough */
+    struct notify_box *boxes;
+    size_t n;
+    unsigned sent;  /* notifications written so far */
+};
+
+void notify_init(struct notify *n, unsigned modes, int fd, bool tmux);
+void notify_clear(struct notify *n);
+
+/* The event for a box that was prev (NULL: never seen) and is now st; updates nothing. */
+enum notify_event notify_event_for(const struct notify_box *prev, const e2b_agent_status *st);
+
+/* The bytes of one notification for the modes into buf (NUL-terminated); returns their
+ * length (0 when modes is 0). body is one line of safe text. */
+size_t notify_format(unsigned modes, bool tmux, const char *body, char *buf, size_t bufsz);
+
+/* Looks at every box of the model with an agent status, tells what changed, remembers the
+ * new states and forgets boxes no longer listed. Returns the notifications written. */
+int notify_check(struct notify *n, const e2b_live *m);
+
+#endif

@@ -1,0 +1,181 @@
+#include "tui/views/agent_actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/sandbox_rows.h"
+#include "tui/term/term.h"
+#include "tui/widgets/draw.h"
+#include "tui/widgets/textwidth.h"
+#include "tui/views/view_changes.h"
+#include "tui/views/message_edit.h"
+
+int agent_tone_role(enum agent_tone t)
+{
+    switch (t) {
+    case TONE_GOOD: return ROLE_ADDED;
+    case TONE_BAD: return ROLE_REMOVED;
+    case TONE_BUSY: return ROLE_HUNK;
+    case TONE_WAITING: return ROLE_WAITING;
+    default: return ROLE_NORMAL;
+    }
+}
+
+void agent_cells_colour(struct view *v, int y, int x, int h, int w)
+{
+    struct table *t = &v->table;
+    int widths[32];
+    if (t->ncols > 32 || t->ncols <= SBCOL_AGENT || h < 2)
+        return;
+    table_layout(t, w, widths);
+    int col_x = 0;
+    for (int c = 0; c < SBCOL_AGENT; c++)
+        col_x += widths[c] + 1;
+    int cw = widths[SBCOL_AGENT];
+    if (col_x + cw > w)
+        cw = w - col_x;
+    if (cw <= 0)
+        return;
+    char cell[4 * 64 + 8];
+    for (int i = 0; i < h - 1 && t->top + (size_t)i < t->nvisible; i++) {
+        size_t vi = t->top + (size_t)i;
+        if (vi == t->cursor)
+            continue;
+        const char *text = t->rows[t->visible[vi]].cells[SBCOL_AGENT];
+        enum agent_tone tone = TONE_PLAIN;
+        if (strncmp(text, AGENT_WAITING_MARK, strlen(AGENT_WAITING_MARK)) == 0)
+            tone = TONE_WAITING;
+        else if (!strncmp(text, "working", 7) || !strncmp(text, "retrying", 8))
+            tone = TONE_BUSY;
+        else if (strstr(text, "failed") || !strncmp(text, "server down", 11))
+            tone = TONE_BAD;
+        else if (!strncmp(text, "idle", 4) && strstr(text, "done"))
+            tone = TONE_GOOD;
+        if (tone == TONE_PLAIN || cw > 64)
+            continue;
+        text_cell(cell, sizeof cell, text, cw);
+        draw_text(y + 1 + i, x + col_x, cw, agent_tone_role(tone), cell, false);
+    }
+}
+
+bool agent_actions_handles(enum action_id a)
+{
+    switch (a) {
+    case ACT_CHANGES:
+    case ACT_ALLOW:
+    case ACT_ALLOW_ALWAYS:
+    case ACT_REJECT:
+    case ACT_MESSAGE:
+    case ACT_MESSAGE_NEW:
+    case ACT_INTERRUPT: return true;
+    default: return false;
+    }
+}
+
+/* Is the sandbox one of the boxes (else says so)? */
+static bool is_box(struct ui *ui, const char *id, enum action_id a)
+{
+    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
+    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+        ui_flash(ui, FLASH_ERROR, "%s: only for boxes (made by e2b-tui)", action_info(a)->name);
+        return false;
+    }
+    return true;
+}
+
+/* The box's agent status, or NULL (said in words). */
+static const e2b_agent_status *watched(struct ui *ui, const char *id, enum action_id a)
+{
+    const e2b_agent_status *st = e2b_live_agent(ui->model, id);
+    if (!st)
+        ui_flash(ui, FLASH_ERROR, "%s: no agent status for this box (only boxes made on this "
+                                  "machine are watched)", action_info(a)->name);
+    return st;
+}
+
+static const e2b_agent_request *pending(struct ui *ui, const e2b_agent_status *st,
+                                        enum action_id a)
+{
+    if (st->nrequests == 0) {
+        ui_flash(ui, FLASH_INFO, "%s: nothing is waiting for you in this box", action_info(a)->name);
+        return NULL;
+    }
+    return &st->requests[0];
+}
+
+/* Y: the dialog's argument carries "<sandbox id>\t<request id>" (both short ids). */
+static void allow_always_confirmed(struct ui *ui, void *ctx, const char *arg)
+{
+    (void)ctx;
+    char id[256];
+    snprintf(id, sizeof id, "%s", arg);
+    char *tab = strchr(id, '\t');
+    if (!tab)
+        return;
+    *tab = '\0';
+    e2b_live_agent_reply(ui->model, id, tab + 1, E2B_AGENT_REPLY_ALWAYS);
+}
+
+static void allow_always(struct ui *ui, const char *id, const char *name,
+                         const e2b_agent_request *r)
+{
+    char text[480], patterns[200] = "", arg[256];
+    size_t used = 0;
+    for (size_t i = 0; i < r->nalways && used + 4 < sizeof patterns; i++)
+        used += (size_t)snprintf(patterns + used, sizeof patterns - used, "%s%s", i ? ", " : "",
+                                 r->always[i]);
+    if (snprintf(arg, sizeof arg, "%s\t%s", id, r->id) >= (int)sizeof arg) {
+        ui_flash(ui, FLASH_ERROR, "allow-always: the request id is too long");
+        return;
+    }
+    snprintf(text, sizeof text,
+             "Allow from now on in box \"%s\":\n%s\n%s%s\nThe box's server keeps this rule.",
+             name, r->summary, patterns[0] ? "Saved as: " : "", patterns);
+    dialog_open(ui, "Allow always", text, arg, allow_always_confirmed, NULL);
+}
+
+bool agent_actions_run(struct ui *ui, const char *id, const char *name, const char *session_id,
+                       enum action_id a)
+{
+    if (!is_box(ui, id, a))
+        return true;
+    if (a == ACT_CHANGES) {
+        struct view *v = view_changes_new(ui, id, name);
+        if (v)
+            ui_set_pane(ui, v);
+        else
+            ui_flash(ui, FLASH_ERROR, "changes: out of memory");
+        return true;
+    }
+    const e2b_agent_status *st = watched(ui, id, a);
+    if (!st)
+        return true;
+    const e2b_agent_request *r;
+    switch (a) {
+    case ACT_ALLOW:
+    case ACT_REJECT:
+        if ((r = pending(ui, st, a)))
+            e2b_live_agent_reply(ui->model, id, r->id,
+                                 a == ACT_ALLOW ? E2B_AGENT_REPLY_ONCE : E2B_AGENT_REPLY_REJECT);
+        return true;
+    case ACT_ALLOW_ALWAYS:
+        if ((r = pending(ui, st, a)))
+            allow_always(ui, id, name, r);
+        return true;
+    case ACT_INTERRUPT:
+        if (st->state != E2B_AGENT_WORKING && st->state != E2B_AGENT_WAITING &&
+            st->state != E2B_AGENT_RETRYING) {
+            ui_flash(ui, FLASH_INFO, "interrupt: the agent in %s is not running a turn", name);
+            return true;
+        }
+        e2b_live_agent_interrupt(ui->model, id);
+        return true;
+    case ACT_MESSAGE:
+    case ACT_MESSAGE_NEW:
+        message_edit_open(ui, id, name, session_id ? session_id : st->session_id,
+                          a == ACT_MESSAGE_NEW);
+        return true;
+    default: return false;
+    }
+}
