@@ -59,9 +59,13 @@ t_eq "it names the forks" "$(cat "$BOX_OUT")" "forked box main into main-2
 forked box main into main-3
 forked box main into main-4"
 spw() { # the server password in sandbox $1's server process
-    grep -laF "E2B_SANDBOX_ID=$1" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
-        d=${f%/environ}; tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "opencode2 serve" &&
-            tr '\0' '\n' <"$d/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p'; done | head -1
+    local pid
+    pid=$(box_server_pid "$1")
+    [ -n "$pid" ] && tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p'
+}
+tokhdr() { # a curl header file with sandbox $1's traffic token (boxes are private)
+    el_req POST "/v2/sandboxes/$1/connect" '{}' >/dev/null
+    printf 'e2b-traffic-access-token: %s\n' "$(el_json .trafficAccessToken)" >"$T_TMP/tok.hdr"
 }
 ppw=$(spw "$id")
 t_eq "the parent's server has a password" "${#ppw}" 32
@@ -74,8 +78,9 @@ for n in 2 3 4; do
     t_eq "$f's server has a password of its own" "$((${#fpw} == 32))" 1
     t_ok "$f's password is not the parent's" test "$fpw" != "$ppw"
     url=http://4096-$fid.$E2B_DOMAIN
-    t_eq "$f refuses the parent's password" "$(curl -s -o /dev/null -w '%{http_code}' -u "opencode:$ppw" --resolve "4096-$fid.$E2B_DOMAIN:127.0.0.1" "$url/api/health")" 401
-    t_eq "$f takes its own" "$(curl -s -o /dev/null -w '%{http_code}' -u "opencode:$fpw" --resolve "4096-$fid.$E2B_DOMAIN:127.0.0.1" "$url/api/health")" 200
+    tokhdr "$fid"
+    t_eq "$f refuses the parent's password" "$(curl -s -o /dev/null -w '%{http_code}' -H @"$T_TMP/tok.hdr" -u "opencode:$ppw" --resolve "4096-$fid.$E2B_DOMAIN:127.0.0.1" "$url/api/health")" 401
+    t_eq "$f takes its own" "$(curl -s -o /dev/null -w '%{http_code}' -H @"$T_TMP/tok.hdr" -u "opencode:$fpw" --resolve "4096-$fid.$E2B_DOMAIN:127.0.0.1" "$url/api/health")" 200
     box_exec "$fid" "cd '$BOX_REPO' && echo 'work of $f' >fork.txt" >/dev/null
     box_tui --pull "$f"
     box_rc "$f pulls" 0

@@ -23,8 +23,16 @@ tmux_type '?'
 dash_check "? opens the help overlay" "Help: Boxes"
 screen=$(tmux_capture)
 t_contains "help lists kill on K" "$screen" "Kill the sandbox"
-t_contains "help lists ctrl-d as half a page down" "$screen" "Half a page down"
 t_contains "help lists attach" "$screen" "hand the terminal to the box's OpenCode server"
+# The list is longer than the pane: ctrl-d pages it until the paging keys show.
+help=$screen
+for ((i = 0; i < 8; i++)); do
+    grep -q "Half a page down" <<<"$help" && break
+    tmux_keys C-d
+    sleep 0.3
+    help=$(tmux_capture)
+done
+t_contains "help lists ctrl-d as half a page down (ctrl-d pages the help too)" "$help" "Half a page down"
 tmux_keys Escape
 dash_check_gone "Esc closes the help overlay" "Help: Boxes"
 tmux_type '?'

@@ -58,6 +58,8 @@ tmux_type from-dash
 tmux_keys Enter
 dash_check "then the hours" "up: hours"
 tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
+tmux_keys Enter
 dash_check "the box is up from the snapshot, with only the delta sent" "box from-snap is up (a attaches); from snapshot from-dash: sent only what differs" 90
 sid=$(box_sandbox_of from-snap)
 t_eq "its files include the new one" "$(cat "$(box_root "$sid")$BOX_REPO/src/after.txt")" "after the snapshot"
