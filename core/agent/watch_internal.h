@@ -67,6 +67,10 @@ struct e2b_agent_watch {
     size_t user_next;
 
     struct watch_cmd *cmds;  /* commands in flight */
+    /* v2: the session whose turn an event said ended (step ended with "stop"), and when
+     * (monotonic ms): a snapshot just after may still say running; the event is trusted */
+    char *ended_sid;
+    int64_t ended_at;
 };
 
 /* watch.c */
