@@ -22,12 +22,14 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --stop --kill --pull --secrets --info --version --help"
+    local modes="--list --up --attach --stop --kill --pull --secrets --status --prompt --wait
+        --reply --interrupt --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --force --json --refresh --readonly --mouse --no-color"
+        --keep-failed --force --json --refresh --readonly --mouse --no-color --new-session
+        --prompt-file --timeout"
 
     case $prev in
-    --attach|--stop|--kill|--pull)
+    --attach|--stop|--kill|--pull|--status|--prompt|--wait|--reply|--interrupt)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;
@@ -35,11 +37,11 @@ _e2b_tui() {
         COMPREPLY=($(compgen -W "list set remove" -- "$cur")); return 0 ;;
     --keystore)
         COMPREPLY=($(compgen -W "auto secret-service file memory" -- "$cur")); return 0 ;;
-    --config)
+    --config|--prompt-file)
         COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --dir)
         COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-    --domain|--api-url|--template|--hours|--refresh|--up)
+    --domain|--api-url|--template|--hours|--refresh|--up|--timeout)
         return 0 ;;
     esac
     COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))

@@ -128,6 +128,15 @@ agent_scenarios() {
     agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"the provider is overloaded"},"delay":3},{"error":{"status":400,"type":"invalid_request_error","message":"scripted failure"},"delay":6,"times":20}]}'
     box_tui --prompt feat "fail please"
     box_rc "v$api: failing turn: --prompt exit 0" 0
+    if [ "$api" = 1 ]; then
+        # the v1 loop retries a server_error (the retry is in /session/status)
+        if agent_until feat 30 "retrying"; then
+            t_pass "v$api: --status shows retrying"
+            t_contains "v$api: with the provider's message" "$(cat "$BOX_OUT")" "overloaded"
+        else
+            t_fail "v$api: --status shows retrying" "$(cat "$BOX_OUT")"
+        fi
+    fi
     # --wait from before the failure (the model answers after 3 s, then 6 s)
     box_tui --wait feat --timeout 120
     box_rc "v$api: --wait on a failed turn: exit 1" 1
