@@ -52,6 +52,7 @@ struct e2b_agent_watch {
     e2b_oc_call *snap_calls[SNAP_N];
     int snap_pending;
     bool snap_failed, snap_again;
+    bool snap_todos;         /* the snapshot's last part: the active session's todo list */
     uint64_t snap_timer;
     struct watch_snapshot snap;
     uint64_t settle_timer;
