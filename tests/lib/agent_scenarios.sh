@@ -144,7 +144,7 @@ agent_scenarios() {
 
     # ---- the server killed mid-turn: server down ----
     agent_script "$id" '{"steps":[{"text":"long...","hang":true}]}'
-    box_tui --prompt feat "hang"
+    box_tui --prompt feat --new-session "hang"
     agent_until feat 60 "working" || t_fail "v$api: working before the kill" "$(cat "$BOX_OUT")"
     pid=$(agent_server_pid "$id")
     if [ -n "$pid" ]; then
