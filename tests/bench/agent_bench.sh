@@ -31,13 +31,13 @@ pw=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
     OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
     OPENCODE_DISABLE_SHARE=1 exec opencode serve --hostname 127.0.0.1 --port "$sport") >"$dir/serve.out" 2>&1 &
 spid=$!
-for _ in $(seq 120); do
-    curl -s -o /dev/null -u "opencode:$pw" "http://127.0.0.1:$sport/api/health" && break
+for _ in $(seq 360); do
+    curl -s -m 5 -o /dev/null -u "opencode:$pw" "http://127.0.0.1:$sport/api/health" && break
     sleep 0.5
 done
 # the v2 catalog needs a few seconds before a prompt is not lost
 for _ in $(seq 60); do
-    curl -s -u "opencode:$pw" "http://127.0.0.1:$sport/api/model" | grep -q '"providerID":"mock"' && break
+    curl -s -m 5 -u "opencode:$pw" "http://127.0.0.1:$sport/api/model" | grep -q '"providerID":"mock"' && break
     sleep 0.5
 done
 echo "--- agents: event -> state, memory per watched box, idle CPU ($(getconf _NPROCESSORS_ONLN) cores) ---"
