@@ -133,6 +133,7 @@ typedef struct e2b_agent_status {
     double cost;
 
     int64_t last_activity_ms; /* wall clock ms of the last event or change, 0 none */
+    int64_t last_event_ms;    /* the server's own time of the last event that said one */
 
     e2b_agent_request *requests; /* pending, oldest first */
     size_t nrequests;

@@ -247,6 +247,7 @@ static void on_http(void *ud, const e2b_http_response *resp, const e2b_error *he
     e2b_oc_result res = {0};
     e2b_error *err = NULL;
     call->req = NULL;
+
     if (herr) {
         err = e2b_error_copy(herr);
     } else if (resp->status == 401) {
@@ -262,7 +263,10 @@ static void on_http(void *ud, const e2b_http_response *resp, const e2b_error *he
         bool json = resp->content_type && strstr(resp->content_type, "json");
         if (needs_body(call->kind) || (resp->body_len && json)) {
             json_error_t je;
-            json_t *root = json ? json_loadb(resp->body ? resp->body : "", resp->body_len, 0, &je) : NULL;
+            /* v1 answers a reply or an abort with a bare `true` */
+            json_t *root = json ? json_loadb(resp->body ? resp->body : "", resp->body_len,
+                                             JSON_DECODE_ANY, &je)
+                                : NULL;
             /* an unknown route answers 200 with the web app's HTML: not the server we want */
             if (!root || parse_body(call, root, &res))
                 err = e2b_error_new(E2B_ERR_PROTOCOL,

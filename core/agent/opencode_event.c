@@ -144,6 +144,8 @@ int e2b_oc_event_parse(int api, const char *json, size_t len, e2b_oc_event *out,
         p = json_object_get(ev_obj, api == 1 ? "data" : "properties");
     out->session_id = str_of(s, p, "sessionID", E2B_AGENT_TEXT_MAX);
     out->at_ms = oc_int(p, "timestamp");
+    if (!out->at_ms && json_is_integer(json_object_get(p, "time")))
+        out->at_ms = oc_int(p, "time");
 
     if (is(type, "server.connected")) {
         out->kind = E2B_OC_EV_CONNECTED;

@@ -201,7 +201,8 @@ int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
             d->updated_ms = oc_int(t, "created");
         res->nsessions++;
     }
-    qsort(res->sessions, res->nsessions, sizeof *res->sessions, by_updated);
+    if (res->nsessions > 1)
+        qsort(res->sessions, res->nsessions, sizeof *res->sessions, by_updated);
     while (res->nsessions > E2B_AGENT_SESSIONS_MAX)
         e2b_agent_session_clear(&res->sessions[--res->nsessions]);
     return 0;

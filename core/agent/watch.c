@@ -60,8 +60,10 @@ static void on_event(void *ud, const e2b_oc_event *ev)
     }
     w->st.stream_up = true;
     unsigned need = watch_apply_event(w, ev);
+    /* never a request from inside the stream's own write callback (curl does not allow
+     * adding one there): through a timer, at once */
     if (need & WATCH_SNAPSHOT_NOW)
-        snapshot_start(w);
+        watch_snapshot_soon(w, 0);
     else if (need & WATCH_SNAPSHOT)
         watch_snapshot_soon(w, DEBOUNCE_MS);
     changed(w);
@@ -153,21 +155,38 @@ static void snapshot_part_done(e2b_agent_watch *w)
     if (--w->snap_pending > 0)
         return;
     bool again = w->snap_again;
+    if (w->snap_todos) {
+        /* the todo list came (or failed): the snapshot is complete */
+        w->snap_todos = false;
+        w->snap_again = false;
+        w->synced = true;
+        changed(w);
+        if (again)
+            snapshot_start(w);
+        return;
+    }
     w->snap_again = false;
     if (!w->snap_failed) {
         unsigned need = watch_apply_snapshot(w);
-        w->synced = true;
+        if (need & WATCH_SETTLE)
+            watch_settle(w);
         if (need & WATCH_SNAPSHOT_TODOS) {
-            /* the active session changed (v1): its todo list */
+            /* the active session changed (v1): its todo list, before the status is complete */
             e2b_error *err = NULL;
             w->snap_calls[SNAP_TODOS] =
                 e2b_oc_todos(w->client, w->st.session_id, watch_on_snap_todos, w, &err);
-            if (w->snap_calls[SNAP_TODOS])
-                w->outstanding++;
             e2b_error_free(err);
+            if (w->snap_calls[SNAP_TODOS]) {
+                w->outstanding++;
+                w->snap_pending = 1;
+                w->snap_todos = true;
+                w->snap_again = again;
+                watch_snapshot_clear(w);
+                changed(w);
+                return;
+            }
         }
-        if (need & WATCH_SETTLE)
-            again = again || watch_settle(w);
+        w->synced = true;
     }
     watch_snapshot_clear(w);
     changed(w);
@@ -222,12 +241,12 @@ void watch_on_snap_todos(void *ud, e2b_oc_result *res, const e2b_error *err)
     w->snap_calls[SNAP_TODOS] = NULL;
     if (watch_cb_enter(w))
         return;
-    if (!err && w->client && e2b_oc_api(w->client) == 1) {
+    if (!err && e2b_oc_api(w->client) == 1) {
         watch_set_todos(w, w->st.session_id, res->todos, res->ntodos);
         res->todos = NULL;
         res->ntodos = 0;
-        changed(w);
     }
+    snapshot_part_done(w);
 }
 
 static void snapshot_start(e2b_agent_watch *w)

@@ -52,6 +52,7 @@ struct e2b_agent_watch {
     e2b_oc_call *snap_calls[SNAP_N];
     int snap_pending;
     bool snap_failed, snap_again;
+    bool snap_todos;         /* the snapshot's last part: the active session's todo list */
     uint64_t snap_timer;
     struct watch_snapshot snap;
     uint64_t settle_timer;
@@ -67,6 +68,10 @@ struct e2b_agent_watch {
     size_t user_next;
 
     struct watch_cmd *cmds;  /* commands in flight */
+    /* v2: the session whose turn an event said ended (step ended with "stop"), and when
+     * (monotonic ms): a snapshot just after may still say running; the event is trusted */
+    char *ended_sid;
+    int64_t ended_at;
 };
 
 /* watch.c */

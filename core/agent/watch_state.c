@@ -313,11 +313,15 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
     unsigned need = 0;
     int64_t now = watch_wall_ms();
     const char *sid = ev->session_id;
+    if (ev->at_ms > 0 && ev->kind != E2B_OC_EV_SESSION)
+        st->last_event_ms = ev->at_ms;
     switch (ev->kind) {
     case E2B_OC_EV_CONNECTED:
         return WATCH_SNAPSHOT_NOW; /* not activity */
     case E2B_OC_EV_BUSY:
         active_set(w, sid, E2B_OC_BUSY, 0, NULL, 0);
+        if (same(w->ended_sid, sid))
+            set_str(&w->ended_sid, NULL);
         break;
     case E2B_OC_EV_IDLE:
         active_set(w, sid, E2B_OC_IDLE, 0, NULL, 0);
@@ -374,7 +378,11 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
             st->cost = ev->cost;
         }
         if (v2(w) && !same(ev->finish, "tool-calls")) {
-            need |= WATCH_SNAPSHOT; /* v2 says no "idle": ask */
+            /* v2 says no "idle": the turn ended here; the snapshot confirms it */
+            active_set(w, sid, E2B_OC_IDLE, 0, NULL, 0);
+            set_str(&w->ended_sid, sid);
+            w->ended_at = e2b_now_ms();
+            need |= WATCH_SNAPSHOT;
             w->settle_tries = 0;
         }
         break;
@@ -448,6 +456,8 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
     w->nactive = s->nactive;
     s->active = NULL;
     s->nactive = 0;
+    if (w->ended_sid && e2b_now_ms() - w->ended_at < 3000)
+        active_set(w, w->ended_sid, E2B_OC_IDLE, 0, NULL, 0); /* the end event is newer */
 
     /* the pending requests: the server's list, keeping when each was first seen */
     size_t n = s->nperms + s->nquestions;
@@ -627,6 +637,8 @@ void watch_snapshot_clear(e2b_agent_watch *w)
 void watch_state_free(e2b_agent_watch *w)
 {
     active_clear(w);
+    free(w->ended_sid);
+    w->ended_sid = NULL;
     free(w->todo_session);
     w->todo_session = NULL;
     for (size_t i = 0; i < WATCH_USER_MSGS; i++) {

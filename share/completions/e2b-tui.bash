@@ -38,11 +38,11 @@ _e2b_tui() {
         COMPREPLY=($(compgen -W "list set remove" -- "$cur")); return 0 ;;
     --keystore)
         COMPREPLY=($(compgen -W "auto secret-service file" -- "$cur")); return 0 ;;
-    --config)
+    --config|--prompt-file)
         COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --dir)
         COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count)
+    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count|--timeout)
         return 0 ;;
     esac
     COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))

@@ -4,12 +4,12 @@
  * Exit codes: those of cli.h plus 6 waiting for you and 7 timed out (--wait). */
 #include "tui/cli/cli_internal.h"
 
+#include "core/agent/agent_json.h"
 #include "core/agent/watch.h"
 #include "core/box/records.h"
 #include "core/util/buf.h"
 #include "core/util/str.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,77 +192,6 @@ static const char *state_word(const struct agent_box *b)
     return e2b_agent_state_name(e2b_agent_watch_status(b->w)->state);
 }
 
-static json_t *jstr(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
-static json_t *jtime(int64_t ms)
-{
-    if (!ms)
-        return json_null();
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char buf[32];
-    gmtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return json_string(buf);
-}
-
-static json_t *box_json(const struct agent_box *b)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(b->rec.name));
-    json_object_set_new(o, "sandbox_id", json_string(b->rec.sandbox_id));
-    json_object_set_new(o, "sandbox", json_string(b->state));
-    json_object_set_new(o, "state", json_string(state_word(b)));
-    if (!b->w) {
-        json_object_set_new(o, "detail", jstr(b->why));
-        return o;
-    }
-    const e2b_agent_status *st = e2b_agent_watch_status(b->w);
-    char line[1024];
-    e2b_agent_status_line(st, line, sizeof line);
-    json_object_set_new(o, "detail", json_string(line));
-    json_object_set_new(o, "api", json_integer(st->api));
-    json_object_set_new(o, "last_end", st->last_end ? json_string(e2b_agent_end_name(st->last_end))
-                                                    : json_null());
-    json_object_set_new(o, "error", jstr(st->error));
-    json_object_set_new(o, "idle_since", jtime(st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0));
-    json_object_set_new(o, "last_activity", jtime(st->last_activity_ms));
-    if (st->state == E2B_AGENT_RETRYING)
-        json_object_set_new(o, "retry", json_pack("{s:i,s:o,s:o}", "attempt", st->retry_attempt,
-                                                  "message", jstr(st->retry_message),
-                                                  "next", jtime(st->retry_next_ms)));
-    json_object_set_new(o, "session", st->session_id
-                        ? json_pack("{s:s,s:s}", "id", st->session_id, "title",
-                                    st->session_title ? st->session_title : "")
-                        : json_null());
-    json_t *items = json_array();
-    for (size_t i = 0; i < st->ntodos; i++)
-        json_array_append_new(items, json_pack("{s:s,s:s,s:s}", "content", st->todos[i].content,
-                                               "status", st->todos[i].status, "priority",
-                                               st->todos[i].priority));
-    json_object_set_new(o, "todos", json_pack("{s:i,s:i,s:o}", "done", (int)st->todo_done, "total",
-                                              (int)st->todo_total, "items", items));
-    json_t *reqs = json_array();
-    for (size_t i = 0; i < st->nrequests; i++) {
-        const e2b_agent_request *r = &st->requests[i];
-        json_array_append_new(reqs, json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "id", r->id,
-                                              "session_id", jstr(r->session_id),
-                                              "kind", r->question ? "question" : "permission",
-                                              "action", jstr(r->action), "detail", jstr(r->detail),
-                                              "summary", jstr(r->summary)));
-    }
-    json_object_set_new(o, "requests", reqs);
-    json_object_set_new(o, "usage", st->have_usage
-                        ? json_pack("{s:I,s:I,s:I,s:f}", "input", (json_int_t)st->tokens_input,
-                                    "output", (json_int_t)st->tokens_output, "reasoning",
-                                    (json_int_t)st->tokens_reasoning, "cost", st->cost)
-                        : json_null());
-    return o;
-}
-
 static void box_print(const struct agent_box *b)
 {
     char line[1024], buf[1200];
@@ -321,15 +250,19 @@ static int cli_status(cli_ctx *c)
         box_start(c, &boxes[i]);
     run_until_settled(c, boxes, n);
     if (a->json) {
-        json_t *arr = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(arr, box_json(&boxes[i]));
-        json_t *root = json_pack("{s:i,s:o}", "version", 1, "boxes", arr);
-        char *s = root ? json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+        e2b_agent_box_view *views = n ? calloc(n, sizeof *views) : NULL;
+        for (size_t i = 0; views && i < n; i++)
+            views[i] = (e2b_agent_box_view){
+                .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
+                .sandbox = boxes[i].state, .state = state_word(&boxes[i]), .why = boxes[i].why,
+                .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL};
+        char *s = e2b_agent_status_json(views, views ? n : 0);
         if (s)
             puts(s);
+        else
+            fputs("e2b-tui: out of memory\n", stderr);
         free(s);
-        json_decref(root);
+        free(views);
     } else {
         for (size_t i = 0; i < n; i++)
             box_print(&boxes[i]);

@@ -1,0 +1,90 @@
+/* --status --json's document (core/agent/agent_json.h). */
+#include "core/agent/agent_json.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <time.h>
+
+static json_t *jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *jtime(int64_t ms)
+{
+    if (!ms)
+        return json_null();
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&t, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return json_string(buf);
+}
+
+static json_t *box_json(const e2b_agent_box_view *b)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", jstr(b->name));
+    json_object_set_new(o, "sandbox_id", jstr(b->sandbox_id));
+    json_object_set_new(o, "sandbox", jstr(b->sandbox));
+    json_object_set_new(o, "state", jstr(b->state));
+    if (!b->status) {
+        json_object_set_new(o, "detail", jstr(b->why));
+        return o;
+    }
+    const e2b_agent_status *st = b->status;
+    char line[1024];
+    e2b_agent_status_line(st, line, sizeof line);
+    json_object_set_new(o, "detail", json_string(line));
+    json_object_set_new(o, "api", json_integer(st->api));
+    json_object_set_new(o, "last_end", st->last_end ? json_string(e2b_agent_end_name(st->last_end))
+                                                    : json_null());
+    json_object_set_new(o, "error", jstr(st->error));
+    json_object_set_new(o, "idle_since", jtime(st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0));
+    json_object_set_new(o, "last_activity", jtime(st->last_activity_ms));
+    if (st->state == E2B_AGENT_RETRYING)
+        json_object_set_new(o, "retry", json_pack("{s:i,s:o,s:o}", "attempt", st->retry_attempt,
+                                                  "message", jstr(st->retry_message),
+                                                  "next", jtime(st->retry_next_ms)));
+    json_object_set_new(o, "session", st->session_id
+                        ? json_pack("{s:s,s:s}", "id", st->session_id, "title",
+                                    st->session_title ? st->session_title : "")
+                        : json_null());
+    json_t *items = json_array();
+    for (size_t i = 0; i < st->ntodos; i++)
+        json_array_append_new(items, json_pack("{s:s,s:s,s:s}", "content", st->todos[i].content,
+                                               "status", st->todos[i].status, "priority",
+                                               st->todos[i].priority));
+    json_object_set_new(o, "todos", json_pack("{s:i,s:i,s:o}", "done", (int)st->todo_done, "total",
+                                              (int)st->todo_total, "items", items));
+    json_t *reqs = json_array();
+    for (size_t i = 0; i < st->nrequests; i++) {
+        const e2b_agent_request *r = &st->requests[i];
+        json_array_append_new(reqs, json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "id", r->id,
+                                              "session_id", jstr(r->session_id),
+                                              "kind", r->question ? "question" : "permission",
+                                              "action", jstr(r->action), "detail", jstr(r->detail),
+                                              "summary", jstr(r->summary)));
+    }
+    json_object_set_new(o, "requests", reqs);
+    json_object_set_new(o, "stream", json_pack("{s:b,s:i}", "up", st->stream_up, "reconnects",
+                                               (int)st->reconnects));
+    json_object_set_new(o, "usage", st->have_usage
+                        ? json_pack("{s:I,s:I,s:I,s:f}", "input", (json_int_t)st->tokens_input,
+                                    "output", (json_int_t)st->tokens_output, "reasoning",
+                                    (json_int_t)st->tokens_reasoning, "cost", st->cost)
+                        : json_null());
+    return o;
+}
+
+char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++)
+        json_array_append_new(arr, box_json(&boxes[i]));
+    json_t *root = arr ? json_pack("{s:i,s:o}", "version", 1, "boxes", arr) : NULL;
+    char *s = root ? json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(root);
+    return s;
+}

@@ -1,0 +1,24 @@
+/* The JSON of `e2b-tui --status --json` (version 1; its fields: tui/cli/cli.h), made here
+ * because only core/ includes jansson. */
+#ifndef E2B_AGENT_JSON_H
+#define E2B_AGENT_JSON_H
+
+#include "core/agent/agent.h"
+
+#include <stddef.h>
+
+/* One box as --status shows it. Strings borrowed; status NULL when not watched (why says
+ * why, or NULL). */
+typedef struct e2b_agent_box_view {
+    const char *name, *sandbox_id;
+    const char *sandbox; /* "running", "paused", "gone", "unknown" */
+    const char *state;   /* the agent state's name, or "paused" / "gone" / "unknown" */
+    const char *why;
+    const e2b_agent_status *status;
+} e2b_agent_box_view;
+
+/* {"version":1,"boxes":[...]} as one line (ASCII; strings were sanitised when stored).
+ * Caller frees; NULL when out of memory. */
+char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n);
+
+#endif

@@ -1,0 +1,166 @@
+/* core/agent without a server: the SSE parser's framing and bounds, the event mapper of both
+ * APIs on frames as 1.18.33 sends them, and the status line. */
+#include "core/agent/agent.h"
+#include "core/agent/opencode.h"
+#include "core/agent/sse.h"
+#include "tests/lib/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct got {
+    int n;
+    char data[8][256];
+    char type[8][32];
+    char id[8][32];
+};
+
+static int collect(void *ud, const e2b_sse_event *ev)
+{
+    struct got *g = ud;
+    if (g->n < 8) {
+        snprintf(g->data[g->n], sizeof g->data[0], "%s", ev->data);
+        snprintf(g->type[g->n], sizeof g->type[0], "%s", ev->type);
+        snprintf(g->id[g->n], sizeof g->id[0], "%s", ev->id);
+    }
+    g->n++;
+    return 0;
+}
+
+static void test_sse_framing(void)
+{
+    const char *s = "\xef\xbb\xbf: heartbeat\r\ndata: one\r\ndata:two\r\n\r\n"
+                    "event: custom\nid: 42\ndata: x\n\nretry: 1500\n\ndata: no end";
+    struct got g = {0};
+    e2b_sse p;
+    e2b_sse_init(&p, 0, 0, collect, &g);
+    for (size_t i = 0; s[i]; i++) /* byte by byte: the same as whole */
+        CHECK(e2b_sse_feed(&p, s + i, 1) == 0);
+    e2b_sse_finish(&p);
+    CHECK(g.n == 2);
+    CHECK_STR_EQ(g.data[0], "one\ntwo");
+    CHECK_STR_EQ(g.type[0], "message");
+    CHECK_STR_EQ(g.data[1], "x");
+    CHECK_STR_EQ(g.type[1], "custom");
+    CHECK_STR_EQ(g.id[1], "42");
+    CHECK(p.comments == 1);
+    CHECK(p.retry_ms == 1500);
+    e2b_sse_clear(&p);
+}
+
+static void test_sse_bounds(void)
+{
+    struct got g = {0};
+    e2b_sse p;
+    e2b_sse_init(&p, 64, 128, collect, &g);
+    char big[200];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    char buf[600];
+    /* an overlong line drops its event; an oversize event is dropped; the next one passes */
+    snprintf(buf, sizeof buf, "data: %s\n\ndata: %.50s\ndata: %.50s\ndata: %.50s\n\ndata: ok\n\n",
+             big, big, big, big);
+    CHECK(e2b_sse_feed(&p, buf, strlen(buf)) == 0);
+    CHECK(g.n == 1);
+    CHECK_STR_EQ(g.data[0], "ok");
+    CHECK(p.dropped == 2);
+    e2b_sse_clear(&p);
+}
+
+static void test_event_v2_permission(void)
+{
+    const char *j = "{\"id\":\"evt_1\",\"type\":\"permission.v2.asked\",\"data\":{\"id\":\"per_1\","
+                    "\"sessionID\":\"ses_1\",\"action\":\"bash\",\"resources\":[\"rm -rf build\"],"
+                    "\"save\":[\"rm -rf build\"]}}";
+    e2b_oc_event ev;
+    e2b_oc_event_scratch s;
+    CHECK(e2b_oc_event_parse(2, j, strlen(j), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_ASKED);
+    CHECK(ev.request);
+    CHECK_STR_EQ(ev.request->summary, "bash: rm -rf build");
+    CHECK_STR_EQ(ev.session_id, "ses_1");
+    CHECK(ev.request->nalways == 1);
+    e2b_oc_event_scratch_clear(&s);
+}
+
+static void test_event_v1_status_and_hostile_text(void)
+{
+    const char *j = "{\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_9\","
+                    "\"status\":{\"type\":\"retry\",\"attempt\":2,\"message\":\"over\\u001b[31mloaded\","
+                    "\"next\":1796134920000}}}";
+    e2b_oc_event ev;
+    e2b_oc_event_scratch s;
+    CHECK(e2b_oc_event_parse(1, j, strlen(j), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_RETRY);
+    CHECK(ev.attempt == 2);
+    CHECK(ev.next_ms == 1796134920000LL);
+    CHECK(!strchr(ev.text, 0x1b));
+    e2b_oc_event_scratch_clear(&s);
+
+    const char *d = "{\"type\":\"message.part.delta\",\"properties\":{\"sessionID\":\"s\",\"messageID\":\"m\","
+                    "\"partID\":\"p\",\"field\":\"text\",\"delta\":\"a\\u202eb\\nc\"}}";
+    CHECK(e2b_oc_event_parse(1, d, strlen(d), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_TEXT);
+    CHECK(!strstr(ev.text, "\xe2\x80\xae"));
+    CHECK(strchr(ev.text, '\n')); /* assistant text keeps its lines */
+    e2b_oc_event_scratch_clear(&s);
+
+    const char *bad = "not json";
+    CHECK(e2b_oc_event_parse(1, bad, strlen(bad), &ev, &s) == -1);
+    e2b_oc_event_scratch_clear(&s);
+    const char *unknown = "{\"type\":\"session.execution.started\",\"data\":{}}";
+    CHECK(e2b_oc_event_parse(2, unknown, strlen(unknown), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_OTHER); /* unknown names are harmless */
+    e2b_oc_event_scratch_clear(&s);
+}
+
+static void test_status_line(void)
+{
+    e2b_agent_request r = {.id = "per_1", .summary = "bash: rm -rf build"};
+    e2b_agent_status st = {.state = E2B_AGENT_WAITING, .requests = &r, .nrequests = 1};
+    char buf[64];
+    e2b_agent_status_line(&st, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "waiting for you: bash: rm -rf build");
+    e2b_agent_status idle = {.state = E2B_AGENT_IDLE, .last_end = E2B_AGENT_END_FAILED, .error = "boom"};
+    e2b_agent_status_line(&idle, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "idle: failed: boom");
+    e2b_agent_status_line(&idle, buf, 5);
+    CHECK(strlen(buf) == 4);
+    e2b_agent_reply rep;
+    CHECK(e2b_agent_reply_parse("always", &rep) == 0 && rep == E2B_AGENT_REPLY_ALWAYS);
+    CHECK(e2b_agent_reply_parse("yes", &rep) == -1);
+    /* a copy is deep and equal */
+    e2b_agent_status copy;
+    CHECK(e2b_agent_status_copy(&copy, &st) == 0);
+    CHECK(copy.requests != st.requests);
+    CHECK_STR_EQ(copy.requests[0].summary, "bash: rm -rf build");
+    e2b_agent_status_clear(&copy);
+}
+
+static void test_text_bounds(void)
+{
+    char *big = malloc(10000);
+    memset(big, 'a', 9999);
+    big[9999] = 0;
+    memcpy(big + 9990, "\xc3\xa9tail", 6);
+    char *t = e2b_agent_text(big, strlen(big), 8, false, true);
+    CHECK(t && strlen(t) <= 8);
+    CHECK(strstr(t, "tail"));
+    free(t);
+    t = e2b_agent_text(big, strlen(big), 100, false, false);
+    CHECK(t && strlen(t) == 100);
+    free(t);
+    free(big);
+}
+
+int main(void)
+{
+    RUN(test_sse_framing);
+    RUN(test_sse_bounds);
+    RUN(test_event_v2_permission);
+    RUN(test_event_v1_status_and_hostile_text);
+    RUN(test_status_line);
+    RUN(test_text_bounds);
+    return harness_finish();
+}
