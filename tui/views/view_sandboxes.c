@@ -271,14 +271,31 @@ static void destroy(struct view *v)
     free(v);
 }
 
+/* The Boxes view needs the box sandboxes only; the others every sandbox (core/live lists
+ * what is shown). */
+static void open_view(struct view *v, struct ui *ui)
+{
+    if (filter_of(v) != SANDBOX_FILTER_BOXES)
+        e2b_live_show_all(ui->model, true);
+}
+
+static void close_view(struct view *v, struct ui *ui)
+{
+    if (filter_of(v) != SANDBOX_FILTER_BOXES)
+        e2b_live_show_all(ui->model, false);
+}
+
 static const struct view_ops OPS[] = {
     [SANDBOX_FILTER_BOXES] = {.name = "boxes", .title = "Boxes", .bit = VIEW_BOXES,
-                              .changed = changed, .draw = draw, .act = act, .destroy = destroy},
+                              .changed = changed, .draw = draw, .act = act, .destroy = destroy,
+                              .open = open_view, .close = close_view},
     [SANDBOX_FILTER_WORKSPACES] = {.name = "workspaces", .title = "Workspaces",
                                    .bit = VIEW_WORKSPACES, .changed = changed, .draw = draw,
-                                   .act = act, .destroy = destroy},
+                                   .act = act, .destroy = destroy, .open = open_view,
+                                   .close = close_view},
     [SANDBOX_FILTER_ALL] = {.name = "all", .title = "All sandboxes", .bit = VIEW_ALL,
-                            .changed = changed, .draw = draw, .act = act, .destroy = destroy},
+                            .changed = changed, .draw = draw, .act = act, .destroy = destroy,
+                            .open = open_view, .close = close_view},
 };
 
 struct view *view_sandboxes_new(enum sandbox_filter f)
