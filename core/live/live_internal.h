@@ -37,6 +37,8 @@ struct e2b_live {
     bool all_shown;          /* a view of every sandbox is open: list them all */
     bool listing_boxes;      /* the list on its way asks for the boxes only */
     bool refresh_after_list; /* the view changed while a list was on its way */
+    unsigned long seen_429;  /* the loop's 429 count at the last schedule */
+    bool slowed;             /* the refresh is slowed by a recent 429 */
     e2b_sandbox_list sandboxes;
     e2b_metric_list metrics; /* sorted by sandbox id (live_index.c) */
     e2b_secret_list secrets;

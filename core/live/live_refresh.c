@@ -17,11 +17,32 @@ void live_refresh_stop(e2b_live *m);
 
 static void on_timer(void *ud);
 
+/* How long a 429 keeps slowing the refresh down after the last one. */
+enum { SLOW_AFTER_429_MS = 60000 };
+
+/* The next refresh: after the interval, and while E2B rate-limits (a 429 answer to any of
+ * the loop's requests in the last minute) its Retry-After later again. The status line
+ * says so when it starts. */
 static void schedule(e2b_live *m)
 {
     if (m->timer)
         e2b_loop_timer_cancel(m->loop, m->timer);
-    m->timer = e2b_loop_timer_add(m->loop, e2b_live_refresh_ms(m), on_timer, m);
+    long delay = e2b_live_refresh_ms(m), retry_ms;
+    int64_t at;
+    unsigned long n = e2b_loop_429s(m->loop, &retry_ms, &at);
+    if (n && e2b_now_ms() - at < SLOW_AFTER_429_MS) {
+        delay += retry_ms;
+        if (n != m->seen_429 && !m->slowed)
+            live_notice(m, E2B_LIVE_INFO,
+                        "E2B asked to slow down (HTTP 429): refreshing every %ld s instead "
+                        "of %ld s for a minute",
+                        delay / 1000, e2b_live_refresh_ms(m) / 1000);
+        m->slowed = true;
+    } else {
+        m->slowed = false;
+    }
+    m->seen_429 = n;
+    m->timer = e2b_loop_timer_add(m->loop, delay, on_timer, m);
 }
 
 /* ---- metrics ---- */
