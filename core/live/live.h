@@ -126,6 +126,9 @@ void e2b_live_show_secrets(e2b_live *m, bool shown);
  * once when it opens) instead of the box sandboxes only; the other rows keep their last
  * known state while it is not. */
 void e2b_live_show_all(e2b_live *m, bool shown);
+/* Whether the sandbox list's rows come from a list of every sandbox (else the boxes are
+ * fresh and the other rows as last known, or not known yet). */
+bool e2b_live_list_complete(const e2b_live *m);
 
 /* ---- commands on a sandbox, by id (the result is a notice; the lists refresh) ---- */
 

@@ -156,6 +156,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         live_notify(m, E2B_LIVE_SANDBOXES);
         return;
     }
+    m->list_complete = !m->listing_boxes && !err;
     if (list->unchanged && m->listed_once) {
         /* Byte for byte the last reply: nothing to parse, compare or draw. */
         e2b_sandbox_list_free(list);
@@ -289,4 +290,9 @@ void e2b_live_show_all(e2b_live *m, bool shown)
         e2b_live_refresh_now(m);
     else if (shown && !was)
         m->refresh_after_list = true;
+}
+
+bool e2b_live_list_complete(const e2b_live *m)
+{
+    return m->list_complete;
 }

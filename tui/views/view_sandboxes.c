@@ -22,6 +22,7 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
 
 struct sandboxes_view {
     enum sandbox_filter filter;
+    bool complete_seen; /* a list of every sandbox filled it (Workspaces, All) */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -59,6 +60,15 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
         if (e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
             bool first = !v->loaded;
             rc = sandbox_rows_fill(&v->table, filter_of(v), list, metrics, now, &dirty);
+            struct sandboxes_view *sv = v->priv;
+            if (rc == 0 && filter_of(v) != SANDBOX_FILTER_BOXES && !sv->complete_seen &&
+                e2b_live_list_complete(ui->model)) {
+                /* Its first whole list: the cursor starts at the top, not on the box it
+                 * was on among the few rows known before. */
+                sv->complete_seen = true;
+                table_move_to(&v->table, 0);
+                dirty = true;
+            }
             if (rc == 0) {
                 v->loaded = true;
                 ui->ends_due = 0; /* other sandboxes, other end times */
