@@ -74,13 +74,14 @@ except OSError:
     pass
 os.waitpid(pid, 0)
 PY
-# The first refresh (secrets once, the first list) is left out: from the second list on.
+# The first refresh (secrets once, the first list) is left out.
 tail -n +"$((from + 1))" "$LOCAL_LOG" | grep -E '^[^ ]+ (GET|POST|PUT|PATCH|DELETE) ' |
     awk '{print $2, ($3 ~ /^\//) ? $3 : $4}' | python3 -c '
 import sys
-# requests from the second list up to (not including) the last one, per list between them
+# refreshes are told apart by the box's metrics call (one per refresh): the requests from
+# the second one up to the last, per refresh between them
 reqs = [l.split()[1] for l in sys.stdin if l.strip()]
-at = [i for i, p in enumerate(reqs) if p == "/v2/sandboxes"]
+at = [i for i, p in enumerate(reqs) if p == "/sandboxes/metrics"]
 print((at[-1] - at[1]) / (len(at) - 2) if len(at) > 2 else "nan")' >"$T_TMP/per"
 bench_figure "Boxes view, $OTHERS other sandboxes: requests per refresh" "$(printf %.1f "$(cat "$T_TMP/per")")" req '<=' 2
 box_tui --kill rqv
