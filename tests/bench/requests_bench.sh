@@ -78,7 +78,7 @@ PY
 tail -n +"$((from + 1))" "$LOCAL_LOG" | grep -E '^[^ ]+ (GET|POST|PUT|PATCH|DELETE) ' |
     awk '{print $2, ($3 ~ /^\//) ? $3 : $4}' | python3 -c '
 import sys
-# refreshes are told apart by the box's metrics call (one per refresh): the requests from
+# refreshes are told apart by the metrics call of the box (one per refresh): the requests from
 # the second one up to the last, per refresh between them
 reqs = [l.split()[1] for l in sys.stdin if l.strip()]
 at = [i for i, p in enumerate(reqs) if p == "/sandboxes/metrics"]
