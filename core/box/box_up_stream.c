@@ -30,14 +30,6 @@ static const char EXTRACT_SCRIPT[] =
 
 static const char READY[] = "E2B-TUI-READY\n";
 
-static int streams_running_uploads(const e2b_box_op *op)
-{
-    for (size_t i = 0; i < op->nstreams; i++)
-        if (op->streams[i].http)
-            return 1;
-    return 0;
-}
-
 static int streams_running(const e2b_box_op *op)
 {
     if (op->stream_timer)
@@ -135,34 +127,6 @@ static void stop_all(e2b_box_op *op)
 
 static void start_stream(e2b_box_op *op, size_t i);
 
-/* Everything was sent and taken: what is left in the box is the last tar's tail and a
- * chown. An extraction that does not end in that time is stuck (say, an envd that wrote
- * the upload beside the FIFO instead of into it): told, not waited for forever. */
-enum { EXTRACT_TAIL_MS = 120000 };
-
-static void tail_overdue(void *ud)
-{
-    e2b_box_op *op = ud;
-    op->stream_timer = 0;
-    op->pending--;
-    if (!op->extract_err)
-        op->extract_err = e2b_error_new(E2B_ERR_TIMEOUT,
-                                        "the box did not finish extracting the project within "
-                                        "%d s of receiving it",
-                                        EXTRACT_TAIL_MS / 1000);
-    stop_all(op);
-    maybe_done(op);
-}
-
-static void watch_tail(e2b_box_op *op)
-{
-    if (op->stream_timer)
-        return;
-    op->stream_timer = e2b_loop_timer_add(op->env.loop, EXTRACT_TAIL_MS, tail_overdue, op);
-    if (op->stream_timer)
-        op->pending++;
-}
-
 static void stream_uploaded(void *ud, const e2b_error *err)
 {
     box_up_stream *s = ud;
@@ -177,7 +141,6 @@ static void stream_uploaded(void *ud, const e2b_error *err)
         start_stream(op, (size_t)(s - op->streams) + 1); /* the next archive */
     } else if (!op->extract_ended) {
         box_op_progress(op, "extracting", 0, 0);
-        watch_tail(op);
     }
     maybe_done(op);
 }
@@ -262,11 +225,6 @@ static void extract_ended(e2b_box_op *op, const e2b_error *err)
      * themselves. Otherwise nothing reads the FIFOs any more. */
     if (err || op->proc_exit != 0)
         box_up_streams_cancel(op);
-    else if (op->stream_timer && op->streams_started && !streams_running_uploads(op)) {
-        e2b_loop_timer_cancel(op->env.loop, op->stream_timer); /* the tail's watch */
-        op->stream_timer = 0;
-        op->pending--;
-    }
     maybe_done(op);
 }
 
