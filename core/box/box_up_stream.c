@@ -1,8 +1,6 @@
 /* up's extraction, overlapped with the upload: a process in the box makes one FIFO per
- * archive and extracts them in turn; once it says the FIFOs exist, each archive is sent into
- * its FIFO after the one before, so the box extracts while the archives are still being
- * made and sent. One tar at a time: two writing into the same directories (.git holds
- * files of both archives) were seen to fail now and then.
+ * archive and a tar reading each; once it says the FIFOs exist, every archive is sent into
+ * its FIFO at once, so the box extracts while the archives are still being made and sent.
  * The end waits for the process and every upload; the first failure cancels the rest (an
  * upload that never reached its FIFO would leave its tar waiting forever). */
 #include "core/box/box_internal.h"
@@ -19,9 +17,11 @@ static const char EXTRACT_SCRIPT[] =
     "mkdir -p -- \"$d\" && mkdir -m 700 -- \"$f\" || exit 1\n"
     "for n in $E2B_TUI_STREAMS; do mkfifo -m 600 -- \"$f/${n%:*}\" || exit 1; done\n"
     "echo E2B-TUI-READY\n"
-    "x() { { tar \"-x${2}f\" - -C \"$d\" --no-same-owner 2>\"$f/$1.err\"; r=$?; cat >/dev/null; return $r; } <\"$f/$1\"; }\n"
+    "x() { { tar \"-x${2}f\" - -C \"$d\" --no-same-owner 2>\"$f/$1.err\"; r=$?; cat >/dev/null; exit $r; } <\"$f/$1\"; }\n"
+    "pids=()\n"
+    "for n in $E2B_TUI_STREAMS; do z=${n#*:}; x \"${n%:*}\" \"${z#-}\" & pids+=($!); done\n"
     "rc=0\n"
-    "for n in $E2B_TUI_STREAMS; do z=${n#*:}; x \"${n%:*}\" \"${z#-}\" || rc=1; done\n"
+    "for p in \"${pids[@]}\"; do wait \"$p\" || rc=1; done\n"
     "# tar's first complaints, not its closing summary, are what a user can act on\n"
     "[ \"$rc\" = 0 ] || grep -hv 'Exiting with failure' \"$f\"/*.err | head -n 3 >&2\n"
     "rm -rf -- \"$f\"\n"
@@ -125,8 +125,6 @@ static void stop_all(e2b_box_op *op)
     box_up_streams_cancel(op);
 }
 
-static void start_stream(e2b_box_op *op, size_t i);
-
 static void stream_uploaded(void *ud, const e2b_error *err)
 {
     box_up_stream *s = ud;
@@ -137,9 +135,7 @@ static void stream_uploaded(void *ud, const e2b_error *err)
         if (!s->err)
             s->err = err ? e2b_error_copy(err) : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
         stop_all(op);
-    } else if ((size_t)(s - op->streams) + 1 < op->nstreams && !op->extract_ended) {
-        start_stream(op, (size_t)(s - op->streams) + 1); /* the next archive */
-    } else if (!op->extract_ended) {
+    } else if (!streams_running(op) && !op->extract_ended) {
         box_op_progress(op, "extracting", 0, 0);
     }
     maybe_done(op);
@@ -168,35 +164,30 @@ static int stream_progress(void *ud, int64_t dl_now, int64_t dl_total, int64_t u
 }
 
 /* The FIFOs exist: send every archive. */
-/* Sends stream i into its FIFO (its tar reads it once the one before is done). */
-static void start_stream(e2b_box_op *op, size_t i)
-{
-    box_up_stream *s = &op->streams[i];
-    char path[sizeof op->fifo_dir + 16];
-    snprintf(path, sizeof path, "%s/%s", op->fifo_dir, s->fifo);
-    e2b_upload up = {.path = path, .read = stream_read, .read_ud = s, .size = -1,
-                     .octet_stream = 1, .progress = stream_progress, .progress_ud = s};
-    e2b_error *err = NULL;
-    s->http = e2b_envd_upload(op->envd_root, &up, stream_uploaded, s, &err);
-    if (!s->http) {
-        s->err = err ? err : e2b_error_new(E2B_ERR_INTERNAL, "the upload did not start");
-        stop_all(op);
-        return;
-    }
-    op->pending++;
-}
-
-/* The FIFOs exist: send the first archive. */
 static void start_uploads(void *ud)
 {
     e2b_box_op *op = ud;
     op->stream_timer = 0;
     op->pending--;
-    if (op->extract_ended || op->cancelled || !op->nstreams) {
+    if (op->extract_ended || op->cancelled) {
         maybe_done(op);
         return;
     }
-    start_stream(op, 0);
+    for (size_t i = 0; i < op->nstreams; i++) {
+        box_up_stream *s = &op->streams[i];
+        char path[sizeof op->fifo_dir + 16];
+        snprintf(path, sizeof path, "%s/%s", op->fifo_dir, s->fifo);
+        e2b_upload up = {.path = path, .read = stream_read, .read_ud = s, .size = -1,
+                         .octet_stream = 1, .progress = stream_progress, .progress_ud = s};
+        e2b_error *err = NULL;
+        s->http = e2b_envd_upload(op->envd_root, &up, stream_uploaded, s, &err);
+        if (!s->http) {
+            s->err = err ? err : e2b_error_new(E2B_ERR_INTERNAL, "the upload did not start");
+            stop_all(op);
+            return;
+        }
+        op->pending++;
+    }
 }
 
 /* stdout grew (inside curl's callback, where no request may start): once the FIFOs exist,
