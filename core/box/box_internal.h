@@ -25,7 +25,7 @@ typedef struct box_up_stream {
     e2b_http_request *http; /* the upload while it runs */
     e2b_error *err;        /* why it failed (owned) */
 } box_up_stream;
-enum { BOX_UP_STREAMS_MAX = 4 }; /* room for another source beside the two archives */
+enum { BOX_UP_STREAMS_MAX = 2 };
 
 struct e2b_box_op {
     op_kind kind;
