@@ -14,19 +14,6 @@
 
 typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL } op_kind;
 
-/* One archive that up streams into the box (box_up_stream.c): sent by one upload into a
- * FIFO that a tar in the box reads as it arrives. Another upload source (a delta from a
- * snapshot, say) plugs in as one more stream. */
-typedef struct box_up_stream {
-    struct e2b_box_op *op;
-    tarball *tar;          /* borrowed from the op */
-    int gzip;              /* a tar.gz (else a plain tar) */
-    const char *fifo;      /* the FIFO's name in the op's fifo_dir */
-    e2b_http_request *http; /* the upload while it runs */
-    e2b_error *err;        /* why it failed (owned) */
-} box_up_stream;
-enum { BOX_UP_STREAMS_MAX = 2 };
-
 struct e2b_box_op {
     op_kind kind;
     e2b_box_env env;
@@ -81,16 +68,10 @@ struct e2b_box_op {
     char *up_name, *up_dir, *up_template;
     tarball *tar;         /* tar.gz of what gzip shrinks */
     tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
+    int uploading_plain;  /* the second upload is the one running */
     e2b_secret_list secrets;
-    box_up_stream streams[BOX_UP_STREAMS_MAX]; /* the archives being sent (box_up_stream.c) */
-    size_t nstreams;
-    char fifo_dir[96];        /* where the box's FIFOs are */
-    int streams_started;      /* the FIFOs exist: the uploads start from stream_timer */
-    uint64_t stream_timer;    /* starts them outside curl's callbacks */
-    int extract_ended;        /* the extracting process's stream is done */
-    e2b_error *extract_err;   /* how it ended, when not with an exit (owned) */
-    void (*extract_then)(e2b_box_op *op, e2b_error *err, const char *step);
-    void (*out_watch)(e2b_box_op *op); /* box_op_run: called as stdout arrives */
+    char upload_path[128];
+    char upload_path_plain[128];
     uint64_t tar_out;
     char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
     int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
@@ -154,20 +135,6 @@ int box_op_work_cancelled(const e2b_box_op *op);
  * op->proc_exit, then calls then(op, err). */
 typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then);
-/* Like box_op_run, and watch(op) runs each time stdout grows (op->out holds it all). */
-int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
-                     void (*watch)(e2b_box_op *op), box_step_fn then);
-/* up's extraction (box_up_stream.c): starts a process in the box that makes a FIFO per
- * stream in op->streams[0..nstreams) and extracts each into op->rec.dir as its upload
- * arrives; the uploads start once the FIFOs exist. then(op, err, step) runs once when the
- * process and every upload are done: err (owned) NULL on success, else what failed first
- * and the step it failed in. Memory stays bounded: the box's pipes hold what tar has not
- * read yet and the sender waits for them. */
-int box_up_extract_streamed(e2b_box_op *op,
-                            void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
-/* Asks the running uploads to stop (e2b_box_op_cancel). */
-void box_up_streams_cancel(e2b_box_op *op);
-
 /* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and probes its health
  * while its stream is open; then(op, NULL) once it answers 2xx (the stream is closed, the
  * server keeps running), then(op, err) when the command exits, the deadline passes or the

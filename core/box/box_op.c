@@ -97,9 +97,6 @@ static void op_release(e2b_box_op *op)
     free(op->up_template);
     free(op->health_url);
     e2b_error_free(op->server_err);
-    e2b_error_free(op->extract_err);
-    for (size_t i = 0; i < op->nstreams; i++)
-        e2b_error_free(op->streams[i].err);
     free(op->out);
     free(op->errout);
     free(op->bundle_path);
@@ -155,7 +152,6 @@ void e2b_box_op_cancel(e2b_box_op *op)
         e2b_http_cancel(op->http);
     if (op->probe)
         e2b_http_cancel(op->probe);
-    box_up_streams_cancel(op);
 }
 
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
@@ -271,11 +267,7 @@ static int run_on_event(void *ud, const e2b_process_event *ev)
     e2b_box_op *op = ud;
     switch (ev->type) {
     case E2B_PROC_START: op->proc_started = 1; break;
-    case E2B_PROC_STDOUT:
-        append(&op->out, &op->out_len, ev->data, ev->len);
-        if (op->out_watch)
-            op->out_watch(op);
-        break;
+    case E2B_PROC_STDOUT: append(&op->out, &op->out_len, ev->data, ev->len); break;
     case E2B_PROC_STDERR: append(&op->errout, &op->err_len, ev->data, ev->len); break;
     case E2B_PROC_END:
         op->proc_ended = 1;
@@ -303,14 +295,7 @@ static void run_done(void *ud, const e2b_error *err)
 
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then)
 {
-    return box_op_run_watch(op, ev, spec, NULL, then);
-}
-
-int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
-                     void (*watch)(e2b_box_op *op), box_step_fn then)
-{
     e2b_error *err = NULL;
-    op->out_watch = watch;
     free(op->out);
     free(op->errout);
     op->out = op->errout = NULL;

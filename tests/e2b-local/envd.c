@@ -194,26 +194,6 @@ static void upload_close_file(struct upload *u)
     u->have_fr = false;
 }
 
-/* Opens an upload's destination as envd does (create or truncate). A FIFO is written like
- * a file, as envd's plain open-and-copy does, once a reader has it open: a destination
- * whose reader does not come within 5 s fails (ENXIO) instead of holding this connection's
- * thread, and the server's shutdown, forever. */
-static int open_for_upload(const struct fsroot *fr)
-{
-    for (int tries = 0;; tries++) {
-        int fd = fs_open(fr, fr->rel, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
-        if (fd >= 0) {
-            int fl = fcntl(fd, F_GETFL);
-            if (fl >= 0)
-                (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-            return fd;
-        }
-        if (errno != ENXIO || tries >= 500)
-            return -1;
-        usleep(10000);
-    }
-}
-
 static void upload_open_file(struct upload *u, struct req *r, const char *dest)
 {
     upload_close_file(u);
@@ -238,7 +218,7 @@ static void upload_open_file(struct upload *u, struct req *r, const char *dest)
         upload_fail(u, errno == ENOSPC ? 507 : 400, "cannot create the directories of %s", u->fr.abs);
         return;
     }
-    u->fd = open_for_upload(&u->fr);
+    u->fd = fs_open(&u->fr, u->fr.rel, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (u->fd < 0) {
         upload_fail(u, errno == EISDIR ? 400 : errno == ENOSPC ? 507 : 400, "cannot write %s", u->fr.abs);
         return;

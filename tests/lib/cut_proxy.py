@@ -4,9 +4,9 @@
     cut_proxy.py UPSTREAM_PORT MATCH CUT_AFTER
 
 Forwards every connection to 127.0.0.1:UPSTREAM_PORT. The first connection whose request
-starts with MATCH (e.g. "POST /files") and that sends more than CUT_AFTER bytes upstream is
-closed in both directions there: the network breaking in the middle of an upload (of
-uploads that run side by side, the one that gets that far first). Others pass untouched. Prints "listening PORT" and then "cut N" when it cut.
+starts with MATCH (e.g. "POST /files") is closed in both directions once CUT_AFTER bytes of
+it went upstream: the network breaking in the middle of an upload. Later connections pass
+untouched. Prints "listening PORT" and then "cut N" when it cut.
 """
 import socket
 import sys
@@ -45,24 +45,22 @@ def serve(client):
     except OSError:
         client.close()
         return
-    seen = {"n": 0, "head": b"", "victim": None, "cutting": False}
+    seen = {"n": 0, "head": b"", "victim": None}
 
     def to_upstream(data):
         if seen["victim"] is None:
             seen["head"] += data
             if len(seen["head"]) >= len(match):
-                seen["victim"] = seen["head"].startswith(match)
-        if seen["cutting"]:
-            print("cut %d" % seen["n"], flush=True)
-            return None
-        if seen["victim"] and seen["n"] + len(data) >= cut_after:
-            with lock:
-                seen["cutting"] = not state["cut"]
-                state["cut"] = True
-            if seen["cutting"]:
-                data = data[:cut_after - seen["n"]]
-            else:
-                seen["victim"] = False
+                with lock:
+                    seen["victim"] = seen["head"].startswith(match) and not state["cut"]
+                    if seen["victim"]:
+                        state["cut"] = True
+        if seen["victim"]:
+            room = cut_after - seen["n"]
+            if room <= 0:
+                print("cut %d" % seen["n"], flush=True)
+                return None
+            data = data[:room]
         seen["n"] += len(data)
         return data
 
