@@ -157,6 +157,13 @@ void e2b_live_set_metrics_source(e2b_live *m, e2b_live_ids_fn fn, void *ud);
 void e2b_live_refresh_now(e2b_live *m);
 /* Secrets are shown (listed now and at every refresh) or not (listed no more). */
 void e2b_live_show_secrets(e2b_live *m, bool shown);
+/* A view of every sandbox (not only the boxes) is shown: the refresh lists them all (at
+ * once when it opens) instead of the box sandboxes only; the other rows keep their last
+ * known state while it is not. */
+void e2b_live_show_all(e2b_live *m, bool shown);
+/* Whether the sandbox list's rows come from a list of every sandbox (else the boxes are
+ * fresh and the other rows as last known, or not known yet). */
+bool e2b_live_list_complete(const e2b_live *m);
 
 /* ---- commands on a sandbox, by id (the result is a notice; the lists refresh) ---- */
 

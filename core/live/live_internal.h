@@ -37,6 +37,12 @@ struct e2b_live {
     bool secrets_listed_once; /* the first secrets list was asked for */
     bool secrets_arrived;
     bool secrets_shown;
+    bool all_shown;          /* a view of every sandbox is open: list them all */
+    bool listing_boxes;      /* the list on its way asks for the boxes only */
+    bool list_complete;      /* the rows come from a list of every sandbox */
+    bool refresh_after_list; /* the view changed while a list was on its way */
+    unsigned long seen_429;  /* the loop's 429 count at the last schedule */
+    bool slowed;             /* the refresh is slowed by a recent 429 */
     e2b_sandbox_list sandboxes;
     e2b_metric_list metrics; /* sorted by sandbox id (live_index.c) */
     e2b_secret_list secrets;

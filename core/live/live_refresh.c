@@ -1,5 +1,8 @@
-/* The refresh: the sandbox list (all pages), the metrics of the running sandboxes on the
- * screen, and the secrets, on one timer that is set again when the list has answered. */
+/* The refresh: the sandbox list, the metrics of the running sandboxes on the screen, and
+ * the secrets, on one timer that is set again when the list has answered. What is listed
+ * follows what is shown: the box sandboxes only (one metadata query, a page whatever the
+ * team's size) unless a view of every sandbox is open; the other rows keep their last known
+ * state meanwhile, so such a view opens with them at once and is refreshed then. */
 #include "core/live/live_internal.h"
 
 #include <stdlib.h>
@@ -15,11 +18,32 @@ void live_refresh_stop(e2b_live *m);
 
 static void on_timer(void *ud);
 
+/* How long a 429 keeps slowing the refresh down after the last one. */
+enum { SLOW_AFTER_429_MS = 60000 };
+
+/* The next refresh: after the interval, and while E2B rate-limits (a 429 answer to any of
+ * the loop's requests in the last minute) its Retry-After later again. The status line
+ * says so when it starts. */
 static void schedule(e2b_live *m)
 {
     if (m->timer)
         e2b_loop_timer_cancel(m->loop, m->timer);
-    m->timer = e2b_loop_timer_add(m->loop, e2b_live_refresh_ms(m), on_timer, m);
+    long delay = e2b_live_refresh_ms(m), retry_ms;
+    int64_t at;
+    unsigned long n = e2b_loop_429s(m->loop, &retry_ms, &at);
+    if (n && e2b_now_ms() - at < SLOW_AFTER_429_MS) {
+        delay += retry_ms;
+        if (n != m->seen_429 && !m->slowed)
+            live_notice(m, E2B_LIVE_INFO,
+                        "E2B asked to slow down (HTTP 429): refreshing every %ld s instead "
+                        "of %ld s for a minute",
+                        delay / 1000, e2b_live_refresh_ms(m) / 1000);
+        m->slowed = true;
+    } else {
+        m->slowed = false;
+    }
+    m->seen_429 = n;
+    m->timer = e2b_loop_timer_add(m->loop, delay, on_timer, m);
 }
 
 /* ---- metrics ---- */
@@ -70,6 +94,46 @@ void e2b_live_set_metrics_source(e2b_live *m, e2b_live_ids_fn fn, void *ud)
 
 /* ---- the list ---- */
 
+/* A boxes-only reply: the boxes are its own, every other row is kept as last known. The
+ * reply's items and the kept ones move into the model's list (nothing is copied). */
+static int merge_boxes(e2b_live *m, e2b_sandbox_list *boxes)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < m->sandboxes.count; i++)
+        keep += m->sandboxes.items[i].kind != E2B_KIND_BOX;
+    if (!keep)
+        return 0; /* nothing to keep: the reply is the list */
+    e2b_sandbox *items = realloc(boxes->items, (boxes->count + keep) * sizeof *items);
+    if (!items)
+        return -1;
+    boxes->items = items;
+    for (size_t i = 0; i < m->sandboxes.count; i++) {
+        if (m->sandboxes.items[i].kind == E2B_KIND_BOX)
+            continue;
+        items[boxes->count++] = m->sandboxes.items[i];
+        memset(&m->sandboxes.items[i], 0, sizeof m->sandboxes.items[i]);
+        m->sandboxes.items[i].kind = E2B_KIND_BOX; /* moved: cleared as an empty box */
+    }
+    return 0;
+}
+
+/* The changes a reply brings; a boxes-only one against the boxes only (the other rows were
+ * not asked about: they are not gone). */
+static int changes_text(e2b_live *m, const e2b_sandbox_list *reply, char *buf, size_t bufsz)
+{
+    if (!m->listing_boxes)
+        return live_changes_text(&m->sandboxes, reply, buf, bufsz);
+    e2b_sandbox_list old = {.items = malloc((m->sandboxes.count + 1) * sizeof *old.items)};
+    if (!old.items)
+        return 0;
+    for (size_t i = 0; i < m->sandboxes.count; i++)
+        if (m->sandboxes.items[i].kind == E2B_KIND_BOX)
+            old.items[old.count++] = m->sandboxes.items[i]; /* borrowed, read only */
+    int n = live_changes_text(&old, reply, buf, bufsz);
+    free(old.items);
+    return n;
+}
+
 static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
 {
     e2b_live *m = ud;
@@ -79,6 +143,13 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     }
     m->list_call = NULL;
     schedule(m);
+    if (m->refresh_after_list) { /* a view of every sandbox opened meanwhile */
+        m->refresh_after_list = false;
+        if (m->listing_boxes) {
+            e2b_loop_timer_cancel(m->loop, m->timer);
+            m->timer = e2b_loop_timer_add(m->loop, 0, on_timer, m);
+        }
+    }
     if (err) {
         if (!m->listed_once)
             m->list_failed = true;
@@ -92,6 +163,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         m->list_stale = false;
         live_notify(m, E2B_LIVE_SANDBOXES); /* current again: the views say so */
     }
+    m->list_complete = !m->listing_boxes && !err;
     if (list->unchanged && m->listed_once) {
         /* Byte for byte the last reply: nothing to parse, compare or draw. */
         e2b_sandbox_list_free(list);
@@ -101,9 +173,12 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         return;
     }
     char changes[400];
-    int nchanges = m->listed_once ? live_changes_text(&m->sandboxes, list, changes,
-                                                      sizeof changes)
-                                  : 0;
+    int nchanges = m->listed_once ? changes_text(m, list, changes, sizeof changes) : 0;
+    if (m->listing_boxes && m->listed_once && merge_boxes(m, list) < 0) {
+        e2b_sandbox_list_free(list);
+        live_notice(m, E2B_LIVE_ERROR, "out of memory");
+        return;
+    }
     e2b_sandbox_list_clear(&m->sandboxes);
     m->sandboxes = *list;
     list->items = NULL;
@@ -158,8 +233,14 @@ static void start_cycle(e2b_live *m)
 {
     e2b_error *err = NULL;
     if (!m->list_call) {
+        e2b_metadata boxes = {0};
         e2b_list_query q = {.workspace_keys = m->cfg.workspace_keys, .report_unchanged = 1};
+        m->listing_boxes = !m->all_shown &&
+                           e2b_metadata_set(&boxes, E2B_META_APP, E2B_META_APP_BOX) == 0;
+        if (m->listing_boxes)
+            q.metadata = &boxes;
         m->list_call = e2b_api_list(m->client, &q, on_list, m, &err);
+        e2b_metadata_clear(&boxes);
         if (!m->list_call) {
             live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "cannot list");
             e2b_error_free(err);
@@ -207,4 +288,21 @@ void e2b_live_show_secrets(e2b_live *m, bool shown)
     m->secrets_shown = shown;
     if (shown && m->client)
         start_secrets(m);
+}
+
+void e2b_live_show_all(e2b_live *m, bool shown)
+{
+    bool was = m->all_shown;
+    m->all_shown = shown;
+    /* Opened: its rows are the last known ones; fresh ones come with this refresh. A list of
+     * boxes only that is on its way would not bring them: the next one starts at its end. */
+    if (shown && !was && m->client && !m->closing && !m->list_call)
+        e2b_live_refresh_now(m);
+    else if (shown && !was)
+        m->refresh_after_list = true;
+}
+
+bool e2b_live_list_complete(const e2b_live *m)
+{
+    return m->list_complete;
 }

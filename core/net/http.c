@@ -418,6 +418,8 @@ static void on_transfer_done(e2b_loop_transfer *t, CURLcode rc)
     e2b_http_request *req = (e2b_http_request *)t;
     long delay;
     req->in_multi = 0;
+    if (rc == CURLE_OK && req->resp.status == 429) /* the whole loop slows down for it */
+        e2b_loop_note_429(req->loop, req->retry_after_s >= 0 ? req->retry_after_s * 1000 : -1);
     delay = retry_delay(req, rc);
     if (delay >= 0) {
         log_attempt(req, NULL);

@@ -38,6 +38,9 @@ struct e2b_loop {
     int failing;        /* the multi handle failed in the last round (logged once) */
     int inject_failure; /* tests: e2b_loop_inject_multi_failure */
     int inject_timer_failure; /* tests: e2b_loop_inject_timer_failure */
+    unsigned long n429;       /* 429 answers seen (e2b_loop_note_429) */
+    long retry_after_ms;      /* the last one's Retry-After */
+    int64_t last_429_ms;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -449,4 +452,20 @@ int e2b_wait(e2b_loop *loop, const int *done)
         if (e2b_loop_run_once(loop, 1000) < 0)
             rc = -1;
     return rc;
+}
+
+void e2b_loop_note_429(e2b_loop *loop, long retry_after_ms)
+{
+    loop->n429++;
+    loop->retry_after_ms = retry_after_ms > 0 ? retry_after_ms : 1000;
+    loop->last_429_ms = e2b_now_ms();
+}
+
+unsigned long e2b_loop_429s(const e2b_loop *loop, long *retry_after_ms, int64_t *at_ms)
+{
+    if (retry_after_ms)
+        *retry_after_ms = loop->retry_after_ms;
+    if (at_ms)
+        *at_ms = loop->last_429_ms;
+    return loop->n429;
 }

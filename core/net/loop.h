@@ -87,4 +87,11 @@ int64_t e2b_now_ms(void);
 /* The number of requests in flight (for tests and the status line). */
 int e2b_loop_requests_in_flight(const e2b_loop *loop);
 
+/* Rate limiting seen on this loop: every 429 answer of any request is noted (its
+ * Retry-After in ms, 1000 when absent), so whoever paces its own requests (the dashboard's
+ * refresh) can slow down for all of them. The count grows by one per 429; *retry_after_ms
+ * and *at_ms (e2b_now_ms) are the last one's. */
+void e2b_loop_note_429(e2b_loop *loop, long retry_after_ms);
+unsigned long e2b_loop_429s(const e2b_loop *loop, long *retry_after_ms, int64_t *at_ms);
+
 #endif

@@ -37,7 +37,7 @@ for i in range(files):
         f.write(os.urandom(bin_size) if i % 100 == 0 else
                 b" ".join(random.choice(words) for _ in range(text_size // 4))[:text_size])
 PY
-mkdir -p tools && cp "$BOX_FIXTURES/opencode2" tools/opencode2
+mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm big
 wt_bytes=$(du -sb --exclude=.git . | cut -f1)
 

@@ -50,9 +50,11 @@ done <<'EOF'
 truncate broke off
 drop     broke off
 EOF
-# 429 with Retry-After is waited out: no error, the list goes on.
+# 429 with Retry-After is waited out: no error, the list goes on; the refresh slows down by
+# the Retry-After and the status line says so (issue 16).
 fault_set '{"kind":"429","path":"/v2/sandboxes","count":1,"retryAfter":1}'
 t_ok "list refresh, 429: the fault was used" wait_faults_used
+dash_check "list refresh, 429: the status line says the refresh slows down" "asked to slow down (HTTP 429)"
 sbx_create base running 600 "e2b-tui=box" "e2b-tui.name=new-429"
 dash_check "list refresh, 429: the list goes on" "new-429"
 t_not_contains "list refresh, 429: no error shown" "$(tmux_capture)" "rate limit"

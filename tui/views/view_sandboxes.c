@@ -48,6 +48,7 @@ struct sandboxes_view {
     /* Boxes: is the current directory a git project (for the empty list's advice)? */
     enum { CWD_UNKNOWN, CWD_PROBING, CWD_GIT, CWD_NOT_GIT } cwd_state;
     struct ui *ui; /* for the probe's answer (ui outlives the model's probes) */
+    bool complete_seen; /* a list of every sandbox filled it (Workspaces, All) */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -142,6 +143,14 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
         if (e2b_live_list_state(ui->model) == E2B_LIVE_LISTED) {
             bool first = !v->loaded;
             rc = sandbox_rows_fill(&v->table, filter_of(v), list, metrics, now, &dirty);
+            if (rc == 0 && filter_of(v) != SANDBOX_FILTER_BOXES && !sv->complete_seen &&
+                e2b_live_list_complete(ui->model)) {
+                /* Its first whole list: the cursor starts at the top, not on the box it
+                 * was on among the few rows known before. */
+                sv->complete_seen = true;
+                table_move_to(&v->table, 0);
+                dirty = true;
+            }
             if (rc == 0) {
                 v->loaded = true;
                 ui->ends_due = 0; /* other sandboxes, other end times */
@@ -419,14 +428,31 @@ static void destroy(struct view *v)
     free(v);
 }
 
+/* The Boxes view needs the box sandboxes only; the others every sandbox (core/live lists
+ * what is shown). */
+static void open_view(struct view *v, struct ui *ui)
+{
+    if (filter_of(v) != SANDBOX_FILTER_BOXES)
+        e2b_live_show_all(ui->model, true);
+}
+
+static void close_view(struct view *v, struct ui *ui)
+{
+    if (filter_of(v) != SANDBOX_FILTER_BOXES)
+        e2b_live_show_all(ui->model, false);
+}
+
 static const struct view_ops OPS[] = {
     [SANDBOX_FILTER_BOXES] = {.name = "boxes", .title = "Boxes", .bit = VIEW_BOXES,
-                              .changed = changed, .draw = draw, .act = act, .destroy = destroy},
+                              .changed = changed, .draw = draw, .act = act, .destroy = destroy,
+                              .open = open_view, .close = close_view},
     [SANDBOX_FILTER_WORKSPACES] = {.name = "workspaces", .title = "Workspaces",
                                    .bit = VIEW_WORKSPACES, .changed = changed, .draw = draw,
-                                   .act = act, .destroy = destroy},
+                                   .act = act, .destroy = destroy, .open = open_view,
+                                   .close = close_view},
     [SANDBOX_FILTER_ALL] = {.name = "all", .title = "All sandboxes", .bit = VIEW_ALL,
-                            .changed = changed, .draw = draw, .act = act, .destroy = destroy},
+                            .changed = changed, .draw = draw, .act = act, .destroy = destroy,
+                            .open = open_view, .close = close_view},
 };
 
 struct view *view_sandboxes_new(enum sandbox_filter f)

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# make bench: e2b-tui against what a user of the published SDK (e2b@2.51.0) would do, in the
+# same run against e2b-local, on a generated 50 MB / 1,600-file project (+ .git):
+#   --up    vs create + multipart files.write in batches of 100 (target <= 0.25x)
+#   --pull  vs by hand: scratch commit + git bundle create in the box, SDK download, git
+#           fetch (target <= 0.5x); the pulled change is 20 MB of new random files.
+# Each a median of BENCH_CMP_RUNS (3) runs, e2b-tui and the SDK path alternating. Both pulls
+# take the same change in the same box: the by-hand one first, then its objects are pruned
+# (nothing of it is left for e2b-tui's to reuse).
+#   tests/bench/sdk_compare_bench.sh [BUILD_DIR]   (BENCH_CMP_MB, BENCH_CMP_FILES scale it)
+B=${1:-build}
+E2B_TUI_ROOT=${E2B_TUI_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
+E2B_TUI_BIN=$BD/e2b-tui
+E2B_LOCAL_BIN=$BD/e2b-local
+. "$E2B_TUI_ROOT/tests/lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_sdk.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/bench/bench_lib.sh"
+RUNS=${BENCH_CMP_RUNS:-3}
+MB=${BENCH_CMP_MB:-50}
+FILES=${BENCH_CMP_FILES:-1600}
+PULL_MB=20
+JS=$(cd "$(dirname "$0")" && pwd)/sdk_paths.js
+if ! e2b_sdk_install; then
+    echo "bench: SDK comparison skipped: ${E2B_SDK_WHY:-the SDK e2b@2.51.0 is not installed}"
+    exit 0
+fi
+export E2B_SDK_DIR
+box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }
+proj=$T_TMP/work/cmp
+mkdir -p "$proj"
+cd "$proj" && git init -q -b main . && git config user.name B && git config user.email b@x
+python3 "$E2B_TUI_ROOT/tests/bench/make_project.py" "$MB" "$FILES"
+mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
+git add -A && git commit -qm cmp
+wt_mb=$(du -sb --exclude=.git . | awk '{printf "%d", $1 / 1e6}')
+now() { date +%s.%N; }
+for r in $(seq "$RUNS"); do
+    s=$(now)
+    BOX_REPO=$proj box_tui --up "cmp$r"
+    e=$(now)
+    [ "$BOX_RC" = 0 ] || { echo "bench: up failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
+    echo "$e - $s" | bc >>"$T_TMP/tui.up"
+    out=$(node "$JS" up "$proj" "/home/user/sdk$r" 2>"$T_TMP/sdk.err") ||
+        { echo "bench: SDK up failed: $(head -c 400 "$T_TMP/sdk.err")" >&2; exit 1; }
+    echo "${out%% *}" >>"$T_TMP/sdk.up"
+    el_req DELETE "/sandboxes/${out#* }" >/dev/null
+    id=$(box_sandbox_of "cmp$r")
+    box_exec "$id" "cd '$proj' && mkdir -p gen && for i in \$(seq $((PULL_MB * 10))); do head -c 100000 /dev/urandom >gen/r\$i.bin; done" >/dev/null
+    box_sec=$(node "$JS" pull "$id" "$proj" "$T_TMP/hand.bundle" 2>"$T_TMP/sdk.err") ||
+        { echo "bench: by-hand pull failed: $(head -c 400 "$T_TMP/sdk.err")" >&2; exit 1; }
+    s=$(now)
+    git -C "$proj" fetch -q "$T_TMP/hand.bundle" "refs/scratch:refs/heads/hand$r" 2>"$T_TMP/fetch.err" ||
+        { echo "bench: git fetch of the bundle failed: $(head -c 400 "$T_TMP/fetch.err")" >&2; exit 1; }
+    e=$(now)
+    echo "$box_sec + $e - $s" | bc >>"$T_TMP/hand.pull"
+    git -C "$proj" branch -q -D "hand$r"
+    rm -f "$T_TMP/hand.bundle"
+    box_exec "$id" "cd '$proj' && git prune --expire=now && rm -f .git/objects/*/tmp_* && find /tmp -maxdepth 1 -name 'tmp.*' -type d -exec rm -rf {} +" >/dev/null
+    s=$(now)
+    BOX_REPO=$proj box_tui --pull "cmp$r"
+    e=$(now)
+    [ "$BOX_RC" = 0 ] || { echo "bench: pull failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
+    echo "$e - $s" | bc >>"$T_TMP/tui.pull"
+    git -C "$proj" branch -q -D "e2b/cmp$r"
+    BOX_REPO=$proj box_tui --kill "cmp$r"
+done
+med() { bench_median <"$T_TMP/$1"; }
+ratio() { echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'; }
+tu=$(med tui.up) su=$(med sdk.up) tp=$(med tui.pull) hp=$(med hand.pull)
+bench_figure "up of $wt_mb MB / $FILES files (median of $RUNS)" "$(printf %.2f "$tu")" s
+bench_figure "  the SDK's multipart files.write (same run)" "$(printf %.2f "$su")" s
+bench_figure "  up / SDK multipart" "$(ratio "$tu" "$su")" x '<=' 0.25
+bench_figure "pull of a $PULL_MB MB change (median of $RUNS)" "$(printf %.2f "$tp")" s
+bench_figure "  by hand: git + SDK download + fetch" "$(printf %.2f "$hp")" s
+bench_figure "  pull / by hand" "$(ratio "$tp" "$hp")" x '<=' 0.5
