@@ -41,7 +41,7 @@ osc_count() { grep -aoF -- $'\033\033]9;'"$1" "$raw_out" 2>/dev/null | wc -l; }
 # osc_is N TEXT: exactly N such notifications so far.
 osc_is() { [ "$(osc_count "$2")" = "$1" ]; }
 
-DASH_CWD=$BOX_REPO dash_start 140 44 -- --refresh 1
+DASH_CWD=$BOX_REPO dash_start 140 44 E2B_TUI_DEBUG_PAINT=1 -- --refresh 1
 tm pipe-pane -o -t t "cat >>'$raw_out'"
 dash_check "the box is listed with an AGENT column" "AGENT"
 TMUX_WAIT_SECONDS=120 dash_check "the agent is reached: idle" "idle"
@@ -59,6 +59,18 @@ dash_check "Enter is a new line in the editor" " please._"
 tmux_keys C-d
 TMUX_WAIT_SECONDS=90 dash_check "the row shows the box waiting, with what it asks" "! waiting: bash: echo hi > note.txt"
 t_contains "the TODO cell counts done/total" "$(row)" "1/2"
+# The colour (the selected row keeps its highlight: look with the cursor on either row of All).
+sbx_create base running 600 name=zz-plain
+tmux_type 3
+dash_check "All lists the box and another sandbox" "zz-plain"
+tmux_keys Home
+sleep 0.3
+coloured=$(tmux_capture -e)
+tmux_keys End
+sleep 0.3
+coloured+=$(tmux_capture -e)
+t_ok "the waiting cell is drawn in the waiting colour" grep -qaF $'38;5;220m! waiting' <<<"$coloured"
+tmux_type 1
 dash_check "the status line counts the boxes waiting" "! 1 box waiting for you"
 wait_check "the bell flag is set in tmux" 10 bell_set
 wait_check "an OSC 9 notification reached the pty (wrapped for tmux)" 10 osc_is 1 'feat is waiting for you: bash: echo hi > note.txt'
@@ -149,6 +161,20 @@ case "$raw" in
 esac
 t_not_contains "the model did not set the title" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
 TMUX_WAIT_SECONDS=60 dash_check "the end of the 100 KB line arrives" "hostile-end"
+
+# ---- a fast stream: the pane draws at most about 10 frames a second ----
+log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
+agent_script "$id" '{"steps":[{"text":[{"repeat":"fast ","count":150000}," stream-end"],"chunk_delay":0.0002}]}'
+from=$(wc -l <"$log")
+tmux_type m
+tmux_type "stream fast"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=120 dash_check "a long fast stream arrives to its end" "stream-end"
+busiest=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame" { print substr($1, 1, 19) }' | sort | uniq -c | sort -rn | head -n 1 | awk '{print $1}')
+frames=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame"' | wc -l)
+# 10 a second from the pane, plus the 1-s refresh's list and metrics redrawing the rows.
+t_ok "at most 13 frames in any second while ~15,000 deltas (48 bytes each) stream (busiest: ${busiest:-0}, all: $frames)" test "${busiest:-0}" -le 13
+t_ok "and the stream was drawn live (several frames)" test "$frames" -ge 3
 
 # ---- i interrupts a hanging turn ----
 agent_script "$id" '{"steps":[{"text":"thinking...","hang":true}]}'
