@@ -93,21 +93,22 @@ t_contains "the todo list" "$screen" "[x] write the note"
 t_contains "its open item" "$screen" "[ ] check it"
 t_contains "the session with its title and state" "$screen" "> busy New session"
 t_contains "the activity: the tool call and its state" "$screen" "tool bash"
+# The Changes tab before the reply, then y from it: the turn's end reads the changes again.
+tmux_type c
+dash_check "c switches the pane to Changes" "Activity [Changes]"
+dash_check "the changes are read" "against base"
+t_not_contains "the note is not written yet" "$(tmux_capture)" "note.txt"
 tmux_type y
-TMUX_WAIT_SECONDS=60 dash_check "y: the tool runs and the turn ends" "idle: done"
+TMUX_WAIT_SECONDS=60 dash_check "y: the tool runs, and the turn's end shows its file in Changes (no R)" "note.txt"
 wait_check "the file the tool wrote is in the box" 20 test -e "$note"
 t_eq "with what the command wrote" "$(cat "$note" 2>/dev/null)" "hi"
+tmux_type c
+dash_check "c switches back" "[Activity] Changes"
+TMUX_WAIT_SECONDS=60 dash_check "the turn ended" "idle: done"
 dash_check "the assistant's last text is in the activity" "Wrote note.txt."
 dash_check_gone "the request is gone from the pane" "WAITING FOR YOU"
 wait_check "a notification for the finished turn" 10 osc_is 1 'feat finished its turn'
 t_eq "the waiting notification was sent once" "$(osc_count 'feat is waiting for you: bash: echo hi')" 1
-
-# The Changes tab shows the file the agent wrote.
-tmux_type c
-dash_check "c switches the pane to Changes" "Activity [Changes]"
-dash_check "the agent's new file is there" "note.txt"
-tmux_type c
-dash_check "c switches back" "[Activity] Changes"
 
 # ---- n rejects ----
 agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"rm -f src/main.c","description":"clean"}},{"text":"Cleaned."}]}'
