@@ -247,6 +247,7 @@ static void on_http(void *ud, const e2b_http_response *resp, const e2b_error *he
     e2b_oc_result res = {0};
     e2b_error *err = NULL;
     call->req = NULL;
+
     if (herr) {
         err = e2b_error_copy(herr);
     } else if (resp->status == 401) {

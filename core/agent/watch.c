@@ -60,8 +60,10 @@ static void on_event(void *ud, const e2b_oc_event *ev)
     }
     w->st.stream_up = true;
     unsigned need = watch_apply_event(w, ev);
+    /* never a request from inside the stream's own write callback (curl does not allow
+     * adding one there): through a timer, at once */
     if (need & WATCH_SNAPSHOT_NOW)
-        snapshot_start(w);
+        watch_snapshot_soon(w, 0);
     else if (need & WATCH_SNAPSHOT)
         watch_snapshot_soon(w, DEBOUNCE_MS);
     changed(w);

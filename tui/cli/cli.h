@@ -9,7 +9,8 @@
  * unknown|gone","detail","api","last_end","error","idle_since","last_activity","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
  * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
- * "usage":{"input","output","reasoning","cost"}|null}]} (fields are only ever added).
+ * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"}}]}
+ * (fields are only ever added).
  *
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,

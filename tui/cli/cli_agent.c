@@ -233,6 +233,8 @@ static json_t *box_json(const struct agent_box *b)
                                               "summary", jstr(r->summary)));
     }
     json_object_set_new(o, "requests", reqs);
+    json_object_set_new(o, "stream", json_pack("{s:b,s:i}", "up", st->stream_up, "reconnects",
+                                               (int)st->reconnects));
     json_object_set_new(o, "usage", st->have_usage
                         ? json_pack("{s:I,s:I,s:I,s:f}", "input", (json_int_t)st->tokens_input,
                                     "output", (json_int_t)st->tokens_output, "reasoning",

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The agent one-shot modes (--status, --prompt, --wait, --reply, --interrupt) against the
+# real OpenCode server (opencode-ai 1.18.33) and the scripted model in an e2b-local box, on
+# the v2 API (/api/..., the default `opencode = 2`) of the same server. The scenarios: tests/lib/agent_scenarios.sh.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
+. "$E2B_TUI_ROOT/tests/lib/agent.sh"
+. "$E2B_TUI_ROOT/tests/lib/agent_scenarios.sh"
+if ! command -v opencode >/dev/null || ! command -v python3 >/dev/null || ! command -v jq >/dev/null; then
+    t_fail "agent v2 test" "needs opencode (npm install -g opencode-ai@1.18.33, see .ci/npm-globals), python3 and jq"
+    t_finish
+fi
+agent_scenarios 2 || t_abort "the box could not be set up"
+t_finish

@@ -1,0 +1,55 @@
+# Helpers for tests with the real OpenCode server and the scripted model in e2b-local boxes
+# (source after lib.sh, e2b_local.sh and box.sh). Reusable by the dashboard and demo tests.
+#
+#   agent_setup API          box_setup, then the fixture repo gets an opencode.json that points
+#                            OpenCode at the scripted model (tests/lib/scripted_model.py,
+#                            committed as .agent/scripted_model.py) and the config a serve
+#                            command that starts the model (127.0.0.1:8111 inside the box) and
+#                            the real `opencode serve`; API 1 = the `opencode = 1` preset (v1
+#                            routes), 2 = v2 (/api/...) against the same server
+#   agent_script ID JSON     the box's script (tests/lib/scripted_model.py says the format);
+#                            read again at each model request, restarting when it changed
+#   agent_model_log ID       the model's request log (one JSON line per request)
+#   agent_server_pid ID      the pid of the box's `opencode serve`
+AGENT_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+agent_setup() {
+    local api=${1:-2}
+    box_setup || return 1
+    mkdir -p "$BOX_REPO/.agent"
+    cp "$AGENT_LIB_DIR/scripted_model.py" "$BOX_REPO/.agent/scripted_model.py"
+    cat >"$BOX_REPO/opencode.json" <<'EOF'
+{"$schema":"https://opencode.ai/config.json","provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"Mock","options":{"baseURL":"http://127.0.0.1:8111/v1","apiKey":"x"},"models":{"m1":{}}}},"model":"mock/m1","small_model":"mock/m1","permission":{"bash":"ask"},"autoupdate":false,"share":"disabled"}
+EOF
+    (cd "$BOX_REPO" && git add -f opencode.json .agent && git commit -q -m "agent fixture" -- opencode.json .agent) || return 1
+    {
+        printf 'opencode = %s\n' "$api"
+        # shellcheck disable=SC2016 # expanded by the box's shell
+        printf '%s\n' 'serve_command = sh -c '"'"'export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 OPENCODE_DISABLE_SHARE=1; python3 "$1/.agent/scripted_model.py" --port 8111 --script /tmp/agent-script.json --log /tmp/agent-model.log >/tmp/agent-model.out 2>&1 & exec opencode serve --hostname 0.0.0.0 --port "$2"'"'"' sh {dir} {port}'
+    } >"$XDG_CONFIG_HOME/e2b-tui/config"
+    export E2B_TUI_HEALTH_TIMEOUT=150
+}
+
+agent_script() {
+    local f
+    f="$(box_root "$1")/tmp/agent-script.json"
+    mkdir -p "${f%/*}"
+    printf '%s\n' "$2" >"$f.new" && chmod 644 "$f.new" && mv "$f.new" "$f"
+}
+
+agent_model_log() {
+    cat "$(box_root "$1")/tmp/agent-model.log" 2>/dev/null
+}
+
+agent_server_pid() {
+    local f d
+    for f in /proc/[0-9]*/environ; do
+        grep -qaF "E2B_SANDBOX_ID=$1" "$f" 2>/dev/null || continue
+        d=${f%/environ}
+        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "opencode serve"; then
+            basename "$d"
+            return 0
+        fi
+    done
+    return 1
+}

@@ -1,0 +1,156 @@
+# The agent scenarios through the one-shot modes, with the real OpenCode server and the
+# scripted model in an e2b-local box; run by tests/integration/agent_v1_test.sh and
+# agent_v2_test.sh (API 1 = the `opencode = 1` preset's root routes, 2 = /api/...).
+# Source after lib.sh, e2b_local.sh, box.sh, faults.sh and agent.sh; call agent_scenarios API.
+
+# agent_until NAME SECONDS PATTERN: polls --status NAME until its output holds PATTERN.
+agent_until() {
+    local end=$((SECONDS + $2))
+    while :; do
+        box_tui --status "$1"
+        grep -qF -- "$3" "$BOX_OUT" && return 0
+        [ "$SECONDS" -ge "$end" ] && return 1
+        sleep 0.3
+    done
+}
+
+agent_scenarios() {
+    local api=$1 id out sid sid2 pid
+    agent_setup "$api" || return 1
+
+    # ---- a turn with a todo list and a bash call that asks permission, given at --up ----
+    printf 'Write a note, please.\n' >"$T_TMP/task.md"
+    box_tui --up feat --prompt-file "$T_TMP/task.md"
+    box_rc "v$api: up --prompt-file: exit 0" 0
+    id=$(box_sandbox_of feat)
+    [ -n "$id" ] || return 1
+    # the script goes in before the model is asked (the title request needs none)
+    agent_script "$id" '{"title":"Note task","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"text":"Writing it.","tool":"bash","args":{"command":"echo hi > note.txt","description":"write the note"}},{"text":"Wrote note.txt."}]}'
+    sid=$(tail -n 1 "$BOX_OUT")
+    t_contains "v$api: up --prompt prints the session id" "$sid" "ses_"
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: --wait: exit 6 while the bash call waits for permission" 6
+    t_contains "v$api: --wait tells the request on stderr" "$(cat "$BOX_ERR")" "bash: echo hi > note.txt"
+    box_tui --status feat
+    out=$(cat "$BOX_OUT")
+    t_contains "v$api: --status: waiting for you, with what it asks" "$out" "waiting for you: bash: echo hi > note.txt"
+    t_contains "v$api: --status: the todo progress" "$out" "todo 1/2"
+    box_tui --status --json
+    t_eq "v$api: --status --json: the state" "$(jq -r '.boxes[0].state' "$BOX_OUT")" "waiting for you"
+    t_eq "v$api: --status --json: one pending bash request" \
+        "$(jq -r '[.boxes[0].requests[] | .action] | join(",")' "$BOX_OUT")" "bash"
+    t_eq "v$api: --status --json: the todo items" "$(jq -r '.boxes[0].todos.items | length' "$BOX_OUT")" 2
+    t_ok "v$api: the file is not written before the reply" test ! -e "$(box_root "$id")$BOX_REPO/note.txt"
+    box_tui --reply feat once
+    box_rc "v$api: --reply once: exit 0" 0
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: --wait after the reply: exit 0 (the turn finished)" 0
+    t_contains "v$api: --wait says how it ended" "$(cat "$BOX_OUT")" "idle: done"
+    t_eq "v$api: the tool ran in the box" "$(cat "$(box_root "$id")$BOX_REPO/note.txt" 2>/dev/null)" "hi"
+    box_tui --pull feat
+    box_rc "v$api: --pull: exit 0" 0
+    t_eq "v$api: --pull brings the file the agent wrote home" \
+        "$(git -C "$BOX_REPO" show e2b/feat:note.txt 2>/dev/null)" "hi"
+
+    # ---- reject ----
+    agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"rm -rf build","description":"clean"}},{"text":"Cleaned."}]}'
+    box_tui --prompt feat "clean up"
+    box_rc "v$api: --prompt TEXT: exit 0" 0
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: --wait: 6 for the rm" 6
+    t_contains "v$api: the request says the command" "$(cat "$BOX_ERR")" "bash: rm -rf build"
+    box_tui --reply feat reject
+    box_rc "v$api: --reply reject: exit 0" 0
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: --wait after reject: exit 0" 0
+    t_contains "v$api: a rejected turn ends interrupted" "$(cat "$BOX_OUT")" "idle: interrupted"
+
+    # ---- a text-only turn in a new session, the prompt from stdin ----
+    agent_script "$id" '{"steps":[{"text":"Hello from the scripted model."}]}'
+    BOX_OUT=$T_TMP/box.out BOX_ERR=$T_TMP/box.err
+    (cd "$BOX_REPO" && printf 'say hello\n' | "$E2B_TUI_BIN" --prompt feat --new-session) >"$BOX_OUT" 2>"$BOX_ERR"
+    BOX_RC=$?
+    box_rc "v$api: --prompt from stdin --new-session: exit 0" 0
+    sid2=$(tail -n 1 "$BOX_OUT")
+    t_contains "v$api: a new session id" "$sid2" "ses_"
+    t_ok "v$api: not the first session" test "$sid2" != "$sid"
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: text-only turn: --wait exit 0" 0
+    box_tui --status --json feat
+    t_eq "v$api: the active session is the new one" "$(jq -r '.boxes[0].session.id' "$BOX_OUT")" "$sid2"
+
+    # ---- hostile text from the model: escapes, bidi, a 100 KB line ----
+    agent_script "$id" '{"title":"\u001b]0;pwned\u0007T\u202eitle","steps":[{"text":["\u001b[2J\u001b[31mred\u001b]52;c;Zm9v\u0007 \u202eevil\u202c ", {"repeat":"x","count":100000}, "\u0000end"]},{"text":"ok"}]}'
+    box_tui --prompt feat "be hostile"
+    box_rc "v$api: hostile turn: --prompt exit 0" 0
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: hostile turn: --wait exit 0" 0
+    box_tui --status feat
+    t_ok "v$api: --status output has no escape or bidi control" \
+        sh -c "! grep -qP '\\x1b|\\x07|\\xe2\\x80\\xae' '$BOX_OUT'"
+    box_tui --status --json feat
+    t_ok "v$api: --status --json is valid JSON" jq -e .boxes "$BOX_OUT"
+    t_ok "v$api: --status --json has no raw control byte" sh -c "! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' '$BOX_OUT'"
+
+    # ---- --wait timing out, then interrupt ----
+    agent_script "$id" '{"steps":[{"text":"thinking...","hang":true}]}'
+    box_tui --prompt feat "take your time"
+    box_rc "v$api: slow turn: --prompt exit 0" 0
+    agent_until feat 60 "working" || t_fail "v$api: the slow turn is working" "$(cat "$BOX_OUT")"
+    box_tui --wait feat --timeout 2
+    box_rc "v$api: --wait --timeout 2 on a working agent: exit 7" 7
+    box_tui --interrupt feat
+    box_rc "v$api: --interrupt: exit 0" 0
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: --wait after the interrupt: exit 0" 0
+
+    # ---- the event stream dropped by a fault while a request waits: reconnected, shown once ----
+    agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"echo dropped > d.txt","description":"d"}},{"text":"ok"}]}'
+    box_tui --prompt feat "write d"
+    agent_until feat 60 "waiting for you" || t_fail "v$api: waiting before the drop" "$(cat "$BOX_OUT")"
+    local evpath=/event
+    [ "$api" = 2 ] && evpath=/api/event
+    fault_set "{\"kind\":\"drop\",\"path\":\"$evpath\",\"afterBytes\":0,\"count\":1}"
+    box_tui --wait feat --timeout 60
+    box_rc "v$api: --wait across a dropped stream: exit 6" 6
+    t_eq "v$api: the drop fault was used" "$(fault_left)" 0
+    t_eq "v$api: the request is told once" "$(grep -c 'echo dropped' "$BOX_ERR")" 1
+    box_tui --reply feat once
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: after the drop the turn finishes: exit 0" 0
+
+    # ---- a provider error: retrying, then failed ----
+    agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"the provider is overloaded"}},{"error":{"status":400,"type":"invalid_request_error","message":"scripted failure"},"times":20}]}'
+    box_tui --prompt feat "fail please"
+    box_rc "v$api: failing turn: --prompt exit 0" 0
+    if agent_until feat 60 "retrying"; then
+        t_pass "v$api: --status shows retrying"
+        t_contains "v$api: with the provider's message" "$(cat "$BOX_OUT")" "overloaded"
+    else
+        t_fail "v$api: --status shows retrying" "$(cat "$BOX_OUT")"
+    fi
+    box_tui --wait feat --timeout 120
+    box_rc "v$api: --wait on a failed turn: exit 1" 1
+    t_contains "v$api: --wait tells the error" "$(cat "$BOX_ERR")" "failed"
+
+    # ---- the server killed mid-turn: server down ----
+    agent_script "$id" '{"steps":[{"text":"long...","hang":true}]}'
+    box_tui --prompt feat "hang"
+    agent_until feat 60 "working" || t_fail "v$api: working before the kill" "$(cat "$BOX_OUT")"
+    pid=$(agent_server_pid "$id")
+    if [ -n "$pid" ]; then
+        kill -9 "$pid"
+        agent_until feat 60 "server down" && t_pass "v$api: --status shows server down after the kill" ||
+            t_fail "v$api: --status shows server down after the kill" "$(cat "$BOX_OUT")"
+        box_tui --wait feat --timeout 30
+        box_rc "v$api: --wait with the server down: exit 1" 1
+    else
+        t_fail "v$api: the box's opencode serve is found" "no pid"
+    fi
+
+    # ---- no such box ----
+    box_tui --wait nosuchbox --timeout 5
+    box_rc "v$api: --wait on no such box: exit 3" 3
+    box_tui --kill feat
+    box_rc "v$api: kill: exit 0" 0
+}
