@@ -477,6 +477,13 @@ static void frame(void *ctx)
     }
     wnoutrefresh(stdscr);
     doupdate();
+    /* E2B_TUI_DEBUG_PAINT=1: every frame is a log line (tests count frames per second). */
+    if (ui->debug_frames < 0) {
+        const char *e = getenv("E2B_TUI_DEBUG_PAINT");
+        ui->debug_frames = e && strcmp(e, "1") == 0;
+    }
+    if (ui->debug_frames)
+        e2b_logf("frame");
 }
 
 /* ---- loop callbacks ---- */
@@ -587,8 +594,13 @@ static void on_model(void *ud, unsigned what)
         ui->dirty = true; /* the status line */
     if (what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES)) {
         notify_check(&ui->notify, ui->model);
-        if (what & E2B_LIVE_AGENTS)
-            ui->dirty = true; /* the status line counts the boxes waiting */
+        /* The status line counts the boxes waiting (a frame only when the count moves:
+         * an agent streaming text changes its status many times a second). */
+        size_t waiting = e2b_live_agents_waiting(ui->model);
+        if (waiting != ui->waiting_shown) {
+            ui->waiting_shown = waiting;
+            ui->dirty = true;
+        }
     }
     if (what & ~(unsigned)E2B_LIVE_NOTICE)
         ui_changed(ui, what);
@@ -709,6 +721,7 @@ int tui_run(const struct tui_options *opts)
     static struct ui ui; /* one dashboard per process; static keeps it off the stack */
     memset(&ui, 0, sizeof ui);
     ui.opts = *opts;
+    ui.debug_frames = -1;
     keymap_defaults(&ui.keys);
     char cfg_problem[600] = "";
     e2b_live_options lo = {.refresh_seconds = opts->refresh_seconds,

@@ -83,6 +83,8 @@ struct ui {
     struct cmdline cmdline;   /* the ':' line's history */
 
     struct notify notify; /* a box waits for the user, finished or failed (tui/notify.h) */
+    size_t waiting_shown; /* the boxes waiting for the user, as the status line says */
+    int debug_frames;     /* E2B_TUI_DEBUG_PAINT=1: log every frame; -1 = not read yet */
 
     bool dirty;       /* something changed: draw a frame */
     bool full_redraw; /* repaint every cell (ctrl-l, after a child program) */

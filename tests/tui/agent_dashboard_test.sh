@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The dashboard supervising a real agent: the real OpenCode server (opencode-ai 1.18.33, v2
+# API) and the scripted model in an e2b-local box (tests/lib/agent.sh). A task sent with m
+# (the multi-line editor) runs a todo list and a bash call that asks permission: the row
+# shows "! waiting: bash: ...", the status line counts it, :waiting lists it, the bell flag
+# is set in tmux, the Agent pane shows the request in full, the todo list and the
+# activity; y runs the tool (the file appears in the box) and the row goes idle, done; n
+# rejects (interrupted, nothing written); Y asks first; ctrl-n starts a new session; i
+# interrupts a hanging turn; hostile model text is drawn harmlessly; OSC 9 and OSC 777
+# bytes reach the pty (tmux pipe-pane), wrapped for tmux passthrough; one notification per
+# state change.
+. "$(dirname "$0")/common.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/agent.sh"
+if ! command -v opencode >/dev/null || ! command -v python3 >/dev/null; then
+    t_fail "agent dashboard test" "needs opencode (npm install -g opencode-ai@1.18.33, see .ci/npm-globals) and python3"
+    t_finish
+fi
+agent_setup 2 || t_abort "the box could not be set up"
+printf 'notify = bell, osc9, osc777\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
+export TERM=tmux-256color LANG=C.UTF-8
+
+box_tui --up feat
+box_rc "a box with the real OpenCode server is up" 0
+id=$(box_sandbox_of feat)
+note=$(box_root "$id")$BOX_REPO/note.txt
+# wait_check NAME SECONDS CMD...: passes once CMD succeeds within SECONDS.
+wait_check() {
+    local name=$1 secs=$2
+    shift 2
+    if t_wait_until "$secs" "$@"; then t_pass "$name"; else t_fail "$name" "not within ${secs} s: $*"; fi
+}
+# state_is WORDS: the Agent pane's state line starts with WORDS.
+state_is() { tmux_capture | sed -n 3p | grep -q "^ $1"; }
+# row: the box's line in the list.
+row() { tmux_capture | grep -E '^ ?feat ' | head -n 1; }
+bell_set() { [ "$(tm display-message -p -t t '#{window_bell_flag}')" = 1 ]; }
+raw_out=$T_TMP/pty.raw
+# osc_count TEXT: how many OSC 9 notifications with TEXT reached the pty so far.
+osc_count() { grep -aoF -- $'\033\033]9;'"$1" "$raw_out" 2>/dev/null | wc -l; }
+# osc_is N TEXT: exactly N such notifications so far.
+osc_is() { [ "$(osc_count "$2")" = "$1" ]; }
+
+DASH_CWD=$BOX_REPO dash_start 140 44 E2B_TUI_DEBUG_PAINT=1 -- --refresh 1
+tm pipe-pane -o -t t "cat >>'$raw_out'"
+dash_check "the box is listed with an AGENT column" "AGENT"
+TMUX_WAIT_SECONDS=120 dash_check "the agent is reached: idle" "idle"
+t_ok "its TODO cell is empty" grep -qE ' -$' <<<"$(row)"
+
+# ---- a task with a todo list and a bash call that asks permission ----
+agent_script "$id" '{"title":"Note task","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"text":"Writing it.","tool":"bash","args":{"command":"echo hi > note.txt","description":"write the note"}},{"text":"Wrote note.txt."}]}'
+tm set-option -t t -w monitor-bell on >/dev/null 2>&1
+tmux_type m
+dash_check "m opens the message editor" "Message to feat"
+tmux_type "Write a note,"
+tmux_keys Enter
+tmux_type "please."
+dash_check "Enter is a new line in the editor" " please._"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=90 dash_check "the row shows the box waiting, with what it asks" "! waiting: bash: echo hi > note.txt"
+t_contains "the TODO cell counts done/total" "$(row)" "1/2"
+# The colour (the selected row keeps its highlight: look with the cursor on either row of All).
+sbx_create base running 600 name=zz-plain
+tmux_type 3
+dash_check "All lists the box and another sandbox" "zz-plain"
+tmux_keys Home
+sleep 0.3
+coloured=$(tmux_capture -e)
+tmux_keys End
+sleep 0.3
+coloured+=$(tmux_capture -e)
+t_ok "the waiting cell is drawn in the waiting colour" grep -qaF $'38;5;220m! waiting' <<<"$coloured"
+tmux_type 1
+dash_check "the status line counts the boxes waiting" "! 1 box waiting for you"
+wait_check "the bell flag is set in tmux" 10 bell_set
+wait_check "an OSC 9 notification reached the pty (wrapped for tmux)" 10 osc_is 1 'feat is waiting for you: bash: echo hi > note.txt'
+t_ok "and an OSC 777 one" grep -qaF $'\033\033]777;notify;e2b-tui;feat is waiting for you' "$raw_out"
+t_ok "the file is not written before the reply" test ! -e "$note"
+
+# :waiting lists only the boxes waiting for you.
+tmux_type ':waiting'
+tmux_keys Enter
+dash_check ":waiting filters the boxes waiting" "filter: ! waiting"
+t_contains "the waiting box is listed" "$(row)" "! waiting"
+
+# The Agent pane: the request in full, the todo list, the sessions, the activity.
+tmux_keys Enter
+dash_check "Enter opens the Agent pane" "AGENT  feat ($id)"
+dash_check "the pending request is shown in full" "! WAITING FOR YOU: bash: echo hi > note.txt"
+screen=$(tmux_capture)
+t_contains "with the keys that answer it" "$screen" "y: allow once"
+t_contains "the todo list" "$screen" "[x] write the note"
+t_contains "its open item" "$screen" "[ ] check it"
+t_contains "the session with its title and state" "$screen" "> busy New session"
+t_contains "the activity: the tool call and its state" "$screen" "tool bash"
+# The Changes tab before the reply, then y from it: the turn's end reads the changes again.
+tmux_type c
+dash_check "c switches the pane to Changes" "Activity [Changes]"
+dash_check "the changes are read" "against base"
+t_not_contains "the note is not written yet" "$(tmux_capture)" "note.txt"
+tmux_type y
+TMUX_WAIT_SECONDS=60 dash_check "y: the tool runs, and the turn's end shows its file in Changes (no R)" "note.txt"
+wait_check "the file the tool wrote is in the box" 20 test -e "$note"
+t_eq "with what the command wrote" "$(cat "$note" 2>/dev/null)" "hi"
+tmux_type c
+dash_check "c switches back" "[Activity] Changes"
+TMUX_WAIT_SECONDS=60 dash_check "the turn ended" "idle: done"
+dash_check "the assistant's last text is in the activity" "Wrote note.txt."
+dash_check_gone "the request is gone from the pane" "WAITING FOR YOU"
+wait_check "a notification for the finished turn" 10 osc_is 1 'feat finished its turn'
+t_eq "the waiting notification was sent once" "$(osc_count 'feat is waiting for you: bash: echo hi')" 1
+
+# ---- n rejects ----
+agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"rm -f src/main.c","description":"clean"}},{"text":"Cleaned."}]}'
+tmux_type m
+tmux_type "clean up"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=90 dash_check "the next request waits" "! WAITING FOR YOU: bash: rm -f src/main.c"
+tmux_type n
+dash_check_gone "n rejects: the request goes" "WAITING FOR YOU"
+TMUX_WAIT_SECONDS=60 dash_check "the rejected tool call ends in error" "tool bash [error]"
+wait_check "the agent is idle again" 60 state_is idle
+t_ok "nothing was removed" test -e "$(box_root "$id")$BOX_REPO/src/main.c"
+
+
+# ---- Y asks first, then allows always ----
+agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"echo again > again.txt","description":"again"}},{"text":"Again."}]}'
+tmux_type m
+tmux_type "again"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=90 dash_check "a third request waits" "! WAITING FOR YOU: bash: echo again > again.txt"
+tmux_type Y
+dash_check "Y asks first" "Allow always"
+tmux_keys Escape
+dash_check_gone "Esc answers No" "Allow always"
+t_contains "the request still waits" "$(tmux_capture)" "WAITING FOR YOU"
+tmux_type Y
+dash_check "Y asks again" "Allow always"
+tmux_type y
+TMUX_WAIT_SECONDS=60 dash_check "yes: allowed, the turn ends" "idle: done"
+wait_check "the command ran" 20 test -e "$(box_root "$id")$BOX_REPO/again.txt"
+
+# ---- ctrl-n: a new session ----
+agent_script "$id" '{"title":"Second session","steps":[{"text":"Hello from a new session."}]}'
+tmux_keys C-n
+dash_check "ctrl-n opens the editor for a new session" "(a new session)"
+tmux_type "say hello"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=60 dash_check "the new session's text arrives" "Hello from a new session."
+wait_check "the new session is listed beside the first" 20 sh -c "[ \$(tmux -L '$TMUX_SOCKET' -f /dev/null capture-pane -p -t t | grep -c 'New session -') -ge 2 ]"
+
+# ---- hostile text from the model ----
+agent_script "$id" '{"steps":[{"text":["\u001b[2J\u001b]0;PWNED\u0007\u001b[31mred \u202eevil\u202c ", {"repeat":"x","count":100000}, " hostile-end"]}]}'
+tmux_type m
+tmux_type "be hostile"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=60 dash_check "the hostile text is drawn harmlessly" "?[2J?]0;PWNED??[31mred ?evil?"
+raw=$(tmux_capture -e)
+case "$raw" in
+*$'\033]0;'* | *$'\033[2J'* | *$'\xe2\x80\xae'*) t_fail "no raw escape or bidi control from the model on screen" "found one" ;;
+*) t_pass "no raw escape or bidi control from the model on screen" ;;
+esac
+t_not_contains "the model did not set the title" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
+TMUX_WAIT_SECONDS=60 dash_check "the end of the 100 KB line arrives" "hostile-end"
+
+# ---- a fast stream: the pane draws at most about 10 frames a second ----
+log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
+agent_script "$id" '{"steps":[{"text":[{"repeat":"fast ","count":150000}," stream-end"],"chunk_delay":0.0002}]}'
+from=$(wc -l <"$log")
+tmux_type m
+tmux_type "stream fast"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=120 dash_check "a long fast stream arrives to its end" "stream-end"
+busiest=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame" { print substr($1, 1, 19) }' | sort | uniq -c | sort -rn | head -n 1 | awk '{print $1}')
+frames=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame"' | wc -l)
+# 10 a second from the pane, plus the 1-s refresh's list and metrics redrawing the rows.
+t_ok "at most 13 frames in any second while ~15,000 deltas (48 bytes each) stream (busiest: ${busiest:-0}, all: $frames)" test "${busiest:-0}" -le 13
+t_ok "and the stream was drawn live (several frames)" test "$frames" -ge 3
+
+# ---- i interrupts a hanging turn ----
+agent_script "$id" '{"steps":[{"text":"thinking...","hang":true}]}'
+tmux_type m
+tmux_type "take your time"
+tmux_keys C-d
+wait_check "the slow turn is working" 60 state_is working
+tmux_type i
+wait_check "i interrupts it: idle again" 60 state_is idle
+
+tmux_keys Escape
+dash_check_gone "Esc closes the Agent pane" "AGENT  feat"
+tm pipe-pane -t t
+dash_quit "quits cleanly after the agent tests"
+box_tui --kill feat
+t_finish
