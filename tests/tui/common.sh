@@ -35,9 +35,10 @@ dash_start() {
     fi
 }
 
-# dash_check NAME TEXT: passes when the screen shows TEXT (waiting for it, bounded).
+# dash_check NAME TEXT [SECONDS]: passes when the screen shows TEXT (waiting for it, at most
+# SECONDS, default TMUX_WAIT_SECONDS: slow steps such as forks and ups give more).
 dash_check() {
-    if tmux_wait "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+    if tmux_wait "$2" "${3:-$TMUX_WAIT_SECONDS}" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
 }
 
 # dash_check_gone NAME TEXT: passes when TEXT leaves the screen (bounded wait).
