@@ -29,13 +29,15 @@ dash_check "all sample sandboxes" "1/5"
 t_contains "the others are there" "$(tmux_capture)" "batch-job"
 tmux_type 1
 
-# u: a box from the demo project (name, then template and hours as offered)
+# u: a box from the demo project (name, then template, hours and directory as offered)
 tmux_type u
 dash_check "u asks for the box's name" "up: box name"
 tmux_type feature; tmux_keys Enter
 dash_check "then the template" "up: template"
 tmux_keys Enter
 dash_check "then the hours" "up: hours"
+tmux_keys Enter
+dash_check "then the project directory" "up: project directory"
 tmux_keys Enter
 if tmux_wait "box feature is up" 240 2>"$T_TMP/wait.err"; then t_pass "u brings the box up with the real OpenCode server"; else
     t_fail "u brings the box up with the real OpenCode server" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
