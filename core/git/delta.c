@@ -3,6 +3,7 @@
 
 #include "core/git/local_error.h"
 #include "core/git/upload_split.h"
+#include "core/util/strvec.h"
 
 #include <dirent.h>
 #include <git2.h>
@@ -11,37 +12,8 @@
 #include <string.h>
 
 typedef struct {
-    char **v;
-    size_t n, cap;
-} strv;
-
-static int strv_add(strv *s, const char *p)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        char **v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
-    if (!(s->v[s->n] = strdup(p)))
-        return -1;
-    s->n++;
-    return 0;
-}
-
-static void strv_free(strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    memset(s, 0, sizeof *s);
-}
-
-typedef struct {
-    strv send;     /* work tree paths to send */
-    strv deleted;  /* paths to remove in the box */
+    e2b_strvec send;     /* work tree paths to send */
+    e2b_strvec deleted;  /* paths to remove in the box */
     size_t del_bytes;
 } diff_lists;
 
@@ -55,13 +27,13 @@ static int on_file(const git_diff_delta *d, float progress, void *payload)
     switch (d->status) {
     case GIT_DELTA_DELETED:
         l->del_bytes += strlen(d->old_file.path) + 1;
-        return strv_add(&l->deleted, d->old_file.path);
+        return e2b_strvec_push(&l->deleted, d->old_file.path);
     case GIT_DELTA_ADDED:
     case GIT_DELTA_MODIFIED:
     case GIT_DELTA_UNTRACKED:
     case GIT_DELTA_TYPECHANGE:
         /* A type change (file <-> symlink) is sent whole: the reset put base's kind there. */
-        return strv_add(&l->send, d->new_file.path);
+        return e2b_strvec_push(&l->send, d->new_file.path);
     default:
         return 0;
     }
@@ -69,7 +41,7 @@ static int on_file(const git_diff_delta *d, float progress, void *payload)
 
 /* .git's children a full up sends, except objects/ (the pack brings what is missing) and
  * the config files (rewritten). */
-static int git_children(const char *root, strv *out, e2b_error **err)
+static int git_children(const char *root, e2b_strvec *out, e2b_error **err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/.git", root);
@@ -85,7 +57,7 @@ static int git_children(const char *root, strv *out, e2b_error **err)
         if (strcmp(de->d_name, "objects") == 0 || upload_git_entry(de->d_name) != UPLOAD_GIT_SEND)
             continue;
         snprintf(path, sizeof path, ".git/%s", de->d_name);
-        if (strv_add(out, path) < 0)
+        if (e2b_strvec_push(out, path) < 0)
             rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     closedir(d);
@@ -215,8 +187,8 @@ int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, const atomic
         info->changed += strncmp(l.send.v[i], ".git/", 5) != 0;
     git_buf_dispose(&pack);
     git_tree_free(tree);
-    strv_free(&l.send);
-    strv_free(&l.deleted);
+    e2b_strvec_clear(&l.send);
+    e2b_strvec_clear(&l.deleted);
     if (rc != 0)
         upload_set_free(out);
     return rc;

@@ -1,4 +1,5 @@
 #include "core/git/gitwork.h"
+#include "core/util/strvec.h"
 
 #include <git2.h>
 
@@ -236,28 +237,6 @@ void gitwork_default_box_name(const gitwork_head *h, char *out, size_t outsz)
     }
 }
 
-/* A growable array of strings. */
-typedef struct {
-    char **v;
-    size_t n, cap;
-} strvec;
-
-static int strvec_push(strvec *s, const char *str)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        char **v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
-    if (!(s->v[s->n] = strdup(str)))
-        return -1;
-    s->n++;
-    return 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -267,7 +246,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
     local_error_clear(err);
-    strvec files = {0}, subs = {0};
+    e2b_strvec files = {0}, subs = {0};
     git_status_list *sl = NULL;
     char *full = NULL;
     int rc = 0;
@@ -313,14 +292,14 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
         snprintf(full, wl + 4097 + 2, "%s/%s", g->workdir, path);
         if (lstat(full, &st) != 0)
             continue;
-        if (strvec_push(&files, path) < 0) {
+        if (e2b_strvec_push(&files, path) < 0) {
             rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             goto out;
         }
     }
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_str);
-    if (strvec_push(&files, ".git") < 0) {
+    if (e2b_strvec_push(&files, ".git") < 0) {
         rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         goto out;
     }
@@ -336,7 +315,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
     for (size_t i = 0; i < ni; i++) {
         const git_index_entry *ie = git_index_get_byindex(idx, i);
         if (ie && ie->mode == GIT_FILEMODE_COMMIT && git_index_entry_stage(ie) == 0 &&
-            strvec_push(&subs, ie->path) < 0) {
+            e2b_strvec_push(&subs, ie->path) < 0) {
             rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             break;
         }

@@ -103,17 +103,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "that operation has ended already");
         return true;
     }
-    switch (a) {
-    case ACT_MOVE_UP:
-    case ACT_MOVE_DOWN:
-    case ACT_PAGE_UP:
-    case ACT_PAGE_DOWN:
-    case ACT_HALF_UP:
-    case ACT_HALF_DOWN:
-    case ACT_FIRST:
-    case ACT_LAST: return list_act(v, ui, a);
-    default: return false;
-    }
+    return list_move_act(v, ui, a);
 }
 
 static void destroy(struct view *v)

@@ -62,6 +62,21 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
     return true;
 }
 
+bool list_move_act(struct view *v, struct ui *ui, enum action_id a)
+{
+    switch (a) {
+    case ACT_MOVE_UP:
+    case ACT_MOVE_DOWN:
+    case ACT_PAGE_UP:
+    case ACT_PAGE_DOWN:
+    case ACT_HALF_UP:
+    case ACT_HALF_DOWN:
+    case ACT_FIRST:
+    case ACT_LAST: return list_act(v, ui, a);
+    default: return false;
+    }
+}
+
 bool list_sort_key(struct view *v, struct ui *ui, int key)
 {
     if (!v->has_table || key < 'A' || key > 'Z')
