@@ -150,7 +150,9 @@ TMUX_WAIT_SECONDS=60 dash_check "the new session's text arrives" "Hello from a n
 wait_check "the new session is listed beside the first" 20 sh -c "[ \$(tmux -L '$TMUX_SOCKET' -f /dev/null capture-pane -p -t t | grep -c 'New session -') -ge 2 ]"
 
 # ---- hostile text from the model ----
-agent_script "$id" '{"steps":[{"text":["\u001b[2J\u001b]0;PWNED\u0007\u001b[31mred \u202eevil\u202c ", {"repeat":"x","count":100000}, " hostile-end"]}]}'
+# The escapes come after the 100 KB line, on a line of their own next to its end: the pane
+# shows the text's tail, so they are on screen whenever the end is, however fast it came.
+agent_script "$id" '{"steps":[{"text":[{"repeat":"x","count":100000}, "\n\u001b[2J\u001b]0;PWNED\u0007\u001b[31mred \u202eevil\u202c hostile-end"]}]}'
 tmux_type m
 tmux_type "be hostile"
 tmux_keys C-d
@@ -171,10 +173,17 @@ tmux_type m
 tmux_type "stream fast"
 tmux_keys C-d
 TMUX_WAIT_SECONDS=120 dash_check "a long fast stream arrives to its end" "stream-end"
-busiest=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame" { print substr($1, 1, 19) }' | sort | uniq -c | sort -rn | head -n 1 | awk '{print $1}')
+per_second=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame" { print substr($1, 1, 19) }' | sort | uniq -c)
+busiest=$(sort -rn <<<"$per_second" | head -n 1 | awk '{print $1}')
 frames=$(tail -n +"$((from + 1))" "$log" | awk '$2 == "frame"' | wc -l)
-# 10 a second from the pane, plus the 1-s refresh's list and metrics redrawing the rows.
-t_ok "at most 13 frames in any second while ~15,000 deltas (48 bytes each) stream (busiest: ${busiest:-0}, all: $frames)" test "${busiest:-0}" -le 13
+seconds=$(wc -l <<<"$per_second")
+# 10 a second from the pane, plus the 1-s refresh's list and metrics redrawing the rows: on
+# average at most 13 over the seconds that drew; a loaded machine may push a held-back frame
+# into the next second, so one second may reach 20 (uncoalesced, 15,000 deltas would be
+# hundreds).
+t_ok "at most 13 frames a second on average while ~15,000 deltas (48 bytes each) stream (all: $frames in $seconds s)" \
+    test "$frames" -le "$((13 * seconds))"
+t_ok "and never more than 20 in one second (busiest: ${busiest:-0})" test "${busiest:-0}" -le 20
 t_ok "and the stream was drawn live (several frames)" test "$frames" -ge 3
 
 # ---- i interrupts a hanging turn ----
