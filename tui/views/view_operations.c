@@ -61,9 +61,7 @@ static void fill(struct view *v, struct ui *ui)
             rows[k] = (struct table_row_in){r->id, r->cells};
             k++;
         }
-        size_t changed = 0;
-        if (table_update_rows(&v->table, rows, k, &changed) == 0 && (changed || !v->loaded))
-            ui->dirty = true;
+        list_set_rows(v, ui, rows, k);
         v->loaded = true;
     }
     free(text);
@@ -106,12 +104,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     return list_move_act(v, ui, a);
 }
 
-static void destroy(struct view *v)
-{
-    table_free(&v->table);
-    free(v);
-}
-
 static const struct view_ops OPS = {
     .name = "ops",
     .title = "Operations",
@@ -120,18 +112,12 @@ static const struct view_ops OPS = {
     .changed = changed,
     .draw = draw,
     .act = act,
-    .destroy = destroy,
+    .destroy = list_view_destroy,
 };
 
 struct view *view_operations_new(struct ui *ui)
 {
     (void)ui;
-    struct view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    v->ops = &OPS;
-    v->has_table = true;
-    table_init(&v->table, COLUMNS, OPCOL_COUNT);
-    v->empty_text = "No box operation is running (u, a, p or K on a box starts one).";
-    return v;
+    return list_view_new(&OPS, COLUMNS, OPCOL_COUNT,
+                         "No box operation is running (u, a, p or K on a box starts one).");
 }
