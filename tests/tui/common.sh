@@ -1,5 +1,8 @@
 # Shared set-up for the tmux-driven dashboard tests: sources lib.sh and tmux.sh, isolates
-# HOME, and provides dash_start to launch the dashboard from a shell in a tmux pane.
+# HOME, and provides dash_start to launch the dashboard from a shell in a tmux pane and the
+# dash_check* helpers. A check of the screen waits (bounded) for what it expects: after a key
+# or a resize the frame comes when it comes, later on a loaded machine; only a check that
+# something is absent reads the screen once, after waiting for what the same frame shows.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/tmux.sh"
 t_isolated_home
