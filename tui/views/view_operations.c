@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/op_status.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
 #include "tui/widgets/list.h"
@@ -17,24 +18,6 @@ static const struct table_column COLUMNS[OPCOL_COUNT] = {
     [OPCOL_STEP] = {"STEP", 'T', 10, 36, false, false},
     [OPCOL_PROGRESS] = {"PROGRESS", 'P', 10, 40, false, false},
 };
-
-/* The progress cell: "[####......] 1.2/3.0 KiB", "12.0 KiB", or "" for a step without bytes. */
-static void progress_text(const e2b_live_op_info *op, char *buf, size_t bufsz)
-{
-    buf[0] = '\0';
-    if (op->total > 0) {
-        char bar[24];
-        int fill = (int)(op->done * 20 / op->total);
-        if (fill > 20)
-            fill = 20;
-        for (int i = 0; i < 20; i++)
-            bar[i] = i < fill ? '#' : '.';
-        bar[20] = '\0';
-        snprintf(buf, bufsz, "[%s] %.1f/%.1f KiB", bar, op->done / 1024.0, op->total / 1024.0);
-    } else if (op->done > 0) {
-        snprintf(buf, bufsz, "%.1f KiB", op->done / 1024.0);
-    }
-}
 
 static void fill(struct view *v, struct ui *ui)
 {
@@ -52,7 +35,7 @@ static void fill(struct view *v, struct ui *ui)
                 continue;
             struct row *r = &text[k];
             snprintf(r->id, sizeof r->id, "%u", op.id);
-            progress_text(&op, r->progress, sizeof r->progress);
+            op_status_progress(&op, r->progress, sizeof r->progress);
             r->cells[OPCOL_OP] = op.verb;
             r->cells[OPCOL_BOX] = op.name[0] ? op.name : "(current branch)";
             r->cells[OPCOL_SANDBOX] = op.sandbox_id[0] ? op.sandbox_id : "-";
