@@ -208,6 +208,23 @@ const snap_record *snap_record_list_find_id(const snap_record_list *l, const cha
     return NULL;
 }
 
+const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t)
+{
+    for (size_t i = 0; l && i < l->count; i++) {
+        const char *id = l->items[i].snapshot_id;
+        size_t n = strcspn(id, ":");
+        const char *slash = memchr(id, '/', n);
+        const char *bare = slash ? slash + 1 : id;
+        size_t bn = n - (size_t)(bare - id);
+        if (strlen(t->template_id) == bn && strncmp(t->template_id, bare, bn) == 0)
+            return &l->items[i];
+        for (size_t k = 0; k < t->naliases; k++)
+            if (strlen(t->aliases[k]) == bn && strncmp(t->aliases[k], bare, bn) == 0)
+                return &l->items[i];
+    }
+    return NULL;
+}
+
 void snap_record_clear(snap_record *r)
 {
     if (!r)
