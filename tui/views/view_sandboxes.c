@@ -239,15 +239,12 @@ static void extend_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui_flash(ui, FLASH_INFO, "extend: cancelled");
         return;
     }
-    char *end = NULL;
-    long h = strtol(text, &end, 10);
-    while (end && *end == ' ')
-        end++;
-    if (!*text || !end || *end || h < 1 || h > 24) {
+    int h;
+    if (!up_form_hours(text, &h)) {
         ui_flash(ui, FLASH_ERROR, "extend: give a whole number of hours from 1 to 24");
         return;
     }
-    e2b_live_extend(ui->model, id, (int)h);
+    e2b_live_extend(ui->model, id, h);
 }
 
 static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
