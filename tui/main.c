@@ -1,6 +1,7 @@
 /* e2b-tui entry point: parses the command line and dispatches to the dashboard or to a
  * one-shot mode. One-shot modes never touch curses; their errors go to stderr. */
 #include "core/agent/agent.h"
+#include "core/box/box.h"
 #include "core/e2b/config.h"
 #include "keystore/keystore.h"
 #include "core/git/gitwork.h"
@@ -510,9 +511,8 @@ int main(int argc, char **argv)
     }
     if (info) {
         /* The backend that would be used, probed (not just the configured choice). */
-        const char *ks_env = getenv("E2B_TUI_KEYSTORE");
-        ks_select sel = {.flag = args.keystore_flag, .env = ks_env && *ks_env ? ks_env : NULL,
-                         .config = cfg.keystore, .timeout_ms = 5000};
+        ks_select sel = e2b_keystore_choice(args.keystore_flag, &cfg);
+        sel.timeout_ms = 5000;
         char *ks = keystore_describe(&sel);
         e2b_config_write_info(&cfg, ks, stdout);
         free(ks);

@@ -8,5 +8,8 @@
 #include "core/live/live.h"
 
 void op_status_format(const e2b_live_op_info *op, char *buf, size_t bufsz);
+/* Only the bytes: "[####......] 1.2/3.0 KiB" with a total, "12.0 KiB" without, "" for a
+ * step that moves none (the Operations pane's PROGRESS column). */
+void op_status_progress(const e2b_live_op_info *op, char *buf, size_t bufsz);
 
 #endif

@@ -163,11 +163,16 @@ static bool set_cell(struct table *t, size_t idx, const e2b_sandbox *sb, int col
     return true;
 }
 
-int sandbox_rows_redraw_times(struct table *t, enum sandbox_filter f,
-                              const e2b_sandbox_list *list, const e2b_metric_list *metrics,
-                              time_t now, bool *changed)
+/* Updates some cells of row idx (the row of sb); false when the rows are not the sandboxes'
+ * (the walk then rebuilds them all). */
+typedef bool (*cells_fn)(struct table *t, size_t idx, const e2b_sandbox *sb,
+                         const e2b_metric_list *metrics, time_t now, size_t *changed);
+
+/* Walks the rows f keeps beside the sandboxes of list, letting cells update each; rebuilds
+ * every row when they are out of step (a row missing, one too many, another sandbox's). */
+static int update_cells(struct table *t, enum sandbox_filter f, const e2b_sandbox_list *list,
+                        const e2b_metric_list *metrics, time_t now, bool *changed, cells_fn cells)
 {
-    /* The clock only moves ENDS: touch that cell of the rows counting down, nothing else. */
     size_t k = 0, nchanged = 0;
     bool in_sync = true;
     for (size_t i = 0; in_sync && i < list->count; i++) {
@@ -179,12 +184,7 @@ int sandbox_rows_redraw_times(struct table *t, enum sandbox_filter f,
             in_sync = false;
             break;
         }
-        if (sb->state != E2B_STATE_RUNNING || !sb->end_at)
-            continue;
-        char ends[24];
-        ends_text(sb, now, ends, sizeof ends);
-        if (strcmp(t->rows[idx].cells[SBCOL_ENDS], ends) != 0)
-            in_sync = set_cell(t, idx, sb, SBCOL_ENDS, ends, &nchanged);
+        in_sync = cells(t, idx, sb, metrics, now, &nchanged);
     }
     if (!in_sync || k != t->nrows)
         return sandbox_rows_fill(t, f, list, metrics, now, changed);
@@ -193,38 +193,46 @@ int sandbox_rows_redraw_times(struct table *t, enum sandbox_filter f,
     return 0;
 }
 
+/* The clock only moves ENDS: touch that cell of the rows counting down, nothing else. */
+static bool ends_cell(struct table *t, size_t idx, const e2b_sandbox *sb,
+                      const e2b_metric_list *metrics, time_t now, size_t *changed)
+{
+    (void)metrics;
+    if (sb->state != E2B_STATE_RUNNING || !sb->end_at)
+        return true;
+    char ends[24];
+    ends_text(sb, now, ends, sizeof ends);
+    return strcmp(t->rows[idx].cells[SBCOL_ENDS], ends) == 0 ||
+           set_cell(t, idx, sb, SBCOL_ENDS, ends, changed);
+}
+
+/* New metrics move only CPU and MEM: rows without a metric before or now keep "-". */
+static bool usage_cells(struct table *t, size_t idx, const e2b_sandbox *sb,
+                        const e2b_metric_list *metrics, time_t now, size_t *changed)
+{
+    const e2b_metric *m = metric_of(sb, metrics);
+    const char *cpu_cell = t->rows[idx].cells[SBCOL_CPU];
+    const char *mem_cell = t->rows[idx].cells[SBCOL_MEM];
+    if (!m && strcmp(cpu_cell, "-") == 0 && strcmp(mem_cell, "-") == 0)
+        return true;
+    struct row_text rt;
+    row_text(sb, m, now, &rt);
+    if (strcmp(cpu_cell, rt.cpu) != 0 && !set_cell(t, idx, sb, SBCOL_CPU, rt.cpu, changed))
+        return false;
+    return strcmp(mem_cell, rt.mem) == 0 || set_cell(t, idx, sb, SBCOL_MEM, rt.mem, changed);
+}
+
+int sandbox_rows_redraw_times(struct table *t, enum sandbox_filter f,
+                              const e2b_sandbox_list *list, const e2b_metric_list *metrics,
+                              time_t now, bool *changed)
+{
+    return update_cells(t, f, list, metrics, now, changed, ends_cell);
+}
+
 int sandbox_rows_set_usage(struct table *t, enum sandbox_filter f, const e2b_sandbox_list *list,
                            const e2b_metric_list *metrics, time_t now, bool *changed)
 {
-    /* New metrics move only CPU and MEM: rows without a metric before or now keep "-". */
-    size_t k = 0, nchanged = 0;
-    bool in_sync = true;
-    for (size_t i = 0; in_sync && i < list->count; i++) {
-        const e2b_sandbox *sb = &list->items[i];
-        if (!sandbox_rows_keeps(f, sb))
-            continue;
-        size_t idx = k++;
-        if (idx >= t->nrows) {
-            in_sync = false;
-            break;
-        }
-        const e2b_metric *m = metric_of(sb, metrics);
-        const char *cpu_cell = t->rows[idx].cells[SBCOL_CPU];
-        const char *mem_cell = t->rows[idx].cells[SBCOL_MEM];
-        if (!m && strcmp(cpu_cell, "-") == 0 && strcmp(mem_cell, "-") == 0)
-            continue;
-        struct row_text rt;
-        row_text(sb, m, now, &rt);
-        if (strcmp(cpu_cell, rt.cpu) != 0)
-            in_sync = set_cell(t, idx, sb, SBCOL_CPU, rt.cpu, &nchanged);
-        if (in_sync && strcmp(mem_cell, rt.mem) != 0)
-            in_sync = set_cell(t, idx, sb, SBCOL_MEM, rt.mem, &nchanged);
-    }
-    if (!in_sync || k != t->nrows)
-        return sandbox_rows_fill(t, f, list, metrics, now, changed);
-    if (nchanged)
-        *changed = true;
-    return 0;
+    return update_cells(t, f, list, metrics, now, changed, usage_cells);
 }
 
 long sandbox_rows_next_change(const e2b_sandbox_list *list, time_t now)

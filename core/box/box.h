@@ -218,6 +218,12 @@ void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out);
  * rest, a locked keyring or a timeout included, an I/O error). Caller frees. */
 e2b_error *e2b_keystore_error(const ks_error *kerr);
 
+/* The password store the user chose, as every mode and the dashboard ask for it: flag
+ * (--keystore, NULL when not given), then E2B_TUI_KEYSTORE (unless empty), then cfg's
+ * `keystore` (keystore_open_selected and keystore_job_open resolve it). The strings are
+ * borrowed: the environment's and cfg's. */
+ks_select e2b_keystore_choice(const char *flag, const e2b_config *cfg);
+
 /* A box's lifetime in hours: its metadata's (what its up gave it, 1..24) when sb is a box
  * that says, else the configured hours. An operation that must resume a box gives it this
  * much, never the API's few-minute default. sb may be NULL. */

@@ -1,5 +1,8 @@
-/* The one translation of keystore errors (ks_error) into core's error type. */
+/* Core's side of the keystore: the one translation of its errors (ks_error) into core's
+ * error type, and the one reading of which store the user chose. */
 #include "core/box/box.h"
+
+#include <stdlib.h>
 
 #include "keystore/keystore.h"
 
@@ -16,4 +19,10 @@ e2b_error *e2b_keystore_error(const ks_error *kerr)
     }
     return e2b_error_new(kind, "password store: %s",
                          kerr && kerr->message[0] ? kerr->message : "it failed");
+}
+
+ks_select e2b_keystore_choice(const char *flag, const e2b_config *cfg)
+{
+    const char *env = getenv("E2B_TUI_KEYSTORE");
+    return (ks_select){.flag = flag, .env = env && *env ? env : NULL, .config = cfg->keystore};
 }

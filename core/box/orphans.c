@@ -146,8 +146,7 @@ static void delete_password(sweep *s)
     if (ks) {
         s->job = keystore_job_delete(ks, s->e.name, sb->sandbox_id, 0, job_wake, s, &kerr);
     } else if (!s->opening) {
-        const char *env = getenv("E2B_TUI_KEYSTORE");
-        ks_select sel = {.env = env && *env ? env : NULL, .config = s->o->env.cfg->keystore};
+        ks_select sel = e2b_keystore_choice(NULL, s->o->env.cfg);
         s->job = keystore_job_open(&sel, 0, job_wake, s, &kerr);
         s->opening = s->job != NULL;
     }

@@ -30,6 +30,17 @@ static e2b_error *check_name(const char *name)
     return NULL;
 }
 
+/* *path = <state_dir>/snapshots/<name>.json (caller frees) for a valid name. */
+static e2b_error *record_path(const char *state_dir, const char *name, char **path)
+{
+    *path = NULL;
+    e2b_error *err = check_name(name);
+    if (err)
+        return err;
+    *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
+    return *path ? NULL : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+}
+
 static const char *nz(const char *s)
 {
     return s ? s : "";
@@ -120,12 +131,10 @@ static e2b_error *read_path(const char *path, const char *name, snap_record *out
 e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out)
 {
     memset(out, 0, sizeof *out);
-    e2b_error *err = check_name(name);
+    char *path;
+    e2b_error *err = record_path(state_dir, name, &path);
     if (err)
         return err;
-    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
-    if (!path)
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     err = read_path(path, name, out);
     free(path);
     return err;
@@ -133,12 +142,10 @@ e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record
 
 e2b_error *snap_record_remove(const char *state_dir, const char *name)
 {
-    e2b_error *err = check_name(name);
+    char *path;
+    e2b_error *err = record_path(state_dir, name, &path);
     if (err)
         return err;
-    char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
-    if (!path)
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     if (unlink(path) < 0 && errno != ENOENT)
         err = e2b_error_new(E2B_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
     free(path);
@@ -205,6 +212,23 @@ const snap_record *snap_record_list_find_id(const snap_record_list *l, const cha
     for (size_t i = 0; l && id && i < l->count; i++)
         if (strcmp(l->items[i].snapshot_id, id) == 0)
             return &l->items[i];
+    return NULL;
+}
+
+const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t)
+{
+    for (size_t i = 0; l && i < l->count; i++) {
+        const char *id = l->items[i].snapshot_id;
+        size_t n = strcspn(id, ":");
+        const char *slash = memchr(id, '/', n);
+        const char *bare = slash ? slash + 1 : id;
+        size_t bn = n - (size_t)(bare - id);
+        if (strlen(t->template_id) == bn && strncmp(t->template_id, bare, bn) == 0)
+            return &l->items[i];
+        for (size_t k = 0; k < t->naliases; k++)
+            if (strlen(t->aliases[k]) == bn && strncmp(t->aliases[k], bare, bn) == 0)
+                return &l->items[i];
+    }
     return NULL;
 }
 

@@ -10,6 +10,7 @@
 #ifndef E2B_SNAP_RECORDS_H
 #define E2B_SNAP_RECORDS_H
 
+#include "core/e2b/api_templates.h"
 #include "core/util/error.h"
 
 #include <stddef.h>
@@ -47,6 +48,10 @@ int snap_record_exists(const char *state_dir, const char *name);
 e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out);
 /* The record whose snapshot_id is id (borrowed), or NULL. */
 const snap_record *snap_record_list_find_id(const snap_record_list *l, const char *id);
+/* The record of the snapshot that is template t (borrowed), or NULL: a record's snapshot_id,
+ * without its team namespace ("team/") and its tag (":default"), is t's id or one of its
+ * aliases. */
+const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t);
 
 void snap_record_clear(snap_record *r);
 void snap_record_list_clear(snap_record_list *l);

@@ -55,24 +55,6 @@ void live_templates_free(e2b_live *m)
     m->tpl = NULL;
 }
 
-/* The record of a snapshot whose template is t (by id or alias), or NULL. */
-static const snap_record *record_of(const snap_record_list *recs, const e2b_template *t)
-{
-    for (size_t i = 0; i < recs->count; i++) {
-        const char *id = recs->items[i].snapshot_id;
-        size_t n = strcspn(id, ":");
-        const char *slash = memchr(id, '/', n);
-        const char *bare = slash ? slash + 1 : id;
-        size_t bn = n - (size_t)(bare - id);
-        if (strlen(t->template_id) == bn && strncmp(t->template_id, bare, bn) == 0)
-            return &recs->items[i];
-        for (size_t k = 0; k < t->naliases; k++)
-            if (strlen(t->aliases[k]) == bn && strncmp(t->aliases[k], bare, bn) == 0)
-                return &recs->items[i];
-    }
-    return NULL;
-}
-
 static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template_list *l)
 {
     snap_record_list recs = {0};
@@ -87,7 +69,7 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
     time_t now = time(NULL);
     for (size_t i = 0; i < l->count; i++) {
         const e2b_template *tp = &l->items[i];
-        const snap_record *r = record_of(&recs, tp);
+        const snap_record *r = snap_record_of_template(&recs, tp);
         char aliases[300] = "";
         for (size_t k = 0; k < tp->naliases; k++) {
             size_t used = strlen(aliases);

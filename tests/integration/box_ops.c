@@ -8,6 +8,7 @@
 #include "core/net/loop_curl.h"
 #include "core/box/records.h"
 #include "keystore/keystore.h"
+#include "tests/lib/box_env.h"
 #include "tests/lib/harness.h"
 #include "tests/lib/sync_calls.h"
 
@@ -15,10 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static e2b_config cfg;
-static e2b_loop *loop;
-static e2b_client *client;
-static keystore *ks;
+static t_box_env T;
 
 typedef struct {
     int done_calls;
@@ -59,16 +57,6 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
     snprintf(w->message, sizeof w->message, "%s", err ? e2b_error_message(err) : "");
 }
 
-static size_t sandbox_count(void)
-{
-    e2b_sandbox_list list = {0};
-    e2b_error *err = t_api_list(client, &(e2b_list_query){0}, &list);
-    size_t n = err ? 999 : list.count;
-    e2b_error_free(err);
-    e2b_sandbox_list_clear(&list);
-    return n;
-}
-
 static const char *repo(void)
 {
     return getenv("BOX_REPO");
@@ -77,10 +65,9 @@ static const char *repo(void)
 static void test_cancel_mid_upload(void)
 {
     watch w = {.cancel_at_upload = 1 << 20};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "cancelme"};
     e2b_error *err = NULL;
-    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
     CHECK(w.op);
     CHECK_INT_EQ(w.done_calls, 0); /* never from inside the start call */
     e2b_error *res = e2b_box_op_wait(w.op);
@@ -88,10 +75,10 @@ static void test_cancel_mid_upload(void)
     e2b_error_free(res);
     CHECK_INT_EQ(w.done_calls, 1);
     CHECK(w.saw_steps == 7);
-    CHECK(w.last_total > (int64_t)(8 << 20)); /* the big file is counted in the total */
-    CHECK(w.last_done < w.last_total);        /* and it stopped before the end */
-    CHECK_INT_EQ((int)sandbox_count(), 0);    /* the new sandbox was killed */
-    CHECK(!box_record_exists(cfg.records_dir, "cancelme"));
+    CHECK(w.last_total > (int64_t)(8 << 20));      /* the big file is counted in the total */
+    CHECK(w.last_done < w.last_total);             /* and it stopped before the end */
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), 0); /* the new sandbox was killed */
+    CHECK(!box_record_exists(T.cfg.records_dir, "cancelme"));
     e2b_box_op_free(w.op);
 }
 
@@ -100,12 +87,12 @@ static int queue_fault(const char *json)
 {
     char url[512];
     e2b_http_response resp;
-    snprintf(url, sizeof url, "%s/_e2b-local/faults", cfg.api_url);
+    snprintf(url, sizeof url, "%s/_e2b-local/faults", T.cfg.api_url);
     e2b_http_options o = {.method = "POST", .url = url, .body = json, .body_len = strlen(json),
                           .headers = (const char *const[]){"Content-Type: application/json",
                                                            NULL},
                           .timeout_ms = 10000};
-    e2b_error *err = t_http_perform(loop, &o, &resp);
+    e2b_error *err = t_http_perform(T.loop, &o, &resp);
     int ok = !err && resp.status >= 200 && resp.status < 300;
     e2b_error_free(err);
     e2b_http_response_clear(&resp);
@@ -119,7 +106,7 @@ static void no_timers_once_waiting(void *ud, const char *step, int64_t done, int
     (void)done;
     (void)total;
     if (strcmp(step, "waiting for the server") == 0)
-        e2b_loop_inject_timer_failure(loop, 1);
+        e2b_loop_inject_timer_failure(T.loop, 1);
 }
 
 /* attach: the first probe fails (503), the server is running, so attach waits for health;
@@ -128,17 +115,16 @@ static void no_timers_once_waiting(void *ud, const char *step, int64_t done, int
 static void test_attach_fails_when_its_health_retry_cannot_be_timed(void)
 {
     watch w = {0};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     char fault[600];
     e2b_error *err = NULL;
     snprintf(fault, sizeof fault, "{\"kind\":\"503\",\"count\":2,\"path\":\"%s\"}",
-             cfg.health_path);
+             T.cfg.health_path);
     CHECK_INT_EQ(queue_fault(fault), 0);
-    w.op = e2b_box_attach(&env, "okbox", 20000, no_timers_once_waiting, on_done, &w, &err);
+    w.op = e2b_box_attach(&T.env, "okbox", 20000, no_timers_once_waiting, on_done, &w, &err);
     CHECK(w.op);
     for (int i = 0; i < 300 && !w.done_calls; i++) /* bounded: 30 s, not forever */
-        e2b_loop_run_once(loop, 100);
-    e2b_loop_inject_timer_failure(loop, 0);
+        e2b_loop_run_once(T.loop, 100);
+    e2b_loop_inject_timer_failure(T.loop, 0);
     queue_fault("[]");
     CHECK_MSG(w.done_calls == 1, "the attach never ended (done ran %d times)", w.done_calls);
     CHECK_INT_EQ(w.kind, E2B_ERR_INTERNAL);
@@ -149,20 +135,19 @@ static void test_attach_fails_when_its_health_retry_cannot_be_timed(void)
 static void test_progress_and_success(void)
 {
     watch w = {0};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "okbox"};
     e2b_error *err = NULL;
-    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
     CHECK(w.op);
     e2b_error *res = e2b_box_op_wait(w.op);
     CHECK_MSG(!res, "%s", res ? e2b_error_message(res) : "");
     const e2b_box_result *r = e2b_box_op_result(w.op);
     CHECK(r->bytes_in > (uint64_t)(8 << 20) && r->bytes_sent > 0 && r->files > 10);
     CHECK(w.last_done == w.last_total);
-    CHECK(box_record_exists(cfg.records_dir, "okbox"));
+    CHECK(box_record_exists(T.cfg.records_dir, "okbox"));
     char *pw = NULL;
     ks_error kerr;
-    CHECK(keystore_get(ks, "okbox", r->sandbox_id, &pw, &kerr) == KS_OK);
+    CHECK(keystore_get(T.ks, "okbox", r->sandbox_id, &pw, &kerr) == KS_OK);
     CHECK_INT_EQ((int)strlen(pw), 32);
     keystore_password_free(pw);
     e2b_box_op_free(w.op);
@@ -171,18 +156,17 @@ static void test_progress_and_success(void)
 /* kill okbox (made by test_progress_and_success) through the same machinery */
 static void test_kill(void)
 {
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_error *err = NULL, *res;
     char *pw = NULL;
     ks_error kerr;
     watch k = {0};
-    k.op = e2b_box_kill(&env, "okbox", NULL, on_done, &k, &err);
+    k.op = e2b_box_kill(&T.env, "okbox", NULL, on_done, &k, &err);
     CHECK(k.op);
     res = e2b_box_op_wait(k.op);
     CHECK(!res);
     e2b_box_op_free(k.op);
-    CHECK_INT_EQ((int)sandbox_count(), 0);
-    CHECK(keystore_get(ks, "okbox", "x", &pw, &kerr) == KS_ERR_NOT_FOUND);
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), 0);
+    CHECK(keystore_get(T.ks, "okbox", "x", &pw, &kerr) == KS_ERR_NOT_FOUND);
 }
 
 static void free_on_upload(void *ud, const char *step, int64_t done, int64_t total)
@@ -198,48 +182,33 @@ static void free_on_upload(void *ud, const char *step, int64_t done, int64_t tot
 static void test_free_while_running(void)
 {
     watch w = {0};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = repo(), .name = "freed"};
     e2b_error *err = NULL;
-    w.op = e2b_box_up(&env, &p, free_on_upload, on_done, &w, &err);
+    w.op = e2b_box_up(&T.env, &p, free_on_upload, on_done, &w, &err);
     CHECK(w.op);
     /* the detached op ends once its kill call and its keystore job are both done */
     int quiet = 0;
     for (int i = 0; i < 600 && quiet < 5; i++) {
-        e2b_loop_run_once(loop, 100);
-        quiet = w.freed && e2b_loop_requests_in_flight(loop) == 0 && keystore_jobs_drain(0)
+        e2b_loop_run_once(T.loop, 100);
+        quiet = w.freed && e2b_loop_requests_in_flight(T.loop) == 0 && keystore_jobs_drain(0)
                     ? quiet + 1
                     : 0;
     }
     CHECK(w.freed);
     CHECK_INT_EQ(w.done_calls, 0); /* a freed op never calls back */
-    CHECK_INT_EQ((int)sandbox_count(), 0);
-    CHECK(!box_record_exists(cfg.records_dir, "freed"));
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), 0);
+    CHECK(!box_record_exists(T.cfg.records_dir, "freed"));
 }
 
 int main(void)
 {
-    e2b_error *err;
-    ks_error kerr;
-    e2b_config_init(&cfg);
-    if ((err = e2b_config_load(&cfg, NULL))) {
-        fprintf(stderr, "config: %s\n", e2b_error_message(err));
-        return 1;
-    }
-    loop = e2b_loop_new();
-    client = e2b_client_new(loop, &cfg, &err);
-    ks = keystore_open_memory(&kerr);
-    if (!client || !ks)
+    if (t_box_env_open(&T) != 0)
         return 1;
     RUN(test_cancel_mid_upload);
     RUN(test_progress_and_success);
     RUN(test_attach_fails_when_its_health_retry_cannot_be_timed);
     RUN(test_kill);
     RUN(test_free_while_running);
-    e2b_client_free(client);
-    keystore_close(ks);
-    e2b_loop_free(loop);
-    keystore_jobs_drain(2000);
-    e2b_config_clear(&cfg);
+    t_box_env_close(&T);
     return harness_finish();
 }

@@ -8,16 +8,14 @@
 #include "core/box/box.h"
 #include "core/e2b/api.h"
 #include "keystore/keystore.h"
+#include "tests/lib/box_env.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static e2b_config cfg;
-static e2b_loop *loop;
-static e2b_client *client;
-static keystore *ks;
+static t_box_env T;
 
 typedef struct {
     const char *watch_step; /* the step whose loop turns are counted */
@@ -40,7 +38,7 @@ static void tick(void *ud)
         if (w->cancel_at_first_tick && w->op)
             e2b_box_op_cancel(w->op);
     }
-    w->timer = e2b_loop_timer_add(loop, 1, tick, w);
+    w->timer = e2b_loop_timer_add(T.loop, 1, tick, w);
 }
 
 static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
@@ -68,48 +66,21 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
         fprintf(stderr, "op: %s\n", e2b_error_message(err));
 }
 
-typedef struct {
-    int done;
-    size_t count;
-} list_state;
-
-static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
-{
-    list_state *st = ud;
-    st->done = 1;
-    st->count = err ? 999 : list->count;
-    e2b_sandbox_list_free(list);
-}
-
-static size_t sandbox_count(void)
-{
-    list_state st = {0};
-    e2b_error *err = NULL;
-    if (!e2b_api_list(client, &(e2b_list_query){0}, on_list, &st, &err)) {
-        e2b_error_free(err);
-        return 999;
-    }
-    for (int i = 0; i < 600 && !st.done; i++)
-        e2b_loop_run_once(loop, 100);
-    return st.count;
-}
-
 static e2b_error *run(watch *w)
 {
-    w->timer = e2b_loop_timer_add(loop, 1, tick, w);
+    w->timer = e2b_loop_timer_add(T.loop, 1, tick, w);
     e2b_error *res = e2b_box_op_wait(w->op);
-    e2b_loop_timer_cancel(loop, w->timer); /* w lives on the caller's stack */
+    e2b_loop_timer_cancel(T.loop, w->timer); /* w lives on the caller's stack */
     return res;
 }
 
 static void test_up_listing_leaves_the_loop_running(void)
 {
-    size_t before = sandbox_count();
+    size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "listing files", .cancel_at = "checking the name"};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox"};
     e2b_error *err = NULL;
-    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
     CHECK(w.op);
     e2b_error *res = run(&w);
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
@@ -118,18 +89,17 @@ static void test_up_listing_leaves_the_loop_running(void)
     CHECK_MSG(w.ticks_in_step > 0, "the loop ran no timer while up listed 30,000 files");
     fprintf(stderr, "loop turns during up's listing: %d\n", w.ticks_in_step);
     CHECK_INT_EQ(w.done_calls, 1);
-    CHECK_INT_EQ((int)sandbox_count(), (int)before);
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), (int)before);
     e2b_box_op_free(w.op);
 }
 
 static void test_up_cancelled_while_listing(void)
 {
-    size_t before = sandbox_count();
+    size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "listing files", .cancel_at_first_tick = 1};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox2"};
     e2b_error *err = NULL;
-    w.op = e2b_box_up(&env, &p, on_progress, on_done, &w, &err);
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
     CHECK(w.op);
     e2b_error *res = run(&w);
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
@@ -137,17 +107,16 @@ static void test_up_cancelled_while_listing(void)
     CHECK(w.ticks_in_step > 0);
     CHECK(!w.saw_after); /* no later step began: nothing was asked of E2B */
     CHECK_INT_EQ(w.done_calls, 1);
-    CHECK_INT_EQ((int)sandbox_count(), (int)before);
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), (int)before);
     e2b_box_op_free(w.op);
 }
 
 static void test_pull_import_leaves_the_loop_running(void)
 {
     watch w = {.watch_step = "importing"};
-    e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
     e2b_box_pull_params p = {.dir = getenv("BOX_REPO"), .name = getenv("PULL_BOX")};
     e2b_error *err = NULL;
-    w.op = e2b_box_pull(&env, &p, on_progress, on_done, &w, &err);
+    w.op = e2b_box_pull(&T.env, &p, on_progress, on_done, &w, &err);
     CHECK(w.op);
     e2b_error *res = run(&w);
     CHECK_MSG(!res, "%s", res ? e2b_error_message(res) : "");
@@ -162,25 +131,11 @@ static void test_pull_import_leaves_the_loop_running(void)
 
 int main(void)
 {
-    e2b_error *err;
-    ks_error kerr;
-    e2b_config_init(&cfg);
-    if ((err = e2b_config_load(&cfg, NULL))) {
-        fprintf(stderr, "config: %s\n", e2b_error_message(err));
-        return 1;
-    }
-    loop = e2b_loop_new();
-    client = e2b_client_new(loop, &cfg, &err);
-    ks = keystore_open_memory(&kerr);
-    if (!client || !ks)
+    if (t_box_env_open(&T) != 0)
         return 1;
     RUN(test_up_listing_leaves_the_loop_running);
     RUN(test_up_cancelled_while_listing);
     RUN(test_pull_import_leaves_the_loop_running);
-    e2b_client_free(client);
-    keystore_close(ks);
-    e2b_loop_free(loop);
-    keystore_jobs_drain(2000);
-    e2b_config_clear(&cfg);
+    t_box_env_close(&T);
     return harness_finish();
 }

@@ -15,6 +15,8 @@
 #   e2bl_poll SECONDS CMD...                   retry CMD every 0.1 s until it succeeds
 #   e2b_sdk_install                            find the installed e2b@2.51.0; sets E2B_SDK_DIR
 #                                              (E2B_SDK_WHY says what to install when not)
+#   e2b_sdk_run SCRIPT                         an SDK test: tests/e2b-local/sdk/SCRIPT under
+#                                              node against a fresh e2b-local
 
 E2BL_KEY=${E2BL_KEY:-e2b_localtest_key_0123456789}
 E2BL_HDRS=$T_TMP/e2bl.headers
@@ -206,6 +208,39 @@ e2b_sdk_install() {
     done
     E2B_SDK_WHY="the E2B SDK is not installed: npm install -g e2b@2.51.0 (listed in .ci/npm-globals)"
     return 1
+}
+
+# e2b_sdk_run SCRIPT: the whole of an SDK test. Checks node and the installed SDK, starts
+# e2b-local, runs tests/e2b-local/sdk/SCRIPT with node (at most 120 s; it prints the PASS and
+# FAIL lines; its stderr is shown when it failed without one), then checks that the server
+# stops cleanly on SIGTERM. Returns 1 (after a FAIL line) when the set-up failed.
+e2b_sdk_run() {
+    local script=$1 rc
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+        t_fail "sdk: node and npm" "not installed (make deps)"
+        return 1
+    fi
+    if ! e2b_sdk_install; then
+        t_fail "sdk: e2b@2.51.0 is installed" "$E2B_SDK_WHY"
+        return 1
+    fi
+    if ! e2bl_start "$T_TMP/state"; then
+        t_fail "sdk: e2b-local starts" "no listening line"
+        return 1
+    fi
+    # Only loopback: the API, envd (routed by the E2b-Sandbox-Id header) and the domain all
+    # point at this server.
+    E2B_API_URL=$E2BL_URL E2B_SANDBOX_URL=$E2BL_URL E2B_DOMAIN=$E2BL_DOMAIN \
+        E2B_API_KEY=$E2BL_KEY E2B_SDK_DIR=$E2B_SDK_DIR \
+        timeout 120 node "$E2B_TUI_ROOT/tests/e2b-local/sdk/$script" 2>"$T_TMP/node.err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$T_TMP/node.err" /dev/null; then
+        [ -s "$T_TMP/node.err" ] && sed 's/^/  node: /' "$T_TMP/node.err" | head -n 20
+    fi
+    [ "$rc" -eq 0 ] || T_FAILED=1
+    # The server must survive the whole run and stop cleanly on SIGTERM.
+    if e2bl_stop; then t_pass "sdk: e2b-local stops on SIGTERM"; else
+        t_fail "sdk: e2b-local stops on SIGTERM" "still running after 15 s"; fi
 }
 
 # e2bl_metadata_query K V [K V...]: the `metadata` query value exactly as SDK 2.51.0 sends

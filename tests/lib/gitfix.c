@@ -133,6 +133,72 @@ char *gitfix_out(const char *fmt, ...)
     return buf;
 }
 
+char *gitfix_bash_script(const char *script, const char *argv0, const char *const *names,
+                         const char *const *values, size_t n, size_t *len, int *status)
+{
+    char **envp = calloc(n + 3, sizeof *envp);
+    char *out = NULL;
+    int fds[2] = {-1, -1};
+    if (!envp)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (asprintf(&envp[i], "%s=%s", names[i], values[i]) < 0) {
+            envp[i] = NULL;
+            goto out;
+        }
+    if (asprintf(&envp[n], "PATH=%s", getenv("PATH")) < 0) {
+        envp[n] = NULL;
+        goto out;
+    }
+    if (asprintf(&envp[n + 1], "HOME=%s", gitfix_tmpdir()) < 0) {
+        envp[n + 1] = NULL;
+        goto out;
+    }
+    if (pipe(fds) != 0)
+        goto out;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        char *argv[] = {"bash", "-c", (char *)script, (char *)argv0, NULL};
+        execve("/bin/bash", argv, envp);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        goto out;
+    }
+    size_t cap = 4096, l = 0;
+    out = malloc(cap);
+    ssize_t r;
+    while (out && (r = read(fds[0], out + l, cap - l - 1)) > 0) {
+        l += (size_t)r;
+        if (l + 1 == cap) {
+            char *bigger = realloc(out, cap *= 2);
+            if (!bigger)
+                free(out);
+            out = bigger;
+        }
+    }
+    close(fds[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (out) {
+        out[l] = '\0';
+        *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        if (len)
+            *len = l;
+    }
+out:
+    for (size_t i = 0; i < n + 2; i++)
+        free(envp[i]);
+    free(envp);
+    return out;
+}
+
 unsigned char *gitfix_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

@@ -19,6 +19,14 @@ int gitfix_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * caller frees; NULL when the command fails. */
 char *gitfix_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Runs `bash -c SCRIPT ARGV0` (a generated script as core sends it to a box) with exactly
+ * the n variables names[i]=values[i] plus PATH and HOME (the scratch directory) as its
+ * environment. Returns its stdout (malloc'd, NUL-terminated; NULs inside are kept and
+ * counted in *len, which may be NULL) and sets *status to its exit status (-1 when it did
+ * not exit). NULL when it cannot be run. */
+char *gitfix_bash_script(const char *script, const char *argv0, const char *const *names,
+                         const char *const *values, size_t n, size_t *len, int *status);
+
 /* Reads a whole file (malloc'd, caller frees; *len set). NULL on error. */
 unsigned char *gitfix_read_file(const char *path, size_t *len);
 

@@ -63,13 +63,10 @@ t_contains "the TODO cell counts done/total" "$(row)" "1/2"
 sbx_create base running 600 name=zz-plain
 tmux_type 3
 dash_check "All lists the box and another sandbox" "zz-plain"
+waiting_coloured() { tmux_capture -e | grep -qaF $'38;5;220m! waiting'; }
 tmux_keys Home
-sleep 0.3
-coloured=$(tmux_capture -e)
-tmux_keys End
-sleep 0.3
-coloured+=$(tmux_capture -e)
-t_ok "the waiting cell is drawn in the waiting colour" grep -qaF $'38;5;220m! waiting' <<<"$coloured"
+t_wait_until 5 waiting_coloured || tmux_keys End
+wait_check "the waiting cell is drawn in the waiting colour" 10 waiting_coloured
 tmux_type 1
 dash_check "the status line counts the boxes waiting" "! 1 box waiting for you"
 wait_check "the bell flag is set in tmux" 10 bell_set
@@ -87,12 +84,11 @@ t_contains "the waiting box is listed" "$(row)" "! waiting"
 tmux_keys Enter
 dash_check "Enter opens the Agent pane" "AGENT  feat ($id)"
 dash_check "the pending request is shown in full" "! WAITING FOR YOU: bash: echo hi > note.txt"
-screen=$(tmux_capture)
-t_contains "with the keys that answer it" "$screen" "y: allow once"
-t_contains "the todo list" "$screen" "[x] write the note"
-t_contains "its open item" "$screen" "[ ] check it"
-t_contains "the session with its title and state" "$screen" "> busy New session"
-t_contains "the activity: the tool call and its state" "$screen" "tool bash"
+dash_check "with the keys that answer it" "y: allow once"
+dash_check "the todo list" "[x] write the note"
+dash_check "its open item" "[ ] check it"
+dash_check "the session with its title and state" "> busy New session"
+dash_check "the activity: the tool call and its state" "tool bash"
 # The Changes tab before the reply, then y from it: the turn's end reads the changes again.
 tmux_type c
 dash_check "c switches the pane to Changes" "Activity [Changes]"
@@ -133,7 +129,7 @@ tmux_type Y
 dash_check "Y asks first" "Allow always"
 tmux_keys Escape
 dash_check_gone "Esc answers No" "Allow always"
-t_contains "the request still waits" "$(tmux_capture)" "WAITING FOR YOU"
+dash_check "the request still waits" "WAITING FOR YOU"
 tmux_type Y
 dash_check "Y asks again" "Allow always"
 tmux_type y

@@ -16,14 +16,17 @@ DASH_CWD=$BOX_REPO dash_start 120 30 FAKE_ATTACH_SLEEP=4
 dash_check "the box is listed" "main "
 tmux_type a
 dash_check "the attach command runs in the foreground" "opencode2 attached"
-t_eq "the child has the normal screen" "$(tm display-message -p -t t '#{alternate_on}')" 0
+dash_check_format "the child has the normal screen" '#{alternate_on}' 0
 tmux_type 'xq'
 tmux_resize 90 24
 dash_check "the dashboard is back after the child" "back from main"
+# The frame read below is the one drawn for 24 rows (the resize may reach the dashboard
+# after its first frame when the machine is loaded).
+dash_check_line "the status line is the last of 24" 24 "1/1"
+dash_check_format "the dashboard is on the alternate screen again" '#{alternate_on}' 1
+dash_check_format "the pane is 90x24" '#{pane_width}x#{pane_height}' "90x24"
 screen=$(tmux_capture)
 t_not_contains "the child's output was painted over" "$screen" "opencode2 attached"
-t_eq "the dashboard is on the alternate screen again" "$(tm display-message -p -t t '#{alternate_on}')" 1
-t_eq "the pane is 90x24" "$(tm display-message -p -t t '#{pane_width}x#{pane_height}')" "90x24"
 # Drawn for 90 columns: the version ends the tabs line at column 90 and the status line
 # (with the row counter at its right end) is the 24th line.
 tabs=$(printf '%s\n' "$screen" | sed -n 1p)
@@ -31,17 +34,17 @@ tabs=$(printf '%s\n' "$screen" | sed -n 1p)
 t_ok "the tabs line is laid out for 90 columns (${#tabs})" test "${#tabs}" -ge 89 -a "${#tabs}" -le 90
 t_contains "with the version at its right end" "${tabs: -14}" "e2b-tui"
 status=$(printf '%s\n' "$screen" | sed -n 24p)
-t_contains "the status line is the last of 24" "$status" "back from main"
 t_ok "the status line is laid out for 90 columns (${#status})" test "${#status}" -ge 89 -a "${#status}" -le 90
 t_contains "with the row counter at its right end" "${status: -5}" "1/1"
 t_not_contains "typed x was dropped, not taken as a key" "$screen" "key x does nothing"
 t_not_contains "typed q was dropped (the dashboard still runs)" "$screen" "rc="
-# The dashboard keeps working at the new size.
+# The dashboard keeps working at the new size (only All has the KIND column; the tabs line
+# always shows every tab's name, so it cannot tell which one is shown).
 tmux_type 3
-dash_check "the UI answers after the handoff" "3 All sandboxes"
+dash_check "the UI answers after the handoff" "KIND"
 tmux_resize 100 28
 tmux_type 1
-dash_check "and after another resize" "main "
-t_contains "the status line moved to line 28" "$(tmux_capture | sed -n 28p)" "1/1"
+dash_check_gone "and after another resize" "KIND"
+dash_check_line "the status line moved to line 28" 28 "1/1"
 dash_quit "quits after the handoff"
 t_finish

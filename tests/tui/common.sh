@@ -1,5 +1,8 @@
 # Shared set-up for the tmux-driven dashboard tests: sources lib.sh and tmux.sh, isolates
-# HOME, and provides dash_start to launch the dashboard from a shell in a tmux pane.
+# HOME, and provides dash_start to launch the dashboard from a shell in a tmux pane and the
+# dash_check* helpers. A check of the screen waits (bounded) for what it expects: after a key
+# or a resize the frame comes when it comes, later on a loaded machine; only a check that
+# something is absent reads the screen once, after waiting for what the same frame shows.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/tmux.sh"
 t_isolated_home
@@ -44,6 +47,53 @@ dash_check() {
 # dash_check_gone NAME TEXT: passes when TEXT leaves the screen (bounded wait).
 dash_check_gone() {
     if tmux_wait_gone "$2" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# dash_check_line NAME N TEXT [SECONDS]: passes when line N of the screen shows TEXT
+# (waiting for it, as dash_check does).
+dash_check_line() {
+    if tmux_wait_line "$2" "$3" "${4:-$TMUX_WAIT_SECONDS}" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# dash_check_format NAME FORMAT VALUE [SECONDS]: passes when tmux's #{...} FORMAT for the
+# pane (e.g. '#{alternate_on}') has VALUE (waiting for it).
+dash_check_format() {
+    if tmux_wait_format "$2" "$3" "${4:-$TMUX_WAIT_SECONDS}" 2>"$T_TMP/wait.err"; then t_pass "$1"; else t_fail "$1" "$(tail -c 2000 "$T_TMP/wait.err")"; fi
+}
+
+# dash_check_row NAME ROW TEXT [SECONDS]: passes when the screen lines holding ROW hold TEXT
+# (waiting for it).
+_dash_row_has() { case "$(tmux_capture 2>/dev/null | grep -F -- "$1")" in *"$2"*) return 0 ;; esac; return 1; }
+dash_check_row() {
+    if t_wait_until "${4:-$TMUX_WAIT_SECONDS}" _dash_row_has "$2" "$3"; then t_pass "$1"; else
+        t_fail "$1" "no line with [$2] shows [$3]; those lines: $(tmux_capture | grep -F -- "$2" | head -c 1500)"; fi
+}
+
+# dash_check_line_gone NAME N TEXT [SECONDS]: passes when line N no longer holds TEXT.
+_dash_line_lacks() { case "$(tmux_capture 2>/dev/null | sed -n "$1p")" in *"$2"*) return 1 ;; esac; return 0; }
+dash_check_line_gone() {
+    if t_wait_until "${4:-$TMUX_WAIT_SECONDS}" _dash_line_lacks "$2" "$3"; then t_pass "$1"; else
+        t_fail "$1" "line $2 still shows [$3]: $(tmux_capture | sed -n "$2p")"; fi
+}
+
+# dash_check_match NAME ERE [CAPTURE-OPTION...]: passes when the screen (tmux_capture with
+# the options, e.g. -e for the escapes) matches the extended regular expression (waiting).
+_dash_screen_matches() { local re=$1; shift; tmux_capture "$@" 2>/dev/null | grep -Eq -- "$re"; }
+dash_check_match() {
+    local name=$1; shift
+    if t_wait_until "$TMUX_WAIT_SECONDS" _dash_screen_matches "$@"; then t_pass "$name"; else
+        t_fail "$name" "the screen never matched [$1]: $(tmux_capture | tail -c 1500)"; fi
+}
+
+# dash_keys_redrawn KEY...: sends tmux key names and waits (bounded) until the screen is
+# no longer what it was, so that a loop pressing a key until something shows does not press
+# again before the last press was drawn. Returns 1 when nothing changed in time.
+_dash_screen_is_not() { [ "$(tmux_capture -e 2>/dev/null)" != "$1" ]; }
+dash_keys_redrawn() {
+    local was
+    was=$(tmux_capture -e)
+    tmux_keys "$@"
+    t_wait_until 10 _dash_screen_is_not "$was"
 }
 
 # switches PID: the process's context switches so far (voluntary and not).

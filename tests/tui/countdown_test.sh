@@ -27,7 +27,7 @@ if tmux_wait expired 40 2>"$T_TMP/wait.err"; then
 else
     t_fail "it counts down to expired" "$(tail -c 1500 "$T_TMP/wait.err")"
 fi
-t_contains "a paused sandbox shows paused, not a countdown" "$(tmux_capture | grep paused-one)" "paused"
+dash_check_row "a paused sandbox shows paused, not a countdown" paused-one "paused"
 pid=$(tmux_dashboard_pid)
 dash_quiet "after the last countdown the dashboard sleeps (3 s without a wake-up)" "$pid" 3
 dash_quit "quits after the countdown"

@@ -17,8 +17,8 @@ sbx_many 30 row >/dev/null || t_abort "could not make the rows"
 DASH_CWD=$BOX_REPO dash_start 120 30
 tmux_type 3
 dash_check "All lists the sandboxes" "row-0030"
-t_contains "All has a KIND column" "$(tmux_capture | sed -n 2p)" "KIND"
-t_contains "a team sandbox is of kind other" "$(tmux_capture | grep row-0030)" " other"
+dash_check_line "All has a KIND column" 2 "KIND"
+dash_check_row "a team sandbox is of kind other" row-0030 " other"
 
 # 5. Backspace on an empty filter stays in the filter.
 tmux_type /
@@ -37,7 +37,7 @@ tmux_keys Enter
 tmux_wait "1/1" >/dev/null
 tmux_type s
 dash_check "s on a team sandbox asks" "Stop sandbox"
-t_contains "the question says whose it is" "$(tmux_capture)" "a team sandbox"
+dash_check "the question says whose it is" "a team sandbox"
 tmux_keys Enter
 dash_check "No (the default) cancels" "Stop sandbox: cancelled"
 t_eq "the team sandbox still runs" "$(sbx_state "$team_id")" running
@@ -54,11 +54,13 @@ t_eq "paused on the server" "$(sbx_state "$team_id")" paused
 tmux_type K
 dash_check "K names it a team sandbox" "It is a team sandbox"
 tmux_keys Escape
+tmux_wait_gone "It is a team sandbox" >/dev/null
 tmux_keys Escape
+tmux_wait "filter cleared" >/dev/null
 tmux_type /elsewhere
 tmux_keys Enter
 tmux_wait "1/1" >/dev/null
-t_contains "the box made elsewhere is of kind box" "$(tmux_capture | grep elsewhere)" " box"
+dash_check_row "the box made elsewhere is of kind box" elsewhere " box"
 tmux_type s
 dash_check "s on a box made elsewhere asks" "a box made on another"
 tmux_keys Escape
@@ -67,7 +69,7 @@ t_eq "the box made elsewhere still runs" "$(sbx_state "$else_id")" running
 # 8. a and p on a box in All are the box actions (no "does not apply").
 tmux_type p
 tmux_wait_gone "Stop sandbox: cancelled" >/dev/null
-t_contains "p in All acts on the box" "$(tmux_capture | tail -n 1)" "elsewhere"
+dash_check_line "p in All acts on the box" '$' "elsewhere"
 t_not_contains "p is not refused in All" "$(tmux_capture | tail -n 1)" "does not apply"
 tmux_keys Escape
 tmux_wait_gone "1/1" >/dev/null
@@ -104,9 +106,16 @@ tmux_keys Enter
 dash_check "up finishes" "box newbox is up" 90
 new_id=$(box_sandbox_of newbox)
 dash_check "the new box is listed" "newbox "
-row=$(tmux_capture | grep -n "newbox" | head -n 1 | cut -d: -f1)
-pos=$(tmux_capture | tail -n 1 | grep -o ' [0-9]*/2$' | tr -d ' ' | cut -d/ -f1)
-t_eq "the cursor is on the new box's row" "$((row - 2))" "$pos"
+# cursor_on_new: the row counter names the new box's row (the list's rows start at line 3).
+cursor_on_new() {
+    local screen row pos
+    screen=$(tmux_capture)
+    row=$(grep -n "newbox" <<<"$screen" | head -n 1 | cut -d: -f1)
+    pos=$(tail -n 1 <<<"$screen" | grep -o ' [0-9]*/2$' | tr -d ' ' | cut -d/ -f1)
+    [ -n "$row" ] && [ "$((row - 2))" = "$pos" ]
+}
+if t_wait_until "$TMUX_WAIT_SECONDS" cursor_on_new; then t_pass "the cursor is on the new box's row"; else
+    t_fail "the cursor is on the new box's row" "$(tmux_capture | grep -n -e newbox -e '/2$')"; fi
 dash_quit "quits after up"
 sbx_kill_quiet() { el_req DELETE "/sandboxes/$1" >/dev/null; }
 [ -n "$new_id" ] && sbx_kill_quiet "$new_id"

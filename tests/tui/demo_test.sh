@@ -26,7 +26,7 @@ tmux_type 2
 dash_check "the sample workspace" "demo-workspace"
 tmux_type 3
 dash_check "all sample sandboxes" "1/5"
-t_contains "the others are there" "$(tmux_capture)" "batch-job"
+dash_check "the others are there" "batch-job"
 tmux_type 1
 
 # u: a box from the demo project (name, then template, hours and directory as offered)
@@ -85,11 +85,11 @@ tmux_type "Add a command that clears the finished items"
 tmux_keys Enter
 if tmux_wait "Permission required" 120 2>"$T_TMP/wait.err"; then t_pass "the agent plans, edits, writes a test, then asks to run a shell command"; else
     t_fail "the agent plans, edits, writes a test, then asks to run a shell command" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
-t_contains "the command it asks for" "$(tmux_capture)" "python3 -m unittest"
+dash_check "the command it asks for" "python3 -m unittest"
 tmux_keys Enter
 if tmux_wait "The tests pass" 120 2>"$T_TMP/wait.err"; then t_pass "allowed, it runs the tests and answers"; else
     t_fail "allowed, it runs the tests and answers" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
-t_contains "with its todo list done" "$(tmux_capture)" "[✓] Run the tests"
+dash_check "with its todo list done" "[✓] Run the tests"
 back=0
 for _ in 1 2 3 4 5; do
     tmux_keys C-c

@@ -22,10 +22,9 @@ fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"GET","count":1,"dela
 start=$(date +%s)
 dash_start 200 30 -- --refresh 1
 dash_check "the status line says the list timed out" "listing sandboxes:"
-screen=$(tmux_capture)
 took=$(($(date +%s) - start))
-t_contains "it says the server did not answer in time" "$screen" "did not answer in time"
-t_contains "it says how long and names the setting" "$screen" "(http_timeout is 2 s)"
+dash_check "it says the server did not answer in time" "did not answer in time"
+dash_check "it says how long and names the setting" "(http_timeout is 2 s)"
 if [ "$took" -lt 30 ]; then t_pass "the timeout came before the server's 30 s answer (${took}s)"
 else t_fail "the timeout came before the server's 30 s answer" "took ${took}s"; fi
 dash_check "the next refresh lists the sandboxes" "slowpoke"

@@ -18,6 +18,6 @@ tmux_type x
 tmux_wait "does not apply here" >/dev/null
 tmux_wait_gone "does not apply here" 30 >/dev/null
 dash_quiet "after a flash expired: 3 s in a row without a wake-up" "$pid" 3
-t_contains "the flash was cleared by the timer, not by a key" "$(tmux_capture | tail -n 1)" "q quit"
+dash_check_line "the flash was cleared by the timer, not by a key" '$' "q quit"
 dash_quit "quits after idling"
 t_finish

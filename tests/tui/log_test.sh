@@ -39,7 +39,7 @@ dash_check "l opens the server output of a box" "[server output"
 dash_check "the history is shown on open" "history-line-two"
 dash_check "the stream is live" "live: the server's output"
 t_eq "the history line is shown once" "$(count history-line-one)" 1
-t_contains "the server's start line is in the history" "$(tmux_capture)" "opencode_misbehaving listening"
+dash_check "the server's start line is in the history" "opencode_misbehaving listening"
 
 say "live-line-alpha"
 dash_check "a line printed now appears live" "live-line-alpha"
@@ -56,7 +56,7 @@ case "$raw" in
 *) t_pass "no raw escape sequence from the output on screen" ;;
 esac
 t_not_contains "the output did not set the window title" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
-t_contains "the pane survived the sequence" "$(tmux_capture)" "live-line-alpha"
+dash_check "the pane survived the sequence" "live-line-alpha"
 
 # A long line is kept (cut to the width when drawn) and the pane goes on.
 say "long-$(head -c 9000 /dev/zero | tr '\0' x)-end"

@@ -18,10 +18,11 @@ mouse 3 24 0
 tmux_type '?'
 dash_check "without --mouse a press on a tab does nothing" "Help: Boxes"
 tmux_keys Escape
+dash_check_gone "Esc closes the help" "Help: Boxes"
 dash_quit "quits (mouse off)"
 
 dash_start 100 24 -- --mouse
-t_eq "--mouse turns mouse reporting on" "$(tm display-message -p -t t '#{mouse_any_flag}')" 1
+dash_check_format "--mouse turns mouse reporting on" '#{mouse_any_flag}' 1
 # " 1 Boxes " takes columns 0-8, a gap, " 2 Workspaces " 10-23, a gap, then " 3 All ...".
 mouse 0 27 0
 mouse 3 27 0
@@ -37,5 +38,5 @@ dash_check "the wheel moves the cursor down" "4/5"
 mouse 64 10 4
 dash_check "and up" "3/5"
 dash_quit "quits (mouse on)"
-t_eq "mouse reporting is off again after quitting" "$(tm display-message -p -t t '#{mouse_any_flag}')" 0
+dash_check_format "mouse reporting is off again after quitting" '#{mouse_any_flag}' 0
 t_finish

@@ -49,9 +49,8 @@ t_eq "the box being pulled still runs" "$(sbx_state "$first")" running
 
 tmux_type O
 dash_check "O opens the Operations pane" "OPERATIONS  2 running"
-screen=$(tmux_capture)
-t_contains "it lists the up with its step" "$(grep ' second ' <<<"$screen")" "uploading"
-t_contains "and the pull" "$(grep ' first ' <<<"$screen")" "pull"
+dash_check_row "it lists the up with its step" " second " "uploading"
+dash_check_row "and the pull" " first " "pull"
 # The first row is the oldest: the up. ctrl-x cancels the selected one.
 tmux_keys Home C-x
 dash_check "ctrl-x in the pane cancels the selected up" "up second: cancelled"

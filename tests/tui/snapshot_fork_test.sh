@@ -34,9 +34,8 @@ dash_quit "quits"
 
 # The dashboard acts on a fork's row by its sandbox id: the record for that id is the box.
 DASH_CWD=$BOX_REPO dash_start 140 30
-tmux_wait "main " >/dev/null
-rows=$(tmux_capture | grep -c ' main ')
-t_ok "the forks are listed (three rows)" test "$rows" -ge 3
+three_rows() { [ "$(tmux_capture | grep -c ' main ')" -ge 3 ]; }
+t_ok "the forks are listed (three rows)" t_wait_until "$TMUX_WAIT_SECONDS" three_rows
 # only the fork's row: the filter by its sandbox id
 tmux_type /
 tmux_type "$fid"

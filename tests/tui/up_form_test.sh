@@ -20,13 +20,13 @@ dash_check "the name prompt shows the real default name" "up: box name (empty: f
 tmux_type 'bad name'
 tmux_keys Enter
 dash_check "a bad name is refused at once" "'bad name' is not a valid box name"
-t_contains "with a valid form offered" "$(tmux_capture | tail -n 1)" "perhaps bad-name"
-t_contains "the answer is kept" "$(tmux_capture | tail -n 1)" "bad name_"
+dash_check_line "with a valid form offered" '$' "perhaps bad-name"
+dash_check_line "the answer is kept" '$' "bad name_"
 tmux_keys C-u
 tmux_type taken
 tmux_keys Enter
 dash_check "a name in use is refused at once" "a box named taken already exists on this machine"
-t_contains "still the name question" "$(tmux_capture | tail -n 1)" "up: box name"
+dash_check_line "still the name question" '$' "up: box name"
 tmux_keys Escape
 dash_check "Esc cancels" "up: cancelled"
 dash_quit "quits after the checks"
@@ -50,14 +50,14 @@ tmux_keys C-u
 tmux_type 99
 tmux_keys Enter
 dash_check "hours out of range are refused at once" "give a whole number of hours from 1 to 24; up: hours"
-t_contains "the hours are kept" "$(tmux_capture | tail -n 1)" "99_"
+dash_check_line "the hours are kept" '$' "99_"
 tmux_keys C-u
 tmux_type 1
 tmux_keys Enter
 dash_check "then the project directory" "up: project directory (empty: the current one)"
 tmux_keys Enter
 dash_check "the current directory is refused: no git project" "; up: project directory"
-t_contains "with the reason" "$(tmux_capture | tail -n 1)" "git"
+dash_check_line "with the reason" '$' "git"
 t_eq "nothing was made on the server" "$(el_req GET /v2/sandboxes >/dev/null; el_json 'length')" 0
 tmux_type "$BOX_REPO"
 tmux_keys Enter

@@ -49,7 +49,7 @@ t_eq "with its own 3 hours, not minutes (${left}s)" "$((left > 2 * 3600))" 1
 tmux_type 4
 dash_check "the Secrets view lists it" "anthropic"
 dash_check "HOSTS shows where the key goes, as --secrets list does" "api.anthropic.com"
-t_ok "CREATED is a time for people, not ISO" grep -qE 'anthropic +api\.anthropic\.com +20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]' <<<"$(tmux_capture)"
+dash_check_match "CREATED is a time for people, not ISO" 'anthropic +api\.anthropic\.com +20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]'
 tmux_type n
 tmux_type anthropic
 tmux_keys Enter

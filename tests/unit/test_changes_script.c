@@ -8,54 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Runs the script with E2B_TUI_DIR=<scratch>/box and the given variables; returns stdout
  * (malloc'd, NULs kept: *len) and sets *status. */
 static char *run(const char *mode, const char *base, const char *file, const char *cap,
                  size_t *len, int *status)
 {
-    char *envp[8] = {0};
-    int n = 0;
-    if (asprintf(&envp[n++], "PATH=%s", getenv("PATH")) < 0 ||
-        asprintf(&envp[n++], "HOME=%s", gitfix_tmpdir()) < 0 ||
-        asprintf(&envp[n++], "E2B_TUI_DIR=%s/box", gitfix_tmpdir()) < 0 ||
-        asprintf(&envp[n++], "E2B_TUI_MODE=%s", mode) < 0 ||
-        asprintf(&envp[n++], "E2B_TUI_BASE=%s", base ? base : "") < 0 ||
-        asprintf(&envp[n++], "E2B_TUI_FILE=%s", file ? file : "") < 0 ||
-        asprintf(&envp[n++], "E2B_TUI_CAP=%s", cap ? cap : "") < 0)
+    char *dir = NULL;
+    if (asprintf(&dir, "%s/box", gitfix_tmpdir()) < 0)
         return NULL;
-    int fds[2];
-    if (pipe(fds) != 0)
-        return NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        char *argv[] = {"bash", "-c", (char *)changes_script_text(), "e2b-tui-changes", NULL};
-        execve("/bin/bash", argv, envp);
-        _exit(127);
-    }
-    close(fds[1]);
-    size_t sz = 4096, l = 0;
-    char *out = malloc(sz);
-    ssize_t r;
-    while ((r = read(fds[0], out + l, sz - l - 1)) > 0) {
-        l += (size_t)r;
-        if (l + 1 == sz)
-            out = realloc(out, sz *= 2);
-    }
-    out[l] = '\0';
-    close(fds[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    for (int i = 0; i < n; i++)
-        free(envp[i]);
-    *len = l;
+    const char *names[] = {"E2B_TUI_DIR", "E2B_TUI_MODE", "E2B_TUI_BASE", "E2B_TUI_FILE",
+                           "E2B_TUI_CAP"};
+    const char *values[] = {dir, mode, base ? base : "", file ? file : "", cap ? cap : ""};
+    char *out = gitfix_bash_script(changes_script_text(), "e2b-tui-changes", names, values, 5,
+                                   len, status);
+    free(dir);
     return out;
 }
 

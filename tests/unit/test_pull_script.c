@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static char *path_in(const char *rel)
@@ -24,43 +23,19 @@ static char *path_in(const char *rel)
  * (malloc'd) and sets *status to the exit status. */
 static char *run_script(const pull_script_var *vars, size_t n, int *status)
 {
-    char **envp = calloc(n + 3, sizeof *envp);
-    for (size_t i = 0; i < n; i++)
-        if (asprintf(&envp[i], "%s=%s", vars[i].name, vars[i].value) < 0)
-            envp[i] = NULL;
-    if (asprintf(&envp[n], "PATH=%s", getenv("PATH")) < 0 ||
-        asprintf(&envp[n + 1], "HOME=%s", gitfix_tmpdir()) < 0)
-        return NULL;
-    int fds[2];
-    if (pipe(fds) != 0)
-        return NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        char *argv[] = {"bash", "-c", (char *)pull_script_text(), "e2b-tui-pull", NULL};
-        execve("/bin/bash", argv, envp);
-        _exit(127);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    const char **values = calloc(n ? n : 1, sizeof *values);
+    char *out = NULL;
+    if (names && values) {
+        for (size_t i = 0; i < n; i++) {
+            names[i] = vars[i].name;
+            values[i] = vars[i].value;
+        }
+        out = gitfix_bash_script(pull_script_text(), "e2b-tui-pull", names, values, n, NULL,
+                                 status);
     }
-    close(fds[1]);
-    size_t cap = 4096, len = 0;
-    char *out = malloc(cap);
-    ssize_t r;
-    while ((r = read(fds[0], out + len, cap - len - 1)) > 0) {
-        len += (size_t)r;
-        if (len + 1 == cap)
-            out = realloc(out, cap *= 2);
-    }
-    out[len] = '\0';
-    close(fds[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    for (size_t i = 0; i < n + 2; i++)
-        free(envp[i]);
-    free(envp);
+    free(names);
+    free(values);
     return out;
 }
 

@@ -39,10 +39,7 @@ static void keystore_sweep_open(cli_ctx *c)
 {
     ks_error kerr = {0};
     char *warning = NULL;
-    const char *env = getenv("E2B_TUI_KEYSTORE");
-    ks_select sel = {.flag = c->args->keystore_flag,
-                     .env = env && *env ? env : NULL,
-                     .config = c->cfg->keystore};
+    ks_select sel = e2b_keystore_choice(c->args->keystore_flag, c->cfg);
     if (!c->ks)
         c->ks = keystore_open_selected(&sel, &warning, &kerr);
     c->ks_warning = warning; /* told by cli_open_keystore if the mode uses the store */
@@ -125,10 +122,7 @@ int cli_open_keystore(cli_ctx *c)
     }
     ks_error kerr = {0};
     char *warning = NULL;
-    const char *env = getenv("E2B_TUI_KEYSTORE");
-    ks_select sel = {.flag = c->args->keystore_flag,
-                     .env = env && *env ? env : NULL,
-                     .config = c->cfg->keystore};
+    ks_select sel = e2b_keystore_choice(c->args->keystore_flag, c->cfg);
     c->ks = keystore_open_selected(&sel, &warning, &kerr);
     if (!c->ks) {
         e2b_error *e = e2b_keystore_error(&kerr);

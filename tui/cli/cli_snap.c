@@ -255,18 +255,8 @@ static int snapshots_list(cli_ctx *c)
 /* What a template is to e2b-tui: "managed" (the plugin's), "snapshot" (one of ours), "". */
 static const char *template_mark(const e2b_template *t, const snap_record_list *recs)
 {
-    for (size_t i = 0; i < recs->count; i++) {
-        const char *id = recs->items[i].snapshot_id;
-        size_t n = strcspn(id, ":");
-        const char *slash = memchr(id, '/', n);
-        const char *bare = slash ? slash + 1 : id;
-        size_t bn = n - (size_t)(bare - id);
-        if (strlen(t->template_id) == bn && strncmp(t->template_id, bare, bn) == 0)
-            return "e2b-tui snapshot";
-        for (size_t k = 0; k < t->naliases; k++)
-            if (strlen(t->aliases[k]) == bn && strncmp(t->aliases[k], bare, bn) == 0)
-                return "e2b-tui snapshot";
-    }
+    if (snap_record_of_template(recs, t))
+        return "e2b-tui snapshot";
     for (size_t k = 0; k < t->naliases; k++)
         if (strncmp(t->aliases[k], "e2b-tui-", 8) == 0)
             return "e2b-tui snapshot";

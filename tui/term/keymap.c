@@ -242,6 +242,16 @@ const char *keymap_keys_for(const struct keymap *km, enum action_id a, char *buf
     return buf;
 }
 
+const char *keymap_keys_shown(const struct keymap *km, enum action_id a, char *buf,
+                              size_t bufsz)
+{
+    if (a == ACT_SORT && bufsz > 0) {
+        snprintf(buf, bufsz, "Shift+letter");
+        return buf;
+    }
+    return keymap_keys_for(km, a, buf, bufsz);
+}
+
 /* The keys of an action as the config file spells them: space-separated. */
 static void conf_keys(const struct keymap *km, enum action_id a, char *buf, size_t bufsz)
 {
@@ -289,10 +299,7 @@ void keymap_write_man(const struct keymap *km, FILE *f)
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
         const struct action_info *ai = action_info((enum action_id)a);
         char keys[128];
-        if (a == ACT_SORT)
-            snprintf(keys, sizeof keys, "Shift+letter");
-        else
-            keymap_keys_for(km, (enum action_id)a, keys, sizeof keys);
+        keymap_keys_shown(km, (enum action_id)a, keys, sizeof keys);
         if (!keys[0])
             continue;
         fputs(".TP\n.B ", f);
@@ -312,10 +319,7 @@ void keymap_write_text(const struct keymap *km, FILE *f, int readonly)
         if (readonly && (ai->flags & ACTION_MUTATES))
             continue;
         char keys[128];
-        if (a == ACT_SORT)
-            snprintf(keys, sizeof keys, "Shift+letter");
-        else
-            keymap_keys_for(km, (enum action_id)a, keys, sizeof keys);
+        keymap_keys_shown(km, (enum action_id)a, keys, sizeof keys);
         if (!keys[0])
             continue;
         fprintf(f, "%-22s %-16s %s\n", keys, ai->name, ai->help);

@@ -96,6 +96,18 @@ static void ask_dir(struct up_form *f, const char *problem, const char *initial)
 
 /* ---- 3: hours ---- */
 
+bool up_form_hours(const char *text, int *hours)
+{
+    char *end = NULL;
+    long h = strtol(text, &end, 10);
+    while (end && *end == ' ')
+        end++;
+    if (!*text || !end || *end || h < 1 || h > 24)
+        return false;
+    *hours = (int)h;
+    return true;
+}
+
 static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
     struct up_form *f = ctx;
@@ -103,15 +115,10 @@ static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
         cancelled(ui);
         return;
     }
-    char *end = NULL;
-    long h = strtol(text, &end, 10);
-    while (end && *end == ' ')
-        end++;
-    if (!*text || !end || *end || h < 1 || h > 24) {
+    if (!up_form_hours(text, &f->hours)) {
         ask_hours(f, "give a whole number of hours from 1 to 24", text);
         return;
     }
-    f->hours = (int)h;
     ask_dir(f, NULL, f->dir);
 }
 

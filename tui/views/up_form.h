@@ -14,4 +14,8 @@ typedef void (*up_form_started_fn)(struct view *v, unsigned op_id);
 
 void up_form_open(struct ui *ui, struct view *v, up_form_started_fn started);
 
+/* An answer to an hours question (up's, extend's): a whole number from 1 to 24, trailing
+ * spaces allowed. Returns false for anything else. */
+bool up_form_hours(const char *text, int *hours);
+
 #endif

@@ -20,10 +20,7 @@ static int help_lines(struct ui *ui, char lines[][160], int max)
         if (ui->opts.readonly && (ai->flags & ACTION_MUTATES))
             continue;
         char keys[96];
-        if (a == ACT_SORT)
-            snprintf(keys, sizeof keys, "Shift+letter");
-        else
-            keymap_keys_for(&ui->keys, (enum action_id)a, keys, sizeof keys);
+        keymap_keys_shown(&ui->keys, (enum action_id)a, keys, sizeof keys);
         if (!keys[0])
             continue;
         snprintf(lines[n++], 160, "%-19s %s", keys, ai->help);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/op_status.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
 #include "tui/widgets/list.h"
@@ -17,24 +18,6 @@ static const struct table_column COLUMNS[OPCOL_COUNT] = {
     [OPCOL_STEP] = {"STEP", 'T', 10, 36, false, false},
     [OPCOL_PROGRESS] = {"PROGRESS", 'P', 10, 40, false, false},
 };
-
-/* The progress cell: "[####......] 1.2/3.0 KiB", "12.0 KiB", or "" for a step without bytes. */
-static void progress_text(const e2b_live_op_info *op, char *buf, size_t bufsz)
-{
-    buf[0] = '\0';
-    if (op->total > 0) {
-        char bar[24];
-        int fill = (int)(op->done * 20 / op->total);
-        if (fill > 20)
-            fill = 20;
-        for (int i = 0; i < 20; i++)
-            bar[i] = i < fill ? '#' : '.';
-        bar[20] = '\0';
-        snprintf(buf, bufsz, "[%s] %.1f/%.1f KiB", bar, op->done / 1024.0, op->total / 1024.0);
-    } else if (op->done > 0) {
-        snprintf(buf, bufsz, "%.1f KiB", op->done / 1024.0);
-    }
-}
 
 static void fill(struct view *v, struct ui *ui)
 {
@@ -52,7 +35,7 @@ static void fill(struct view *v, struct ui *ui)
                 continue;
             struct row *r = &text[k];
             snprintf(r->id, sizeof r->id, "%u", op.id);
-            progress_text(&op, r->progress, sizeof r->progress);
+            op_status_progress(&op, r->progress, sizeof r->progress);
             r->cells[OPCOL_OP] = op.verb;
             r->cells[OPCOL_BOX] = op.name[0] ? op.name : "(current branch)";
             r->cells[OPCOL_SANDBOX] = op.sandbox_id[0] ? op.sandbox_id : "-";
@@ -61,9 +44,7 @@ static void fill(struct view *v, struct ui *ui)
             rows[k] = (struct table_row_in){r->id, r->cells};
             k++;
         }
-        size_t changed = 0;
-        if (table_update_rows(&v->table, rows, k, &changed) == 0 && (changed || !v->loaded))
-            ui->dirty = true;
+        list_set_rows(v, ui, rows, k);
         v->loaded = true;
     }
     free(text);
@@ -106,12 +87,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     return list_move_act(v, ui, a);
 }
 
-static void destroy(struct view *v)
-{
-    table_free(&v->table);
-    free(v);
-}
-
 static const struct view_ops OPS = {
     .name = "ops",
     .title = "Operations",
@@ -120,18 +95,12 @@ static const struct view_ops OPS = {
     .changed = changed,
     .draw = draw,
     .act = act,
-    .destroy = destroy,
+    .destroy = list_view_destroy,
 };
 
 struct view *view_operations_new(struct ui *ui)
 {
     (void)ui;
-    struct view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    v->ops = &OPS;
-    v->has_table = true;
-    table_init(&v->table, COLUMNS, OPCOL_COUNT);
-    v->empty_text = "No box operation is running (u, a, p or K on a box starts one).";
-    return v;
+    return list_view_new(&OPS, COLUMNS, OPCOL_COUNT,
+                         "No box operation is running (u, a, p or K on a box starts one).");
 }

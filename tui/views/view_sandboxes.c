@@ -239,15 +239,12 @@ static void extend_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui_flash(ui, FLASH_INFO, "extend: cancelled");
         return;
     }
-    char *end = NULL;
-    long h = strtol(text, &end, 10);
-    while (end && *end == ' ')
-        end++;
-    if (!*text || !end || *end || h < 1 || h > 24) {
+    int h;
+    if (!up_form_hours(text, &h)) {
         ui_flash(ui, FLASH_ERROR, "extend: give a whole number of hours from 1 to 24");
         return;
     }
-    e2b_live_extend(ui->model, id, (int)h);
+    e2b_live_extend(ui->model, id, h);
 }
 
 static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
@@ -421,13 +418,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     }
 }
 
-static void destroy(struct view *v)
-{
-    table_free(&v->table);
-    free(v->priv);
-    free(v);
-}
-
 /* The Boxes view needs the box sandboxes only; the others every sandbox (core/live lists
  * what is shown). */
 static void open_view(struct view *v, struct ui *ui)
@@ -444,32 +434,32 @@ static void close_view(struct view *v, struct ui *ui)
 
 static const struct view_ops OPS[] = {
     [SANDBOX_FILTER_BOXES] = {.name = "boxes", .title = "Boxes", .bit = VIEW_BOXES,
-                              .changed = changed, .draw = draw, .act = act, .destroy = destroy,
-                              .open = open_view, .close = close_view},
+                              .changed = changed, .draw = draw, .act = act,
+                              .destroy = list_view_destroy, .open = open_view,
+                              .close = close_view},
     [SANDBOX_FILTER_WORKSPACES] = {.name = "workspaces", .title = "Workspaces",
                                    .bit = VIEW_WORKSPACES, .changed = changed, .draw = draw,
-                                   .act = act, .destroy = destroy, .open = open_view,
+                                   .act = act, .destroy = list_view_destroy, .open = open_view,
                                    .close = close_view},
     [SANDBOX_FILTER_ALL] = {.name = "all", .title = "All sandboxes", .bit = VIEW_ALL,
-                            .changed = changed, .draw = draw, .act = act, .destroy = destroy,
-                            .open = open_view, .close = close_view},
+                            .changed = changed, .draw = draw, .act = act,
+                            .destroy = list_view_destroy, .open = open_view,
+                            .close = close_view},
 };
 
 struct view *view_sandboxes_new(enum sandbox_filter f)
 {
-    struct view *v = calloc(1, sizeof *v);
-    struct sandboxes_view *sv = calloc(1, sizeof *sv);
-    if (!v || !sv) {
-        free(v);
-        free(sv);
+    struct view *v = list_view_new(&OPS[f], SANDBOX_COLUMNS,
+                                   f == SANDBOX_FILTER_ALL ? SBCOL_COUNT : SBCOL_COUNT - 1,
+                                   "Loading...");
+    struct sandboxes_view *sv = v ? calloc(1, sizeof *sv) : NULL;
+    if (!sv) {
+        if (v)
+            list_view_destroy(v);
         return NULL;
     }
     sv->filter = f;
-    v->ops = &OPS[f];
     v->priv = sv;
-    v->has_table = true;
-    table_init(&v->table, SANDBOX_COLUMNS, f == SANDBOX_FILTER_ALL ? SBCOL_COUNT : SBCOL_COUNT - 1);
     v->table.drop = SANDBOX_DROP;
-    v->empty_text = "Loading...";
     return v;
 }

@@ -42,10 +42,7 @@ static void fill(struct view *v, struct ui *ui)
             rows[i].cells = &cells[i * 3];
         }
         /* A refresh with the same secrets changes nothing and draws no frame. */
-        size_t changed = 0;
-        if (table_update_rows(&v->table, rows, n, &changed) == 0) {
-            if (changed || !v->loaded)
-                ui->dirty = true;
+        if (list_set_rows(v, ui, rows, n) == 0) {
             v->loaded = true;
             v->empty_text = "No secrets yet: n sets one (e.g. anthropic).";
         }
@@ -150,12 +147,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     return false;
 }
 
-static void destroy(struct view *v)
-{
-    table_free(&v->table);
-    free(v);
-}
-
 static const struct view_ops OPS = {
     .name = "secrets",
     .title = "Secrets",
@@ -165,17 +156,10 @@ static const struct view_ops OPS = {
     .changed = changed,
     .draw = draw,
     .act = act,
-    .destroy = destroy,
+    .destroy = list_view_destroy,
 };
 
 struct view *view_secrets_new(void)
 {
-    struct view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    v->ops = &OPS;
-    v->has_table = true;
-    table_init(&v->table, COLUMNS, 3);
-    v->empty_text = "No secrets listed.";
-    return v;
+    return list_view_new(&OPS, COLUMNS, 3, "No secrets listed.");
 }

@@ -63,9 +63,7 @@ static void fill(struct view *v, struct ui *ui)
             r->cells[TPCOL_GC] = t.gc_due ? "would go" : "";
             rows[k++] = (struct table_row_in){t.id, r->cells};
         }
-        size_t changed = 0;
-        if (table_update_rows(&v->table, rows, k, &changed) == 0 && (changed || !v->loaded))
-            ui->dirty = true;
+        list_set_rows(v, ui, rows, k);
         v->loaded = !e2b_live_templates_loading(ui->model);
         v->empty_text = v->loaded ? "No templates." : "Loading...";
     }
@@ -154,12 +152,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     return list_move_act(v, ui, a);
 }
 
-static void destroy(struct view *v)
-{
-    table_free(&v->table);
-    free(v);
-}
-
 static const struct view_ops OPS = {
     .name = "templates",
     .title = "Templates",
@@ -168,18 +160,11 @@ static const struct view_ops OPS = {
     .changed = changed,
     .draw = draw,
     .act = act,
-    .destroy = destroy,
+    .destroy = list_view_destroy,
 };
 
 struct view *view_templates_new(struct ui *ui)
 {
     (void)ui;
-    struct view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    v->ops = &OPS;
-    v->has_table = true;
-    table_init(&v->table, COLUMNS, TPCOL_COUNT);
-    v->empty_text = "Loading...";
-    return v;
+    return list_view_new(&OPS, COLUMNS, TPCOL_COUNT, "Loading...");
 }

@@ -19,6 +19,36 @@ static int page_rows(void)
     return h > 1 ? h : 1;
 }
 
+struct view *list_view_new(const struct view_ops *ops, const struct table_column *cols, int ncols,
+                           const char *empty_text)
+{
+    struct view *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    v->ops = ops;
+    v->has_table = true;
+    table_init(&v->table, cols, ncols);
+    v->empty_text = empty_text;
+    return v;
+}
+
+void list_view_destroy(struct view *v)
+{
+    table_free(&v->table);
+    free(v->priv);
+    free(v);
+}
+
+int list_set_rows(struct view *v, struct ui *ui, const struct table_row_in *rows, size_t n)
+{
+    size_t changed = 0;
+    if (table_update_rows(&v->table, rows, n, &changed) != 0)
+        return -1;
+    if (changed || !v->loaded)
+        ui->dirty = true;
+    return 0;
+}
+
 /* The filter prompt's context is the view it filters. */
 static void filter_changed(struct ui *ui, void *ctx, const char *text)
 {

@@ -4,43 +4,11 @@
 // test installed the package. Every check prints "PASS sdk: name" or "FAIL sdk: name: why".
 'use strict';
 
-const path = require('path');
-const e2b = require(path.resolve(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
+const { e2b, reporter, show, drain } = require('./sdk_common');
 const { Sandbox, Secret, CommandExitError, SandboxNotFoundError, NotFoundError,
     FileNotFoundError, AuthenticationError, SecretNotFoundError, TimeoutError } = e2b;
 
-let failed = 0;
-const pass = (name) => console.log(`PASS sdk: ${name}`);
-const fail = (name, why) => {
-    failed++;
-    console.log(`FAIL sdk: ${name}: ${String(why).replace(/\s+/g, ' ').slice(0, 300)}`);
-};
-const check = (name, cond, why) => (cond ? pass(name) : fail(name, why));
-const show = (v) => JSON.stringify(v);
-
-// step NAME FN: runs one async check; an exception is that check's failure.
-async function step(name, fn) {
-    try {
-        const r = await fn();
-        if (r === undefined || r === true) pass(name);
-        else fail(name, r);
-    } catch (err) {
-        fail(name, `${err && err.name}: ${err && err.message}`);
-    }
-}
-
-// Drains a paginator and returns every item plus the page sizes.
-async function drain(paginator) {
-    const items = [];
-    const pages = [];
-    let guard = 0;
-    while (paginator.hasNext && guard++ < 100) {
-        const page = await paginator.nextItems();
-        pages.push(page.length);
-        items.push(...page);
-    }
-    return { items, pages };
-}
+const { pass, fail, check, step, failed } = reporter('sdk');
 
 async function expectThrow(fn, klass) {
     try {
@@ -399,7 +367,7 @@ const watchdog = setTimeout(() => {
 
 main().then(() => {
     clearTimeout(watchdog);
-    process.exit(failed ? 1 : 0);
+    process.exit(failed() ? 1 : 0);
 }, (err) => {
     fail('script', `${err && err.stack}`);
     process.exit(1);

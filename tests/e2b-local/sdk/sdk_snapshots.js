@@ -4,39 +4,10 @@
 // Same environment and output as sdk_conformance.js.
 'use strict';
 
-const path = require('path');
-const e2b = require(path.resolve(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
+const { e2b, reporter, show, drain } = require('./sdk_common');
 const { Sandbox, SandboxNotFoundError } = e2b;
 
-let failed = 0;
-const pass = (name) => console.log(`PASS sdk-snap: ${name}`);
-const fail = (name, why) => {
-    failed++;
-    console.log(`FAIL sdk-snap: ${name}: ${String(why).replace(/\s+/g, ' ').slice(0, 300)}`);
-};
-const show = (v) => JSON.stringify(v);
-
-async function step(name, fn) {
-    try {
-        const r = await fn();
-        if (r === undefined || r === true) pass(name);
-        else fail(name, r);
-    } catch (err) {
-        fail(name, `${err && err.name}: ${err && err.message}`);
-    }
-}
-
-async function drain(paginator) {
-    const items = [];
-    const pages = [];
-    let guard = 0;
-    while (paginator.hasNext && guard++ < 100) {
-        const page = await paginator.nextItems();
-        pages.push(page.length);
-        items.push(...page);
-    }
-    return { items, pages };
-}
+const { fail, step, failed } = reporter('sdk-snap');
 
 async function rejects(fn) {
     try {
@@ -159,7 +130,7 @@ async function main() {
     }
 }
 
-main().then(() => process.exit(failed ? 1 : 0), (err) => {
+main().then(() => process.exit(failed() ? 1 : 0), (err) => {
     console.log(`FAIL sdk-snap: unexpected: ${err && err.stack}`);
     process.exit(1);
 });
