@@ -232,6 +232,16 @@ const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_
     return NULL;
 }
 
+int snap_template_is_ours(const snap_record_list *l, const e2b_template *t)
+{
+    if (snap_record_of_template(l, t))
+        return 1;
+    for (size_t k = 0; k < t->naliases; k++)
+        if (strncmp(t->aliases[k], "e2b-tui-", 8) == 0)
+            return 1;
+    return 0;
+}
+
 void snap_record_clear(snap_record *r)
 {
     if (!r)

@@ -52,6 +52,9 @@ const snap_record *snap_record_list_find_id(const snap_record_list *l, const cha
  * without its team namespace ("team/") and its tag (":default"), is t's id or one of its
  * aliases. */
 const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t);
+/* Whether template t is a snapshot e2b-tui made: it has a record here, or (made on another
+ * machine) one of its aliases starts with "e2b-tui-". */
+int snap_template_is_ours(const snap_record_list *l, const e2b_template *t);
 
 void snap_record_clear(snap_record *r);
 void snap_record_list_clear(snap_record_list *l);

@@ -75,7 +75,7 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
             size_t used = strlen(aliases);
             snprintf(aliases + used, sizeof aliases - used, "%s%s", k ? "," : "", tp->aliases[k]);
         }
-        bool ours = r || (tp->naliases && strncmp(tp->aliases[0], "e2b-tui-", 8) == 0);
+        bool ours = snap_template_is_ours(&recs, tp);
         struct tpl_row *row = &t->rows[t->nrows];
         row->id = strdup(tp->template_id);
         row->name = strdup(r ? r->name : aliases[0] ? aliases : "-");

@@ -1,4 +1,4 @@
-/* snap_record_of_template: which snapshot record is a template (the Templates pane's and
+/* snap_record_of_template and snap_template_is_ours: which snapshot record is a template (the Templates pane's and
  * --templates' "snapshot" kind): by id or alias, with the team namespace and the tag of the
  * record's snapshot id left out, and nothing that only begins the same. */
 #include "core/box/snap_records.h"
@@ -42,10 +42,26 @@ static void test_no_prefix_match(void)
     CHECK(snap_record_of_template(&(snap_record_list){0}, &t) == NULL);
 }
 
+/* Ours: a record here, or an "e2b-tui-" alias in any place (made on another machine). */
+static void test_is_ours(void)
+{
+    char *aliases[] = {"team-alias", "e2b-tui-feat-x-1"};
+    e2b_template t = {.template_id = "zzz", .aliases = aliases, .naliases = 2};
+    CHECK(snap_template_is_ours(&(snap_record_list){0}, &t));
+    t.naliases = 1;
+    CHECK(!snap_template_is_ours(&(snap_record_list){0}, &t));
+    t.template_id = "abc123";
+    CHECK(snap_template_is_ours(&recs, &t));
+    char *near[] = {"e2b-tu-x", "xe2b-tui-"};
+    e2b_template u = {.template_id = "zzz", .aliases = near, .naliases = 2};
+    CHECK(!snap_template_is_ours(&recs, &u));
+}
+
 int main(void)
 {
     RUN(test_by_id);
     RUN(test_by_alias);
     RUN(test_no_prefix_match);
+    RUN(test_is_ours);
     return harness_finish();
 }

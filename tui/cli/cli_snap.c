@@ -255,11 +255,8 @@ static int snapshots_list(cli_ctx *c)
 /* What a template is to e2b-tui: "managed" (the plugin's), "snapshot" (one of ours), "". */
 static const char *template_mark(const e2b_template *t, const snap_record_list *recs)
 {
-    if (snap_record_of_template(recs, t))
+    if (snap_template_is_ours(recs, t))
         return "e2b-tui snapshot";
-    for (size_t k = 0; k < t->naliases; k++)
-        if (strncmp(t->aliases[k], "e2b-tui-", 8) == 0)
-            return "e2b-tui snapshot";
     if (e2b_template_is_managed(t))
         return "managed";
     return t->is_public ? "public" : "";
