@@ -63,7 +63,7 @@ typedef enum e2b_unpulled_state {
 
 typedef struct e2b_unpulled {
     e2b_unpulled_state state;
-    int found;     /* the box was found (a kill of it can go on); 0: the kill says why not */
+    int found;     /* the box was found; 0 (also for a refused API key): the kill says why not */
     int pulled;    /* compared with the last pull (e2b/<name>); 0: with the box's base */
     long files;    /* changed files whose content is neither pulled nor in the work tree */
     int files_more; /* more than files (the box listed too many to look at) */

@@ -161,6 +161,8 @@ static void un_got_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_err
         un_end(op, E2B_UNPULLED_NONE, "its sandbox is gone: nothing is left to pull");
         return;
     }
+    if (err && (err->kind == E2B_ERR_AUTH || err->kind == E2B_ERR_FORBIDDEN))
+        op->res.unpulled.found = 0; /* the kill is refused the same way and says so */
     if (err || !sb) {
         e2b_sandbox_free(sb);
         un_end(op, E2B_UNPULLED_UNKNOWN, "cannot reach E2B (%s): unpulled work unknown",

@@ -72,6 +72,9 @@ id=$(box_sandbox_of sleepy)
 box_exec "$id" "cd '$BOX_REPO' && echo unseen > unseen.txt" >/dev/null
 box_tui --stop sleepy
 box_setup_rc "stop sleepy" 0
+E2B_API_KEY=wrong-key box_tui --kill sleepy
+box_rc "a rejected API key: exit 4" 4
+t_eq "one line on stderr (the kill's, not the look's too)" "$(grep -c '' "$BOX_ERR")" 1
 log=$E2B_LOCAL_STATE/e2b-local.log
 before=$(grep -c "$id/\(connect\|resume\)" "$log")
 t_ok "the request log shows this box's connects (so a resume would show)" test "$before" -gt 0
