@@ -160,7 +160,8 @@ e2b_box_op *e2b_box_kill(const e2b_box_env *env, const char *name, e2b_box_progr
  * beyond its base, less the files whose content is the same in the local work tree (what
  * up uploaded and nobody changed since). It reads the box's git through envd and changes
  * nothing there or here. A paused box is not resumed: the answer is unknown. Bounded:
- * timeout_ms for all of it (0 = 30 s), the box's output parsed with caps. done's err is
+ * timeout_ms for all of it (0 = 30 s, or http_timeout when shorter), the box's output
+ * parsed with caps. done's err is
  * only a cancel or no memory: every "cannot tell" is res.unpulled's UNKNOWN with why. */
 e2b_box_op *e2b_box_unpulled(const e2b_box_env *env, const char *name, long timeout_ms,
                              e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,

@@ -279,7 +279,12 @@ e2b_box_op *e2b_box_unpulled(const e2b_box_env *env, const char *name, long time
         return NULL;
     }
     op->res.unpulled.commits = -1;
-    op->unpulled_timeout_ms = timeout_ms > 0 ? timeout_ms : UNPULLED_TIMEOUT_MS;
+    /* 30 s, or less when API requests may take less (http_timeout): a look never holds
+     * the kill up longer than one of its requests could. */
+    long dflt = UNPULLED_TIMEOUT_MS;
+    if (env->cfg->http_timeout_s > 0 && env->cfg->http_timeout_s * 1000L < dflt)
+        dflt = env->cfg->http_timeout_s * 1000L;
+    op->unpulled_timeout_ms = timeout_ms > 0 ? timeout_ms : dflt;
     op->unpulled_timer = e2b_loop_timer_add(env->loop, op->unpulled_timeout_ms, un_deadline, op);
     if (op->unpulled_timer)
         op->pending++;

@@ -3,11 +3,12 @@
 # fixture project (dirty on purpose) and real git in the boxes: a box nobody changed is
 # killed without a word (its changes are the work tree's own), a new file in the box is
 # refused with exit 8 and nothing killed, a pull makes it quiet again, a commit after the
-# pull is refused again, --force kills anyway, and a paused box is killed with "unpulled
-# work unknown" without being resumed to look.
+# pull is refused again, --force kills anyway, a box that does not answer is given up on in
+# time, and a paused box is killed with "unpulled work unknown" without being resumed.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
 box_setup || t_finish
 
 rec() { echo "$XDG_STATE_HOME/e2b-tui/boxes/$1.json"; }
@@ -64,6 +65,21 @@ box_tui --kill forced --force
 box_rc "--kill --force of a box with unpulled work: exit 0" 0
 t_contains "--force says what it threw away" "$(cat "$BOX_ERR")" "forced has unpulled work: 1 file changed; killing it anyway (--force)"
 t_eq "--force killed it" "$(sbx_state "$id")" gone
+
+# A box that does not answer: the look gives up after http_timeout (2 s here; 30 s at
+# most), says it could not tell, and the kill goes on.
+box_tui --up slow
+box_setup_rc "up slow" 0
+id=$(box_sandbox_of slow)
+fault_set '{"kind":"delay","delayMs":8000,"path":"process.Process/Start","count":1}'
+t0=$SECONDS
+E2B_TUI_HTTP_TIMEOUT=2 box_tui --kill slow
+took=$((SECONDS - t0))
+fault_clear
+box_rc "--kill of a box that does not answer: exit 0" 0
+t_contains "it says it could not tell" "$(cat "$BOX_ERR")" "slow: no answer from the box within 2 s: unpulled work unknown; killing it anyway"
+t_ok "the look did not wait for the box (${took} s)" test "$took" -lt 8
+t_eq "killed" "$(sbx_state "$id")" gone
 
 # A paused box is not resumed to look: the kill goes on and says it could not tell.
 box_tui --up sleepy
