@@ -261,7 +261,7 @@ static void un_resolved(e2b_box_op *op, const e2b_error *err)
     op->res.unpulled.found = 1;
     if (!op->have_record || !op->rec.dir || op->rec.dir[0] != '/') {
         un_end(op, E2B_UNPULLED_UNKNOWN,
-               "made on another machine (no record here): unpulled work unknown");
+               "no record of its sandbox on this machine: unpulled work unknown");
         return;
     }
     box_op_progress(op, "reading the last pull", 0, 0);
