@@ -38,6 +38,9 @@ t_contains "and how to kill anyway" "$(cat "$BOX_ERR")" "--force"
 t_eq "nothing on stdout" "$(cat "$BOX_OUT")" ""
 t_eq "the box still runs" "$(sbx_state "$id")" running
 t_ok "its record is kept" test -s "$(rec work)"
+box_tui --kill "$id"
+box_rc "--kill by its sandbox id is refused the same way: exit 8" 8
+t_contains "and names the box" "$(cat "$BOX_ERR")" "work has unpulled work"
 
 # After a pull: nothing new, nothing said; a commit after it is new work again.
 box_tui --pull work
