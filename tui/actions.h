@@ -70,7 +70,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG | VIEW_DETAIL, ACTION_MUTATES,        \
       "Resume a paused sandbox")                                                              \
     X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
-      "Kill the sandbox (asks first, default No)")                                            \
+      "Kill the sandbox (asks first, default No; says if a box has unpulled work)")           \
     X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \

@@ -792,6 +792,7 @@ int tui_run(const struct tui_options *opts)
     /* The panes' followers close first; then the model cancels its operations (5 s at
      * most), ends the calls in flight and frees everything. */
     ui_set_pane(&ui, NULL);
+    dialog_close(&ui); /* a kill question's look for unpulled work */
     e2b_live_free(ui.model);
     ui.model = NULL;
     destroy_views(&ui);

@@ -34,7 +34,9 @@ static void print_help(FILE *f)
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
           "  --stop NAME|ID           pause a box or sandbox (paused already is no error)\n"
-          "  --kill NAME|ID           delete a box (record and password too) or sandbox\n"
+          "  --kill NAME|ID [--force] delete a box (record and password too) or sandbox;\n"
+          "                           a box with unpulled work is refused (exit 8) unless\n"
+          "                           --force\n"
           "  --resume NAME|ID         resume a paused box or sandbox for its own hours\n"
           "  --extend NAME|ID [--hours H]\n"
           "                           end it H hours from now (default: its own hours)\n"
@@ -80,7 +82,8 @@ static void print_help(FILE *f)
           "  --keep-failed            leave the sandbox of a failed --up for inspection\n"
           "  --public                 --up: open the box's ports to anyone with the password\n"
           "                           (default private: they need the sandbox's traffic token)\n"
-          "  --force                  --pull: overwrite a diverged e2b/NAME\n"
+          "  --force                  --pull: overwrite a diverged e2b/NAME; --kill: kill\n"
+          "                           a box even with work not pulled home\n"
           "  --json                   --list, --secrets list, --status: print JSON\n"
           "\n"
           "Dashboard options:\n"
@@ -93,8 +96,9 @@ static void print_help(FILE *f)
           "\n"
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
           "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
-          "you (--wait), 7 timed out (--wait). A script: e2b-tui --up --prompt-file task.md\n"
-          "&& e2b-tui --wait feat-x && e2b-tui --pull feat-x\n"
+          "you (--wait), 7 timed out (--wait), 8 unpulled work (--kill: nothing was\n"
+          "killed). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
+          "&& e2b-tui --pull feat-x && e2b-tui --kill feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
           "\n"
@@ -392,7 +396,7 @@ static int check_combination(const cli_args *a)
              a->mode != CLI_UP)
         bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed"
               : a->public_traffic ? "--public" : "--attach";
-    else if (a->force && a->mode != CLI_PULL)
+    else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)
         bad = "--dir";

@@ -54,6 +54,24 @@ typedef struct e2b_box_op e2b_box_op;
 typedef void (*e2b_box_progress_fn)(void *ud, const char *step, int64_t done, int64_t total);
 typedef void (*e2b_box_done_fn)(void *ud, e2b_box_op *op, const e2b_error *err);
 
+/* What the kill's check found (e2b_box_unpulled). */
+typedef enum e2b_unpulled_state {
+    E2B_UNPULLED_UNKNOWN, /* it could not tell: why says so */
+    E2B_UNPULLED_NONE,    /* nothing that is not on this machine already */
+    E2B_UNPULLED_WORK,    /* work a kill would lose */
+} e2b_unpulled_state;
+
+typedef struct e2b_unpulled {
+    e2b_unpulled_state state;
+    int found;     /* the box was found; 0 (also for a refused API key): the kill says why not */
+    int pulled;    /* compared with the last pull (e2b/<name>); 0: with the box's base */
+    long files;    /* changed files whose content is neither pulled nor in the work tree */
+    int files_more; /* more than files (the box listed too many to look at) */
+    long commits;  /* commits on the box's HEAD that are not pulled; -1 = not known */
+    long here;     /* changed files whose content is the same in the local work tree */
+    char why[300]; /* UNKNOWN (and a gone sandbox): why, in words (sanitised) */
+} e2b_unpulled;
+
 /* What an operation produced (owned by the op; valid until e2b_box_op_free). */
 typedef struct e2b_box_result {
     char *name;       /* the box */
@@ -80,6 +98,8 @@ typedef struct e2b_box_result {
     int nothing_pulled; /* no new work and no e2b/<name> exists: no branch was made */
     const char *outcome; /* "created", "fast-forwarded", "up to date", "forced" (static) */
     uint64_t bundle_bytes;
+    /* unpulled: the kill's check */
+    e2b_unpulled unpulled;
     /* snapshot: E2B's snapshot id (res.name is the snapshot's local name) */
     char *snapshot_id;
     /* fork: the boxes made (nforks names) and one line per fork that did not start */
@@ -133,6 +153,22 @@ e2b_box_op *e2b_box_stop(const e2b_box_env *env, const char *name, e2b_box_progr
  * locally with a note. */
 e2b_box_op *e2b_box_kill(const e2b_box_env *env, const char *name, e2b_box_progress_fn progress,
                          e2b_box_done_fn done, void *ud, e2b_error **err);
+
+/* The kill's check (box_unpulled.c): has box name work that a kill would lose? That is
+ * commits on the box's HEAD and changes in its work tree (untracked files included) beyond
+ * the last pull (the local e2b/<name> tip, when the box still has it) or, before any pull,
+ * beyond its base, less the files whose content is the same in the local work tree (what
+ * up uploaded and nobody changed since). It reads the box's git through envd and changes
+ * nothing there or here. A paused box is not resumed: the answer is unknown. Bounded:
+ * timeout_ms for all of it (0 = 30 s, or http_timeout when shorter), the box's output
+ * parsed with caps. done's err is
+ * only a cancel or no memory: every "cannot tell" is res.unpulled's UNKNOWN with why. */
+e2b_box_op *e2b_box_unpulled(const e2b_box_env *env, const char *name, long timeout_ms,
+                             e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                             e2b_error **err);
+/* The check's answer as one sentence about box name ("feat-x has unpulled work: 3 files
+ * changed, 2 commits"). */
+void e2b_box_unpulled_text(const char *name, const e2b_unpulled *u, char *buf, size_t n);
 
 typedef struct e2b_box_pull_params {
     const char *dir;  /* a directory in the local repository; NULL = "." */

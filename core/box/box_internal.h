@@ -13,7 +13,7 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED } op_kind;
 
 struct box_fork_state; /* box_fork.c */
 
@@ -126,6 +126,12 @@ struct e2b_box_op {
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
 
     up_source up_src;    /* up: whole or delta (from a snapshot) */
+
+    /* unpulled (box_unpulled.c): its deadline timer and the summary the box printed */
+    uint64_t unpulled_timer;
+    int unpulled_timed_out;
+    long unpulled_timeout_ms;
+    struct changes_summary *summary;
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */

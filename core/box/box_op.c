@@ -3,6 +3,7 @@
 #include "core/util/base64.h"
 #include "core/box/box_internal.h"
 #include "core/git/bundle.h"
+#include "core/git/changes_script.h"
 #include "core/net/http.h"
 #include "core/util/log.h"
 
@@ -55,7 +56,8 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 static const char *op_kind_name(op_kind k)
 {
     return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
-         : k == OP_KILL ? "kill" : k == OP_PULL ? "pull" : k == OP_SNAPSHOT ? "snapshot" : "fork";
+         : k == OP_KILL ? "kill" : k == OP_PULL ? "pull" : k == OP_SNAPSHOT ? "snapshot"
+         : k == OP_FORK ? "fork" : "unpulled-check";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
@@ -126,6 +128,10 @@ static void op_release(e2b_box_op *op)
         free(r->forks[i]);
     free(r->forks);
     free(r->fork_failures);
+    if (op->summary) {
+        changes_summary_clear(op->summary);
+        free(op->summary);
+    }
     free(op->snap_as);
     free(op->up_src.note);
     free(op->up_src.snapshot_id);
@@ -143,6 +149,11 @@ void box_op_finish(e2b_box_op *op, e2b_error *err)
     }
     op->finished = 1;
     op->error = err;
+    if (op->unpulled_timer) { /* the unpulled check's deadline */
+        e2b_loop_timer_cancel(op->env.loop, op->unpulled_timer);
+        op->unpulled_timer = 0;
+        op->pending--;
+    }
     e2b_logf("box %s %s: %s after %lld ms", op_kind_name(op->kind),
              op->res.name ? op->res.name : "-", err ? "failed" : "done",
              (long long)(e2b_now_ms() - op->started_ms));

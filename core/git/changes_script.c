@@ -32,6 +32,13 @@ static const char SCRIPT[] =
     "        against=empty\n"
     "    fi\n"
     "fi\n"
+    "# PREV: the last pulled commit (the local e2b/<box> tip). When the box has it and it\n"
+    "# descends from BASE, the work is compared with it instead: what a pull brought home.\n"
+    "prev=${E2B_TUI_PREV:-}\n"
+    "if [ -n \"$prev\" ] && git cat-file -e \"$prev^{commit}\" 2>/dev/null &&\n"
+    "    { [ \"$against\" != base ] || git merge-base --is-ancestor \"$base\" \"$prev\" 2>/dev/null; }; then\n"
+    "    base=$(git rev-parse -q --verify \"$prev^{commit}\") && against=pulled\n"
+    "fi\n"
     "commit=$base\n"
     "[ \"$against\" = empty ] && commit=\n"
     "\n"
@@ -53,6 +60,39 @@ static const char SCRIPT[] =
     "if [ \"${E2B_TUI_MODE:-list}\" = diff ]; then\n"
     "    printf 'E2B-TUI-CHANGES\\t%s\\t%s\\0' \"$against\" \"$commit\"\n"
     "    \"${d[@]}\" \"$base\" -- \"${E2B_TUI_FILE:-}\" 2>&1 | head -c \"$cap\"\n"
+    "    exit 0\n"
+    "fi\n"
+    "if [ \"${E2B_TUI_MODE:-list}\" = summary ]; then\n"
+    "    # The commits on HEAD that the compared commit lacks (\"-\": not known), then each\n"
+    "    # changed file with the blob of its content in the work tree (\"-\": none).\n"
+    "    max=${E2B_TUI_MAXFILES:-1000}\n"
+    "    case $max in '' | *[!0-9]*) max=1000 ;; esac\n"
+    "    commits=-\n"
+    "    if [ \"$against\" != head ]; then\n"
+    "        if git rev-parse -q --verify 'HEAD^{commit}' >/dev/null 2>&1; then\n"
+    "            commits=$(git rev-list --count HEAD \"^$base\" 2>/dev/null) || commits=-\n"
+    "        else\n"
+    "            commits=0\n"
+    "        fi\n"
+    "    fi\n"
+    "    {\n"
+    "        printf 'E2B-TUI-CHANGES\\t%s\\t%s\\0' \"$against\" \"$commit\"\n"
+    "        printf 'K\\t%s\\0' \"$commits\"\n"
+    "        n=0\n"
+    "        \"${d[@]}\" --name-status -z \"$base\" -- 2>/dev/null |\n"
+    "            while IFS= read -r -d '' st && IFS= read -r -d '' p; do\n"
+    "                n=$((n + 1))\n"
+    "                [ \"$n\" -gt \"$max\" ] && break\n"
+    "                h=-\n"
+    "                if [ -L \"$p\" ]; then\n"
+    "                    h=$(printf '%s' \"$(readlink -- \"$p\")\" | git hash-object --stdin 2>/dev/null) || h=-\n"
+    "                elif [ -f \"$p\" ]; then\n"
+    "                    h=$(git hash-object --no-filters -- \"$p\" 2>/dev/null) || h=-\n"
+    "                fi\n"
+    "                printf 'H\\t%s\\t%s\\t%s\\0' \"$st\" \"${h:--}\" \"$p\"\n"
+    "            done\n"
+    "        printf 'E2B-TUI-END\\0'\n"
+    "    } | head -c \"$cap\"\n"
     "    exit 0\n"
     "fi\n"
     "{\n"
@@ -117,6 +157,7 @@ static e2b_error *parse_header(const char *tok, size_t n, changes_list *l)
     size_t an = (size_t)(tab - p), cn = (size_t)(end - tab - 1);
     bool ok = (an == 4 && memcmp(p, "base", 4) == 0 && is_hex40(tab + 1, cn)) ||
               (an == 4 && memcmp(p, "head", 4) == 0 && is_hex40(tab + 1, cn)) ||
+              (an == 6 && memcmp(p, "pulled", 6) == 0 && is_hex40(tab + 1, cn)) ||
               (an == 5 && memcmp(p, "empty", 5) == 0 && cn == 0);
     if (!ok)
         return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed a bad header");
@@ -279,6 +320,94 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
         l->added += l->files[i].added;
         l->removed += l->files[i].removed;
     }
+    return NULL;
+}
+
+void changes_summary_clear(changes_summary *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->count; i++)
+        free(s->files[i].raw);
+    free(s->files);
+    memset(s, 0, sizeof *s);
+}
+
+/* "H\t<status>\t<blob|->\t<path>" into s; false only when out of memory. */
+static bool summary_file(changes_summary *s, const char *r, const char *rend, size_t max)
+{
+    const char *t1 = memchr(r, '\t', (size_t)(rend - r));
+    const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(rend - t1 - 1)) : NULL;
+    if (!t2 || t1 == r || t2 + 1 >= rend)
+        return true; /* malformed: skipped */
+    size_t bn = (size_t)(t2 - t1 - 1);
+    if (!(bn == 1 && t1[1] == '-') && !is_hex40(t1 + 1, bn))
+        return true;
+    if (s->count >= max) {
+        s->cut = true;
+        return true;
+    }
+    changes_summary_file *f = realloc(s->files, (s->count + 1) * sizeof *f);
+    if (!f)
+        return false;
+    s->files = f;
+    f = &s->files[s->count];
+    memset(f, 0, sizeof *f);
+    f->status = strchr("AMDT", r[0]) ? r[0] : '?';
+    if (bn == 40)
+        memcpy(f->blob, t1 + 1, 40);
+    f->raw = strndup(t2 + 1, (size_t)(rend - t2 - 1));
+    if (!f->raw)
+        return false;
+    s->count++;
+    return true;
+}
+
+e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
+                                 changes_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->commits = -1;
+    const char *p = out, *end = out + len;
+    bool header = false, ended = false, nomem = false;
+    changes_list hl;
+    while (p < end && !ended && !nomem) {
+        const char *z = memchr(p, '\0', (size_t)(end - p));
+        if (!z)
+            break; /* a record cut by the cap */
+        size_t n = (size_t)(z - p);
+        const char *tok = p;
+        p = z + 1;
+        e2b_error *e = header ? box_error(tok, n) : parse_header(tok, n, &hl);
+        if (e) {
+            changes_summary_clear(s);
+            return e;
+        }
+        if (!header) {
+            memcpy(s->against, hl.against, sizeof s->against);
+            memcpy(s->commit, hl.commit, sizeof s->commit);
+            header = true;
+        } else if (n == 11 && memcmp(tok, "E2B-TUI-END", 11) == 0) {
+            ended = true;
+        } else if (n >= 3 && tok[1] == '\t' && tok[0] == 'K') {
+            long v = 0;
+            bool dash = false;
+            if (parse_count(tok + 2, n - 2, &v, &dash))
+                s->commits = dash ? -1 : v > CHANGES_COUNT_MAX ? CHANGES_COUNT_MAX : v;
+        } else if (n >= 3 && tok[1] == '\t' && tok[0] == 'H') {
+            nomem = !summary_file(s, tok + 2, tok + n, max_files);
+        }
+    }
+    if (nomem) {
+        changes_summary_clear(s);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    if (!header) {
+        changes_summary_clear(s);
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+    }
+    if (!ended)
+        s->cut = true;
     return NULL;
 }
 

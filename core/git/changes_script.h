@@ -17,9 +17,23 @@
  *   E2B-TUI-ERROR\t<message>                       instead of all of these (exit status 1)
  *
  * Mode "diff" prints the header record, then the unified diff of E2B_TUI_FILE (raw text).
+ *
+ * Mode "summary" (the kill's check for unpulled work) prints the header record, then
+ *
+ *   K\t<count|->                       commits on HEAD the compared commit lacks ("-": not known)
+ *   H\t<status>\t<blob|->\t<path>      each changed file (at most E2B_TUI_MAXFILES) with the
+ *                                      blob id of its content in the work tree (git
+ *                                      hash-object, no filters; a symlink's of its target;
+ *                                      "-": none, e.g. deleted)
+ *   E2B-TUI-END
+ *
+ * E2B_TUI_PREV, when set, is the last pulled commit (the local e2b/<box> tip): when the box
+ * has it and it descends from BASE (or BASE is not there), every mode compares with it
+ * instead, and the header says "pulled".
  * Every listing is cut in the box at the caps of core/util/limits.h, so a record list with
  * no end record was cut (the parser says so). Inputs travel in environment variables
- * (E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_MODE, E2B_TUI_FILE, E2B_TUI_CAP), never in the
+ * (E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_PREV, E2B_TUI_MODE, E2B_TUI_FILE, E2B_TUI_CAP,
+ * E2B_TUI_MAXFILES), never in the
  * script text. Pure: no I/O here (tests/unit runs the script against real repositories). */
 #ifndef E2B_CHANGES_SCRIPT_H
 #define E2B_CHANGES_SCRIPT_H
@@ -45,7 +59,7 @@ typedef struct changes_file {
 typedef struct changes_list {
     changes_file *files;
     size_t count;
-    char against[8];  /* "base", "head" or "empty" */
+    char against[8];  /* "base", "pulled", "head" or "empty" */
     char commit[41];  /* what the work tree was compared with ("" for the empty tree) */
     bool cut;         /* the output stopped at a cap (or the file cap was reached) */
     long added, removed; /* totals over the listed files */
@@ -57,6 +71,30 @@ typedef struct changes_list {
  * caller frees the error; *out is cleared first and left empty on error. */
 e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *out_list);
 void changes_list_clear(changes_list *l);
+
+/* One file of a summary: the raw path as git printed it (not for display), git's status
+ * letter, and the blob id of its content in the box's work tree ("" = none). */
+typedef struct changes_summary_file {
+    char *raw;
+    char status;
+    char blob[41];
+} changes_summary_file;
+
+typedef struct changes_summary {
+    char against[8], commit[41]; /* as in changes_list */
+    long commits;                /* -1 = not known; capped at CHANGES_COUNT_MAX */
+    changes_summary_file *files;
+    size_t count;
+    bool cut; /* more files than listed (the box's cap, max_files, or the output's cap) */
+} changes_summary;
+
+#define CHANGES_COUNT_MAX 999999999L
+
+/* Parses the output of mode "summary" like changes_parse_list (the same errors); at most
+ * max_files files are kept. The caller frees the error; *s is left empty on error. */
+e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
+                                 changes_summary *s);
+void changes_summary_clear(changes_summary *s);
 
 /* The start of the diff text after mode "diff"'s header record: sets *off past it.
  * Returns NULL, or the box's error (sanitised) / a protocol error (caller frees). */

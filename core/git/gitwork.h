@@ -116,6 +116,14 @@ int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, i
  * pulls fast-forward. Errors: E2B_SUB_BAD_ARG (invalid name), E2B_SUB_FAILED. */
 int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], e2b_error **err);
 
+/* Whether the file rel_path of the work tree holds what a box holds there (gitwork_match.c):
+ * blob_hex is the blob id of the box's content (git hash-object without filters; a
+ * symlink's of its target), or NULL/"" when the box has no file there (deleted: a match
+ * when the work tree has none either). rel_path comes from the box: an absolute path, a
+ * ".." component or a file larger than max_bytes is never a match. Reads only. */
+int gitwork_file_matches(gitwork *g, const char *rel_path, const char *blob_hex,
+                         unsigned long long max_bytes);
+
 /* A short phrase for an outcome ("created", "fast-forwarded", ...). */
 const char *gitwork_branch_outcome_name(gitwork_branch_outcome o);
 

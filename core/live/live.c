@@ -95,6 +95,7 @@ void e2b_live_free(e2b_live *m)
     if (m->loop) {
         live_refresh_stop(m);
         live_ops_shutdown(m);
+        live_unpulled_shutdown(m);
         live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;

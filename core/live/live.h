@@ -50,7 +50,8 @@ enum e2b_live_what {
     E2B_LIVE_AGENTS = 1u << 6,    /* a box's agent status changed (e2b_live_agent) */
     E2B_LIVE_CHANGES = 1u << 7,   /* a Changes follower has a new list, diff or status */
     E2B_LIVE_TEMPLATES = 1u << 8, /* the templates list (e2b_live_templates_refresh) */
-    E2B_LIVE_ALL = 0x1ffu,
+    E2B_LIVE_UNPULLED = 1u << 9,  /* a kill question's look for unpulled work ended */
+    E2B_LIVE_ALL = 0x3ffu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);

@@ -61,6 +61,7 @@ struct e2b_live {
     void *attach_ud;
 
     struct live_probe *probes; /* project probes on their threads (live_project.c) */
+    struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
@@ -85,6 +86,9 @@ int live_changes_text(const e2b_sandbox_list *old, const e2b_sandbox_list *nw, c
 /* live_project.c: join the probes' threads (before the loop goes), then free them. */
 void live_probes_join(e2b_live *m);
 void live_probes_free(e2b_live *m);
+
+/* live_unpulled.c: the looks still open end (before the loop goes). */
+void live_unpulled_shutdown(e2b_live *m);
 
 /* live_ops.c */
 bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,

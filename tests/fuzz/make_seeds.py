@@ -134,6 +134,16 @@ put("pull_script", "thin", "E2B-TUI-BUNDLE %s thin 99 /tmp/x y.bundle" % c)
 put("pull_script", "nowork", "E2B-TUI-NOWORK %s\n" % c)
 put("pull_script", "error", "E2B-TUI-ERROR not a git repository: /home/user/proj\n")
 
+# ---- changes script output (list and summary) ----
+h = "E2B-TUI-CHANGES\tbase\t%s\0" % c
+put("changes", "list", h + "S\tM\tedit.txt\0N\t2\t1\tedit.txt\0S\tA\tnew bin\0N\t-\t-\tnew bin\0"
+    "U\tuntracked.txt\0E2B-TUI-END\0")
+put("changes", "summary_pulled", "E2B-TUI-CHANGES\tpulled\t%s\0K\t3\0H\tM\t%s\tsrc/a.c\0"
+    "H\tD\t-\tgone.txt\0E2B-TUI-END\0" % (c, c))
+put("changes", "summary_head_cut", "E2B-TUI-CHANGES\thead\t%s\0K\t-\0H\tA\t%s\tn" % (c, c))
+put("changes", "empty_tree", "E2B-TUI-CHANGES\tempty\t\0U\ta\0E2B-TUI-END\0")
+put("changes", "error", "E2B-TUI-ERROR\tgit is not installed in the box\0")
+
 # ---- base64 ----
 put("base64", "padded", "aGVsbG8gd29ybGQ=")
 put("base64", "unpadded", "aGk")

@@ -2,7 +2,8 @@
 # Each box action and --list makes exactly the requests it needs (counted in e2b-local's
 # request log): up = secrets, create, two uploads (tar.gz and plain tar), extract, server
 # start, then health probes only; attach of a running box = connect + one health probe;
-# stop = pause; pull = connect, the script, the download, the cleanup; kill = delete;
+# stop = pause; pull = connect, the script, the download, the cleanup; kill = the look for
+# unpulled work (the sandbox's state, one script; no connect) + delete;
 # --list = one request per page of 100; the dashboard on the Boxes view = the boxes' list
 # (one page whatever the other sandboxes) + metrics per refresh, on All every page. A
 # needless request added later fails here. No timing is asserted.
@@ -85,7 +86,8 @@ t_eq "requests: attach after stop (resume) = connect + one health probe" \
     "$(requests_of 'attach after stop')" "$(want 'POST /v2/sandboxes/ID/connect' 'GET /api/health')"
 t_eq "requests: pull = connect, script, download, cleanup" "$(requests_of pull)" \
     "$(want 'POST /v2/sandboxes/ID/connect' 'POST /process.Process/Start' 'GET /files' 'POST /filesystem.Filesystem/Remove')"
-t_eq "requests: kill = one delete" "$(requests_of kill)" "DELETE /sandboxes/ID"
+t_eq "requests: kill = the look for unpulled work (sandbox, script) + one delete" \
+    "$(requests_of kill)" "$(want 'GET /sandboxes/ID' 'POST /process.Process/Start' 'DELETE /sandboxes/ID')"
 t_eq "requests: --list of 150 sandboxes = 2 pages" "$(requests_of --list)" \
     "$(want 'GET /v2/sandboxes' 'GET /v2/sandboxes')"
 # per refresh: the requests of a view's window over its list requests of one page each

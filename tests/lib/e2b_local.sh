@@ -19,6 +19,7 @@
 #                               Process/Start of bash -c CMD; prints decoded events
 #                               ("start PID", "stdout TEXT", "stderr TEXT", "end {...}", "eos {...}")
 #   el_rpc ID TOKEN SERVICE/METHOD JSON   unary Connect call; prints the status, body in file
+#   sbx_state ID                the sandbox's state on the server (running, paused, or gone)
 : "${E2B_LOCAL_KEY:=e2b_local_test_key}"
 EL_BODY_FILE=$T_TMP/el-body
 EL_HEAD_FILE=$T_TMP/el-head
@@ -97,6 +98,12 @@ el_envd() {
     curl -sS -o "$EL_BODY_FILE" -D "$EL_HEAD_FILE" -w '%{http_code}' -X "$method" \
         -H "E2b-Sandbox-Id: $id" -H "E2b-Sandbox-Port: 49983" -H "X-Access-Token: $token" \
         "$@" "$E2B_LOCAL_URL$path"
+}
+
+sbx_state() {
+    local code
+    code=$(el_req GET "/sandboxes/$1")
+    if [ "$code" = 404 ]; then echo gone; else el_json .state; fi
 }
 
 el_json() {

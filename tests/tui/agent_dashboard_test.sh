@@ -195,5 +195,5 @@ tmux_keys Escape
 dash_check_gone "Esc closes the Agent pane" "AGENT  feat"
 tm pipe-pane -t t
 dash_quit "quits cleanly after the agent tests"
-box_tui --kill feat
+box_tui --kill feat --force # the agent's work is not pulled
 t_finish

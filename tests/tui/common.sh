@@ -150,13 +150,6 @@ sbx_create() {
     fi
 }
 
-# sbx_state ID: the sandbox's state on the server (running, paused, or gone).
-sbx_state() {
-    local code
-    code=$(el_req GET "/sandboxes/$1")
-    if [ "$code" = 404 ]; then echo gone; else el_json .state; fi
-}
-
 # sbx_many N PREFIX: N running sandboxes named PREFIX-0001... (one keep-alive connection).
 sbx_many() {
     python3 "$(dirname "${BASH_SOURCE[0]}")/make_sandboxes.py" "$E2B_LOCAL_URL" "$E2B_LOCAL_KEY" "$1" "$2"

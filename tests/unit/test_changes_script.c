@@ -2,12 +2,16 @@
  * box; its output is parsed (files, counts, untracked, binary, a hostile name, the caps),
  * the box's index and HEAD are left as they were, and broken output is refused. */
 #include "core/git/changes_script.h"
+#include "core/git/gitwork.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* E2B_TUI_PREV for the next runs (the last pulled commit), "" = none. */
+static const char *prev_env = "";
 
 /* Runs the script with E2B_TUI_DIR=<scratch>/box and the given variables; returns stdout
  * (malloc'd, NULs kept: *len) and sets *status. */
@@ -17,10 +21,11 @@ static char *run(const char *mode, const char *base, const char *file, const cha
     char *dir = NULL;
     if (asprintf(&dir, "%s/box", gitfix_tmpdir()) < 0)
         return NULL;
-    const char *names[] = {"E2B_TUI_DIR", "E2B_TUI_MODE", "E2B_TUI_BASE", "E2B_TUI_FILE",
-                           "E2B_TUI_CAP"};
-    const char *values[] = {dir, mode, base ? base : "", file ? file : "", cap ? cap : ""};
-    char *out = gitfix_bash_script(changes_script_text(), "e2b-tui-changes", names, values, 5,
+    const char *names[] = {"E2B_TUI_DIR",  "E2B_TUI_MODE", "E2B_TUI_BASE",
+                           "E2B_TUI_FILE", "E2B_TUI_CAP",  "E2B_TUI_PREV"};
+    const char *values[] = {dir,  mode, base ? base : "", file ? file : "", cap ? cap : "",
+                            prev_env};
+    char *out = gitfix_bash_script(changes_script_text(), "e2b-tui-changes", names, values, 6,
                                    len, status);
     free(dir);
     return out;
@@ -201,6 +206,134 @@ static void test_parse_hostile(void)
     e2b_error_free(e);
 }
 
+static const changes_summary_file *summary_file(const changes_summary *s, const char *raw)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->files[i].raw, raw) == 0)
+            return &s->files[i];
+    return NULL;
+}
+
+/* Mode summary (the kill's look): commits and changed files with their blob ids, against
+ * the base or the last pull; the blob ids match the same files in a work tree here. */
+static void test_summary(void)
+{
+    setup_box();
+    prev_env = "";
+    CHECK(gitfix_sh("cd box && printf 'one\\n2\\n' > edit.txt && rm gone.txt && "
+                    "printf 'c\\n' > committed.txt && git add committed.txt && "
+                    "git commit -q -m agent && printf 'new\\n' > new.txt && "
+                    "ln -s kept.txt link && printf 'noise\\n' > debug.log") == 0);
+    size_t len = 0;
+    int st = 0;
+    changes_summary s;
+    char *out = run("summary", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && st == 0 && changes_parse_summary(out, len, 100, &s) == NULL);
+    free(out);
+    CHECK_STR_EQ(s.against, "base");
+    CHECK_INT_EQ(s.commits, 1);
+    CHECK_INT_EQ(s.count, 5); /* edit, gone, committed, new (untracked), link; not the log */
+    CHECK(!s.cut);
+    const changes_summary_file *f = summary_file(&s, "gone.txt");
+    CHECK(f && f->status == 'D' && f->blob[0] == '\0');
+    char *want = gitfix_out("git -C box hash-object --no-filters edit.txt");
+    f = summary_file(&s, "edit.txt");
+    CHECK(f && want && strncmp(f->blob, want, 40) == 0);
+    free(want);
+    f = summary_file(&s, "new.txt");
+    CHECK(f && f->status == 'A' && f->blob[0]);
+    /* The same files here: a copy of the box's work tree matches every one of them; an
+     * edit here does not, nor a path that leaves the tree. */
+    CHECK(gitfix_sh("rm -rf here && cp -a box here") == 0);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/here", gitfix_tmpdir());
+    gitwork *g = NULL;
+    e2b_error *e = NULL;
+    CHECK(gitwork_open(&g, dir, 0, &e) == 0);
+    for (size_t i = 0; g && i < s.count; i++)
+        CHECK(gitwork_file_matches(g, s.files[i].raw, s.files[i].blob, 1u << 20));
+    CHECK(gitfix_sh("printf 'changed here\\n' > here/new.txt && printf 'back\\n' > here/gone.txt") == 0);
+    CHECK(!gitwork_file_matches(g, "new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!gitwork_file_matches(g, "gone.txt", NULL, 1u << 20));
+    CHECK(!gitwork_file_matches(g, "../box/new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!gitwork_file_matches(g, "/etc/passwd", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!gitwork_file_matches(g, "edit.txt", summary_file(&s, "edit.txt")->blob, 2)); /* too big */
+    gitwork_close(g);
+    e2b_error_free(e);
+    changes_summary_clear(&s);
+
+    /* A pull: its snapshot commit (the work tree, parent HEAD) is the last pulled commit. */
+    char *pulled = gitfix_out("cd box && export GIT_INDEX_FILE=.git/pull-index && "
+                              "cp .git/index .git/pull-index && git add -A && "
+                              "git commit-tree -p HEAD -m pull \"$(git write-tree)\" && "
+                              "rm -f .git/pull-index");
+    CHECK(pulled && strlen(pulled) >= 40);
+    if (pulled)
+        pulled[40] = '\0';
+    prev_env = pulled ? pulled : "";
+    out = run("summary", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    free(out);
+    CHECK_STR_EQ(s.against, "pulled");
+    CHECK_STR_EQ(s.commit, prev_env);
+    CHECK_INT_EQ(s.commits, 0);
+    CHECK_INT_EQ(s.count, 0);
+    changes_summary_clear(&s);
+    /* A commit after the pull is new work again. */
+    CHECK(gitfix_sh("cd box && printf 'later\\n' > later.txt && git add later.txt && "
+                    "git commit -q -m later") == 0);
+    out = run("summary", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    free(out);
+    CHECK_INT_EQ(s.commits, 1);
+    CHECK(s.count == 1 && summary_file(&s, "later.txt"));
+    changes_summary_clear(&s);
+    /* A "pull" that does not descend from the base (another box's, same name): the base. */
+    char *other = gitfix_out("cd box && git commit-tree -m other \"$(git hash-object -t tree /dev/null)\"");
+    if (other && strlen(other) >= 40)
+        other[40] = '\0';
+    prev_env = other ? other : "";
+    out = run("summary", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    free(out);
+    CHECK_STR_EQ(s.against, "base");
+    CHECK_INT_EQ(s.commits, 2);
+    changes_summary_clear(&s);
+    /* More files than the box may list: cut. */
+    prev_env = "";
+    out = run("summary", base_oid, NULL, NULL, &len, &st);
+    CHECK(out && changes_parse_summary(out, len, 2, &s) == NULL);
+    free(out);
+    CHECK(s.cut && s.count == 2);
+    changes_summary_clear(&s);
+    free(pulled);
+    free(other);
+}
+
+static void test_parse_summary_hostile(void)
+{
+    changes_summary s;
+    /* Huge counts are capped, bad blob ids and short records skipped, paths kept raw. */
+    static const char odd[] = "E2B-TUI-CHANGES\tpulled\t0123456789abcdef0123456789abcdef01234567\0"
+                              "K\t99999999999\0H\tM\tnothex\ta\0H\tM\t-\0H\tZ\t-\tev\033il\0"
+                              "H\tA\t0123456789abcdef0123456789abcdef01234567\tok\0E2B-TUI-END\0";
+    CHECK(changes_parse_summary(odd, sizeof odd - 1, 10, &s) == NULL);
+    CHECK_INT_EQ(s.commits, CHANGES_COUNT_MAX);
+    CHECK_INT_EQ(s.count, 2);
+    CHECK(s.files[0].status == '?' && strcmp(s.files[0].raw, "ev\033il") == 0 && !s.files[0].blob[0]);
+    CHECK(s.files[1].status == 'A' && s.files[1].blob[0] == '0');
+    CHECK(!s.cut);
+    changes_summary_clear(&s);
+    /* No end record: cut; "-" commits: not known; no header: refused. */
+    static const char cut[] = "E2B-TUI-CHANGES\thead\t0123456789abcdef0123456789abcdef01234567\0K\t-\0";
+    CHECK(changes_parse_summary(cut, sizeof cut - 1, 10, &s) == NULL);
+    CHECK(s.cut && s.commits == -1);
+    changes_summary_clear(&s);
+    e2b_error *e = changes_parse_summary("K\t1\0", 4, 10, &s);
+    CHECK(e != NULL);
+    e2b_error_free(e);
+}
+
 int main(void)
 {
     gitfix_tmpdir();
@@ -208,6 +341,8 @@ int main(void)
     RUN(test_diff);
     RUN(test_cap_and_fallbacks);
     RUN(test_parse_hostile);
+    RUN(test_summary);
+    RUN(test_parse_summary_hostile);
     free(base_oid);
     gitfix_cleanup();
     return harness_finish();

@@ -3,7 +3,7 @@
  * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
- * (--wait).
+ * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed).
  *
  * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|

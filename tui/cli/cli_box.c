@@ -271,6 +271,44 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
     return rc;
 }
 
+/* --kill of a box looks for unpulled work first: refused (CLI_EXIT_UNPULLED, nothing
+ * killed) unless --force; a check that cannot tell (a paused box is not resumed to look)
+ * says so and lets the kill go on, so that `--pull NAME && --kill NAME` keeps working.
+ * Returns 0 to go on, else the exit status. */
+static int kill_check(cli_ctx *c, const e2b_box_env *env, const char *name, progress_state *ps)
+{
+    e2b_error *err = NULL;
+    e2b_box_op *op = e2b_box_unpulled(env, name, 0, on_progress, on_done, ps, &err);
+    if (!op) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    err = e2b_box_op_wait(op);
+    end_progress(ps);
+    const e2b_box_result *r = e2b_box_op_result(op);
+    const e2b_unpulled *u = &r->unpulled;
+    char text[600], safe[700];
+    e2b_box_unpulled_text(r->name ? r->name : name, u, text, sizeof text);
+    cli_clean(text, safe, sizeof safe);
+    int rc = 0;
+    if (err) {
+        rc = cli_fail(err);
+    } else if (u->state == E2B_UNPULLED_WORK && !c->args->force) {
+        fprintf(stderr, "e2b-tui: %s; nothing was killed: e2b-tui --pull %s brings it home "
+                        "first, --kill %s --force kills anyway\n",
+                safe, r->name ? r->name : name, r->name ? r->name : name);
+        rc = CLI_EXIT_UNPULLED;
+    } else if (u->state == E2B_UNPULLED_WORK) {
+        fprintf(stderr, "e2b-tui: %s; killing it anyway (--force)\n", safe);
+    } else if (u->state == E2B_UNPULLED_UNKNOWN && u->found) {
+        fprintf(stderr, "e2b-tui: %s; killing it anyway\n", safe);
+    }
+    e2b_error_free(err);
+    e2b_box_op_free(op);
+    return rc;
+}
+
 int cli_box(cli_ctx *c, const struct cli_target *target)
 {
     const cli_args *a = c->args;
@@ -312,7 +350,11 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
         op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
         break;
     case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
-    case CLI_KILL: op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err); break;
+    case CLI_KILL: /* without a client the kill says why it cannot run */
+        if (c->client && (rc = kill_check(c, &env, name, &ps)) != 0)
+            return rc;
+        op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err);
+        break;
     case CLI_PULL: {
         e2b_box_pull_params p = {.dir = a->dir, .name = a->name, .force = a->force};
         op = e2b_box_pull(&env, &p, on_progress, on_done, &ps, &err);

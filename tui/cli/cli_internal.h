@@ -28,6 +28,8 @@ struct e2b_orphans *cli_orphans(cli_ctx *c);
 /* Runs the loop until the sweeps are done. */
 void cli_orphans_wait(cli_ctx *c);
 void cli_teardown(cli_ctx *c);
+/* --kill refused: the box has work not pulled home (and no --force). */
+#define CLI_EXIT_UNPULLED 8
 /* Prints the error (sanitised) and returns its exit code. */
 int cli_fail(const e2b_error *err);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */

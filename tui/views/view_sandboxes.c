@@ -7,6 +7,7 @@
 
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
+#include "tui/views/kill_question.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_agent.h"
 #include "tui/views/view_detail.h"
@@ -247,18 +248,6 @@ static void extend_done(struct ui *ui, void *ctx, bool ok, const char *text)
     e2b_live_extend(ui->model, id, h);
 }
 
-static void kill_confirmed(struct ui *ui, void *ctx, const char *id)
-{
-    (void)ctx;
-    e2b_live_kill(ui->model, id);
-}
-
-static void pull_first(struct ui *ui, void *ctx, const char *id)
-{
-    (void)ctx;
-    e2b_live_box_op(ui->model, E2B_LIVE_OP_PULL, id);
-}
-
 static void stop_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
@@ -366,28 +355,9 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         open_pane(ui, view_log_new(ui, r->id, r->cells[SBCOL_NAME]), "logs: out of memory");
         return true;
     }
-    case ACT_KILL: {
-        char text[512];
-        const char *w = whose(ui, r->id);
-        const e2b_sandbox *sb = e2b_live_sandbox(ui->model, r->id);
-        if (!*w && sb && sb->box_name) {
-            /* This machine's box: what goes with it, and the pull that saves its work. */
-            snprintf(text, sizeof text,
-                     "Kill box \"%s\" (%s)?\nIts files and processes, its record on this "
-                     "machine and its password go for good: work not pulled home is lost.\n"
-                     "p: pull its work first (into branch e2b/%s).",
-                     r->cells[SBCOL_NAME], r->id, sb->box_name);
-            dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
-            if (!ui->opts.readonly)
-                dialog_set_alt(ui, 'p', pull_first);
-            return true;
-        }
-        snprintf(text, sizeof text,
-                 "Kill sandbox \"%s\" (%s)?\n%s%s%sIts files and processes are deleted for good.",
-                 r->cells[SBCOL_NAME], r->id, *w ? "It is " : "", w, *w ? ".\n" : "");
-        dialog_open(ui, "Kill sandbox", text, r->id, kill_confirmed, NULL);
+    case ACT_KILL:
+        kill_question_open(ui, r->id, r->cells[SBCOL_NAME], whose(ui, r->id));
         return true;
-    }
     case ACT_STOP:
     case ACT_EXTEND: {
         /* Someone else's sandbox (a team's, a workspace, a box made elsewhere): ask. */

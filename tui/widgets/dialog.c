@@ -15,23 +15,68 @@
 #include "tui/widgets/draw.h"
 #include "tui/widgets/textwidth.h"
 
-void dialog_open(struct ui *ui, const char *title, const char *text, const char *arg,
-                 dialog_yes_fn on_yes, void *ctx)
+/* Forgets the question's callbacks and hands back its ctx's free (the caller runs it). */
+static void (*forget(struct dialog *d))(void *)
+{
+    void (*ctx_free)(void *) = d->ctx_free;
+    d->active = false;
+    d->on_yes = d->on_alt = d->on_change = NULL;
+    d->ctx_free = NULL;
+    d->watch = 0;
+    return ctx_free;
+}
+
+void dialog_close(struct ui *ui)
 {
     struct dialog *d = &ui->dialog;
-    d->active = true;
-    d->yes_focused = false;
-    snprintf(d->title, sizeof d->title, "%s", title);
+    void *ctx = d->ctx;
+    void (*ctx_free)(void *) = forget(d);
+    d->ctx = NULL;
+    if (ctx_free)
+        ctx_free(ctx);
+    ui->dirty = true;
+}
+
+void dialog_set_text(struct ui *ui, const char *text)
+{
+    struct dialog *d = &ui->dialog;
     /* The text names sandboxes and secrets (ids as the API sent them): sanitised. */
     char *safe = sanitize_display(text, strlen(text), SANITIZE_KEEP_NEWLINES);
     snprintf(d->text, sizeof d->text, "%s", safe ? safe : "");
     free(safe);
+    ui->dirty = true;
+}
+
+void dialog_open(struct ui *ui, const char *title, const char *text, const char *arg,
+                 dialog_yes_fn on_yes, void *ctx)
+{
+    struct dialog *d = &ui->dialog;
+    if (d->active)
+        dialog_close(ui); /* a question it replaces lets go of its ctx */
+    d->active = true;
+    d->yes_focused = false;
+    snprintf(d->title, sizeof d->title, "%s", title);
+    dialog_set_text(ui, text);
     snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
     d->on_yes = on_yes;
     d->ctx = ctx;
     d->alt_key = 0;
     d->on_alt = NULL;
-    ui->dirty = true;
+}
+
+void dialog_watch(struct ui *ui, unsigned what, dialog_yes_fn on_change,
+                  void (*ctx_free)(void *ctx))
+{
+    ui->dialog.watch = what;
+    ui->dialog.on_change = on_change;
+    ui->dialog.ctx_free = ctx_free;
+}
+
+void dialog_changed(struct ui *ui, unsigned what)
+{
+    struct dialog *d = &ui->dialog;
+    if (d->active && d->on_change && (what & d->watch))
+        d->on_change(ui, d->ctx, d->arg);
 }
 
 void dialog_set_alt(struct ui *ui, int key, dialog_yes_fn on_alt)
@@ -40,20 +85,27 @@ void dialog_set_alt(struct ui *ui, int key, dialog_yes_fn on_alt)
     ui->dialog.on_alt = on_alt;
 }
 
-static void answer(struct ui *ui, bool yes)
+/* Runs fn (may be NULL) for the closed question, then frees its ctx. */
+static void answer_with(struct ui *ui, dialog_yes_fn fn, bool cancelled)
 {
     struct dialog *d = &ui->dialog;
-    char arg[sizeof d->arg];
-    dialog_yes_fn on_yes = d->on_yes;
+    char arg[sizeof d->arg], title[sizeof d->title];
     void *ctx = d->ctx;
     memcpy(arg, d->arg, sizeof arg);
-    d->active = false;
-    d->on_yes = NULL;
+    memcpy(title, d->title, sizeof title);
+    void (*ctx_free)(void *) = forget(d);
     ui->dirty = true;
-    if (yes && on_yes)
-        on_yes(ui, ctx, arg);
-    else if (!yes)
-        ui_flash(ui, FLASH_INFO, "%s: cancelled", d->title);
+    if (fn)
+        fn(ui, ctx, arg); /* it may open the next question */
+    else if (cancelled)
+        ui_flash(ui, FLASH_INFO, "%s: cancelled", title);
+    if (ctx_free)
+        ctx_free(ctx);
+}
+
+static void answer(struct ui *ui, bool yes)
+{
+    answer_with(ui, yes ? ui->dialog.on_yes : NULL, !yes);
 }
 
 void dialog_key(struct ui *ui, int key)
@@ -77,15 +129,8 @@ void dialog_key(struct ui *ui, int key)
         ui->dirty = true;
         return;
     default:
-        if (key && key == d->alt_key && d->on_alt) {
-            char arg[sizeof d->arg];
-            memcpy(arg, d->arg, sizeof arg);
-            dialog_yes_fn fn = d->on_alt;
-            d->active = false;
-            d->on_yes = d->on_alt = NULL;
-            ui->dirty = true;
-            fn(ui, d->ctx, arg);
-        }
+        if (key && key == d->alt_key && d->on_alt)
+            answer_with(ui, d->on_alt, false);
         return; /* every other key is ignored while the question is open */
     }
 }
@@ -111,8 +156,15 @@ void dialog_draw(struct ui *ui)
             size_t fit = text_fit(q, w - 4, &used);
             if (fit == 0 && *q)
                 fit = 1;
-            snprintf(lines[n++], sizeof lines[0], "%.*s", (int)fit, q);
-            q += fit;
+            size_t cut = fit;
+            if (q[fit] && q[fit] != ' ') { /* a word would be split: break at its space */
+                while (cut > 0 && q[cut - 1] != ' ')
+                    cut--;
+                if (cut == 0)
+                    cut = fit; /* one word longer than the line */
+            }
+            snprintf(lines[n++], sizeof lines[0], "%.*s", (int)cut, q);
+            q += cut;
         } while (*q && n < 8);
         p = nl ? nl + 1 : p + seg;
     }
