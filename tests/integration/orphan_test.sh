@@ -25,9 +25,6 @@ password_entries() { # NAME: lines of the password file that hold NAME's passwor
     [ -f "$passwords" ] || { echo 0; return; }
     grep -c "^$1"$'\t' "$passwords" || true
 }
-sbx_state() { # ID: running, paused or gone
-    if [ "$(el_req GET "/sandboxes/$1")" = 404 ]; then echo gone; else el_json .state; fi
-}
 journal_count() { find "$journal" -mindepth 1 2>/dev/null | wc -l; }
 
 # ---- a create answered after the client gave up ----
