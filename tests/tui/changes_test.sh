@@ -22,7 +22,8 @@ file_row() { tmux_capture | grep -F -- "$1" | head -n 1; }
 # step KEY: moves in the file list and waits (bounded) until the diff shown is another file's,
 # so that on a loaded machine the search loops below do not step past the file they want.
 shown_diff() { tmux_capture | grep -m1 -o 'diff --git a/.*'; }
-_diff_is_not() { [ "$(shown_diff)" != "$1" ]; }
+# (a frame between two files may show no diff at all: wait for the next file's own)
+_diff_is_not() { local now; now=$(shown_diff); [ -n "$now" ] && [ "$now" != "$1" ]; }
 step() {
     local was
     was=$(shown_diff)
