@@ -4,6 +4,7 @@
 
 #include "core/net/http.h"
 #include "core/util/base64.h"
+#include "core/util/limits.h"
 #include "core/util/str.h"
 
 #include <stdio.h>
@@ -23,6 +24,7 @@ enum oc_kind {
     OC_TODOS,
     OC_CONFIG,  /* model_ready: the configured model */
     OC_CATALOG, /* model_ready: the catalog */
+    OC_LAST_TURN,
 };
 
 struct e2b_oc_call {
@@ -153,6 +155,7 @@ void e2b_oc_result_clear(e2b_oc_result *r)
     free(r->todos);
     free(r->session_id);
     free(r->message_id);
+    free(r->error);
     memset(r, 0, sizeof *r);
 }
 
@@ -170,6 +173,7 @@ static const char *kind_doing(enum oc_kind k)
     case OC_INTERRUPT: return "interrupting the agent";
     case OC_CONFIG: return "reading the agent's configuration";
     case OC_CATALOG: return "reading the agent's model catalog";
+    case OC_LAST_TURN: return "reading how the agent's last turn ended";
     default: return "reading the agent's todo list";
     }
 }
@@ -198,6 +202,7 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
     case OC_PERMISSIONS: return oc_parse_requests(api, false, root, res);
     case OC_QUESTIONS: return oc_parse_requests(api, true, root, res);
     case OC_TODOS: return oc_parse_todos(root, &res->todos, &res->ntodos);
+    case OC_LAST_TURN: return oc_parse_last_turn(api, root, res);
     case OC_NEW_SESSION: {
         json_t *s = api == 1 ? root : json_object_get(root, "data");
         res->session_id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
@@ -236,7 +241,7 @@ static bool needs_body(enum oc_kind k)
 {
     return k == OC_HEALTH || k == OC_SESSIONS || k == OC_ACTIVE || k == OC_PERMISSIONS ||
            k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION || k == OC_CONFIG ||
-           k == OC_CATALOG;
+           k == OC_CATALOG || k == OC_LAST_TURN;
 }
 
 static void prompt_send(struct e2b_oc_call *call, e2b_error **err);
@@ -333,7 +338,7 @@ static int call_send(struct e2b_oc_call *call, const char *method, const char *p
         .headers = hdrs,
         .body = body,
         .body_len = body ? strlen(body) : 0,
-        .max_body = 4u * 1024 * 1024,
+        .max_body = call->kind == OC_LAST_TURN ? E2B_AGENT_MESSAGE_BYTES : 4u * 1024 * 1024,
         .timeout_ms = c->timeout_ms,
         .connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
         .log_path = path,
@@ -537,6 +542,27 @@ e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_
             *err = e2b_error_new(E2B_ERR_INVALID, "no session");
     } else if (path) {
         call = start(c, OC_TODOS, "GET", path, NULL, done, ud, err);
+    } else if (err) {
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    free(sid);
+    free(path);
+    return call;
+}
+
+e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                              void *ud, e2b_error **err)
+{
+    char *sid = enc(session_id);
+    char *path = sid ? e2b_strfmt(c->api == 1 ? "/session/%s/message?limit=1"
+                                              : "/api/session/%s/message?limit=1&order=desc", sid)
+                     : NULL;
+    e2b_oc_call *call = NULL;
+    if (!session_id || !*session_id) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "no session");
+    } else if (path) {
+        call = start(c, OC_LAST_TURN, "GET", path, NULL, done, ud, err);
     } else if (err) {
         *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }

@@ -503,6 +503,8 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
             need |= WATCH_SNAPSHOT_TODOS;
     }
     free(before);
+    if (!w->synced && st->state == E2B_AGENT_IDLE && !w->in_turn && st->session_id)
+        watch_end_want(w, WATCH_END_PAST); /* (re)connected: how did the last turn end? */
     if (w->nactive && w->settle_tries >= 0 && w->in_turn)
         need |= WATCH_SETTLE;
     return need;
@@ -596,16 +598,29 @@ void watch_derive(e2b_agent_watch *w)
             set_str(&st->error, NULL);
         w->turn_interrupted = false;
     }
-    if (s == E2B_AGENT_IDLE && w->in_turn) {
+    if (busy_now && w->end_got)
+        w->end_got = false; /* read before the server said busy again: not this turn's end */
+    if (s == E2B_AGENT_IDLE && w->in_turn && !w->end_got) {
+        /* the turn seems over: "working" until its message says how it ended (watch_end.c) */
+        watch_end_want(w, WATCH_END_LIVE);
+        s = E2B_AGENT_WORKING;
+    } else if (s == E2B_AGENT_IDLE && w->in_turn) {
         w->in_turn = false;
-        st->last_end = w->turn_failed ? E2B_AGENT_END_FAILED
-                     : w->turn_interrupted ? E2B_AGENT_END_INTERRUPTED : E2B_AGENT_END_DONE;
+        e2b_agent_end seen = w->turn_failed ? E2B_AGENT_END_FAILED
+                           : w->turn_interrupted ? E2B_AGENT_END_INTERRUPTED : E2B_AGENT_END_DONE;
+        /* the message is the truth; the events stand when it said nothing */
+        st->last_end = w->end_result != E2B_AGENT_END_NONE ? w->end_result : seen;
+        if (w->end_result == E2B_AGENT_END_FAILED && w->end_error)
+            set_str(&st->error, w->end_error);
+        else if (st->last_end != E2B_AGENT_END_FAILED)
+            set_str(&st->error, NULL);
         st->idle_since_ms = watch_wall_ms();
         w->turn_failed = w->turn_interrupted = false;
+        w->end_got = false;
+        w->end_result = E2B_AGENT_END_NONE;
         w->settle_tries = 5; /* nothing more to wait for */
-    } else if (s == E2B_AGENT_IDLE && !st->idle_since_ms) {
-        st->idle_since_ms = watch_wall_ms();
     }
+    /* idle and no turn seen: idle_since_ms stays 0 (unknown) until the last message says */
     if (s == E2B_AGENT_IDLE && w->turn_failed && !w->in_turn) {
         /* a failure reported after the idle (v1 may order them so) */
         st->last_end = E2B_AGENT_END_FAILED;

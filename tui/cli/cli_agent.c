@@ -203,7 +203,13 @@ static void box_print(const struct agent_box *b)
     const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     e2b_agent_status_line(st, line, sizeof line);
     cli_clean(line, buf, sizeof buf);
-    printf("%s\t%s", b->rec.name, buf);
+    char ago[16] = "";
+    if (st->state == E2B_AGENT_IDLE)
+        e2b_agent_ago(st->idle_since_ms, (int64_t)time(NULL) * 1000, ago, sizeof ago);
+    if (*ago && !strncmp(buf, "idle", 4)) /* "idle 2m: failed: why" */
+        printf("%s\tidle %s%s", b->rec.name, ago, buf + 4);
+    else
+        printf("%s\t%s", b->rec.name, buf);
     if (st->session_id) {
         cli_clean(st->session_title, line, sizeof line);
         printf("\tsession %s \"%s\"", st->session_id, line);
