@@ -204,8 +204,11 @@ static void box_print(const struct agent_box *b)
     e2b_agent_status_line(st, line, sizeof line);
     cli_clean(line, buf, sizeof buf);
     char ago[16] = "";
-    if (st->state == E2B_AGENT_IDLE)
-        e2b_agent_ago(st->idle_since_ms, (int64_t)time(NULL) * 1000, ago, sizeof ago);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (st->state == E2B_AGENT_IDLE) /* (a box's clock a little ahead: "0s") */
+        e2b_agent_ago(st->idle_since_ms < now ? st->idle_since_ms : now, now, ago, sizeof ago);
     if (*ago && !strncmp(buf, "idle", 4)) /* "idle 2m: failed: why" */
         printf("%s\tidle %s%s", b->rec.name, ago, buf + 4);
     else
