@@ -528,20 +528,22 @@ e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_d
     return call;
 }
 
-e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
-                          void *ud, e2b_error **err)
+/* A GET of one session's route: /session/ID (v1) or /api/session/ID (v2), then the API's
+ * suffix. */
+static e2b_oc_call *session_get(e2b_oc_client *c, enum oc_kind kind, const char *v1_suffix,
+                                const char *v2_suffix, const char *session_id,
+                                e2b_oc_done_fn done, void *ud, e2b_error **err)
 {
     char *sid = enc(session_id);
-    /* v2 has no todo route in 1.18.33 (the web app answers it): an empty list comes back,
-     * and a later release that adds the route is read the same way */
-    char *path = sid ? e2b_strfmt(c->api == 1 ? "/session/%s/todo" : "/api/session/%s/todo", sid)
+    char *path = sid ? e2b_strfmt("%s/%s%s", c->api == 1 ? "/session" : "/api/session", sid,
+                                  c->api == 1 ? v1_suffix : v2_suffix)
                      : NULL;
     e2b_oc_call *call = NULL;
     if (!session_id || !*session_id) {
         if (err)
             *err = e2b_error_new(E2B_ERR_INVALID, "no session");
     } else if (path) {
-        call = start(c, OC_TODOS, "GET", path, NULL, done, ud, err);
+        call = start(c, kind, "GET", path, NULL, done, ud, err);
     } else if (err) {
         *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
@@ -550,25 +552,19 @@ e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_
     return call;
 }
 
+e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                          void *ud, e2b_error **err)
+{
+    /* v2 has no todo route in 1.18.33 (the web app answers it): an empty list comes back,
+     * and a later release that adds the route is read the same way */
+    return session_get(c, OC_TODOS, "/todo", "/todo", session_id, done, ud, err);
+}
+
 e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                               void *ud, e2b_error **err)
 {
-    char *sid = enc(session_id);
-    char *path = sid ? e2b_strfmt(c->api == 1 ? "/session/%s/message?limit=1"
-                                              : "/api/session/%s/message?limit=1&order=desc", sid)
-                     : NULL;
-    e2b_oc_call *call = NULL;
-    if (!session_id || !*session_id) {
-        if (err)
-            *err = e2b_error_new(E2B_ERR_INVALID, "no session");
-    } else if (path) {
-        call = start(c, OC_LAST_TURN, "GET", path, NULL, done, ud, err);
-    } else if (err) {
-        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    }
-    free(sid);
-    free(path);
-    return call;
+    return session_get(c, OC_LAST_TURN, "/message?limit=1", "/message?limit=1&order=desc",
+                       session_id, done, ud, err);
 }
 
 e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
