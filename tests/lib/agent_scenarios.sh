@@ -166,6 +166,11 @@ agent_scenarios() {
         if agent_until feat 30 "retrying"; then
             t_pass "v$api: --status shows retrying"
             t_contains "v$api: with the provider's message" "$(cat "$BOX_OUT")" "overloaded"
+            t_ok "v$api: and the attempt" grep -qE 'retrying \(attempt [1-9][0-9]*\)' "$BOX_OUT"
+            box_tui --status feat --json
+            if [ "$(jq -r '.boxes[0].state' "$BOX_OUT")" = retrying ]; then
+                t_ok "v$api: --status --json: when the next try is" jq -e '.boxes[0].retry.next | test("^20[0-9-]+T")' "$BOX_OUT"
+            fi
         else
             t_fail "v$api: --status shows retrying" "$(cat "$BOX_OUT")"
         fi

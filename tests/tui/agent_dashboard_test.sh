@@ -216,6 +216,8 @@ sleep 6
 t_eq "paused: the dashboard asks the box's server nothing for 6 s (no reconnect storm)" \
     "$(fl_count "^[A-Z]+ $E2B_BOX_PORT_HOST")" 0
 t_ok "and still shows it paused" row_paused
+box_tui --status feat
+t_contains "--status says paused too" "$(cat "$BOX_OUT")" "paused"
 fl_mark
 tmux_type r
 TMUX_WAIT_SECONDS=60 dash_check "r resumes it: the agent works on" "working"
