@@ -98,6 +98,8 @@ typedef struct e2b_oc_result {
     e2b_agent_end end;             /* last_turn: how it ended (NONE: not known, or no turn) */
     char *error;                   /* last_turn: FAILED: why, in the server's words */
     int64_t ended_ms;              /* last_turn: the server's time of its end, 0 unknown */
+    bool unfinished;               /* last_turn: the newest is the assistant's, its end not
+                                      written yet (a server may store it after the events) */
 } e2b_oc_result;
 
 typedef void (*e2b_oc_done_fn)(void *ud, e2b_oc_result *res, const e2b_error *err);
@@ -180,7 +182,7 @@ typedef struct e2b_oc_event {
     const char *type;        /* the server's own type name (bounded, sanitised) */
     const char *session_id;  /* or NULL */
     const char *key;         /* TEXT / TOOL: the part's or call's id */
-    const char *message_id;  /* TEXT, USER_MESSAGE: the message it belongs to, or NULL */
+    const char *message_id;  /* TEXT, USER_MESSAGE, STEP_ENDED: its message, or NULL */
     const char *text;
     bool whole;              /* TEXT: text is the whole text so far, not a delta */
     const char *tool, *state;

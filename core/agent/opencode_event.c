@@ -249,6 +249,7 @@ int e2b_oc_event_parse(int api, const char *json, size_t len, e2b_oc_event *out,
     } else if (is(type, "session.next.step.ended")) {
         out->kind = E2B_OC_EV_STEP_ENDED;
         out->finish = str_of(s, p, "finish", 32);
+        out->message_id = str_of(s, p, "assistantMessageID", E2B_AGENT_TEXT_MAX);
         usage_from(out, p);
     } else if (is(type, "session.next.step.failed")) {
         json_t *err = json_object_get(p, "error");

@@ -11,7 +11,8 @@
  * A finished turn ends with finish "stop"; a failed one with an error (v2 also finish
  * "error"); an interrupted one with v1's MessageAbortedError or v2's "Provider turn
  * interrupted" error; a rejected permission leaves the tool call in error and the message
- * unfinished (v1 finish "tool-calls", v2 no finish). */
+ * unfinished (v1 finish "tool-calls", v2 no finish). Read while the session is idle: a
+ * message between two steps of a turn says nothing known. */
 #include "core/agent/opencode_internal.h"
 
 #include <stdlib.h>
@@ -128,10 +129,12 @@ int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res)
         }
     } else if (finish && strcmp(finish, "tool-calls") && strcmp(finish, "error")) {
         res->end = E2B_AGENT_END_DONE; /* "stop", "length", … */
-    } else if (tool_error || (finish && !strcmp(finish, "tool-calls") && oc_int(time, "completed"))) {
-        /* the turn stopped after a tool call without answering: a rejected permission */
+    } else if (tool_error) {
+        /* the turn stopped at a tool call that failed, without answering: a rejected
+         * permission (v1 finish "tool-calls", v2 none) */
         res->end = E2B_AGENT_END_INTERRUPTED;
     }
-    /* else: no finish yet (still being written): not known */
+    /* else: no finish yet, or "tool-calls" (the next step may follow): not known */
+    res->unfinished = res->end == E2B_AGENT_END_NONE && !oc_int(time, "completed");
     return 0;
 }

@@ -8,11 +8,15 @@
  *   PAST  after each (re)connect, when idle: the end of the turn that ended before the watch
  *         looked, with the server's time of it; the status is not synced until it is read.
  * One request at a time (one message: bounded by E2B_AGENT_MESSAGE_BYTES), started from a
- * timer (never from inside the stream's own callback). */
+ * timer (never from inside the stream's own callback); a message whose end is not stored yet
+ * is read again a few times, 250 ms apart. */
 #include "core/agent/watch_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define END_TRIES 4      /* reads again of an end not written yet ... */
+#define END_AGAIN_MS 250 /* ... this far apart (then the events' end stands) */
 
 static bool same(const char *a, const char *b)
 {
@@ -25,6 +29,8 @@ static void set_str(char **dst, const char *src)
     free(*dst);
     *dst = n;
 }
+
+static void on_end_timer(void *ud);
 
 static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
 {
@@ -61,6 +67,14 @@ static void on_last_turn(void *ud, e2b_oc_result *res, const e2b_error *err)
         return;
     }
     w->end_again = false;
+    if (!err && res->unfinished && w->end_tries < END_TRIES && !w->paused) {
+        /* the server stores the turn's end a moment after it says so: read again soon */
+        w->end_tries++;
+        w->end_timer = e2b_loop_timer_add(w->loop, END_AGAIN_MS, on_end_timer, w);
+        if (w->end_timer)
+            return;
+    }
+    w->end_tries = 0;
     w->end_want = 0;
     end_apply(w, mode, err ? NULL : res);
     watch_changed(w);
@@ -103,6 +117,7 @@ void watch_end_stop(e2b_agent_watch *w)
     if (w->end_timer)
         e2b_loop_timer_cancel(w->loop, w->end_timer);
     w->end_timer = 0;
+    w->end_tries = 0;
     e2b_oc_cancel(w->end_call); /* its callback applies nothing known: the events' end */
     if (!w->end_call && w->end_want) {
         int mode = w->end_want;

@@ -72,11 +72,14 @@ struct e2b_agent_watch {
     int end_want;            /* WATCH_END_LIVE / WATCH_END_PAST: a read is due, or 0 */
     bool end_again;          /* the read in flight is of an older question: read again */
     bool end_got;            /* LIVE: read; watch_derive may now tell the turn's end */
+    bool end_clear;          /* the last step ended "stop" and nothing failed: no read needed */
+    char *step_msg;          /* the message of the last step that ended */
     e2b_agent_end end_result;
     char *end_error;
     char *end_msg;           /* the message whose end is told (a later read of it is no news) */
     e2b_oc_call *end_call;
     uint64_t end_timer;
+    int end_tries;           /* reads again of a message whose end is not written yet */
 
     /* v2: the session whose turn an event said ended (step ended with "stop"), and when
      * (monotonic ms): a snapshot just after may still say running; the event is trusted */

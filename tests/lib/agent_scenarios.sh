@@ -90,7 +90,7 @@ agent_scenarios() {
     box_tui --wait feat --timeout 90
     box_rc "v$api: text-only turn: --wait exit 0" 0
     box_tui --wait feat --timeout 30
-    box_rc "v$api: --wait again on the finished turn: exit 0 at once" 0
+    box_rc "v$api: --wait again on the finished turn: exit 0" 0
     t_contains "v$api: and it says the turn was done" "$(cat "$BOX_OUT")" "idle: done"
     box_tui --status feat
     agent_idle_as "done" "v$api: --status: idle, how long ago, done"
@@ -203,7 +203,7 @@ agent_scenarios() {
     fi
     # a process that starts after the failure reads it from the session's last message
     box_tui --wait feat --timeout 30
-    box_rc "v$api: --wait on a box whose last turn failed: exit 1 at once" 1
+    box_rc "v$api: --wait on a box whose last turn failed: exit 1" 1
     t_contains "v$api: with the provider's words" "$(cat "$BOX_ERR")" "$why"
     box_tui --status feat
     agent_idle_as "failed: " "v$api: --status: idle, how long ago, failed"

@@ -193,6 +193,9 @@ static void test_last_turn(void)
     CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"finish\":\"tool-calls\",\"time\":{\"completed\":"
                        "9}},\"parts\":[{\"type\":\"tool\",\"state\":{\"status\":\"error\",\"time\":{\"end\":8}}}]}]",
                     NULL, NULL) == E2B_AGENT_END_INTERRUPTED); /* a rejected permission */
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"finish\":\"tool-calls\",\"time\":{\"completed\":"
+                       "9}},\"parts\":[{\"type\":\"tool\",\"state\":{\"status\":\"completed\"}}]}]",
+                    NULL, NULL) == E2B_AGENT_END_NONE); /* between two steps */
 }
 
 static void test_status_line(void)
