@@ -193,6 +193,9 @@ t_ok "and the stream was drawn live (several frames)" test "$frames" -ge 3
 # e2b-local's pause SIGSTOPs every process of the sandbox (the model stops mid-stream, the
 # server with it) and its resume SIGCONTs them (tests/e2b-local/README.md), as E2B keeps a
 # paused sandbox's memory: the turn goes on after the resume.
+# (each scenario begins with the agent idle: on a loaded machine the fast stream above may
+# still be streaming, and a prompt then would only be queued behind it)
+wait_check "idle before the next task" 180 state_is idle
 agent_script "$id" '{"steps":[{"text":["pause-start ",{"repeat":"slow ","count":400}," pause-end"],"chunk_delay":0.15}]}'
 tmux_type m
 tmux_type "stream slowly"
@@ -232,6 +235,7 @@ n=$(fl_count "^GET $E2B_BOX_PORT_HOST[^ ]* /api/health ")
 t_ok "the resume reconnected with a few requests, not a storm (health asked $n times)" test "$n" -ge 1 -a "$n" -le 3
 
 # ---- i interrupts a hanging turn ----
+wait_check "idle before the next task" 180 state_is idle
 agent_script "$id" '{"steps":[{"text":"thinking...","hang":true}]}'
 tmux_type m
 tmux_type "take your time"
