@@ -241,6 +241,9 @@ tmux_type m
 tmux_type "take your time"
 tmux_keys C-d
 wait_check "the slow turn is working" 60 state_is working
+# (its first step has begun: a turn stopped before it leaves only the prompt, which a
+# dashboard started later cannot tell from a turn not yet answered)
+TMUX_WAIT_SECONDS=60 dash_check "the slow turn's text is drawn" "thinking..."
 tmux_type i
 wait_check "i interrupts it: idle again" 60 state_is idle
 dash_check "the interrupted turn ended interrupted (not done, not failed)" "idle: interrupted"
