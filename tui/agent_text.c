@@ -33,20 +33,7 @@ enum agent_tone agent_text_tone(const e2b_agent_status *st)
 
 void agent_text_ago(int64_t ms, int64_t now_ms, char *buf, size_t n)
 {
-    if (!n)
-        return;
-    buf[0] = '\0';
-    if (ms <= 0 || now_ms < ms)
-        return;
-    int64_t s = (now_ms - ms) / 1000;
-    if (s < 60)
-        snprintf(buf, n, "%llds", (long long)s);
-    else if (s < 3600)
-        snprintf(buf, n, "%lldm", (long long)(s / 60));
-    else if (s < 86400)
-        snprintf(buf, n, "%lldh", (long long)(s / 3600));
-    else
-        snprintf(buf, n, "%lldd", (long long)(s / 86400));
+    e2b_agent_ago(ms, now_ms, buf, n);
 }
 
 void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n)

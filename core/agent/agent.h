@@ -160,6 +160,10 @@ int e2b_agent_status_copy(e2b_agent_status *dst, const e2b_agent_status *src);
  * length written (truncated to fit; always NUL-terminated when sz > 0). */
 size_t e2b_agent_status_line(const e2b_agent_status *st, char *buf, size_t sz);
 
+/* How long ago wall-clock ms was: "12s", "3m", "2h", "4d"; "" when ms is 0 (unknown) or in
+ * the future. */
+void e2b_agent_ago(int64_t ms, int64_t now_ms, char *buf, size_t n);
+
 /* A string from the box made safe to keep: at most max bytes (cut at a UTF-8 boundary) and
  * sanitised (keep_newlines for assistant text). s NULL = "". New string; NULL out of memory.
  * tail: keep the last max bytes instead of the first. */

@@ -4,6 +4,7 @@
 
 #include "core/net/http.h"
 #include "core/util/base64.h"
+#include "core/util/limits.h"
 #include "core/util/str.h"
 
 #include <stdio.h>
@@ -23,6 +24,7 @@ enum oc_kind {
     OC_TODOS,
     OC_CONFIG,  /* model_ready: the configured model */
     OC_CATALOG, /* model_ready: the catalog */
+    OC_LAST_TURN,
 };
 
 struct e2b_oc_call {
@@ -153,6 +155,7 @@ void e2b_oc_result_clear(e2b_oc_result *r)
     free(r->todos);
     free(r->session_id);
     free(r->message_id);
+    free(r->error);
     memset(r, 0, sizeof *r);
 }
 
@@ -170,6 +173,7 @@ static const char *kind_doing(enum oc_kind k)
     case OC_INTERRUPT: return "interrupting the agent";
     case OC_CONFIG: return "reading the agent's configuration";
     case OC_CATALOG: return "reading the agent's model catalog";
+    case OC_LAST_TURN: return "reading how the agent's last turn ended";
     default: return "reading the agent's todo list";
     }
 }
@@ -198,6 +202,7 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
     case OC_PERMISSIONS: return oc_parse_requests(api, false, root, res);
     case OC_QUESTIONS: return oc_parse_requests(api, true, root, res);
     case OC_TODOS: return oc_parse_todos(root, &res->todos, &res->ntodos);
+    case OC_LAST_TURN: return oc_parse_last_turn(api, root, res);
     case OC_NEW_SESSION: {
         json_t *s = api == 1 ? root : json_object_get(root, "data");
         res->session_id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
@@ -236,7 +241,7 @@ static bool needs_body(enum oc_kind k)
 {
     return k == OC_HEALTH || k == OC_SESSIONS || k == OC_ACTIVE || k == OC_PERMISSIONS ||
            k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION || k == OC_CONFIG ||
-           k == OC_CATALOG;
+           k == OC_CATALOG || k == OC_LAST_TURN;
 }
 
 static void prompt_send(struct e2b_oc_call *call, e2b_error **err);
@@ -333,7 +338,7 @@ static int call_send(struct e2b_oc_call *call, const char *method, const char *p
         .headers = hdrs,
         .body = body,
         .body_len = body ? strlen(body) : 0,
-        .max_body = 4u * 1024 * 1024,
+        .max_body = call->kind == OC_LAST_TURN ? E2B_AGENT_MESSAGE_BYTES : 4u * 1024 * 1024,
         .timeout_ms = c->timeout_ms,
         .connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
         .log_path = path,
@@ -523,26 +528,43 @@ e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_d
     return call;
 }
 
-e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
-                          void *ud, e2b_error **err)
+/* A GET of one session's route: /session/ID (v1) or /api/session/ID (v2), then the API's
+ * suffix. */
+static e2b_oc_call *session_get(e2b_oc_client *c, enum oc_kind kind, const char *v1_suffix,
+                                const char *v2_suffix, const char *session_id,
+                                e2b_oc_done_fn done, void *ud, e2b_error **err)
 {
     char *sid = enc(session_id);
-    /* v2 has no todo route in 1.18.33 (the web app answers it): an empty list comes back,
-     * and a later release that adds the route is read the same way */
-    char *path = sid ? e2b_strfmt(c->api == 1 ? "/session/%s/todo" : "/api/session/%s/todo", sid)
+    char *path = sid ? e2b_strfmt("%s/%s%s", c->api == 1 ? "/session" : "/api/session", sid,
+                                  c->api == 1 ? v1_suffix : v2_suffix)
                      : NULL;
     e2b_oc_call *call = NULL;
     if (!session_id || !*session_id) {
         if (err)
             *err = e2b_error_new(E2B_ERR_INVALID, "no session");
     } else if (path) {
-        call = start(c, OC_TODOS, "GET", path, NULL, done, ud, err);
+        call = start(c, kind, "GET", path, NULL, done, ud, err);
     } else if (err) {
         *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
     free(sid);
     free(path);
     return call;
+}
+
+e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                          void *ud, e2b_error **err)
+{
+    /* v2 has no todo route in 1.18.33 (the web app answers it): an empty list comes back,
+     * and a later release that adds the route is read the same way */
+    return session_get(c, OC_TODOS, "/todo", "/todo", session_id, done, ud, err);
+}
+
+e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                              void *ud, e2b_error **err)
+{
+    return session_get(c, OC_LAST_TURN, "/message?limit=1", "/message?limit=1&order=desc",
+                       session_id, done, ud, err);
 }
 
 e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,

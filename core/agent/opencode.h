@@ -93,7 +93,13 @@ typedef struct e2b_oc_result {
     e2b_agent_todo *todos;         /* todos */
     size_t ntodos;
     char *session_id;              /* prompt: the session it went to (new or given) */
-    char *message_id;              /* prompt: the admitted message (v2), or NULL */
+    char *message_id;              /* prompt: the admitted message (v2); last_turn: the
+                                      newest message; or NULL */
+    e2b_agent_end end;             /* last_turn: how it ended (NONE: not known, or no turn) */
+    char *error;                   /* last_turn: FAILED: why, in the server's words */
+    int64_t ended_ms;              /* last_turn: the server's time of its end, 0 unknown */
+    bool unfinished;               /* last_turn: the newest is the assistant's, its end not
+                                      written yet (a server may store it after the events) */
 } e2b_oc_result;
 
 typedef void (*e2b_oc_done_fn)(void *ud, e2b_oc_result *res, const e2b_error *err);
@@ -133,6 +139,14 @@ e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_d
 e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                           void *ud, e2b_error **err);
 
+/* How session_id's last turn ended, from its newest message (one page of one message: v2
+ * /api/session/{id}/message?limit=1&order=desc, v1 /session/{id}/message?limit=1; a body over
+ * E2B_AGENT_MESSAGE_BYTES is an error): res->end DONE, INTERRUPTED (also a rejected
+ * permission) or FAILED with res->error; NONE when the newest message is the user's (the
+ * answer is still to come) or says nothing yet. res->ended_ms, res->message_id. */
+e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                              void *ud, e2b_error **err);
+
 /* v2 (1.18.33): whether the configured model (GET /config "model", "provider/id") is in the
  * model catalog yet (GET /api/model): a prompt sent before it is lost without an error. res->
  * healthy is true when it is listed, or when no model is configured; v1 always true. */
@@ -168,7 +182,7 @@ typedef struct e2b_oc_event {
     const char *type;        /* the server's own type name (bounded, sanitised) */
     const char *session_id;  /* or NULL */
     const char *key;         /* TEXT / TOOL: the part's or call's id */
-    const char *message_id;  /* TEXT, USER_MESSAGE: the message it belongs to, or NULL */
+    const char *message_id;  /* TEXT, USER_MESSAGE, STEP_ENDED: its message, or NULL */
     const char *text;
     bool whole;              /* TEXT: text is the whole text so far, not a delta */
     const char *tool, *state;

@@ -41,14 +41,10 @@ static void usage_from(e2b_oc_event *ev, json_t *o)
     ev->cost = json_is_number(cost) ? json_number_value(cost) : 0;
 }
 
-/* The error message of {"name","data":{"message"}} (v1) or {"type","message"} (v2). */
+/* The error's words (oc_error_text: the same as the REST read of the turn's end). */
 static const char *error_text(e2b_oc_event_scratch *s, json_t *err)
 {
-    const char *m = str_of(s, json_object_get(err, "data"), "message", E2B_AGENT_DETAIL_MAX);
-    if (!m)
-        m = str_of(s, err, "message", E2B_AGENT_DETAIL_MAX);
-    if (!m)
-        m = str_of(s, err, "name", E2B_AGENT_TEXT_MAX);
+    const char *m = keep(s, oc_error_text(err));
     return m ? m : "unknown error";
 }
 
@@ -166,10 +162,9 @@ int e2b_oc_event_parse(int api, const char *json, size_t len, e2b_oc_event *out,
         out->kind = E2B_OC_EV_SESSION_GONE;
     } else if (is(type, "session.error")) {
         json_t *err = json_object_get(p, "error");
-        const char *name = json_string_value(json_object_get(err, "name"));
         out->kind = E2B_OC_EV_FAILED;
         out->text = error_text(s, err);
-        if (name && is(name, "MessageAbortedError"))
+        if (oc_error_is_abort(err)) /* MessageAbortedError */
             out->finish = "aborted";
     } else if (is(type, "message.updated")) {
         json_t *info = json_object_get(p, "info");
@@ -254,10 +249,14 @@ int e2b_oc_event_parse(int api, const char *json, size_t len, e2b_oc_event *out,
     } else if (is(type, "session.next.step.ended")) {
         out->kind = E2B_OC_EV_STEP_ENDED;
         out->finish = str_of(s, p, "finish", 32);
+        out->message_id = str_of(s, p, "assistantMessageID", E2B_AGENT_TEXT_MAX);
         usage_from(out, p);
     } else if (is(type, "session.next.step.failed")) {
+        json_t *err = json_object_get(p, "error");
         out->kind = E2B_OC_EV_FAILED;
-        out->text = error_text(s, json_object_get(p, "error"));
+        out->text = error_text(s, err);
+        if (oc_error_is_abort(err))
+            out->finish = "aborted"; /* an interrupt: "Provider turn interrupted" */
     }
     if (!out->key && (out->kind == E2B_OC_EV_TEXT || out->kind == E2B_OC_EV_TOOL))
         out->kind = E2B_OC_EV_OTHER; /* nothing to file it under */

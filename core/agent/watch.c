@@ -21,6 +21,11 @@ static void changed(e2b_agent_watch *w)
         w->on_change(w->ud);
 }
 
+void watch_changed(e2b_agent_watch *w)
+{
+    changed(w);
+}
+
 /* ---- reconnecting ---- */
 
 static void on_retry_timer(void *ud)
@@ -338,6 +343,7 @@ static void stop_all(e2b_agent_watch *w)
     for (int i = 0; i < SNAP_N; i++)
         e2b_oc_cancel(w->snap_calls[i]);
     e2b_oc_stream_close(w->stream);
+    watch_end_stop(w);
 }
 
 void e2b_agent_watch_free(e2b_agent_watch *w)
@@ -350,6 +356,7 @@ void e2b_agent_watch_free(e2b_agent_watch *w)
     watch_snapshot_clear(w);
     e2b_agent_status_clear(&w->st);
     watch_state_free(w);
+    watch_end_free(w);
     /* the cancelled calls call back later from the loop and hold w as their ud: w stays
      * (a husk) until the last of them has ended (watch_cb_enter) */
     if (w->outstanding == 0)
@@ -373,7 +380,10 @@ bool watch_cb_enter(e2b_agent_watch *w)
 }
 
 const e2b_agent_status *e2b_agent_watch_status(const e2b_agent_watch *w) { return &w->st; }
-bool e2b_agent_watch_synced(const e2b_agent_watch *w) { return w->synced; }
+bool e2b_agent_watch_synced(const e2b_agent_watch *w)
+{
+    return w->synced && !w->end_want; /* and how the last turn ended is read */
+}
 e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w) { return w->client; }
 
 void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused)

@@ -21,6 +21,7 @@ struct watch_cmd {
     int pending, nstarted;
     e2b_error *err;
     char *session_id;
+    bool interrupt;          /* the turn ends interrupted, even before its first step */
     struct watch_cmd *next;
 };
 
@@ -65,6 +66,8 @@ static void on_cmd(void *ud, e2b_oc_result *res, const e2b_error *err)
     if (cmd->pending > 0)
         return;
     unlink_cmd(w, cmd);
+    if (cmd->interrupt && !cmd->err && w->in_turn)
+        w->turn_interrupted = true; /* (a turn stopped before a step says nothing itself) */
     watch_snapshot_soon(w, 0);
     if (cmd->done)
         cmd->done(cmd->ud, cmd->err ? NULL : cmd->session_id, cmd->err);
@@ -178,6 +181,7 @@ int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *u
     struct watch_cmd *cmd = cmd_new(w, done, ud, err);
     if (!cmd)
         return -1;
+    cmd->interrupt = true;
     for (size_t i = 0; i < w->nactive && cmd->nstarted < 8; i++)
         if (cmd_add(cmd, e2b_oc_interrupt(w->client, w->active[i].session_id, on_cmd, NEXT(cmd), err)))
             break;

@@ -68,6 +68,19 @@ struct e2b_agent_watch {
     size_t user_next;
 
     struct watch_cmd *cmds;  /* commands in flight */
+    /* the end of a turn, read from its session's newest message (watch_end.c) */
+    int end_want;            /* WATCH_END_LIVE / WATCH_END_PAST: a read is due, or 0 */
+    bool end_again;          /* the read in flight is of an older question: read again */
+    bool end_got;            /* LIVE: read; watch_derive may now tell the turn's end */
+    bool end_clear;          /* the last step ended "stop" and nothing failed: no read needed */
+    char *step_msg;          /* the message of the last step that ended */
+    e2b_agent_end end_result;
+    char *end_error;
+    char *end_msg;           /* the message whose end is told (a later read of it is no news) */
+    e2b_oc_call *end_call;
+    uint64_t end_timer;
+    int end_tries;           /* reads again of a message whose end is not written yet */
+
     /* v2: the session whose turn an event said ended (step ended with "stop"), and when
      * (monotonic ms): a snapshot just after may still say running; the event is trusted */
     char *ended_sid;
@@ -96,6 +109,16 @@ void watch_set_todos(e2b_agent_watch *w, const char *session_id, e2b_agent_todo 
 void watch_snapshot_clear(e2b_agent_watch *w);
 void watch_state_free(e2b_agent_watch *w);
 int64_t watch_wall_ms(void);
+
+/* watch_end.c: how a turn ended, from its newest message */
+enum { WATCH_END_LIVE = 1, /* the watch saw the turn end (its state is held until read) */
+       WATCH_END_PAST = 2  /* after a (re)connect: the turn that ended before we looked */ };
+void watch_end_want(e2b_agent_watch *w, int mode);
+void watch_end_stop(e2b_agent_watch *w);
+void watch_end_free(e2b_agent_watch *w);
+
+/* watch.c: derives the state and tells the owner */
+void watch_changed(e2b_agent_watch *w);
 
 /* watch_cmd.c */
 void watch_cmds_cancel(e2b_agent_watch *w);

@@ -320,6 +320,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         return WATCH_SNAPSHOT_NOW; /* not activity */
     case E2B_OC_EV_BUSY:
         active_set(w, sid, E2B_OC_BUSY, 0, NULL, 0);
+        w->end_clear = false; /* a step begins */
         if (same(w->ended_sid, sid))
             set_str(&w->ended_sid, NULL);
         break;
@@ -370,6 +371,10 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         break;
     }
     case E2B_OC_EV_STEP_ENDED:
+        /* a turn whose last step says "stop" ended done: its end needs no read */
+        w->end_clear = ev->finish && !same(ev->finish, "tool-calls") && !same(ev->finish, "error");
+        if (ev->message_id)
+            set_str(&w->step_msg, ev->message_id);
         if (ev->have_usage) {
             st->have_usage = true;
             st->tokens_input = ev->tokens_input;
@@ -503,6 +508,8 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
             need |= WATCH_SNAPSHOT_TODOS;
     }
     free(before);
+    if (!w->synced && st->state == E2B_AGENT_IDLE && !w->in_turn && st->session_id)
+        watch_end_want(w, WATCH_END_PAST); /* (re)connected: how did the last turn end? */
     if (w->nactive && w->settle_tries >= 0 && w->in_turn)
         need |= WATCH_SETTLE;
     return need;
@@ -595,17 +602,36 @@ void watch_derive(e2b_agent_watch *w)
         if (!w->turn_failed)
             set_str(&st->error, NULL);
         w->turn_interrupted = false;
+        w->end_clear = false;
     }
-    if (s == E2B_AGENT_IDLE && w->in_turn) {
+    if (busy_now && w->end_got)
+        w->end_got = false; /* read before the server said busy again: not this turn's end */
+    bool clear = w->end_clear && !w->turn_failed && !w->turn_interrupted;
+    if (s == E2B_AGENT_IDLE && w->in_turn && !w->end_got && !clear) {
+        /* the turn seems over, and the events do not say plainly how (a reject, an interrupt,
+         * a failure, or a snapshot ahead of the stream): "working" until its message says
+         * (watch_end.c) */
+        watch_end_want(w, WATCH_END_LIVE);
+        s = E2B_AGENT_WORKING;
+    } else if (s == E2B_AGENT_IDLE && w->in_turn) {
         w->in_turn = false;
-        st->last_end = w->turn_failed ? E2B_AGENT_END_FAILED
-                     : w->turn_interrupted ? E2B_AGENT_END_INTERRUPTED : E2B_AGENT_END_DONE;
+        e2b_agent_end seen = w->turn_failed ? E2B_AGENT_END_FAILED
+                           : w->turn_interrupted ? E2B_AGENT_END_INTERRUPTED : E2B_AGENT_END_DONE;
+        /* the message is the truth; the events stand when it said nothing */
+        st->last_end = w->end_result != E2B_AGENT_END_NONE ? w->end_result : seen;
+        if (w->end_result == E2B_AGENT_END_FAILED && w->end_error)
+            set_str(&st->error, w->end_error);
+        else if (st->last_end != E2B_AGENT_END_FAILED)
+            set_str(&st->error, NULL);
         st->idle_since_ms = watch_wall_ms();
+        if (clear && !w->end_got && w->step_msg)
+            set_str(&w->end_msg, w->step_msg); /* a later read of it is no news */
         w->turn_failed = w->turn_interrupted = false;
+        w->end_got = w->end_clear = false;
+        w->end_result = E2B_AGENT_END_NONE;
         w->settle_tries = 5; /* nothing more to wait for */
-    } else if (s == E2B_AGENT_IDLE && !st->idle_since_ms) {
-        st->idle_since_ms = watch_wall_ms();
     }
+    /* idle and no turn seen: idle_since_ms stays 0 (unknown) until the last message says */
     if (s == E2B_AGENT_IDLE && w->turn_failed && !w->in_turn) {
         /* a failure reported after the idle (v1 may order them so) */
         st->last_end = E2B_AGENT_END_FAILED;
@@ -639,6 +665,8 @@ void watch_state_free(e2b_agent_watch *w)
     active_clear(w);
     free(w->ended_sid);
     w->ended_sid = NULL;
+    free(w->step_msg);
+    w->step_msg = NULL;
     free(w->todo_session);
     w->todo_session = NULL;
     for (size_t i = 0; i < WATCH_USER_MSGS; i++) {

@@ -12,7 +12,8 @@
  * Fixed caps, kept where they apply (they bound memory, not work a user may want more of):
  *   a bundle header 4 MiB, one header line 4096 bytes (core/git/bundle.h); the Log pane's
  *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box); the
- *   Changes pane's reads from a box (core/live/live_changes.c), the E2B_CHANGES_* below.
+ *   Changes pane's reads from a box (core/live/live_changes.c), the E2B_CHANGES_* below; the
+ *   agent's newest message, read for how its last turn ended (E2B_AGENT_MESSAGE_BYTES).
  * Algorithms over untrusted input are linear (e.g. core/util/overlap.h) or bounded by a
  * cap above. Checked before use: a limit reached is an error that names the key to raise. */
 #ifndef E2B_LIMITS_H
@@ -28,6 +29,9 @@ enum {
     E2B_CHANGES_DIFF_BYTES = 1024 * 1024,
     E2B_CHANGES_DIFF_LINES = 40000,
 };
+
+/* One page of a session's messages read to tell how its last turn ended (core/agent). */
+enum { E2B_AGENT_MESSAGE_BYTES = 1024 * 1024 };
 
 typedef struct e2b_limits {
     uint64_t bundle_bytes;

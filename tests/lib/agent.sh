@@ -11,6 +11,12 @@
 #                            read again at each model request, restarting when it changed
 #   agent_model_log ID       the model's request log (one JSON line per request)
 #   agent_server_pid ID      the pid of the box's `opencode serve`
+#   agent_events_start ID API NAME FILE
+#                            reads the box's own event stream (v2 /api/event, v1 /event)
+#                            into FILE with curl through e2b-local's port proxy (the password
+#                            from the server's environment and the traffic token from
+#                            connect, given to curl on stdin, never in its argv);
+#                            agent_events_stop ends it
 AGENT_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 agent_setup() {
@@ -52,4 +58,30 @@ agent_server_pid() {
         fi
     done
     return 1
+}
+
+agent_events_start() {
+    local id=$1 path=/event pid pw port
+    [ "$2" = 2 ] && path=/api/event
+    pid=$(agent_server_pid "$id") || return 1
+    pw=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
+    [ -n "$pw" ] || return 1
+    port=$(jq -r 'if (.port // 0) > 0 then .port else 4096 end' "$XDG_STATE_HOME/e2b-tui/boxes/$3.json")
+    local host=$port-$id.localhost tok
+    # a private box's port needs its traffic token (connect tells it; a running box only
+    # has its timeout confirmed)
+    el_req POST "/v2/sandboxes/$id/connect" '{"timeout":600}' >/dev/null
+    tok=$(el_json '.trafficAccessToken // ""')
+    { printf 'user = "opencode:%s"\n' "$pw"; [ -n "$tok" ] && printf 'header = "e2b-traffic-access-token: %s"\n' "$tok"; } |
+        curl -sN -K - --resolve "$host:$E2B_LOCAL_PORT:127.0.0.1" "http://$host:$E2B_LOCAL_PORT$path" >"$4" 2>/dev/null &
+    AGENT_EV_PID=$!
+    # the stream is up once its first frame came
+    t_wait_until 20 grep -q server.connected "$4"
+}
+
+agent_events_stop() {
+    [ -n "${AGENT_EV_PID:-}" ] || return 0
+    kill "$AGENT_EV_PID" 2>/dev/null
+    wait "$AGENT_EV_PID" 2>/dev/null
+    AGENT_EV_PID=
 }

@@ -14,6 +14,11 @@ agent_until() {
     done
 }
 
+# agent_idle_as WANT NAME: the last --status output says idle, how long ago, then WANT.
+agent_idle_as() {
+    if grep -qE "^feat	idle [0-9]+[smhd]: $1" "$BOX_OUT"; then t_pass "$2"; else t_fail "$2" "$(head -c 400 "$BOX_OUT")"; fi
+}
+
 agent_scenarios() {
     local api=$1 id out sid sid2 pid
     agent_setup "$api" || return 1
@@ -67,8 +72,11 @@ agent_scenarios() {
     box_rc "v$api: --reply reject: exit 0" 0
     box_tui --wait feat --timeout 90
     box_rc "v$api: --wait after reject: exit 0" 0
-    # (how a turn ended is known to a process that saw it end: here it ended before --wait)
-    t_contains "v$api: a rejected turn ends" "$(cat "$BOX_OUT")" "idle"
+    # (the turn may end before --wait starts: a process that never saw it end reads how it
+    # ended from the session's newest message)
+    t_contains "v$api: a rejected turn ends interrupted" "$(cat "$BOX_OUT")" "idle: interrupted"
+    box_tui --status feat
+    agent_idle_as "interrupted" "v$api: --status after the reject: idle, how long ago, interrupted"
 
     # ---- a text-only turn in a new session, the prompt from stdin ----
     agent_script "$id" '{"steps":[{"text":"Hello from the scripted model."}]}'
@@ -81,8 +89,14 @@ agent_scenarios() {
     t_ok "v$api: not the first session" test "$sid2" != "$sid"
     box_tui --wait feat --timeout 90
     box_rc "v$api: text-only turn: --wait exit 0" 0
+    box_tui --wait feat --timeout 30
+    box_rc "v$api: --wait again on the finished turn: exit 0" 0
+    t_contains "v$api: and it says the turn was done" "$(cat "$BOX_OUT")" "idle: done"
+    box_tui --status feat
+    agent_idle_as "done" "v$api: --status: idle, how long ago, done"
     box_tui --status feat --json
     t_eq "v$api: the active session is the new one" "$(jq -r '.boxes[0].session.id' "$BOX_OUT")" "$sid2"
+    t_eq "v$api: --status --json: last_end done" "$(jq -r '.boxes[0].last_end' "$BOX_OUT")" "done"
 
     # ---- hostile text from the model: escapes, bidi, a 100 KB line ----
     agent_script "$id" '{"title":"\u001b]0;pwned\u0007T\u202eitle","steps":[{"text":["\u001b[2J\u001b[31mred\u001b]52;c;Zm9v\u0007 \u202eevil\u202c ", {"repeat":"x","count":100000}, "\u0000end"]},{"text":"ok"}]}'
@@ -108,6 +122,7 @@ agent_scenarios() {
     box_rc "v$api: --interrupt: exit 0" 0
     box_tui --wait feat --timeout 90
     box_rc "v$api: --wait after the interrupt: exit 0" 0
+    t_contains "v$api: an interrupted turn ends interrupted (not failed, not done)" "$(cat "$BOX_OUT")" "idle: interrupted"
 
     # ---- the event stream dropped by a fault while a request waits: reconnected, shown once ----
     agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"echo dropped > d.txt","description":"d"}},{"text":"ok"}]}'
@@ -125,7 +140,25 @@ agent_scenarios() {
     box_rc "v$api: after the drop the turn finishes: exit 0" 0
 
     # ---- a provider error: retrying, then failed ----
-    agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"the provider is overloaded"},"delay":3},{"error":{"status":400,"type":"invalid_request_error","message":"scripted failure"},"delay":6,"times":20}]}'
+    local mark events why=overloaded
+    if [ "$api" = 1 ]; then
+        why="scripted failure" # the retry's answer
+        agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"the provider is overloaded"},"delay":3},{"error":{"status":400,"type":"invalid_request_error","message":"scripted failure"},"delay":6,"times":20}]}'
+    else
+        # v2 (1.18.33) has no retry state to show: its loop does not retry, and the
+        # provider's own client retries a 5xx twice before the step begins, unseen. Seen on
+        # its /api/event for three 500s: session.next.prompt.admitted, session.next.prompted,
+        # session.next.step.started, session.next.step.failed {"error":{"type":"unknown",
+        # "message":"Provider request failed with HTTP 500: {…overloaded…}"}}; no
+        # session.next.retried (its /doc defines one) and /api/session/active only ever says
+        # {"type":"running"}. So checked here: the stream says exactly that, the model was
+        # asked three times, the state is never "retrying", and the turn fails with the
+        # provider's words (a fourth request would have been answered and the turn done).
+        agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"the provider is overloaded"},"delay":1,"times":3},{"text":"recovered"}]}'
+        mark=$(agent_model_log "$id" | wc -l)
+        events=$T_TMP/events.v2
+        agent_events_start "$id" 2 feat "$events" || t_fail "v$api: the event stream is read" "no first frame in 20 s: $(head -c 300 "$events")"
+    fi
     box_tui --prompt feat "fail please"
     box_rc "v$api: failing turn: --prompt exit 0" 0
     if [ "$api" = 1 ]; then
@@ -133,14 +166,48 @@ agent_scenarios() {
         if agent_until feat 30 "retrying"; then
             t_pass "v$api: --status shows retrying"
             t_contains "v$api: with the provider's message" "$(cat "$BOX_OUT")" "overloaded"
+            t_ok "v$api: and the attempt" grep -qE 'retrying \(attempt [1-9][0-9]*\)' "$BOX_OUT"
+            box_tui --status feat --json
+            if [ "$(jq -r '.boxes[0].state' "$BOX_OUT")" = retrying ]; then
+                t_ok "v$api: --status --json: when the next try is" jq -e '.boxes[0].retry.next | test("^20[0-9-]+T")' "$BOX_OUT"
+            fi
         else
             t_fail "v$api: --status shows retrying" "$(cat "$BOX_OUT")"
         fi
+    else
+        local seen="" end=$((SECONDS + 60))
+        while [ "$SECONDS" -lt "$end" ]; do
+            box_tui --status feat
+            seen+=$(cut -f2 "$BOX_OUT" | head -n 1)$'\n'
+            grep -q "idle.*failed" "$BOX_OUT" && break
+            sleep 0.3
+        done
+        t_not_contains "v$api: the state is never retrying (v2 says no retry)" "$seen" "retrying"
+        t_contains "v$api: it fails with the provider's words" "$seen" "failed: Provider request failed with HTTP 500: the provider is overloaded"
     fi
-    # --wait from before the failure (the model answers after 3 s, then 6 s)
+    # --wait from before the failure (v1: the model answers after 3 s, then 6 s)
     box_tui --wait feat --timeout 120
     box_rc "v$api: --wait on a failed turn: exit 1" 1
     t_contains "v$api: --wait tells the error" "$(cat "$BOX_ERR")" "failed"
+    if [ "$api" = 2 ]; then
+        agent_events_stop
+        t_eq "v$api: the model was asked three times (the provider client's retries)" \
+            "$(agent_model_log "$id" | tail -n +"$((mark + 1))" | grep -c '"title": false, "step": 0,')" 3
+        t_eq "v$api: and never a fourth (no retry by the server)" \
+            "$(agent_model_log "$id" | tail -n +"$((mark + 1))" | grep -c '"step": 1,')" 0
+        t_ok "v$api: the event stream was read" grep -q '"server.connected"' "$events"
+        t_ok "v$api: the stream says the step failed with the provider's message" \
+            grep -q '"session.next.step.failed".*overloaded' "$events"
+        t_ok "v$api: and has no retry event" sh -c "! grep -q 'session.next.retried' '$events'"
+        rm -f "$events"
+    fi
+    # a process that starts after the failure reads it from the session's last message
+    box_tui --wait feat --timeout 30
+    box_rc "v$api: --wait on a box whose last turn failed: exit 1" 1
+    t_contains "v$api: with the provider's words" "$(cat "$BOX_ERR")" "$why"
+    box_tui --status feat
+    agent_idle_as "failed: " "v$api: --status: idle, how long ago, failed"
+    t_contains "v$api: --status tells the error" "$(cat "$BOX_OUT")" "$why"
 
     # ---- the server killed mid-turn: server down ----
     agent_script "$id" '{"steps":[{"text":"long...","hang":true,"times":50}]}'

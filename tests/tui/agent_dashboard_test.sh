@@ -12,6 +12,7 @@
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
 if ! command -v opencode >/dev/null || ! command -v python3 >/dev/null; then
     t_fail "agent dashboard test" "needs opencode (npm install -g opencode-ai@1.18.33, see .ci/npm-globals) and python3"
     t_finish
@@ -24,6 +25,7 @@ box_tui --up feat
 box_rc "a box with the real OpenCode server is up" 0
 id=$(box_sandbox_of feat)
 note=$(box_root "$id")$BOX_REPO/note.txt
+E2B_BOX_PORT_HOST=4096-$id # how e2b-local's log names the requests to the box's server
 # wait_check NAME SECONDS CMD...: passes once CMD succeeds within SECONDS.
 wait_check() {
     local name=$1 secs=$2
@@ -116,6 +118,7 @@ tmux_type n
 dash_check_gone "n rejects: the request goes" "WAITING FOR YOU"
 TMUX_WAIT_SECONDS=60 dash_check "the rejected tool call ends in error" "tool bash [error]"
 wait_check "the agent is idle again" 60 state_is idle
+dash_check "the rejected turn ended interrupted (not done)" "idle: interrupted"
 t_ok "nothing was removed" test -e "$(box_root "$id")$BOX_REPO/src/main.c"
 
 
@@ -182,18 +185,74 @@ t_ok "at most 13 frames a second on average while ~15,000 deltas (48 bytes each)
 t_ok "and never more than 20 in one second (busiest: ${busiest:-0})" test "${busiest:-0}" -le 20
 t_ok "and the stream was drawn live (several frames)" test "$frames" -ge 3
 
+# ---- the box paused mid-turn, then resumed ----
+# e2b-local's pause SIGSTOPs every process of the sandbox (the model stops mid-stream, the
+# server with it) and its resume SIGCONTs them (tests/e2b-local/README.md), as E2B keeps a
+# paused sandbox's memory: the turn goes on after the resume.
+# (each scenario begins with the agent idle: on a loaded machine the fast stream above may
+# still be streaming, and a prompt then would only be queued behind it)
+wait_check "idle before the next task" 180 state_is idle
+agent_script "$id" '{"steps":[{"text":["pause-start ",{"repeat":"slow ","count":400}," pause-end"],"chunk_delay":0.15}]}'
+tmux_type m
+tmux_type "stream slowly"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=60 dash_check "the slow stream is drawn" "pause-start"
+t_not_contains "mid-turn: its end has not come yet" "$(tmux_capture)" "pause-end"
+tmux_keys Escape
+dash_check_gone "back to the list" "AGENT  feat"
+tmux_keys Escape # the :waiting filter of above goes
+row_shown() { [ -n "$(row)" ]; }
+wait_check "the box's row is listed (and selected: the only box)" 10 row_shown
+# paused: the box's row, in its STATE and AGENT cells
+row_paused() { [ "$(row | grep -o paused | wc -l)" -ge 2 ]; }
+server_stopped() { case $(ps -o stat= -p "$(agent_server_pid "$id")" 2>/dev/null) in T*) return 0 ;; esac; return 1; }
+tmux_type s
+wait_check "s pauses the box mid-turn: its row says paused" 30 row_paused
+t_ok "the box's server is stopped, not gone (e2b-local freezes it)" server_stopped
+sleep 1
+fl_mark
+sleep 6
+t_eq "paused: the dashboard asks the box's server nothing for 6 s (no reconnect storm)" \
+    "$(fl_count "^[A-Z]+ $E2B_BOX_PORT_HOST")" 0
+t_ok "and still shows it paused" row_paused
+box_tui --status feat
+t_contains "--status says paused too" "$(cat "$BOX_OUT")" "paused"
+fl_mark
+tmux_type r
+TMUX_WAIT_SECONDS=60 dash_check "r resumes it: the agent works on" "working"
+tmux_keys Enter
+dash_check "the Agent pane again" "AGENT  feat ($id)"
+TMUX_WAIT_SECONDS=90 dash_check "the stream goes on to its end after the resume" "pause-end"
+TMUX_WAIT_SECONDS=60 dash_check "and the turn ends, done" "idle: done"
+screen=$(tmux_capture)
+t_eq "its text is shown once (nothing twice after the reconnect)" "$(grep -o 'pause-start' <<<"$screen" | wc -l)" 1
+t_eq "and its end once" "$(grep -o 'pause-end' <<<"$screen" | wc -l)" 1
+n=$(fl_count "^GET $E2B_BOX_PORT_HOST[^ ]* /api/health ")
+t_ok "the resume reconnected with a few requests, not a storm (health asked $n times)" test "$n" -ge 1 -a "$n" -le 3
+
 # ---- i interrupts a hanging turn ----
+wait_check "idle before the next task" 180 state_is idle
 agent_script "$id" '{"steps":[{"text":"thinking...","hang":true}]}'
 tmux_type m
 tmux_type "take your time"
 tmux_keys C-d
 wait_check "the slow turn is working" 60 state_is working
+# (its first step has begun: a turn stopped before it leaves only the prompt, which a
+# dashboard started later cannot tell from a turn not yet answered)
+TMUX_WAIT_SECONDS=60 dash_check "the slow turn's text is drawn" "thinking..."
 tmux_type i
 wait_check "i interrupts it: idle again" 60 state_is idle
+dash_check "the interrupted turn ended interrupted (not done, not failed)" "idle: interrupted"
 
 tmux_keys Escape
 dash_check_gone "Esc closes the Agent pane" "AGENT  feat"
 tm pipe-pane -t t
 dash_quit "quits cleanly after the agent tests"
+
+# ---- a dashboard started after the turn ended reads how it ended ----
+DASH_CWD=$BOX_REPO dash_start 140 44 -- --refresh 1
+TMUX_WAIT_SECONDS=60 dash_check "the row of a dashboard started later says how the last turn ended" "interrupted"
+t_ok "in the box's AGENT cell, with how long ago" grep -qE 'idle (<1m|[0-9]+m) interrupted' <<<"$(row)"
+dash_quit "quits cleanly"
 box_tui --kill feat --force # the agent's work is not pulled
 t_finish

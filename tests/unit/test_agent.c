@@ -2,6 +2,7 @@
  * APIs on frames as 1.18.33 sends them, and the status line. */
 #include "core/agent/agent.h"
 #include "core/agent/opencode.h"
+#include "core/agent/opencode_internal.h"
 #include "core/agent/sse.h"
 #include "tests/lib/harness.h"
 
@@ -115,6 +116,88 @@ static void test_event_v1_status_and_hostile_text(void)
     e2b_oc_event_scratch_clear(&s);
 }
 
+/* v2's interrupt is a failed step in words only; the provider's own message is unwrapped. */
+static void test_event_v2_step_failed(void)
+{
+    const char *j = "{\"type\":\"session.next.step.failed\",\"data\":{\"sessionID\":\"ses_1\","
+                    "\"error\":{\"type\":\"unknown\",\"message\":\"Provider turn interrupted\"}}}";
+    e2b_oc_event ev;
+    e2b_oc_event_scratch s;
+    CHECK(e2b_oc_event_parse(2, j, strlen(j), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_FAILED);
+    CHECK_STR_EQ(ev.finish, "aborted");
+    e2b_oc_event_scratch_clear(&s);
+    const char *f = "{\"type\":\"session.next.step.failed\",\"data\":{\"sessionID\":\"ses_1\","
+                    "\"error\":{\"type\":\"unknown\",\"message\":\"Provider request failed with HTTP 500: "
+                    "{\\\"error\\\": {\\\"message\\\": \\\"over\\\\u001bloaded\\\", \\\"type\\\": \\\"server_error\\\"}}\"}}}";
+    CHECK(e2b_oc_event_parse(2, f, strlen(f), &ev, &s) == 0);
+    CHECK(ev.kind == E2B_OC_EV_FAILED);
+    CHECK(!ev.finish);
+    CHECK(ev.text && !strchr(ev.text, 0x1b));
+    CHECK(ev.text && !strncmp(ev.text, "Provider request failed with HTTP 500: over", 43));
+    e2b_oc_event_scratch_clear(&s);
+}
+
+/* How a turn ended, from newest messages as 1.18.33 answers them. */
+static e2b_agent_end last_turn(int api, const char *body, char **error, int64_t *ended)
+{
+    json_error_t je;
+    json_t *root = json_loads(body, 0, &je);
+    e2b_oc_result res = {0};
+    int rc = oc_parse_last_turn(api, root, &res);
+    json_decref(root);
+    e2b_agent_end end = rc ? (e2b_agent_end)-1 : res.end;
+    if (error)
+        *error = res.error ? strdup(res.error) : NULL;
+    if (ended)
+        *ended = res.ended_ms;
+    e2b_oc_result_clear(&res);
+    return end;
+}
+
+static void test_last_turn(void)
+{
+    char *err = NULL;
+    int64_t at = 0;
+    /* v2: done, failed, interrupted, a rejected permission, the user's message newest */
+    CHECK(last_turn(2, "{\"data\":[{\"id\":\"msg_2\",\"type\":\"assistant\",\"finish\":\"stop\","
+                       "\"time\":{\"created\":10,\"completed\":20}}]}", NULL, &at) == E2B_AGENT_END_DONE);
+    CHECK(at == 20);
+    CHECK(last_turn(2, "{\"data\":[{\"type\":\"assistant\",\"finish\":\"error\",\"error\":{\"type\":"
+                       "\"unknown\",\"message\":\"quota\\u001b[2J gone\"},\"time\":{\"created\":10}}]}",
+                    &err, &at) == E2B_AGENT_END_FAILED);
+    CHECK(err && !strchr(err, 0x1b) && strstr(err, "gone"));
+    CHECK(at == 10);
+    free(err);
+    CHECK(last_turn(2, "{\"data\":[{\"type\":\"assistant\",\"finish\":\"error\",\"error\":{\"type\":"
+                       "\"unknown\",\"message\":\"Provider turn interrupted\"}}]}", NULL, NULL) ==
+          E2B_AGENT_END_INTERRUPTED);
+    CHECK(last_turn(2, "{\"data\":[{\"type\":\"assistant\",\"time\":{\"created\":10},\"content\":[{\"type\":"
+                       "\"tool\",\"state\":{\"status\":\"error\"},\"time\":{\"completed\":30}}]}]}",
+                    NULL, &at) == E2B_AGENT_END_INTERRUPTED);
+    CHECK(at == 30);
+    CHECK(last_turn(2, "{\"data\":[{\"type\":\"user\",\"text\":\"hi\"}]}", NULL, NULL) == E2B_AGENT_END_NONE);
+    CHECK(last_turn(2, "{\"data\":[]}", NULL, NULL) == E2B_AGENT_END_NONE);
+    CHECK(last_turn(2, "{\"data\":[{\"type\":\"assistant\",\"content\":[]}]}", NULL, NULL) ==
+          E2B_AGENT_END_NONE); /* still being written */
+    CHECK(last_turn(2, "[1]", NULL, NULL) == (e2b_agent_end)-1);
+    /* v1: the last of the page is the newest */
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"user\"}},{\"info\":{\"role\":\"assistant\",\"finish\":"
+                       "\"stop\",\"time\":{\"completed\":5}}}]", NULL, NULL) == E2B_AGENT_END_DONE);
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"error\":{\"name\":\"APIError\",\"data\":"
+                       "{\"message\":\"scripted failure\"}}}}]", &err, NULL) == E2B_AGENT_END_FAILED);
+    CHECK_STR_EQ(err, "scripted failure");
+    free(err);
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"error\":{\"name\":\"MessageAbortedError\","
+                       "\"data\":{\"message\":\"Aborted\"}}}}]", NULL, NULL) == E2B_AGENT_END_INTERRUPTED);
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"finish\":\"tool-calls\",\"time\":{\"completed\":"
+                       "9}},\"parts\":[{\"type\":\"tool\",\"state\":{\"status\":\"error\",\"time\":{\"end\":8}}}]}]",
+                    NULL, NULL) == E2B_AGENT_END_INTERRUPTED); /* a rejected permission */
+    CHECK(last_turn(1, "[{\"info\":{\"role\":\"assistant\",\"finish\":\"tool-calls\",\"time\":{\"completed\":"
+                       "9}},\"parts\":[{\"type\":\"tool\",\"state\":{\"status\":\"completed\"}}]}]",
+                    NULL, NULL) == E2B_AGENT_END_NONE); /* between two steps */
+}
+
 static void test_status_line(void)
 {
     e2b_agent_request r = {.id = "per_1", .summary = "bash: rm -rf build"};
@@ -160,6 +243,8 @@ int main(void)
     RUN(test_sse_bounds);
     RUN(test_event_v2_permission);
     RUN(test_event_v1_status_and_hostile_text);
+    RUN(test_event_v2_step_failed);
+    RUN(test_last_turn);
     RUN(test_status_line);
     RUN(test_text_bounds);
     return harness_finish();

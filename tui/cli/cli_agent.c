@@ -203,7 +203,16 @@ static void box_print(const struct agent_box *b)
     const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     e2b_agent_status_line(st, line, sizeof line);
     cli_clean(line, buf, sizeof buf);
-    printf("%s\t%s", b->rec.name, buf);
+    char ago[16] = "";
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (st->state == E2B_AGENT_IDLE) /* (a box's clock a little ahead: "0s") */
+        e2b_agent_ago(st->idle_since_ms < now ? st->idle_since_ms : now, now, ago, sizeof ago);
+    if (*ago && !strncmp(buf, "idle", 4)) /* "idle 2m: failed: why" */
+        printf("%s\tidle %s%s", b->rec.name, ago, buf + 4);
+    else
+        printf("%s\t%s", b->rec.name, buf);
     if (st->session_id) {
         cli_clean(st->session_title, line, sizeof line);
         printf("\tsession %s \"%s\"", st->session_id, line);
@@ -458,7 +467,8 @@ static int cli_interrupt(cli_ctx *c)
 /* ---- --wait ---- */
 
 /* An idle box that was never seen working is given this long to start (a prompt sent just
- * before --wait may not have begun its turn yet). */
+ * before --wait may not have begun its turn yet; a server may look idle between a turn's
+ * steps): then how its last turn ended (read from its newest message) decides. */
 #define IDLE_GRACE_MS 2000
 
 static int cli_wait(cli_ctx *c)
@@ -471,9 +481,12 @@ static int cli_wait(cli_ctx *c)
     }
     int64_t start = e2b_now_ms();
     int64_t end = c->args->timeout_s > 0 ? start + (int64_t)c->args->timeout_s * 1000 : 0;
+    bool seen_turn = false;
     for (;;) {
         const e2b_agent_status *st = e2b_agent_watch_status(b.w);
         int64_t now = e2b_now_ms();
+        if (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_RETRYING)
+            seen_turn = true;
         if (st->state == E2B_AGENT_WAITING && e2b_agent_watch_synced(b.w)) {
             char buf[1200];
             cli_clean(st->requests[0].summary, buf, sizeof buf);
@@ -483,7 +496,7 @@ static int cli_wait(cli_ctx *c)
             break;
         }
         if (st->state == E2B_AGENT_IDLE && e2b_agent_watch_synced(b.w) &&
-            (st->last_end != E2B_AGENT_END_NONE || now - start >= IDLE_GRACE_MS)) {
+            ((seen_turn && st->last_end != E2B_AGENT_END_NONE) || now - start >= IDLE_GRACE_MS)) {
             if (st->last_end == E2B_AGENT_END_FAILED) {
                 char buf[1200];
                 cli_clean(st->error ? st->error : "", buf, sizeof buf);
