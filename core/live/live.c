@@ -55,6 +55,7 @@ e2b_live *e2b_live_new(const e2b_live_options *o, char *why, size_t whysz)
     if (whysz)
         why[0] = '\0';
     load_config(m, o, why, whysz);
+    m->keystore_flag = o->keystore;
     m->have_api_key = m->cfg.api_key && *m->cfg.api_key;
     m->next_op_id = 1;
     return m;

@@ -6,6 +6,7 @@
 #include "core/live/live_internal.h"
 
 #include "core/agent/watch.h"
+#include "core/box/box.h"
 #include "core/box/records.h"
 #include "core/util/str.h"
 #include "keystore/keystore.h"
@@ -231,8 +232,8 @@ static void open_store(e2b_live *m)
     struct live_agents *a = m->agents;
     if (store(m) || a->open_job)
         return;
-    const char *env = getenv("E2B_TUI_KEYSTORE");
-    ks_select sel = {.env = env && *env ? env : NULL, .config = m->cfg.keystore};
+    /* --keystore, then E2B_TUI_KEYSTORE, then the file, as in every mode */
+    ks_select sel = e2b_keystore_choice(m->keystore_flag, &m->cfg);
     ks_error kerr = {0};
     a->open_job = keystore_job_open(&sel, 10000, wake, m, &kerr);
 }

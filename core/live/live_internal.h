@@ -17,6 +17,7 @@ struct live_sub {
 
 struct e2b_live {
     e2b_config cfg;
+    const char *keystore_flag; /* --keystore (argv, borrowed), NULL when not given */
     bool have_api_key;
     e2b_loop *loop;
     e2b_client *client;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/box/box.h"
 #include "core/box/snap_records.h"
 #include "core/util/log.h"
 #include "keystore/keystore.h"
@@ -353,8 +354,8 @@ static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {
-        const char *env = getenv("E2B_TUI_KEYSTORE");
-        ks_select sel = {.env = env && *env ? env : NULL, .config = m->cfg.keystore};
+        /* --keystore, then E2B_TUI_KEYSTORE, then the file, as in every mode */
+        ks_select sel = e2b_keystore_choice(m->keystore_flag, &m->cfg);
         ks_error kerr = {0};
         m->ks_job = keystore_job_open(&sel, 10000, wake_store, m, &kerr);
         if (!m->ks_job) {
