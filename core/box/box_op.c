@@ -98,6 +98,7 @@ static void op_release(e2b_box_op *op)
     free(op->health_url);
     e2b_error_free(op->server_err);
     e2b_error_free(op->pull_err);
+    box_up_extract_clear(op);
     free(op->out);
     free(op->errout);
     free(op->bundle_path);
@@ -167,6 +168,7 @@ void e2b_box_op_cancel(e2b_box_op *op)
         e2b_http_cancel(op->http);
     if (op->probe)
         e2b_http_cancel(op->probe);
+    box_up_extract_cancel(op);
 }
 
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
@@ -282,7 +284,11 @@ static int run_on_event(void *ud, const e2b_process_event *ev)
     e2b_box_op *op = ud;
     switch (ev->type) {
     case E2B_PROC_START: op->proc_started = 1; break;
-    case E2B_PROC_STDOUT: append(&op->out, &op->out_len, ev->data, ev->len); break;
+    case E2B_PROC_STDOUT:
+        append(&op->out, &op->out_len, ev->data, ev->len);
+        if (op->out_watch)
+            op->out_watch(op);
+        break;
     case E2B_PROC_STDERR: append(&op->errout, &op->err_len, ev->data, ev->len); break;
     case E2B_PROC_END:
         op->proc_ended = 1;
@@ -310,7 +316,14 @@ static void run_done(void *ud, const e2b_error *err)
 
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then)
 {
+    return box_op_run_watch(op, ev, spec, NULL, then);
+}
+
+int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
+                     void (*watch)(e2b_box_op *op), box_step_fn then)
+{
     e2b_error *err = NULL;
+    op->out_watch = watch;
     free(op->out);
     free(op->errout);
     op->out = op->errout = NULL;
@@ -379,12 +392,17 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b
     return r;
 }
 
-/* The wait before the next probe: 50 ms, doubling up to 500 ms. A server that is up at
- * once is seen at once; a slow one costs at most two requests a second. */
+/* The wait before the next probe: 50 ms, then 100 ms for the first 10 s of the wait (the
+ * OpenCode server takes 1.5-3 s to listen; a wait of up to 500 ms cost a quarter of a
+ * second on average once it did), then doubling up to 500 ms: a slow one costs at most
+ * two requests a second. */
+#define HEALTH_FAST_MS 10000
 static long health_backoff(e2b_box_op *op)
 {
     long d = op->health_delay_ms ? op->health_delay_ms * 2 : 50;
-    op->health_delay_ms = d > 500 ? 500 : d;
+    int fast = e2b_now_ms() < op->health_since_ms + HEALTH_FAST_MS;
+    long cap = fast ? 100 : 500;
+    op->health_delay_ms = d > cap ? cap : d;
     return op->health_delay_ms;
 }
 
@@ -400,7 +418,8 @@ static void health_prepare(e2b_box_op *op)
                  cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
     if (!op->health_timeout_ms)
         op->health_timeout_ms = 90000;
-    op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
+    op->health_since_ms = e2b_now_ms();
+    op->deadline_ms = op->health_since_ms + op->health_timeout_ms;
     op->health_delay_ms = 0;
 }
 
