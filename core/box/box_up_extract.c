@@ -187,6 +187,9 @@ static void ux_send_next(e2b_box_op *op)
     e2b_upload up = {.path = path, .read = ux_read, .read_ud = op, .size = -1,
                      .octet_stream = 1, .progress = ux_upload_progress, .progress_ud = op};
     e2b_error *err = NULL;
+    tarball_progress tp;
+    ux_progress(op, &tp);
+    box_op_progress(op, "uploading", (int64_t)tp.bytes_done, (int64_t)tp.bytes_total);
     op->ux.next++;
     op->ux.http = e2b_envd_upload(op->envd_root, &up, ux_uploaded, op, &err);
     if (!op->ux.http) {
@@ -266,7 +269,7 @@ void box_up_extract(e2b_box_op *op, void (*then)(e2b_box_op *op, e2b_error *err,
     if (op->up_src.clean_first)
         e2b_metadata_set(&env, "E2B_TUI_CLEAN", "1");
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env, .cwd = "/"};
-    box_op_progress(op, "uploading", 0, 0);
+    box_op_progress(op, "starting the extraction", 0, 0);
     /* A start that fails calls ux_process_ended at once, which hands the error to then. */
     (void)box_op_run_watch(op, op->envd_root, &spec, ux_on_output, ux_process_ended);
     e2b_metadata_clear(&env);
