@@ -384,7 +384,7 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b
         headers[1] = traffic;
     }
     e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
-                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
+                          .timeout_ms = op->health_probe_ms, .connect_timeout_ms = 3000,
                           .max_body = 64 * 1024, .log_path = "health"};
     e2b_http_request *r = e2b_http_start(op->env.loop, &o, done, op, err);
     explicit_bzero(auth, sizeof auth);
@@ -397,6 +397,16 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b
  * second on average once it did), then doubling up to 500 ms: a slow one costs at most
  * two requests a second. */
 #define HEALTH_FAST_MS 10000
+/* A probe's time limit: 0.5 s, doubling after each probe that timed out up to 5 s. The
+ * OpenCode server (1.18.33) often accepts a request that comes just as it starts to listen
+ * and never answers it: with a 5 s limit such a start cost 5 s more. A slow link that
+ * needs longer gets it after a timeout or two. */
+static void health_probe_timed(e2b_box_op *op, const e2b_error *err)
+{
+    if (err && err->kind == E2B_ERR_TIMEOUT)
+        op->health_probe_ms = op->health_probe_ms * 2 > 5000 ? 5000 : op->health_probe_ms * 2;
+}
+
 static long health_backoff(e2b_box_op *op)
 {
     long d = op->health_delay_ms ? op->health_delay_ms * 2 : 50;
@@ -421,6 +431,7 @@ static void health_prepare(e2b_box_op *op)
     op->health_since_ms = e2b_now_ms();
     op->deadline_ms = op->health_since_ms + op->health_timeout_ms;
     op->health_delay_ms = 0;
+    op->health_probe_ms = 500;
 }
 
 static e2b_error *health_timeout_error(e2b_box_op *op, const e2b_http_response *resp,
@@ -483,6 +494,7 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
     e2b_box_op *op = ud;
     op->probe = NULL;
     op->pending--;
+    health_probe_timed(op, err);
     if (op->server_healthy || op->server_err) {
         server_maybe_done(op);
         return;
@@ -649,6 +661,7 @@ static void health_done(void *ud, const e2b_http_response *resp, const e2b_error
     e2b_box_op *op = ud;
     op->http = NULL;
     op->pending--;
+    health_probe_timed(op, err);
     if (!err && resp->status >= 200 && resp->status < 300) {
         op->step_then(op, NULL);
         return;
@@ -726,6 +739,7 @@ void box_op_health_once(e2b_box_op *op, box_step_fn then)
     e2b_error *err = NULL;
     op->step_then = then;
     health_prepare(op);
+    op->health_probe_ms = 5000; /* one probe, no retry: the whole limit */
     op->http = health_probe(op, health_once_done, &err);
     if (!op->http) {
         then(op, err);

@@ -8,7 +8,9 @@
 //                                         With SERVE (a shell command) also what e2b-tui's up
 //                                         does after that: start the server in BOXDIR in the
 //                                         background (password in its env) and poll
-//                                         GET /api/health on PORT (4096) every 50 ms until 2xx;
+//                                         GET /api/health on PORT (4096) every 50 ms until 2xx
+//                                         (0.5 s a probe: the server never answers some
+//                                         that come as it starts to listen);
 //                                         prints "files_seconds total_seconds SANDBOX_ID"
 //   node sdk_paths.js pull ID BOXDIR OUT  the by-hand pull: a scratch commit in a private
 //                                         index, git bundle create, download to OUT; prints
@@ -39,7 +41,7 @@ function healthOnce(host, auth) {
     return new Promise((resolve) => {
         const req = http.get({ host: '127.0.0.1', port: Number(port || 80), path: '/api/health',
                                headers: { Host: `${name}:${port}`, Authorization: auth },
-                               timeout: 5000 }, (res) => {
+                               timeout: 500 }, (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode >= 200 && res.statusCode < 300));
         });
