@@ -76,7 +76,6 @@ struct e2b_box_op {
     long health_timeout_ms;
     int64_t deadline_ms;
     long health_delay_ms; /* the last wait between probes (backoff) */
-    int64_t health_since_ms; /* when the wait for the server began */
     long health_probe_ms;    /* a probe's time limit (0.5 s, longer after timeouts) */
     char *health_url;
 
@@ -203,8 +202,8 @@ void box_up_extract_clear(e2b_box_op *op);
  * op is cancelled. */
 int box_op_start_server(e2b_box_op *op, box_step_fn then);
 /* Polls the health URL of a server that already runs with basic auth until 2xx or the
- * deadline (waits of 50 ms, then 100 ms for 10 s, then doubling to 500 ms; a probe may take
- * 0.5 s, doubling after each timeout up to 5 s); then(op, err). */
+ * deadline (waits of 50 ms doubling to 500 ms; a probe may take 0.5 s, doubling after each
+ * timeout up to 5 s); then(op, err). */
 void box_op_health(e2b_box_op *op, box_step_fn then);
 /* One health probe, no retry: then(op, NULL) on 2xx, else then(op, err). */
 void box_op_health_once(e2b_box_op *op, box_step_fn then);
