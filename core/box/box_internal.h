@@ -76,6 +76,7 @@ struct e2b_box_op {
     long health_timeout_ms;
     int64_t deadline_ms;
     long health_delay_ms; /* the last wait between probes (backoff) */
+    long health_probe_ms;    /* a probe's time limit (0.5 s, longer after timeouts) */
     char *health_url;
 
     /* server start: its stream and the health probe run side by side */
@@ -89,11 +90,25 @@ struct e2b_box_op {
     char *up_name, *up_dir, *up_template;
     tarball *tar;         /* tar.gz of what gzip shrinks */
     tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
-    int uploading_plain;  /* the second upload is the one running */
     e2b_secret_list secrets;
-    char upload_path[128];
-    char upload_path_plain[128];
     uint64_t tar_out;
+    /* up's archives sent into tars already extracting them (box_up_extract.c) */
+    struct {
+        tarball *tars[2];          /* borrowed: op->tar, then op->tar_plain */
+        size_t count;
+        size_t ready;              /* archives whose FIFO the box reads ("E2B-TUI-READY k") */
+        size_t next;               /* the next archive to send */
+        size_t sent;               /* archives sent in full */
+        size_t scanned;            /* of op->out, the bytes looked at for READY lines */
+        e2b_http_request *http;    /* the upload that runs (one at a time) */
+        uint64_t timer;            /* starts the next upload from the loop */
+        int ended;                 /* the extracting process's stream is done */
+        e2b_error *upload_err;     /* why an upload failed (owned) */
+        e2b_error *stream_err;     /* why the process's stream failed (owned) */
+        char fifo_dir[96];         /* in the box, the FIFOs' directory */
+        void (*then)(e2b_box_op *op, e2b_error *err, const char *step);
+    } ux;
+    void (*out_watch)(e2b_box_op *op); /* box_op_run_watch: stdout grew */
     char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
     int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
     e2b_sandbox_list orphans;  /* sandboxes found by the sweep */
@@ -172,13 +187,29 @@ int box_op_work_cancelled(const e2b_box_op *op);
  * op->proc_exit, then calls then(op, err). */
 typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then);
+/* Like box_op_run, and watch(op) runs each time stdout grows (op->out holds it so far),
+ * inside the transfer's callback: it must not start a request itself. */
+int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
+                     void (*watch)(e2b_box_op *op), box_step_fn then);
+/* up's upload and extraction, overlapped (box_up_extract.c): a root process in the box
+ * makes a FIFO per archive (op->tar, then op->tar_plain) and extracts them into op->rec.dir
+ * one after the other, each as its upload arrives; one tar at a time, each reading exactly
+ * one archive. then(op, err, step) runs once, when the process and the uploads are done:
+ * err (owned) NULL on success, else the first cause and the step it failed in. Memory stays
+ * bounded: the box's pipe holds what tar has not read and the sender waits for it. */
+void box_up_extract(e2b_box_op *op, void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
+/* Stops the upload that runs (e2b_box_op_cancel; the process's stream is op->http). */
+void box_up_extract_cancel(e2b_box_op *op);
+/* Frees what it holds (op_release). */
+void box_up_extract_clear(e2b_box_op *op);
 /* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and probes its health
  * while its stream is open; then(op, NULL) once it answers 2xx (the stream is closed, the
  * server keeps running), then(op, err) when the command exits, the deadline passes or the
  * op is cancelled. */
 int box_op_start_server(e2b_box_op *op, box_step_fn then);
 /* Polls the health URL of a server that already runs with basic auth until 2xx or the
- * deadline (waits of 50 ms doubling to 500 ms); then(op, err). */
+ * deadline (waits of 50 ms doubling to 500 ms; a probe may take 0.5 s, doubling after each
+ * timeout up to 5 s); then(op, err). */
 void box_op_health(e2b_box_op *op, box_step_fn then);
 /* One health probe, no retry: then(op, NULL) on 2xx, else then(op, err). */
 void box_op_health_once(e2b_box_op *op, box_step_fn then);

@@ -100,6 +100,7 @@ static void op_release(e2b_box_op *op)
     free(op->health_url);
     e2b_error_free(op->server_err);
     e2b_error_free(op->pull_err);
+    box_up_extract_clear(op);
     free(op->out);
     free(op->errout);
     free(op->bundle_path);
@@ -178,6 +179,7 @@ void e2b_box_op_cancel(e2b_box_op *op)
         e2b_http_cancel(op->http);
     if (op->probe)
         e2b_http_cancel(op->probe);
+    box_up_extract_cancel(op);
 }
 
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)
@@ -293,7 +295,11 @@ static int run_on_event(void *ud, const e2b_process_event *ev)
     e2b_box_op *op = ud;
     switch (ev->type) {
     case E2B_PROC_START: op->proc_started = 1; break;
-    case E2B_PROC_STDOUT: append(&op->out, &op->out_len, ev->data, ev->len); break;
+    case E2B_PROC_STDOUT:
+        append(&op->out, &op->out_len, ev->data, ev->len);
+        if (op->out_watch)
+            op->out_watch(op);
+        break;
     case E2B_PROC_STDERR: append(&op->errout, &op->err_len, ev->data, ev->len); break;
     case E2B_PROC_END:
         op->proc_ended = 1;
@@ -321,7 +327,14 @@ static void run_done(void *ud, const e2b_error *err)
 
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then)
 {
+    return box_op_run_watch(op, ev, spec, NULL, then);
+}
+
+int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
+                     void (*watch)(e2b_box_op *op), box_step_fn then)
+{
     e2b_error *err = NULL;
+    op->out_watch = watch;
     free(op->out);
     free(op->errout);
     op->out = op->errout = NULL;
@@ -382,7 +395,7 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b
         headers[1] = traffic;
     }
     e2b_http_options o = {.method = "GET", .url = op->health_url, .headers = headers,
-                          .timeout_ms = 5000, .connect_timeout_ms = 3000,
+                          .timeout_ms = op->health_probe_ms, .connect_timeout_ms = 3000,
                           .max_body = 64 * 1024, .log_path = "health"};
     e2b_http_request *r = e2b_http_start(op->env.loop, &o, done, op, err);
     explicit_bzero(auth, sizeof auth);
@@ -390,8 +403,20 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, e2b
     return r;
 }
 
+/* A probe's time limit: 0.5 s, doubling after each probe that timed out up to 5 s. The
+ * OpenCode server (1.18.33) often accepts a request that comes just as it starts to listen
+ * and never answers it: with a 5 s limit such a start cost 5 s more. A slow link that
+ * needs longer gets it after a timeout or two. */
+static void health_probe_timed(e2b_box_op *op, const e2b_error *err)
+{
+    if (err && err->kind == E2B_ERR_TIMEOUT)
+        op->health_probe_ms = op->health_probe_ms * 2 > 5000 ? 5000 : op->health_probe_ms * 2;
+}
+
 /* The wait before the next probe: 50 ms, doubling up to 500 ms. A server that is up at
- * once is seen at once; a slow one costs at most two requests a second. */
+ * once is seen at once; a slow one costs at most two requests a second. (Probes every
+ * 100 ms were tried: they found the OpenCode server's start up to 0.4 s sooner, but nearly
+ * always also sent the request it drops as it starts to listen, which cost more.) */
 static long health_backoff(e2b_box_op *op)
 {
     long d = op->health_delay_ms ? op->health_delay_ms * 2 : 50;
@@ -413,6 +438,7 @@ static void health_prepare(e2b_box_op *op)
         op->health_timeout_ms = 90000;
     op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
     op->health_delay_ms = 0;
+    op->health_probe_ms = 500;
 }
 
 static e2b_error *health_timeout_error(e2b_box_op *op, const e2b_http_response *resp,
@@ -475,6 +501,7 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
     e2b_box_op *op = ud;
     op->probe = NULL;
     op->pending--;
+    health_probe_timed(op, err);
     if (op->server_healthy || op->server_err) {
         server_maybe_done(op);
         return;
@@ -641,6 +668,7 @@ static void health_done(void *ud, const e2b_http_response *resp, const e2b_error
     e2b_box_op *op = ud;
     op->http = NULL;
     op->pending--;
+    health_probe_timed(op, err);
     if (!err && resp->status >= 200 && resp->status < 300) {
         op->step_then(op, NULL);
         return;
@@ -718,6 +746,7 @@ void box_op_health_once(e2b_box_op *op, box_step_fn then)
     e2b_error *err = NULL;
     op->step_then = then;
     health_prepare(op);
+    op->health_probe_ms = 5000; /* one probe, no retry: the whole limit */
     op->http = health_probe(op, health_once_done, &err);
     if (!op->http) {
         then(op, err);

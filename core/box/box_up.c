@@ -1,5 +1,6 @@
 /* up: git file list -> the name is free (no record, no box sandbox) -> secrets -> create ->
- * password -> upload tar.gz -> extract -> start the server -> health -> record. A failure
+ * password -> upload the archives into tars already extracting them (box_up_extract.c) ->
+ * start the server -> health -> record. A failure
  * after create kills the sandbox (unless keep_failed) and removes the password, so nothing
  * is left half made; a SIGKILL after create leaves a sandbox without a record and an entry
  * in the journal of creates in doubt, and the next start of e2b-tui removes that sandbox
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /* gzip level 1: on the bench project level 6 costs 40% more CPU for 2.5% fewer bytes, and
  * the upload is CPU-bound on fast links. */
@@ -178,118 +178,17 @@ static void up_healthy(e2b_box_op *op, const e2b_error *err)
     up_recorded(op);
 }
 
-static void up_extracted(e2b_box_op *op, const e2b_error *err)
+/* The archives are in place (box_up_extract.c sent them into tars already extracting). */
+static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
 {
-    if (up_check(op, err, "extracting the project"))
-        return;
-    if (op->proc_exit != 0) {
-        up_fail(op, box_op_process_error(op, "extracting the project"), "extracting the project");
+    if (err) {
+        up_fail(op, err, step);
         return;
     }
+    if (up_check(op, NULL, step))
+        return;
     box_op_progress(op, "starting the server", 0, 0);
     box_op_start_server(op, up_healthy);
-}
-
-static tarball *up_current_tar(e2b_box_op *op)
-{
-    return op->uploading_plain ? op->tar_plain : op->tar;
-}
-
-/* Both archives' progress added up. */
-static void up_tar_progress(e2b_box_op *op, tarball_progress *sum)
-{
-    tarball_progress tp;
-    tarball_get_progress(op->tar, sum);
-    if (op->tar_plain) {
-        tarball_get_progress(op->tar_plain, &tp);
-        sum->bytes_done += tp.bytes_done;
-        sum->bytes_total += tp.bytes_total;
-        sum->files_total += tp.files_total;
-        sum->out_bytes += tp.out_bytes;
-    }
-}
-
-static int up_start_upload(e2b_box_op *op);
-
-static void up_uploaded(void *ud, const e2b_error *err)
-{
-    e2b_box_op *op = ud;
-    tarball *tar = up_current_tar(op);
-    op->http = NULL;
-    op->pending--;
-    if (tarball_error(tar)) {
-        up_fail(op, e2b_error_copy(tarball_error(tar)), "reading the project");
-        return;
-    }
-    if (up_check(op, err, "uploading the project"))
-        return;
-    if (!op->uploading_plain && op->tar_plain) {
-        op->uploading_plain = 1;
-        up_start_upload(op);
-        return;
-    }
-    tarball_progress tp;
-    up_tar_progress(op, &tp);
-    op->res.files = tp.files_total;
-    op->res.bytes_in = tp.bytes_total;
-    op->res.bytes_sent = tp.out_bytes;
-    box_op_progress(op, "extracting", 0, 0);
-    /* From a snapshot: a delta resets the snapshot's tree to its commit first and applies
-     * the deletions and the pack after (core/git/delta.h); a full upload over a snapshot of
-     * the same path starts from an empty directory. The reset compares sizes and mtimes
-     * only (checkStat=minimal): a copied snapshot has new inodes and ctimes, and a full
-     * stat check would hash the whole project again. */
-    static const char script[] =
-        "set -e; G='git -c safe.directory=* -c core.checkStat=minimal -c core.trustctime=false'; "
-        "if [ -n \"${E2B_TUI_CLEAN:-}\" ]; then rm -rf -- \"$E2B_TUI_DIR\"; fi; "
-        "mkdir -p -- \"$E2B_TUI_DIR\"; "
-        "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then cd \"$E2B_TUI_DIR\"; "
-        "$G reset -q --hard \"$E2B_TUI_DELTA\"; $G clean -fdq; cd /; fi; "
-        "tar -xzf \"$E2B_TUI_TAR\" -C \"$E2B_TUI_DIR\" --no-same-owner; "
-        "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then cd \"$E2B_TUI_DIR\"; "
-        "if [ -f .e2b-tui-deleted ]; then xargs -0 -r rm -f -- <.e2b-tui-deleted; rm -f .e2b-tui-deleted; fi; "
-        "if [ -f .e2b-tui-delta.pack ]; then $G index-pack --stdin <.e2b-tui-delta.pack >/dev/null; "
-        "rm -f .e2b-tui-delta.pack; fi; cd /; fi; "
-        "if [ -n \"${E2B_TUI_TAR_PLAIN:-}\" ]; then "
-        "tar -xf \"$E2B_TUI_TAR_PLAIN\" -C \"$E2B_TUI_DIR\" --no-same-owner; "
-        "rm -f -- \"$E2B_TUI_TAR_PLAIN\"; fi; "
-        "rm -f -- \"$E2B_TUI_TAR\"; chown -R user: -- \"$E2B_TUI_DIR\"";
-    const char *args[] = {"-c", script, NULL};
-    e2b_metadata env = {0};
-    e2b_metadata_set(&env, "E2B_TUI_DIR", op->rec.dir);
-    e2b_metadata_set(&env, "E2B_TUI_TAR", op->upload_path);
-    if (op->tar_plain)
-        e2b_metadata_set(&env, "E2B_TUI_TAR_PLAIN", op->upload_path_plain);
-    if (op->up_src.delta)
-        e2b_metadata_set(&env, "E2B_TUI_DELTA", op->up_src.delta_base);
-    if (op->up_src.clean_first)
-        e2b_metadata_set(&env, "E2B_TUI_CLEAN", "1");
-    e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env, .cwd = "/"};
-    box_op_run(op, op->envd_root, &spec, up_extracted);
-    e2b_metadata_clear(&env);
-}
-
-static long tar_read(void *ud, char *buf, size_t size, e2b_error **err)
-{
-    e2b_box_op *op = ud;
-    tarball *tar = up_current_tar(op);
-    ssize_t n = tarball_read(tar, buf, size);
-    if (n < 0) {
-        *err = e2b_error_copy(tarball_error(tar));
-        return -1;
-    }
-    tarball_progress tp;
-    up_tar_progress(op, &tp);
-    box_op_progress(op, "uploading", (int64_t)tp.bytes_done, (int64_t)tp.bytes_total);
-    return (long)n;
-}
-
-static int up_upload_progress(void *ud, int64_t dl_now, int64_t dl_total, int64_t ul_now,
-                              int64_t ul_total)
-{
-    e2b_box_op *op = ud;
-    (void)dl_now, (void)dl_total, (void)ul_now, (void)ul_total;
-    return op->cancelled;
 }
 
 static void up_password_stored(e2b_box_op *op)
@@ -310,28 +209,7 @@ static void up_password_stored(e2b_box_op *op)
         up_fail(op, err, "reaching envd");
         return;
     }
-    snprintf(op->upload_path, sizeof op->upload_path, "/tmp/e2b-tui-upload-%ld.tar.gz",
-             (long)getpid());
-    snprintf(op->upload_path_plain, sizeof op->upload_path_plain,
-             "/tmp/e2b-tui-upload-%ld.tar", (long)getpid());
-    box_op_progress(op, "uploading", 0, 0);
-    up_start_upload(op);
-}
-
-/* Uploads the current archive (the tar.gz, then the plain tar); up_uploaded follows. */
-static int up_start_upload(e2b_box_op *op)
-{
-    e2b_error *err = NULL;
-    e2b_upload up = {.path = op->uploading_plain ? op->upload_path_plain : op->upload_path,
-                     .read = tar_read, .read_ud = op, .size = -1, .octet_stream = 1,
-                     .progress = up_upload_progress, .progress_ud = op};
-    op->http = e2b_envd_upload(op->envd_root, &up, up_uploaded, op, &err);
-    if (!op->http) {
-        up_fail(op, err, "uploading the project");
-        return -1;
-    }
-    op->pending++;
-    return 0;
+    box_up_extract(op, up_extracted);
 }
 
 static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)

@@ -1,16 +1,26 @@
 // make bench: the paths a user of the published SDK (e2b@2.51.0, unchanged) would take, to
 // compare e2b-tui with in the same run against e2b-local.
-//   node sdk_paths.js up DIR BOXDIR       create a sandbox, write every file of DIR (work tree
+//   node sdk_paths.js up DIR BOXDIR [SERVE [PORT]]
+//                                         create a sandbox, write every file of DIR (work tree
 //                                         and .git) to BOXDIR with multipart files.write in
 //                                         batches of 100, restore exec bits; prints
-//                                         "seconds SANDBOX_ID" (the sandbox is left running)
+//                                         "seconds SANDBOX_ID" (the sandbox is left running).
+//                                         With SERVE (a shell command) also what e2b-tui's up
+//                                         does after that: start the server in BOXDIR in the
+//                                         background (password in its env) and poll
+//                                         GET /api/health on PORT (4096) every 50 ms until 2xx
+//                                         (0.5 s a probe: the server never answers some
+//                                         that come as it starts to listen);
+//                                         prints "files_seconds total_seconds SANDBOX_ID"
 //   node sdk_paths.js pull ID BOXDIR OUT  the by-hand pull: a scratch commit in a private
 //                                         index, git bundle create, download to OUT; prints
 //                                         "seconds" (the caller's git fetch is timed apart)
 // The server comes from E2B_API_URL, E2B_SANDBOX_URL, E2B_DOMAIN, E2B_API_KEY; the SDK from
 // E2B_SDK_DIR.
 'use strict';
+const crypto = require('crypto');
 const fs = require('fs');
+const http = require('http');
 const path = require('path');
 const e2b = require(path.resolve(process.env.E2B_SDK_DIR, 'node_modules', 'e2b'));
 const { Sandbox } = e2b;
@@ -24,7 +34,37 @@ function walk(dir, rel, out) {
     return out;
 }
 
-async function up(dir, boxdir) {
+// One GET of the server's health through e2b-local's port proxy (its host names are
+// subdomains of localhost, which Node does not resolve: the Host header says which box).
+function healthOnce(host, auth) {
+    const [name, port] = host.split(':');
+    return new Promise((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port: Number(port || 80), path: '/api/health',
+                               headers: { Host: `${name}:${port}`, Authorization: auth },
+                               timeout: 500 }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode >= 200 && res.statusCode < 300));
+        });
+        req.on('timeout', () => req.destroy());
+        req.on('error', () => resolve(false));
+    });
+}
+
+async function serve(sbx, boxdir, cmd, port) {
+    const pw = crypto.randomBytes(16).toString('hex');
+    await sbx.commands.run(cmd.replace(/\{port\}/g, String(port)),
+                           { background: true, cwd: boxdir,
+                             envs: { OPENCODE_SERVER_PASSWORD: pw } });
+    const host = sbx.getHost(port);
+    const auth = 'Basic ' + Buffer.from(`opencode:${pw}`).toString('base64');
+    const end = Date.now() + 90 * 1000;
+    while (!(await healthOnce(host, auth))) {
+        if (Date.now() > end) throw new Error('the server did not become healthy in 90 s');
+        await new Promise((r) => setTimeout(r, 50));
+    }
+}
+
+async function up(dir, boxdir, serveCmd, port) {
     const t0 = process.hrtime.bigint();
     const sbx = await Sandbox.create('base', { timeoutMs: 3600 * 1000 });
     const files = walk(dir, '', []);
@@ -40,7 +80,13 @@ async function up(dir, boxdir) {
     if (exec.length)
         await sbx.commands.run(`chmod +x -- ${exec.map((p) => `'${p}'`).join(' ')}`);
     const s = Number(process.hrtime.bigint() - t0) / 1e9;
-    console.log(`${s.toFixed(3)} ${sbx.sandboxId}`);
+    if (!serveCmd) {
+        console.log(`${s.toFixed(3)} ${sbx.sandboxId}`);
+        return;
+    }
+    await serve(sbx, boxdir, serveCmd, Number(port || 4096));
+    const all = Number(process.hrtime.bigint() - t0) / 1e9;
+    console.log(`${s.toFixed(3)} ${all.toFixed(3)} ${sbx.sandboxId}`);
 }
 
 async function pull(id, boxdir, out) {
@@ -59,8 +105,8 @@ async function pull(id, boxdir, out) {
     console.log(s.toFixed(3));
 }
 
-const [mode, a, b, c] = process.argv.slice(2);
-(mode === 'up' ? up(a, b) : pull(a, b, c)).catch((err) => {
+const [mode, a, b, c, d] = process.argv.slice(2);
+(mode === 'up' ? up(a, b, c, d) : pull(a, b, c)).catch((err) => {
     console.error(`sdk ${mode}: ${err && err.name}: ${err && err.message}`);
     process.exit(1);
 });

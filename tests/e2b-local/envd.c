@@ -194,6 +194,28 @@ static void upload_close_file(struct upload *u)
     u->have_fr = false;
 }
 
+/* An upload's destination opened as envd opens it (create or truncate, then a copy). A
+ * FIFO is written like a file once its reader has it open, as with envd; a FIFO whose
+ * reader does not come within 30 s fails (ENXIO) rather than hold this connection's thread
+ * (and the server's shutdown) for ever. */
+static int upload_open_dest(const struct fsroot *fr)
+{
+    for (int waited_ms = 0;; waited_ms += 10) {
+        int fd = fs_open(fr, fr->rel, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
+        if (fd >= 0) {
+            int fl = fcntl(fd, F_GETFL);
+            if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+                close(fd);
+                return -1;
+            }
+            return fd;
+        }
+        if (errno != ENXIO || waited_ms >= 30000)
+            return -1;
+        usleep(10000);
+    }
+}
+
 static void upload_open_file(struct upload *u, struct req *r, const char *dest)
 {
     upload_close_file(u);
@@ -218,7 +240,7 @@ static void upload_open_file(struct upload *u, struct req *r, const char *dest)
         upload_fail(u, errno == ENOSPC ? 507 : 400, "cannot create the directories of %s", u->fr.abs);
         return;
     }
-    u->fd = fs_open(&u->fr, u->fr.rel, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    u->fd = upload_open_dest(&u->fr);
     if (u->fd < 0) {
         upload_fail(u, errno == EISDIR ? 400 : errno == ENOSPC ? 507 : 400, "cannot write %s", u->fr.abs);
         return;

@@ -41,6 +41,11 @@ t_ok "binary file identical" cmp -s "$BOX_REPO/docs/blob.bin" "$root$BOX_REPO/do
 t_ok "non-ASCII name arrives" test -f "$root$BOX_REPO/docs/naïve-ünïcode ☃.txt"
 t_ok "modified content arrives" grep -q "second line" "$root$BOX_REPO/src/modified.txt"
 t_ok "deleted file stays deleted" test ! -e "$root$BOX_REPO/src/deleted.txt"
+# the archives streamed into FIFOs in the box: nothing of them is left once the up is done
+t_eq "no upload FIFO or archive left in the box's /tmp" \
+    "$(find "$root/tmp" -maxdepth 1 \( -name 'e2b-tui-up-*' -o -name 'e2b-tui-upload-*' \) | wc -l)" 0
+t_eq "the project's files belong to the box's user" \
+    "$(find "$root$BOX_REPO" ! -uid 1000 | head -n 3)" ""
 t_eq "the box's git sees the same status" "$(box_exec "$id" "cd '$BOX_REPO' && git status --porcelain" | sed -n 's/^stdout //p' | sort | tr '\n' '|')" \
     "$(git -C "$BOX_REPO" status --porcelain | sort | tr '\n' '|')"
 

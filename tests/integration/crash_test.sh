@@ -199,10 +199,12 @@ box_tui --kill orphan
 
 # ---- up, killed in each step (and at random moments) ----
 # AIM|HOLD: the step, and the request of it e2b-local holds (the name check, the secrets,
-# the create, the upload, the extraction, the first health probe); "|" = anywhere.
+# the create, the start of the extracting process, the upload into it, the first health
+# probe); "|" = anywhere. The extraction runs during the upload: what is left of it after
+# the last byte (the "extracting" step) is too short to hold, the random kills reach it.
 up_aims=("|" "checking the name|GET /v2/sandboxes" "reading the secrets|GET /secrets"
-    "creating the sandbox|POST /v2/sandboxes" "uploading|POST /files"
-    "extracting|POST Process/Start" "waiting for the server|GET /api/health")
+    "creating the sandbox|POST /v2/sandboxes" "starting the extraction|POST Process/Start"
+    "uploading|POST /files" "waiting for the server|GET /api/health")
 outcomes= landed_at=
 for ((i = 1; i <= UP_RUNS; i++)); do
     name=up$i
