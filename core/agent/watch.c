@@ -308,12 +308,20 @@ static void on_snap_timer(void *ud)
 
 void watch_snapshot_soon(e2b_agent_watch *w, long delay_ms)
 {
-    if (w->snap_timer || w->freeing || w->paused)
+    if (w->freeing || w->paused)
         return;
+    if (w->snap_timer) {
+        /* one pending: it stands unless this one is due sooner (a retry's may be 30 s away) */
+        if (w->snap_pending || e2b_now_ms() + delay_ms >= w->snap_due_ms)
+            return;
+        e2b_loop_timer_cancel(w->loop, w->snap_timer);
+        w->snap_timer = 0;
+    }
     if (w->snap_pending) {
         w->snap_again = true;
         return;
     }
+    w->snap_due_ms = e2b_now_ms() + delay_ms;
     w->snap_timer = e2b_loop_timer_add(w->loop, delay_ms, on_snap_timer, w);
 }
 
