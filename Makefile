@@ -87,7 +87,7 @@ FUZZ_BIN   := $(FUZZ_SRC:%.c=$(B)/%)
 
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all variant check test asan valgrind demo deps need-deps install uninstall clean bench fuzz format
+.PHONY: all variant check test asan valgrind demo deps need-deps install uninstall clean bench soak fuzz format
 
 all: need-deps
 	@$(MAKE) --no-print-directory variant B=build
@@ -205,6 +205,11 @@ deb: all
 
 bench: all
 	@tests/bench/run build
+
+# Issue 15's soak (not in check): 20 agents streaming for SOAK_MINUTES (30) under churn and
+# faults; the dashboard's RSS and fds must not grow (tests/soak/run says what it needs).
+soak: all
+	@tests/soak/run build
 
 fuzz:
 	@tests/fuzz/run

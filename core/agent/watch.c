@@ -10,6 +10,8 @@
 #define BACKOFF_MAX_MS 30000
 #define STABLE_STREAM_MS 30000 /* a stream up this long resets the backoff */
 #define DEBOUNCE_MS 40
+#define SNAP_RETRY_MIN_MS 1000
+#define SNAP_RETRY_MAX_MS 30000
 
 static void connect_start(e2b_agent_watch *w);
 static void snapshot_start(e2b_agent_watch *w);
@@ -82,6 +84,13 @@ static void on_stream_end(void *ud, const e2b_error *err)
         return;
     w->st.stream_up = false;
     w->synced = false;
+    if (w->snap_timer) {
+        /* a later snapshot (a retry's, up to 30 s away) gives way to the one that comes
+         * with the next stream */
+        e2b_loop_timer_cancel(w->loop, w->snap_timer);
+        w->snap_timer = 0;
+    }
+    w->snap_retry_ms = 0;
     if (w->paused) {
         changed(w);
         return;
@@ -171,7 +180,16 @@ static void snapshot_part_done(e2b_agent_watch *w)
         return;
     }
     w->snap_again = false;
+    if (w->snap_failed && w->stream) {
+        /* a call refused or timed out (a busy server) while the stream is up: what the
+         * stream did not say is still unknown, and no event may ask again: again later */
+        w->snap_retry_ms = w->snap_retry_ms ? w->snap_retry_ms * 2 : SNAP_RETRY_MIN_MS;
+        if (w->snap_retry_ms > SNAP_RETRY_MAX_MS)
+            w->snap_retry_ms = SNAP_RETRY_MAX_MS;
+        watch_snapshot_soon(w, w->snap_retry_ms);
+    }
     if (!w->snap_failed) {
+        w->snap_retry_ms = 0;
         unsigned need = watch_apply_snapshot(w);
         if (need & WATCH_SETTLE)
             watch_settle(w);
@@ -295,12 +313,20 @@ static void on_snap_timer(void *ud)
 
 void watch_snapshot_soon(e2b_agent_watch *w, long delay_ms)
 {
-    if (w->snap_timer || w->freeing || w->paused)
+    if (w->freeing || w->paused)
         return;
+    if (w->snap_timer) {
+        /* one pending: it stands unless this one is due sooner (a retry's may be 30 s away) */
+        if (w->snap_pending || e2b_now_ms() + delay_ms >= w->snap_due_ms)
+            return;
+        e2b_loop_timer_cancel(w->loop, w->snap_timer);
+        w->snap_timer = 0;
+    }
     if (w->snap_pending) {
         w->snap_again = true;
         return;
     }
+    w->snap_due_ms = e2b_now_ms() + delay_ms;
     w->snap_timer = e2b_loop_timer_add(w->loop, delay_ms, on_snap_timer, w);
 }
 

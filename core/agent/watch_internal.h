@@ -54,6 +54,8 @@ struct e2b_agent_watch {
     bool snap_failed, snap_again;
     bool snap_todos;         /* the snapshot's last part: the active session's todo list */
     uint64_t snap_timer;
+    long snap_retry_ms;      /* the wait before a failed snapshot is taken again (0: none failed) */
+    int64_t snap_due_ms;     /* when snap_timer fires (monotonic) */
     struct watch_snapshot snap;
     uint64_t settle_timer;
     int settle_tries;

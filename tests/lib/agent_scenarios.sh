@@ -139,6 +139,20 @@ agent_scenarios() {
     box_tui --wait feat --timeout 90
     box_rc "v$api: after the drop the turn finishes: exit 0" 0
 
+    # ---- a snapshot call refused once (a busy server) while the stream is up: taken again ----
+    # (found by make soak: 20 servers starting answered the request lists after 30 s; the
+    # watch stayed unsynced, and --prompt said "server down" at the end of its wait)
+    agent_script "$id" '{"steps":[{"text":"after the refused list"}]}'
+    fault_set '{"kind":"500","path":"/permission","count":1}'
+    local t0=$SECONDS
+    box_tui --prompt feat "after a refused list"
+    box_rc "v$api: the permission list refused once: --prompt exit 0" 0
+    t_eq "v$api: the refusal was used" "$(fault_left)" 0
+    t_ok "v$api: the snapshot was taken again within seconds, not at the end of the wait" \
+        test $((SECONDS - t0)) -lt 60
+    box_tui --wait feat --timeout 90
+    box_rc "v$api: that turn finishes: exit 0" 0
+
     # ---- a provider error: retrying, then failed ----
     local mark events why=overloaded
     if [ "$api" = 1 ]; then
