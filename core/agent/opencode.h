@@ -100,6 +100,7 @@ typedef struct e2b_oc_result {
     int64_t ended_ms;              /* last_turn: the server's time of its end, 0 unknown */
     bool unfinished;               /* last_turn: the newest is the assistant's, its end not
                                       written yet (a server may store it after the events) */
+    bool unanswered;               /* last_turn: the newest is the user's (no answer began) */
 } e2b_oc_result;
 
 typedef void (*e2b_oc_done_fn)(void *ud, e2b_oc_result *res, const e2b_error *err);

@@ -110,8 +110,11 @@ int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res)
     if (!json_is_object(info) || !role)
         return -1;
     res->message_id = oc_str(info, "id", E2B_AGENT_TEXT_MAX);
-    if (strcmp(role, "assistant"))
-        return 0; /* the newest is the user's (its answer is still to come) or another kind */
+    if (strcmp(role, "assistant")) {
+        /* the newest is the user's (its answer is still to come) or another kind */
+        res->unanswered = !strcmp(role, "user");
+        return 0;
+    }
     json_t *time = json_object_get(info, "time");
     int64_t parts_end = 0;
     bool tool_error = tool_failed(parts, &parts_end);

@@ -1,6 +1,13 @@
 /* The per-box agent watch (core/agent/watch.h): health -> event stream -> snapshot, events
  * applied at once, the snapshot taken again (debounced) when an event may have changed the
- * state, reconnection with backoff. The pure bookkeeping on the status is watch_state.c. */
+ * state, reconnection with backoff. The pure bookkeeping on the status is watch_state.c.
+ *
+ * The quiet look: a turn can end with no event at all (v2, 1.18.33: a turn interrupted
+ * before its first step, e.g. while the provider's request waits, says nothing after
+ * session.next.prompted), and no event would ever ask again: the box stayed "working" with
+ * its server idle. So while working or retrying with the stream up and no event for
+ * QUIET_MIN_MS, one snapshot; the next after twice the silence, up to QUIET_MAX_MS. Never
+ * while events flow (each one restarts the count) nor while idle, waiting or paused. */
 #include "core/agent/watch_internal.h"
 
 #include <stdlib.h>
@@ -12,15 +19,70 @@
 #define DEBOUNCE_MS 40
 #define SNAP_RETRY_MIN_MS 1000
 #define SNAP_RETRY_MAX_MS 30000
+#define QUIET_MIN_MS 5000
+#define QUIET_MAX_MS 60000
 
 static void connect_start(e2b_agent_watch *w);
 static void snapshot_start(e2b_agent_watch *w);
+static void quiet_arm(e2b_agent_watch *w);
 
 static void changed(e2b_agent_watch *w)
 {
     watch_derive(w);
+    quiet_arm(w);
     if (w->on_change && !w->freeing)
         w->on_change(w->ud);
+}
+
+/* ---- the quiet look ---- */
+
+static bool quiet_wanted(const e2b_agent_watch *w)
+{
+    return !w->freeing && !w->paused && w->stream &&
+           (w->st.state == E2B_AGENT_WORKING || w->st.state == E2B_AGENT_RETRYING);
+}
+
+static void quiet_stop(e2b_agent_watch *w)
+{
+    if (w->quiet_timer)
+        e2b_loop_timer_cancel(w->loop, w->quiet_timer);
+    w->quiet_timer = 0;
+    w->quiet_ms = 0;
+}
+
+static void on_quiet_timer(void *ud)
+{
+    e2b_agent_watch *w = ud;
+    w->quiet_timer = 0;
+    if (!quiet_wanted(w)) {
+        w->quiet_ms = 0;
+        return;
+    }
+    long silent = (long)(e2b_now_ms() - w->quiet_from_ms);
+    if (silent >= w->quiet_ms) {
+        /* silent this long while working: does the server still say so? */
+        watch_snapshot_soon(w, 0);
+        w->quiet_from_ms = e2b_now_ms();
+        w->quiet_ms = w->quiet_ms * 2 > QUIET_MAX_MS ? QUIET_MAX_MS : w->quiet_ms * 2;
+        silent = 0;
+    }
+    /* an event came since: the count goes on from it (no timer work per event) */
+    w->quiet_timer = e2b_loop_timer_add(w->loop, w->quiet_ms - silent, on_quiet_timer, w);
+}
+
+static void quiet_arm(e2b_agent_watch *w)
+{
+    if (!quiet_wanted(w)) {
+        quiet_stop(w);
+        return;
+    }
+    if (w->quiet_timer)
+        return;
+    if (!w->quiet_ms) {
+        w->quiet_ms = QUIET_MIN_MS;
+        w->quiet_from_ms = e2b_now_ms();
+    }
+    w->quiet_timer = e2b_loop_timer_add(w->loop, w->quiet_ms, on_quiet_timer, w);
 }
 
 void watch_changed(e2b_agent_watch *w)
@@ -66,6 +128,9 @@ static void on_event(void *ud, const e2b_oc_event *ev)
         w->down = false;
     }
     w->st.stream_up = true;
+    w->quiet_from_ms = e2b_now_ms();
+    if (w->quiet_ms > QUIET_MIN_MS)
+        w->quiet_ms = QUIET_MIN_MS; /* events flow again: the shortest silence asks next */
     unsigned need = watch_apply_event(w, ev);
     /* never a request from inside the stream's own write callback (curl does not allow
      * adding one there): through a timer, at once */
@@ -365,6 +430,7 @@ static void stop_all(e2b_agent_watch *w)
     if (w->settle_timer)
         e2b_loop_timer_cancel(w->loop, w->settle_timer);
     w->retry_timer = w->snap_timer = w->settle_timer = 0;
+    quiet_stop(w);
     e2b_oc_cancel(w->health_call);
     for (int i = 0; i < SNAP_N; i++)
         e2b_oc_cancel(w->snap_calls[i]);

@@ -10,7 +10,9 @@
  * taken, so nothing that happened while disconnected is lost. Events update the status at
  * once where their meaning is known, and trigger a debounced snapshot where the state may
  * have changed (the snapshot is the truth; unknown events are harmless). No polling while
- * the stream is up. When the stream or the server goes, it reconnects with backoff
+ * the stream is up, but one: a box "working" or "retrying" whose stream says nothing for
+ * 5 s gets a snapshot, the next after twice the silence (up to 60 s), since a turn can end
+ * with no event (v2: interrupted before its first step). When the stream or the server goes, it reconnects with backoff
  * (0.5 s doubling to 30 s, reset by a stream that stayed up); a server that does not answer
  * is "server down". Nothing here blocks.
  *

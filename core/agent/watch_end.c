@@ -4,7 +4,8 @@
  * saw them. Two reads:
  *   LIVE  the watch saw the turn end: watch_derive holds the state "working" until the
  *         message is read, so the end is told once, and right (done, interrupted, failed
- *         with the error); a failed read falls back to what the events said.
+ *         with the error; the user's message still the newest: interrupted before a step);
+ *         a failed read falls back to what the events said.
  *   PAST  after each (re)connect, when idle: the end of the turn that ended before the watch
  *         looked, with the server's time of it; the status is not synced until it is read.
  * One request at a time (one message: bounded by E2B_AGENT_MESSAGE_BYTES), started from a
@@ -38,6 +39,10 @@ static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
     if (mode == WATCH_END_LIVE) {
         w->end_got = true;
         w->end_result = res ? res->end : E2B_AGENT_END_NONE;
+        /* the turn is over and no answer began: stopped before its first step (a v2
+         * interrupt then says nothing); a failure the events told stands */
+        if (res && res->unanswered && !w->turn_failed)
+            w->end_result = E2B_AGENT_END_INTERRUPTED;
         set_str(&w->end_error, res ? res->error : NULL);
         if (res && res->message_id)
             set_str(&w->end_msg, res->message_id);

@@ -59,6 +59,10 @@ struct e2b_agent_watch {
     struct watch_snapshot snap;
     uint64_t settle_timer;
     int settle_tries;
+    /* the quiet look (watch.c): while working with the stream up and silent, a snapshot */
+    uint64_t quiet_timer;
+    long quiet_ms;           /* the silence that asks next (doubles, bounded) */
+    int64_t quiet_from_ms;   /* the last event (monotonic) */
 
     /* what the server says runs (snapshot, then events) */
     e2b_oc_active *active;

@@ -124,6 +124,28 @@ agent_scenarios() {
     box_rc "v$api: --wait after the interrupt: exit 0" 0
     t_contains "v$api: an interrupted turn ends interrupted (not failed, not done)" "$(cat "$BOX_OUT")" "idle: interrupted"
 
+    # ---- a turn interrupted before its first step, seen by a watch that lives through it ----
+    # (found by make soak: v2 says nothing after session.next.prompted when the interrupt
+    # comes while the provider's first request waits; the dashboard stayed "working" with
+    # the server idle. The watch now asks the server after 5 s of silence while working.)
+    agent_script "$id" '{"steps":[{"error":{"status":500,"type":"server_error","message":"overloaded"},"delay":4,"times":3},{"text":"recovered"}]}'
+    box_tui --prompt feat "interrupted as it starts"
+    box_rc "v$api: early interrupt: --prompt exit 0" 0
+    local wout=$T_TMP/early.out
+    (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --wait feat --timeout 60) >"$wout" 2>&1 &
+    pid=$!
+    # the --wait's watch is to be up before the interrupt (the provider's answer is 4 s away;
+    # a slower start only makes this a turn seen ended at connect)
+    sleep 1.5
+    box_tui --interrupt feat
+    box_rc "v$api: early interrupt: --interrupt exit 0" 0
+    wait "$pid"
+    t_eq "v$api: a watch across an interrupt before the first step sees the turn end (exit 0, not 7)" "$?" 0
+    t_contains "v$api: and says it ended interrupted" "$(cat "$wout")" "idle: interrupted"
+    rm -f "$wout"
+    box_tui --wait feat --timeout 30 # a late model answer (none is asked for) would show here
+    box_rc "v$api: the server is idle after the early interrupt" 0
+
     # ---- the event stream dropped by a fault while a request waits: reconnected, shown once ----
     agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"echo dropped > d.txt","description":"d"}},{"text":"ok"}]}'
     box_tui --prompt feat "write d"

@@ -178,6 +178,23 @@ static void test_last_turn(void)
     CHECK(at == 30);
     CHECK(last_turn(2, "{\"data\":[{\"type\":\"user\",\"text\":\"hi\"}]}", NULL, NULL) == E2B_AGENT_END_NONE);
     CHECK(last_turn(2, "{\"data\":[]}", NULL, NULL) == E2B_AGENT_END_NONE);
+    {
+        /* the user's message newest: no answer began (a turn stopped before its first step
+         * when the server is idle); an assistant's is not */
+        const char *bodies[] = {"{\"data\":[{\"type\":\"user\"}]}", "[{\"info\":{\"role\":\"user\"}}]",
+                                "{\"data\":[{\"type\":\"assistant\",\"content\":[]}]}"};
+        int apis[] = {2, 1, 2};
+        bool want[] = {true, true, false};
+        for (int i = 0; i < 3; i++) {
+            json_error_t je;
+            json_t *root = json_loads(bodies[i], 0, &je);
+            e2b_oc_result res = {0};
+            CHECK(oc_parse_last_turn(apis[i], root, &res) == 0);
+            CHECK(res.unanswered == want[i]);
+            json_decref(root);
+            e2b_oc_result_clear(&res);
+        }
+    }
     CHECK(last_turn(2, "{\"data\":[{\"type\":\"assistant\",\"content\":[]}]}", NULL, NULL) ==
           E2B_AGENT_END_NONE); /* still being written */
     CHECK(last_turn(2, "[1]", NULL, NULL) == (e2b_agent_end)-1);
