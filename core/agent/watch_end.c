@@ -7,7 +7,8 @@
  *         with the error; the user's message still the newest: interrupted before a step);
  *         a failed read falls back to what the events said.
  *   PAST  after each (re)connect, when idle: the end of the turn that ended before the watch
- *         looked, with the server's time of it; the status is not synced until it is read.
+ *         looked, with the server's time of it (the user's message still the newest:
+ *         interrupted); the status is not synced until it is read.
  * One request at a time (one message: bounded by E2B_AGENT_MESSAGE_BYTES), started from a
  * timer (never from inside the stream's own callback); a message whose end is not stored yet
  * is read again a few times, 250 ms apart. */
@@ -48,12 +49,17 @@ static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
             set_str(&w->end_msg, res->message_id);
         return;
     }
-    /* PAST: only news, and only while no turn is watched */
-    if (!res || res->end == E2B_AGENT_END_NONE || w->in_turn || same(w->end_msg, res->message_id))
+    /* PAST: only news, and only while no turn is watched. Read while the server is idle,
+     * a newest message that is still the user's is a turn stopped before its first step. */
+    e2b_agent_end end = !res ? E2B_AGENT_END_NONE
+                             : res->end == E2B_AGENT_END_NONE && res->unanswered
+                                 ? E2B_AGENT_END_INTERRUPTED
+                                 : res->end;
+    if (end == E2B_AGENT_END_NONE || w->in_turn || same(w->end_msg, res->message_id))
         return;
     set_str(&w->end_msg, res->message_id);
-    st->last_end = res->end;
-    set_str(&st->error, res->end == E2B_AGENT_END_FAILED ? res->error : NULL);
+    st->last_end = end;
+    set_str(&st->error, end == E2B_AGENT_END_FAILED ? res->error : NULL);
     if (res->ended_ms > 0)
         st->idle_since_ms = res->ended_ms;
 }

@@ -145,6 +145,8 @@ agent_scenarios() {
     rm -f "$wout"
     box_tui --wait feat --timeout 30 # a late model answer (none is asked for) would show here
     box_rc "v$api: the server is idle after the early interrupt" 0
+    box_tui --status feat
+    t_contains "v$api: a process started after it also says the turn was interrupted" "$(cat "$BOX_OUT")" "interrupted"
 
     # ---- the event stream dropped by a fault while a request waits: reconnected, shown once ----
     agent_script "$id" '{"steps":[{"tool":"bash","args":{"command":"echo dropped > d.txt","description":"d"}},{"text":"ok"}]}'
