@@ -176,6 +176,13 @@ agent_scenarios() {
         test $((SECONDS - t0)) -lt 60
     box_tui --wait feat --timeout 90
     box_rc "v$api: that turn finishes: exit 0" 0
+    # a server that answers but whose request list keeps failing is not called "down"
+    fault_set '{"kind":"500","path":"/permission","count":1000}'
+    E2B_TUI_HEALTH_TIMEOUT=4 box_tui --prompt feat "never sent"
+    box_rc "v$api: state never read: --prompt exit 1" 1
+    t_contains "v$api: it says the server answers but did not tell its state" "$(cat "$BOX_ERR")" "answers but did not tell its state within 4 s"
+    t_not_contains "v$api: and does not call it down" "$(cat "$BOX_ERR")" "server is down"
+    fault_clear
 
     # ---- a provider error: retrying, then failed ----
     local mark events why=overloaded

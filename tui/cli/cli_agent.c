@@ -174,10 +174,19 @@ static int one_box(cli_ctx *c, struct agent_box *b)
     }
     run_until_settled(c, b, 1);
     const e2b_agent_status *st = e2b_agent_watch_status(b->w);
-    if (st->state == E2B_AGENT_SERVER_DOWN || !e2b_agent_watch_synced(b->w)) {
+    if (st->state == E2B_AGENT_SERVER_DOWN) {
         char buf[600];
         cli_clean(st->error ? st->error : "it does not answer", buf, sizeof buf);
         fprintf(stderr, "e2b-tui: box %s: the agent's server is down: %s\n", b->rec.name, buf);
+        return 1;
+    }
+    if (!e2b_agent_watch_synced(b->w)) {
+        /* it answers, but its sessions and requests could not all be read in time */
+        fprintf(stderr,
+                "e2b-tui: box %s: the agent's server answers but did not tell its state "
+                "within %ld s (busy or still starting?): try again, or give it longer with "
+                "E2B_TUI_HEALTH_TIMEOUT=SECONDS\n",
+                b->rec.name, settle_timeout_ms() / 1000);
         return 1;
     }
     return 0;
