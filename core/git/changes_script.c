@@ -239,6 +239,17 @@ static changes_file *add_file(changes_list *l, const char *path, size_t n, size_
     return f;
 }
 
+/* How a parse of the script's records ends badly, shared by the list and the summary:
+ * out of memory, or no header at all (not the script's output). NULL when neither. */
+static e2b_error *parse_end_error(bool nomem, bool header)
+{
+    if (nomem)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    if (!header)
+        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+    return NULL;
+}
+
 e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *l)
 {
     memset(l, 0, sizeof *l);
@@ -306,13 +317,10 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
             }
         }
     }
-    if (nomem) {
+    e2b_error *e = parse_end_error(nomem, header);
+    if (e) {
         changes_list_clear(l);
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    }
-    if (!header) {
-        changes_list_clear(l);
-        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+        return e;
     }
     if (!ended)
         l->cut = true;
@@ -398,13 +406,10 @@ e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
             nomem = !summary_file(s, tok + 2, tok + n, max_files);
         }
     }
-    if (nomem) {
+    e2b_error *e = parse_end_error(nomem, header);
+    if (e) {
         changes_summary_clear(s);
-        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    }
-    if (!header) {
-        changes_summary_clear(s);
-        return e2b_error_new(E2B_ERR_PROTOCOL, "the changes script printed no header");
+        return e;
     }
     if (!ended)
         s->cut = true;
