@@ -26,7 +26,7 @@ static void connect_start(e2b_agent_watch *w);
 static void snapshot_start(e2b_agent_watch *w);
 static void quiet_arm(e2b_agent_watch *w);
 
-static void changed(e2b_agent_watch *w)
+void watch_changed(e2b_agent_watch *w)
 {
     watch_derive(w);
     quiet_arm(w);
@@ -85,11 +85,6 @@ static void quiet_arm(e2b_agent_watch *w)
     w->quiet_timer = e2b_loop_timer_add(w->loop, w->quiet_ms, on_quiet_timer, w);
 }
 
-void watch_changed(e2b_agent_watch *w)
-{
-    changed(w);
-}
-
 /* ---- reconnecting ---- */
 
 static void on_retry_timer(void *ud)
@@ -138,7 +133,7 @@ static void on_event(void *ud, const e2b_oc_event *ev)
         watch_snapshot_soon(w, 0);
     else if (need & WATCH_SNAPSHOT)
         watch_snapshot_soon(w, DEBOUNCE_MS);
-    changed(w);
+    watch_changed(w);
 }
 
 static void on_stream_end(void *ud, const e2b_error *err)
@@ -157,7 +152,7 @@ static void on_stream_end(void *ud, const e2b_error *err)
     }
     w->snap_retry_ms = 0;
     if (w->paused) {
-        changed(w);
+        watch_changed(w);
         return;
     }
     if (e2b_now_ms() - w->stream_opened_ms >= STABLE_STREAM_MS)
@@ -165,7 +160,7 @@ static void on_stream_end(void *ud, const e2b_error *err)
     if (err && err->kind == E2B_ERR_AUTH)
         server_down(w, err);
     schedule_reconnect(w);
-    changed(w);
+    watch_changed(w);
 }
 
 static void open_stream(e2b_agent_watch *w)
@@ -179,7 +174,7 @@ static void open_stream(e2b_agent_watch *w)
         server_down(w, err);
         e2b_error_free(err);
         schedule_reconnect(w);
-        changed(w);
+        watch_changed(w);
         return;
     }
     if (w->st.reconnects || w->opened_once)
@@ -200,7 +195,7 @@ static void on_health(void *ud, e2b_oc_result *res, const e2b_error *err)
         server_down(w, err ? err : e);
         e2b_error_free(e);
         schedule_reconnect(w);
-        changed(w);
+        watch_changed(w);
         return;
     }
     w->reached = true;
@@ -208,7 +203,7 @@ static void on_health(void *ud, e2b_oc_result *res, const e2b_error *err)
     free(w->st.error);
     w->st.error = NULL;
     open_stream(w);
-    changed(w);
+    watch_changed(w);
 }
 
 static void connect_start(e2b_agent_watch *w)
@@ -223,7 +218,7 @@ static void connect_start(e2b_agent_watch *w)
         server_down(w, err);
         e2b_error_free(err);
         schedule_reconnect(w);
-        changed(w);
+        watch_changed(w);
     }
 }
 
@@ -239,7 +234,7 @@ static void snapshot_part_done(e2b_agent_watch *w)
         w->snap_todos = false;
         w->snap_again = false;
         w->synced = true;
-        changed(w);
+        watch_changed(w);
         if (again)
             snapshot_start(w);
         return;
@@ -270,14 +265,14 @@ static void snapshot_part_done(e2b_agent_watch *w)
                 w->snap_todos = true;
                 w->snap_again = again;
                 watch_snapshot_clear(w);
-                changed(w);
+                watch_changed(w);
                 return;
             }
         }
         w->synced = true;
     }
     watch_snapshot_clear(w);
-    changed(w);
+    watch_changed(w);
     if (again && w->snap_pending == 0)
         snapshot_start(w);
 }
@@ -491,7 +486,7 @@ void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused)
         w->backoff_ms = BACKOFF_MIN_MS;
         connect_start(w);
     }
-    changed(w);
+    watch_changed(w);
 }
 
 void e2b_agent_watch_kick(e2b_agent_watch *w)
