@@ -10,7 +10,8 @@
 #           spends its time (its steps, medians).
 #           Then the floor that the box's own file system sets (e2b-local's sandbox roots
 #           are on this machine's disk, where creating a file costs far more than on tmpfs,
-#           and more where many files were deleted lately), in up's box after each up: the
+#           and more where many files were deleted lately: ext4 without a journal skips each
+#           inode deleted in the last minutes, one by one), in up's box after each up: the
 #           files up sent (its work tree incl. tools/, and .git) as two plain archives made
 #           in the box (not timed), then timed inside the box by bash's `time` in one process
 #           (no envd round trip), as root like up's extraction, `tar -xf --no-same-owner`
