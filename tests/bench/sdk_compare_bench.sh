@@ -8,6 +8,20 @@
 #           are in place (its log: until "starting the server") over the SDK's files.write,
 #           and the whole up over the SDK path with the server. Then where e2b-tui's up
 #           spends its time (its steps, medians).
+#           Then the floor that the box's own file system sets (e2b-local's sandbox roots
+#           are on this machine's disk, where creating a file costs far more than on tmpfs,
+#           and more where many files were deleted lately: ext4 without a journal skips each
+#           inode deleted in the last minutes, one by one), in up's box after each up: the
+#           files up sent (its work tree incl. tools/, and .git) as two plain archives made
+#           in the box (not timed), then timed inside the box by bash's `time` in one process
+#           (no envd round trip), as root like up's extraction, `tar -xf --no-same-owner`
+#           into a fresh directory: "floor: tar -x ..." the two archives one after the
+#           other (and the CPU time of those tars: on a loaded machine the wall time grows,
+#           not that), "floor: two tars in parallel" both at once (the best that parallel
+#           extraction could give). The disk is synced before each, and which goes first
+#           alternates by run (a box's first extraction is often its slower one).
+#           "floor / SDK multipart" is what no upload into that box could beat; "files in
+#           place / floor" is what up adds to it (create, archives, upload, gzip).
 #   --pull  vs by hand: scratch commit + git bundle create in the box, SDK download, git
 #           fetch (target <= 0.5x); the pulled change is 20 MB of new random files.
 # Each a median of BENCH_CMP_RUNS (3) runs, e2b-tui and the SDK path alternating. Both pulls
@@ -43,6 +57,29 @@ mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm cmp
 wt_mb=$(du -sb --exclude=.git . | awk '{printf "%d", $1 / 1e6}')
 now() { date +%s.%N; }
+# floor_in_box ID RUN: the box's tar -x of the files up put in $proj (see the header), as root
+# there as up's extraction; appends the seconds to floor.one (its CPU time to floor.cpu) and
+# floor.two. Which goes first alternates with RUN: a box's first is often the slower one.
+FLOOR=/tmp/e2b-tui-floor
+floor_root() { el_run "$1" "$(box_token "$1")" "$2" '' -H "Authorization: Basic $(printf root: | base64)"; }
+floor_in_box() {
+    local out r1 u1 s1 r2
+    out=$(floor_root "$1" "set -u; rm -rf $FLOOR && mkdir -p $FLOOR/one $FLOOR/two &&
+        tar -cf $FLOOR/wt.tar -C '$proj' --exclude=./.git . && tar -cf $FLOOR/git.tar -C '$proj' .git &&
+        echo floor-ready")
+    case $out in *'stdout floor-ready'*) ;; *) echo "bench: the floor's archives: $(head -c 400 <<<"$out")" >&2; return 1 ;; esac
+    out=$(floor_root "$1" "set -u; cd $FLOOR || exit 1; TIMEFORMAT='%R %U %S'
+        x() { tar -xf \$2 -C \$1 --no-same-owner; }
+        one() { sync -f .; { time { x one wt.tar && x one git.tar || exit 1; }; } 2>t1; }
+        two() { sync -f .; { time { x two wt.tar & p=\$!; x two git.tar || exit 1; wait \$p || exit 1; }; } 2>t2; }
+        if [ $(($2 % 2)) = 1 ]; then one; two; else two; one; fi
+        echo floor \$(tail -n 1 t1) \$(tail -n 1 t2); cd / && rm -rf $FLOOR")
+    read -r _ _ r1 u1 s1 r2 _ < <(grep -m1 '^stdout floor ' <<<"$out")
+    [ -n "${r2:-}" ] || { echo "bench: the floor's tar -x failed: $(head -c 400 <<<"$out")" >&2; return 1; }
+    echo "$r1" >>"$T_TMP/floor.one"
+    echo "$u1 + $s1" | bc >>"$T_TMP/floor.cpu"
+    echo "$r2" >>"$T_TMP/floor.two"
+}
 STEPS=$E2B_TUI_ROOT/tests/bench/steps.py
 LOG=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 rm -f "$LOG"
@@ -65,6 +102,7 @@ for r in $(seq "$RUNS"); do
     echo "$sdk_all" >>"$T_TMP/sdk.serve"
     el_req DELETE "/sandboxes/$sdk_id" >/dev/null
     id=$(box_sandbox_of "cmp$r")
+    floor_in_box "$id" "$r" || exit 1
     box_exec "$id" "cd '$proj' && mkdir -p gen && for i in \$(seq $((PULL_MB * 10))); do head -c 100000 /dev/urandom >gen/r\$i.bin; done" >/dev/null
     box_sec=$(node "$JS" pull "$id" "$proj" "$T_TMP/hand.bundle" 2>"$T_TMP/sdk.err") ||
         { echo "bench: by-hand pull failed: $(head -c 400 "$T_TMP/sdk.err")" >&2; exit 1; }
@@ -87,12 +125,18 @@ done
 med() { bench_median <"$T_TMP/$1"; }
 ratio() { echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'; }
 tu=$(med tui.up) su=$(med sdk.up) tp=$(med tui.pull) hp=$(med hand.pull)
-tf=$(med tui.files) ss=$(med sdk.serve)
+tf=$(med tui.files) ss=$(med sdk.serve) fo=$(med floor.one) fw=$(med floor.two)
+fc=$(med floor.cpu)
 bench_figure "up of $wt_mb MB / $FILES files (median of $RUNS)" "$(printf %.2f "$tu")" s
 bench_figure "  the SDK's multipart files.write (same run)" "$(printf %.2f "$su")" s
 bench_figure "  up / SDK multipart (no server there)" "$(ratio "$tu" "$su")" x '<=' 0.25
 bench_figure "  up until the files are in place" "$(printf %.2f "$tf")" s
 bench_figure "  files in place / SDK multipart" "$(ratio "$tf" "$su")" x '<=' 0.25
+bench_figure "  floor: tar -x of those files in the box" "$(printf %.2f "$fo")" s
+bench_figure "  floor: its CPU time (user + system)" "$(printf %.2f "$fc")" s
+bench_figure "  floor: two tars in parallel" "$(printf %.2f "$fw")" s
+bench_figure "  floor / SDK multipart" "$(ratio "$fo" "$su")" x
+bench_figure "  files in place / floor" "$(ratio "$tf" "$fo")" x
 bench_figure "  the SDK path + server start + health" "$(printf %.2f "$ss")" s
 bench_figure "  up / SDK path with the server" "$(ratio "$tu" "$ss")" x '<=' 0.25
 python3 "$STEPS" median "$T_TMP"/steps.* | while IFS=$'\t' read -r step sec n; do
