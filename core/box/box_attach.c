@@ -65,7 +65,7 @@ static void attach_listed(void *ud, const json_t *reply, const e2b_error *err)
         return;
     }
     box_op_progress(op, "starting the server", 0, 0);
-    box_op_start_server(op, attach_server_started);
+    box_op_start_server(op, 0, attach_server_started);
 }
 
 /* The server did not answer at once: is it running (then wait for it) or gone with a cold

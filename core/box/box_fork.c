@@ -153,7 +153,7 @@ static void fork_password_stored(e2b_box_op *op)
         return;
     }
     box_op_progress(op, "starting the fork's server", 0, 0);
-    box_op_start_server(op, fork_healthy);
+    box_op_start_server(op, 0, fork_healthy);
 }
 
 static void fork_store_password(e2b_box_op *op)

@@ -16,6 +16,8 @@
 typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED } op_kind;
 
 struct box_fork_state; /* box_fork.c */
+/* A step's continuation after a helper's call (a process run, the server's start). */
+typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
 
 /* Where an up's archives come from (box_up_from.c): everything, or, from a snapshot that
  * holds this project, only what differs from the snapshot's commit (core/git/delta.h). */
@@ -79,11 +81,24 @@ struct e2b_box_op {
     long health_probe_ms;    /* a probe's time limit (0.5 s, longer after timeouts) */
     char *health_url;
 
-    /* server start: its stream and the health probe run side by side */
-    e2b_http_request *probe;
-    uint64_t probe_timer;
-    int server_healthy;
-    e2b_error *server_err; /* why the wait failed (owned) */
+    /* the server's start (box_server.c): its process stream and the health probes side by
+     * side, apart from the fields above, so that an up can run it while its files arrive */
+    struct {
+        e2b_http_request *stream; /* the server command's process stream, until settled */
+        struct box_srv_probe {
+            e2b_box_op *op;
+            e2b_http_request *req;
+        } probes[2];              /* at most two health probes in flight */
+        uint64_t probe_timer;     /* the next probe, after a wait */
+        uint64_t hedge_timer;     /* a second probe while the first is slow to answer */
+        int started, ended, exit_code; /* of the server command's process */
+        int healthy;
+        int running;              /* started, and then has not run yet */
+        int quiet;                /* shows no progress steps (an up still extracting) */
+        int stop;                 /* box_server_cancel asked it to stop */
+        e2b_error *err;           /* why the wait failed (owned) */
+        box_step_fn then;
+    } srv;
 
     /* up */
     e2b_box_up_params up;
@@ -106,8 +121,18 @@ struct e2b_box_op {
         e2b_error *upload_err;     /* why an upload failed (owned) */
         e2b_error *stream_err;     /* why the process's stream failed (owned) */
         char fifo_dir[96];         /* in the box, the FIFOs' directory */
+        void (*dir_ready)(e2b_box_op *op); /* once, when the project directory exists */
         void (*then)(e2b_box_op *op, e2b_error *err, const char *step);
     } ux;
+    /* up's server started while the files arrive (box_up.c): both ends are joined */
+    struct {
+        int early;             /* the server was started before the files were in place */
+        int server_done;       /* its start has ended (server_err says how) */
+        int files_done;        /* the extraction has ended (files_err says how) */
+        e2b_error *server_err; /* owned */
+        e2b_error *files_err;  /* owned */
+        const char *files_step;
+    } upj;
     void (*out_watch)(e2b_box_op *op); /* box_op_run_watch: stdout grew */
     char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
     int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
@@ -184,8 +209,7 @@ void box_op_work_cancel(e2b_box_op *op);
 int box_op_work_cancelled(const e2b_box_op *op);
 
 /* Runs a process to its end collecting output into op->out / op->errout (bounded) and
- * op->proc_exit, then calls then(op, err). */
-typedef void (*box_step_fn)(e2b_box_op *op, const e2b_error *err);
+ * op->proc_exit, then calls then(op, err) (box_step_fn, above). */
 int box_op_run(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec, box_step_fn then);
 /* Like box_op_run, and watch(op) runs each time stdout grows (op->out holds it so far),
  * inside the transfer's callback: it must not start a request itself. */
@@ -194,19 +218,29 @@ int box_op_run_watch(e2b_box_op *op, e2b_envd *ev, const e2b_process_spec *spec,
 /* up's upload and extraction, overlapped (box_up_extract.c): a root process in the box
  * makes a FIFO per archive (op->tar, then op->tar_plain) and extracts them into op->rec.dir
  * one after the other, each as its upload arrives; one tar at a time, each reading exactly
- * one archive. then(op, err, step) runs once, when the process and the uploads are done:
+ * one archive. dir_ready(op) (may be NULL) runs once from the loop when op->rec.dir exists
+ * in the box (prepared, before the first archive). then(op, err, step) runs once, when the process and the uploads are done:
  * err (owned) NULL on success, else the first cause and the step it failed in. Memory stays
  * bounded: the box's pipe holds what tar has not read and the sender waits for it. */
-void box_up_extract(e2b_box_op *op, void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
+void box_up_extract(e2b_box_op *op, void (*dir_ready)(e2b_box_op *op),
+                    void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
 /* Stops the upload that runs (e2b_box_op_cancel; the process's stream is op->http). */
 void box_up_extract_cancel(e2b_box_op *op);
 /* Frees what it holds (op_release). */
 void box_up_extract_clear(e2b_box_op *op);
-/* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env) and probes its health
- * while its stream is open; then(op, NULL) once it answers 2xx (the stream is closed, the
- * server keeps running), then(op, err) when the command exits, the deadline passes or the
- * op is cancelled. */
-int box_op_start_server(e2b_box_op *op, box_step_fn then);
+/* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env, cwd op->rec.dir) and
+ * probes its health while its stream is open; then(op, NULL) once it answers 2xx (the
+ * stream is closed, the server keeps running), then(op, err) when the command exits, the
+ * deadline passes or the op is cancelled. Uses only op->srv and the health fields, so it
+ * may run beside a process run (op->http); quiet: no progress steps (box_server_speak
+ * turns them on). Returns -1 when it could not start (then has run). */
+int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then);
+/* A quiet server start shows its steps from now on ("waiting for the server"). */
+void box_server_speak(e2b_box_op *op);
+/* Stops a server start that runs: its then runs later, from the loop, with CANCELLED (or
+ * the outcome already known). The server process itself is left (the caller kills the
+ * sandbox or keeps it). */
+void box_server_cancel(e2b_box_op *op);
 /* Polls the health URL of a server that already runs with basic auth until 2xx or the
  * deadline (waits of 50 ms doubling to 500 ms; a probe may take 0.5 s, doubling after each
  * timeout up to 5 s); then(op, err). */

@@ -9,6 +9,7 @@
 #include "core/box/orphans.h"
 #include "core/box/secrets_providers.h"
 #include "core/git/upload.h"
+#include "core/util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,17 +179,74 @@ static void up_healthy(e2b_box_op *op, const e2b_error *err)
     up_recorded(op);
 }
 
+/* Both the files and (when it started early) the server have ended: the first real cause
+ * of a failure wins (the other side was stopped because of it and says "cancelled"). */
+static void up_joined(e2b_box_op *op)
+{
+    if (!op->upj.files_done || (op->upj.early && !op->upj.server_done))
+        return;
+    e2b_error *files = op->upj.files_err, *server = op->upj.server_err;
+    op->upj.files_err = op->upj.server_err = NULL;
+    if (files && (files->kind != E2B_ERR_CANCELLED || !server || op->cancelled)) {
+        e2b_error_free(server);
+        up_fail(op, files, op->upj.files_step);
+        return;
+    }
+    if (server) {
+        e2b_error_free(files);
+        up_fail(op, server, server->kind == E2B_ERR_TIMEOUT ? "health check" : "starting the server");
+        return;
+    }
+    if (up_check(op, NULL, op->upj.files_step))
+        return;
+    if (op->upj.early) {
+        up_healthy(op, NULL);
+        return;
+    }
+    box_op_progress(op, "starting the server", 0, 0);
+    box_op_start_server(op, 0, up_healthy);
+}
+
+/* The early server's start ended. A failure stops the extraction (the up fails anyway). */
+static void up_server_ended(e2b_box_op *op, const e2b_error *err)
+{
+    op->upj.server_done = 1;
+    if (err) {
+        op->upj.server_err = e2b_error_copy(err);
+        if (!op->upj.files_done) {
+            box_up_extract_cancel(op);
+            if (op->http)
+                e2b_http_cancel(op->http);
+        }
+    }
+    up_joined(op);
+}
+
+/* The project's directory exists in the box: an OpenCode server may start now and load
+ * while the files arrive (e2b_config_serve_early); its progress stays quiet until then. */
+static void up_dir_ready(e2b_box_op *op)
+{
+    if (!e2b_config_serve_early(op->env.cfg))
+        return;
+    e2b_logf("box up %s (server): started while the files arrive", op->rec.name);
+    op->upj.early = 1;
+    if (box_op_start_server(op, 1, up_server_ended) < 0)
+        return; /* up_server_ended has run: the extraction is being stopped */
+}
+
 /* The archives are in place (box_up_extract.c sent them into tars already extracting). */
 static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
 {
-    if (err) {
-        up_fail(op, err, step);
-        return;
+    op->upj.files_done = 1;
+    op->upj.files_err = err;
+    op->upj.files_step = step;
+    if (op->upj.early && !op->upj.server_done) {
+        if (err || op->cancelled)
+            box_server_cancel(op);
+        else
+            box_server_speak(op); /* the server is what is left to wait for */
     }
-    if (up_check(op, NULL, step))
-        return;
-    box_op_progress(op, "starting the server", 0, 0);
-    box_op_start_server(op, up_healthy);
+    up_joined(op);
 }
 
 static void up_password_stored(e2b_box_op *op)
@@ -209,7 +267,7 @@ static void up_password_stored(e2b_box_op *op)
         up_fail(op, err, "reaching envd");
         return;
     }
-    box_up_extract(op, up_extracted);
+    box_up_extract(op, up_dir_ready, up_extracted);
 }
 
 static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)

@@ -207,6 +207,11 @@ static void ux_on_timer(void *ud)
     e2b_box_op *op = ud;
     op->ux.timer = 0;
     op->pending--;
+    if (op->ux.dir_ready && op->ux.ready > 0 && !op->ux.ended && !op->cancelled) {
+        void (*dir_ready)(e2b_box_op *) = op->ux.dir_ready;
+        op->ux.dir_ready = NULL; /* the script prepared the directory before its first FIFO */
+        dir_ready(op);
+    }
     ux_send_next(op);
     ux_maybe_done(op);
 }
@@ -249,8 +254,10 @@ static void ux_process_ended(e2b_box_op *op, const e2b_error *err)
     ux_maybe_done(op);
 }
 
-void box_up_extract(e2b_box_op *op, void (*then)(e2b_box_op *op, e2b_error *err, const char *step))
+void box_up_extract(e2b_box_op *op, void (*dir_ready)(e2b_box_op *op),
+                    void (*then)(e2b_box_op *op, e2b_error *err, const char *step))
 {
+    op->ux.dir_ready = dir_ready;
     op->ux.count = 0;
     op->ux.tars[op->ux.count++] = op->tar;
     if (op->tar_plain)

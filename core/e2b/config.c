@@ -35,6 +35,7 @@ enum key_id {
     K_NOTIFY,
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
+    K_SERVE_EARLY,
     K_COUNT
 };
 
@@ -47,7 +48,7 @@ static const char *const key_names[K_COUNT] = {
     /* reliability */
     "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
     "notify",
-    "public_traffic",
+    "public_traffic", "serve_early",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -342,6 +343,18 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             cfg->public_traffic = 0;
         } else {
             *why = e2b_strfmt("public_traffic must be true or false");
+            return -1;
+        }
+        break;
+    case K_SERVE_EARLY:
+        if (strcmp(value, "auto") == 0) {
+            cfg->serve_early = E2B_SERVE_EARLY_AUTO;
+        } else if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0) {
+            cfg->serve_early = E2B_SERVE_EARLY_YES;
+        } else if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0) {
+            cfg->serve_early = E2B_SERVE_EARLY_NO;
+        } else {
+            *why = e2b_strfmt("serve_early must be auto, yes or no");
             return -1;
         }
         break;
@@ -676,6 +689,43 @@ static const char *pick_domain(const e2b_config *cfg, const char *sandbox_domain
     return sandbox_domain && *sandbox_domain ? sandbox_domain : cfg->domain;
 }
 
+int e2b_config_serve_early(const e2b_config *cfg)
+{
+    if (cfg->serve_early != E2B_SERVE_EARLY_AUTO)
+        return cfg->serve_early == E2B_SERVE_EARLY_YES;
+    const char *s = cfg->serve_command;
+    if (!s || strstr(s, "{dir}") || strpbrk(s, "'\"\\$`;&|<>()"))
+        return 0; /* quoting or shell syntax: not worth guessing */
+    char word[256];
+    int after_env = 0;
+    for (;;) {
+        s += strspn(s, " \t");
+        size_t n = strcspn(s, " \t");
+        if (n == 0 || n >= sizeof word)
+            return 0;
+        memcpy(word, s, n);
+        word[n] = '\0';
+        s += n;
+        if (!after_env && strcmp(word, "env") == 0) {
+            after_env = 1;
+            continue;
+        }
+        if (strchr(word, '=') && word[0] != '-')
+            continue; /* NAME=value */
+        if (word[0] == '-')
+            return 0; /* env's options: not worth guessing */
+        break;
+    }
+    const char *slash = strrchr(word, '/');
+    if (slash && word[0] != '/')
+        return 0; /* a relative path: the program may be in the project */
+    const char *prog = slash ? slash + 1 : word;
+    if (strcmp(prog, "opencode") != 0 && strcmp(prog, "opencode2") != 0)
+        return 0;
+    s += strspn(s, " \t");
+    return strncmp(s, "serve", 5) == 0 && (s[5] == '\0' || s[5] == ' ' || s[5] == '\t');
+}
+
 char *e2b_config_envd_url(const e2b_config *cfg, const char *sandbox_id,
                           const char *sandbox_domain)
 {
@@ -737,6 +787,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->serve_command ? cfg->serve_command : "?",
             cfg->attach_command ? cfg->attach_command : "?",
             cfg->health_path ? cfg->health_path : "?");
+    fprintf(out, "server start:   %s (serve_early = %s)\n",
+            e2b_config_serve_early(cfg) ? "while the files arrive" : "once the files are in place",
+            cfg->serve_early == E2B_SERVE_EARLY_YES  ? "yes"
+            : cfg->serve_early == E2B_SERVE_EARLY_NO ? "no"
+                                                     : "auto");
     fprintf(out, "new boxes:      %s (public_traffic = %s; --up --public for one box)\n",
             cfg->public_traffic ? "public traffic: the password guards the server"
                                 : "private: ports need the sandbox's traffic token",

@@ -16,6 +16,9 @@
 #ifndef E2B_CONFIG_H
 #define E2B_CONFIG_H
 
+/* serve_early's values. */
+enum { E2B_SERVE_EARLY_AUTO = 0, E2B_SERVE_EARLY_YES, E2B_SERVE_EARLY_NO };
+
 /* The notify key's bits. */
 enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 = 1u << 2 };
 
@@ -62,6 +65,7 @@ typedef struct e2b_config {
     char *health_path;    /* health_path */
     int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
     int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
+    int serve_early;      /* serve_early: E2B_SERVE_EARLY_* (e2b_config_serve_early) */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
@@ -115,6 +119,15 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
 int e2b_domain_is_local(const char *domain);
 /* Whether the domain is one of E2B's own (e2b.app, e2b.dev, e2b.pro, e2b-staging.dev). */
 int e2b_domain_is_e2b(const char *domain);
+
+/* Whether an up may start the server while the project's files are still arriving
+ * (serve_early): yes / no as set; auto (the default) only for the OpenCode server itself,
+ * `opencode serve` or `opencode2 serve` run by name or absolute path (after `env` and
+ * NAME=value words), with no {dir} in the command. OpenCode reads a project only when a
+ * request needs it (1.18.33: a server started in an empty directory took the project,
+ * its git and its opencode.json from the first request after they appeared); any other
+ * command may read the project as it starts, so it waits for the files. */
+int e2b_config_serve_early(const e2b_config *cfg);
 
 /* The envd base URL for a sandbox (reference §2.1): E2B_SANDBOX_URL, else
  * https://sandbox.<domain> for E2B's own domains, else <scheme>://49983-<id>.<domain>.

@@ -90,9 +90,11 @@ for r in $(seq "$RUNS"); do
     [ "$BOX_RC" = 0 ] || { echo "bench: up failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
     echo "$e - $s" | bc >>"$T_TMP/tui.up"
     python3 "$STEPS" split "$LOG" up "cmp$r" >"$T_TMP/steps.$r"
-    # the files are in place when the server is started: the wall time less what follows
+    # the files are in place when the server is started, or (started while they arrived)
+    # waited for: the wall time less what follows
     awk -v wall="$(echo "$e - $s" | bc)" -F'\t' '
-        $1 == "starting the server" { after = 1 } after && $1 != "total" { t += $2 }
+        $1 == "starting the server" || $1 == "waiting for the server" { after = 1 }
+        after && $1 != "total" { t += $2 }
         END { printf "%.3f\n", wall - t }' "$T_TMP/steps.$r" >>"$T_TMP/tui.files"
     rm -f "$LOG"
     read -r sdk_files sdk_all sdk_id < <(node "$JS" up "$proj" "/home/user/sdk$r" "$BOX_SERVE_REAL" 2>"$T_TMP/sdk.err") ||

@@ -11,6 +11,7 @@
 #                            read again at each model request, restarting when it changed
 #   agent_model_log ID       the model's request log (one JSON line per request)
 #   agent_server_pid ID      the pid of the box's `opencode serve`
+#   agent_get ID NAME PATH   one GET of the box's server (password and token as below)
 #   agent_events_start ID API NAME FILE
 #                            reads the box's own event stream (v2 /api/event, v1 /event)
 #                            into FILE with curl through e2b-local's port proxy (the password
@@ -60,20 +61,37 @@ agent_server_pid() {
     return 1
 }
 
-agent_events_start() {
-    local id=$1 path=/event pid pw port
-    [ "$2" = 2 ] && path=/api/event
+# agent_curl_config ID NAME: AGENT_CONF is curl's config for -K - (the password from the
+# server's environment, the traffic token from connect: on curl's stdin, never in argv),
+# AGENT_URL the server's base URL through e2b-local's port proxy, AGENT_RESOLVE its
+# --resolve argument.
+agent_curl_config() {
+    local id=$1 pid pw port tok
     pid=$(agent_server_pid "$id") || return 1
     pw=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^OPENCODE_SERVER_PASSWORD=//p')
     [ -n "$pw" ] || return 1
-    port=$(jq -r 'if (.port // 0) > 0 then .port else 4096 end' "$XDG_STATE_HOME/e2b-tui/boxes/$3.json")
-    local host=$port-$id.localhost tok
+    port=$(jq -r 'if (.port // 0) > 0 then .port else 4096 end' "$XDG_STATE_HOME/e2b-tui/boxes/$2.json")
+    local host=$port-$id.localhost
+    AGENT_URL=http://$host:$E2B_LOCAL_PORT AGENT_RESOLVE=$host:$E2B_LOCAL_PORT:127.0.0.1
     # a private box's port needs its traffic token (connect tells it; a running box only
     # has its timeout confirmed)
     el_req POST "/v2/sandboxes/$id/connect" '{"timeout":600}' >/dev/null
     tok=$(el_json '.trafficAccessToken // ""')
-    { printf 'user = "opencode:%s"\n' "$pw"; [ -n "$tok" ] && printf 'header = "e2b-traffic-access-token: %s"\n' "$tok"; } |
-        curl -sN -K - --resolve "$host:$E2B_LOCAL_PORT:127.0.0.1" "http://$host:$E2B_LOCAL_PORT$path" >"$4" 2>/dev/null &
+    AGENT_CONF=$(printf 'user = "opencode:%s"\n' "$pw"
+        [ -z "$tok" ] || printf 'header = "e2b-traffic-access-token: %s"\n' "$tok")
+}
+
+# agent_get ID NAME PATH: one GET of the box's server; the body on stdout.
+agent_get() {
+    agent_curl_config "$1" "$2" || return 1
+    printf '%s\n' "$AGENT_CONF" | curl -sf -m 20 -K - --resolve "$AGENT_RESOLVE" "$AGENT_URL$3"
+}
+
+agent_events_start() {
+    local id=$1 path=/event
+    [ "$2" = 2 ] && path=/api/event
+    agent_curl_config "$id" "$3" || return 1
+    printf '%s\n' "$AGENT_CONF" | curl -sN -K - --resolve "$AGENT_RESOLVE" "$AGENT_URL$path" >"$4" 2>/dev/null &
     AGENT_EV_PID=$!
     # the stream is up once its first frame came
     t_wait_until 20 grep -q server.connected "$4"

@@ -389,9 +389,64 @@ static void test_public_traffic(void)
     e2b_config_clear(&c);
 }
 
+/* Which serve commands start while the files arrive (e2b_config_serve_early). */
+static void test_serve_early(void)
+{
+    static const struct {
+        const char *cmd;
+        int early;
+    } cases[] = {
+        {"opencode serve --hostname 0.0.0.0 --port {port}", 1},
+        {"opencode2 serve --hostname 0.0.0.0 --port {port}", 1},
+        {"env OPENCODE_DISABLE_AUTOUPDATE=1 opencode serve --port {port}", 1},
+        {"A=1 B=2 /usr/local/bin/opencode serve", 1},
+        {"opencode serve", 1},
+        {"opencode attach {url}", 0},          /* not the server */
+        {"opencode served", 0},
+        {"./opencode serve", 0},               /* relative: may be in the project */
+        {"tools/opencode serve", 0},
+        {"{dir}/tools/opencode serve", 0},     /* in the project */
+        {"opencode serve --cwd {dir}", 0},
+        {"env -i opencode serve", 0},          /* env's options: not guessed */
+        {"sh -c 'opencode serve'", 0},         /* quoting: not guessed */
+        {"opencode serve; rm x", 0},
+        {"npm run serve", 0},
+        {"env", 0},
+        {"FOO=1", 0},
+    };
+    e2b_config c;
+    char *why = NULL;
+    e2b_config_init(&c);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        free(c.serve_command);
+        c.serve_command = strdup(cases[i].cmd);
+        CHECK_MSG(e2b_config_serve_early(&c) == cases[i].early, "%s: want %d", cases[i].cmd,
+                  cases[i].early);
+    }
+    CHECK(e2b_config_set(&c, "serve_early", "yes", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(e2b_config_serve_early(&c), 1); /* "FOO=1", forced */
+    CHECK(e2b_config_set(&c, "serve_command", "opencode serve", E2B_SRC_FILE, &why) == 0);
+    CHECK(e2b_config_set(&c, "serve_early", "no", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(e2b_config_serve_early(&c), 0);
+    CHECK(e2b_config_set(&c, "serve_early", "auto", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(e2b_config_serve_early(&c), 1);
+    CHECK(e2b_config_set(&c, "serve_early", "sometimes", E2B_SRC_FILE, &why) == -1);
+    CHECK(why && strstr(why, "serve_early must be auto, yes or no"));
+    free(why);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    e2b_config_write_info(&c, NULL, f);
+    fclose(f);
+    CHECK(strstr(text, "server start:   while the files arrive (serve_early = auto)") != NULL);
+    free(text);
+    e2b_config_clear(&c);
+}
+
 int main(void)
 {
     RUN(test_key_binding_lines_are_skipped);
+    RUN(test_serve_early);
     RUN(test_defaults);
     RUN(test_file_env_flag_precedence);
     RUN(test_bad_lines_name_file_and_line);
