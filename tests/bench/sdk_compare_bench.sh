@@ -55,6 +55,17 @@ cd "$proj" && git init -q -b main . && git config user.name B && git config user
 python3 "$E2B_TUI_ROOT/tests/bench/make_project.py" "$MB" "$FILES"
 mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm cmp
+packs_before=$(ls .git/objects/pack)
+# forget_pulls: the pulled branches' objects leave the project again (the fetched packs and
+# any loose objects), so every run's up sends the same .git as the first
+forget_pulls() {
+    local p
+    git -C "$proj" reflog expire --expire=now --all && git -C "$proj" prune --expire=now
+    for p in "$proj"/.git/objects/pack/*; do
+        [ -e "$p" ] || continue
+        grep -qxF "${p##*/}" <<<"$packs_before" || rm -f "$p"
+    done
+}
 wt_mb=$(du -sb --exclude=.git . | awk '{printf "%d", $1 / 1e6}')
 now() { date +%s.%N; }
 # floor_in_box ID RUN: the box's tar -x of the files up put in $proj (see the header), as root
@@ -122,7 +133,8 @@ for r in $(seq "$RUNS"); do
     [ "$BOX_RC" = 0 ] || { echo "bench: pull failed: $(head -c 400 "$BOX_ERR")" >&2; exit 1; }
     echo "$e - $s" | bc >>"$T_TMP/tui.pull"
     git -C "$proj" branch -q -D "e2b/cmp$r"
-    BOX_REPO=$proj box_tui --kill "cmp$r"
+    forget_pulls
+    BOX_REPO=$proj box_tui --kill "cmp$r" --force
 done
 med() { bench_median <"$T_TMP/$1"; }
 ratio() { echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'; }
