@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# up makes the sandbox while its worker lists the project (issue 16, "up: overlap
+# everything"), and a failure on either side settles both before the up ends:
+#   - with the create slowed to 1 s, the create is sent before the file list of a project
+#     of 30,000 files is ready (e2b-tui's step log and its "file list" line say when);
+#   - the create refused while the listing runs: the listing is stopped, the message and
+#     exit code are the create's, nothing is left;
+#   - the listing fails (a .git/refs nested too deeply to archive) while the create is in
+#     flight, and after the sandbox exists: the sandbox is killed, no record, no password,
+#     the journal of creates in doubt is empty.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
+box_setup || t_finish
+LOG=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
+boxes=$XDG_STATE_HOME/e2b-tui/boxes
+journal=$XDG_STATE_HOME/e2b-tui/in-doubt
+passwords=$XDG_STATE_HOME/e2b-tui/passwords
+
+BIG=$T_TMP/work/big
+mkdir -p "$BIG"
+git -C "$BIG" init -q -b main
+python3 - "$BIG" <<'PY'
+import os, sys
+root = sys.argv[1]
+for d in range(300):
+    p = os.path.join(root, "d%03d" % d)
+    os.mkdir(p)
+    for f in range(100):
+        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
+            fh.write("file %d %d\n" % (d, f))
+PY
+
+# deep_refs DIR: a directory under .git/refs nested deeper than an archive takes (257
+# levels): the repository opens and its status walk works, the archive of .git fails.
+deep_refs() {
+    local p=$1/.git/refs/deep i
+    for ((i = 0; i < 260; i++)); do p=$p/d; done
+    mkdir -p "$p"
+}
+# when NAME PATTERN: the time (seconds since the epoch, ms) of the first line of e2b-tui's
+# log matching PATTERN (grep -E), or "none"
+when() {
+    local line
+    line=$(grep -E -m1 -- "$1" "$LOG") || { echo none; return; }
+    date -u -d "$(echo "$line" | cut -d' ' -f1 | sed 's/Z$//')" +%s.%3N
+}
+before() { # A B: both times known and A < B
+    [ "$1" != none ] && [ "$2" != none ] && [ "$(echo "$1 < $2" | bc)" = 1 ]
+}
+not_after() { # A B: both times known and A <= B (the log's times are in ms)
+    [ "$1" != none ] && [ "$2" != none ] && [ "$(echo "$1 <= $2" | bc)" = 1 ]
+}
+sandbox_count() { fl_sandboxes; }
+password_lines() {
+    if [ -f "$passwords" ]; then grep -vc '^#' "$passwords"; else echo 0; fi
+}
+no_leftovers() { # WHAT
+    t_eq "$1: no sandbox left" "$(sandbox_count)" 0
+    t_eq "$1: no record (nor a temp file)" "$(ls -A "$boxes" 2>/dev/null | wc -l)" 0
+    t_eq "$1: no password left" "$(password_lines)" 0
+    t_eq "$1: the journal of creates in doubt is empty" "$(find "$journal" -mindepth 1 2>/dev/null | wc -l)" 0
+}
+
+# ---- the create is sent while the files are listed ----
+rm -f "$LOG"
+fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"POST","count":1,"delayMs":1000}'
+BOX_REPO=$BIG box_tui --up ovl
+box_rc "overlap: up exits 0" 0
+sent=$(when 'box up ovl: creating the sandbox$')
+listed=$(when 'up ovl: the file list is ready after')
+t_ok "overlap: the create was sent ($sent) before the file list was ready ($listed)" before "$sent" "$listed"
+t_ok "overlap: the password was stored after both" \
+    not_after "$listed" "$(when 'box up ovl: storing the password$')"
+t_contains "overlap: all 30,000 files went up" "$(cat "$BOX_ERR")" "uploaded 300"
+fl_stderr_clean "overlap: stderr" "$BOX_ERR"
+BOX_REPO=$BIG box_tui --kill ovl --force
+box_setup_rc "overlap: kill" 0
+fault_clear
+
+# ---- the create refused while the listing runs ----
+rm -f "$LOG"
+fault_set '{"kind":"500","path":"/v2/sandboxes","method":"POST","count":5}'
+BOX_REPO=$BIG box_tui --up refused
+box_rc "create refused: exit 1" 1
+t_contains "create refused: names the step" "$(cat "$BOX_ERR")" "up refused: creating the sandbox"
+t_contains "create refused: and the cause" "$(cat "$BOX_ERR")" "500"
+t_ok "create refused: the listing was stopped, not waited for" grep -q 'up refused: the file list failed after' "$LOG"
+t_ok "create refused: the up ended after the listing did" \
+    not_after "$(when 'up refused: the file list failed')" "$(when 'box up refused: failed after')"
+no_leftovers "create refused"
+fl_stderr_clean "create refused: stderr" "$BOX_ERR"
+fault_clear
+
+# ---- the listing fails while the create is in flight ----
+SMALL=$T_TMP/work/small
+cp -a "$BOX_REPO" "$SMALL"
+deep_refs "$SMALL"
+rm -f "$LOG"
+fl_mark
+fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"POST","count":1,"delayMs":1000}'
+BOX_REPO=$SMALL box_tui --up early
+box_rc "listing fails during the create: exit 1" 1
+t_contains "listing fails during the create: names the step" "$(cat "$BOX_ERR")" "up early: listing the project's files"
+t_contains "listing fails during the create: and the cause" "$(cat "$BOX_ERR")" "nested too deeply"
+t_ok "listing fails during the create: it failed while the create was in flight" \
+    before "$(when 'box up early: creating the sandbox$')" "$(when 'up early: the file list failed')"
+t_eq "listing fails during the create: the create was answered (and made a sandbox)" "$(fl_count '^POST /v2/sandboxes 201')" 1
+t_eq "listing fails during the create: which was killed" "$(fl_count '^DELETE /sandboxes/[^ ]+ 204')" 1
+no_leftovers "listing fails during the create"
+fl_stderr_clean "listing fails during the create: stderr" "$BOX_ERR"
+fault_clear
+
+# ---- the listing fails after the sandbox exists ----
+deep_refs "$BIG"
+rm -f "$LOG"
+fl_mark
+BOX_REPO=$BIG box_tui --up late
+box_rc "listing fails after the create: exit 1" 1
+t_contains "listing fails after the create: names the step" "$(cat "$BOX_ERR")" "up late: listing the project's files"
+t_contains "listing fails after the create: and the cause" "$(cat "$BOX_ERR")" "nested too deeply"
+# "listing files" again (now with the box's name) once the create was answered: the up
+# waited for the listing with its sandbox made
+waited=$(when 'box up late: listing files$')
+t_ok "listing fails after the create: the create was answered first, then the up waited for the listing" \
+    not_after "$(when 'box up late: creating the sandbox$')" "$waited"
+t_ok "listing fails after the create: the sandbox existed when the listing failed" \
+    not_after "$waited" "$(when 'up late: the file list failed')"
+t_ok "listing fails after the create: the failed sandbox was removed after" \
+    not_after "$(when 'up late: the file list failed')" "$(when 'box up late: removing the failed sandbox')"
+t_eq "listing fails after the create: the create made a sandbox" "$(fl_count '^POST /v2/sandboxes 201')" 1
+t_eq "listing fails after the create: which was killed" "$(fl_count '^DELETE /sandboxes/[^ ]+ 204')" 1
+no_leftovers "listing fails after the create"
+fl_stderr_clean "listing fails after the create: stderr" "$BOX_ERR"
+t_finish
