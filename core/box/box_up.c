@@ -440,7 +440,7 @@ static void up_work_hand_over(e2b_box_op *op, up_local_work *w)
 static void up_listed(e2b_box_op *op, e2b_error *g)
 {
     up_work_hand_over(op, op->work_arg);
-    e2b_logf("up %s: the file list %s after %lld ms", op->rec.name,
+    e2b_logf("up %s: the file list %s after %lld ms", op->rec.name ? op->rec.name : "-",
              g ? "failed" : "is ready", (long long)(e2b_now_ms() - op->uo.list_started_ms));
     if (op->uo.fail_err) { /* the loop's side failed meanwhile: its cause is told */
         e2b_error *e = op->uo.fail_err;

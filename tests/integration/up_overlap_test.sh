@@ -19,18 +19,7 @@ journal=$XDG_STATE_HOME/e2b-tui/in-doubt
 passwords=$XDG_STATE_HOME/e2b-tui/passwords
 
 BIG=$T_TMP/work/big
-mkdir -p "$BIG"
-git -C "$BIG" init -q -b main
-python3 - "$BIG" <<'PY'
-import os, sys
-root = sys.argv[1]
-for d in range(300):
-    p = os.path.join(root, "d%03d" % d)
-    os.mkdir(p)
-    for f in range(100):
-        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
-            fh.write("file %d %d\n" % (d, f))
-PY
+box_big_repo "$BIG" || t_abort "the big repository could not be made"
 
 # deep_refs DIR: a directory under .git/refs nested deeper than an archive takes (257
 # levels): the repository opens and its status walk works, the archive of .git fails.
