@@ -2,7 +2,8 @@
 # up makes the sandbox while its worker lists the project (issue 16, "up: overlap
 # everything"), and a failure on either side settles both before the up ends:
 #   - with the create slowed to 1 s, the create is sent before the file list of a project
-#     of 30,000 files is ready (e2b-tui's step log and its "file list" line say when);
+#     of 30,000 files is ready (e2b-tui's step log and its "file list" line say when), also
+#     with --from a snapshot (the create waits for the snapshot's record only);
 #   - the create refused while the listing runs: the listing is stopped, the message and
 #     exit code are the create's, nothing is left;
 #   - the listing fails (a .git/refs nested too deeply to archive) while the create is in
@@ -64,8 +65,28 @@ t_ok "overlap: the password was stored after both" \
     not_after "$listed" "$(when 'box up ovl: storing the password$')"
 t_contains "overlap: all 30,000 files went up" "$(cat "$BOX_ERR")" "uploaded 300"
 fl_stderr_clean "overlap: stderr" "$BOX_ERR"
+BOX_REPO=$BIG box_tui --snapshot ovl --as ovlsnap
+box_setup_rc "overlap: snapshot" 0
 BOX_REPO=$BIG box_tui --kill ovl --force
 box_setup_rc "overlap: kill" 0
+fault_clear
+
+# ---- --from: the create waits for the snapshot's record only, not for the archives ----
+rm -f "$LOG"
+fl_mark
+fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"POST","count":1,"delayMs":1000}'
+BOX_REPO=$BIG box_tui --up ovlfrom --from ovlsnap
+box_rc "--from: up exits 0" 0
+t_ok "--from: the create was sent before the file list was ready" \
+    before "$(when 'box up ovlfrom: creating the sandbox$')" "$(when 'up ovlfrom: the file list is ready after')"
+t_contains "--from: the note about the snapshot is told" "$(cat "$BOX_ERR")" "snapshot ovlsnap"
+snap_id=$(jq -r .snapshot_id "$XDG_STATE_HOME/e2b-tui/snapshots/ovlsnap.json" 2>/dev/null)
+t_ok "--from: the snapshot has an id" test -n "$snap_id"
+t_eq "--from: the box was made from the snapshot" "$(jq -r .template "$boxes/ovlfrom.json" 2>/dev/null)" "$snap_id"
+BOX_REPO=$BIG box_tui --kill ovlfrom --force
+box_setup_rc "--from: kill" 0
+box_tui --snapshots --delete ovlsnap
+box_setup_rc "--from: the snapshot deleted" 0
 fault_clear
 
 # ---- the create refused while the listing runs ----
