@@ -4,8 +4,9 @@
 #   - with the create slowed to 1 s, the create is sent before the file list of a project
 #     of 30,000 files is ready (e2b-tui's step log and its "file list" line say when), also
 #     with --from a snapshot (the create waits for the snapshot's record only);
-#   - the create refused while the listing runs: the listing is stopped, the message and
-#     exit code are the create's, nothing is left;
+#   - the create refused, or the name taken, while the listing runs: the listing is
+#     stopped, the message and exit code are the create's (the name check's), nothing is
+#     left;
 #   - the listing fails (a .git/refs nested too deeply to archive) while the create is in
 #     flight, and after the sandbox exists: the sandbox is killed, no record, no password,
 #     the journal of creates in doubt is empty.
@@ -102,6 +103,18 @@ t_ok "create refused: the up ended after the listing did" \
 no_leftovers "create refused"
 fl_stderr_clean "create refused: stderr" "$BOX_ERR"
 fault_clear
+
+# ---- the name taken while the listing runs ----
+el_create '{"templateID":"base","metadata":{"e2b-tui":"box","e2b-tui.name":"taken"}}' || t_abort "no sandbox to hold the name"
+foreign=$EL_ID
+rm -f "$LOG"
+BOX_REPO=$BIG box_tui --up taken
+box_rc "name taken: exit 5" 5
+t_contains "name taken: says so" "$(cat "$BOX_ERR")" "name in use: sandbox $foreign is box taken"
+t_ok "name taken: the listing was stopped, not waited for" grep -q 'up taken: the file list failed after' "$LOG"
+t_eq "name taken: only the other sandbox is there" "$(el_req GET /v2/sandboxes >/dev/null; el_json '[.[].sandboxID] | join(" ")')" "$foreign"
+el_req DELETE "/sandboxes/$foreign" >/dev/null
+no_leftovers "name taken"
 
 # ---- the listing fails while the create is in flight ----
 SMALL=$T_TMP/work/small
