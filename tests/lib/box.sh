@@ -22,6 +22,8 @@
 #   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else FAIL
 #   box_snapshot DIR       a digest of HEAD, refs/heads/* except e2b/*, the index and every
 #                          work tree file (names, modes, contents, link targets)
+#   box_many_files DIR N TEXT
+#                          N folders d000... of 100 small files each in DIR ("TEXT d f")
 #   box_big_repo DIR       a new repository (no commit) of 30,000 small untracked files in
 #                          300 folders: a listing that takes a while
 BOX_FIXTURES=$E2B_TUI_ROOT/tests/fixtures
@@ -142,16 +144,19 @@ box_rc() {
     if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; fi
 }
 
-box_big_repo() {
-    mkdir -p "$1" && git -C "$1" init -q -b main || return 1
-    python3 - "$1" <<'PY'
+box_many_files() {
+    python3 - "$@" <<'PY'
 import os, sys
-root = sys.argv[1]
-for d in range(300):
+root, folders, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+for d in range(folders):
     p = os.path.join(root, "d%03d" % d)
-    os.mkdir(p)
+    os.makedirs(p)
     for f in range(100):
         with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
-            fh.write("file %d %d\n" % (d, f))
+            fh.write("%s %d %d\n" % (text, d, f))
 PY
+}
+
+box_big_repo() {
+    mkdir -p "$1" && git -C "$1" init -q -b main && box_many_files "$1" 300 file
 }
