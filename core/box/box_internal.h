@@ -28,11 +28,19 @@ typedef struct up_source {
     char *note;           /* for the user (owned), or NULL */
     char *snapshot_id;    /* from a snapshot: the template to create from (owned), or NULL */
 } up_source;
-/* On the worker thread: the archives of g's project into *set. from: the snapshot's local
- * name, or NULL. Errors: those of upload_prepare and delta_prepare, and a snapshot that has
- * no record here (NOT_FOUND, saying what to do). */
-e2b_error *box_up_prepare(gitwork *g, const char *state_dir, const char *from, int gzip_level,
-                          const atomic_int *cancel, upload_set *set, up_source *src);
+struct snap_record;
+/* On the worker thread, first (one small file): the record *r of the snapshot from (its
+ * local name, or NULL: nothing is read) and the template to create from
+ * (src->snapshot_id), so the create need not wait for the archives. Errors: a snapshot that
+ * has no record here (NOT_FOUND, saying what to do). */
+e2b_error *box_up_source(const char *state_dir, const char *from, struct snap_record *r,
+                         up_source *src);
+/* On the worker thread, then: the archives of g's project into *set; from a snapshot (r and
+ * src from box_up_source, from its name) of this project only what differs from its commit.
+ * Errors: those of upload_prepare and delta_prepare. */
+e2b_error *box_up_prepare(gitwork *g, const struct snap_record *r, const char *from,
+                          int gzip_level, const atomic_int *cancel, upload_set *set,
+                          up_source *src);
 /* The create of an up from a snapshot failed with 404: the snapshot is gone on E2B. A new
  * error saying what to do, or NULL for any other error. */
 e2b_error *box_up_snapshot_gone(const e2b_box_op *op, const e2b_error *err);
@@ -166,6 +174,19 @@ struct e2b_box_op {
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
 
     up_source up_src;    /* up: whole or delta (from a snapshot) */
+
+    /* up: the file list is made on a worker (op->work) while the loop checks the name,
+     * reads the secrets and creates the sandbox; the password is stored and the archives
+     * sent once both are done (box_up.c). A failure of one side waits for the other: the
+     * worker is stopped and joined, a request in flight is answered, and only then the
+     * cleanup runs. Both errors are consumed before the op finishes. */
+    struct {
+        int listed;           /* the worker's file list is in op->tar / op->tar_plain */
+        int created;          /* the sandbox exists and the loop waits for the file list */
+        e2b_error *list_err;  /* the listing failed while a request was in flight (owned) */
+        e2b_error *fail_err;  /* the loop's side failed while the worker ran (owned) */
+        int64_t list_started_ms;
+    } uo;
 
     /* unpulled (box_unpulled.c): its deadline timer and the summary the box printed */
     uint64_t unpulled_timer;

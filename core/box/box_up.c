@@ -1,6 +1,7 @@
-/* up: git file list -> the name is free (no record, no box sandbox) -> secrets -> create ->
- * password -> upload the archives into tars already extracting them (box_up_extract.c) ->
- * start the server -> health -> record. A failure
+/* up: the repository and its HEAD, then side by side the file list (on a worker) and the
+ * name is free (no record, no box sandbox) -> secrets -> create (on the loop); once both are
+ * done: password -> upload the archives into tars already extracting them
+ * (box_up_extract.c) -> start the server -> health -> record. A failure
  * after create kills the sandbox (unless keep_failed) and removes the password, so nothing
  * is left half made; a SIGKILL after create leaves a sandbox without a record and an entry
  * in the journal of creates in doubt, and the next start of e2b-tui removes that sandbox
@@ -8,6 +9,7 @@
 #include "core/box/box_internal.h"
 #include "core/box/orphans.h"
 #include "core/box/secrets_providers.h"
+#include "core/box/snap_records.h"
 #include "core/git/upload.h"
 #include "core/util/log.h"
 
@@ -121,9 +123,19 @@ static void up_swept(e2b_box_op *op, const e2b_error *unused)
     up_remove_password(op);
 }
 
-static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
+/* Cleans up after err (owned, its action set) and finishes. While the worker lists the
+ * files nothing is cleaned up: it is asked to stop, and its end (up_listed) comes back
+ * here, so the op never finishes while the worker runs. */
+static void up_settle(e2b_box_op *op, e2b_error *err)
 {
-    set_action(err, op, step);
+    if (op->work) {
+        if (op->uo.fail_err)
+            e2b_error_free(err);
+        else
+            op->uo.fail_err = err;
+        box_op_work_cancel(op);
+        return;
+    }
     op->error = err; /* kept until the cleanup is done */
     if (op->have_sandbox && !op->up.keep_failed) {
         e2b_error *e = NULL;
@@ -146,6 +158,24 @@ static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
             return;
     }
     up_remove_password(op);
+}
+
+static void up_fail(e2b_box_op *op, e2b_error *err, const char *step)
+{
+    set_action(err, op, step);
+    up_settle(op, err);
+}
+
+/* The listing failed while this request was in flight: now that it is answered (and what
+ * it made is known to the cleanup) the listing's error is told. */
+static int up_list_failed(e2b_box_op *op)
+{
+    if (!op->uo.list_err)
+        return 0;
+    e2b_error *e = op->uo.list_err;
+    op->uo.list_err = NULL;
+    up_settle(op, e);
+    return 1;
 }
 
 static int up_check(e2b_box_op *op, const e2b_error *err, const char *step)
@@ -270,6 +300,20 @@ static void up_password_stored(e2b_box_op *op)
     box_up_extract(op, up_dir_ready, up_extracted);
 }
 
+/* Both sides are done: the sandbox exists and the archives are ready. The password is
+ * stored only now: a keystore job that cannot start finishes the op at once
+ * (box_op_job_put), which must not happen while the worker runs. */
+static void up_store_password(e2b_box_op *op)
+{
+    if (!op->env.ks) {
+        up_fail(op, e2b_error_new(E2B_ERR_INVALID, "no password store is open"),
+                "storing the password");
+        return;
+    }
+    box_op_progress(op, "storing the password", 0, 0);
+    box_op_job_put(op, up_password_stored);
+}
+
 static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
 {
     e2b_box_op *op = ud;
@@ -283,6 +327,8 @@ static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *
     }
     op->create_in_doubt = !op->have_sandbox && box_up_orphan_possible(err);
     op->create_late_possible = op->create_in_doubt && box_up_orphan_late_possible(err);
+    if (up_list_failed(op))
+        return;
     e2b_error *gone = box_up_snapshot_gone(op, err); /* says what to do about a --from */
     if (gone) {
         up_fail(op, gone, "creating the sandbox");
@@ -293,13 +339,12 @@ static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *
     op->rec.sandbox_id = strdup(op->sb.sandbox_id);
     op->res.sandbox_id = strdup(op->sb.sandbox_id);
     op->res.url = e2b_config_port_url(op->env.cfg, op->rec.port, op->sb.sandbox_id, op->sb.domain);
-    if (!op->env.ks) {
-        up_fail(op, e2b_error_new(E2B_ERR_INVALID, "no password store is open"),
-                "storing the password");
+    if (!op->uo.listed) { /* what is left of the listing is now the up's wait */
+        op->uo.created = 1;
+        box_op_progress(op, "listing files", 0, 0);
         return;
     }
-    box_op_progress(op, "storing the password", 0, 0);
-    box_op_job_put(op, up_password_stored);
+    up_store_password(op);
 }
 
 static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *err)
@@ -312,6 +357,8 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
         op->secrets = *list;
         free(list);
     }
+    if (up_list_failed(op))
+        return;
     if (up_check(op, err, "reading the secrets"))
         return;
     e2b_metadata md = {0}, env = {0};
@@ -366,6 +413,10 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
     e2b_error *e = NULL;
     op->api_call = NULL;
     op->pending--;
+    if (up_list_failed(op)) {
+        e2b_sandbox_list_free(list);
+        return;
+    }
     const e2b_sandbox *taken = NULL;
     for (size_t i = 0; list && i < list->count; i++)
         if (list->items[i].kind == E2B_KIND_BOX && list->items[i].box_name &&
@@ -393,82 +444,142 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
     op->pending++;
 }
 
-/* Local work, before anything is made remotely: the repository, the name, the file list. */
-/* The local step's work, on a worker thread (box_op_work): the repository, its HEAD and
- * the archives (a status walk, an lstat per file, a sample of large files). */
+/* ---- the local side: on a worker thread, first the repository, its HEAD and a
+ * snapshot's record (quick), then the file list and archives while the loop makes the
+ * sandbox ---- */
+
+/* The worker's state (op->work_arg): owned by the up until up_work_hand_over gives what it
+ * made to the op; while a step runs only the worker touches it. */
 typedef struct {
-    e2b_box_op *op;
-    const char *dir;
+    const char *dir, *state_dir, *from; /* the op's, unchanged while it runs */
     gitwork *git;
     gitwork_head head;
+    snap_record snap; /* --from: the snapshot's record */
+    up_source src;
     upload_set set;
     const char *failed_step;
 } up_local_work;
 
-static e2b_error *up_local_run(void *arg, const atomic_int *cancel)
+static e2b_error *up_open_run(void *arg, const atomic_int *cancel)
 {
     up_local_work *w = arg;
     e2b_error *g = NULL;
+    (void)cancel; /* quick: the steps after it look at the cancel */
     w->failed_step = "opening the git project";
     if (gitwork_open(&w->git, w->dir, 0, &g) != 0 || gitwork_head_info(w->git, &w->head, &g) != 0)
         return g;
     w->failed_step = "listing the project's files";
-    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
-     * gzip would spend most of the upload's CPU on it for nothing. */
-    return box_up_prepare(w->git, w->op->env.cfg->state_dir, w->op->snap_as, UP_GZIP_LEVEL, cancel,
-                          &w->set, &w->op->up_src);
+    return box_up_source(w->state_dir, w->from, &w->snap, &w->src);
 }
 
-static void up_local_done(e2b_box_op *op, e2b_error *g)
+static e2b_error *up_list_run(void *arg, const atomic_int *cancel)
+{
+    up_local_work *w = arg;
+    /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
+     * gzip would spend most of the upload's CPU on it for nothing. */
+    return box_up_prepare(w->git, &w->snap, w->from, UP_GZIP_LEVEL, cancel, &w->set, &w->src);
+}
+
+/* The worker is done with w: the op owns what it made (op_release frees it). */
+static void up_work_hand_over(e2b_box_op *op, up_local_work *w)
+{
+    op->work_arg = NULL;
+    op->git = w->git;
+    op->tar = w->set.gz;
+    op->tar_plain = w->set.plain;
+    op->up_src = w->src;
+    snap_record_clear(&w->snap);
+    free(w);
+}
+
+/* The file list's end. Whichever side ends last goes on: the password once the sandbox
+ * exists, the cleanup of a failure on either side. */
+static void up_listed(e2b_box_op *op, e2b_error *g)
+{
+    up_work_hand_over(op, op->work_arg);
+    e2b_logf("up %s: the file list %s after %lld ms", op->rec.name ? op->rec.name : "-",
+             g ? "failed" : "is ready", (long long)(e2b_now_ms() - op->uo.list_started_ms));
+    if (op->uo.fail_err) { /* the loop's side failed meanwhile: its cause is told */
+        e2b_error *e = op->uo.fail_err;
+        op->uo.fail_err = NULL;
+        e2b_error_free(g);
+        up_settle(op, e);
+        return;
+    }
+    if (g || op->cancelled) {
+        e2b_error *e = g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        set_action(e, op, "listing the project's files");
+        if (op->api_call) { /* a create may be in flight: told once it is answered */
+            op->uo.list_err = e;
+            return;
+        }
+        up_settle(op, e);
+        return;
+    }
+    op->uo.listed = 1;
+    if (op->up_src.note && !op->res.note)
+        op->res.note = strdup(op->up_src.note);
+    if (op->uo.created)
+        up_store_password(op);
+}
+
+/* Before the worker lists the files: its state goes to the op, then the failure. */
+static void up_opened_fail(e2b_box_op *op, e2b_error *err, const char *step)
+{
+    up_work_hand_over(op, op->work_arg);
+    up_fail(op, err, step);
+}
+
+/* The repository is open: the name, the record, then the listing on the worker and the
+ * name check on the loop, side by side. */
+static void up_opened(e2b_box_op *op, e2b_error *g)
 {
     up_local_work *w = op->work_arg;
     char name[GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
-    op->work_arg = NULL;
-    op->git = w->git; /* the op owns what the work made */
-    op->tar = w->set.gz;
-    op->tar_plain = w->set.plain;
-    gitwork_head head = w->head;
-    const char *failed_step = w->failed_step;
-    free(w);
     if (g || op->cancelled) {
-        up_fail(op, g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), failed_step);
+        up_opened_fail(op, g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), w->failed_step);
         return;
     }
     if (op->up_name) {
         snprintf(name, sizeof name, "%s", op->up_name);
     } else {
-        gitwork_default_box_name(&head, name, sizeof name);
+        gitwork_default_box_name(&w->head, name, sizeof name);
         op->up_name = strdup(name);
     }
     op->res.name = strdup(name);
     if (box_record_exists(op->env.cfg->records_dir, name)) {
-        up_fail(op, e2b_error_new(E2B_ERR_CONFLICT,
-                                  "a box named %s already exists on this machine; pick another "
-                                  "name (e2b-tui --up NAME) or kill it",
-                                  name),
-                "choosing the name");
+        up_opened_fail(op, e2b_error_new(E2B_ERR_CONFLICT,
+                                         "a box named %s already exists on this machine; pick "
+                                         "another name (e2b-tui --up NAME) or kill it",
+                                         name),
+                       "choosing the name");
         return;
     }
     op->rec.name = strdup(name);
-    op->rec.template_id = strdup(op->up_src.snapshot_id ? op->up_src.snapshot_id
-                                 : op->up_template     ? op->up_template
-                                                       : op->env.cfg->template_id);
-    op->rec.branch = strdup(head.kind == GITWORK_HEAD_DETACHED ? "" : head.branch);
-    op->rec.base = strdup(head.oid);
-    op->rec.dir = strdup(gitwork_workdir(op->git));
+    op->rec.template_id = strdup(w->src.snapshot_id ? w->src.snapshot_id
+                                 : op->up_template  ? op->up_template
+                                                    : op->env.cfg->template_id);
+    op->rec.branch = strdup(w->head.kind == GITWORK_HEAD_DETACHED ? "" : w->head.branch);
+    op->rec.base = strdup(w->head.oid);
+    op->rec.dir = strdup(gitwork_workdir(w->git));
     op->rec.port = E2B_BOX_PORT;
     op->rec.opencode = op->env.cfg->opencode;
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);
-    if (op->up_src.note && !op->res.note)
-        op->res.note = strdup(op->up_src.note);
     if (e2b_box_password(op->password) < 0) {
-        up_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "no randomness for the password"),
-                "making the password");
+        up_opened_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "no randomness for the password"),
+                       "making the password");
         return;
     }
+    op->uo.list_started_ms = e2b_now_ms();
+    if (box_op_work(op, up_list_run, w, up_listed) < 0) {
+        up_opened_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot start a worker thread"),
+                       "listing files");
+        return;
+    }
+    /* From here a failure on the loop waits for the worker (up_settle). */
     box_op_progress(op, "checking the name", 0, 0);
     e2b_metadata md = {0};
     e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
@@ -484,7 +595,7 @@ static void up_local_done(e2b_box_op *op, e2b_error *g)
 }
 
 /* Local work, before anything is made remotely: the name, then (on a worker thread) the
- * repository and the file list. */
+ * repository. */
 static void up_local(e2b_box_op *op, const e2b_error *unused)
 {
     (void)unused;
@@ -499,11 +610,12 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
     box_op_progress(op, "listing files", 0, 0);
     up_local_work *w = calloc(1, sizeof *w);
     if (w) {
-        w->op = op;
         w->dir = op->up_dir ? op->up_dir : ".";
+        w->state_dir = op->env.cfg->state_dir;
+        w->from = op->snap_as;
         op->work_arg = w;
     }
-    if (!w || box_op_work(op, up_local_run, w, up_local_done) < 0) {
+    if (!w || box_op_work(op, up_open_run, w, up_opened) < 0) {
         free(w);
         op->work_arg = NULL;
         up_fail(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot start a worker thread"),

@@ -1,5 +1,6 @@
-/* The archives of an up (box_internal.h box_up_prepare): from a snapshot of this project
- * only what differs from the snapshot's commit, else everything with a note saying why. */
+/* The archives of an up (box_internal.h box_up_source, box_up_prepare): from a snapshot of
+ * this project only what differs from the snapshot's commit, else everything with a note
+ * saying why. */
 #include "core/box/box_internal.h"
 #include "core/box/snap_records.h"
 #include "core/git/delta.h"
@@ -8,42 +9,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-e2b_error *box_up_prepare(gitwork *g, const char *state_dir, const char *from, int gzip_level,
+e2b_error *box_up_source(const char *state_dir, const char *from, snap_record *r, up_source *src)
+{
+    memset(src, 0, sizeof *src);
+    if (!from)
+        return NULL;
+    e2b_error *err = snap_record_read(state_dir, from, r);
+    if (err)
+        return err;
+    if (!(src->snapshot_id = strdup(r->snapshot_id)))
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    return NULL;
+}
+
+e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, int gzip_level,
                           const atomic_int *cancel, upload_set *set, up_source *src)
 {
     e2b_error *err = NULL;
-    snap_record r = {0};
-    memset(src, 0, sizeof *src);
-    if (from) {
-        if ((err = snap_record_read(state_dir, from, &r)))
-            return err;
-        src->snapshot_id = strdup(r.snapshot_id);
-        if (strcmp(r.dir, gitwork_workdir(g)) != 0) {
+    if (src->snapshot_id) {
+        if (strcmp(r->dir, gitwork_workdir(g)) != 0) {
             src->note = e2b_strfmt("snapshot %s holds the project %s, not this one: sent everything",
-                                   from, r.dir);
+                                   from, r->dir);
         } else {
             delta_info info;
-            if (delta_prepare(g, r.commit, gzip_level, cancel, set, &info, &err) == 0) {
+            if (delta_prepare(g, r->commit, gzip_level, cancel, set, &info, &err) == 0) {
                 src->delta = 1;
-                snprintf(src->delta_base, sizeof src->delta_base, "%s", r.commit);
+                snprintf(src->delta_base, sizeof src->delta_base, "%s", r->commit);
                 src->note = e2b_strfmt("from snapshot %s: sent only what differs from its commit %.12s "
                                        "(%llu files changed, %llu deleted, %llu git objects)",
-                                       from, r.commit, (unsigned long long)info.changed,
+                                       from, r->commit, (unsigned long long)info.changed,
                                        (unsigned long long)info.deleted, (unsigned long long)info.objects);
-                snap_record_clear(&r);
                 return NULL;
             }
-            if (err->sub != E2B_SUB_MISSING_BASE) {
-                snap_record_clear(&r);
+            if (err->sub != E2B_SUB_MISSING_BASE)
                 return err;
-            }
             e2b_error_free(err);
             err = NULL;
             src->clean_first = 1;
             src->note = e2b_strfmt("snapshot %s's commit %.12s is not in this repository: sent everything",
-                                   from, r.commit);
+                                   from, r->commit);
         }
-        snap_record_clear(&r);
     }
     if (upload_prepare(g, gzip_level, 0, cancel, set, &err) != 0)
         return err;

@@ -7,6 +7,11 @@ core/box/box_op.c) and the request lines of both logs.
                                      "done after" line of that action and box)
   steps.py median FILE...            per step, the median over runs of split's output
                                      ("<step>\t<median s>\t<runs>")
+
+A step that comes back is one figure, the sum of its times: up's "listing files" is its
+first step (the repository) and again its wait for the file list once the sandbox exists
+(the list is made beside the name check, the secrets and the create), so it is the
+listing's time that the create did not cover.
 """
 import datetime
 import re

@@ -3,8 +3,11 @@
  * pull indexes and checks a pack of 20,000 objects, the loop keeps running its timers (the
  * dashboard keeps drawing and answering keys), and a cancel during the local step ends the
  * up without a sandbox. A 1 ms timer counts the loop's turns during each step: when the step
- * ran on the loop thread it got none. Run by box_worker_test.sh against e2b-local (env:
- * E2B_*, XDG_*, BIG_REPO, BOX_REPO, PULL_BOX). */
+ * ran on the loop thread it got none. up lists while the loop makes the sandbox (issue 16):
+ * "listing files" is its first step, and again its wait once the sandbox exists; a cancel
+ * while both run (the create in flight, or the sandbox made and the list not yet) settles
+ * both and leaves no sandbox. Run by box_worker_test.sh against e2b-local (env: E2B_*,
+ * XDG_*, BIG_REPO, BOX_REPO, PULL_BOX). */
 #include "core/box/box.h"
 #include "core/e2b/api.h"
 #include "keystore/keystore.h"
@@ -23,6 +26,8 @@ typedef struct {
     int ticks_in_step;
     int saw_step, saw_after;
     const char *cancel_at; /* cancel the op when this step begins ("" = at the first tick) */
+    int cancel_at_nth;     /* ... the nth time it begins (0 = the first) */
+    int cancel_at_seen;
     int cancel_at_first_tick;
     int done_calls;
     e2b_error_kind kind;
@@ -51,7 +56,8 @@ static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
     else if (w->saw_step)
         w->saw_after = 1;
     w->in_step = now;
-    if (w->cancel_at && strcmp(step, w->cancel_at) == 0)
+    if (w->cancel_at && strcmp(step, w->cancel_at) == 0 &&
+        ++w->cancel_at_seen >= (w->cancel_at_nth ? w->cancel_at_nth : 1))
         e2b_box_op_cancel(w->op);
 }
 
@@ -77,7 +83,7 @@ static e2b_error *run(watch *w)
 static void test_up_listing_leaves_the_loop_running(void)
 {
     size_t before = t_box_sandbox_count(&T);
-    watch w = {.watch_step = "listing files", .cancel_at = "checking the name"};
+    watch w = {.watch_step = "listing files", .cancel_at = "storing the password"};
     e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox"};
     e2b_error *err = NULL;
     w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
@@ -85,7 +91,7 @@ static void test_up_listing_leaves_the_loop_running(void)
     e2b_error *res = run(&w);
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
     e2b_error_free(res);
-    CHECK(w.saw_step && w.saw_after); /* the listing ended and the next step began */
+    CHECK(w.saw_step && w.saw_after); /* the listing ended and the password's step began */
     CHECK_MSG(w.ticks_in_step > 0, "the loop ran no timer while up listed 30,000 files");
     fprintf(stderr, "loop turns during up's listing: %d\n", w.ticks_in_step);
     CHECK_INT_EQ(w.done_calls, 1);
@@ -105,7 +111,27 @@ static void test_up_cancelled_while_listing(void)
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
     e2b_error_free(res);
     CHECK(w.ticks_in_step > 0);
-    CHECK(!w.saw_after); /* no later step began: nothing was asked of E2B */
+    CHECK_INT_EQ(w.done_calls, 1);
+    /* wherever the cancel landed (the repository's open, or the wait for the list once the
+     * sandbox exists), nothing is left */
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), (int)before);
+    e2b_box_op_free(w.op);
+}
+
+/* The create in flight and the worker listing 30,000 files when the cancel comes: the up
+ * ends once, after both (the create's answer, the worker stopped), and leaves no sandbox. */
+static void test_up_cancelled_during_create(void)
+{
+    size_t before = t_box_sandbox_count(&T);
+    watch w = {.watch_step = "creating the sandbox", .cancel_at = "creating the sandbox"};
+    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox3"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = run(&w);
+    CHECK_MSG(res && res->kind == E2B_ERR_CANCELLED, "%s", res ? e2b_error_message(res) : "no error");
+    e2b_error_free(res);
+    CHECK(w.saw_step);
     CHECK_INT_EQ(w.done_calls, 1);
     CHECK_INT_EQ((int)t_box_sandbox_count(&T), (int)before);
     e2b_box_op_free(w.op);
@@ -129,12 +155,34 @@ static void test_pull_import_leaves_the_loop_running(void)
     e2b_box_op_free(w.op);
 }
 
+/* The sandbox made, the worker still listing 30,000 files (the second "listing files"
+ * step, the up's wait for the list): the cancel stops the worker, and the sandbox is
+ * removed once it has. */
+static void test_up_cancelled_waiting_for_the_list(void)
+{
+    size_t before = t_box_sandbox_count(&T);
+    watch w = {.watch_step = "listing files", .cancel_at = "listing files", .cancel_at_nth = 2};
+    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox4"};
+    e2b_error *err = NULL;
+    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
+    CHECK(w.op);
+    e2b_error *res = run(&w);
+    CHECK_MSG(res && res->kind == E2B_ERR_CANCELLED, "%s", res ? e2b_error_message(res) : "no error");
+    e2b_error_free(res);
+    CHECK_INT_EQ(w.cancel_at_seen, 2);
+    CHECK_INT_EQ(w.done_calls, 1);
+    CHECK_INT_EQ((int)t_box_sandbox_count(&T), (int)before);
+    e2b_box_op_free(w.op);
+}
+
 int main(void)
 {
     if (t_box_env_open(&T) != 0)
         return 1;
     RUN(test_up_listing_leaves_the_loop_running);
     RUN(test_up_cancelled_while_listing);
+    RUN(test_up_cancelled_during_create);
+    RUN(test_up_cancelled_waiting_for_the_list);
     RUN(test_pull_import_leaves_the_loop_running);
     t_box_env_close(&T);
     return harness_finish();

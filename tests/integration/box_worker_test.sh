@@ -6,32 +6,11 @@
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
 BIG_REPO=$T_TMP/work/big
-mkdir -p "$BIG_REPO"
-git -C "$BIG_REPO" init -q -b main
-# 30,000 small untracked files in 300 folders
-python3 - "$BIG_REPO" <<'PY'
-import os, sys
-root = sys.argv[1]
-for d in range(300):
-    p = os.path.join(root, "d%03d" % d)
-    os.mkdir(p)
-    for f in range(100):
-        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
-            fh.write("file %d %d\n" % (d, f))
-PY
+box_big_repo "$BIG_REPO" || t_abort "the big repository could not be made"
 box_tui --up pullbox
 box_rc "the pull's box is up" 0
 root=$(box_root "$(box_sandbox_of pullbox)")$BOX_REPO
-python3 - "$root" <<'PY'
-import os, sys
-root = os.path.join(sys.argv[1], "agent-work")
-for d in range(200):
-    p = os.path.join(root, "d%03d" % d)
-    os.makedirs(p)
-    for f in range(100):
-        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
-            fh.write("agent file %d %d\n" % (d, f))
-PY
+box_many_files "$root/agent-work" 200 "agent file" || t_abort "the box's files could not be made"
 export BIG_REPO BOX_REPO PULL_BOX=pullbox
 (cd "$BOX_REPO" && "$TEST_B/tests/integration/box_worker") || T_FAILED=1
 t_eq "e2b/pullbox has the box's 20,000 files" \

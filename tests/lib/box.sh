@@ -22,6 +22,10 @@
 #   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else FAIL
 #   box_snapshot DIR       a digest of HEAD, refs/heads/* except e2b/*, the index and every
 #                          work tree file (names, modes, contents, link targets)
+#   box_many_files DIR N TEXT
+#                          N folders d000... of 100 small files each in DIR ("TEXT d f")
+#   box_big_repo DIR       a new repository (no commit) of 30,000 small untracked files in
+#                          300 folders: a listing that takes a while
 BOX_FIXTURES=$E2B_TUI_ROOT/tests/fixtures
 # The real server. Offline (a sandbox has no network) its default plugins wait ~6 s for a
 # download that cannot happen before the first answer; without them it answers in ~1.5 s.
@@ -138,4 +142,21 @@ box_setup_rc() {
 # box_rc NAME WANT: the last box_tui's exit status, with its stderr in the failure message.
 box_rc() {
     if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; fi
+}
+
+box_many_files() {
+    python3 - "$@" <<'PY'
+import os, sys
+root, folders, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+for d in range(folders):
+    p = os.path.join(root, "d%03d" % d)
+    os.makedirs(p)
+    for f in range(100):
+        with open(os.path.join(p, "f%03d.txt" % f), "w") as fh:
+            fh.write("%s %d %d\n" % (text, d, f))
+PY
+}
+
+box_big_repo() {
+    mkdir -p "$1" && git -C "$1" init -q -b main && box_many_files "$1" 300 file
 }
