@@ -80,15 +80,25 @@ static e2b_error *run(watch *w)
     return res;
 }
 
+/* An up of the 30,000-file project named name, watched by w, to its end. */
+static e2b_error *up_big(watch *w, const char *name)
+{
+    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = name};
+    e2b_error *err = NULL;
+    w->op = e2b_box_up(&T.env, &p, on_progress, on_done, w, &err);
+    if (!w->op) {
+        harness_fail(__FILE__, __LINE__, "the up did not start: %s",
+                     err ? e2b_error_message(err) : "?");
+        return err;
+    }
+    return run(w);
+}
+
 static void test_up_listing_leaves_the_loop_running(void)
 {
     size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "listing files", .cancel_at = "storing the password"};
-    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox"};
-    e2b_error *err = NULL;
-    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
-    CHECK(w.op);
-    e2b_error *res = run(&w);
+    e2b_error *res = up_big(&w, "bigbox");
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
     e2b_error_free(res);
     CHECK(w.saw_step && w.saw_after); /* the listing ended and the password's step began */
@@ -103,11 +113,7 @@ static void test_up_cancelled_while_listing(void)
 {
     size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "listing files", .cancel_at_first_tick = 1};
-    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox2"};
-    e2b_error *err = NULL;
-    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
-    CHECK(w.op);
-    e2b_error *res = run(&w);
+    e2b_error *res = up_big(&w, "bigbox2");
     CHECK(res && res->kind == E2B_ERR_CANCELLED);
     e2b_error_free(res);
     CHECK(w.ticks_in_step > 0);
@@ -124,11 +130,7 @@ static void test_up_cancelled_during_create(void)
 {
     size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "creating the sandbox", .cancel_at = "creating the sandbox"};
-    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox3"};
-    e2b_error *err = NULL;
-    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
-    CHECK(w.op);
-    e2b_error *res = run(&w);
+    e2b_error *res = up_big(&w, "bigbox3");
     CHECK_MSG(res && res->kind == E2B_ERR_CANCELLED, "%s", res ? e2b_error_message(res) : "no error");
     e2b_error_free(res);
     CHECK(w.saw_step);
@@ -162,11 +164,7 @@ static void test_up_cancelled_waiting_for_the_list(void)
 {
     size_t before = t_box_sandbox_count(&T);
     watch w = {.watch_step = "listing files", .cancel_at = "listing files", .cancel_at_nth = 2};
-    e2b_box_up_params p = {.dir = getenv("BIG_REPO"), .name = "bigbox4"};
-    e2b_error *err = NULL;
-    w.op = e2b_box_up(&T.env, &p, on_progress, on_done, &w, &err);
-    CHECK(w.op);
-    e2b_error *res = run(&w);
+    e2b_error *res = up_big(&w, "bigbox4");
     CHECK_MSG(res && res->kind == E2B_ERR_CANCELLED, "%s", res ? e2b_error_message(res) : "no error");
     e2b_error_free(res);
     CHECK_INT_EQ(w.cancel_at_seen, 2);

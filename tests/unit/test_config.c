@@ -364,6 +364,19 @@ static void test_reliability_keys(void)
     e2b_config_clear(&c);
 }
 
+/* What --info prints for c (malloc'd). */
+static char *info_of(const e2b_config *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return strdup("");
+    e2b_config_write_info(c, NULL, f);
+    fclose(f);
+    return text;
+}
+
 static void test_public_traffic(void)
 {
     e2b_config c;
@@ -379,11 +392,7 @@ static void test_public_traffic(void)
     free(why);
     why = NULL;
     CHECK_INT_EQ(c.public_traffic, 0);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    e2b_config_write_info(&c, NULL, f);
-    fclose(f);
+    char *text = info_of(&c);
     CHECK(strstr(text, "new boxes:      private") != NULL);
     free(text);
     e2b_config_clear(&c);
@@ -433,11 +442,7 @@ static void test_serve_early(void)
     CHECK(e2b_config_set(&c, "serve_early", "sometimes", E2B_SRC_FILE, &why) == -1);
     CHECK(why && strstr(why, "serve_early must be auto, yes or no"));
     free(why);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    e2b_config_write_info(&c, NULL, f);
-    fclose(f);
+    char *text = info_of(&c);
     CHECK(strstr(text, "server start:   while the files arrive (serve_early = auto)") != NULL);
     free(text);
     e2b_config_clear(&c);
