@@ -239,6 +239,19 @@ static changes_file *add_file(changes_list *l, const char *path, size_t n, size_
     return f;
 }
 
+/* The NUL-terminated record at *p (before end): *tok and its length *n, *p moved past it.
+ * False when no whole record is left (one cut by the output's cap). */
+static bool next_record(const char **p, const char *end, const char **tok, size_t *n)
+{
+    const char *z = memchr(*p, '\0', (size_t)(end - *p));
+    if (!z)
+        return false;
+    *tok = *p;
+    *n = (size_t)(z - *p);
+    *p = z + 1;
+    return true;
+}
+
 /* How a parse of the script's records ends badly, shared by the list and the summary:
  * out of memory, or no header at all (not the script's output). NULL when neither. */
 static e2b_error *parse_end_error(bool nomem, bool header)
@@ -257,12 +270,10 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
     bool header = false, ended = false, nomem = false;
     size_t hint_n = 0, hint_u = 0;
     while (p < end && !ended && !nomem) {
-        const char *z = memchr(p, '\0', (size_t)(end - p));
-        if (!z)
+        const char *tok;
+        size_t n;
+        if (!next_record(&p, end, &tok, &n))
             break; /* a record cut by the cap */
-        size_t n = (size_t)(z - p);
-        const char *tok = p;
-        p = z + 1;
         if (!header) {
             e2b_error *e = parse_header(tok, n, l);
             if (e) {
@@ -380,12 +391,10 @@ e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
     bool header = false, ended = false, nomem = false;
     changes_list hl;
     while (p < end && !ended && !nomem) {
-        const char *z = memchr(p, '\0', (size_t)(end - p));
-        if (!z)
+        const char *tok;
+        size_t n;
+        if (!next_record(&p, end, &tok, &n))
             break; /* a record cut by the cap */
-        size_t n = (size_t)(z - p);
-        const char *tok = p;
-        p = z + 1;
         e2b_error *e = header ? box_error(tok, n) : parse_header(tok, n, &hl);
         if (e) {
             changes_summary_clear(s);
