@@ -247,6 +247,9 @@ void box_up_extract(e2b_box_op *op, void (*dir_ready)(e2b_box_op *op),
                     void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
 /* Stops the upload that runs (e2b_box_op_cancel; the process's stream is op->http). */
 void box_up_extract_cancel(e2b_box_op *op);
+/* Stops the extraction altogether (its upload and the process's stream): its then runs
+ * later, from the loop, with the cause. */
+void box_up_extract_stop(e2b_box_op *op);
 /* Frees what it holds (op_release). */
 void box_up_extract_clear(e2b_box_op *op);
 /* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env, cwd op->rec.dir) and

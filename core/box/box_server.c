@@ -189,6 +189,10 @@ void box_server_speak(e2b_box_op *op)
         box_op_progress(op, "waiting for the server", 0, 0);
 }
 
+static int probe_send(e2b_box_op *op, e2b_error **err);
+
+/* The first probe is still out after HEDGE_MS: a second one beside it (two in flight arm
+ * no further hedge). */
 static void hedge_fire(void *ud)
 {
     e2b_box_op *op = ud;
@@ -199,12 +203,7 @@ static void hedge_fire(void *ud)
         server_maybe_done(op);
         return;
     }
-    struct box_srv_probe *slot = &op->srv.probes[op->srv.probes[0].req ? 1 : 0];
-    slot->op = op;
-    slot->req = health_probe(op, server_probe_done, slot, &err);
-    if (slot->req)
-        op->pending++;
-    else
+    if (probe_send(op, &err) < 0)
         e2b_error_free(err); /* the first probe still runs and decides */
 }
 

@@ -243,11 +243,8 @@ static void up_server_ended(e2b_box_op *op, const e2b_error *err)
     op->upj.server_done = 1;
     if (err) {
         op->upj.server_err = e2b_error_copy(err);
-        if (!op->upj.files_done) {
-            box_up_extract_cancel(op);
-            if (op->http)
-                e2b_http_cancel(op->http);
-        }
+        if (!op->upj.files_done)
+            box_up_extract_stop(op);
     }
     up_joined(op);
 }
@@ -260,8 +257,8 @@ static void up_dir_ready(e2b_box_op *op)
         return;
     e2b_logf("box up %s (server): started while the files arrive", op->rec.name);
     op->upj.early = 1;
-    if (box_op_start_server(op, 1, up_server_ended) < 0)
-        return; /* up_server_ended has run: the extraction is being stopped */
+    /* A start that fails runs up_server_ended at once, which stops the extraction. */
+    (void)box_op_start_server(op, 1, up_server_ended);
 }
 
 /* The archives are in place (box_up_extract.c sent them into tars already extracting). */

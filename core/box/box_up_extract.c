@@ -68,6 +68,13 @@ void box_up_extract_cancel(e2b_box_op *op)
         e2b_http_cancel(op->ux.http);
 }
 
+void box_up_extract_stop(e2b_box_op *op)
+{
+    box_up_extract_cancel(op);
+    if (op->http)
+        e2b_http_cancel(op->http);
+}
+
 void box_up_extract_clear(e2b_box_op *op)
 {
     e2b_error_free(op->ux.upload_err);
