@@ -98,11 +98,6 @@ void e2b_envd_free(e2b_envd *ev)
     free(ev);
 }
 
-const char *e2b_envd_url(const e2b_envd *ev)
-{
-    return ev->base;
-}
-
 /* The common headers plus extra ones (NULL entries are skipped), into out[max]. */
 static void headers(const e2b_envd *ev, int with_user, const char **out, size_t max,
                     const char *extra1, const char *extra2, const char *extra3)

@@ -18,7 +18,7 @@ struct dialog {
     char text[512];
     char arg[256]; /* e.g. the id of the row it is about, copied */
     dialog_yes_fn on_yes;
-    void *ctx; /* borrowed */
+    void *ctx;            /* borrowed */
     int alt_key;          /* a third answer (e.g. p: pull first), 0 = none */
     dialog_yes_fn on_alt; /* called like on_yes for alt_key */
     /* A question whose text follows the model (dialog_watch): on_change(owner, ctx, arg) runs
@@ -27,8 +27,8 @@ struct dialog {
     dialog_yes_fn on_change;
     void (*ctx_free)(void *ctx);
     /* Set once by dialog_init. */
-    struct ui *owner;                                     /* passed to the callbacks */
-    bool *dirty;                                          /* set when a frame is due */
+    struct ui *owner;                                       /* passed to the callbacks */
+    bool *dirty;                                            /* set when a frame is due */
     void (*cancelled)(struct ui *owner, const char *title); /* No was answered; may be NULL */
 };
 
