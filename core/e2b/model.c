@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/buf.h"
+
 /* ---- field readers: each returns 0 or sets *err and returns -1 ---- */
 
 static const char *json_type_name(const json_t *v)
@@ -188,19 +190,14 @@ static int need_array(const json_t *v, const char *what, e2b_error **err)
     return -1;
 }
 
-/* Grows an array of elements of size esz to hold n more. */
+/* Grows an array of count elements of size esz to hold more: model.h's lists keep no
+ * capacity, so count is all e2b_array_grow (the one array growth) is told. */
 static int grow(void **items, size_t count, size_t more, size_t esz)
 {
-    void *p;
-    if (more == 0)
-        return 0;
-    if (count > ((size_t)-1) / esz - more)
+    size_t cap = count;
+    if (more > SIZE_MAX - count)
         return -1;
-    p = realloc(*items, (count + more) * esz);
-    if (!p)
-        return -1;
-    *items = p;
-    return 0;
+    return e2b_array_grow(items, &cap, count + more, esz);
 }
 
 /* ---- metadata ---- */

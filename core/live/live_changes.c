@@ -9,6 +9,7 @@
 #include "core/box/records.h"
 #include "core/e2b/envd.h"
 #include "core/live/live_internal.h"
+#include "core/util/buf.h"
 #include "core/util/limits.h"
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
@@ -43,8 +44,8 @@ struct live_changes {
     e2b_api_call *get_call;
     e2b_envd *envd;
     e2b_http_request *proc;
-    char *out;
-    size_t olen, cap;
+    e2b_buf out; /* the script's stdout, at most cap bytes */
+    size_t cap;
     bool out_cut;
 
     /* A turn's end (the agent's idle time moves on) reads the list again. */
@@ -83,7 +84,7 @@ static void destroy(struct live_changes *c)
     free(c->want_path);
     free(c->shown_path);
     free(c->asked_path);
-    free(c->out);
+    e2b_buf_clear(&c->out);
     free(c);
 }
 
@@ -141,7 +142,8 @@ static bool in_list(const changes_list *l, const char *raw)
 static void list_arrived(struct live_changes *c)
 {
     changes_list nl;
-    e2b_error *e = changes_parse_list(c->out ? c->out : "", c->olen, E2B_CHANGES_FILES, &nl);
+    const char *out = c->out.data ? c->out.data : "";
+    e2b_error *e = changes_parse_list(out, c->out.len, E2B_CHANGES_FILES, &nl);
     if (e) {
         set_status(c, true, "cannot read the changes: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
@@ -173,17 +175,18 @@ static void list_arrived(struct live_changes *c)
 static void diff_arrived(struct live_changes *c)
 {
     size_t off = 0;
-    e2b_error *e = changes_parse_diff_header(c->out ? c->out : "", c->olen, &off);
+    const char *out = c->out.data ? c->out.data : "";
+    e2b_error *e = changes_parse_diff_header(out, c->out.len, &off);
     if (e) {
         set_status(c, true, "cannot read the diff: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
         return;
     }
     log_lines_clear(&c->diff);
-    feed_expanded(&c->diff, c->out + off, c->olen - off);
-    if (c->olen - off == 0)
+    feed_expanded(&c->diff, c->out.data + off, c->out.len - off);
+    if (c->out.len - off == 0)
         log_lines_add(&c->diff, "(no difference in the work tree any more)");
-    if (c->out_cut || c->olen - off >= E2B_CHANGES_DIFF_BYTES)
+    if (c->out_cut || c->out.len - off >= E2B_CHANGES_DIFF_BYTES)
         log_lines_add(&c->diff, "[... the diff is longer than 1 MiB: the rest is not shown ...]");
     free(c->shown_path);
     c->shown_path = c->asked_path;
@@ -201,19 +204,12 @@ static int on_proc_event(void *ud, const e2b_process_event *ev)
         return 1;
     if (ev->type != E2B_PROC_STDOUT || c->out_cut)
         return 0;
-    size_t room = c->cap - c->olen;
+    size_t room = c->cap - c->out.len;
     size_t n = ev->len < room ? ev->len : room;
     if (n < ev->len)
         c->out_cut = true; /* the box printed more than its own cap allows */
-    char *p = realloc(c->out, c->olen + n + 1);
-    if (!p) {
+    if (e2b_buf_add(&c->out, ev->data, n) != 0)
         c->out_cut = true;
-        return 0;
-    }
-    memcpy(p + c->olen, ev->data, n);
-    c->olen += n;
-    p[c->olen] = '\0';
-    c->out = p;
     return 0;
 }
 
@@ -234,9 +230,8 @@ static void on_proc_done(void *ud, const e2b_error *err)
     } else {
         diff_arrived(c);
     }
-    free(c->out);
-    c->out = NULL;
-    c->olen = 0;
+    e2b_buf_clear(&c->out);
+    c->out = (e2b_buf){0}; /* forgets a failed add too */
     kick(c);
 }
 

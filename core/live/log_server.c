@@ -8,9 +8,10 @@
 #include "core/box/box.h"
 #include "core/e2b/envd.h"
 #include "core/live/live_internal.h"
+#include "core/util/buf.h"
 #include "core/util/log.h"
-#include "core/util/sanitize.h"
 #include "core/util/overlap.h"
+#include "core/util/sanitize.h"
 
 enum {
     SERVER_LOG_LINES = 5000,
@@ -40,15 +41,13 @@ struct log_server {
     int backoff_s;
 
     /* The current attempt. */
-    bool started;      /* the stream's start event arrived */
-    bool ended;        /* its end event arrived */
+    bool started;       /* the stream's start event arrived */
+    bool ended;         /* its end event arrived */
     char exit_text[96]; /* "status 1", "signal: killed" */
     bool history_asked, history_done;
     bool attempt_waiting; /* an attempt waits for the previous history to finish */
-    char *hist;
-    size_t hlen;
-    char *live;
-    size_t llen;
+    e2b_buf hist;         /* the history's bytes */
+    e2b_buf live;         /* live bytes while the history is on its way */
     bool live_overflow;
 
     /* The raw tail of everything shown (for the gap after a reconnection). */
@@ -78,10 +77,9 @@ static void set_status(struct log_server *s, bool error, const char *fmt, ...)
 
 static void free_attempt(struct log_server *s)
 {
-    free(s->hist);
-    free(s->live);
-    s->hist = s->live = NULL;
-    s->hlen = s->llen = 0;
+    e2b_buf_clear(&s->hist);
+    e2b_buf_clear(&s->live);
+    s->hist = s->live = (e2b_buf){0}; /* a failed add of the last attempt is forgotten too */
     s->live_overflow = false;
 }
 
@@ -124,18 +122,6 @@ static void show(struct log_server *s, const char *data, size_t len)
     live_notify(s->m, E2B_LIVE_LOGS);
 }
 
-static int append(char **buf, size_t *len, const void *data, size_t n)
-{
-    char *p = realloc(*buf, *len + n + 1);
-    if (!p)
-        return -1;
-    memcpy(p + *len, data, n);
-    *len += n;
-    p[*len] = '\0';
-    *buf = p;
-    return 0;
-}
-
 /* ---- retries ---- */
 
 static void on_retry(void *ud)
@@ -175,8 +161,8 @@ void log_server_retry_now(struct log_server *s)
 static void merge_history(struct log_server *s, bool ok)
 {
     s->history_done = true;
-    const char *h = s->hist ? s->hist : "";
-    size_t hlen = s->hlen;
+    const char *h = s->hist.data ? s->hist.data : "";
+    size_t hlen = s->hist.failed ? 0 : s->hist.len;
     if (ok && hlen) {
         size_t from = 0;
         bool cut = false;
@@ -197,11 +183,12 @@ static void merge_history(struct log_server *s, bool ok)
         }
         show(s, h + from, hlen - from);
     }
-    size_t skip = ok ? overlap_suffix_prefix(h, hlen, s->live ? s->live : "", s->llen) : 0;
+    size_t skip =
+        ok ? overlap_suffix_prefix(h, hlen, s->live.data ? s->live.data : "", s->live.len) : 0;
     if (s->live_overflow)
         log_lines_add(&s->lines, "[... output dropped while the history was read ...]");
-    if (s->live)
-        show(s, s->live + skip, s->llen - skip);
+    if (s->live.data)
+        show(s, s->live.data + skip, s->live.len - skip);
     free_attempt(s);
 }
 
@@ -210,8 +197,8 @@ static int on_history_event(void *ud, const e2b_process_event *ev)
     struct log_server *s = ud;
     if (s->closed)
         return 1;
-    if ((ev->type == E2B_PROC_STDOUT) && s->hlen < 2 * HISTORY_BYTES)
-        append(&s->hist, &s->hlen, ev->data, ev->len);
+    if ((ev->type == E2B_PROC_STDOUT) && s->hist.len < 2 * HISTORY_BYTES)
+        e2b_buf_add(&s->hist, ev->data, ev->len);
     return 0;
 }
 
@@ -241,8 +228,7 @@ static void start_history(struct log_server *s)
     const char *args[] = {"-c", script, NULL};
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .timeout_ms = 30000};
     e2b_error *err = NULL;
-    s->history = e2b_envd_process_start(s->envd, &spec, on_history_event, on_history_done, s,
-                                        &err);
+    s->history = e2b_envd_process_start(s->envd, &spec, on_history_event, on_history_done, s, &err);
     if (!s->history) {
         e2b_logf("log: history of %s: %s", s->id, err ? e2b_error_message(err) : "not started");
         e2b_error_free(err);
@@ -281,8 +267,8 @@ static int on_stream_event(void *ud, const e2b_process_event *ev)
     case E2B_PROC_STDERR:
         if (s->history_done) {
             show(s, (const char *)ev->data, ev->len);
-        } else if (s->llen + ev->len <= LIVE_BUFFER_MAX) {
-            if (append(&s->live, &s->llen, ev->data, ev->len) != 0)
+        } else if (s->live.len + ev->len <= LIVE_BUFFER_MAX) {
+            if (e2b_buf_add(&s->live, ev->data, ev->len) != 0)
                 s->live_overflow = true;
         } else {
             s->live_overflow = true;
@@ -296,7 +282,8 @@ static int on_stream_event(void *ud, const e2b_process_event *ev)
             snprintf(s->exit_text, sizeof s->exit_text, "%s",
                      ev->status && *ev->status ? ev->status : "killed");
         break;
-    default: break;
+    default:
+        break;
     }
     return 0;
 }
@@ -328,8 +315,7 @@ static void on_stream_done(void *ud, const e2b_error *err)
             set_status(s, true, "server exited (%s) — a starts it again; checking in %d s",
                        s->exit_text, delay);
         else
-            set_status(s, true, "the server is not running — a starts it; checking in %d s",
-                       delay);
+            set_status(s, true, "the server is not running — a starts it; checking in %d s", delay);
     } else {
         set_status(s, true, "connection lost (%s) — retrying in %d s",
                    err ? e2b_error_message(err) : "the stream ended", delay);
