@@ -730,13 +730,16 @@ int tui_run(const struct tui_options *opts)
     ui.debug_frames = -1;
     dialog_init(&ui.dialog, &ui, &ui.dirty, dialog_cancelled);
     keymap_defaults(&ui.keys);
-    char cfg_problem[600] = "";
     e2b_live_options lo = {.refresh_seconds = opts->refresh_seconds,
                            .config_file = opts->config_file,
                            .domain = opts->domain,
                            .api_url = opts->api_url,
                            .keystore = opts->keystore};
-    ui.model = e2b_live_new(&lo, cfg_problem, sizeof cfg_problem);
+    e2b_error *problem = NULL;
+    ui.model = e2b_live_new(&lo, &problem);
+    char cfg_problem[600]; /* flashed once the terminal is open */
+    snprintf(cfg_problem, sizeof cfg_problem, "%s", problem ? e2b_error_message(problem) : "");
+    e2b_error_free(problem);
     if (!ui.model) {
         fputs("e2b-tui: out of memory\n", stderr);
         return 1;

@@ -6,7 +6,7 @@
  * their opener). A UI subscribes to what it shows and reads through const accessors; it
  * changes things only through the commands below.
  *
- *   e2b_live *m = e2b_live_new(&opts, why, sizeof why);   // config only: no loop yet
+ *   e2b_live *m = e2b_live_new(&opts, &problem);   // config only: no loop yet
  *   e2b_live_subscribe(m, E2B_LIVE_SANDBOXES | E2B_LIVE_NOTICE, on_change, ui);
  *   e2b_live_start(m);                 // the loop, the client, the first refresh
  *   ... run e2b_live_loop(m) ...; on_change(ui, what) says what changed ...
@@ -63,9 +63,9 @@ typedef struct e2b_live_options {
 } e2b_live_options;
 
 /* Loads the config (defaults < file < environment < these flags). Never NULL except out of
- * memory; a config problem is written to why (empty when none) and the model still works
- * with what could be read. */
-e2b_live *e2b_live_new(const e2b_live_options *o, char *why, size_t whysz);
+ * memory; a config problem is left in *problem (NULL when none; the caller frees it) and
+ * the model still works with what could be read. */
+e2b_live *e2b_live_new(const e2b_live_options *o, e2b_error **problem);
 /* Makes the loop and, with an API key, the client, and starts the first refresh. Returns
  * 0, or -1 when out of memory (no loop). A client that cannot be made is a notice. */
 int e2b_live_start(e2b_live *m);

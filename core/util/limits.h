@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include "core/util/error.h"
+
 /* What the Changes pane reads from a box: the file list's output (cut in the box too) and
  * the files it keeps, one file's diff and the lines of it kept. */
 enum {
@@ -44,7 +46,7 @@ e2b_limits e2b_limits_default(void);
 
 /* Sets limit `name` (without the "limit." prefix) from text: bundle_bytes takes a number of
  * bytes with an optional K, M or G suffix (binary units); the others a plain number. Returns
- * 0, or -1 with *why set (malloc'd, the caller frees) for an unknown name or a bad value. */
-int e2b_limits_set(e2b_limits *l, const char *name, const char *value, char **why);
+ * NULL, or an E2B_ERR_INVALID error (the caller frees) for an unknown name or a bad value. */
+e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value);
 
 #endif
