@@ -59,9 +59,12 @@ e2b_live *e2b_live_new(const e2b_live_options *o, e2b_error **problem)
 }
 
 /* What a sweep removed (or could not) is told once, like any other result. */
-static void orphan_notice(void *ud, const char *text, int is_error)
+static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
 {
-    live_notice(ud, is_error ? E2B_LIVE_ERROR : E2B_LIVE_INFO, "%s", text);
+    if (failed)
+        live_notice(ud, E2B_LIVE_ERROR, "%s", e2b_error_message(failed));
+    else
+        live_notice(ud, E2B_LIVE_INFO, "%s", done);
 }
 
 int e2b_live_start(e2b_live *m)
