@@ -1,4 +1,5 @@
-/* Configuration (DESIGN.md §4, §6): defaults < config file < environment < flags.
+/* Configuration (man/e2b-tui.1, CONFIGURATION and ENVIRONMENT): defaults < config file <
+ * environment < flags.
  *
  *   e2b_config cfg;
  *   e2b_config_init(&cfg);

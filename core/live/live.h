@@ -17,10 +17,9 @@
  * the loop callbacks that changed the data; they may call accessors and commands, but must
  * not free the model. Nothing here draws, knows rows, columns, keys or curses.
  *
- * Refresh (unchanged from the dashboard's first wave): every refresh lists all pages of
- * sandboxes, then asks the latest metrics of the running sandboxes a metrics source names
- * (those on the screen); the next refresh is scheduled when the list has answered, so calls
- * never pile up on a slow server. Secrets are listed at the start and then only while a
+ * Refresh: every refresh lists all pages of sandboxes, then asks the latest metrics of the
+ * running sandboxes a metrics source names (those on the screen); the next refresh is
+ * scheduled when the list has answered, so calls never pile up on a slow server. Secrets are listed at the start and then only while a
  * subscriber says it shows them. A failed call is a notice; the data already held stays. */
 #ifndef E2B_LIVE_H
 #define E2B_LIVE_H
@@ -222,7 +221,7 @@ typedef enum e2b_live_op_kind {
 typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
-    const char *verb;       /* "up", "attach", "pull", "kill" */
+    const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
