@@ -18,9 +18,10 @@
  * not free the model. Nothing here draws, knows rows, columns, keys or curses.
  *
  * Refresh: every refresh lists all pages of sandboxes, then asks the latest metrics of the
- * running sandboxes a metrics source names (those on the screen); the next refresh is
- * scheduled when the list has answered, so calls never pile up on a slow server. Secrets are listed at the start and then only while a
- * subscriber says it shows them. A failed call is a notice; the data already held stays. */
+ * running sandboxes a metrics source names (those on the screen); the next refresh is scheduled
+ * when the list has answered, so calls never pile up on a slow server. Secrets are listed at
+ * the start and then only while a subscriber says it shows them. A failed call is a notice; the
+ * data already held stays. */
 #ifndef E2B_LIVE_H
 #define E2B_LIVE_H
 
