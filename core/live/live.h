@@ -2,8 +2,8 @@
  * (ncdu's dirlist under its browser, neovim's UI-independent state). One object owns the
  * loop, the API client, the config, the password store, the sandbox list with its metrics,
  * the secrets, the refresh timer and the running box operations, and runs the log
- * followers (core/live/log_server.h, core/live/log_e2b.h: made on the model, closed by
- * their opener). A UI subscribes to what it shows and reads through const accessors; it
+ * followers (core/live/live_server_log.h, core/live/live_sandbox_log.h: made on the model,
+ * closed by their opener). A UI subscribes to what it shows and reads through const accessors; it
  * changes things only through the commands below.
  *
  *   e2b_live *m = e2b_live_new(&opts, &problem);   // config only: no loop yet

@@ -26,7 +26,7 @@ struct live_changes {
 
     changes_list list;
     bool listed;
-    struct log_lines diff;
+    struct e2b_live_lines diff;
     char *want_path;  /* the selected file (raw), NULL = none */
     char *shown_path; /* the file whose diff is in diff, NULL = none */
     bool diff_ready;
@@ -78,7 +78,7 @@ static void destroy(struct live_changes *c)
     if (c->subscribed && !c->m->closing)
         e2b_live_unsubscribe(c->m, on_agents_changed, c);
     changes_list_clear(&c->list);
-    log_lines_clear(&c->diff);
+    e2b_live_lines_clear(&c->diff);
     e2b_envd_free(c->envd);
     free(c->dir);
     free(c->want_path);
@@ -102,13 +102,13 @@ static bool finished_closed(struct live_changes *c)
 /* ---- the results ---- */
 
 /* Feeds diff text into the lines with tabs expanded (sanitising would make each one space). */
-static void feed_expanded(struct log_lines *l, const char *s, size_t n)
+static void feed_expanded(struct e2b_live_lines *l, const char *s, size_t n)
 {
     char buf[4096];
     size_t k = 0, col = 0;
     for (size_t i = 0; i < n; i++) {
         if (k + TAB_WIDTH + 1 > sizeof buf) {
-            log_lines_feed(l, buf, k);
+            e2b_live_lines_feed(l, buf, k);
             k = 0;
         }
         if (s[i] == '\t') {
@@ -120,7 +120,7 @@ static void feed_expanded(struct log_lines *l, const char *s, size_t n)
             col = s[i] == '\n' ? 0 : col + 1;
         }
     }
-    log_lines_feed(l, buf, k);
+    e2b_live_lines_feed(l, buf, k);
 }
 
 static void now_text(char *buf, size_t n)
@@ -164,7 +164,7 @@ static void list_arrived(struct live_changes *c)
     } else {
         free(c->shown_path);
         c->shown_path = NULL;
-        log_lines_clear(&c->diff);
+        e2b_live_lines_clear(&c->diff);
         c->diff_ready = false;
     }
     char when[16];
@@ -182,12 +182,13 @@ static void diff_arrived(struct live_changes *c)
         e2b_error_free(e);
         return;
     }
-    log_lines_clear(&c->diff);
+    e2b_live_lines_clear(&c->diff);
     feed_expanded(&c->diff, c->out.data + off, c->out.len - off);
     if (c->out.len - off == 0)
-        log_lines_add(&c->diff, "(no difference in the work tree any more)");
+        e2b_live_lines_add(&c->diff, "(no difference in the work tree any more)");
     if (c->out_cut || c->out.len - off >= E2B_CHANGES_DIFF_BYTES)
-        log_lines_add(&c->diff, "[... the diff is longer than 1 MiB: the rest is not shown ...]");
+        e2b_live_lines_add(&c->diff,
+                           "[... the diff is longer than 1 MiB: the rest is not shown ...]");
     free(c->shown_path);
     c->shown_path = c->asked_path;
     c->asked_path = NULL;
@@ -406,7 +407,7 @@ struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id)
         return NULL;
     c->m = m;
     snprintf(c->id, sizeof c->id, "%s", sandbox_id);
-    log_lines_init(&c->diff, E2B_CHANGES_DIFF_LINES);
+    e2b_live_lines_init(&c->diff, E2B_CHANGES_DIFF_LINES);
     read_record(c);
     const e2b_agent_status *st = e2b_live_agent(m, c->id);
     c->seen_turn_end = !st ? -1 : st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
@@ -471,7 +472,7 @@ const changes_list *live_changes_list(const struct live_changes *c, bool *listed
     return &c->list;
 }
 
-struct log_lines *live_changes_diff(struct live_changes *c)
+struct e2b_live_lines *live_changes_diff(struct live_changes *c)
 {
     return &c->diff;
 }

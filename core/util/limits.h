@@ -11,7 +11,7 @@
  *                              a nextToken seen before in the same list ends it too
  * Fixed caps, kept where they apply (they bound memory, not work a user may want more of):
  *   a bundle header 4 MiB, one header line 4096 bytes (core/git/bundle.h); the Log pane's
- *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box); the
+ *   history read 64 KiB (core/live/live_server_log.c); the pull script's output (core/box); the
  *   Changes pane's reads from a box (core/live/live_changes.c), the E2B_CHANGES_* below; the
  *   agent's newest message, read for how its last turn ended (E2B_AGENT_MESSAGE_BYTES).
  * Algorithms over untrusted input are linear (e.g. core/util/overlap.h) or bounded by a
