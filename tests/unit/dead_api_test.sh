@@ -36,9 +36,14 @@ int main(void) { return e2b_thing_tested(0) + e2b_thing_dead(0); }
 C
 cc -c -o "$fx/obj/core/thing/thing.o" "$fx/core/thing/thing.c" &&
     cc -c -o "$fx/obj/tui/main.o" "$fx/tui/main.c" || t_finish
-printf '# fixture\ne2b_thing_kept  kept on purpose\n' >"$fx/keep.txt"
-got=$(bash "$check" "$fx" "$fx/obj" "$fx/keep.txt" 2>&1)
-rc=$?
+# check_with KEEP-LINES...: runs the check on the fixture with that kept list; sets got, rc.
+check_with() {
+    printf '%s\n' "$@" >"$fx/keep.txt"
+    got=$(bash "$check" "$fx" "$fx/obj" "$fx/keep.txt" 2>&1)
+    rc=$?
+}
+
+check_with '# fixture' 'e2b_thing_kept  kept on purpose'
 t_eq "dead api: a dead function fails the check" "$rc" 1
 t_contains "dead api: names the function never called" "$got" "dead: e2b_thing_dead (core/thing/thing.c)"
 t_contains "dead api: a caller in a test does not count" "$got" "dead: e2b_thing_tested"
@@ -47,17 +52,15 @@ t_not_contains "dead api: a caller in the same file counts" "$got" "e2b_thing_se
 t_not_contains "dead api: a kept function is not listed" "$got" "e2b_thing_kept"
 t_not_contains "dead api: main is no API" "$got" "main"
 
-printf 'e2b_thing_kept  kept\ne2b_thing_dead  kept\ne2b_thing_tested  kept\ne2b_thing_used  kept\ne2b_gone  kept\n' >"$fx/keep.txt"
-got=$(bash "$check" "$fx" "$fx/obj" "$fx/keep.txt" 2>&1)
-rc=$?
+check_with 'e2b_thing_kept  kept' 'e2b_thing_dead  kept' 'e2b_thing_tested  kept' \
+    'e2b_thing_used  kept' 'e2b_gone  kept'
 t_eq "dead api: a stale kept line fails the check" "$rc" 1
 t_contains "dead api: names a kept function that is called now" "$got" "stale: e2b_thing_used is called now"
 t_contains "dead api: names a kept function that is gone" "$got" "stale: e2b_gone is no longer a public function"
 t_not_contains "dead api: no dead line when all are kept" "$got" "dead:"
 
-printf 'e2b_thing_kept  kept\ne2b_thing_dead  kept\ne2b_thing_tested  kept\n[pending]\ne2b_thing_used  waits for a caller\n' >"$fx/keep.txt"
-got=$(bash "$check" "$fx" "$fx/obj" "$fx/keep.txt" 2>&1)
-rc=$?
+check_with 'e2b_thing_kept  kept' 'e2b_thing_dead  kept' 'e2b_thing_tested  kept' '[pending]' \
+    'e2b_thing_used  waits for a caller'
 t_eq "dead api: a pending line that gained a caller is a note, not a failure" "$rc" 0
 t_contains "dead api: the note names it" "$got" "note: e2b_thing_used (pending) is called now"
 t_finish
