@@ -348,7 +348,7 @@ static void handle_key(struct ui *ui, int key)
     }
     /* Modal first: a question or a prompt owns the keyboard while it is open. */
     if (ui->dialog.active) {
-        dialog_key(ui, key);
+        dialog_key(&ui->dialog, key);
         return;
     }
     if (ui->prompt.active) {
@@ -472,7 +472,7 @@ static void frame(void *ctx)
         if (ui->help_open)
             view_help_draw(ui);
         if (ui->dialog.active)
-            dialog_draw(ui);
+            dialog_draw(&ui->dialog);
         draw_status(ui);
     }
     wnoutrefresh(stdscr);
@@ -714,6 +714,12 @@ static int print_keys(const struct tui_options *opts)
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* A question answered No says so in the status line. */
+static void dialog_cancelled(struct ui *ui, const char *title)
+{
+    ui_flash(ui, FLASH_INFO, "%s: cancelled", title);
+}
+
 int tui_run(const struct tui_options *opts)
 {
     if (opts->print_keys != TUI_PRINT_NONE)
@@ -722,14 +728,18 @@ int tui_run(const struct tui_options *opts)
     memset(&ui, 0, sizeof ui);
     ui.opts = *opts;
     ui.debug_frames = -1;
+    dialog_init(&ui.dialog, &ui, &ui.dirty, dialog_cancelled);
     keymap_defaults(&ui.keys);
-    char cfg_problem[600] = "";
     e2b_live_options lo = {.refresh_seconds = opts->refresh_seconds,
                            .config_file = opts->config_file,
                            .domain = opts->domain,
                            .api_url = opts->api_url,
                            .keystore = opts->keystore};
-    ui.model = e2b_live_new(&lo, cfg_problem, sizeof cfg_problem);
+    e2b_error *problem = NULL;
+    ui.model = e2b_live_new(&lo, &problem);
+    char cfg_problem[600]; /* flashed once the terminal is open */
+    snprintf(cfg_problem, sizeof cfg_problem, "%s", problem ? e2b_error_message(problem) : "");
+    e2b_error_free(problem);
     if (!ui.model) {
         fputs("e2b-tui: out of memory\n", stderr);
         return 1;
@@ -792,7 +802,7 @@ int tui_run(const struct tui_options *opts)
     /* The panes' followers close first; then the model cancels its operations (5 s at
      * most), ends the calls in flight and frees everything. */
     ui_set_pane(&ui, NULL);
-    dialog_close(&ui); /* a kill question's look for unpulled work */
+    dialog_close(&ui.dialog); /* a kill question's look for unpulled work */
     e2b_live_free(ui.model);
     ui.model = NULL;
     destroy_views(&ui);

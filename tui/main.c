@@ -128,7 +128,6 @@ static int global_option(e2b_config *cfg, int argc, char **argv, int *i)
     for (size_t k = 0; k < sizeof global_options / sizeof global_options[0]; k++) {
         size_t fl = strlen(global_options[k].flag);
         const char *value;
-        char *why = NULL;
         if (strncmp(a, global_options[k].flag, fl) != 0 || (a[fl] && a[fl] != '='))
             continue;
         if (a[fl] == '=') {
@@ -139,9 +138,10 @@ static int global_option(e2b_config *cfg, int argc, char **argv, int *i)
             fprintf(stderr, "e2b-tui: %s needs a value (see e2b-tui --help)\n", a);
             return -1;
         }
-        if (e2b_config_set(cfg, global_options[k].key, value, E2B_SRC_FLAG, &why) < 0) {
-            fprintf(stderr, "e2b-tui: %s: %s\n", global_options[k].flag, why ? why : "bad value");
-            free(why);
+        e2b_error *bad = e2b_config_set(cfg, global_options[k].key, value, E2B_SRC_FLAG);
+        if (bad) {
+            fprintf(stderr, "e2b-tui: %s: %s\n", global_options[k].flag, e2b_error_message(bad));
+            e2b_error_free(bad);
             return -1;
         }
         return 1;

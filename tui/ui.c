@@ -97,5 +97,5 @@ void ui_changed(struct ui *ui, unsigned what)
     }
     if (ui->pane && ui->pane->ops->changed)
         ui->pane->ops->changed(ui->pane, ui, what);
-    dialog_changed(ui, what);
+    dialog_changed(&ui->dialog, what);
 }

@@ -67,7 +67,9 @@ struct ui {
     struct keymap keys;
     struct view *tabs[TAB_COUNT];
     int tab;
-    struct view *pane; /* Detail, Log or Operations over the current tab; NULL when closed */
+    /* The pane over the current tab (Detail, Log, Operations, Messages, Templates, Agent or
+     * Changes); NULL when closed. */
+    struct view *pane;
     bool help_open;
     int help_top;
 

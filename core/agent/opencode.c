@@ -122,7 +122,6 @@ void e2b_oc_free(e2b_oc_client *c)
 }
 
 int e2b_oc_api(const e2b_oc_client *c) { return c->api; }
-e2b_loop *e2b_oc_loop(const e2b_oc_client *c) { return c->loop; }
 
 void oc_headers(const e2b_oc_client *c, const char *extra, const char **out, size_t max)
 {

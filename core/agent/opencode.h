@@ -57,7 +57,6 @@ e2b_oc_client *e2b_oc_new(e2b_loop *loop, const e2b_oc_config *cfg, e2b_error **
  * later (with E2B_ERR_CANCELLED), and no longer touch the client. */
 void e2b_oc_free(e2b_oc_client *c);
 int e2b_oc_api(const e2b_oc_client *c);
-e2b_loop *e2b_oc_loop(const e2b_oc_client *c);
 
 /* Cancels a call that has not called back: its callback then runs with E2B_ERR_CANCELLED. */
 void e2b_oc_cancel(e2b_oc_call *call);

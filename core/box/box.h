@@ -1,4 +1,4 @@
-/* Boxes (DESIGN.md §5): up, attach, stop, kill and pull as step machines on core's loop.
+/* Boxes (man/e2b-tui.1, MODES): up, attach, stop, kill and pull as step machines on core's loop.
  *
  *   e2b_box_env env = {.loop = loop, .client = client, .cfg = &cfg, .ks = ks};
  *   e2b_box_op *op = e2b_box_stop(&env, "feat-x", on_progress, on_done, ui, &err);

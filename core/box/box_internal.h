@@ -301,7 +301,5 @@ int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
 long box_op_lifetime_s(const e2b_box_op *op);
 /* Text helpers. */
 char *box_strdup(const char *s);
-e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -18,17 +18,6 @@ char *box_strdup(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-e2b_error *box_err(e2b_error_kind kind, const char *action_name, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    e2b_error *e = e2b_error_newv(kind, fmt, ap);
-    va_end(ap);
-    if (action_name)
-        e2b_error_set_action(e, "%s", action_name);
-    return e;
-}
-
 e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn progress,
                        e2b_box_done_fn done, void *ud)
 {

@@ -5,7 +5,6 @@
 #include "core/util/log.h"
 #include "keystore/keystore.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,17 +75,12 @@ static void sweep_end(sweep *s)
     maybe_free_owner(o);
 }
 
-static void tell(sweep *s, int is_error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void tell(sweep *s, int is_error, const char *fmt, ...)
+/* Tells the user (and the log) what a sweep did: done, or the sandbox it could not remove. */
+static void tell(sweep *s, const char *done, const e2b_error *failed)
 {
-    char buf[700];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    e2b_logf("orphans: %s", buf);
+    e2b_logf("orphans: %s", done ? done : e2b_error_message(failed));
     if (s->o->notice && !s->o->detached)
-        s->o->notice(s->o->ud, buf, is_error);
+        s->o->notice(s->o->ud, done, failed);
 }
 
 static const e2b_sandbox *current(sweep *s)
@@ -167,18 +161,23 @@ static void killed(void *ud, long status, const e2b_error *err)
     }
     if (err && err->kind != E2B_ERR_NOT_FOUND) {
         s->unsure = 1;
-        tell(s, 1,
-             "sandbox %s, made by an up of box %s that failed or was interrupted, has no "
-             "record and could not be removed: %s; e2b-tui --list shows it",
-             sb->sandbox_id, s->e.name, e2b_error_message(err));
+        e2b_error *failed = e2b_error_copy(err);
+        e2b_error_set_action(failed,
+                             "removing sandbox %s (an up of box %s made it, then failed or was "
+                             "interrupted; it has no record, e2b-tui --list shows it)",
+                             sb->sandbox_id, s->e.name);
+        tell(s, NULL, failed);
+        e2b_error_free(failed);
         sweep_step(s);
         return;
     }
     s->killed = 1;
-    tell(s, 0,
-         "removed sandbox %s: an up of box %s made it, then failed or was interrupted before "
-         "writing its record",
-         sb->sandbox_id, s->e.name);
+    char done[600];
+    snprintf(done, sizeof done,
+             "removed sandbox %s: an up of box %s made it, then failed or was interrupted before "
+             "writing its record",
+             sb->sandbox_id, s->e.name);
+    tell(s, done, NULL);
     if (s->e.name[0])
         delete_password(s);
     else

@@ -3,7 +3,7 @@
  *   e2b_orphans *o = e2b_orphans_new(&env, delay_ms, on_notice, ui);
  *   e2b_orphans_sweep_journal(o);       // at the start of every mode that uses the API
  *   env.orphans = o;                    // a failed up hands its entry over (sweep_later)
- *   ... the loop runs; on_notice(ui, "removed sandbox i1 ...", 0) once per sandbox ...
+ *   ... the loop runs; on_notice(ui, "removed sandbox i1 ...", NULL) once per sandbox ...
  *   e2b_orphans_free(o);
  *
  * Two ways a sandbox can be left behind with nobody knowing its id, both covered through
@@ -21,8 +21,9 @@
  * at least cfg->orphan_sweep_delay_s after the create failed (a sweep that looked sooner
  * keeps the entry for the next start).
  *
- * Callbacks run on the loop thread; notice's text is borrowed (is_error: a sandbox that
- * could not be removed). env's members are borrowed and must outlive the object. */
+ * Callbacks run on the loop thread. notice gets exactly one of done (what a sweep removed)
+ * and failed (a sandbox it could not remove: the error's message names it and says why),
+ * both borrowed. env's members are borrowed and must outlive the object. */
 #ifndef E2B_ORPHANS_H
 #define E2B_ORPHANS_H
 
@@ -30,7 +31,7 @@
 #include "core/box/up_journal.h"
 
 typedef struct e2b_orphans e2b_orphans;
-typedef void (*e2b_orphans_notice_fn)(void *ud, const char *text, int is_error);
+typedef void (*e2b_orphans_notice_fn)(void *ud, const char *done, const e2b_error *failed);
 
 /* delay_ms: the wait of the second sweep (the dashboard: cfg->orphan_sweep_delay_s; the
  * one-shot --up: at most 10 s, so that a failed up does not linger). */

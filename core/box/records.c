@@ -3,6 +3,7 @@
 
 #include "core/git/gitwork.h"
 #include "core/e2b/model.h"
+#include "core/e2b/json_read.h"
 #include "core/util/buf.h"
 #include "core/util/fs.h"
 
@@ -55,30 +56,24 @@ static json_t *record_to_json(const box_record *r)
                      "hours", r->hours, "created_at", created);
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
 static e2b_error *record_from_json(const json_t *o, const char *file, box_record *out)
 {
     memset(out, 0, sizeof *out);
-    if (!json_is_object(o) || !json_is_string(json_object_get(o, "name")) ||
-        !json_is_string(json_object_get(o, "sandbox_id")) || !*jstr(o, "sandbox_id"))
+    if (!json_is_object(o) || !e2b_json_text(o, "name", NULL) ||
+        !*e2b_json_text(o, "sandbox_id", ""))
         return e2b_error_new(E2B_ERR_PROTOCOL, "%s: not a box record (name or sandbox_id missing)",
                              file);
-    out->name = xstrdup(jstr(o, "name"));
-    out->sandbox_id = xstrdup(jstr(o, "sandbox_id"));
-    out->template_id = xstrdup(jstr(o, "template"));
-    out->branch = xstrdup(jstr(o, "branch"));
-    out->base = xstrdup(jstr(o, "base"));
-    out->dir = xstrdup(jstr(o, "dir"));
+    out->name = xstrdup(e2b_json_text(o, "name", ""));
+    out->sandbox_id = xstrdup(e2b_json_text(o, "sandbox_id", ""));
+    out->template_id = xstrdup(e2b_json_text(o, "template", ""));
+    out->branch = xstrdup(e2b_json_text(o, "branch", ""));
+    out->base = xstrdup(e2b_json_text(o, "base", ""));
+    out->dir = xstrdup(e2b_json_text(o, "dir", ""));
     out->port = (int)json_integer_value(json_object_get(o, "port"));
     out->opencode = (int)json_integer_value(json_object_get(o, "opencode"));
     json_int_t h = json_integer_value(json_object_get(o, "hours"));
     out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
-    if (e2b_parse_rfc3339(jstr(o, "created_at"), &out->created_at, NULL) < 0)
+    if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {

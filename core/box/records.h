@@ -1,4 +1,4 @@
-/* Box records: what this machine knows about each box it made (DESIGN.md §6).
+/* Box records: what this machine knows about each box it made (man/e2b-tui.1, FILES).
  *
  *   <records_dir>/<name>.json   one file per box; the directory is 0700, files 0600,
  *                               every write is atomic (temp file + fsync + rename/link)

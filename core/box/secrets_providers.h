@@ -1,5 +1,5 @@
-/* Model providers whose API keys are kept as E2B secrets (DESIGN.md §5.1), and the network
- * rules that let a box use them without ever seeing the value.
+/* Model providers whose API keys are kept as E2B secrets (README.md, "Using it"), and the
+ * network rules that let a box use them without ever seeing the value.
  *
  * A secret named like a known provider (anthropic, openai, openrouter) gets that
  * provider's host, header and environment variable; any other name is allowed as a secret

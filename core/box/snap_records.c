@@ -3,6 +3,7 @@
 
 #include "core/e2b/model.h"
 #include "core/git/gitwork.h"
+#include "core/e2b/json_read.h"
 #include "core/util/buf.h"
 #include "core/util/fs.h"
 #include "core/util/str.h"
@@ -80,11 +81,6 @@ e2b_error *snap_record_write(const char *state_dir, const snap_record *r)
     return err;
 }
 
-static char *dupj(const json_t *o, const char *k)
-{
-    return strdup(nz(json_string_value(json_object_get(o, k))));
-}
-
 static e2b_error *read_path(const char *path, const char *name, snap_record *out)
 {
     memset(out, 0, sizeof *out);
@@ -107,14 +103,14 @@ static e2b_error *read_path(const char *path, const char *name, snap_record *out
         json_decref(j);
         return e2b_error_new(E2B_ERR_PROTOCOL, "%s: corrupt snapshot record", path);
     }
-    out->name = dupj(j, "name");
-    out->snapshot_id = dupj(j, "snapshot_id");
-    out->box = dupj(j, "box");
-    out->sandbox_id = dupj(j, "sandbox_id");
-    out->template_id = dupj(j, "template_id");
-    out->dir = dupj(j, "dir");
-    out->branch = dupj(j, "branch");
-    out->commit = dupj(j, "commit");
+    out->name = strdup(e2b_json_text(j, "name", ""));
+    out->snapshot_id = strdup(e2b_json_text(j, "snapshot_id", ""));
+    out->box = strdup(e2b_json_text(j, "box", ""));
+    out->sandbox_id = strdup(e2b_json_text(j, "sandbox_id", ""));
+    out->template_id = strdup(e2b_json_text(j, "template_id", ""));
+    out->dir = strdup(e2b_json_text(j, "dir", ""));
+    out->branch = strdup(e2b_json_text(j, "branch", ""));
+    out->commit = strdup(e2b_json_text(j, "commit", ""));
     out->port = (int)json_integer_value(json_object_get(j, "port"));
     out->opencode = (int)json_integer_value(json_object_get(j, "opencode"));
     if (e2b_parse_rfc3339(nz(json_string_value(json_object_get(j, "created_at"))), &out->created_at, NULL) < 0)

@@ -1115,25 +1115,6 @@ e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *
     return launch(call, err);
 }
 
-e2b_api_call *e2b_api_update_network(e2b_client *c, const char *id, const json_t *network,
-                                     e2b_api_status_fn fn, void *ud, e2b_error **err)
-{
-    char *s;
-    e2b_api_call *call;
-    if (bad_id(id) || !json_is_object(network))
-        return invalid(err, "updating sandbox network rules", "no sandbox id or rules given");
-    s = seg(id);
-    call = call_new(c, R_NONE, "PUT", s ? e2b_strfmt("/sandboxes/%s/network", s) : NULL,
-                    e2b_strfmt("updating the network rules of sandbox %s", id), 204, 200,
-                    (void (*)(void))fn, ud);
-    if (call) {
-        call->not_found = e2b_strfmt("no sandbox with id %s", id);
-        call->body = json_dumps(network, JSON_COMPACT);
-    }
-    free(s);
-    return launch(call, err);
-}
-
 /* ---- secrets ---- */
 
 e2b_api_call *e2b_api_secrets_list(e2b_client *c, e2b_api_secret_list_fn fn, void *ud,

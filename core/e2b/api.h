@@ -131,9 +131,6 @@ typedef struct e2b_logs_query {
 
 e2b_api_call *e2b_api_logs(e2b_client *c, const char *id, const e2b_logs_query *q,
                            e2b_api_logs_fn fn, void *ud, e2b_error **err);
-/* PUT /sandboxes/{id}/network with the whole egress config (borrowed). */
-e2b_api_call *e2b_api_update_network(e2b_client *c, const char *id, const json_t *network,
-                                     e2b_api_status_fn fn, void *ud, e2b_error **err);
 
 /* ---- secrets ---- */
 

@@ -191,27 +191,28 @@ static int parse_size(const char *v, long lo, long hi, long *out)
     return 0;
 }
 
-/* Returns 1 when id is one of these keys (then *why says what is wrong, or NULL). */
-static int set_reliability(e2b_config *cfg, int id, const char *value, char **why)
+/* Returns 1 when id is one of these keys (then *err says what is wrong, or NULL). */
+static int set_reliability(e2b_config *cfg, int id, const char *value,
+                           e2b_error **err)
 {
     int n;
     long l;
     switch (id) {
     case K_HTTP_TIMEOUT:
         if (parse_int(value, 1, 3600, &n) < 0)
-            *why = e2b_strfmt("http_timeout must be a number of seconds from 1 to 3600");
+            *err = e2b_error_new(E2B_ERR_INVALID, "http_timeout must be a number of seconds from 1 to 3600");
         else
             cfg->http_timeout_s = n;
         return 1;
     case K_LOG_MAX:
         if (parse_size(value, 1024, 1024L * 1024 * 1024, &l) < 0)
-            *why = e2b_strfmt("log_max must be a size from 1K to 1G (e.g. 4M)");
+            *err = e2b_error_new(E2B_ERR_INVALID, "log_max must be a size from 1K to 1G (e.g. 4M)");
         else
             cfg->log_max = l;
         return 1;
     case K_ORPHAN_SWEEP_DELAY:
         if (parse_int(value, 1, 3600, &n) < 0)
-            *why = e2b_strfmt("orphan_sweep_delay must be a number of seconds from 1 to 3600");
+            *err = e2b_error_new(E2B_ERR_INVALID, "orphan_sweep_delay must be a number of seconds from 1 to 3600");
         else
             cfg->orphan_sweep_delay_s = n;
         return 1;
@@ -222,7 +223,7 @@ static int set_reliability(e2b_config *cfg, int id, const char *value, char **wh
         if (*end == 'd' || *end == 'h')
             end++;
         if (end == value || *end || v < 1 || v * unit > 3650L * 86400)
-            *why = e2b_strfmt("template_ttl must be a duration such as 3d or 72h (hours without a unit)");
+            *err = e2b_error_new(E2B_ERR_INVALID, "template_ttl must be a duration such as 3d or 72h (hours without a unit)");
         else
             cfg->template_ttl_s = v * unit;
         return 1;
@@ -262,77 +263,61 @@ static int parse_notify(const char *value, unsigned *out)
     return 0;
 }
 
-int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
-                   char **why)
+e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
+                          e2b_config_source source)
 {
     int id = -1, n;
     char **slot = NULL;
-    *why = NULL;
+    e2b_error *err = NULL;
     if (strncmp(key, "limit.", 6) == 0) /* the input policy (core/util/limits.h) */
-        return e2b_limits_set(&cfg->limits, key + 6, value, why);
+        return e2b_limits_set(&cfg->limits, key + 6, value);
     for (int i = 0; i < K_COUNT; i++)
         if (strcmp(key, key_names[i]) == 0)
             id = i;
-    if (id < 0) {
-        *why = e2b_strfmt("unknown key '%s'", key);
-        return -1;
-    }
-    if (id == K_API_KEY && source != E2B_SRC_ENV) {
-        *why = e2b_strfmt("the API key is read only from the environment (E2B_API_KEY), not from %s",
+    if (id < 0)
+        return e2b_error_new(E2B_ERR_INVALID, "unknown key '%s'", key);
+    if (id == K_API_KEY && source != E2B_SRC_ENV)
+        return e2b_error_new(E2B_ERR_INVALID, "the API key is read only from the environment (E2B_API_KEY), not from %s",
                    source == E2B_SRC_FILE ? "the config file" : "the command line");
-        return -1;
-    }
     if (cfg->src[id] > source)
-        return 0;
-    if (set_reliability(cfg, id, value, why)) {
-        if (*why)
-            return -1;
+        return NULL;
+    if (set_reliability(cfg, id, value, &err)) {
+        if (err)
+            return err;
         cfg->src[id] = (unsigned char)source;
-        return 0;
+        return NULL;
     }
     switch (id) {
     case K_DOMAIN:
-        if (!valid_domain(value)) {
-            *why = e2b_strfmt("domain must be a host name such as e2b.app or localhost:3000");
-            return -1;
-        }
+        if (!valid_domain(value))
+            return e2b_error_new(E2B_ERR_INVALID, "domain must be a host name such as e2b.app or localhost:3000");
         slot = &cfg->domain;
         break;
     case K_API_URL:
     case K_SANDBOX_URL:
-        if (!valid_url(value)) {
-            *why = e2b_strfmt("%s must be an http:// or https:// URL", key);
-            return -1;
-        }
+        if (!valid_url(value))
+            return e2b_error_new(E2B_ERR_INVALID, "%s must be an http:// or https:// URL", key);
         slot = id == K_API_URL ? &cfg->api_url : &cfg->sandbox_url;
         break;
     case K_TEMPLATE:
-        if (!no_space_token(value)) {
-            *why = e2b_strfmt("template must be a template name or id without spaces");
-            return -1;
-        }
+        if (!no_space_token(value))
+            return e2b_error_new(E2B_ERR_INVALID, "template must be a template name or id without spaces");
         slot = &cfg->template_id;
         break;
     case K_HOURS:
-        if (parse_int(value, 1, 24, &n) < 0) {
-            *why = e2b_strfmt("hours must be a whole number from 1 to 24");
-            return -1;
-        }
+        if (parse_int(value, 1, 24, &n) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "hours must be a whole number from 1 to 24");
         cfg->hours = n;
         break;
     case K_SERVE:
     case K_ATTACH:
-        if (!*value || !printable(value)) {
-            *why = e2b_strfmt("%s must be a non-empty command line", key);
-            return -1;
-        }
+        if (!*value || !printable(value))
+            return e2b_error_new(E2B_ERR_INVALID, "%s must be a non-empty command line", key);
         slot = id == K_SERVE ? &cfg->serve_command : &cfg->attach_command;
         break;
     case K_HEALTH:
-        if (*value != '/' || !no_space_token(value)) {
-            *why = e2b_strfmt("health_path must start with '/' (e.g. /api/health)");
-            return -1;
-        }
+        if (*value != '/' || !no_space_token(value))
+            return e2b_error_new(E2B_ERR_INVALID, "health_path must start with '/' (e.g. /api/health)");
         slot = &cfg->health_path;
         break;
     case K_PUBLIC_TRAFFIC:
@@ -342,8 +327,7 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
                    strcmp(value, "no") == 0) {
             cfg->public_traffic = 0;
         } else {
-            *why = e2b_strfmt("public_traffic must be true or false");
-            return -1;
+            return e2b_error_new(E2B_ERR_INVALID, "public_traffic must be true or false");
         }
         break;
     case K_SERVE_EARLY:
@@ -354,64 +338,47 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
         } else if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0) {
             cfg->serve_early = E2B_SERVE_EARLY_NO;
         } else {
-            *why = e2b_strfmt("serve_early must be auto, yes or no");
-            return -1;
+            return e2b_error_new(E2B_ERR_INVALID, "serve_early must be auto, yes or no");
         }
         break;
     case K_OPENCODE:
-        if (parse_int(value, 1, 2, &n) < 0) {
-            *why = e2b_strfmt("opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
-            return -1;
-        }
+        if (parse_int(value, 1, 2, &n) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
         cfg->opencode = n;
         break;
     case K_WORKSPACE_KEYS:
-        if (!printable(value)) {
-            *why = e2b_strfmt("workspace_keys must be a comma-separated list of metadata keys");
-            return -1;
-        }
+        if (!printable(value))
+            return e2b_error_new(E2B_ERR_INVALID, "workspace_keys must be a comma-separated list of metadata keys");
         slot = &cfg->workspace_keys;
         break;
     case K_KEYSTORE:
-        if (!no_space_token(value)) {
-            *why = e2b_strfmt("keystore must be a backend name (auto, secret-service, file, memory)");
-            return -1;
-        }
+        if (!no_space_token(value))
+            return e2b_error_new(E2B_ERR_INVALID, "keystore must be a backend name (auto, secret-service, file, memory)");
         slot = &cfg->keystore;
         break;
     case K_NOTIFY:
-        if (parse_notify(value, &cfg->notify) < 0) {
-            *why = e2b_strfmt("notify must be none or a list of bell, osc9, osc777 (e.g. bell, osc9)");
-            return -1;
-        }
+        if (parse_notify(value, &cfg->notify) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "notify must be none or a list of bell, osc9, osc777 (e.g. bell, osc9)");
         break;
     case K_REFRESH:
-        if (parse_int(value, 1, 3600, &n) < 0) {
-            *why = e2b_strfmt("refresh must be a number of seconds from 1 to 3600");
-            return -1;
-        }
+        if (parse_int(value, 1, 3600, &n) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "refresh must be a number of seconds from 1 to 3600");
         cfg->refresh_seconds = n;
         break;
     case K_CONFIG:
-        if (!*value) {
-            *why = e2b_strfmt("config must be a file path");
-            return -1;
-        }
+        if (!*value)
+            return e2b_error_new(E2B_ERR_INVALID, "config must be a file path");
         slot = &cfg->config_path;
         cfg->config_path_explicit = 1;
         break;
     case K_API_KEY:
-        if (!printable(value)) {
-            *why = e2b_strfmt("E2B_API_KEY contains control characters");
-            return -1;
-        }
+        if (!printable(value))
+            return e2b_error_new(E2B_ERR_INVALID, "E2B_API_KEY contains control characters");
         slot = &cfg->api_key;
         break;
     }
-    if (slot && replace(slot, value) < 0) {
-        *why = e2b_strfmt("out of memory");
-        return -1;
-    }
+    if (slot && replace(slot, value) < 0)
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     /* URLs are joined with paths later: no trailing slash. */
     if (slot && (id == K_API_URL || id == K_SANDBOX_URL)) {
         size_t l = strlen(*slot);
@@ -419,7 +386,7 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             (*slot)[--l] = '\0';
     }
     cfg->src[id] = (unsigned char)source;
-    return 0;
+    return NULL;
 }
 
 static char *trim(char *s)
@@ -440,7 +407,8 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
     int lineno = 0;
     while (start < len) {
         size_t end = start;
-        char *line, *eq, *key, *value, *why = NULL;
+        char *line, *eq, *key, *value;
+        e2b_error *bad = NULL;
         while (end < len && text[end] != '\n')
             end++;
         lineno++;
@@ -494,12 +462,9 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
             return e2b_error_new(E2B_ERR_INVALID, "%s:%d: 'config' cannot be set in the config file",
                                  origin, lineno);
         }
-        if (e2b_config_set(cfg, key, value, E2B_SRC_FILE, &why) < 0) {
-            e2b_error *e = e2b_error_new(E2B_ERR_INVALID, "%s:%d: %s", origin, lineno,
-                                         why ? why : "bad value");
-            free(why);
+        if ((bad = e2b_config_set(cfg, key, value, E2B_SRC_FILE))) {
             free(line);
-            return e;
+            return e2b_error_set_action(bad, "%s:%d", origin, lineno);
         }
         free(line);
     }
@@ -577,15 +542,8 @@ static e2b_error *env_set(e2b_config *cfg, const char *(*lookup)(const char *), 
                           const char *key)
 {
     const char *v = env_value(lookup, env);
-    char *why = NULL;
-    e2b_error *e;
-    if (!v)
-        return NULL;
-    if (e2b_config_set(cfg, key, v, E2B_SRC_ENV, &why) == 0)
-        return NULL;
-    e = e2b_error_new(E2B_ERR_INVALID, "%s: %s", env, why ? why : "bad value");
-    free(why);
-    return e;
+    e2b_error *e = v ? e2b_config_set(cfg, key, v, E2B_SRC_ENV) : NULL;
+    return e ? e2b_error_set_action(e, "%s", env) : NULL;
 }
 
 e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char *name))

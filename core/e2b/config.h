@@ -1,8 +1,9 @@
-/* Configuration (DESIGN.md §4, §6): defaults < config file < environment < flags.
+/* Configuration (man/e2b-tui.1, CONFIGURATION and ENVIRONMENT): defaults < config file <
+ * environment < flags.
  *
  *   e2b_config cfg;
  *   e2b_config_init(&cfg);
- *   e2b_config_set(&cfg, "domain", "localhost:3000", E2B_SRC_FLAG, &err);   // from argv
+ *   err = e2b_config_set(&cfg, "domain", "localhost:3000", E2B_SRC_FLAG);   // from argv
  *   err = e2b_config_load(&cfg, NULL);  // reads the file and the environment, keeps flags
  *   ... cfg.api_url, cfg.template_id, e2b_config_envd_url(&cfg, id, NULL) ...
  *   e2b_config_clear(&cfg);
@@ -100,10 +101,10 @@ void e2b_config_init(e2b_config *cfg);
 void e2b_config_clear(e2b_config *cfg);
 
 /* Sets one key (the names of the config file, plus "config" for the file path) from source;
- * ignored when the key already holds a value from a higher-ranked source. Returns 0, or -1
- * with *why set (caller frees) for an unknown key or a bad value. */
-int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
-                   char **why);
+ * ignored when the key already holds a value from a higher-ranked source. Returns NULL, or
+ * an E2B_ERR_INVALID error (caller frees) for an unknown key or a bad value. */
+e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
+                          e2b_config_source source);
 
 /* Parses config-file text (fuzz entry point: any bytes are fine). origin names the file in
  * errors. Returns NULL, or an E2B_ERR_INVALID error "<origin>:<line>: <what>". */

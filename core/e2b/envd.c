@@ -5,6 +5,7 @@
 #include "core/util/json_wipe.h"
 #include "core/util/base64.h"
 #include "core/e2b/connect_codec.h"
+#include "core/e2b/json_read.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
 
@@ -96,11 +97,6 @@ void e2b_envd_free(e2b_envd *ev)
     free(ev->h_user);
     free(ev->user);
     free(ev);
-}
-
-const char *e2b_envd_url(const e2b_envd *ev)
-{
-    return ev->base;
 }
 
 /* The common headers plus extra ones (NULL entries are skipped), into out[max]. */
@@ -603,12 +599,6 @@ e2b_http_request *e2b_envd_rpc(e2b_envd *ev, const char *service, const char *me
 
 /* ---- reply mappers ---- */
 
-static char *opt_str(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? strdup(json_string_value(v)) : NULL;
-}
-
 e2b_error *e2b_process_list_from_json(const json_t *reply, e2b_process_list *out)
 {
     const json_t *procs = json_object_get(reply, "processes");
@@ -631,11 +621,11 @@ e2b_error *e2b_process_list_from_json(const json_t *reply, e2b_process_list *out
         }
         out->count++;
         pi->pid = (uint32_t)json_integer_value(pid);
-        pi->tag = opt_str(p, "tag");
+        pi->tag = e2b_json_dup(p, "tag");
         cfg = json_object_get(p, "config");
         if (json_is_object(cfg)) {
-            pi->cmd = opt_str(cfg, "cmd");
-            pi->cwd = opt_str(cfg, "cwd");
+            pi->cmd = e2b_json_dup(cfg, "cmd");
+            pi->cwd = e2b_json_dup(cfg, "cwd");
             args = json_object_get(cfg, "args");
             if (json_is_array(args)) {
                 size_t na = json_array_size(args);
@@ -674,12 +664,12 @@ static e2b_error *entry_map(const json_t *o, e2b_entry *out)
     memset(out, 0, sizeof *out);
     if (!json_is_object(o))
         return e2b_error_new(E2B_ERR_PROTOCOL, "a filesystem entry is not an object");
-    out->name = opt_str(o, "name");
-    out->path = opt_str(o, "path");
-    out->permissions = opt_str(o, "permissions");
-    out->owner = opt_str(o, "owner");
-    out->group = opt_str(o, "group");
-    out->symlink_target = opt_str(o, "symlinkTarget");
+    out->name = e2b_json_dup(o, "name");
+    out->path = e2b_json_dup(o, "path");
+    out->permissions = e2b_json_dup(o, "permissions");
+    out->owner = e2b_json_dup(o, "owner");
+    out->group = e2b_json_dup(o, "group");
+    out->symlink_target = e2b_json_dup(o, "symlinkTarget");
     type = json_object_get(o, "type");
     if (json_is_string(type)) {
         const char *t = json_string_value(type);

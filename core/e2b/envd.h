@@ -38,8 +38,6 @@ e2b_envd *e2b_envd_new(e2b_loop *loop, const e2b_config *cfg, const e2b_sandbox 
 void e2b_envd_free(e2b_envd *ev);
 /* The loop its calls run on (to e2b_wait for them). */
 e2b_loop *e2b_envd_loop(e2b_envd *ev);
-/* The base URL in use (owned by ev). */
-const char *e2b_envd_url(const e2b_envd *ev);
 
 /* Done callbacks. */
 typedef void (*e2b_envd_done_fn)(void *ud, const e2b_error *err);

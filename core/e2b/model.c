@@ -5,202 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- field readers: each returns 0 or sets *err and returns -1 ---- */
+#include "core/e2b/json_read.h"
+#include "core/util/buf.h"
 
-static const char *json_type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
-    }
-    return "something else";
-}
-
-static int wrong_type(const char *what, const char *key, const char *want, const json_t *v,
-                      e2b_error **err)
-{
-    *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: field '%s' should be %s, got %s", what, key,
-                         want, json_type_name(v));
-    return -1;
-}
-
-/* A present, non-null field, or NULL. */
-static json_t *field(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return v && !json_is_null(v) ? v : NULL;
-}
-
-static int get_str(const json_t *obj, const char *what, const char *key, int required,
-                   char **out, e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    *out = NULL;
-    if (!v) {
-        if (!required)
-            return 0;
-        *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: field '%s' is missing", what, key);
-        return -1;
-    }
-    if (!json_is_string(v))
-        return wrong_type(what, key, "a string", v, err);
-    *out = strdup(json_string_value(v));
-    if (!*out) {
-        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
-/* Integers; int64 fields may also arrive as decimal strings (protobuf JSON). */
-static int get_i64(const json_t *obj, const char *what, const char *key, int64_t dflt,
-                   int64_t *out, e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    *out = dflt;
-    if (!v)
-        return 0;
-    if (json_is_integer(v)) {
-        *out = (int64_t)json_integer_value(v);
-        return 0;
-    }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        char *end;
-        long long n = strtoll(s, &end, 10);
-        if (*s && !*end) {
-            *out = n;
-            return 0;
-        }
-    }
-    return wrong_type(what, key, "an integer", v, err);
-}
-
-static int get_int(const json_t *obj, const char *what, const char *key, int dflt, int *out,
-                   e2b_error **err)
-{
-    int64_t v;
-    if (get_i64(obj, what, key, dflt, &v, err) < 0)
-        return -1;
-    if (v < -2147483647LL || v > 2147483647LL) {
-        *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: field '%s' is out of range", what, key);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int get_real(const json_t *obj, const char *what, const char *key, double *out,
-                    e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    *out = 0;
-    if (!v)
-        return 0;
-    if (!json_is_number(v))
-        return wrong_type(what, key, "a number", v, err);
-    *out = json_number_value(v);
-    return 0;
-}
-
-/* -1 unknown, else 0/1. */
-static int get_bool(const json_t *obj, const char *what, const char *key, int *out,
-                    e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    *out = -1;
-    if (!v)
-        return 0;
-    if (!json_is_boolean(v))
-        return wrong_type(what, key, "a boolean", v, err);
-    *out = json_is_true(v);
-    return 0;
-}
-
-static int get_time(const json_t *obj, const char *what, const char *key, time_t *out,
-                    int *ms, e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    *out = 0;
-    if (ms)
-        *ms = 0;
-    if (!v)
-        return 0;
-    if (!json_is_string(v))
-        return wrong_type(what, key, "an RFC 3339 date", v, err);
-    if (e2b_parse_rfc3339(json_string_value(v), out, ms) < 0) {
-        *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: field '%s' is not an RFC 3339 date", what,
-                             key);
-        return -1;
-    }
-    return 0;
-}
-
-static int get_metadata(const json_t *obj, const char *what, const char *key, e2b_metadata *md,
-                        e2b_error **err)
-{
-    json_t *v = field(obj, key);
-    const char *k;
-    json_t *val;
-    memset(md, 0, sizeof *md);
-    if (!v)
-        return 0;
-    if (!json_is_object(v))
-        return wrong_type(what, key, "an object", v, err);
-    json_object_foreach(v, k, val)
-    {
-        if (!json_is_string(val)) {
-            e2b_metadata_clear(md);
-            *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: %s value '%s' should be a string, got %s",
-                                 what, key, k, json_type_name(val));
-            return -1;
-        }
-        if (e2b_metadata_set(md, k, json_string_value(val)) < 0) {
-            e2b_metadata_clear(md);
-            *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int need_object(const json_t *obj, const char *what, e2b_error **err)
-{
-    if (json_is_object(obj))
-        return 0;
-    *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s should be a JSON object, got %s", what,
-                         obj ? json_type_name(obj) : "nothing");
-    return -1;
-}
-
-static int need_array(const json_t *v, const char *what, e2b_error **err)
-{
-    if (json_is_array(v))
-        return 0;
-    *err = e2b_error_new(E2B_ERR_PROTOCOL, "%s should be a JSON array, got %s", what,
-                         v ? json_type_name(v) : "nothing");
-    return -1;
-}
-
-/* Grows an array of elements of size esz to hold n more. */
+/* Grows an array of count elements of size esz to hold more: model.h's lists keep no
+ * capacity, so count is all e2b_array_grow (the one array growth) is told. */
 static int grow(void **items, size_t count, size_t more, size_t esz)
 {
-    void *p;
-    if (more == 0)
-        return 0;
-    if (count > ((size_t)-1) / esz - more)
+    size_t cap = count;
+    if (more > SIZE_MAX - count)
         return -1;
-    p = realloc(*items, (count + more) * esz);
-    if (!p)
-        return -1;
-    *items = p;
-    return 0;
+    return e2b_array_grow(items, &cap, count + more, esz);
 }
 
 /* ---- metadata ---- */
@@ -374,35 +189,35 @@ static e2b_error *sandbox_map(const json_t *obj, const char *what, e2b_sandbox *
     memset(out, 0, sizeof *out);
     out->cpu_count = out->memory_mb = out->disk_size_mb = -1;
     out->allow_internet_access = out->auto_resume = -1;
-    if (need_object(obj, what, &err) < 0)
+    if (e2b_json_need_object(obj, what, &err) < 0)
         return err;
-    if (get_str(obj, what, "sandboxID", 1, &out->sandbox_id, &err) < 0 ||
-        get_str(obj, what, "templateID", 0, &out->template_id, &err) < 0 ||
-        get_str(obj, what, "alias", 0, &out->alias, &err) < 0 ||
-        get_str(obj, what, "envdVersion", 0, &out->envd_version, &err) < 0 ||
-        get_str(obj, what, "state", 0, &state, &err) < 0 ||
-        get_int(obj, what, "cpuCount", -1, &out->cpu_count, &err) < 0 ||
-        get_int(obj, what, "memoryMB", -1, &out->memory_mb, &err) < 0 ||
-        get_int(obj, what, "diskSizeMB", -1, &out->disk_size_mb, &err) < 0 ||
-        get_time(obj, what, "startedAt", &out->started_at, NULL, &err) < 0 ||
-        get_time(obj, what, "endAt", &out->end_at, NULL, &err) < 0 ||
-        get_metadata(obj, what, "metadata", &out->metadata, &err) < 0 ||
-        get_str(obj, what, "domain", 0, &out->domain, &err) < 0 ||
-        get_str(obj, what, "envdAccessToken", 0, &out->envd_access_token, &err) < 0 ||
-        get_str(obj, what, "trafficAccessToken", 0, &out->traffic_access_token, &err) < 0 ||
-        get_bool(obj, what, "allowInternetAccess", &out->allow_internet_access, &err) < 0)
+    if (e2b_json_str(obj, what, "sandboxID", 1, &out->sandbox_id, &err) < 0 ||
+        e2b_json_str(obj, what, "templateID", 0, &out->template_id, &err) < 0 ||
+        e2b_json_str(obj, what, "alias", 0, &out->alias, &err) < 0 ||
+        e2b_json_str(obj, what, "envdVersion", 0, &out->envd_version, &err) < 0 ||
+        e2b_json_str(obj, what, "state", 0, &state, &err) < 0 ||
+        e2b_json_int(obj, what, "cpuCount", -1, &out->cpu_count, &err) < 0 ||
+        e2b_json_int(obj, what, "memoryMB", -1, &out->memory_mb, &err) < 0 ||
+        e2b_json_int(obj, what, "diskSizeMB", -1, &out->disk_size_mb, &err) < 0 ||
+        e2b_json_time(obj, what, "startedAt", &out->started_at, NULL, &err) < 0 ||
+        e2b_json_time(obj, what, "endAt", &out->end_at, NULL, &err) < 0 ||
+        e2b_json_metadata(obj, what, "metadata", &out->metadata, &err) < 0 ||
+        e2b_json_str(obj, what, "domain", 0, &out->domain, &err) < 0 ||
+        e2b_json_str(obj, what, "envdAccessToken", 0, &out->envd_access_token, &err) < 0 ||
+        e2b_json_str(obj, what, "trafficAccessToken", 0, &out->traffic_access_token, &err) < 0 ||
+        e2b_json_bool(obj, what, "allowInternetAccess", &out->allow_internet_access, &err) < 0)
         goto fail;
     out->state = parse_state(state);
     free(state);
     state = NULL;
-    life = field(obj, "lifecycle");
+    life = e2b_json_field(obj, "lifecycle");
     if (life) {
         if (!json_is_object(life)) {
-            wrong_type(what, "lifecycle", "an object", life, &err);
+            e2b_json_wrong_type(what, "lifecycle", "an object", life, &err);
             goto fail;
         }
-        if (get_str(life, what, "onTimeout", 0, &out->on_timeout, &err) < 0 ||
-            get_bool(life, what, "autoResume", &out->auto_resume, &err) < 0)
+        if (e2b_json_str(life, what, "onTimeout", 0, &out->on_timeout, &err) < 0 ||
+            e2b_json_bool(life, what, "autoResume", &out->auto_resume, &err) < 0)
             goto fail;
     }
     return NULL;
@@ -421,7 +236,7 @@ e2b_error *e2b_sandbox_list_append_json(const json_t *array, e2b_sandbox_list *l
 {
     e2b_error *err = NULL;
     size_t n, i, base = list->count;
-    if (need_array(array, "the sandbox list", &err) < 0)
+    if (e2b_json_need_array(array, "the sandbox list", &err) < 0)
         return err;
     n = json_array_size(array);
     if (grow((void **)&list->items, list->count, n, sizeof *list->items) < 0)
@@ -591,14 +406,14 @@ static e2b_error *secret_map(const json_t *obj, const char *what, e2b_secret *ou
 {
     e2b_error *err = NULL;
     memset(out, 0, sizeof *out);
-    if (need_object(obj, what, &err) < 0)
+    if (e2b_json_need_object(obj, what, &err) < 0)
         return err;
-    if (get_str(obj, what, "secretID", 1, &out->secret_id, &err) < 0 ||
-        get_str(obj, what, "name", 1, &out->name, &err) < 0 ||
-        get_i64(obj, what, "currentVersion", 0, &out->current_version, &err) < 0 ||
-        get_metadata(obj, what, "metadata", &out->metadata, &err) < 0 ||
-        get_time(obj, what, "createdAt", &out->created_at, NULL, &err) < 0 ||
-        get_time(obj, what, "updatedAt", &out->updated_at, NULL, &err) < 0) {
+    if (e2b_json_str(obj, what, "secretID", 1, &out->secret_id, &err) < 0 ||
+        e2b_json_str(obj, what, "name", 1, &out->name, &err) < 0 ||
+        e2b_json_i64(obj, what, "currentVersion", 0, &out->current_version, &err) < 0 ||
+        e2b_json_metadata(obj, what, "metadata", &out->metadata, &err) < 0 ||
+        e2b_json_time(obj, what, "createdAt", &out->created_at, NULL, &err) < 0 ||
+        e2b_json_time(obj, what, "updatedAt", &out->updated_at, NULL, &err) < 0) {
         e2b_secret_clear(out);
         return err;
     }
@@ -614,7 +429,7 @@ e2b_error *e2b_secret_list_append_json(const json_t *array, e2b_secret_list *lis
 {
     e2b_error *err = NULL;
     size_t n, base = list->count;
-    if (need_array(array, "the secret list", &err) < 0)
+    if (e2b_json_need_array(array, "the secret list", &err) < 0)
         return err;
     n = json_array_size(array);
     if (grow((void **)&list->items, list->count, n, sizeof *list->items) < 0)
@@ -661,20 +476,20 @@ static e2b_error *metric_map(const json_t *obj, const char *what, e2b_metric *ou
     e2b_error *err = NULL;
     int64_t ts = 0;
     memset(out, 0, sizeof *out);
-    if (need_object(obj, what, &err) < 0)
+    if (e2b_json_need_object(obj, what, &err) < 0)
         return err;
-    if (get_i64(obj, what, "timestampUnix", 0, &ts, &err) < 0 ||
-        get_int(obj, what, "cpuCount", 0, &out->cpu_count, &err) < 0 ||
-        get_real(obj, what, "cpuUsedPct", &out->cpu_used_pct, &err) < 0 ||
-        get_i64(obj, what, "memUsed", 0, &out->mem_used, &err) < 0 ||
-        get_i64(obj, what, "memTotal", 0, &out->mem_total, &err) < 0 ||
-        get_i64(obj, what, "memCache", 0, &out->mem_cache, &err) < 0 ||
-        get_i64(obj, what, "diskUsed", 0, &out->disk_used, &err) < 0 ||
-        get_i64(obj, what, "diskTotal", 0, &out->disk_total, &err) < 0)
+    if (e2b_json_i64(obj, what, "timestampUnix", 0, &ts, &err) < 0 ||
+        e2b_json_int(obj, what, "cpuCount", 0, &out->cpu_count, &err) < 0 ||
+        e2b_json_real(obj, what, "cpuUsedPct", &out->cpu_used_pct, &err) < 0 ||
+        e2b_json_i64(obj, what, "memUsed", 0, &out->mem_used, &err) < 0 ||
+        e2b_json_i64(obj, what, "memTotal", 0, &out->mem_total, &err) < 0 ||
+        e2b_json_i64(obj, what, "memCache", 0, &out->mem_cache, &err) < 0 ||
+        e2b_json_i64(obj, what, "diskUsed", 0, &out->disk_used, &err) < 0 ||
+        e2b_json_i64(obj, what, "diskTotal", 0, &out->disk_total, &err) < 0)
         return err;
     out->timestamp = (time_t)ts;
     /* Older servers only send the deprecated RFC 3339 timestamp. */
-    if (!ts && get_time(obj, what, "timestamp", &out->timestamp, NULL, &err) < 0)
+    if (!ts && e2b_json_time(obj, what, "timestamp", &out->timestamp, NULL, &err) < 0)
         return err;
     return NULL;
 }
@@ -689,7 +504,7 @@ e2b_error *e2b_metric_list_from_json(const json_t *array, e2b_metric_list *out)
     e2b_error *err = NULL;
     size_t n;
     memset(out, 0, sizeof *out);
-    if (need_array(array, "the metrics", &err) < 0)
+    if (e2b_json_need_array(array, "the metrics", &err) < 0)
         return err;
     n = json_array_size(array);
     if (grow((void **)&out->items, 0, n, sizeof *out->items) < 0)
@@ -713,13 +528,13 @@ e2b_error *e2b_metric_list_from_bulk_json(const json_t *obj, e2b_metric_list *ou
     json_t *sbs, *v;
     const char *id;
     memset(out, 0, sizeof *out);
-    if (need_object(obj, "the metrics", &err) < 0)
+    if (e2b_json_need_object(obj, "the metrics", &err) < 0)
         return err;
-    sbs = field(obj, "sandboxes");
+    sbs = e2b_json_field(obj, "sandboxes");
     if (!sbs)
         return NULL;
     if (!json_is_object(sbs)) {
-        wrong_type("the metrics", "sandboxes", "an object", sbs, &err);
+        e2b_json_wrong_type("the metrics", "sandboxes", "an object", sbs, &err);
         return err;
     }
     if (grow((void **)&out->items, 0, json_object_size(sbs), sizeof *out->items) < 0)
@@ -759,12 +574,12 @@ e2b_error *e2b_log_list_from_json(const json_t *obj, e2b_log_list *out)
     json_t *logs;
     size_t n;
     memset(out, 0, sizeof *out);
-    if (need_object(obj, "the logs", &err) < 0)
+    if (e2b_json_need_object(obj, "the logs", &err) < 0)
         return err;
-    logs = field(obj, "logs");
+    logs = e2b_json_field(obj, "logs");
     if (!logs)
         return NULL;
-    if (need_array(logs, "the logs", &err) < 0)
+    if (e2b_json_need_array(logs, "the logs", &err) < 0)
         return err;
     n = json_array_size(logs);
     if (grow((void **)&out->items, 0, n, sizeof *out->items) < 0)
@@ -775,11 +590,11 @@ e2b_error *e2b_log_list_from_json(const json_t *obj, e2b_log_list *out)
         char what[48];
         snprintf(what, sizeof what, "log entry %zu", i + 1);
         memset(le, 0, sizeof *le);
-        if (need_object(e, what, &err) < 0 ||
-            get_time(e, what, "timestamp", &le->timestamp, &le->timestamp_ms, &err) < 0 ||
-            get_str(e, what, "level", 0, &le->level, &err) < 0 ||
-            get_str(e, what, "message", 0, &le->message, &err) < 0 ||
-            get_metadata(e, what, "fields", &le->fields, &err) < 0 ||
+        if (e2b_json_need_object(e, what, &err) < 0 ||
+            e2b_json_time(e, what, "timestamp", &le->timestamp, &le->timestamp_ms, &err) < 0 ||
+            e2b_json_str(e, what, "level", 0, &le->level, &err) < 0 ||
+            e2b_json_str(e, what, "message", 0, &le->message, &err) < 0 ||
+            e2b_json_metadata(e, what, "fields", &le->fields, &err) < 0 ||
             (!le->message && !(le->message = strdup("")))) {
             free(le->level);
             free(le->message);

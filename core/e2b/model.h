@@ -125,7 +125,7 @@ const char *e2b_sandbox_kind_name(e2b_sandbox_kind kind); /* "box", "workspace",
 /* A random value per up, to find the sandbox of a create whose reply was lost. */
 #define E2B_META_UP "e2b-tui.up"
 
-/* Sets sb->kind and the box_* fields (DESIGN.md §4): box when metadata e2b-tui = box;
+/* Sets sb->kind and the box_* fields (README.md, "The dashboard"): box when metadata e2b-tui = box;
  * workspace when the template alias or id starts with "opencode-e2b-" or the metadata has
  * one of the comma-separated workspace_keys (NULL = the default); other otherwise.
  * Returns 0, or -1 when out of memory. */

@@ -1,5 +1,6 @@
 #include "core/e2b/process_event.h"
 
+#include "core/e2b/json_read.h"
 #include "core/util/base64.h"
 #include "core/util/sanitize.h"
 
@@ -22,28 +23,15 @@ static e2b_error *take_bytes(json_t *v, e2b_process_event *out)
     return NULL;
 }
 
-/* An int32 field that may be absent (0). */
-static int int_field(json_t *obj, const char *key, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    *out = 0;
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_integer(v))
-        return -1;
-    *out = (int)json_integer_value(v);
-    return 0;
-}
-
 /* A text the box's envd sends for people (the end event's status and error): kept to its
  * first TEXT_MAX bytes and sanitised here, so that no caller can draw it raw. */
 enum { TEXT_MAX = 256 };
-static int text_field(json_t *obj, const char *key, char **out)
+static int display_field(json_t *obj, const char *key, char **out)
 {
-    json_t *v = json_object_get(obj, key);
+    json_t *v = e2b_json_field(obj, key);
     size_t n;
     *out = NULL;
-    if (!v || json_is_null(v))
+    if (!v)
         return 0;
     if (!json_is_string(v))
         return -1;
@@ -69,11 +57,13 @@ e2b_error *e2b_process_event_parse(const uint8_t *json, size_t len, e2b_process_
     }
     if ((v = json_object_get(ev, "start"))) {
         int pid;
+        e2b_error *fe = NULL; /* the reader's words; the event's own are clearer here */
         out->type = E2B_PROC_START;
-        if (!json_is_object(v) || int_field(v, "pid", &pid) < 0 || pid < 0)
+        if (!json_is_object(v) || e2b_json_int(v, "start", "pid", 0, &pid, &fe) < 0 || pid < 0)
             err = bad("start without a valid pid");
         else
             out->pid = (uint32_t)pid;
+        e2b_error_free(fe);
     } else if ((v = json_object_get(ev, "data"))) {
         json_t *b;
         if (!json_is_object(v)) {
@@ -91,15 +81,17 @@ e2b_error *e2b_process_event_parse(const uint8_t *json, size_t len, e2b_process_
             out->type = E2B_PROC_UNKNOWN; /* an empty data event: nothing to pass on */
         }
     } else if ((v = json_object_get(ev, "end"))) {
-        json_t *ex;
+        int exited = -1;
+        e2b_error *fe = NULL;
         out->type = E2B_PROC_END;
-        ex = json_is_object(v) ? json_object_get(v, "exited") : NULL;
-        if (!json_is_object(v) || int_field(v, "exitCode", &out->exit_code) < 0 ||
-            (ex && !json_is_boolean(ex) && !json_is_null(ex)) ||
-            text_field(v, "status", &out->status) < 0 || text_field(v, "error", &out->error) < 0)
+        if (!json_is_object(v) || e2b_json_int(v, "end", "exitCode", 0, &out->exit_code, &fe) < 0 ||
+            e2b_json_bool(v, "end", "exited", &exited, &fe) < 0 ||
+            display_field(v, "status", &out->status) < 0 ||
+            display_field(v, "error", &out->error) < 0)
             err = bad("malformed end event");
         else
-            out->exited = json_is_true(ex);
+            out->exited = exited == 1;
+        e2b_error_free(fe);
     } else if (json_object_get(ev, "keepalive")) {
         out->type = E2B_PROC_KEEPALIVE;
     } else {

@@ -13,17 +13,14 @@
 void live_refresh_start(e2b_live *m); /* live_refresh.c */
 void live_refresh_stop(e2b_live *m);
 
-static void load_config(e2b_live *m, const e2b_live_options *o, char *why, size_t whysz)
+static e2b_error *load_config(e2b_live *m, const e2b_live_options *o)
 {
     e2b_config *cfg = &m->cfg;
     e2b_config_init(cfg);
-    char *msg = NULL;
     if (o->refresh_seconds > 0) {
         char n[16];
         snprintf(n, sizeof n, "%d", o->refresh_seconds);
-        e2b_config_set(cfg, "refresh", n, E2B_SRC_FLAG, &msg);
-        free(msg);
-        msg = NULL;
+        e2b_error_free(e2b_config_set(cfg, "refresh", n, E2B_SRC_FLAG)); /* it is in range */
     }
     const struct {
         const char *key, *value;
@@ -34,27 +31,27 @@ static void load_config(e2b_live *m, const e2b_live_options *o, char *why, size_
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
         if (!flags[k].value)
             continue;
-        if (e2b_config_set(cfg, flags[k].key, flags[k].value, E2B_SRC_FLAG, &msg) != 0) {
-            snprintf(why, whysz, "--%s: %s", flags[k].key, msg ? msg : "bad value");
-            free(msg);
-            return;
-        }
+        e2b_error *err = e2b_config_set(cfg, flags[k].key, flags[k].value, E2B_SRC_FLAG);
+        if (err)
+            return e2b_error_set_action(err, "--%s", flags[k].key);
     }
     e2b_error *err = e2b_config_load(cfg, NULL);
-    if (err) {
-        snprintf(why, whysz, "config: %s", e2b_error_message(err));
-        e2b_error_free(err);
-    }
+    if (!err)
+        return NULL;
+    /* "config: <file>:<line>: <why>": the file's own action stays in the words. */
+    e2b_error *e = e2b_error_new(err->kind == E2B_ERR_IO ? E2B_ERR_IO : E2B_ERR_INVALID, "%s",
+                                 e2b_error_message(err));
+    e2b_error_free(err);
+    return e2b_error_set_action(e, "config");
 }
 
-e2b_live *e2b_live_new(const e2b_live_options *o, char *why, size_t whysz)
+e2b_live *e2b_live_new(const e2b_live_options *o, e2b_error **problem)
 {
+    *problem = NULL;
     e2b_live *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    if (whysz)
-        why[0] = '\0';
-    load_config(m, o, why, whysz);
+    *problem = load_config(m, o);
     m->keystore_flag = o->keystore;
     m->have_api_key = m->cfg.api_key && *m->cfg.api_key;
     m->next_op_id = 1;
@@ -62,9 +59,12 @@ e2b_live *e2b_live_new(const e2b_live_options *o, char *why, size_t whysz)
 }
 
 /* What a sweep removed (or could not) is told once, like any other result. */
-static void orphan_notice(void *ud, const char *text, int is_error)
+static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
 {
-    live_notice(ud, is_error ? E2B_LIVE_ERROR : E2B_LIVE_INFO, "%s", text);
+    if (failed)
+        live_notice(ud, E2B_LIVE_ERROR, "%s", e2b_error_message(failed));
+    else
+        live_notice(ud, E2B_LIVE_INFO, "%s", done);
 }
 
 int e2b_live_start(e2b_live *m)

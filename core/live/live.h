@@ -2,11 +2,11 @@
  * (ncdu's dirlist under its browser, neovim's UI-independent state). One object owns the
  * loop, the API client, the config, the password store, the sandbox list with its metrics,
  * the secrets, the refresh timer and the running box operations, and runs the log
- * followers (core/live/log_server.h, core/live/log_e2b.h: made on the model, closed by
- * their opener). A UI subscribes to what it shows and reads through const accessors; it
+ * followers (core/live/live_server_log.h, core/live/live_sandbox_log.h: made on the model,
+ * closed by their opener). A UI subscribes to what it shows and reads through const accessors; it
  * changes things only through the commands below.
  *
- *   e2b_live *m = e2b_live_new(&opts, why, sizeof why);   // config only: no loop yet
+ *   e2b_live *m = e2b_live_new(&opts, &problem);   // config only: no loop yet
  *   e2b_live_subscribe(m, E2B_LIVE_SANDBOXES | E2B_LIVE_NOTICE, on_change, ui);
  *   e2b_live_start(m);                 // the loop, the client, the first refresh
  *   ... run e2b_live_loop(m) ...; on_change(ui, what) says what changed ...
@@ -17,11 +17,11 @@
  * the loop callbacks that changed the data; they may call accessors and commands, but must
  * not free the model. Nothing here draws, knows rows, columns, keys or curses.
  *
- * Refresh (unchanged from the dashboard's first wave): every refresh lists all pages of
- * sandboxes, then asks the latest metrics of the running sandboxes a metrics source names
- * (those on the screen); the next refresh is scheduled when the list has answered, so calls
- * never pile up on a slow server. Secrets are listed at the start and then only while a
- * subscriber says it shows them. A failed call is a notice; the data already held stays. */
+ * Refresh: every refresh lists all pages of sandboxes, then asks the latest metrics of the
+ * running sandboxes a metrics source names (those on the screen); the next refresh is scheduled
+ * when the list has answered, so calls never pile up on a slow server. Secrets are listed at
+ * the start and then only while a subscriber says it shows them. A failed call is a notice; the
+ * data already held stays. */
 #ifndef E2B_LIVE_H
 #define E2B_LIVE_H
 
@@ -63,9 +63,9 @@ typedef struct e2b_live_options {
 } e2b_live_options;
 
 /* Loads the config (defaults < file < environment < these flags). Never NULL except out of
- * memory; a config problem is written to why (empty when none) and the model still works
- * with what could be read. */
-e2b_live *e2b_live_new(const e2b_live_options *o, char *why, size_t whysz);
+ * memory; a config problem is left in *problem (NULL when none; the caller frees it) and
+ * the model still works with what could be read. */
+e2b_live *e2b_live_new(const e2b_live_options *o, e2b_error **problem);
 /* Makes the loop and, with an API key, the client, and starts the first refresh. Returns
  * 0, or -1 when out of memory (no loop). A client that cannot be made is a notice. */
 int e2b_live_start(e2b_live *m);
@@ -222,7 +222,7 @@ typedef enum e2b_live_op_kind {
 typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
-    const char *verb;       /* "up", "attach", "pull", "kill" */
+    const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */

@@ -9,6 +9,7 @@
 #include "core/box/records.h"
 #include "core/e2b/envd.h"
 #include "core/live/live_internal.h"
+#include "core/util/buf.h"
 #include "core/util/limits.h"
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
@@ -25,7 +26,7 @@ struct live_changes {
 
     changes_list list;
     bool listed;
-    struct log_lines diff;
+    struct e2b_live_lines diff;
     char *want_path;  /* the selected file (raw), NULL = none */
     char *shown_path; /* the file whose diff is in diff, NULL = none */
     bool diff_ready;
@@ -43,8 +44,8 @@ struct live_changes {
     e2b_api_call *get_call;
     e2b_envd *envd;
     e2b_http_request *proc;
-    char *out;
-    size_t olen, cap;
+    e2b_buf out; /* the script's stdout, at most cap bytes */
+    size_t cap;
     bool out_cut;
 
     /* A turn's end (the agent's idle time moves on) reads the list again. */
@@ -77,13 +78,13 @@ static void destroy(struct live_changes *c)
     if (c->subscribed && !c->m->closing)
         e2b_live_unsubscribe(c->m, on_agents_changed, c);
     changes_list_clear(&c->list);
-    log_lines_clear(&c->diff);
+    e2b_live_lines_clear(&c->diff);
     e2b_envd_free(c->envd);
     free(c->dir);
     free(c->want_path);
     free(c->shown_path);
     free(c->asked_path);
-    free(c->out);
+    e2b_buf_clear(&c->out);
     free(c);
 }
 
@@ -101,13 +102,13 @@ static bool finished_closed(struct live_changes *c)
 /* ---- the results ---- */
 
 /* Feeds diff text into the lines with tabs expanded (sanitising would make each one space). */
-static void feed_expanded(struct log_lines *l, const char *s, size_t n)
+static void feed_expanded(struct e2b_live_lines *l, const char *s, size_t n)
 {
     char buf[4096];
     size_t k = 0, col = 0;
     for (size_t i = 0; i < n; i++) {
         if (k + TAB_WIDTH + 1 > sizeof buf) {
-            log_lines_feed(l, buf, k);
+            e2b_live_lines_feed(l, buf, k);
             k = 0;
         }
         if (s[i] == '\t') {
@@ -119,7 +120,7 @@ static void feed_expanded(struct log_lines *l, const char *s, size_t n)
             col = s[i] == '\n' ? 0 : col + 1;
         }
     }
-    log_lines_feed(l, buf, k);
+    e2b_live_lines_feed(l, buf, k);
 }
 
 static void now_text(char *buf, size_t n)
@@ -141,7 +142,8 @@ static bool in_list(const changes_list *l, const char *raw)
 static void list_arrived(struct live_changes *c)
 {
     changes_list nl;
-    e2b_error *e = changes_parse_list(c->out ? c->out : "", c->olen, E2B_CHANGES_FILES, &nl);
+    const char *out = c->out.data ? c->out.data : "";
+    e2b_error *e = changes_parse_list(out, c->out.len, E2B_CHANGES_FILES, &nl);
     if (e) {
         set_status(c, true, "cannot read the changes: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
@@ -162,7 +164,7 @@ static void list_arrived(struct live_changes *c)
     } else {
         free(c->shown_path);
         c->shown_path = NULL;
-        log_lines_clear(&c->diff);
+        e2b_live_lines_clear(&c->diff);
         c->diff_ready = false;
     }
     char when[16];
@@ -173,18 +175,20 @@ static void list_arrived(struct live_changes *c)
 static void diff_arrived(struct live_changes *c)
 {
     size_t off = 0;
-    e2b_error *e = changes_parse_diff_header(c->out ? c->out : "", c->olen, &off);
+    const char *out = c->out.data ? c->out.data : "";
+    e2b_error *e = changes_parse_diff_header(out, c->out.len, &off);
     if (e) {
         set_status(c, true, "cannot read the diff: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
         return;
     }
-    log_lines_clear(&c->diff);
-    feed_expanded(&c->diff, c->out + off, c->olen - off);
-    if (c->olen - off == 0)
-        log_lines_add(&c->diff, "(no difference in the work tree any more)");
-    if (c->out_cut || c->olen - off >= E2B_CHANGES_DIFF_BYTES)
-        log_lines_add(&c->diff, "[... the diff is longer than 1 MiB: the rest is not shown ...]");
+    e2b_live_lines_clear(&c->diff);
+    feed_expanded(&c->diff, c->out.data + off, c->out.len - off);
+    if (c->out.len - off == 0)
+        e2b_live_lines_add(&c->diff, "(no difference in the work tree any more)");
+    if (c->out_cut || c->out.len - off >= E2B_CHANGES_DIFF_BYTES)
+        e2b_live_lines_add(&c->diff,
+                           "[... the diff is longer than 1 MiB: the rest is not shown ...]");
     free(c->shown_path);
     c->shown_path = c->asked_path;
     c->asked_path = NULL;
@@ -201,19 +205,12 @@ static int on_proc_event(void *ud, const e2b_process_event *ev)
         return 1;
     if (ev->type != E2B_PROC_STDOUT || c->out_cut)
         return 0;
-    size_t room = c->cap - c->olen;
+    size_t room = c->cap - c->out.len;
     size_t n = ev->len < room ? ev->len : room;
     if (n < ev->len)
         c->out_cut = true; /* the box printed more than its own cap allows */
-    char *p = realloc(c->out, c->olen + n + 1);
-    if (!p) {
+    if (e2b_buf_add(&c->out, ev->data, n) != 0)
         c->out_cut = true;
-        return 0;
-    }
-    memcpy(p + c->olen, ev->data, n);
-    c->olen += n;
-    p[c->olen] = '\0';
-    c->out = p;
     return 0;
 }
 
@@ -234,9 +231,8 @@ static void on_proc_done(void *ud, const e2b_error *err)
     } else {
         diff_arrived(c);
     }
-    free(c->out);
-    c->out = NULL;
-    c->olen = 0;
+    e2b_buf_clear(&c->out);
+    c->out = (e2b_buf){0}; /* forgets a failed add too */
     kick(c);
 }
 
@@ -411,7 +407,7 @@ struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id)
         return NULL;
     c->m = m;
     snprintf(c->id, sizeof c->id, "%s", sandbox_id);
-    log_lines_init(&c->diff, E2B_CHANGES_DIFF_LINES);
+    e2b_live_lines_init(&c->diff, E2B_CHANGES_DIFF_LINES);
     read_record(c);
     const e2b_agent_status *st = e2b_live_agent(m, c->id);
     c->seen_turn_end = !st ? -1 : st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
@@ -476,7 +472,7 @@ const changes_list *live_changes_list(const struct live_changes *c, bool *listed
     return &c->list;
 }
 
-struct log_lines *live_changes_diff(struct live_changes *c)
+struct e2b_live_lines *live_changes_diff(struct live_changes *c)
 {
     return &c->diff;
 }

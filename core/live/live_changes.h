@@ -25,7 +25,7 @@
 
 #include "core/git/changes_script.h"
 #include "core/live/live.h"
-#include "core/live/log_lines.h"
+#include "core/live/live_lines.h"
 
 struct live_changes;
 
@@ -42,7 +42,7 @@ void live_changes_select(struct live_changes *c, const char *raw_path);
 const changes_list *live_changes_list(const struct live_changes *c, bool *listed);
 /* The selected file's diff lines (sanitised, tabs expanded) and its raw path ("" = none);
  * diff_ready is false while it is on its way. */
-struct log_lines *live_changes_diff(struct live_changes *c);
+struct e2b_live_lines *live_changes_diff(struct live_changes *c);
 const char *live_changes_diff_path(const struct live_changes *c, bool *diff_ready);
 /* What the reader is doing, one line; *error is true when it is a problem. */
 const char *live_changes_status(const struct live_changes *c, bool *error);

@@ -120,7 +120,7 @@ e2b_error *e2b_error_set_host(e2b_error *err, const char *host);
 const char *e2b_error_message(const e2b_error *err);
 
 
-/* The exit code of a one-shot mode for this error (DESIGN.md §6): 3 not found,
+/* The exit code of a one-shot mode for this error (man/e2b-tui.1, EXIT STATUS): 3 not found,
  * 4 authentication, 5 conflict, otherwise 1. */
 int e2b_error_exit_code(const e2b_error *err);
 

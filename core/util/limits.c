@@ -15,12 +15,9 @@ e2b_limits e2b_limits_default(void)
     };
 }
 
-static char *why_fmt(const char *name, const char *rule)
+static e2b_error *bad_value(const char *name, const char *rule)
 {
-    char *s = NULL;
-    if (asprintf(&s, "limit.%s must be %s", name, rule) < 0)
-        return NULL;
-    return s;
+    return e2b_error_new(E2B_ERR_INVALID, "limit.%s must be %s", name, rule);
 }
 
 /* A decimal number with an optional binary-unit suffix; 0 on success. */
@@ -49,31 +46,26 @@ static int parse_size(const char *v, int units, uint64_t *out)
     return 0;
 }
 
-int e2b_limits_set(e2b_limits *l, const char *name, const char *value, char **why)
+e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value)
 {
     uint64_t n;
-    *why = NULL;
     if (strcmp(name, "bundle_bytes") == 0) {
-        if (parse_size(value, 1, &n) < 0 || n < 1024) {
-            *why = why_fmt(name, "a size of at least 1K, such as 4G or 500M");
-            return -1;
-        }
+        if (parse_size(value, 1, &n) < 0 || n < 1024)
+            return bad_value(name, "a size of at least 1K, such as 4G or 500M");
         l->bundle_bytes = n;
-        return 0;
+        return NULL;
     }
     if (strcmp(name, "tree_depth") == 0 || strcmp(name, "list_pages") == 0) {
-        if (parse_size(value, 0, &n) < 0 || n < 1 || n > 1000000) {
-            *why = why_fmt(name, "a number from 1 to 1000000");
-            return -1;
-        }
+        if (parse_size(value, 0, &n) < 0 || n < 1 || n > 1000000)
+            return bad_value(name, "a number from 1 to 1000000");
         if (name[0] == 't')
             l->tree_depth = (unsigned)n;
         else
             l->list_pages = (unsigned)n;
-        return 0;
+        return NULL;
     }
-    if (asprintf(why, "unknown key 'limit.%s' (limit.bundle_bytes, limit.tree_depth, "
-                      "limit.list_pages)", name) < 0)
-        *why = NULL;
-    return -1;
+    return e2b_error_new(E2B_ERR_INVALID,
+                         "unknown key 'limit.%s' (limit.bundle_bytes, limit.tree_depth, "
+                         "limit.list_pages)",
+                         name);
 }

@@ -11,7 +11,7 @@
  *                              a nextToken seen before in the same list ends it too
  * Fixed caps, kept where they apply (they bound memory, not work a user may want more of):
  *   a bundle header 4 MiB, one header line 4096 bytes (core/git/bundle.h); the Log pane's
- *   history read 64 KiB (tui/log_server.c); the pull script's output (core/box); the
+ *   history read 64 KiB (core/live/live_server_log.c); the pull script's output (core/box); the
  *   Changes pane's reads from a box (core/live/live_changes.c), the E2B_CHANGES_* below; the
  *   agent's newest message, read for how its last turn ended (E2B_AGENT_MESSAGE_BYTES).
  * Algorithms over untrusted input are linear (e.g. core/util/overlap.h) or bounded by a
@@ -20,6 +20,8 @@
 #define E2B_LIMITS_H
 
 #include <stdint.h>
+
+#include "core/util/error.h"
 
 /* What the Changes pane reads from a box: the file list's output (cut in the box too) and
  * the files it keeps, one file's diff and the lines of it kept. */
@@ -44,7 +46,7 @@ e2b_limits e2b_limits_default(void);
 
 /* Sets limit `name` (without the "limit." prefix) from text: bundle_bytes takes a number of
  * bytes with an optional K, M or G suffix (binary units); the others a plain number. Returns
- * 0, or -1 with *why set (malloc'd, the caller frees) for an unknown name or a bad value. */
-int e2b_limits_set(e2b_limits *l, const char *name, const char *value, char **why);
+ * NULL, or an E2B_ERR_INVALID error (the caller frees) for an unknown name or a bad value. */
+e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value);
 
 #endif

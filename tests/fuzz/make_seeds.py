@@ -97,7 +97,7 @@ put("model", "error_body", j({"code": 404, "message": "sandbox not found",
 put("model", "connect_error_body", j({"code": "unavailable", "message": "envd is starting"}))
 put("model", "time", "2025-01-02T03:04:05.123+05:30")
 
-# ---- config file (DESIGN.md §4) ----
+# ---- config file (man/e2b-tui.1, CONFIGURATION) ----
 put("config", "full", """# e2b-tui config
 domain = localhost:3000
 api_url = "http://127.0.0.1:3000"

@@ -490,7 +490,6 @@ int main(void)
         printf("FAIL core_envd setup: %s\n", err ? e2b_error_message(err) : "no CORE_LOCAL_URL");
         return 1;
     }
-    printf("# envd at %s\n", e2b_envd_url(ev));
     RUN(test_multipart_upload_and_download);
     RUN(test_50mb_round_trip_byte_exact);
     RUN(test_streamed_multipart_and_gzip_uploads);

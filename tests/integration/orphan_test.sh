@@ -60,6 +60,16 @@ entry=$(find "$journal" -mindepth 1 | head -1)
 t_eq "crash: the entry is 0600 in a 0700 directory" "$(stat -c %a "$entry") $(stat -c %a "$journal")" "600 700"
 t_not_contains "crash: the entry holds no password" "$(cat "$entry")" "$(cut -f3- "$passwords" | head -1)"
 t_contains "crash: the entry names the box" "$(cat "$entry")" "name=crashed"
+# A sweep whose kill fails says which sandbox stays and why, and keeps the entry.
+fault_set "{\"kind\":\"500\",\"path\":\"/sandboxes/$cid\",\"method\":\"DELETE\",\"count\":1}"
+box_tui --list
+box_rc "crash: a start whose sweep cannot kill still works" 0
+t_contains "crash: it warns which sandbox it could not remove" "$(cat "$BOX_ERR")" \
+    "e2b-tui: warning: removing sandbox $cid (an up of box crashed made it"
+t_contains "crash: and why (the kill's own error)" "$(cat "$BOX_ERR")" "E2B server error 500"
+t_eq "crash: the sandbox is still there" "$(sandboxes_named crashed)" "$cid"
+t_eq "crash: its entry stays for the next start" "$(journal_count)" 1
+fault_clear
 box_tui --list
 box_rc "crash: the next start (--list) works" 0
 t_contains "crash: it says it removed the sandbox" "$(cat "$BOX_ERR")" "removed sandbox $cid"

@@ -224,13 +224,6 @@ e2b_error *t_api_logs(e2b_client *c, const char *id, const e2b_logs_query *q, e2
     return err;
 }
 
-e2b_error *t_api_update_network(e2b_client *c, const char *id, const json_t *network)
-{
-    sync_state st = {0};
-    e2b_error *e = NULL;
-    return sync_wait(c, e2b_api_update_network(c, id, network, sync_status, &st, &e), &e, &st);
-}
-
 e2b_error *t_api_secrets_list(e2b_client *c, e2b_secret_list *out)
 {
     sync_state st = {0};

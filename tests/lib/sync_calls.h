@@ -28,7 +28,6 @@ e2b_error *t_api_metrics(e2b_client *c, const char *id, int64_t start, int64_t e
 e2b_error *t_api_metrics_bulk(e2b_client *c, const char *const *ids, size_t n,
                               e2b_metric_list *out);
 e2b_error *t_api_logs(e2b_client *c, const char *id, const e2b_logs_query *q, e2b_log_list *out);
-e2b_error *t_api_update_network(e2b_client *c, const char *id, const json_t *network);
 e2b_error *t_api_secrets_list(e2b_client *c, e2b_secret_list *out);
 e2b_error *t_api_secret_create(e2b_client *c, const char *name, const char *value,
                                const e2b_metadata *metadata, e2b_secret *out);

@@ -6,7 +6,7 @@
 
 e2b_local_start || t_finish
 # Sandboxes on the local E2B server, with the metadata that makes boxes, workspaces and
-# others (DESIGN.md §4).
+# others (README.md, "The dashboard").
 sbx_create opencode running 3600 e2b-tui=box e2b-tui.name=feature-x && box_id=$SBX_ID
 sbx_create opencode-e2b-ws paused 3600 name=ws-alpha && ws_id=$SBX_ID
 sbx_create base running 600 name=plain-one && oth_id=$SBX_ID

@@ -16,16 +16,15 @@ static void test_defaults(void)
 static void test_set(void)
 {
     e2b_limits l = e2b_limits_default();
-    char *why = NULL;
-    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "8G", &why), 0);
+    CHECK(e2b_limits_set(&l, "bundle_bytes", "8G") == NULL);
     CHECK(l.bundle_bytes == (uint64_t)8 << 30);
-    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "500m", &why), 0);
+    CHECK(e2b_limits_set(&l, "bundle_bytes", "500m") == NULL);
     CHECK(l.bundle_bytes == (uint64_t)500 << 20);
-    CHECK_INT_EQ(e2b_limits_set(&l, "bundle_bytes", "65536", &why), 0);
+    CHECK(e2b_limits_set(&l, "bundle_bytes", "65536") == NULL);
     CHECK(l.bundle_bytes == 65536);
-    CHECK_INT_EQ(e2b_limits_set(&l, "tree_depth", "10000", &why), 0);
+    CHECK(e2b_limits_set(&l, "tree_depth", "10000") == NULL);
     CHECK_INT_EQ(l.tree_depth, 10000);
-    CHECK_INT_EQ(e2b_limits_set(&l, "list_pages", "5", &why), 0);
+    CHECK(e2b_limits_set(&l, "list_pages", "5") == NULL);
     CHECK_INT_EQ(l.list_pages, 5);
     const char *bad[][2] = {{"bundle_bytes", "12"},        {"bundle_bytes", "-1G"},
                             {"bundle_bytes", "1T"},        {"bundle_bytes", "99999999999999G"},
@@ -34,12 +33,11 @@ static void test_set(void)
                             {"list_pages", " 5"},          {"nope", "1"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         e2b_limits before = l;
-        int rc = e2b_limits_set(&l, bad[i][0], bad[i][1], &why);
-        CHECK_MSG(rc == -1 && why && strstr(why, "limit."), "%s = %s accepted", bad[i][0],
-                  bad[i][1]);
+        e2b_error *e = e2b_limits_set(&l, bad[i][0], bad[i][1]);
+        CHECK_MSG(e && e->kind == E2B_ERR_INVALID && strstr(e2b_error_message(e), "limit."),
+                  "%s = %s accepted", bad[i][0], bad[i][1]);
         CHECK(memcmp(&before, &l, sizeof l) == 0);
-        free(why);
-        why = NULL;
+        e2b_error_free(e);
     }
 }
 

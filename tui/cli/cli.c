@@ -72,12 +72,12 @@ int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
     return 0;
 }
 
-static void orphan_notice(void *ud, const char *text, int is_error)
+static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
 {
     char buf[1024];
     (void)ud;
-    cli_clean(text, buf, sizeof buf);
-    fprintf(stderr, "e2b-tui: %s%s\n", is_error ? "warning: " : "", buf);
+    cli_clean(failed ? e2b_error_message(failed) : done, buf, sizeof buf);
+    fprintf(stderr, "e2b-tui: %s%s\n", failed ? "warning: " : "", buf);
 }
 
 /* The one-shot modes must not linger: the second sweep after a failed create waits at most

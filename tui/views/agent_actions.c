@@ -132,7 +132,7 @@ static void allow_always(struct ui *ui, const char *id, const char *name,
     snprintf(text, sizeof text,
              "Allow from now on in box \"%s\":\n%s\n%s%s\nThe box's server keeps this rule.",
              name, r->summary, patterns[0] ? "Saved as: " : "", patterns);
-    dialog_open(ui, "Allow always", text, arg, allow_always_confirmed, NULL);
+    dialog_open(&ui->dialog, "Allow always", text, arg, allow_always_confirmed, NULL);
 }
 
 bool agent_actions_run(struct ui *ui, const char *id, const char *name, const char *session_id,

@@ -51,7 +51,7 @@ static void look_changed(struct ui *ui, void *ctx, const char *arg)
     char text[1024];
     (void)arg;
     box_text(ui, ctx, text, sizeof text);
-    dialog_set_text(ui, text);
+    dialog_set_text(&ui->dialog, text);
 }
 
 void kill_question_open(struct ui *ui, const char *id, const char *name, const char *whose)
@@ -68,15 +68,15 @@ void kill_question_open(struct ui *ui, const char *id, const char *name, const c
     if (k && k->look) {
         /* This machine's box: what goes with it, its unpulled work, the pull that saves it. */
         box_text(ui, k, text, sizeof text);
-        dialog_open(ui, "Kill sandbox", text, id, kill_confirmed, k);
-        dialog_watch(ui, E2B_LIVE_UNPULLED, look_changed, kill_ctx_free);
+        dialog_open(&ui->dialog, "Kill sandbox", text, id, kill_confirmed, k);
+        dialog_watch(&ui->dialog, E2B_LIVE_UNPULLED, look_changed, kill_ctx_free);
         if (!ui->opts.readonly)
-            dialog_set_alt(ui, 'p', pull_first);
+            dialog_set_alt(&ui->dialog, 'p', pull_first);
         return;
     }
     free(k);
     snprintf(text, sizeof text,
              "Kill sandbox \"%s\" (%s)?\n%s%s%sIts files and processes are deleted for good.",
              name, id, *whose ? "It is " : "", whose, *whose ? ".\n" : "");
-    dialog_open(ui, "Kill sandbox", text, id, kill_confirmed, NULL);
+    dialog_open(&ui->dialog, "Kill sandbox", text, id, kill_confirmed, NULL);
 }

@@ -1,7 +1,6 @@
-/* K's question (issue 19 item 13): what goes with the sandbox and, for this machine's box,
- * whether it has work not pulled home. The question opens at once saying "checking for
- * unpulled work..." and follows the look's answer (core/live/live_unpulled.h); p pulls
- * first, y kills, No is the default. */
+/* K's question: what goes with the sandbox and, for this machine's box, whether it has work not
+ * pulled home. The question opens at once saying "checking for unpulled work..." and follows
+ * the look's answer (core/live/live_unpulled.h); p pulls first, y kills, No is the default. */
 #ifndef E2B_TUI_KILL_QUESTION_H
 #define E2B_TUI_KILL_QUESTION_H
 

@@ -131,17 +131,17 @@ static void draw_diff(struct changes_panel *p, int y, int x, int rows, int w)
 {
     bool ready = false;
     live_changes_diff_path(p->src, &ready);
-    struct log_lines *lines = live_changes_diff(p->src);
+    struct e2b_live_lines *lines = live_changes_diff(p->src);
     p->diff_page = rows > 0 ? rows : 1;
     if (!ready) {
         draw_text(y, x + 2, w - 2, ROLE_DIM, selected_file(p) ? "Reading the diff..." : "", false);
         return;
     }
-    int n = log_lines_count(lines);
+    int n = e2b_live_lines_count(lines);
     if (p->diff_top > n - 1)
         p->diff_top = n > 0 ? n - 1 : 0;
     for (int i = 0; i < rows && p->diff_top + i < n; i++) {
-        const char *line = log_lines_get(lines, p->diff_top + i);
+        const char *line = e2b_live_lines_get(lines, p->diff_top + i);
         if (line)
             draw_text(y + i, x + 1, w - 1, diff_role(line), line, false);
     }
@@ -174,7 +174,8 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
     if (body <= 0)
         return;
     if (!listed || l->count == 0) {
-        const char *empty = !listed ? "" : "No changes against the base: the work tree is as `up` left it.";
+        const char *empty =
+            !listed ? "" : "No changes against the base: the work tree is as `up` left it.";
         draw_text(y + 3, x + 2, w - 2, ROLE_DIM, empty, false);
         p->file_rows = 0;
         return;
@@ -190,17 +191,18 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
     draw_files(p, l, y + 2, x, frows, w);
     const changes_file *f = selected_file(p);
     char sep[1200];
-    int n = log_lines_count(live_changes_diff(p->src));
-    snprintf(sep, sizeof sep, "── %s  (line %d of %d)  %s", f ? f->path : "", n ? p->diff_top + 1 : 0,
-             n, p->focus == FOCUS_FILES ? "Tab: scroll the diff, PgUp/PgDn pages it"
-                                        : "Tab: back to the files");
+    int n = e2b_live_lines_count(live_changes_diff(p->src));
+    snprintf(sep, sizeof sep, "── %s  (line %d of %d)  %s", f ? f->path : "",
+             n ? p->diff_top + 1 : 0, n,
+             p->focus == FOCUS_FILES ? "Tab: scroll the diff, PgUp/PgDn pages it"
+                                     : "Tab: back to the files");
     draw_text(y + 2 + frows, x, w, ROLE_DIM, sep, true);
     draw_diff(p, y + 3 + frows, x, body - frows - 1, w);
 }
 
 static void scroll_diff(struct changes_panel *p, int delta)
 {
-    int n = log_lines_count(live_changes_diff(p->src));
+    int n = e2b_live_lines_count(live_changes_diff(p->src));
     int last = n > p->diff_page ? n - p->diff_page : 0;
     p->diff_top += delta;
     if (p->diff_top > last)

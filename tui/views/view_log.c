@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/live/log_e2b.h"
-#include "core/live/log_server.h"
+#include "core/live/live_sandbox_log.h"
+#include "core/live/live_server_log.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
 
@@ -18,8 +18,8 @@ struct log_view {
     char title[256];
     bool is_box;
     enum log_source source;
-    struct log_server *server; /* boxes only */
-    struct log_e2b *e2b;
+    struct e2b_live_server_log *server; /* boxes only */
+    struct e2b_live_sandbox_log *e2b;
     int top;
     bool follow;
     int page;             /* rows shown last */
@@ -30,9 +30,10 @@ struct log_view {
 
 static const struct view_ops OPS;
 
-static struct log_lines *current_lines(struct log_view *lv)
+static struct e2b_live_lines *current_lines(struct log_view *lv)
 {
-    return lv->source == SRC_SERVER ? log_server_lines(lv->server) : log_e2b_lines(lv->e2b);
+    return lv->source == SRC_SERVER ? e2b_live_server_log_lines(lv->server)
+                                    : e2b_live_sandbox_log_lines(lv->e2b);
 }
 
 /* The line under the header: what the source is doing, or a hint. */
@@ -40,7 +41,7 @@ static const char *status_line(struct log_view *lv, bool *error)
 {
     *error = false;
     if (lv->source == SRC_E2B) {
-        const char *err = log_e2b_error(lv->e2b);
+        const char *err = e2b_live_sandbox_log_error(lv->e2b);
         if (err[0]) {
             *error = true;
             return err;
@@ -58,13 +59,13 @@ static const char *status_line(struct log_view *lv, bool *error)
         return lv->ui->opts.readonly ? "sandbox paused (read-only here: resume it elsewhere)"
                                      : "sandbox paused — r resumes it (the output continues then)";
     }
-    return log_server_status(lv->server, error);
+    return e2b_live_server_log_status(lv->server, error);
 }
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
     struct log_view *lv = v->priv;
-    struct log_lines *lines = current_lines(lv);
+    struct e2b_live_lines *lines = current_lines(lv);
     char head[512];
     const char *what = lv->source == SRC_SERVER ? "server output" : "E2B logs";
     const char *other = !lv->is_box ? "" : lv->source == SRC_SERVER ? "; Tab: E2B logs"
@@ -78,7 +79,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     draw_text(y + 1, x + 1, w - 1, error ? ROLE_ERROR : ROLE_DIM, status, true);
     int rows = h - 2;
     lv->page = rows > 0 ? rows : 1;
-    int n = log_lines_count(lines);
+    int n = e2b_live_lines_count(lines);
     /* Lines dropped from the top (the retention cap) shift what the user is reading. */
     if (!lv->follow && lines->dropped != lv->dropped) {
         lv->top -= (int)(lines->dropped - lv->dropped);
@@ -90,12 +91,13 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         lv->top = n > rows ? n - rows : 0;
     if (n == 0) {
         const char *empty = lv->source == SRC_SERVER ? "No output from the server yet."
-                            : log_e2b_loading(lv->e2b) ? "Loading the sandbox's E2B logs..."
-                                                       : "No E2B log entries yet.";
+                            : e2b_live_sandbox_log_loading(lv->e2b)
+                                ? "Loading the sandbox's E2B logs..."
+                                : "No E2B log entries yet.";
         draw_text(y + 3, x + 2, w - 2, ROLE_DIM, empty, false);
     }
     for (int i = 0; i < rows && lv->top + i < n; i++) {
-        const char *line = log_lines_get(lines, lv->top + i);
+        const char *line = e2b_live_lines_get(lines, lv->top + i);
         if (line)
             draw_text(y + 2 + i, x + 1, w - 1,
                       lv->top + i == lv->match ? ROLE_SELECTED : ROLE_NORMAL, line, false);
@@ -112,7 +114,7 @@ static void switch_source(struct log_view *lv, struct ui *ui)
     lv->source = lv->source == SRC_SERVER ? SRC_E2B : SRC_SERVER;
     lv->match = -1;
     /* The E2B logs are polled only while shown; the server's stream stays up. */
-    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
+    e2b_live_sandbox_log_set_active(lv->e2b, lv->source == SRC_E2B);
     lv->follow = true;
     lv->dropped = current_lines(lv)->dropped;
     ui->dirty = true;
@@ -121,14 +123,14 @@ static void switch_source(struct log_view *lv, struct ui *ui)
 /* The next line from `from` in direction dir (1 or -1) that holds the search text. */
 static void find(struct log_view *lv, struct ui *ui, int from, int dir)
 {
-    struct log_lines *lines = current_lines(lv);
-    int n = log_lines_count(lines);
+    struct e2b_live_lines *lines = current_lines(lv);
+    int n = e2b_live_lines_count(lines);
     if (!lv->search[0]) {
         ui_flash(ui, FLASH_INFO, "no search yet: / searches the log");
         return;
     }
     for (int i = from; i >= 0 && i < n; i += dir) {
-        const char *line = log_lines_get(lines, i);
+        const char *line = e2b_live_lines_get(lines, i);
         if (line && strcasestr(line, lv->search)) {
             lv->match = i;
             lv->follow = false;
@@ -160,13 +162,13 @@ static void resume(struct log_view *lv, struct ui *ui)
 {
     e2b_live_resume(ui->model, lv->id);
     if (lv->server)
-        log_server_retry_now(lv->server);
+        e2b_live_server_log_retry_now(lv->server);
 }
 
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     struct log_view *lv = v->priv;
-    int n = log_lines_count(current_lines(lv));
+    int n = e2b_live_lines_count(current_lines(lv));
     int last = n > lv->page ? n - lv->page : 0;
     switch (a) {
     case ACT_LOG_SOURCE: switch_source(lv, ui); return true;
@@ -197,8 +199,8 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
 static void destroy(struct view *v)
 {
     struct log_view *lv = v->priv;
-    log_server_close(lv->server);
-    log_e2b_close(lv->e2b);
+    e2b_live_server_log_close(lv->server);
+    e2b_live_sandbox_log_close(lv->e2b);
     free(lv);
     free(v);
 }
@@ -237,18 +239,18 @@ struct view *view_log_new(struct ui *ui, const char *id, const char *name)
     snprintf(lv->title, sizeof lv->title, "%s (%s)", name, id);
     const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
     lv->is_box = sb && sb->kind == E2B_KIND_BOX;
-    lv->e2b = log_e2b_open(ui->model, lv->id);
+    lv->e2b = e2b_live_sandbox_log_open(ui->model, lv->id);
     if (lv->is_box)
-        lv->server = log_server_open(ui->model, lv->id);
+        lv->server = e2b_live_server_log_open(ui->model, lv->id);
     if (!lv->e2b || (lv->is_box && !lv->server)) {
-        log_server_close(lv->server);
-        log_e2b_close(lv->e2b);
+        e2b_live_server_log_close(lv->server);
+        e2b_live_sandbox_log_close(lv->e2b);
         free(lv);
         free(v);
         return NULL;
     }
     lv->source = lv->is_box ? SRC_SERVER : SRC_E2B;
-    log_e2b_set_active(lv->e2b, lv->source == SRC_E2B);
+    e2b_live_sandbox_log_set_active(lv->e2b, lv->source == SRC_E2B);
     v->ops = &OPS;
     v->priv = lv;
     return v;

@@ -372,7 +372,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         char text[512];
         snprintf(text, sizeof text, "\"%s\" (%s) is %s.\n%s it anyway?", r->cells[SBCOL_NAME],
                  r->id, w, a == ACT_STOP ? "Pause" : "Extend");
-        dialog_open(ui, a == ACT_STOP ? "Stop sandbox" : "Extend sandbox", text, r->id,
+        dialog_open(&ui->dialog, a == ACT_STOP ? "Stop sandbox" : "Extend sandbox", text, r->id,
                     a == ACT_STOP ? stop_confirmed : extend_confirmed, NULL);
         return true;
     }

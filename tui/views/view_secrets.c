@@ -141,7 +141,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         char text[300];
         snprintf(text, sizeof text, "Remove secret \"%s\"?\nBoxes using it lose access.",
                  r->cells[0]);
-        dialog_open(ui, "Remove secret", text, r->id, remove_confirmed, NULL);
+        dialog_open(&ui->dialog, "Remove secret", text, r->id, remove_confirmed, NULL);
         return true;
     }
     return false;

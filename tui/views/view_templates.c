@@ -128,7 +128,7 @@ static void ask_gc(struct ui *ui)
         ui_flash(ui, FLASH_INFO, "GC: no managed template is older than template_ttl");
         return;
     }
-    dialog_open(ui, "Delete old templates", text, "gc", gc_confirmed, NULL);
+    dialog_open(&ui->dialog, "Delete old templates", text, "gc", gc_confirmed, NULL);
 }
 
 static bool act(struct view *v, struct ui *ui, enum action_id a)
@@ -142,7 +142,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         char text[400];
         snprintf(text, sizeof text, "Delete template \"%s\" (%s)?\nNew sandboxes cannot start from it any more.",
                  r->id, r->cells[TPCOL_NAME]);
-        dialog_open(ui, "Delete template", text, r->id, delete_confirmed, NULL);
+        dialog_open(&ui->dialog, "Delete template", text, r->id, delete_confirmed, NULL);
         return true;
     }
     if (a == ACT_TEMPLATE_GC) {

@@ -10,7 +10,6 @@
 
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
-#include "tui/ui.h"
 #include "tui/widgets/dialog.h"
 #include "tui/widgets/draw.h"
 #include "tui/widgets/textwidth.h"
@@ -26,37 +25,49 @@ static void (*forget(struct dialog *d))(void *)
     return ctx_free;
 }
 
-void dialog_close(struct ui *ui)
+void dialog_init(struct dialog *d, struct ui *owner, bool *dirty,
+                 void (*cancelled)(struct ui *owner, const char *title))
 {
-    struct dialog *d = &ui->dialog;
+    d->owner = owner;
+    d->dirty = dirty;
+    d->cancelled = cancelled;
+}
+
+/* The question changed on screen. */
+static void redraw(struct dialog *d)
+{
+    if (d->dirty)
+        *d->dirty = true;
+}
+
+void dialog_close(struct dialog *d)
+{
     void *ctx = d->ctx;
     void (*ctx_free)(void *) = forget(d);
     d->ctx = NULL;
     if (ctx_free)
         ctx_free(ctx);
-    ui->dirty = true;
+    redraw(d);
 }
 
-void dialog_set_text(struct ui *ui, const char *text)
+void dialog_set_text(struct dialog *d, const char *text)
 {
-    struct dialog *d = &ui->dialog;
     /* The text names sandboxes and secrets (ids as the API sent them): sanitised. */
     char *safe = sanitize_display(text, strlen(text), SANITIZE_KEEP_NEWLINES);
     snprintf(d->text, sizeof d->text, "%s", safe ? safe : "");
     free(safe);
-    ui->dirty = true;
+    redraw(d);
 }
 
-void dialog_open(struct ui *ui, const char *title, const char *text, const char *arg,
+void dialog_open(struct dialog *d, const char *title, const char *text, const char *arg,
                  dialog_yes_fn on_yes, void *ctx)
 {
-    struct dialog *d = &ui->dialog;
     if (d->active)
-        dialog_close(ui); /* a question it replaces lets go of its ctx */
+        dialog_close(d); /* a question it replaces lets go of its ctx */
     d->active = true;
     d->yes_focused = false;
     snprintf(d->title, sizeof d->title, "%s", title);
-    dialog_set_text(ui, text);
+    dialog_set_text(d, text);
     snprintf(d->arg, sizeof d->arg, "%s", arg ? arg : "");
     d->on_yes = on_yes;
     d->ctx = ctx;
@@ -64,61 +75,58 @@ void dialog_open(struct ui *ui, const char *title, const char *text, const char 
     d->on_alt = NULL;
 }
 
-void dialog_watch(struct ui *ui, unsigned what, dialog_yes_fn on_change,
+void dialog_watch(struct dialog *d, unsigned what, dialog_yes_fn on_change,
                   void (*ctx_free)(void *ctx))
 {
-    ui->dialog.watch = what;
-    ui->dialog.on_change = on_change;
-    ui->dialog.ctx_free = ctx_free;
+    d->watch = what;
+    d->on_change = on_change;
+    d->ctx_free = ctx_free;
 }
 
-void dialog_changed(struct ui *ui, unsigned what)
+void dialog_changed(struct dialog *d, unsigned what)
 {
-    struct dialog *d = &ui->dialog;
     if (d->active && d->on_change && (what & d->watch))
-        d->on_change(ui, d->ctx, d->arg);
+        d->on_change(d->owner, d->ctx, d->arg);
 }
 
-void dialog_set_alt(struct ui *ui, int key, dialog_yes_fn on_alt)
+void dialog_set_alt(struct dialog *d, int key, dialog_yes_fn on_alt)
 {
-    ui->dialog.alt_key = key;
-    ui->dialog.on_alt = on_alt;
+    d->alt_key = key;
+    d->on_alt = on_alt;
 }
 
 /* Runs fn (may be NULL) for the closed question, then frees its ctx. */
-static void answer_with(struct ui *ui, dialog_yes_fn fn, bool cancelled)
+static void answer_with(struct dialog *d, dialog_yes_fn fn, bool cancelled)
 {
-    struct dialog *d = &ui->dialog;
     char arg[sizeof d->arg], title[sizeof d->title];
     void *ctx = d->ctx;
     memcpy(arg, d->arg, sizeof arg);
     memcpy(title, d->title, sizeof title);
     void (*ctx_free)(void *) = forget(d);
-    ui->dirty = true;
+    redraw(d);
     if (fn)
-        fn(ui, ctx, arg); /* it may open the next question */
-    else if (cancelled)
-        ui_flash(ui, FLASH_INFO, "%s: cancelled", title);
+        fn(d->owner, ctx, arg); /* it may open the next question */
+    else if (cancelled && d->cancelled)
+        d->cancelled(d->owner, title);
     if (ctx_free)
         ctx_free(ctx);
 }
 
-static void answer(struct ui *ui, bool yes)
+static void answer(struct dialog *d, bool yes)
 {
-    answer_with(ui, yes ? ui->dialog.on_yes : NULL, !yes);
+    answer_with(d, yes ? d->on_yes : NULL, !yes);
 }
 
-void dialog_key(struct ui *ui, int key)
+void dialog_key(struct dialog *d, int key)
 {
-    struct dialog *d = &ui->dialog;
     switch (key) {
     case 'y':
-    case 'Y': answer(ui, true); return;
+    case 'Y': answer(d, true); return;
     case 'n':
     case 'N':
     case 'q':
-    case KEYC_ESC: answer(ui, false); return;
-    case KEYC_ENTER: answer(ui, d->yes_focused); return;
+    case KEYC_ESC: answer(d, false); return;
+    case KEYC_ENTER: answer(d, d->yes_focused); return;
     case KEYC_TAB:
     case KEYC_BTAB:
     case KEYC_LEFT:
@@ -126,18 +134,17 @@ void dialog_key(struct ui *ui, int key)
     case 'h':
     case 'l':
         d->yes_focused = !d->yes_focused;
-        ui->dirty = true;
+        redraw(d);
         return;
     default:
         if (key && key == d->alt_key && d->on_alt)
-            answer_with(ui, d->on_alt, false);
+            answer_with(d, d->on_alt, false);
         return; /* every other key is ignored while the question is open */
     }
 }
 
-void dialog_draw(struct ui *ui)
+void dialog_draw(const struct dialog *d)
 {
-    struct dialog *d = &ui->dialog;
     /* Split the text into lines of at most w - 4 columns. */
     int w = COLS - 4 < 64 ? COLS - 4 : 64;
     if (w < 20)

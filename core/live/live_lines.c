@@ -1,17 +1,17 @@
-#include "core/live/log_lines.h"
+#include "core/live/live_lines.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util/sanitize.h"
 
-void log_lines_init(struct log_lines *l, int max)
+void e2b_live_lines_init(struct e2b_live_lines *l, int max)
 {
     memset(l, 0, sizeof *l);
     l->max = max > 0 ? max : 1;
 }
 
-void log_lines_clear(struct log_lines *l)
+void e2b_live_lines_clear(struct e2b_live_lines *l)
 {
     for (int i = 0; l->line && i < l->n; i++)
         free(l->line[(l->head + i) % l->max]);
@@ -23,7 +23,7 @@ void log_lines_clear(struct log_lines *l)
     l->max = max;
 }
 
-static int push(struct log_lines *l, const char *raw, size_t len)
+static int push(struct e2b_live_lines *l, const char *raw, size_t len)
 {
     if (!l->line) {
         l->line = calloc((size_t)l->max, sizeof *l->line);
@@ -48,7 +48,7 @@ static int push(struct log_lines *l, const char *raw, size_t len)
     return 0;
 }
 
-/* Where to cut a line of LOG_LINE_MAX bytes: not inside a UTF-8 sequence. */
+/* Where to cut a line of E2B_LIVE_LINE_MAX bytes: not inside a UTF-8 sequence. */
 static size_t cut_point(const char *p, size_t len)
 {
     size_t cut = len;
@@ -57,32 +57,32 @@ static size_t cut_point(const char *p, size_t len)
     return cut;
 }
 
-static void partial_changed(struct log_lines *l)
+static void partial_changed(struct e2b_live_lines *l)
 {
     free(l->partial_safe);
     l->partial_safe = NULL;
 }
 
-int log_lines_feed(struct log_lines *l, const char *data, size_t len)
+int e2b_live_lines_feed(struct e2b_live_lines *l, const char *data, size_t len)
 {
     int rc = 0;
     partial_changed(l);
     while (len) {
         const char *nl = memchr(data, '\n', len);
         size_t take = nl ? (size_t)(nl - data) : len;
-        /* Room for this piece in the unfinished line, cut at LOG_LINE_MAX. */
-        if (l->plen + take > LOG_LINE_MAX) {
-            size_t room = LOG_LINE_MAX - l->plen;
-            char *p = realloc(l->partial, LOG_LINE_MAX + 1);
+        /* Room for this piece in the unfinished line, cut at E2B_LIVE_LINE_MAX. */
+        if (l->plen + take > E2B_LIVE_LINE_MAX) {
+            size_t room = E2B_LIVE_LINE_MAX - l->plen;
+            char *p = realloc(l->partial, E2B_LIVE_LINE_MAX + 1);
             if (!p)
                 return -1;
             l->partial = p;
             memcpy(p + l->plen, data, room);
-            p[LOG_LINE_MAX] = (room < len) ? data[room] : 0;
-            size_t cut = cut_point(p, LOG_LINE_MAX);
+            p[E2B_LIVE_LINE_MAX] = (room < len) ? data[room] : 0;
+            size_t cut = cut_point(p, E2B_LIVE_LINE_MAX);
             rc |= push(l, p, cut);
             /* What is after the cut starts the next piece. */
-            size_t rest = LOG_LINE_MAX - cut;
+            size_t rest = E2B_LIVE_LINE_MAX - cut;
             memmove(p, p + cut, rest);
             l->plen = rest;
             data += room;
@@ -117,16 +117,16 @@ int log_lines_feed(struct log_lines *l, const char *data, size_t len)
     return rc;
 }
 
-int log_lines_add(struct log_lines *l, const char *text)
+int e2b_live_lines_add(struct e2b_live_lines *l, const char *text)
 {
     int rc = 0;
     if (l->plen) {
-        rc |= log_lines_feed(l, "\n", 1);
+        rc |= e2b_live_lines_feed(l, "\n", 1);
     }
     partial_changed(l);
     size_t len = strlen(text);
-    while (len > LOG_LINE_MAX) {
-        size_t cut = cut_point(text, LOG_LINE_MAX);
+    while (len > E2B_LIVE_LINE_MAX) {
+        size_t cut = cut_point(text, E2B_LIVE_LINE_MAX);
         rc |= push(l, text, cut);
         text += cut;
         len -= cut;
@@ -134,12 +134,12 @@ int log_lines_add(struct log_lines *l, const char *text)
     return rc | push(l, text, len);
 }
 
-int log_lines_count(const struct log_lines *l)
+int e2b_live_lines_count(const struct e2b_live_lines *l)
 {
     return l->n + (l->plen ? 1 : 0);
 }
 
-const char *log_lines_get(struct log_lines *l, int i)
+const char *e2b_live_lines_get(struct e2b_live_lines *l, int i)
 {
     if (i < 0)
         return NULL;
@@ -153,7 +153,7 @@ const char *log_lines_get(struct log_lines *l, int i)
     return NULL;
 }
 
-size_t log_resume_offset(const char *seen, size_t slen, const char *h, size_t hlen)
+size_t e2b_live_lines_resume_offset(const char *seen, size_t slen, const char *h, size_t hlen)
 {
     size_t k = slen < 256 ? slen : 256;
     if (k == 0)

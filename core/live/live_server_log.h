@@ -11,28 +11,29 @@
  *
  * Idle cost: the stream is one more transfer in core's loop; no timer runs while it is up.
  *
- *   struct log_server *s = log_server_open(m, id);    // starts at once; NULL: out of memory
- *   ... draw s->lines and log_server_status(s) ...; every change is an E2B_LIVE_LOGS notification
- *   log_server_retry_now(s);                          // e.g. after the user resumed the box
- *   log_server_close(s);   // cancels everything; the memory goes when the last callback ran */
-#ifndef E2B_LIVE_LOG_SERVER_H
-#define E2B_LIVE_LOG_SERVER_H
+ *   struct e2b_live_server_log *s = e2b_live_server_log_open(m, id);   // NULL: out of memory
+ *   ... draw s->lines and e2b_live_server_log_status(s) ...;   // changes: E2B_LIVE_LOGS
+ *   e2b_live_server_log_retry_now(s);   // e.g. after the user resumed the box
+ *   e2b_live_server_log_close(s);   // cancels everything; the memory goes with the last callback
+ * It starts at once. */
+#ifndef E2B_LIVE_SERVER_LOG_H
+#define E2B_LIVE_SERVER_LOG_H
 
 #include <stdbool.h>
 
 #include "core/live/live.h"
-#include "core/live/log_lines.h"
+#include "core/live/live_lines.h"
 
-struct log_server;
+struct e2b_live_server_log;
 
-struct log_server *log_server_open(e2b_live *m, const char *sandbox_id);
-void log_server_close(struct log_server *s);
+struct e2b_live_server_log *e2b_live_server_log_open(e2b_live *m, const char *sandbox_id);
+void e2b_live_server_log_close(struct e2b_live_server_log *s);
 
 /* The lines received so far (owned by s). */
-struct log_lines *log_server_lines(struct log_server *s);
+struct e2b_live_lines *e2b_live_server_log_lines(struct e2b_live_server_log *s);
 /* What the stream is doing, one line (owned by s); *error is true when it is a problem. */
-const char *log_server_status(const struct log_server *s, bool *error);
+const char *e2b_live_server_log_status(const struct e2b_live_server_log *s, bool *error);
 /* Reconnects now (resets the backoff) unless the stream is up or an attempt is running. */
-void log_server_retry_now(struct log_server *s);
+void e2b_live_server_log_retry_now(struct e2b_live_server_log *s);
 
 #endif

@@ -1,4 +1,4 @@
-#include "core/live/log_e2b.h"
+#include "core/live/live_sandbox_log.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,10 +14,10 @@ enum {
     BOUNDARY_MAX = 256, /* entries remembered at the newest millisecond */
 };
 
-struct log_e2b {
+struct e2b_live_sandbox_log {
     e2b_live *m;
     char id[128];
-    struct log_lines lines;
+    struct e2b_live_lines lines;
     char error[300];
     bool active, closed, replied;
     e2b_api_call *call;
@@ -27,16 +27,16 @@ struct log_e2b {
     int nboundary;
 };
 
-static void fetch(struct log_e2b *e);
+static void fetch(struct e2b_live_sandbox_log *e);
 
 static void on_timer(void *ud)
 {
-    struct log_e2b *e = ud;
+    struct e2b_live_sandbox_log *e = ud;
     e->timer = 0;
     fetch(e);
 }
 
-static void schedule(struct log_e2b *e)
+static void schedule(struct e2b_live_sandbox_log *e)
 {
     if (e->active && !e->timer && !e->closed)
         e->timer = e2b_loop_timer_add(e->m->loop, e2b_live_refresh_ms(e->m), on_timer, e);
@@ -61,7 +61,7 @@ static uint64_t entry_hash(const e2b_log_entry *x)
 }
 
 /* Shows x unless it was shown already (older than the cursor, or at its millisecond). */
-static void take(struct log_e2b *e, const e2b_log_entry *x)
+static void take(struct e2b_live_sandbox_log *e, const e2b_log_entry *x)
 {
     int64_t ms = (int64_t)x->timestamp * 1000 + x->timestamp_ms;
     uint64_t h = entry_hash(x);
@@ -87,18 +87,18 @@ static void take(struct log_e2b *e, const e2b_log_entry *x)
     if (!raw)
         return;
     snprintf(raw, n, "%s %-5s %s", when, x->level ? x->level : "", x->message ? x->message : "");
-    log_lines_add(&e->lines, raw); /* sanitised there */
+    e2b_live_lines_add(&e->lines, raw); /* sanitised there */
     free(raw);
 }
 
 static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
 {
-    struct log_e2b *e = ud;
+    struct e2b_live_sandbox_log *e = ud;
     e->call = NULL;
     if (e->closed || e->m->closing) {
         e2b_log_list_free(logs);
         if (e->closed) {
-            log_lines_clear(&e->lines);
+            e2b_live_lines_clear(&e->lines);
             free(e);
         }
         return;
@@ -124,7 +124,7 @@ static void on_logs(void *ud, e2b_log_list *logs, const e2b_error *err)
         schedule(e);
 }
 
-static void fetch(struct log_e2b *e)
+static void fetch(struct e2b_live_sandbox_log *e)
 {
     if (!e->m->client || e->call || e->closed)
         return;
@@ -141,18 +141,18 @@ static void fetch(struct log_e2b *e)
     }
 }
 
-struct log_e2b *log_e2b_open(e2b_live *m, const char *sandbox_id)
+struct e2b_live_sandbox_log *e2b_live_sandbox_log_open(e2b_live *m, const char *sandbox_id)
 {
-    struct log_e2b *e = calloc(1, sizeof *e);
+    struct e2b_live_sandbox_log *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->m = m;
     snprintf(e->id, sizeof e->id, "%s", sandbox_id);
-    log_lines_init(&e->lines, E2B_LOG_LINES);
+    e2b_live_lines_init(&e->lines, E2B_LOG_LINES);
     return e;
 }
 
-void log_e2b_set_active(struct log_e2b *e, bool active)
+void e2b_live_sandbox_log_set_active(struct e2b_live_sandbox_log *e, bool active)
 {
     e->active = active;
     if (!active) {
@@ -168,7 +168,7 @@ void log_e2b_set_active(struct log_e2b *e, bool active)
     fetch(e);
 }
 
-void log_e2b_close(struct log_e2b *e)
+void e2b_live_sandbox_log_close(struct e2b_live_sandbox_log *e)
 {
     if (!e)
         return;
@@ -180,21 +180,21 @@ void log_e2b_close(struct log_e2b *e)
         e2b_api_cancel(e->call); /* freed by its callback */
         return;
     }
-    log_lines_clear(&e->lines);
+    e2b_live_lines_clear(&e->lines);
     free(e);
 }
 
-struct log_lines *log_e2b_lines(struct log_e2b *e)
+struct e2b_live_lines *e2b_live_sandbox_log_lines(struct e2b_live_sandbox_log *e)
 {
     return &e->lines;
 }
 
-const char *log_e2b_error(const struct log_e2b *e)
+const char *e2b_live_sandbox_log_error(const struct e2b_live_sandbox_log *e)
 {
     return e->error;
 }
 
-bool log_e2b_loading(const struct log_e2b *e)
+bool e2b_live_sandbox_log_loading(const struct e2b_live_sandbox_log *e)
 {
     return !e->replied;
 }

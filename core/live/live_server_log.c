@@ -1,4 +1,4 @@
-#include "core/live/log_server.h"
+#include "core/live/live_server_log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,9 +8,10 @@
 #include "core/box/box.h"
 #include "core/e2b/envd.h"
 #include "core/live/live_internal.h"
+#include "core/util/buf.h"
 #include "core/util/log.h"
-#include "core/util/sanitize.h"
 #include "core/util/overlap.h"
+#include "core/util/sanitize.h"
 
 enum {
     SERVER_LOG_LINES = 5000,
@@ -21,10 +22,10 @@ enum {
     BACKOFF_MAX_S = 30,
 };
 
-struct log_server {
+struct e2b_live_server_log {
     e2b_live *m;
     char id[128];
-    struct log_lines lines;
+    struct e2b_live_lines lines;
     char status[320];
     bool status_error;
     bool gone; /* the sandbox no longer exists: no more attempts */
@@ -40,15 +41,13 @@ struct log_server {
     int backoff_s;
 
     /* The current attempt. */
-    bool started;      /* the stream's start event arrived */
-    bool ended;        /* its end event arrived */
+    bool started;       /* the stream's start event arrived */
+    bool ended;         /* its end event arrived */
     char exit_text[96]; /* "status 1", "signal: killed" */
     bool history_asked, history_done;
     bool attempt_waiting; /* an attempt waits for the previous history to finish */
-    char *hist;
-    size_t hlen;
-    char *live;
-    size_t llen;
+    e2b_buf hist;         /* the history's bytes */
+    e2b_buf live;         /* live bytes while the history is on its way */
     bool live_overflow;
 
     /* The raw tail of everything shown (for the gap after a reconnection). */
@@ -57,11 +56,11 @@ struct log_server {
     bool shown_any;
 };
 
-static void attempt(struct log_server *s);
+static void attempt(struct e2b_live_server_log *s);
 
-static void set_status(struct log_server *s, bool error, const char *fmt, ...)
+static void set_status(struct e2b_live_server_log *s, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void set_status(struct log_server *s, bool error, const char *fmt, ...)
+static void set_status(struct e2b_live_server_log *s, bool error, const char *fmt, ...)
 {
     char raw[sizeof s->status];
     va_list ap;
@@ -76,26 +75,25 @@ static void set_status(struct log_server *s, bool error, const char *fmt, ...)
     live_notify(s->m, E2B_LIVE_LOGS);
 }
 
-static void free_attempt(struct log_server *s)
+static void free_attempt(struct e2b_live_server_log *s)
 {
-    free(s->hist);
-    free(s->live);
-    s->hist = s->live = NULL;
-    s->hlen = s->llen = 0;
+    e2b_buf_clear(&s->hist);
+    e2b_buf_clear(&s->live);
+    s->hist = s->live = (e2b_buf){0}; /* a failed add of the last attempt is forgotten too */
     s->live_overflow = false;
 }
 
-static void destroy(struct log_server *s)
+static void destroy(struct e2b_live_server_log *s)
 {
     free_attempt(s);
     e2b_envd_free(s->envd);
-    log_lines_clear(&s->lines);
+    e2b_live_lines_clear(&s->lines);
     free(s);
 }
 
 /* A callback's first words: true when the follower is closed (and frees it when it was the
  * last request). */
-static bool finished_closed(struct log_server *s)
+static bool finished_closed(struct e2b_live_server_log *s)
 {
     s->pending--;
     if (!s->closed && !s->m->closing)
@@ -106,11 +104,11 @@ static bool finished_closed(struct log_server *s)
 }
 
 /* Shows bytes and remembers their tail. */
-static void show(struct log_server *s, const char *data, size_t len)
+static void show(struct e2b_live_server_log *s, const char *data, size_t len)
 {
     if (!len)
         return;
-    log_lines_feed(&s->lines, data, len);
+    e2b_live_lines_feed(&s->lines, data, len);
     s->shown_any = true;
     if (len >= SEEN_BYTES) {
         memcpy(s->seen, data + len - SEEN_BYTES, SEEN_BYTES);
@@ -124,29 +122,17 @@ static void show(struct log_server *s, const char *data, size_t len)
     live_notify(s->m, E2B_LIVE_LOGS);
 }
 
-static int append(char **buf, size_t *len, const void *data, size_t n)
-{
-    char *p = realloc(*buf, *len + n + 1);
-    if (!p)
-        return -1;
-    memcpy(p + *len, data, n);
-    *len += n;
-    p[*len] = '\0';
-    *buf = p;
-    return 0;
-}
-
 /* ---- retries ---- */
 
 static void on_retry(void *ud)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     s->retry_timer = 0;
     attempt(s);
 }
 
 /* Schedules the next attempt; returns the delay in seconds (for the status text). */
-static int schedule_retry(struct log_server *s)
+static int schedule_retry(struct e2b_live_server_log *s)
 {
     int delay = s->backoff_s ? s->backoff_s : BACKOFF_FIRST_S;
     s->backoff_s = delay * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : delay * 2;
@@ -156,7 +142,7 @@ static int schedule_retry(struct log_server *s)
     return delay;
 }
 
-void log_server_retry_now(struct log_server *s)
+void e2b_live_server_log_retry_now(struct e2b_live_server_log *s)
 {
     if (!s || s->gone || s->get_call || s->stream)
         return;
@@ -172,18 +158,18 @@ void log_server_retry_now(struct log_server *s)
 
 /* The history arrived (or failed): shows what it adds, then the live bytes it does not
  * already hold. */
-static void merge_history(struct log_server *s, bool ok)
+static void merge_history(struct e2b_live_server_log *s, bool ok)
 {
     s->history_done = true;
-    const char *h = s->hist ? s->hist : "";
-    size_t hlen = s->hlen;
+    const char *h = s->hist.data ? s->hist.data : "";
+    size_t hlen = s->hist.failed ? 0 : s->hist.len;
     if (ok && hlen) {
         size_t from = 0;
         bool cut = false;
         if (s->shown_any) {
-            from = log_resume_offset(s->seen, s->slen, h, hlen);
+            from = e2b_live_lines_resume_offset(s->seen, s->slen, h, hlen);
             if (from == (size_t)-1) {
-                log_lines_add(&s->lines, "[... more output than the last 64 KiB was missed "
+                e2b_live_lines_add(&s->lines, "[... more output than the last 64 KiB was missed "
                                          "while disconnected ...]");
                 from = 0;
                 cut = true;
@@ -197,27 +183,28 @@ static void merge_history(struct log_server *s, bool ok)
         }
         show(s, h + from, hlen - from);
     }
-    size_t skip = ok ? overlap_suffix_prefix(h, hlen, s->live ? s->live : "", s->llen) : 0;
+    size_t skip =
+        ok ? overlap_suffix_prefix(h, hlen, s->live.data ? s->live.data : "", s->live.len) : 0;
     if (s->live_overflow)
-        log_lines_add(&s->lines, "[... output dropped while the history was read ...]");
-    if (s->live)
-        show(s, s->live + skip, s->llen - skip);
+        e2b_live_lines_add(&s->lines, "[... output dropped while the history was read ...]");
+    if (s->live.data)
+        show(s, s->live.data + skip, s->live.len - skip);
     free_attempt(s);
 }
 
 static int on_history_event(void *ud, const e2b_process_event *ev)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     if (s->closed)
         return 1;
-    if ((ev->type == E2B_PROC_STDOUT) && s->hlen < 2 * HISTORY_BYTES)
-        append(&s->hist, &s->hlen, ev->data, ev->len);
+    if ((ev->type == E2B_PROC_STDOUT) && s->hist.len < 2 * HISTORY_BYTES)
+        e2b_buf_add(&s->hist, ev->data, ev->len);
     return 0;
 }
 
 static void on_history_done(void *ud, const e2b_error *err)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     s->history = NULL;
     if (finished_closed(s))
         return;
@@ -230,7 +217,7 @@ static void on_history_done(void *ud, const e2b_error *err)
     }
 }
 
-static void start_history(struct log_server *s)
+static void start_history(struct e2b_live_server_log *s)
 {
     if (s->history_asked)
         return;
@@ -241,8 +228,7 @@ static void start_history(struct log_server *s)
     const char *args[] = {"-c", script, NULL};
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .timeout_ms = 30000};
     e2b_error *err = NULL;
-    s->history = e2b_envd_process_start(s->envd, &spec, on_history_event, on_history_done, s,
-                                        &err);
+    s->history = e2b_envd_process_start(s->envd, &spec, on_history_event, on_history_done, s, &err);
     if (!s->history) {
         e2b_logf("log: history of %s: %s", s->id, err ? e2b_error_message(err) : "not started");
         e2b_error_free(err);
@@ -254,7 +240,7 @@ static void start_history(struct log_server *s)
 
 static void on_history_timer(void *ud)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     s->history_timer = 0;
     start_history(s);
 }
@@ -263,7 +249,7 @@ static void on_history_timer(void *ud)
 
 static int on_stream_event(void *ud, const e2b_process_event *ev)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     if (s->closed)
         return 1;
     switch (ev->type) {
@@ -281,8 +267,8 @@ static int on_stream_event(void *ud, const e2b_process_event *ev)
     case E2B_PROC_STDERR:
         if (s->history_done) {
             show(s, (const char *)ev->data, ev->len);
-        } else if (s->llen + ev->len <= LIVE_BUFFER_MAX) {
-            if (append(&s->live, &s->llen, ev->data, ev->len) != 0)
+        } else if (s->live.len + ev->len <= LIVE_BUFFER_MAX) {
+            if (e2b_buf_add(&s->live, ev->data, ev->len) != 0)
                 s->live_overflow = true;
         } else {
             s->live_overflow = true;
@@ -296,14 +282,15 @@ static int on_stream_event(void *ud, const e2b_process_event *ev)
             snprintf(s->exit_text, sizeof s->exit_text, "%s",
                      ev->status && *ev->status ? ev->status : "killed");
         break;
-    default: break;
+    default:
+        break;
     }
     return 0;
 }
 
 static void on_stream_done(void *ud, const e2b_error *err)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     s->stream = NULL;
     if (finished_closed(s))
         return;
@@ -328,8 +315,7 @@ static void on_stream_done(void *ud, const e2b_error *err)
             set_status(s, true, "server exited (%s) — a starts it again; checking in %d s",
                        s->exit_text, delay);
         else
-            set_status(s, true, "the server is not running — a starts it; checking in %d s",
-                       delay);
+            set_status(s, true, "the server is not running — a starts it; checking in %d s", delay);
     } else {
         set_status(s, true, "connection lost (%s) — retrying in %d s",
                    err ? e2b_error_message(err) : "the stream ended", delay);
@@ -340,7 +326,7 @@ static void on_stream_done(void *ud, const e2b_error *err)
 
 static void on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
 {
-    struct log_server *s = ud;
+    struct e2b_live_server_log *s = ud;
     (void)status;
     s->get_call = NULL;
     if (finished_closed(s)) {
@@ -384,7 +370,7 @@ static void on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *
     s->pending++;
 }
 
-static void attempt(struct log_server *s)
+static void attempt(struct e2b_live_server_log *s)
 {
     if (s->closed || s->gone || s->get_call || s->stream)
         return;
@@ -411,19 +397,19 @@ static void attempt(struct log_server *s)
 
 /* ---- the interface ---- */
 
-struct log_server *log_server_open(e2b_live *m, const char *sandbox_id)
+struct e2b_live_server_log *e2b_live_server_log_open(e2b_live *m, const char *sandbox_id)
 {
-    struct log_server *s = calloc(1, sizeof *s);
+    struct e2b_live_server_log *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->m = m;
     snprintf(s->id, sizeof s->id, "%s", sandbox_id);
-    log_lines_init(&s->lines, SERVER_LOG_LINES);
+    e2b_live_lines_init(&s->lines, SERVER_LOG_LINES);
     attempt(s);
     return s;
 }
 
-void log_server_close(struct log_server *s)
+void e2b_live_server_log_close(struct e2b_live_server_log *s)
 {
     if (!s)
         return;
@@ -444,12 +430,12 @@ void log_server_close(struct log_server *s)
         destroy(s);
 }
 
-struct log_lines *log_server_lines(struct log_server *s)
+struct e2b_live_lines *e2b_live_server_log_lines(struct e2b_live_server_log *s)
 {
     return &s->lines;
 }
 
-const char *log_server_status(const struct log_server *s, bool *error)
+const char *e2b_live_server_log_status(const struct e2b_live_server_log *s, bool *error)
 {
     if (error)
         *error = s->status_error;
