@@ -90,7 +90,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(TEMPLATE_DELETE, "template-delete", "x", VIEW_TEMPLATES, ACTION_MUTATES,                \
       "Delete the selected template or snapshot (asks first)")                               \
     X(TEMPLATE_GC, "template-gc", "C", VIEW_TEMPLATES, ACTION_MUTATES,                        \
-      "Delete the managed templates unused for template_ttl (lists them, asks first)")       \
+      "Delete this machine's managed templates unused for template_ttl (lists them, asks first)")       \
     X(SECRET_SET, "secret-set", "n", VIEW_SECRETS, ACTION_MUTATES,                            \
       "Set a secret (name, then the value in a hidden field)")                                \
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \

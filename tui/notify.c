@@ -1,5 +1,7 @@
 #include "tui/notify.h"
 
+#include "core/util/sanitize.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,18 +81,38 @@ static void put_osc(char *buf, size_t bufsz, size_t *pos, bool tmux, const char 
     }
 }
 
+/* Ends text before a last UTF-8 character that the cut left incomplete. */
+static void drop_split_char(char *text)
+{
+    size_t len = strlen(text), i = len;
+    while (i > 0 && ((unsigned char)text[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i == 0)
+        return;
+    unsigned char lead = (unsigned char)text[i - 1];
+    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (len - (i - 1) < want)
+        text[i - 1] = '\0';
+}
+
 size_t notify_format(unsigned modes, bool tmux, const char *body, char *buf, size_t bufsz)
 {
     size_t pos = 0;
     if (!bufsz)
         return 0;
     buf[0] = '\0';
-    /* The text is sanitised already; BEL, ESC and ';' are still kept out of the sequence. */
+    /* The body carries a box's name (metadata) and text from its agent: it passes the one
+     * sanitiser here (C0, C1 such as U+009C that would end an OSC, DEL, ESC, bidi
+     * overrides, bad UTF-8), is cut at a character's start, and ';' (the OSC's field
+     * separator) becomes ','. */
+    char *safe = sanitize_display(body ? body : "", body ? strlen(body) : 0, 0);
     char text[240];
-    snprintf(text, sizeof text, "%s", body);
+    snprintf(text, sizeof text, "%s", safe ? safe : "");
+    free(safe);
+    drop_split_char(text);
     for (char *p = text; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == ';')
-            *p = (*p == ';') ? ',' : '?';
+        if (*p == ';')
+            *p = ',';
     char osc[300];
     if (modes & E2B_NOTIFY_OSC9) {
         snprintf(osc, sizeof osc, "9;%s", text);

@@ -7,7 +7,8 @@
  * Never more than one per box per state change: each box's last seen state, pending
  * request and turn end are kept, and only a change from a known state is told (the first
  * look at a box, and a box coming back from unknown, server down or paused, tell nothing).
- * The text comes from core sanitised; it is cut to fit. Pure except notify_check's write
+ * The text (a box's name from metadata, its agent's words) passes the one sanitiser in
+ * notify_format, whoever built it, and is cut to fit at a character's start. Pure except notify_check's write
  * (tests/unit checks the rest). */
 #ifndef E2B_TUI_NOTIFY_H
 #define E2B_TUI_NOTIFY_H
@@ -46,7 +47,8 @@ void notify_clear(struct notify *n);
 enum notify_event notify_event_for(const struct notify_box *prev, const e2b_agent_status *st);
 
 /* The bytes of one notification for the modes into buf (NUL-terminated); returns their
- * length (0 when modes is 0). body is one line of safe text. */
+ * length (0 when modes is 0). body is any text: it is sanitised (core/util/sanitize.h),
+ * cut and kept from ending the sequence (';' becomes ','). */
 size_t notify_format(unsigned modes, bool tmux, const char *body, char *buf, size_t bufsz);
 
 /* Looks at every box of the model with an agent status, tells what changed, remembers the

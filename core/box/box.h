@@ -140,8 +140,8 @@ e2b_box_op *e2b_box_attach(const e2b_box_env *env, const char *name, long health
 
 /* A loopback tunnel (core/net/tunnel.h) to the server of an attach result r: the attach
  * command gets e2b_tunnel_url() as {url}; the tunnel adds the traffic token, never the
- * password (a local user who finds the port still needs it). Close it when the client is
- * done. NULL with *err. */
+ * password, and forwards only requests that carry r->password (a local user who finds the
+ * port gets the tunnel's own 401). Close it when the client is done. NULL with *err. */
 e2b_tunnel *e2b_box_tunnel_open(const e2b_box_result *r, e2b_error **err);
 
 /* Pause; "already paused" is a note, not an error. Works for a box made on another

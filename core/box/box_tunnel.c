@@ -1,6 +1,7 @@
 /* The loopback tunnel to a box's server (core/net/tunnel.h) from an attach result: the
  * upstream is the server's port URL on E2B's proxy, and the one added header is the
- * sandbox's traffic token (private boxes). The password is not added: the client sends it. */
+ * sandbox's traffic token (private boxes). The password is not added: the client sends it,
+ * and the tunnel forwards only requests that carry it. */
 #include "core/box/box.h"
 
 #include <stdio.h>
@@ -20,7 +21,7 @@ e2b_tunnel *e2b_box_tunnel_open(const e2b_box_result *r, e2b_error **err)
         return NULL;
     }
     const char *headers[2] = {tok, NULL};
-    e2b_tunnel_params p = {.upstream_url = r->url, .headers = headers};
+    e2b_tunnel_params p = {.upstream_url = r->url, .headers = headers, .password = r->password};
     e2b_tunnel *t = e2b_tunnel_open(&p, err);
     if (tok) {
         explicit_bzero(tok, strlen(tok));

@@ -1,6 +1,8 @@
 /* Snapshots, forks and templates (api_templates.h), built on the client's plain JSON calls. */
 #include "core/e2b/api_templates.h"
 
+#include "core/util/machine_id.h"
+
 #include "core/e2b/api_json.h"
 #include "core/util/str.h"
 
@@ -189,10 +191,54 @@ int e2b_template_is_managed(const e2b_template *t)
     return 0;
 }
 
-int e2b_template_gc_due(const e2b_template *t, time_t now, long ttl_s)
+/* Where the machine mark of a managed name starts (its '-'), or NULL. */
+static const char *machine_mark(const char *name)
+{
+    size_t n = strlen(name), p = strlen(E2B_MANAGED_TEMPLATE_PREFIX);
+    size_t mark = strlen(E2B_MANAGED_MACHINE_MARK) + E2B_MACHINE_ID_LEN;
+    if (strncmp(name, E2B_MANAGED_TEMPLATE_PREFIX, p) != 0 || n < p + 1 + mark)
+        return NULL;
+    const char *m = name + n - mark;
+    if (strncmp(m, E2B_MANAGED_MACHINE_MARK, strlen(E2B_MANAGED_MACHINE_MARK)) != 0 ||
+        !e2b_machine_id_valid(name + n - E2B_MACHINE_ID_LEN, E2B_MACHINE_ID_LEN))
+        return NULL;
+    return m;
+}
+
+static int name_made_here(const char *name, const char *machine_id)
+{
+    const char *m = machine_mark(name);
+    return m && strcmp(m + strlen(E2B_MANAGED_MACHINE_MARK), machine_id) == 0;
+}
+
+int e2b_template_made_here(const e2b_template *t, const char *machine_id)
+{
+    if (!machine_id || !e2b_machine_id_valid(machine_id, strlen(machine_id)))
+        return 0;
+    if (name_made_here(t->template_id, machine_id))
+        return 1;
+    for (size_t i = 0; i < t->naliases; i++)
+        if (name_made_here(t->aliases[i], machine_id))
+            return 1;
+    return 0;
+}
+
+void e2b_template_project(const e2b_template *t, char *out, size_t outsz)
+{
+    const char *name = machine_mark(t->template_id) ? t->template_id : NULL;
+    for (size_t i = 0; !name && i < t->naliases; i++)
+        if (machine_mark(t->aliases[i]))
+            name = t->aliases[i];
+    const char *m = name ? machine_mark(name) : NULL;
+    size_t p = strlen(E2B_MANAGED_TEMPLATE_PREFIX);
+    snprintf(out, outsz, "%.*s", m ? (int)(m - name - (ptrdiff_t)p) : 0, m ? name + p : "");
+}
+
+int e2b_template_gc_due(const e2b_template *t, time_t now, long ttl_s, const char *machine_id)
 {
     time_t last = e2b_template_last_used(t);
-    return e2b_template_is_managed(t) && !t->is_public && last > 0 && now - last > ttl_s;
+    return e2b_template_is_managed(t) && e2b_template_made_here(t, machine_id) && !t->is_public &&
+           last > 0 && now - last > ttl_s;
 }
 
 /* ---- calls ---- */

@@ -68,9 +68,23 @@ time_t e2b_template_last_used(const e2b_template *t);
 /* The OpenCode plugin's managed templates: the id or an alias starts with this. */
 #define E2B_MANAGED_TEMPLATE_PREFIX "opencode-e2b-"
 int e2b_template_is_managed(const e2b_template *t);
-/* Whether the GC removes t: managed, and last used (e2b_template_last_used) more than
- * ttl_s before now. A template with no time at all is kept (nothing says it is old). */
-int e2b_template_gc_due(const e2b_template *t, time_t now, long ttl_s);
+
+/* Who made a managed template: E2B's templates carry no metadata, so the name does. A
+ * managed name that ends in "-m" and a machine id (core/util/machine_id.h) was made on that
+ * machine, for the project named between the prefix and it:
+ * "opencode-e2b-<project>-m<12 hex>". A managed template whose id and aliases carry no such
+ * ending, or another machine's, is another machine's (the GC never deletes it). */
+#define E2B_MANAGED_MACHINE_MARK "-m"
+/* Whether one of t's managed names (id or alias) carries machine_id. */
+int e2b_template_made_here(const e2b_template *t, const char *machine_id);
+/* The project part of t's first managed name that carries a machine mark, into out (""
+ * when there is none). */
+void e2b_template_project(const e2b_template *t, char *out, size_t outsz);
+
+/* Whether the GC removes t: managed, made on this machine (machine_id; NULL: none is),
+ * not public, and last used (e2b_template_last_used) more than ttl_s before now. A
+ * template with no time at all is kept (nothing says it is old). */
+int e2b_template_gc_due(const e2b_template *t, time_t now, long ttl_s, const char *machine_id);
 
 typedef void (*e2b_api_snapshot_fn)(void *ud, e2b_snapshot *snap, const e2b_error *err);
 typedef void (*e2b_api_snapshot_list_fn)(void *ud, e2b_snapshot_list *list, const e2b_error *err);

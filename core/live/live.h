@@ -188,11 +188,15 @@ int e2b_live_secret_remove(e2b_live *m, const char *name);
 typedef struct e2b_live_template_row {
     const char *id;     /* the template id */
     const char *name;   /* this machine's snapshot name, else the aliases ("-" none) */
-    const char *kind;   /* "snapshot" (e2b-tui's), "managed" (opencode-e2b-), "public", "" */
-    const char *source; /* a snapshot's box (from its record), else "" */
+    const char *kind;   /* "snapshot" (e2b-tui's), "managed" (opencode-e2b-, made on this
+                         * machine), "another machine's" (opencode-e2b-, not made here:
+                         * api_templates.h), "public", "" */
+    const char *source; /* a snapshot's box (from its record), a managed template's project
+                         * (from its name), else "" */
     long builds;
     time_t last_used;   /* most recent of lastSpawnedAt, updatedAt, createdAt; 0 unknown */
-    bool gc_due;        /* managed and unused for longer than template_ttl */
+    bool gc_due;        /* managed, made here and unused for longer than template_ttl */
+    bool other_machine; /* managed, made by another machine: only ever deleted one by one */
 } e2b_live_template_row;
 
 /* Lists the templates (GET /templates) and joins this machine's snapshot records; the end

@@ -1,10 +1,12 @@
 /* The team's templates and this machine's snapshots, for the dashboard's Templates pane
  * (live.h): GET /templates joined with the snapshot records (core/box/snap_records.h),
- * deletes, and the GC of the OpenCode plugin's managed templates (template_ttl). */
+ * deletes, and the GC of the OpenCode plugin's managed templates this machine made
+ * (template_ttl; core/util/machine_id.h). */
 #include "core/live/live_internal.h"
 
 #include "core/box/snap_records.h"
 #include "core/e2b/api_templates.h"
+#include "core/util/machine_id.h"
 #include "core/util/str.h"
 
 #include <stdio.h>
@@ -16,10 +18,12 @@ struct tpl_row {
     long builds;
     time_t last_used;
     bool gc_due;
+    bool other_machine; /* a managed template another machine made (the GC keeps it) */
 };
 
 struct live_templates {
     e2b_api_call *call;
+    char machine[E2B_MACHINE_ID_LEN + 1]; /* this machine's id ("" until read) */
     bool loading;
     struct tpl_row *rows;
     size_t nrows;
@@ -66,6 +70,12 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         snap_record_list_clear(&recs);
         return;
     }
+    if (!t->machine[0]) {
+        e2b_error *merr = e2b_machine_id(m->cfg.state_dir, t->machine);
+        if (merr)
+            live_notice(m, E2B_LIVE_ERROR, "templates: %s (the GC deletes nothing)", e2b_error_message(merr));
+        e2b_error_free(merr);
+    }
     time_t now = time(NULL);
     for (size_t i = 0; i < l->count; i++) {
         const e2b_template *tp = &l->items[i];
@@ -79,13 +89,21 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         struct tpl_row *row = &t->rows[t->nrows];
         row->id = strdup(tp->template_id);
         row->name = strdup(r ? r->name : aliases[0] ? aliases : "-");
-        row->kind = strdup(ours ? "snapshot" : e2b_template_is_managed(tp) ? "managed"
-                                             : tp->is_public                ? "public"
-                                                                            : "");
-        row->source = strdup(r ? r->box : "");
+        bool managed = !ours && e2b_template_is_managed(tp);
+        bool here = managed && e2b_template_made_here(tp, t->machine);
+        char project[64] = "";
+        if (managed)
+            e2b_template_project(tp, project, sizeof project);
+        row->kind = strdup(ours         ? "snapshot"
+                           : here       ? "managed"
+                           : managed    ? "another machine's"
+                           : tp->is_public ? "public"
+                                           : "");
+        row->other_machine = managed && !here;
+        row->source = strdup(r ? r->box : project);
         row->builds = tp->build_count;
         row->last_used = e2b_template_last_used(tp);
-        row->gc_due = e2b_template_gc_due(tp, now, m->cfg.template_ttl_s);
+        row->gc_due = e2b_template_gc_due(tp, now, m->cfg.template_ttl_s, t->machine);
         if (row->id && row->name && row->kind && row->source)
             t->nrows++;
         else
@@ -148,7 +166,8 @@ bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *o
         return false;
     const struct tpl_row *r = &m->tpl->rows[i];
     *out = (e2b_live_template_row){.id = r->id, .name = r->name, .kind = r->kind, .source = r->source,
-                                   .builds = r->builds, .last_used = r->last_used, .gc_due = r->gc_due};
+                                   .builds = r->builds, .last_used = r->last_used, .gc_due = r->gc_due,
+                                   .other_machine = r->other_machine};
     return true;
 }
 

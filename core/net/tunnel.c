@@ -20,21 +20,30 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/net/peer_uid.h"
+#include "core/net/tunnel_gate.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
 
 enum {
     HEAD_MAX = 64 * 1024,
-    HEAD_WAIT_MS = 60000,
+    HEAD_WAIT_MS = 5000,  /* for the whole head: a legitimate client sends it at once */
     MAX_CONNS = 64,
+    PENDING_PER_USER = 16, /* connections of one uid still without a complete head */
     RELAY_BUF = 64 * 1024,
 };
+
+/* The bucket of the peers whose uid the kernel does not tell. */
+#define UNKNOWN_UID ((uid_t)-1)
 
 struct conn {
     e2b_tunnel *t;
     int fd;
+    uid_t uid;       /* the peer's (UNKNOWN_UID when not known) */
+    bool pending;    /* no complete head yet (under t->lock) */
     pthread_t thread;
     atomic_int finished;
     struct conn *next;
@@ -48,6 +57,8 @@ struct e2b_tunnel {
     char *upstream;   /* scheme://authority */
     char *host;       /* authority, for Host */
     char **headers;   /* NULL-ended copies (secret) */
+    uint8_t *cred;    /* "opencode:PASSWORD" (secret) */
+    size_t cred_len;
     long connect_timeout_ms;
     pthread_t acceptor;
     pthread_mutex_t lock;
@@ -194,32 +205,59 @@ static bool upstream_write(e2b_tunnel *t, CURL *c, curl_socket_t s, const char *
     return true;
 }
 
-static void reply_error(e2b_tunnel *t, int fd, int status, const char *reason, const char *text)
+static const char *reason_phrase(int status)
+{
+    switch (status) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 421: return "Misdirected Request";
+    case 431: return "Request Header Fields Too Large";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    default: return "Service Unavailable";
+    }
+}
+
+static void reply_error(e2b_tunnel *t, int fd, int status, const char *text)
 {
     char buf[512];
     int n = snprintf(buf, sizeof buf,
                      "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
-                     "Connection: close\r\n\r\n%s",
-                     status, reason, strlen(text), text);
+                     "%sConnection: close\r\n\r\n%s",
+                     status, reason_phrase(status), strlen(text),
+                     status == 401 ? "WWW-Authenticate: Basic realm=\"e2b-tui tunnel\"\r\n" : "",
+                     text);
     if (n > 0 && (size_t)n < sizeof buf)
         client_write(t, fd, buf, (size_t)n);
 }
 
 /* ---- one connection ---- */
 
-/* Reads the request head (and whatever followed it) into buf; returns the head's length,
- * 0 when the client went away or the tunnel stops, -1 when it is too big or too slow. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reads the request head (and whatever followed it) into buf within HEAD_WAIT_MS in all;
+ * returns the head's length, 0 when the client went away or the tunnel stops, -1 when it
+ * is too big, -2 when it did not come in time. */
 static long read_head(e2b_tunnel *t, int fd, char *buf, size_t *have)
 {
+    int64_t deadline = now_ms() + HEAD_WAIT_MS;
     for (;;) {
         char *end = *have >= 4 ? memmem(buf, *have, "\r\n\r\n", 4) : NULL;
         if (end)
             return (long)(end - buf) + 4;
         if (*have >= HEAD_MAX)
             return -1;
-        int w = wait_fd(t, fd, POLLIN, HEAD_WAIT_MS);
+        int64_t left = deadline - now_ms();
+        int w = left > 0 ? wait_fd(t, fd, POLLIN, (int)left) : 0;
         if (w <= 0)
-            return w == 0 ? -1 : 0;
+            return w == 0 ? -2 : 0;
         ssize_t r = recv(fd, buf + *have, HEAD_MAX - *have, 0);
         if (r < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
@@ -229,7 +267,8 @@ static long read_head(e2b_tunnel *t, int fd, char *buf, size_t *have)
     }
 }
 
-/* The path of the request line without its query, for the log (a query may name files). */
+/* The path of the request line without its query, for the log (a query may name files or
+ * carry the credential). */
 static void log_target(const char *head, char *out, size_t outsz)
 {
     const char *sp = strchr(head, ' ');
@@ -242,9 +281,45 @@ static void log_target(const char *head, char *out, size_t outsz)
             *c = '?';
 }
 
-/* Relays both ways until one side closes or the tunnel stops; pending holds the bytes the
- * client sent after its head. */
-static void relay(e2b_tunnel *t, int fd, CURL *c, curl_socket_t s, uint64_t *up, uint64_t *down)
+/* What the relay knows of the one request it carries. */
+struct exchange {
+    e2b_tunnel_body body; /* where the request's body ends */
+    bool upgrade;         /* the client asked for an upgrade */
+    bool raw;             /* the box switched protocols (101): bytes pass as they are */
+    char status[12];      /* the first bytes of the answer, while an upgrade is undecided */
+    size_t status_len;
+};
+
+/* Sends upstream the part of n client bytes that belongs to the request: its body, or
+ * everything once the box switched protocols. Bytes past the body (a second request on
+ * the same connection) are dropped: the box was asked to close after this one, and no
+ * request reaches it without passing the gate. False ends the connection. */
+static bool forward_up(e2b_tunnel *t, CURL *c, curl_socket_t s, struct exchange *x,
+                       const char *b, size_t n, uint64_t *up)
+{
+    size_t k = x->raw ? n : e2b_tunnel_body_feed(&x->body, b, n);
+    if (!x->raw && e2b_tunnel_body_bad(&x->body))
+        return false;
+    *up += k;
+    return upstream_write(t, c, s, b, k);
+}
+
+/* Watches the start of the answer to an upgrade: 101 lets the bytes pass both ways. */
+static void watch_status(struct exchange *x, const char *b, size_t n)
+{
+    if (!x->upgrade || x->raw || x->status_len == sizeof x->status)
+        return;
+    size_t k = sizeof x->status - x->status_len;
+    memcpy(x->status + x->status_len, b, n < k ? n : k);
+    x->status_len += n < k ? n : k;
+    if (x->status_len == sizeof x->status)
+        x->raw = memcmp(x->status, "HTTP/1.1 101", 12) == 0 ||
+                 memcmp(x->status, "HTTP/1.0 101", 12) == 0;
+}
+
+/* Relays both ways until one side closes or the tunnel stops. */
+static void relay(e2b_tunnel *t, int fd, CURL *c, curl_socket_t s, struct exchange *x,
+                  uint64_t *up, uint64_t *down)
 {
     char *buf = malloc(RELAY_BUF);
     if (!buf)
@@ -271,6 +346,7 @@ static void relay(e2b_tunnel *t, int fd, CURL *c, curl_socket_t s, uint64_t *up,
                     break;
                 }
                 *down += got;
+                watch_status(x, buf, got);
                 if (!client_write(t, fd, buf, got)) {
                     closed = true;
                     break;
@@ -285,12 +361,19 @@ static void relay(e2b_tunnel *t, int fd, CURL *c, curl_socket_t s, uint64_t *up,
                 continue;
             if (n <= 0)
                 break; /* the client closed (or closed early): end the upstream too */
-            *up += (uint64_t)n;
-            if (!upstream_write(t, c, s, buf, (size_t)n))
+            if (!forward_up(t, c, s, x, buf, (size_t)n, up))
                 break;
         }
     }
     free(buf);
+}
+
+/* The head is in (or the connection is over): it no longer counts against its user. */
+static void head_done(struct conn *k)
+{
+    pthread_mutex_lock(&k->t->lock);
+    k->pending = false;
+    pthread_mutex_unlock(&k->t->lock);
 }
 
 static void serve(struct conn *k)
@@ -301,10 +384,26 @@ static void serve(struct conn *k)
     if (!buf)
         return;
     long head_len = read_head(t, k->fd, buf, &have);
+    head_done(k);
     if (head_len <= 0) {
-        if (head_len < 0)
-            reply_error(t, k->fd, 431, "Request Header Fields Too Large",
-                        "e2b-tui tunnel: the request head is too big or did not come\n");
+        if (head_len == -1)
+            reply_error(t, k->fd, 431, "e2b-tui tunnel: the request head is too big\n");
+        else if (head_len == -2)
+            reply_error(t, k->fd, 408, "e2b-tui tunnel: the request head did not come\n");
+        free(buf);
+        return;
+    }
+    struct exchange x = {0};
+    e2b_tunnel_verdict v =
+        e2b_tunnel_gate(buf, (size_t)head_len, t->port, t->cred, t->cred_len, &x.body);
+    char what[160];
+    log_target(buf, what, sizeof what);
+    if (v.status) {
+        char text[160];
+        snprintf(text, sizeof text, "e2b-tui tunnel: %s\n", v.reason);
+        e2b_logf("tunnel: %s refused (%d): %s", what, v.status, v.reason);
+        reply_error(t, k->fd, v.status, text);
+        explicit_bzero(buf, have); /* it may hold a wrong guess of the password */
         free(buf);
         return;
     }
@@ -312,10 +411,10 @@ static void serve(struct conn *k)
     size_t out_len = 0;
     char *head = e2b_tunnel_rewrite_head(buf, (size_t)head_len, t->host,
                                          (const char *const *)t->headers, &out_len, &upgrade);
-    char what[160];
-    log_target(buf, what, sizeof what);
+    x.upgrade = upgrade;
     if (!head) {
-        reply_error(t, k->fd, 400, "Bad Request", "e2b-tui tunnel: not an HTTP/1 request\n");
+        reply_error(t, k->fd, 400, "e2b-tui tunnel: not an HTTP/1 request\n");
+        explicit_bzero(buf, have);
         free(buf);
         return;
     }
@@ -336,21 +435,21 @@ static void serve(struct conn *k)
         if (rc == CURLE_OK)
             rc = curl_easy_getinfo(c, CURLINFO_ACTIVESOCKET, &s);
     }
-    uint64_t up = 0, down = 0;
+    uint64_t up = (uint64_t)head_len, down = 0;
     if (rc != CURLE_OK || s == CURL_SOCKET_BAD) {
         e2b_logf("tunnel: %s: cannot reach the server: %s", what,
                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
-        reply_error(t, k->fd, 502, "Bad Gateway",
-                    "e2b-tui tunnel: the box's server cannot be reached\n");
+        reply_error(t, k->fd, 502, "e2b-tui tunnel: the box's server cannot be reached\n");
     } else if (upstream_write(t, c, s, head, out_len) &&
-               upstream_write(t, c, s, buf + head_len, have - (size_t)head_len)) {
-        relay(t, k->fd, c, s, &up, &down);
+               forward_up(t, c, s, &x, buf + head_len, have - (size_t)head_len, &up)) {
+        relay(t, k->fd, c, s, &x, &up, &down);
         e2b_logf("tunnel: %s%s: %llu bytes up, %llu down", what, upgrade ? " (upgrade)" : "",
-                 (unsigned long long)up + have, (unsigned long long)down);
+                 (unsigned long long)up, (unsigned long long)down);
     }
-    /* The head holds the added headers (the token). */
+    /* The heads hold the added headers (the token) and the client's credential. */
     explicit_bzero(head, out_len);
     free(head);
+    explicit_bzero(buf, have);
     free(buf);
     if (c)
         curl_easy_cleanup(c);
@@ -363,6 +462,7 @@ static void *conn_main(void *arg)
     close(k->fd);
     k->fd = -1;
     pthread_mutex_lock(&k->t->lock);
+    k->pending = false;
     k->t->open_conns--;
     pthread_mutex_unlock(&k->t->lock);
     atomic_store(&k->finished, 1);
@@ -389,6 +489,46 @@ static void reap(e2b_tunnel *t, bool all)
     pthread_mutex_unlock(&t->lock);
 }
 
+/* How many connections of uid are still without a complete head (under t->lock). */
+static int pending_of(const e2b_tunnel *t, uid_t uid)
+{
+    int n = 0;
+    for (const struct conn *k = t->conns; k; k = k->next)
+        n += k->pending && k->uid == uid;
+    return n;
+}
+
+/* Starts the connection's thread unless its user has PENDING_PER_USER connections without
+ * a head or the tunnel has MAX_CONNS: a user who is not the owner (and has no password)
+ * can hold at most a few slots, each for HEAD_WAIT_MS, never all of them. */
+static void admit(e2b_tunnel *t, int fd)
+{
+    uid_t uid = UNKNOWN_UID;
+    if (e2b_peer_uid(fd, &uid) != 0)
+        uid = UNKNOWN_UID;
+    struct conn *k = calloc(1, sizeof *k);
+    pthread_mutex_lock(&t->lock);
+    bool full = !k || t->open_conns >= MAX_CONNS || pending_of(t, uid) >= PENDING_PER_USER;
+    if (!full) {
+        k->t = t;
+        k->fd = fd;
+        k->uid = uid;
+        k->pending = true;
+        full = pthread_create(&k->thread, NULL, conn_main, k) != 0;
+        if (!full) {
+            t->open_conns++;
+            k->next = t->conns;
+            t->conns = k;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (full) {
+        reply_error(t, fd, 503, "e2b-tui tunnel: too many connections at once\n");
+        close(fd);
+        free(k);
+    }
+}
+
 static void *accept_main(void *arg)
 {
     e2b_tunnel *t = arg;
@@ -404,33 +544,7 @@ static void *accept_main(void *arg)
         }
         reap(t, false);
         atomic_fetch_add(&t->accepted, 1);
-        pthread_mutex_lock(&t->lock);
-        bool full = t->open_conns >= MAX_CONNS;
-        pthread_mutex_unlock(&t->lock);
-        struct conn *k = full ? NULL : calloc(1, sizeof *k);
-        if (!k) {
-            reply_error(t, fd, 503, "Service Unavailable",
-                        "e2b-tui tunnel: too many connections at once\n");
-            close(fd);
-            continue;
-        }
-        k->t = t;
-        k->fd = fd;
-        pthread_mutex_lock(&t->lock);
-        t->open_conns++;
-        pthread_mutex_unlock(&t->lock);
-        if (pthread_create(&k->thread, NULL, conn_main, k) != 0) {
-            pthread_mutex_lock(&t->lock);
-            t->open_conns--;
-            pthread_mutex_unlock(&t->lock);
-            close(fd);
-            free(k);
-            continue;
-        }
-        pthread_mutex_lock(&t->lock);
-        k->next = t->conns;
-        t->conns = k;
-        pthread_mutex_unlock(&t->lock);
+        admit(t, fd);
     }
     return NULL;
 }
@@ -455,6 +569,10 @@ static void tunnel_free(e2b_tunnel *t)
     if (t->stop_pipe[1] >= 0)
         close(t->stop_pipe[1]);
     free_headers(t->headers);
+    if (t->cred) {
+        explicit_bzero(t->cred, t->cred_len);
+        free(t->cred);
+    }
     free(t->upstream);
     free(t->host);
     pthread_mutex_destroy(&t->lock);
@@ -497,6 +615,14 @@ e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err)
         tunnel_free(t);
         return NULL;
     }
+    if (!p->password || !*p->password ||
+        asprintf((char **)&t->cred, "opencode:%s", p->password) < 0) {
+        t->cred = NULL;
+        *err = e2b_error_new(E2B_ERR_INVALID, "the tunnel needs the box's password");
+        tunnel_free(t);
+        return NULL;
+    }
+    t->cred_len = strlen((char *)t->cred);
     size_t n = 0;
     while (p->headers && p->headers[n])
         n++;

@@ -9,13 +9,23 @@
  *   ... run the client with e2b_tunnel_url(t) ...
  *   e2b_tunnel_close(t);
  *
- * What it carries: each connection's first request head is rewritten (Host set to the
- * upstream's, the added headers replace any the client sent of the same name, and the
- * connection is asked to close after the response, so that every request starts a new
- * connection and gets the headers); everything after that head goes through untouched in
- * both directions: request bodies (chunked or not), long-lived responses (server-sent
- * events), chunked responses, and WebSocket upgrades (Connection: Upgrade is kept). The
- * upstream may be https (libcurl does the TLS, HTTP/1.1 only).
+ * Who may use it: only its owner. A request is forwarded only when its head passes the gate
+ * (tunnel_gate.h): the box's password (Basic, user opencode), Host 127.0.0.1:PORT or
+ * localhost:PORT (a DNS-rebinding page sends its own name), an origin-form target, no
+ * CONNECT; otherwise the tunnel answers 4xx itself and the box sees nothing. The box's
+ * traffic token is only ever added to a request that passed. One request per connection:
+ * the box is asked to close after it, and no byte past the request's body goes up (until
+ * the box switched protocols for a WebSocket), so a second request on a kept-alive
+ * connection never reaches the box without the gate; the client opens a new connection.
+ * Each user (the peer socket's uid, from the kernel) may hold at most 16 connections that
+ * have not sent a complete head, each for at most 5 s, so another local user cannot fill
+ * the tunnel and lock its owner out.
+ *
+ * What it carries: the head is rewritten (Host set to the upstream's, the added headers
+ * replace any the client sent of the same name, Connection: close); the body goes through
+ * untouched (chunked or not), and so does the answer in full: long-lived responses
+ * (server-sent events), chunked responses, and WebSocket upgrades (Connection: Upgrade is
+ * kept). The upstream may be https (libcurl does the TLS, HTTP/1.1 only).
  *
  * Threads: the tunnel runs on threads of its own (one that accepts, one per connection),
  * because its main user, the attach command, runs while the dashboard's loop is parked
@@ -24,8 +34,9 @@
  * and close are called from one thread; close stops accepting, ends every connection and
  * joins every thread before it returns.
  *
- * Secrets: the added headers are copied and wiped on close; they are never logged and never
- * sent to the client. A connection whose request does not come within 60 s is dropped; at
+ * Secrets: the added headers and the password are copied and wiped on close, the request
+ * heads (which hold the client's credential) when the connection ends; none is ever logged
+ * (the log shows a request's method and path, never its query) nor sent to the client. At
  * most 64 connections are open at once (more are answered 503). */
 #ifndef E2B_TUNNEL_H
 #define E2B_TUNNEL_H
@@ -37,10 +48,13 @@ typedef struct e2b_tunnel e2b_tunnel;
 typedef struct e2b_tunnel_params {
     const char *upstream_url;   /* http:// or https://host[:port]; a path is ignored */
     const char *const *headers; /* "Name: value" lines added to each request; NULL-ended */
+    const char *password;       /* the box's server password (required): only requests that
+                                 * carry it as user opencode are forwarded (tunnel_gate.h) */
     long connect_timeout_ms;    /* 0 = 10 s */
 } e2b_tunnel_params;
 
-/* Listens and starts accepting. Returns the tunnel, or NULL with *err. */
+/* Listens and starts accepting. Returns the tunnel, or NULL with *err (also when there is
+ * no password). */
 e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err);
 /* "http://127.0.0.1:PORT" (owned by the tunnel). */
 const char *e2b_tunnel_url(const e2b_tunnel *t);

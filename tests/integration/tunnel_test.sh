@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The loopback tunnel to a private box (e2b-tui --tunnel NAME) against e2b-local, with a
 # box server that streams (tests/fixtures/tunnel_server.py): the token is added, never the
-# password; server-sent events, a large chunked body, a chunked request body and a WebSocket
+# password; only requests with the password, the tunnel's own Host and an origin-form target
+# go through (the others are answered by the tunnel, the box sees nothing), and another
+# user's 64 idle connections do not lock the owner out; server-sent events, a large chunked body, a chunked request body and a WebSocket
 # echo go through; a client that closes early ends the box's stream; the box pausing and
 # resuming under an open tunnel; a 403 without the token (and e2b-tui's own requests never
 # get one); Ctrl-C ends the tunnel; no password or token in any argv, log or file.
@@ -41,6 +43,48 @@ t_eq "through the tunnel the private box answers (token added)" \
     "$(c -o /dev/null -w '%{http_code}' "$url/api/health")" 200
 t_eq "the tunnel never adds the password" \
     "$(curl -s -o /dev/null -w '%{http_code}' "$url/api/health")" 401
+# ---- only the owner: the password, the tunnel's own Host, no proxy requests ----
+port=${url##*:}
+box_lines() { grep -c "4096-$id" "$E2B_LOCAL_STATE/e2b-local.log"; }
+before=$(box_lines)
+t_eq "no password: 401" "$(curl -s -o "$T_TMP/401.out" -D "$T_TMP/401.hdr" -w '%{http_code}' "$url/api/health")" 401
+t_contains "from the tunnel itself" "$(cat "$T_TMP/401.hdr" "$T_TMP/401.out")" 'Basic realm="e2b-tui tunnel"'
+t_eq "a wrong password: 401" "$(curl -s -o /dev/null -w '%{http_code}' -u opencode:wrong "$url/api/health")" 401
+t_eq "a foreign Host (a DNS-rebinding page): 421" \
+    "$(c -o /dev/null -w '%{http_code}' -H "Host: evil.example:$port" "$url/api/health")" 421
+t_eq "an absolute-form target: 400" \
+    "$(c -o /dev/null -w '%{http_code}' --request-target "http://4096-$id.e2b.app/api/health" "$url/api/health")" 400
+raw() { # one raw request to the tunnel, its status line back
+    exec 3<>"/dev/tcp/127.0.0.1/$port"; printf '%b' "$1" >&3; head -1 <&3 | tr -d '\r'; exec 3<&-; }
+t_eq "CONNECT: 405" "$(raw "CONNECT 4096-$id.e2b.app:443 HTTP/1.1\r\nHost: 127.0.0.1:$port\r\n\r\n" | cut -d' ' -f2)" 405
+t_eq "none of these reached the box" "$(box_lines)" "$before"
+t_eq "the query form of the password (what OpenCode's web client puts on a WebSocket URL) passes" \
+    "$(curl -s -o /dev/null -w '%{http_code}' "$url/api/health?auth_token=$(printf 'opencode:%s' "$pw" | base64 -w0 | sed 's/=/%3D/g')")" 200
+
+# another local user holds 64 idle connections: the owner is still served, at once
+cat >"$T_TMP/idle.py" <<'PY'
+import socket, sys, time
+socks = []
+for _ in range(64):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    try:
+        s.send(b"GET / HT")  # a head that never ends
+    except OSError:
+        pass  # the tunnel refused this one at once
+    socks.append(s)
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+PY
+# (the system's python: a per-user one under root's home is not nobody's to run)
+setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 - "$port" 30 <"$T_TMP/idle.py" >"$T_TMP/idle.out" 2>&1 &
+ipid=$!
+t_on_exit "kill $ipid 2>/dev/null"
+t_ok "user nobody holds 64 idle connections to the tunnel" t_wait_until 20 grep -q holding "$T_TMP/idle.out"
+t_eq "64 idle connections of user nobody do not refuse the owner" \
+    "$(c -o /dev/null -w '%{http_code}' --max-time 3 "$url/api/health")" 200
+t_eq "nor the owner's event stream" "$(c -N -s --max-time 2 "$url/api/event" | grep -c '^data: 0$')" 1
+kill $ipid; wait $ipid 2>/dev/null
+
 t_eq "directly, without the token, E2B's proxy refuses (403)" \
     "$(c -o /dev/null -w '%{http_code}' "$box_url/api/health")" 403
 deliberate_403=$((deliberate_403 + 1))

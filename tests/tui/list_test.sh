@@ -108,6 +108,12 @@ t_not_contains "no raw escape in the detail pane" "$(tmux_capture -e)" $'\033]0;
 t_not_contains "the window title is still untouched" "$(tm display-message -p -t t '#{pane_title}')" "PWNED"
 tmux_type q
 dash_check_gone "q closes the detail pane (not the dashboard)" "DETAIL"
+# Tab completes the hostile name into the command line: drawn through the sanitiser too.
+tmux_type ':detail evil'
+tmux_keys Tab
+dash_check "a name Tab completes is drawn sanitised" ":detail evil?[2J?]0;PWNED?name"
+t_not_contains "no raw escape in the command line" "$(tmux_capture -e)" $'\033]0;'
+tmux_keys Escape
 
 # Kill asks first, defaults to No, and Yes kills the sandbox on the server.
 tmux_keys Escape

@@ -84,28 +84,57 @@ static void test_snapshot_parses_and_refuses(void)
     }
 }
 
+#define HERE "0123456789ab"
+#define THERE "ba9876543210"
+
 static void test_gc_rule(void)
 {
-    char *aliases[] = {"opencode-e2b-ws"};
-    e2b_template t = {.template_id = "opencode-e2b-a", .created_at = 1000};
+    char *aliases[] = {"opencode-e2b-ws-m" HERE};
+    e2b_template t = {.template_id = "opencode-e2b-a-m" HERE, .created_at = 1000};
     long ttl = 3 * 86400;
     CHECK(e2b_template_is_managed(&t));
-    CHECK(!e2b_template_gc_due(&t, 1000 + ttl, ttl)); /* exactly the TTL: kept */
-    CHECK(e2b_template_gc_due(&t, 1000 + ttl + 1, ttl));
+    CHECK(!e2b_template_gc_due(&t, 1000 + ttl, ttl, HERE)); /* exactly the TTL: kept */
+    CHECK(e2b_template_gc_due(&t, 1000 + ttl + 1, ttl, HERE));
     t.last_spawned_at = 1000 + ttl; /* used since: kept */
-    CHECK(!e2b_template_gc_due(&t, 1000 + ttl + 1, ttl));
+    CHECK(!e2b_template_gc_due(&t, 1000 + ttl + 1, ttl, HERE));
     t.last_spawned_at = 0;
     t.updated_at = 1000 + 10;
-    CHECK(!e2b_template_gc_due(&t, 1000 + ttl + 5, ttl));
+    CHECK(!e2b_template_gc_due(&t, 1000 + ttl + 5, ttl, HERE));
     e2b_template team = {.template_id = "mine", .created_at = 1};
-    CHECK(!e2b_template_gc_due(&team, 1 + 10 * ttl, ttl)); /* not managed: never */
+    CHECK(!e2b_template_gc_due(&team, 1 + 10 * ttl, ttl, HERE)); /* not managed: never */
     team.aliases = aliases;
     team.naliases = 1;
-    CHECK(e2b_template_gc_due(&team, 1 + 10 * ttl, ttl)); /* managed by its alias */
+    CHECK(e2b_template_gc_due(&team, 1 + 10 * ttl, ttl, HERE)); /* managed by its alias */
     team.is_public = 1;
-    CHECK(!e2b_template_gc_due(&team, 1 + 10 * ttl, ttl)); /* a public one is not the team's */
-    e2b_template unknown = {.template_id = "opencode-e2b-b"};
-    CHECK(!e2b_template_gc_due(&unknown, 10 * ttl, ttl)); /* no time known: kept */
+    CHECK(!e2b_template_gc_due(&team, 1 + 10 * ttl, ttl, HERE)); /* a public one is not the team's */
+    e2b_template unknown = {.template_id = "opencode-e2b-b-m" HERE};
+    CHECK(!e2b_template_gc_due(&unknown, 10 * ttl, ttl, HERE)); /* no time known: kept */
+}
+
+static void test_gc_keeps_other_machines_templates(void)
+{
+    long ttl = 3 * 86400, old = 1 + 10 * ttl;
+    e2b_template there = {.template_id = "opencode-e2b-proj-m" THERE, .created_at = 1};
+    CHECK(e2b_template_is_managed(&there));
+    CHECK(!e2b_template_made_here(&there, HERE));
+    CHECK(!e2b_template_gc_due(&there, old, ttl, HERE));
+    CHECK(e2b_template_gc_due(&there, old, ttl, THERE)); /* on its own machine it goes */
+    e2b_template unmarked = {.template_id = "opencode-e2b-proj", .created_at = 1};
+    CHECK(!e2b_template_gc_due(&unmarked, old, ttl, HERE)); /* no maker known: kept */
+    /* Near misses of the mark: a capital, a short id, the mark with no project before it. */
+    const char *near[] = {"opencode-e2b-p-m0123456789AB", "opencode-e2b-p-m0123456789a",
+                          "opencode-e2b--m" HERE "x", "opencode-e2b-m" HERE, "x-opencode-e2b-p-m" HERE};
+    for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+        e2b_template n = {.template_id = (char *)near[i], .created_at = 1};
+        CHECK(!e2b_template_gc_due(&n, old, ttl, HERE));
+    }
+    CHECK(!e2b_template_gc_due(&there, old, ttl, NULL)); /* no machine id: nothing goes */
+    CHECK(!e2b_template_gc_due(&there, old, ttl, ""));
+    char project[64];
+    e2b_template_project(&there, project, sizeof project);
+    CHECK_STR_EQ(project, "proj");
+    e2b_template_project(&unmarked, project, sizeof project);
+    CHECK_STR_EQ(project, "");
 }
 
 int main(void)
@@ -114,5 +143,6 @@ int main(void)
     RUN(test_hostile_template_lists_are_refused);
     RUN(test_snapshot_parses_and_refuses);
     RUN(test_gc_rule);
+    RUN(test_gc_keeps_other_machines_templates);
     return harness_finish();
 }

@@ -121,6 +121,27 @@ static void test_format(void)
     notify_format(E2B_NOTIFY_OSC9, false, "x\a\033]0;evil\033\\", buf, sizeof buf);
     CHECK_STR_EQ(buf, "\033]9;x??]0,evil?\\\a");
     CHECK_INT_EQ(notify_format(0, false, "x", buf, sizeof buf), 0);
+    /* A box named with C1 controls (U+009C ST ends an OSC, U+009B is CSI, raw 0x9c too),
+     * a bidi override and DEL: none reaches the terminal. */
+    notify_format(E2B_NOTIFY_OSC9 | E2B_NOTIFY_OSC777, true,
+                  "box\xc2\x9c\xc2\x9b""2J\x9c\xe2\x80\xae""evil\x7f finished", buf, sizeof buf);
+    CHECK(strstr(buf, "\xc2\x9c") == NULL);
+    CHECK(strstr(buf, "\xc2\x9b") == NULL);
+    CHECK(strstr(buf, "\xe2\x80\xae") == NULL);
+    CHECK(strchr(buf, 0x7f) == NULL);
+    for (const char *p = buf; *p; p++)
+        CHECK((unsigned char)*p != 0x9c);
+    CHECK(strstr(buf, "\033]9;box??2J") != NULL);
+    CHECK(strstr(buf, "evil? finished") != NULL);
+    /* Cut in the middle of a character: the half is dropped, the text stays UTF-8. */
+    char wide[400] = "";
+    for (int i = 0; i < 100; i++)
+        strcat(wide, "\xc3\xa9"); /* é, 2 bytes */
+    n = notify_format(E2B_NOTIFY_OSC9, false, wide, buf, sizeof buf);
+    char *end = strchr(buf, '\a');
+    CHECK(end != NULL);
+    CHECK(((unsigned char)end[-1] & 0xC0) == 0x80 || (unsigned char)end[-1] < 0x80);
+    CHECK((unsigned char)end[-2] == 0xc3);
     /* A long text is cut, the sequence still ends. */
     char longtext[2000];
     memset(longtext, 'a', sizeof longtext - 1);

@@ -1,9 +1,13 @@
-/* The tunnel's head rewrite, and the tunnel against a tiny upstream in this process: the
- * added header replaces the client's, Host is the upstream's, bytes after the head and the
- * whole answer pass untouched, an unreachable upstream is a 502, a head that never ends
- * is refused, and close ends a connection that is still open. */
+/* The tunnel's head rewrite and gate, and the tunnel against a tiny upstream in this
+ * process: the added header replaces the client's, Host is the upstream's, the body and the
+ * whole answer pass untouched but a second request on the connection does not, requests
+ * without the password, with a foreign Host, an absolute target or CONNECT are answered by
+ * the tunnel with the upstream never dialled, an unreachable upstream is a 502, and close
+ * ends a connection that is still open. */
 #include "core/net/loop.h"
+#include "core/net/peer_uid.h"
 #include "core/net/tunnel.h"
+#include "core/net/tunnel_gate.h"
 #include "tests/lib/harness.h"
 
 #include <arpa/inet.h>
@@ -77,6 +81,10 @@ struct upstream {
     pthread_t thread;
 };
 
+#define PASSWORD "pw-0123456789"
+/* base64("opencode:pw-0123456789") */
+#define AUTH "Authorization: Basic b3BlbmNvZGU6cHctMDEyMzQ1Njc4OQ==\r\n"
+
 static void *upstream_main(void *arg)
 {
     struct upstream *u = arg;
@@ -149,13 +157,18 @@ static void test_tunnel_forwards_and_adds_the_header(void)
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%d", u.port);
     e2b_error *err = NULL;
-    e2b_tunnel_params p = {.upstream_url = url, .headers = EXTRA};
+    e2b_tunnel_params p = {.upstream_url = url, .headers = EXTRA, .password = PASSWORD};
     e2b_tunnel *t = e2b_tunnel_open(&p, &err);
     CHECK(t != NULL);
     CHECK(strncmp(e2b_tunnel_url(t), "http://127.0.0.1:", 17) == 0);
     int c = dial(e2b_tunnel_port(t));
     CHECK(c >= 0);
-    const char *req = "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello";
+    /* A second request follows on the same connection: it must not reach the upstream. */
+    char req[512];
+    snprintf(req, sizeof req,
+             "POST /echo HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" AUTH
+             "Content-Length: 5\r\n\r\nhelloGET /second HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n",
+             e2b_tunnel_port(t), e2b_tunnel_port(t));
     CHECK(write(c, req, strlen(req)) == (ssize_t)strlen(req));
     char ans[4096];
     read_all(c, ans, sizeof ans);
@@ -170,6 +183,7 @@ static void test_tunnel_forwards_and_adds_the_header(void)
     CHECK(strstr(u.got, host) != NULL);
     CHECK(strstr(u.got, "\r\ne2b-traffic-access-token: tok123\r\n") != NULL);
     CHECK(strstr(u.got, "\r\n\r\nhello") != NULL);
+    CHECK(strstr(u.got, "second") == NULL);
 }
 
 static void test_tunnel_answers_502_when_the_server_is_away(void)
@@ -181,12 +195,14 @@ static void test_tunnel_answers_502_when_the_server_is_away(void)
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%d/ignored/path", port);
     e2b_error *err = NULL;
-    e2b_tunnel_params p = {.upstream_url = url};
+    e2b_tunnel_params p = {.upstream_url = url, .password = PASSWORD};
     e2b_tunnel *t = e2b_tunnel_open(&p, &err);
     CHECK(t != NULL);
     int c = dial(e2b_tunnel_port(t));
     CHECK(c >= 0);
-    const char *req = "GET / HTTP/1.1\r\n\r\n";
+    char req[256];
+    snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: localhost:%d\r\n" AUTH "\r\n",
+             e2b_tunnel_port(t));
     CHECK(write(c, req, strlen(req)) == (ssize_t)strlen(req));
     char ans[4096];
     read_all(c, ans, sizeof ans);
@@ -198,14 +214,14 @@ static void test_tunnel_answers_502_when_the_server_is_away(void)
 static void test_close_ends_open_connections(void)
 {
     e2b_error *err = NULL;
-    e2b_tunnel_params p = {.upstream_url = "http://127.0.0.1:9"};
+    e2b_tunnel_params p = {.upstream_url = "http://127.0.0.1:9", .password = PASSWORD};
     e2b_tunnel *t = e2b_tunnel_open(&p, &err);
     CHECK(t != NULL);
     int c = dial(e2b_tunnel_port(t));
     CHECK(c >= 0);
     CHECK(write(c, "GET / HT", 8) == 8); /* a head that never ends */
     int64_t t0 = e2b_now_ms();
-    e2b_tunnel_close(t); /* must not wait for the 60 s head timeout */
+    e2b_tunnel_close(t); /* must not wait for the head timeout */
     CHECK(e2b_now_ms() - t0 < 10000);
     char ans[64];
     read_all(c, ans, sizeof ans);
@@ -215,14 +231,175 @@ static void test_close_ends_open_connections(void)
 static void test_open_refuses_bad_input(void)
 {
     e2b_error *err = NULL;
-    e2b_tunnel_params p = {.upstream_url = "ftp://x"};
+    e2b_tunnel_params p = {.upstream_url = "ftp://x", .password = PASSWORD};
     CHECK(e2b_tunnel_open(&p, &err) == NULL);
     e2b_error_free(err);
     err = NULL;
+    e2b_tunnel_params nopw = {.upstream_url = "http://127.0.0.1:9"};
+    CHECK(e2b_tunnel_open(&nopw, &err) == NULL); /* no password: no open door */
+    CHECK(strstr(e2b_error_message(err), "password") != NULL);
+    e2b_error_free(err);
+    err = NULL;
     const char *bad[] = {"X-Inject: a\r\nHost: evil", NULL};
-    e2b_tunnel_params q = {.upstream_url = "http://127.0.0.1:9", .headers = bad};
+    e2b_tunnel_params q = {.upstream_url = "http://127.0.0.1:9", .headers = bad,
+                           .password = PASSWORD};
     CHECK(e2b_tunnel_open(&q, &err) == NULL);
     e2b_error_free(err);
+}
+
+/* ---- the gate ---- */
+
+static const uint8_t CRED[] = "opencode:" PASSWORD;
+
+static e2b_tunnel_verdict gate(const char *head, e2b_tunnel_body *b)
+{
+    return e2b_tunnel_gate(head, strlen(head), 5555, CRED, sizeof CRED - 1, b);
+}
+
+static void test_gate_lets_the_owner_through(void)
+{
+    e2b_tunnel_body b;
+    CHECK_INT_EQ(gate("GET /event HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH "\r\n", &b).status, 0);
+    CHECK(e2b_tunnel_body_done(&b));
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nhost:  LocalHost:5555 \r\n"
+                      "authorization: basic b3BlbmNvZGU6cHctMDEyMzQ1Njc4OQ\r\n\r\n", &b).status, 0);
+    /* The query form OpenCode's web client puts on a WebSocket URL (percent-encoded). */
+    CHECK_INT_EQ(gate("GET /pty/1/connect?x=1&auth_token=b3BlbmNvZGU6cHctMDEyMzQ1Njc4OQ%3D%3D "
+                      "HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n\r\n", &b).status, 0);
+}
+
+static void test_gate_refuses_without_the_password(void)
+{
+    e2b_tunnel_body b;
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n\r\n", &b).status, 401);
+    /* base64("opencode:pw-0123456780"), ("opencode:pw-012345678"), ("other:pw-0123456789") */
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n"
+                      "Authorization: Basic b3BlbmNvZGU6cHctMDEyMzQ1Njc4MA==\r\n\r\n", &b).status, 401);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n"
+                      "Authorization: Basic b3BlbmNvZGU6cHctMDEyMzQ1Njc4\r\n\r\n", &b).status, 401);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n"
+                      "Authorization: Basic b3RoZXI6cHctMDEyMzQ1Njc4OQ==\r\n\r\n", &b).status, 401);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n"
+                      "Authorization: Bearer " PASSWORD "\r\n\r\n", &b).status, 401);
+    /* A right query token does not excuse a wrong header. */
+    CHECK_INT_EQ(gate("GET /?auth_token=b3BlbmNvZGU6cHctMDEyMzQ1Njc4OQ== HTTP/1.1\r\n"
+                      "Host: 127.0.0.1:5555\r\nAuthorization: Basic eDp5\r\n\r\n", &b).status, 401);
+}
+
+static void test_gate_refuses_foreign_hosts_and_proxy_requests(void)
+{
+    e2b_tunnel_body b;
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: evil.example:5555\r\n" AUTH "\r\n", &b).status, 421);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5556\r\n" AUTH "\r\n", &b).status, 421);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" AUTH "\r\n", &b).status, 421);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\n" AUTH "\r\n", &b).status, 421);
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\nHost: evil.example\r\n" AUTH
+                      "\r\n", &b).status, 421);
+    CHECK_INT_EQ(gate("GET http://49983-x.e2b.app/ HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "\r\n", &b).status, 400);
+    CHECK_INT_EQ(gate("OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH "\r\n", &b).status,
+                 400);
+    CHECK_INT_EQ(gate("CONNECT evil.example:443 HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "\r\n", &b).status, 405);
+}
+
+static void test_gate_frames_the_body(void)
+{
+    e2b_tunnel_body b;
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", &b).status, 400);
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Content-Length: 5\r\nContent-Length: 5\r\n\r\n", &b).status, 400);
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Transfer-Encoding: gzip, chunked\r\n\r\n", &b).status, 501);
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Content-Length : 5\r\n\r\n", &b).status, 400);
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Content-Length: 5\r\n\r\n", &b).status, 0);
+    CHECK_INT_EQ(e2b_tunnel_body_feed(&b, "helloGET /", 10), 5);
+    CHECK(e2b_tunnel_body_done(&b));
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Transfer-Encoding: chunked\r\n\r\n", &b).status, 0);
+    const char *chunks = "3;x=y\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nT: v\r\n\r\nGET /";
+    size_t n = strlen(chunks);
+    /* byte by byte: the framing survives any split */
+    size_t used = 0;
+    for (size_t i = 0; i < n && !e2b_tunnel_body_done(&b); i++)
+        used += e2b_tunnel_body_feed(&b, chunks + i, 1);
+    CHECK(e2b_tunnel_body_done(&b));
+    CHECK_INT_EQ(used, n - 5);
+    CHECK_INT_EQ(gate("POST / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH
+                      "Transfer-Encoding: chunked\r\n\r\n", &b).status, 0);
+    e2b_tunnel_body_feed(&b, "zz\r\n", 4);
+    CHECK(e2b_tunnel_body_bad(&b));
+}
+
+static void test_same_secret(void)
+{
+    const uint8_t a[] = "secret", b[] = "secreT";
+    CHECK(e2b_tunnel_same_secret(a, 6, a, 6));
+    CHECK(!e2b_tunnel_same_secret(b, 6, a, 6));
+    CHECK(!e2b_tunnel_same_secret(a, 5, a, 6));
+    CHECK(!e2b_tunnel_same_secret(a, 6, a, 5));
+}
+
+/* Refused requests are answered by the tunnel, and the upstream sees no connection. */
+static void test_tunnel_refuses_without_contacting_the_box(void)
+{
+    int port;
+    int up = listen_any(&port);
+    CHECK(up >= 0);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
+    e2b_error *err = NULL;
+    e2b_tunnel_params p = {.upstream_url = url, .headers = EXTRA, .password = PASSWORD};
+    e2b_tunnel *t = e2b_tunnel_open(&p, &err);
+    CHECK(t != NULL);
+    int tp = e2b_tunnel_port(t);
+    struct {
+        const char *before, *after; /* the request, around the tunnel's port */
+        const char *status;
+    } cases[] = {
+        {"GET / HTTP/1.1\r\nHost: 127.0.0.1:", "\r\n\r\n", "HTTP/1.1 401 "},
+        {"GET / HTTP/1.1\r\nHost: evil.example:", "\r\n" AUTH "\r\n", "HTTP/1.1 421 "},
+        {"GET http://127.0.0.1:", "/ HTTP/1.1\r\nHost: 127.0.0.1:1\r\n" AUTH "\r\n",
+         "HTTP/1.1 400 "},
+        {"CONNECT 127.0.0.1:", " HTTP/1.1\r\n" AUTH "\r\n", "HTTP/1.1 405 "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int c = dial(tp);
+        CHECK(c >= 0);
+        char req[256];
+        snprintf(req, sizeof req, "%s%d%s", cases[i].before, tp, cases[i].after);
+        CHECK(write(c, req, strlen(req)) == (ssize_t)strlen(req));
+        char ans[1024];
+        read_all(c, ans, sizeof ans);
+        close(c);
+        CHECK(strncmp(ans, cases[i].status, 13) == 0);
+        CHECK(strstr(ans, "tok123") == NULL);
+        if (i == 0)
+            CHECK(strstr(ans, "\r\nWWW-Authenticate: Basic ") != NULL);
+    }
+    struct pollfd pf = {.fd = up, .events = POLLIN};
+    CHECK_INT_EQ(poll(&pf, 1, 200), 0); /* nobody dialled the upstream */
+    e2b_tunnel_close(t);
+    close(up);
+}
+
+/* The kernel tells the peer's uid: ours, for a connection we made. */
+static void test_peer_uid_is_ours(void)
+{
+    int port;
+    int l = listen_any(&port);
+    CHECK(l >= 0);
+    int c = dial(port);
+    int a = accept(l, NULL, NULL);
+    uid_t uid = (uid_t)-2;
+    CHECK_INT_EQ(e2b_peer_uid(a, &uid), 0);
+    CHECK_INT_EQ(uid, getuid());
+    close(a);
+    close(c);
+    close(l);
 }
 
 int main(void)
@@ -234,5 +411,12 @@ int main(void)
     RUN(test_tunnel_answers_502_when_the_server_is_away);
     RUN(test_close_ends_open_connections);
     RUN(test_open_refuses_bad_input);
+    RUN(test_gate_lets_the_owner_through);
+    RUN(test_gate_refuses_without_the_password);
+    RUN(test_gate_refuses_foreign_hosts_and_proxy_requests);
+    RUN(test_gate_frames_the_body);
+    RUN(test_same_secret);
+    RUN(test_tunnel_refuses_without_contacting_the_box);
+    RUN(test_peer_uid_is_ours);
     return harness_finish();
 }

@@ -6,6 +6,7 @@
 #include "core/box/snap_records.h"
 #include "core/e2b/api_templates.h"
 #include "core/util/log.h"
+#include "core/util/machine_id.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,17 +253,20 @@ static int snapshots_list(cli_ctx *c)
 
 /* ---- --templates and --gc-templates ---- */
 
-/* What a template is to e2b-tui: "managed" (the plugin's), "snapshot" (one of ours), "". */
-static const char *template_mark(const e2b_template *t, const snap_record_list *recs)
+/* What a template is to e2b-tui: "managed" (the plugin's, made here), "snapshot" (one of
+ * ours), "". */
+static const char *template_mark(const e2b_template *t, const snap_record_list *recs,
+                                 const char *machine)
 {
     if (snap_template_is_ours(recs, t))
         return "e2b-tui snapshot";
     if (e2b_template_is_managed(t))
-        return "managed";
+        return e2b_template_made_here(t, machine) ? "managed" : "managed, another machine's";
     return t->is_public ? "public" : "";
 }
 
-static int templates_fetch(cli_ctx *c, e2b_template_list **out, snap_record_list *recs)
+static int templates_fetch(cli_ctx *c, e2b_template_list **out, snap_record_list *recs,
+                           char machine[E2B_MACHINE_ID_LEN + 1])
 {
     wait_state w = {0};
     e2b_error *err = NULL;
@@ -272,7 +276,9 @@ static int templates_fetch(cli_ctx *c, e2b_template_list **out, snap_record_list
     *out = w.result;
     if (rc)
         return rc;
-    err = snap_record_list_read(c->cfg->state_dir, recs);
+    err = e2b_machine_id(c->cfg->state_dir, machine);
+    if (!err)
+        err = snap_record_list_read(c->cfg->state_dir, recs);
     if (err) {
         rc = cli_fail(err);
         e2b_error_free(err);
@@ -299,13 +305,14 @@ static int templates_list(cli_ctx *c)
 {
     e2b_template_list *l;
     snap_record_list recs;
-    int rc = templates_fetch(c, &l, &recs);
+    char machine[E2B_MACHINE_ID_LEN + 1];
+    int rc = templates_fetch(c, &l, &recs, machine);
     if (rc)
         return rc;
     time_t now = time(NULL);
     printf("%-28s %-28s %6s %-9s %s\n", "TEMPLATE", "ALIASES", "BUILDS", "LAST USED", "");
     for (size_t i = 0; i < l->count; i++)
-        template_line(&l->items[i], template_mark(&l->items[i], &recs), now);
+        template_line(&l->items[i], template_mark(&l->items[i], &recs, machine), now);
     snap_record_list_clear(&recs);
     e2b_template_list_free(l);
     return 0;
@@ -316,7 +323,8 @@ static int templates_gc(cli_ctx *c)
     char safe[1][400], when[32];
     e2b_template_list *l;
     snap_record_list recs;
-    int rc = templates_fetch(c, &l, &recs);
+    char machine[E2B_MACHINE_ID_LEN + 1];
+    int rc = templates_fetch(c, &l, &recs, machine);
     if (rc)
         return rc;
     time_t now = time(NULL);
@@ -324,7 +332,7 @@ static int templates_gc(cli_ctx *c)
     size_t due = 0, deleted = 0, failed = 0;
     for (size_t i = 0; i < l->count; i++) {
         const e2b_template *t = &l->items[i];
-        if (!e2b_template_gc_due(t, now, ttl))
+        if (!e2b_template_gc_due(t, now, ttl, machine))
             continue;
         due++;
         age(e2b_template_last_used(t), now, when, sizeof when);
@@ -340,7 +348,8 @@ static int templates_gc(cli_ctx *c)
             failed++;
         }
     }
-    fprintf(stderr, "e2b-tui: %zu managed template%s unused for more than %ld h%s\n", due, due == 1 ? "" : "s",
+    fprintf(stderr, "e2b-tui: %zu managed template%s of this machine unused for more than %ld h%s\n", due,
+            due == 1 ? "" : "s",
             ttl / 3600, c->args->dry_run ? " (dry run: nothing deleted)" : "");
     (void)deleted;
     snap_record_list_clear(&recs);

@@ -16,8 +16,8 @@ enum { TPCOL_TEMPLATE, TPCOL_NAME, TPCOL_KIND, TPCOL_BOX, TPCOL_BUILDS, TPCOL_US
 static const struct table_column COLUMNS[TPCOL_COUNT] = {
     [TPCOL_TEMPLATE] = {"TEMPLATE", 'T', 8, 28, false, false},
     [TPCOL_NAME] = {"NAME / ALIASES", 'N', 8, 40, false, true},
-    [TPCOL_KIND] = {"KIND", 'K', 4, 10, false, false},
-    [TPCOL_BOX] = {"FROM BOX", 'B', 4, 24, false, false},
+    [TPCOL_KIND] = {"KIND", 'K', 4, 18, false, false},
+    [TPCOL_BOX] = {"BOX / PROJECT", 'B', 4, 24, false, false},
     [TPCOL_BUILDS] = {"BUILDS", 0, 6, 6, true, false},
     [TPCOL_USED] = {"LAST USED", 'U', 9, 9, false, false},
     [TPCOL_GC] = {"GC", 0, 2, 12, false, false},
@@ -86,13 +86,18 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
     char head[200];
-    size_t due = 0;
+    size_t due = 0, others = 0;
     for (size_t i = 0; i < e2b_live_template_count(ui->model); i++) {
         e2b_live_template_row t;
-        due += e2b_live_template_get(ui->model, i, &t) && t.gc_due;
+        if (e2b_live_template_get(ui->model, i, &t)) {
+            due += t.gc_due;
+            others += t.other_machine;
+        }
     }
-    snprintf(head, sizeof head, "TEMPLATES  %zu  (%zu the GC would delete; x: delete, G: GC, Esc: back)",
-             v->table.nrows, due);
+    snprintf(head, sizeof head,
+             "TEMPLATES  %zu  (%zu the GC would delete, %zu another machine's it keeps; x: delete, G: GC, "
+             "Esc: back)",
+             v->table.nrows, due, others);
     draw_text(y, x, w, ROLE_HEADER, head, true);
     list_draw(v, ui, y + 1, x, h - 1, w);
 }
@@ -114,7 +119,7 @@ static void ask_gc(struct ui *ui)
 {
     char text[1200];
     size_t used = 0, due = 0;
-    used += (size_t)snprintf(text, sizeof text, "Delete these managed templates (unused for longer than template_ttl)?\n");
+    used += (size_t)snprintf(text, sizeof text, "Delete these managed templates of this machine (unused for longer than template_ttl)?\n");
     for (size_t i = 0; i < e2b_live_template_count(ui->model) && used < sizeof text - 80; i++) {
         e2b_live_template_row t;
         if (!e2b_live_template_get(ui->model, i, &t) || !t.gc_due)
@@ -125,7 +130,7 @@ static void ask_gc(struct ui *ui)
         used += (size_t)snprintf(text + used, sizeof text - used, "  %s (last used %s)\n", t.id, when);
     }
     if (!due) {
-        ui_flash(ui, FLASH_INFO, "GC: no managed template is older than template_ttl");
+        ui_flash(ui, FLASH_INFO, "GC: no managed template of this machine is older than template_ttl");
         return;
     }
     dialog_open(&ui->dialog, "Delete old templates", text, "gc", gc_confirmed, NULL);
@@ -139,9 +144,11 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_ERROR, "delete: no template selected");
             return true;
         }
-        char text[400];
-        snprintf(text, sizeof text, "Delete template \"%s\" (%s)?\nNew sandboxes cannot start from it any more.",
-                 r->id, r->cells[TPCOL_NAME]);
+        char text[600];
+        bool other = strcmp(r->cells[TPCOL_KIND], "another machine's") == 0;
+        snprintf(text, sizeof text, "Delete template \"%s\" (%s)?\n%sNew sandboxes cannot start from it any more.",
+                 r->id, r->cells[TPCOL_NAME],
+                 other ? "Another machine made it (the GC keeps it): that machine may still use it.\n" : "");
         dialog_open(&ui->dialog, "Delete template", text, r->id, delete_confirmed, NULL);
         return true;
     }

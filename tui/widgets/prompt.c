@@ -10,6 +10,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "core/util/sanitize.h"
 #include "tui/term/keys.h"
 #include "tui/term/term.h"
 #include "tui/ui.h"
@@ -227,5 +228,8 @@ void prompt_draw(struct ui *ui, int y, int w)
         snprintf(line, sizeof line, "%s%s_%s%s", p->label, shown, p->hint[0] ? "   " : "",
                  p->hint);
     }
-    draw_text(y, 0, w, ROLE_NORMAL, line, true);
+    /* Tab completes sandbox names from metadata into the text and the hint: sanitised. */
+    char *safe = sanitize_display(line, strlen(line), 0);
+    draw_text(y, 0, w, ROLE_NORMAL, safe ? safe : "", true);
+    free(safe);
 }
