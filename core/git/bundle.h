@@ -37,6 +37,7 @@ typedef struct {
     bundle_ref *refs;     /* nrefs >= 1 */
     size_t nrefs;
     size_t header_len;    /* bytes up to and including the blank line; the pack follows */
+    size_t prereqs_cap, refs_cap; /* the arrays' room (the parser's, through e2b_array_grow) */
 } bundle_header;
 
 /* Parses the header at the start of buf[0..len).
