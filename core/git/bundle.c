@@ -1,6 +1,8 @@
 /* The bundle importer: header into memory (capped), pack into libgit2's indexer. */
 #include "core/git/bundle.h"
 
+#include "core/git/pack_scan.h"
+
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -30,6 +32,7 @@ struct bundle_import {
     bundle_header hdr;
     int have_hdr;
 
+    pack_scan *scan; /* the bounds, checked before the indexer gets the bytes */
     git_indexer *idx;
     git_indexer_progress stats;
     uint8_t magic[4];
@@ -44,7 +47,7 @@ struct bundle_import {
     char *qdir;  /* the quarantine the pack is indexed into (see make_quarantine), or NULL */
     char *moved[8]; /* files this import moved into objects/pack (to undo a later failure) */
     int nmoved;
-    e2b_limits limits; /* bundle_bytes and tree_depth apply */
+    e2b_limits limits; /* bundle_bytes, tree_depth and the pack scanner's apply */
 };
 
 #define QUARANTINE_PREFIX "e2b-tui-incoming-"
@@ -168,6 +171,25 @@ static int index_error(bundle_import *bi, const char *what)
     return git_fail(bi, E2B_SUB_BAD_BUNDLE, what);
 }
 
+/* The scanner's question for a delta by id: is its base already here? */
+static int base_is_local(const uint8_t id[20], void *ud)
+{
+    bundle_import *bi = ud;
+    git_oid oid;
+    memcpy(oid.id, id, 20);
+    return git_odb_exists(bi->odb, &oid);
+}
+
+/* While the scanner inflates (every PACK_SCAN_TICK_BYTES, inside an object too), a cancel
+ * through the progress callback stops it. */
+static int scan_tick(void *ud)
+{
+    bundle_import *bi = ud;
+    if (bi->cb && bi->cb(&bi->prog, bi->ud) != 0)
+        bi->cancelled = 1;
+    return bi->cancelled;
+}
+
 /* Header complete: check prerequisites, then open the indexer. Nothing is written before
  * every prerequisite is known to be here. */
 static int start_pack(bundle_import *bi)
@@ -182,6 +204,10 @@ static int start_pack(bundle_import *bi)
                         "from another project)",
                         bi->hdr.prereqs[i]);
     }
+    pack_scan_limits sl = {bi->limits.object_bytes, bi->limits.inflated_bytes,
+                           bi->limits.delta_depth};
+    if (!(bi->scan = pack_scan_new(&sl, base_is_local, scan_tick, bi)))
+        return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
     int qrc = make_quarantine(bi);
     if (qrc != 0)
         return qrc;
@@ -202,6 +228,15 @@ static int start_pack(bundle_import *bi)
 
 static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
 {
+    for (size_t i = 0; bi->magic_len + i < 4 && i < n; i++)
+        if (p[i] != (uint8_t)"PACK"[bi->magic_len + i])
+            return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
+    /* Scanned first: a refused object's bytes never reach the indexer. */
+    int rc = pack_scan_feed(bi->scan, p, n, &bi->err);
+    if (rc != 0) {
+        bi->state = ST_FAILED;
+        return rc;
+    }
     while (bi->magic_len < 4 && n > 0) {
         bi->magic[bi->magic_len++] = *p;
         if (bi->magic_len == 4) {
@@ -685,6 +720,8 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     }
     if (bi->magic_len < 4)
         return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (no pack data)");
+    if (!pack_scan_complete(bi->scan))
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle pack is truncated or corrupt");
 
     /* Resolve the wanted ref before committing: a wrong name must not leave a pack. */
     const bundle_ref *ref = NULL;
@@ -770,6 +807,7 @@ void bundle_import_free(bundle_import *bi)
     if (!bi)
         return;
     git_indexer_free(bi->idx); /* an uncommitted indexer removes its temporary pack */
+    pack_scan_free(bi->scan);
     if (bi->qdir) /* a failed or abandoned import: nothing of it stays */
         remove_dir_files(bi->qdir);
     free(bi->qdir);

@@ -60,8 +60,8 @@ typedef struct {
     unsigned local_objects;    /* bases taken from the local repository (thin pack) */
 } bundle_progress;
 
-/* Called as the pack is indexed (during writes and at finish) and every few thousand
- * objects of finish's history check; a non-zero return cancels the import
+/* Called as the pack is indexed (during writes and at finish), every MiB the scanner
+ * inflates (inside an object too) and every few thousand objects of finish's history check; a non-zero return cancels the import
  * (E2B_SUB_CANCELLED). Threads: an importer is used by one thread at a time, but finish may
  * run on another thread than the writes (a worker: it is the slow part); it touches only bi,
  * its gitwork and the callback. */
@@ -74,8 +74,11 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
                       e2b_error **err);
 
 /* The caps of the input policy that apply (core/util/limits.h): limits->bundle_bytes
- * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE) and limits->tree_depth (trees nested
- * deeper are E2B_SUB_BAD_BUNDLE at finish). The defaults apply until this is called. */
+ * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE), limits->tree_depth (trees nested
+ * deeper are E2B_SUB_BAD_BUNDLE at finish), and object_bytes, inflated_bytes and
+ * delta_depth, which the pack scanner (core/git/pack_scan.h) checks as the bytes are fed,
+ * before libgit2's indexer gets them: a refused pack is E2B_SUB_BAD_BUNDLE from that write,
+ * its memory never spent. The defaults apply until this is called (before the first write). */
 void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits);
 
 /* Feeds the next n bytes of the bundle. Returns 0 or an error code (details in
