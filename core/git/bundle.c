@@ -1,6 +1,7 @@
 /* The bundle importer: header into memory (capped), pack into libgit2's indexer. */
 #include "core/git/bundle.h"
 
+#include "core/git/pack_feed.h"
 #include "core/git/pack_scan.h"
 
 #include <git2.h>
@@ -34,8 +35,8 @@ struct bundle_import {
 
     pack_scan *scan; /* the bounds, checked before the indexer gets the bytes */
     git_indexer *idx;
+    pack_feed *feed; /* the indexer's thread while the pack is fed (NULL before and after) */
     git_indexer_progress stats;
-    uint8_t magic[4];
     size_t magic_len;
     uint64_t pack_bytes;
 
@@ -149,9 +150,20 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
     return 0;
 }
 
+static void take_stats(bundle_import *bi, const git_indexer_progress *s)
+{
+    bi->prog.objects_received = s->received_objects;
+    bi->prog.objects_total = s->total_objects;
+    bi->prog.deltas_indexed = s->indexed_deltas;
+    bi->prog.deltas_total = s->total_deltas;
+    bi->prog.local_objects = s->local_objects;
+}
+
 static int on_index_progress(const git_indexer_progress *s, void *payload)
 {
     bundle_import *bi = payload;
+    if (bi->feed) /* appending, on the feed's thread: only its stop flag may be read */
+        return pack_feed_stopping(bi->feed) ? -1 : 0;
     bi->prog.objects_received = s->received_objects;
     bi->prog.objects_total = s->total_objects;
     bi->prog.deltas_indexed = s->indexed_deltas;
@@ -222,6 +234,10 @@ static int start_pack(bundle_import *bi)
     int rc = git_indexer_new(&bi->idx, bi->qdir, 0, bi->odb, &o);
     if (rc < 0)
         return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
+    if (!(bi->feed = pack_feed_start(bi->idx, &bi->err))) {
+        bi->state = ST_FAILED;
+        return local_error_code(bi->err);
+    }
     bi->state = ST_PACK;
     return 0;
 }
@@ -233,28 +249,20 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
             return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
     /* Scanned first: a refused object's bytes never reach the indexer. */
     int rc = pack_scan_feed(bi->scan, p, n, &bi->err);
+    if (rc == 0)
+        rc = pack_feed_push(bi->feed, p, n, &bi->err);
     if (rc != 0) {
         bi->state = ST_FAILED;
         return rc;
     }
-    while (bi->magic_len < 4 && n > 0) {
-        bi->magic[bi->magic_len++] = *p;
-        if (bi->magic_len == 4) {
-            if (memcmp(bi->magic, "PACK", 4) != 0)
-                return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
-            if (git_indexer_append(bi->idx, bi->magic, 4, &bi->stats) < 0)
-                return index_error(bi, "bad pack in bundle");
-        }
-        p++;
-        n--;
-    }
-    while (n > 0) {
-        size_t k = n < 65536 ? n : 65536;
-        if (git_indexer_append(bi->idx, p, k, &bi->stats) < 0)
-            return index_error(bi, "bad pack in bundle");
-        bi->pack_bytes += k;
-        p += k;
-        n -= k;
+    bi->magic_len = bi->magic_len + n < 4 ? bi->magic_len + n : 4;
+    bi->pack_bytes += n;
+    git_indexer_progress st;
+    pack_feed_stats(bi->feed, &st);
+    take_stats(bi, &st);
+    if (bi->cb && bi->cb(&bi->prog, bi->ud) != 0) {
+        bi->cancelled = 1;
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
     }
     return 0;
 }
@@ -737,8 +745,14 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
         return FAIL(bi, E2B_SUB_NO_REF, "the bundle has %zu references; say which one to use",
                     bi->hdr.nrefs);
     }
-    /* The pack is committed into the quarantine and checked there; only a pack that passes
-     * moves into objects/pack. */
+    /* Every byte appended (the feed's thread ends), then the pack is committed into the
+     * quarantine and checked there; only a pack that passes moves into objects/pack. */
+    int frc = pack_feed_finish(bi->feed, &bi->stats, &bi->err);
+    bi->feed = NULL;
+    if (frc != 0) {
+        bi->state = ST_FAILED;
+        return frc;
+    }
     if (git_indexer_commit(bi->idx, &bi->stats) < 0)
         return index_error(bi, "bundle pack is truncated or corrupt");
     on_index_progress(&bi->stats, bi);
@@ -806,6 +820,7 @@ void bundle_import_free(bundle_import *bi)
 {
     if (!bi)
         return;
+    pack_feed_stop(bi->feed); /* before the indexer it appends to goes */
     git_indexer_free(bi->idx); /* an uncommitted indexer removes its temporary pack */
     pack_scan_free(bi->scan);
     if (bi->qdir) /* a failed or abandoned import: nothing of it stays */

@@ -60,11 +60,13 @@ typedef struct {
     unsigned local_objects;    /* bases taken from the local repository (thin pack) */
 } bundle_progress;
 
-/* Called as the pack is indexed (during writes and at finish), every MiB the scanner
- * inflates (inside an object too) and every few thousand objects of finish's history check; a non-zero return cancels the import
- * (E2B_SUB_CANCELLED). Threads: an importer is used by one thread at a time, but finish may
- * run on another thread than the writes (a worker: it is the slow part); it touches only bi,
- * its gitwork and the callback. */
+/* Called after each write of pack bytes and during finish's indexing, every MiB the scanner
+ * inflates (inside an object too) and every few thousand objects of finish's history check;
+ * a non-zero return cancels the import (E2B_SUB_CANCELLED). Threads: an importer is used by
+ * one thread at a time, but finish may run on another thread than the writes (a worker: it
+ * is the slow part); it touches only bi, its gitwork and the callback. While the pack is
+ * fed, libgit2's indexer appends on a thread of the importer's own (core/git/pack_feed.h),
+ * so the scan of the next bytes overlaps it; the callback is only called on the caller's. */
 typedef int (*bundle_progress_cb)(const bundle_progress *p, void *ud);
 
 typedef struct bundle_import bundle_import;
