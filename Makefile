@@ -27,7 +27,7 @@ else
 Q          := @
 endif
 
-APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive
+APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive zlib
 TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
               libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \

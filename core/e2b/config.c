@@ -713,6 +713,21 @@ void e2b_config_key_hint(const char *api_key, char *buf, size_t size)
         snprintf(buf, size, "set");
 }
 
+/* n as a config value would say it: with the largest binary suffix that divides it. */
+static const char *size_suffixed(uint64_t n, char out[24])
+{
+    static const char units[] = "GMK";
+    for (int i = 0; i < 3; i++) {
+        unsigned shift = (unsigned)(30 - 10 * i);
+        if (n && n % ((uint64_t)1 << shift) == 0) {
+            snprintf(out, 24, "%llu%c", (unsigned long long)(n >> shift), units[i]);
+            return out;
+        }
+    }
+    snprintf(out, 24, "%llu", (unsigned long long)n);
+    return out;
+}
+
 void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, FILE *out)
 {
     char hint[64];
@@ -762,5 +777,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
+    const e2b_limits *l = &cfg->limits;
+    char b[3][24];
+    fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "
+                 "tree_depth %u, delta_depth %u, list_pages %u\n",
+            size_suffixed(l->bundle_bytes, b[0]), size_suffixed(l->object_bytes, b[1]),
+            size_suffixed(l->inflated_bytes, b[2]), l->tree_depth, l->delta_depth, l->list_pages);
     free(example);
 }

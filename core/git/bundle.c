@@ -1,6 +1,9 @@
 /* The bundle importer: header into memory (capped), pack into libgit2's indexer. */
 #include "core/git/bundle.h"
 
+#include "core/git/pack_feed.h"
+#include "core/git/pack_scan.h"
+
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -30,9 +33,10 @@ struct bundle_import {
     bundle_header hdr;
     int have_hdr;
 
+    pack_scan *scan; /* the bounds, checked before the indexer gets the bytes */
     git_indexer *idx;
+    pack_feed *feed; /* the indexer's thread while the pack is fed (NULL before and after) */
     git_indexer_progress stats;
-    uint8_t magic[4];
     size_t magic_len;
     uint64_t pack_bytes;
 
@@ -44,7 +48,7 @@ struct bundle_import {
     char *qdir;  /* the quarantine the pack is indexed into (see make_quarantine), or NULL */
     char *moved[8]; /* files this import moved into objects/pack (to undo a later failure) */
     int nmoved;
-    e2b_limits limits; /* bundle_bytes and tree_depth apply */
+    e2b_limits limits; /* bundle_bytes, tree_depth and the pack scanner's apply */
 };
 
 #define QUARANTINE_PREFIX "e2b-tui-incoming-"
@@ -146,9 +150,20 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
     return 0;
 }
 
+static void take_stats(bundle_import *bi, const git_indexer_progress *s)
+{
+    bi->prog.objects_received = s->received_objects;
+    bi->prog.objects_total = s->total_objects;
+    bi->prog.deltas_indexed = s->indexed_deltas;
+    bi->prog.deltas_total = s->total_deltas;
+    bi->prog.local_objects = s->local_objects;
+}
+
 static int on_index_progress(const git_indexer_progress *s, void *payload)
 {
     bundle_import *bi = payload;
+    if (bi->feed) /* appending, on the feed's thread: only its stop flag may be read */
+        return pack_feed_stopping(bi->feed) ? -1 : 0;
     bi->prog.objects_received = s->received_objects;
     bi->prog.objects_total = s->total_objects;
     bi->prog.deltas_indexed = s->indexed_deltas;
@@ -168,6 +183,25 @@ static int index_error(bundle_import *bi, const char *what)
     return git_fail(bi, E2B_SUB_BAD_BUNDLE, what);
 }
 
+/* The scanner's question for a delta by id: is its base already here? */
+static int base_is_local(const uint8_t id[20], void *ud)
+{
+    bundle_import *bi = ud;
+    git_oid oid;
+    memcpy(oid.id, id, 20);
+    return git_odb_exists(bi->odb, &oid);
+}
+
+/* While the scanner inflates (every PACK_SCAN_TICK_BYTES, inside an object too), a cancel
+ * through the progress callback stops it. */
+static int scan_tick(void *ud)
+{
+    bundle_import *bi = ud;
+    if (bi->cb && bi->cb(&bi->prog, bi->ud) != 0)
+        bi->cancelled = 1;
+    return bi->cancelled;
+}
+
 /* Header complete: check prerequisites, then open the indexer. Nothing is written before
  * every prerequisite is known to be here. */
 static int start_pack(bundle_import *bi)
@@ -182,6 +216,10 @@ static int start_pack(bundle_import *bi)
                         "from another project)",
                         bi->hdr.prereqs[i]);
     }
+    pack_scan_limits sl = {bi->limits.object_bytes, bi->limits.inflated_bytes,
+                           bi->limits.delta_depth};
+    if (!(bi->scan = pack_scan_new(&sl, base_is_local, scan_tick, bi)))
+        return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
     int qrc = make_quarantine(bi);
     if (qrc != 0)
         return qrc;
@@ -196,30 +234,35 @@ static int start_pack(bundle_import *bi)
     int rc = git_indexer_new(&bi->idx, bi->qdir, 0, bi->odb, &o);
     if (rc < 0)
         return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
+    if (!(bi->feed = pack_feed_start(bi->idx, &bi->err))) {
+        bi->state = ST_FAILED;
+        return local_error_code(bi->err);
+    }
     bi->state = ST_PACK;
     return 0;
 }
 
 static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
 {
-    while (bi->magic_len < 4 && n > 0) {
-        bi->magic[bi->magic_len++] = *p;
-        if (bi->magic_len == 4) {
-            if (memcmp(bi->magic, "PACK", 4) != 0)
-                return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
-            if (git_indexer_append(bi->idx, bi->magic, 4, &bi->stats) < 0)
-                return index_error(bi, "bad pack in bundle");
-        }
-        p++;
-        n--;
+    for (size_t i = 0; bi->magic_len + i < 4 && i < n; i++)
+        if (p[i] != (uint8_t)"PACK"[bi->magic_len + i])
+            return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
+    /* Scanned first: a refused object's bytes never reach the indexer. */
+    int rc = pack_scan_feed(bi->scan, p, n, &bi->err);
+    if (rc == 0)
+        rc = pack_feed_push(bi->feed, p, n, &bi->err);
+    if (rc != 0) {
+        bi->state = ST_FAILED;
+        return rc;
     }
-    while (n > 0) {
-        size_t k = n < 65536 ? n : 65536;
-        if (git_indexer_append(bi->idx, p, k, &bi->stats) < 0)
-            return index_error(bi, "bad pack in bundle");
-        bi->pack_bytes += k;
-        p += k;
-        n -= k;
+    bi->magic_len = bi->magic_len + n < 4 ? bi->magic_len + n : 4;
+    bi->pack_bytes += n;
+    git_indexer_progress st;
+    pack_feed_stats(bi->feed, &st);
+    take_stats(bi, &st);
+    if (bi->cb && bi->cb(&bi->prog, bi->ud) != 0) {
+        bi->cancelled = 1;
+        return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
     }
     return 0;
 }
@@ -685,6 +728,8 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     }
     if (bi->magic_len < 4)
         return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (no pack data)");
+    if (!pack_scan_complete(bi->scan))
+        return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle pack is truncated or corrupt");
 
     /* Resolve the wanted ref before committing: a wrong name must not leave a pack. */
     const bundle_ref *ref = NULL;
@@ -700,8 +745,14 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
         return FAIL(bi, E2B_SUB_NO_REF, "the bundle has %zu references; say which one to use",
                     bi->hdr.nrefs);
     }
-    /* The pack is committed into the quarantine and checked there; only a pack that passes
-     * moves into objects/pack. */
+    /* Every byte appended (the feed's thread ends), then the pack is committed into the
+     * quarantine and checked there; only a pack that passes moves into objects/pack. */
+    int frc = pack_feed_finish(bi->feed, &bi->stats, &bi->err);
+    bi->feed = NULL;
+    if (frc != 0) {
+        bi->state = ST_FAILED;
+        return frc;
+    }
     if (git_indexer_commit(bi->idx, &bi->stats) < 0)
         return index_error(bi, "bundle pack is truncated or corrupt");
     on_index_progress(&bi->stats, bi);
@@ -769,7 +820,9 @@ void bundle_import_free(bundle_import *bi)
 {
     if (!bi)
         return;
+    pack_feed_stop(bi->feed); /* before the indexer it appends to goes */
     git_indexer_free(bi->idx); /* an uncommitted indexer removes its temporary pack */
+    pack_scan_free(bi->scan);
     if (bi->qdir) /* a failed or abandoned import: nothing of it stays */
         remove_dir_files(bi->qdir);
     free(bi->qdir);

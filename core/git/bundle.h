@@ -37,6 +37,7 @@ typedef struct {
     bundle_ref *refs;     /* nrefs >= 1 */
     size_t nrefs;
     size_t header_len;    /* bytes up to and including the blank line; the pack follows */
+    size_t prereqs_cap, refs_cap; /* the arrays' room (the parser's, through e2b_array_grow) */
 } bundle_header;
 
 /* Parses the header at the start of buf[0..len).
@@ -59,11 +60,13 @@ typedef struct {
     unsigned local_objects;    /* bases taken from the local repository (thin pack) */
 } bundle_progress;
 
-/* Called as the pack is indexed (during writes and at finish) and every few thousand
- * objects of finish's history check; a non-zero return cancels the import
- * (E2B_SUB_CANCELLED). Threads: an importer is used by one thread at a time, but finish may
- * run on another thread than the writes (a worker: it is the slow part); it touches only bi,
- * its gitwork and the callback. */
+/* Called after each write of pack bytes and during finish's indexing, every MiB the scanner
+ * inflates (inside an object too) and every few thousand objects of finish's history check;
+ * a non-zero return cancels the import (E2B_SUB_CANCELLED). Threads: an importer is used by
+ * one thread at a time, but finish may run on another thread than the writes (a worker: it
+ * is the slow part); it touches only bi, its gitwork and the callback. While the pack is
+ * fed, libgit2's indexer appends on a thread of the importer's own (core/git/pack_feed.h),
+ * so the scan of the next bytes overlaps it; the callback is only called on the caller's. */
 typedef int (*bundle_progress_cb)(const bundle_progress *p, void *ud);
 
 typedef struct bundle_import bundle_import;
@@ -73,8 +76,11 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
                       e2b_error **err);
 
 /* The caps of the input policy that apply (core/util/limits.h): limits->bundle_bytes
- * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE) and limits->tree_depth (trees nested
- * deeper are E2B_SUB_BAD_BUNDLE at finish). The defaults apply until this is called. */
+ * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE), limits->tree_depth (trees nested
+ * deeper are E2B_SUB_BAD_BUNDLE at finish), and object_bytes, inflated_bytes and
+ * delta_depth, which the pack scanner (core/git/pack_scan.h) checks as the bytes are fed,
+ * before libgit2's indexer gets them: a refused pack is E2B_SUB_BAD_BUNDLE from that write,
+ * its memory never spent. The defaults apply until this is called (before the first write). */
 void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits);
 
 /* Feeds the next n bytes of the bundle. Returns 0 or an error code (details in

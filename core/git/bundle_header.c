@@ -1,6 +1,8 @@
 /* The bundle header parser: pure, no libgit2, no I/O (see bundle.h for the rules). */
 #include "core/git/bundle.h"
 
+#include "core/util/buf.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,21 +41,10 @@ void bundle_header_free(bundle_header *h)
     memset(h, 0, sizeof *h);
 }
 
-/* Arrays grow at powers of two (a header may list tens of thousands of refs). */
-static int grow(void **v, size_t n, size_t elem)
-{
-    if (n & (n - 1) || (n == 0 && *v))
-        return 0; /* n is not a power of two: there is room */
-    void *nv = realloc(*v, (n ? n * 2 : 1) * elem);
-    if (!nv)
-        return -1;
-    *v = nv;
-    return 0;
-}
-
 static int add_prereq(bundle_header *h, const uint8_t *hex)
 {
-    if (grow((void **)&h->prereqs, h->nprereqs, sizeof *h->prereqs) < 0)
+    if (e2b_array_grow((void **)&h->prereqs, &h->prereqs_cap, h->nprereqs + 1,
+                       sizeof *h->prereqs) < 0)
         return -1;
     char(*n)[41] = h->prereqs;
     memcpy(n[h->nprereqs], hex, 40);
@@ -64,7 +55,7 @@ static int add_prereq(bundle_header *h, const uint8_t *hex)
 
 static int add_ref(bundle_header *h, const uint8_t *hex, const uint8_t *name, size_t nlen)
 {
-    if (grow((void **)&h->refs, h->nrefs, sizeof *h->refs) < 0)
+    if (e2b_array_grow((void **)&h->refs, &h->refs_cap, h->nrefs + 1, sizeof *h->refs) < 0)
         return -1;
     bundle_ref *n = h->refs;
     bundle_ref *r = &n[h->nrefs];

@@ -10,7 +10,10 @@ e2b_limits e2b_limits_default(void)
 {
     return (e2b_limits){
         .bundle_bytes = (uint64_t)2 << 30,
+        .object_bytes = (uint64_t)256 << 20,
+        .inflated_bytes = (uint64_t)8 << 30,
         .tree_depth = 4096,
+        .delta_depth = 4095,
         .list_pages = 1000,
     };
 }
@@ -49,23 +52,29 @@ static int parse_size(const char *v, int units, uint64_t *out)
 e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value)
 {
     uint64_t n;
-    if (strcmp(name, "bundle_bytes") == 0) {
+    uint64_t *size = !strcmp(name, "bundle_bytes")     ? &l->bundle_bytes
+                     : !strcmp(name, "object_bytes")   ? &l->object_bytes
+                     : !strcmp(name, "inflated_bytes") ? &l->inflated_bytes
+                                                       : NULL;
+    unsigned *count = !strcmp(name, "tree_depth")    ? &l->tree_depth
+                      : !strcmp(name, "delta_depth") ? &l->delta_depth
+                      : !strcmp(name, "list_pages")  ? &l->list_pages
+                                                     : NULL;
+    if (size) {
         if (parse_size(value, 1, &n) < 0 || n < 1024)
             return bad_value(name, "a size of at least 1K, such as 4G or 500M");
-        l->bundle_bytes = n;
+        *size = n;
         return NULL;
     }
-    if (strcmp(name, "tree_depth") == 0 || strcmp(name, "list_pages") == 0) {
+    if (count) {
         if (parse_size(value, 0, &n) < 0 || n < 1 || n > 1000000)
             return bad_value(name, "a number from 1 to 1000000");
-        if (name[0] == 't')
-            l->tree_depth = (unsigned)n;
-        else
-            l->list_pages = (unsigned)n;
+        *count = (unsigned)n;
         return NULL;
     }
     return e2b_error_new(E2B_ERR_INVALID,
-                         "unknown key 'limit.%s' (limit.bundle_bytes, limit.tree_depth, "
+                         "unknown key 'limit.%s' (limit.bundle_bytes, limit.object_bytes, "
+                         "limit.inflated_bytes, limit.tree_depth, limit.delta_depth, "
                          "limit.list_pages)",
                          name);
 }

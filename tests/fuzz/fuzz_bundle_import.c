@@ -17,7 +17,9 @@
  *    e2b/fuzz where it was and no new file or directory in objects/ (no pack, index,
  *    temporary file or quarantine);
  *  - trees are checked against a depth cap of 64 (limit.tree_depth), low enough for
- *    inputs of the fuzzer's size to cross it;
+ *    inputs of the fuzzer's size to cross it; packs against limit.object_bytes 64K,
+ *    limit.inflated_bytes 1M and limit.delta_depth 16 for the same reason (seeds bomb_*,
+ *    made by tests/fixtures/pack_bomb.py; a refusal is a rejection like any other);
  *  - an accepted input points e2b/fuzz at the reported commit, which is in the repository
  *    with its whole tree, and moves it only as the outcome says (created, fast-forwarded,
  *    up to date, forced);
@@ -237,6 +239,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * deep_trees_at_cap and deep_trees_over_cap sit on either side of it). */
     e2b_limits lim = e2b_limits_default();
     lim.tree_depth = 64;
+    lim.object_bytes = 64 << 10;
+    lim.inflated_bytes = 1 << 20;
+    lim.delta_depth = 16;
     bundle_import_set_limits(bi, &lim);
     int rc = bundle_import_write(bi, data, cut);
     int rc2 = bundle_import_write(bi, data + cut, size - cut);

@@ -249,3 +249,18 @@ with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, name)
         subprocess.run(["python3", gen, str(depth), out], check=True, capture_output=True)
         put("bundle_import", name, open(out, "rb").read())
+    # Packs that declare more than they carry (issue 29), on either side of the small caps the
+    # target sets (limit.object_bytes 64K, limit.inflated_bytes 1M, limit.delta_depth 16 in
+    # fuzz_bundle_import.c), from tests/fixtures/pack_bomb.py; the "_fits" ones import.
+    bomb = os.path.join(os.path.dirname(gen), "pack_bomb.py")
+    for name, args in (("bomb_huge_delta", ["huge-delta", "1M"]),
+                       ("bomb_delta_fits", ["huge-delta", "64K", "--hash"]),
+                       ("bomb_many_deltas", ["many-deltas", "20", "60K"]),
+                       ("bomb_many_deltas_fit", ["many-deltas", "4", "60K", "--hash"]),
+                       ("bomb_deep_chain", ["chain", "17", "1K"]),
+                       ("bomb_chain_at_cap", ["chain", "16", "1K", "--hash"]),
+                       ("bomb_lying_blob", ["lying-blob", "1K", "200K"]),
+                       ("bomb_huge_blob", ["huge-blob", "1M"])):
+        out = os.path.join(tmp, name)
+        subprocess.run(["python3", bomb, args[0], out] + args[1:], check=True, capture_output=True)
+        put("bundle_import", name, open(out, "rb").read())

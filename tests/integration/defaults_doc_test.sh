@@ -31,6 +31,19 @@ t_eq "the README's overview tells the refresh default" "$got" "$want"
 got=$(sed -n 's/^# refresh = \([0-9]*\)$/\1/p' "$root/share/e2b-tui.conf.example")
 t_eq "the example config tells the refresh default" "$got" "$want"
 
+# The input policy's limits (core/util/limits.h): --info prints each default; the README's
+# table, the man page and the example config must tell the same.
+limits=$(printf '%s\n' "$info" | sed -n 's/^limits: *//p')
+[ -n "$limits" ] || t_fail "--info prints the limits" "no 'limits:' line in: $info"
+while read -r key want; do
+    got=$(sed -n "s/^| \`limit\.$key\` | \`\([0-9KMG]*\)\`.*/\1/p" "$root/README.md")
+    t_eq "the README tells limit.$key's default" "$got" "$want"
+    got=$(awk -v k=".B limit.$key" '$0 == k {f=1; next} f && /default [0-9]+[KMG]?/ {match($0, /default [0-9]+[KMG]?/); print substr($0, RSTART+8, RLENGTH-8); exit}' "$root/man/e2b-tui.1")
+    t_eq "the man page tells limit.$key's default" "$got" "$want"
+    got=$(sed -n "s/^# limit\.$key = \([0-9KMG]*\)$/\1/p" "$root/share/e2b-tui.conf.example")
+    t_eq "the example config tells limit.$key's default" "$got" "$want"
+done < <(printf '%s\n' "$limits" | sed 's/, /\n/g')
+
 # With no config, the dashboard uses what --info says: a file value is what it reads.
 mkdir -p "$XDG_CONFIG_HOME/e2b-tui"
 echo 'refresh = 11' >"$XDG_CONFIG_HOME/e2b-tui/config"

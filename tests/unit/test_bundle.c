@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define OID_A "0123456789abcdef0123456789abcdef01234567"
@@ -529,6 +530,114 @@ static void test_limits_from_the_policy(void)
     free(after);
 }
 
+/* Peak resident memory of this process so far, in MiB (ru_maxrss is in KiB on Linux). */
+static long peak_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024;
+}
+
+/* The bombs of issue 29, made by tests/fixtures/pack_bomb.py: a 1 KB bundle whose one delta
+ * expands to 1 GiB (the import once built it: 1 GB of memory, then the branch), 40 deltas of
+ * 250 MiB each (under limit.object_bytes, 10 GiB together), a chain of 5,000 deltas, a blob
+ * whose data inflates to more than its entry declares, and an honest 1 GiB blob. Each is
+ * refused with what was refused and the key that raises it, before its objects are built:
+ * this process's peak memory grows by less than 100 MiB over all of them, and nothing of
+ * them stays in the repository. */
+static void test_bombs_refused_before_inflating(void)
+{
+    CHECK(gitfix_sh("P=\"$E2B_TUI_ROOT/tests/fixtures/pack_bomb.py\" && "
+                    "python3 \"$P\" huge-delta huge-delta.bundle 1G >/dev/null && "
+                    "python3 \"$P\" many-deltas many-deltas.bundle 40 250M >/dev/null && "
+                    "python3 \"$P\" chain chain.bundle 5000 1K >/dev/null && "
+                    "python3 \"$P\" lying-blob lying-blob.bundle 1K 64M >/dev/null && "
+                    "python3 \"$P\" huge-blob huge-blob.bundle 1G >/dev/null && "
+                    "git init -q -b main bombs") == 0);
+    static const struct {
+        const char *file, *says;
+    } bombs[] = {
+        {"huge-delta.bundle", "holds a delta whose result is 1024 MiB, more than 256 MiB "
+                              "(limit.object_bytes in the config); nothing was imported"},
+        {"many-deltas.bundle", "inflate to more than 8192 MiB (limit.inflated_bytes in the config)"},
+        {"chain.bundle", "a delta chain more than 4095 deep (limit.delta_depth in the config)"},
+        {"lying-blob.bundle", "an object inflates to more than its declared size"},
+        {"huge-blob.bundle", "holds an object of 1024 MiB, more than 256 MiB (limit.object_bytes"},
+    };
+    char *before = repo_state("bombs");
+    long peak0 = peak_mib();
+    for (size_t i = 0; i < sizeof bombs / sizeof *bombs; i++) {
+        import_result r = import_file("bombs", bombs[i].file, 0, NULL, "e2b/box", 0);
+        CHECK_MSG(r.rc == E2B_SUB_BAD_BUNDLE, "%s: %d %s", bombs[i].file, r.rc, r.err.msg);
+        CHECK_MSG(strstr(r.err.msg, bombs[i].says) != NULL, "%s: %s", bombs[i].file, r.err.msg);
+        char *after = repo_state("bombs");
+        CHECK_STR_EQ(after, before);
+        free(after);
+    }
+    long grew = peak_mib() - peak0;
+    CHECK_MSG(grew < 100, "peak memory grew by %ld MiB", grew);
+    free(before);
+}
+
+/* The three limits are the user's (limit.object_bytes, limit.inflated_bytes,
+ * limit.delta_depth): a well-formed chain of 20 deltas of 10 KiB imports at the defaults, and
+ * is refused with each limit set just under what it needs, and imports again at exactly it. */
+static void test_bomb_limits_are_the_users(void)
+{
+    CHECK(gitfix_sh("python3 \"$E2B_TUI_ROOT/tests/fixtures/pack_bomb.py\" chain chain20.bundle "
+                    "20 10K --hash >/dev/null && git init -q -b main lim") == 0);
+    char *before = repo_state("lim");
+    e2b_limits l = e2b_limits_default();
+    import_limits = &l;
+    l.delta_depth = 19;
+    import_result deep = import_file("lim", "chain20.bundle", 0, NULL, "e2b/box", 0);
+    l = e2b_limits_default();
+    l.object_bytes = 10 * 1024 - 1;
+    import_result big = import_file("lim", "chain20.bundle", 0, NULL, "e2b/box", 0);
+    l = e2b_limits_default();
+    /* the base (10 KiB) and 20 deltas: each delta's instructions and its 10 KiB result */
+    l.inflated_bytes = 21 * 10 * 1024;
+    import_result total = import_file("lim", "chain20.bundle", 0, NULL, "e2b/box", 0);
+    char *after = repo_state("lim");
+    l = e2b_limits_default();
+    l.delta_depth = 20;
+    l.object_bytes = 10 * 1024;
+    import_result fits = import_file("lim", "chain20.bundle", 0, NULL, "e2b/box", 0);
+    import_limits = NULL;
+    CHECK_INT_EQ(deep.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(deep.err.msg, "more than 19 deep (limit.delta_depth") != NULL, "%s", deep.err.msg);
+    CHECK_INT_EQ(big.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(big.err.msg, "(limit.object_bytes in the config)") != NULL, "%s", big.err.msg);
+    CHECK_INT_EQ(total.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_MSG(strstr(total.err.msg, "(limit.inflated_bytes in the config)") != NULL, "%s",
+              total.err.msg);
+    CHECK_STR_EQ(after, before);
+    CHECK_MSG(fits.rc == 0, "%s", fits.err.msg);
+    CHECK(gitfix_sh("git -C lim fsck --full >/dev/null 2>&1 && "
+                    "git -C lim cat-file -e e2b/box:c000019") == 0);
+    free(before);
+    free(after);
+}
+
+/* A cancel reaches inside one large object: a 64 MiB blob (under the limits) is inflated by
+ * the scanner in 1 MiB steps, each of which asks the progress callback, so a cancel at the
+ * third call ends the import while that first object is still being read (the indexer has
+ * not received one object), not after it. */
+static void test_cancel_inside_an_object(void)
+{
+    CHECK(gitfix_sh("python3 \"$E2B_TUI_ROOT/tests/fixtures/pack_bomb.py\" huge-blob blob64.bundle "
+                    "64M >/dev/null && git init -q -b main e9") == 0);
+    char *before = repo_state("e9");
+    import_result r = import_file("e9", "blob64.bundle", 0, NULL, "e2b/box", 3);
+    char *after = repo_state("e9");
+    CHECK_INT_EQ(r.rc, E2B_SUB_CANCELLED);
+    CHECK_INT_EQ(r.progress_calls, 3);
+    CHECK_INT_EQ(r.prog.objects_received, 0);
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
+}
+
 /* A refused branch update (diverged) after a good pack: the pack does not stay either, but
  * a pack that was there before (the same bundle pulled earlier) is never removed. */
 static void test_refused_update_leaves_no_pack(void)
@@ -632,6 +741,9 @@ int main(void)
     RUN(test_deep_trees_refused);
     RUN(test_refused_update_leaves_no_pack);
     RUN(test_limits_from_the_policy);
+    RUN(test_bombs_refused_before_inflating);
+    RUN(test_bomb_limits_are_the_users);
+    RUN(test_cancel_inside_an_object);
     gitfix_cleanup();
     return harness_finish();
 }

@@ -9,7 +9,10 @@ static void test_defaults(void)
 {
     e2b_limits l = e2b_limits_default();
     CHECK(l.bundle_bytes == (uint64_t)2 << 30);
+    CHECK(l.object_bytes == (uint64_t)256 << 20);
+    CHECK(l.inflated_bytes == (uint64_t)8 << 30);
     CHECK_INT_EQ(l.tree_depth, 4096);
+    CHECK_INT_EQ(l.delta_depth, 4095);
     CHECK_INT_EQ(l.list_pages, 1000);
 }
 
@@ -26,11 +29,20 @@ static void test_set(void)
     CHECK_INT_EQ(l.tree_depth, 10000);
     CHECK(e2b_limits_set(&l, "list_pages", "5") == NULL);
     CHECK_INT_EQ(l.list_pages, 5);
+    CHECK(e2b_limits_set(&l, "object_bytes", "1G") == NULL);
+    CHECK(l.object_bytes == (uint64_t)1 << 30);
+    CHECK(e2b_limits_set(&l, "inflated_bytes", "64g") == NULL);
+    CHECK(l.inflated_bytes == (uint64_t)64 << 30);
+    CHECK(e2b_limits_set(&l, "delta_depth", "50") == NULL);
+    CHECK_INT_EQ(l.delta_depth, 50);
+    CHECK(l.bundle_bytes == 65536 && l.tree_depth == 10000); /* each key sets its own */
     const char *bad[][2] = {{"bundle_bytes", "12"},        {"bundle_bytes", "-1G"},
                             {"bundle_bytes", "1T"},        {"bundle_bytes", "99999999999999G"},
                             {"bundle_bytes", ""},          {"tree_depth", "0"},
                             {"tree_depth", "4k"},          {"list_pages", "1000001"},
-                            {"list_pages", " 5"},          {"nope", "1"}};
+                            {"list_pages", " 5"},          {"nope", "1"},
+                            {"object_bytes", "1000"},      {"inflated_bytes", "1T"},
+                            {"delta_depth", "0"},          {"delta_depth", "1M"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         e2b_limits before = l;
         e2b_error *e = e2b_limits_set(&l, bad[i][0], bad[i][1]);
