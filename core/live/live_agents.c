@@ -243,20 +243,16 @@ void live_agents_sync(e2b_live *m)
     m->agents_resync = false;
     if (m->closing || !m->loop)
         return;
-    box_record_list recs = {0};
-    e2b_error *err = box_record_list_read(m->cfg.records_dir, &recs, NULL);
-    e2b_error_free(err);
+    const box_record_list *recs = &m->records; /* live_records.c keeps them current */
     struct live_agents *a = agents(m);
-    if (!a) {
-        box_record_list_clear(&recs);
+    if (!a)
         return;
-    }
     for (size_t i = 0; i < a->n; i++)
         a->items[i]->seen = false;
     bool changed = false;
     for (size_t i = 0; i < m->sandboxes.count; i++) {
         const e2b_sandbox *sb = &m->sandboxes.items[i];
-        const box_record *r = box_record_list_find_sandbox(&recs, sb->sandbox_id);
+        const box_record *r = box_record_list_find_sandbox(recs, sb->sandbox_id);
         if (!r)
             continue;
         struct live_agent *t = find(m, sb->sandbox_id);
@@ -297,7 +293,6 @@ void live_agents_sync(e2b_live *m)
         a->items[i] = a->items[--a->n];
         changed = true;
     }
-    box_record_list_clear(&recs);
     if (a->n && !store(m))
         open_store(m);
     if (changed)

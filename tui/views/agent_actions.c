@@ -76,8 +76,7 @@ bool agent_actions_handles(enum action_id a)
 /* Is the sandbox one of the boxes (else says so)? */
 static bool is_box(struct ui *ui, const char *id, enum action_id a)
 {
-    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
-    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+    if (!e2b_live_is_box(ui->model, id)) {
         ui_flash(ui, FLASH_ERROR, "%s: only for boxes (made by e2b-tui)", action_info(a)->name);
         return false;
     }
