@@ -33,6 +33,40 @@ int cli_fail(const e2b_error *err)
     return e2b_error_exit_code(err) ? e2b_error_exit_code(err) : 1;
 }
 
+int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found)
+{
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = c->cfg->workspace_keys};
+    cli_call k = {0};
+    e2b_error *start_err = NULL;
+    const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
+    e2b_metadata_clear(&md);
+    e2b_error *err = cli_await(c, call, start_err, &k);
+    box_record_list recs = {0};
+    if (!err)
+        err = box_record_list_read(c->cfg->records_dir, &recs, NULL);
+    int rc;
+    if (err) {
+        rc = cli_fail(err);
+    } else {
+        e2b_box_match bm;
+        e2b_box_lookup(&recs, k.result, name, &bm);
+        err = bm.count > 1 ? e2b_box_match_error(&bm, name) : NULL;
+        if (bm.count == 1)
+            err = e2b_error_new(E2B_ERR_NOT_FOUND,
+                                "box %s was made on another machine (sandbox %s): it has no "
+                                "record here",
+                                name, bm.ids);
+        rc = cli_fail(err ? err : not_found);
+    }
+    e2b_error_free(err);
+    box_record_list_clear(&recs);
+    e2b_sandbox_list_free(k.result);
+    return rc;
+}
+
 /* The store for the sweep to delete an orphan's password: best effort and quiet (the mode
  * itself may not need one and says nothing about it). */
 static void keystore_sweep_open(cli_ctx *c)
