@@ -305,6 +305,18 @@ int e2b_box_password(char buf[33]);
  * for an empty or unbalanced template. */
 char **e2b_box_command_argv(const char *tmpl, const char *url, const char *dir, int port);
 void e2b_box_argv_free(char **argv);
+/* The attach command for box r through a tunnel at url (box_attach_cmd.c): cfg's
+ * attach_command as argv, and the environment without the caller's OpenCode password
+ * variables plus them with r's password (only there: never in argv). Built before a fork
+ * (a child may only exec). Free with e2b_box_attach_cmd_free, which wipes the password. */
+typedef struct e2b_attach_cmd {
+    char **argv;
+    char **env; /* borrows environ's strings and pw */
+    char *pw[2];
+} e2b_attach_cmd;
+e2b_error *e2b_box_attach_cmd(const e2b_config *cfg, const e2b_box_result *r, const char *url,
+                              e2b_attach_cmd *out);
+void e2b_box_attach_cmd_free(e2b_attach_cmd *c);
 /* A shell-quoted command line for `bash -c` (the serve command in the box). New string. */
 char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, int port);
 
