@@ -2,6 +2,7 @@
  * cli_box.c. No curses here. */
 #include "tui/cli/cli_internal.h"
 
+#include "core/util/str.h"
 #include "core/util/log.h"
 #include "core/box/orphans.h"
 #include "core/box/records.h"
@@ -233,18 +234,6 @@ e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_e
 
 /* ---- --list ---- */
 
-/* A span in one unit, as the dashboard's columns do: 45s, 12m, 3h, 2d (whole units, down). */
-static void span_text(long d, char *buf, size_t n)
-{
-    if (d < 60)
-        snprintf(buf, n, "%lds", d);
-    else if (d < 3600)
-        snprintf(buf, n, "%ldm", d / 60);
-    else if (d < 48 * 3600)
-        snprintf(buf, n, "%ldh", d / 3600);
-    else
-        snprintf(buf, n, "%ldd", d / 86400);
-}
 
 /* The table's columns; a cell longer than its cap is cut with "..." so the rows stay
  * aligned (the whole value is in --list --json). The last column is never cut. */
@@ -300,13 +289,13 @@ static void print_table(const e2b_box_listing *l)
         const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
         char age[32] = "-", ends[32] = "-";
         if (sb && sb->started_at)
-            span_text(labs((long)(now - sb->started_at)), age, sizeof age);
+            e2b_span_text(labs((long)(now - sb->started_at)), age, sizeof age);
         if (sb && sb->state == E2B_STATE_PAUSED)
             snprintf(ends, sizeof ends, "paused");
         else if (sb && sb->end_at && sb->end_at <= now)
             snprintf(ends, sizeof ends, "expired");
         else if (sb && sb->end_at)
-            span_text((long)(sb->end_at - now), ends, sizeof ends);
+            e2b_span_text((long)(sb->end_at - now), ends, sizeof ends);
         cell_set(cells[i][COL_NAME], COL_NAME,
                  e->kind == E2B_KIND_BOX && e->name ? e->name : sb ? e2b_live_sandbox_name(sb) : "?");
         cell_set(cells[i][COL_KIND], COL_KIND, e2b_sandbox_kind_name(e->kind));
