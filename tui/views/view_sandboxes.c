@@ -218,7 +218,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         h--;
     }
     list_draw(v, ui, y, x, h, w);
-    agent_cells_colour(v, y, x, h, w);
+    agent_cells_colour(v, ui->model, y, x, h, w);
 }
 
 /* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
