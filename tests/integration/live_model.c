@@ -27,10 +27,15 @@ static t_box_env T; /* a second client: the sandboxes "another machine" made */
 static unsigned changes;
 static char twin1[64], twin2[64], other_feature[64];
 
+static char notices[8192]; /* every notice the model published, one a line */
+
 static void on_change(void *ud, unsigned what)
 {
     (void)ud;
     changes |= what;
+    size_t used = strlen(notices);
+    if ((what & E2B_LIVE_NOTICE) && used < sizeof notices - 1)
+        snprintf(notices + used, sizeof notices - used, "%s\n", e2b_live_notice(M, NULL));
 }
 
 static int64_t now_ms(void)
@@ -175,6 +180,27 @@ static bool gone(void)
     return !record_named("feature-3") && !listed(killed_id);
 }
 
+static bool no_ops(void)
+{
+    return e2b_live_op_count(M) == 0;
+}
+
+/* A row action on a fork's row acts on that fork, under its record's name. */
+static void test_row_action_on_a_fork(void)
+{
+    const box_record *f2 = record_named("feature-2");
+    CHECK(f2);
+    unsigned id = e2b_live_box_op(M, E2B_LIVE_OP_PULL, f2->sandbox_id);
+    CHECK(id > 0);
+    e2b_live_op_info info;
+    CHECK(e2b_live_op_get(M, 0, &info));
+    CHECK_STR_EQ(info.name, "feature-2");
+    CHECK_STR_EQ(info.sandbox_id, f2->sandbox_id);
+    notices[0] = '\0';
+    CHECK_MSG(pump_until(no_ops, 60), "the pull did not end");
+    CHECK_MSG(strstr(notices, "e2b/feature-2"), "the pull's notices: %s", notices);
+}
+
 static void test_kill_by_another_process(void)
 {
     char err[2000], id[64];
@@ -257,6 +283,7 @@ int main(void)
     }
     RUN(test_up_by_another_process);
     RUN(test_fork_by_another_process);
+    RUN(test_row_action_on_a_fork);
     const box_record *r = record_named("feature-3");
     snprintf(killed_id, sizeof killed_id, "%s", r ? r->sandbox_id : "");
     RUN(test_kill_by_another_process);
