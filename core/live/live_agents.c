@@ -435,10 +435,21 @@ int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *sessi
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)
 {
     struct live_agent *t = watched(m, sandbox_id, "interrupt");
-    struct agent_cmd *c = t ? cmd_new(m, t, "interrupted") : NULL;
+    /* An idle agent has no turn to stop: the interrupt still goes to its session (a turn
+     * may be starting), but the words say there was nothing to interrupt (as --interrupt). */
+    bool idle = t && e2b_agent_watch_status(t->watch)->state == E2B_AGENT_IDLE;
+    struct agent_cmd *c = t ? cmd_new(m, t, idle ? "nothing to interrupt (the agent is idle)"
+                                                 : "interrupted")
+                            : NULL;
     if (!c)
         return -1;
     e2b_error *err = NULL;
     int rc = e2b_agent_watch_interrupt(t->watch, on_cmd_done, c, &err);
+    if (rc && idle && err && err->kind == E2B_ERR_NOT_FOUND) { /* not even a session */
+        live_notice(m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+        e2b_error_free(err);
+        free(c);
+        return 0;
+    }
     return cmd_end(m, c, rc, err);
 }

@@ -201,6 +201,19 @@ static void test_row_action_on_a_fork(void)
     CHECK_MSG(strstr(notices, "e2b/feature-2"), "the pull's notices: %s", notices);
 }
 
+static bool told_nothing_to_interrupt(void)
+{
+    return strstr(notices, "feature: nothing to interrupt") != NULL;
+}
+
+/* The model's interrupt of an idle agent says there was nothing to interrupt. */
+static void test_interrupt_idle(void)
+{
+    notices[0] = '\0';
+    CHECK(e2b_live_agent_interrupt(M, record_named("feature")->sandbox_id) == 0);
+    CHECK_MSG(pump_until(told_nothing_to_interrupt, 20), "notices: %s", notices);
+}
+
 static void test_kill_by_another_process(void)
 {
     char err[2000], id[64];
@@ -284,6 +297,7 @@ int main(void)
     RUN(test_up_by_another_process);
     RUN(test_fork_by_another_process);
     RUN(test_row_action_on_a_fork);
+    RUN(test_interrupt_idle);
     const box_record *r = record_named("feature-3");
     snprintf(killed_id, sizeof killed_id, "%s", r ? r->sandbox_id : "");
     RUN(test_kill_by_another_process);
