@@ -139,9 +139,8 @@ bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
 /* Is it a box (made by e2b-tui, here or elsewhere), with a name? */
 bool e2b_live_is_box(const e2b_live *m, const char *sandbox_id);
 /* This machine's record of the box shown as sandbox_id, or NULL (owned by the model, valid
- * until the next E2B_LIVE_SANDBOXES change); every record. */
+ * until the next E2B_LIVE_SANDBOXES change). */
 const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id);
-const box_record_list *e2b_live_records(const e2b_live *m);
 /* The sandbox arg names: its id, else the box of that name (this machine's record, or
  * another machine's by its metadata), else a sandbox by the name shown. NULL and *err
  * (caller frees) when nothing has it (E2B_ERR_NOT_FOUND) or several do (E2B_ERR_CONFLICT,

@@ -86,11 +86,6 @@ const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id)
     return box_record_list_find_sandbox(&m->records, sandbox_id);
 }
 
-const box_record_list *e2b_live_records(const e2b_live *m)
-{
-    return &m->records;
-}
-
 bool live_records_sync(e2b_live *m)
 {
     if (!live_records_look(m))

@@ -96,10 +96,16 @@ static const e2b_sandbox *listed(const char *id)
     return id && *id ? e2b_live_sandbox(M, id) : NULL;
 }
 
-/* The record this machine keeps for box name (read from the model), or NULL. */
+/* The model's record of the listed box called name, or NULL. */
 static const box_record *record_named(const char *name)
 {
-    return box_record_list_find(e2b_live_records(M), name);
+    const e2b_sandbox_list *l = e2b_live_sandboxes(M);
+    for (size_t i = 0; i < l->count; i++) {
+        const box_record *r = e2b_live_record(M, l->items[i].sandbox_id);
+        if (r && strcmp(r->name, name) == 0)
+            return r;
+    }
+    return NULL;
 }
 
 /* The box name is published: its record, its sandbox listed under that name, its agent
