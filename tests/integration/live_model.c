@@ -58,11 +58,10 @@ static bool pump_until(bool (*pred)(void), int seconds)
  * (the first part) in err. Returns its exit status (-1 when it could not start). */
 static int run_tui(char *err, size_t errsz, const char *const *args)
 {
-    char errpath[] = "/tmp/live-model-err.XXXXXX";
-    int efd = mkstemp(errpath);
-    if (efd < 0)
+    FILE *ef = tmpfile();
+    if (!ef)
         return -1;
-    unlink(errpath);
+    int efd = fileno(ef);
     const char *argv[16] = {getenv("E2B_TUI_BIN")};
     size_t n = 1;
     for (; args[n - 1] && n < 15; n++)
@@ -78,7 +77,7 @@ static int run_tui(char *err, size_t errsz, const char *const *args)
     int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
-        close(efd);
+        fclose(ef);
         return -1;
     }
     int status = 0;
@@ -86,7 +85,7 @@ static int run_tui(char *err, size_t errsz, const char *const *args)
         e2b_loop_run_once(e2b_live_loop(M), 50);
     ssize_t got = pread(efd, err, errsz - 1, 0);
     err[got > 0 ? got : 0] = '\0';
-    close(efd);
+    fclose(ef);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
