@@ -31,11 +31,6 @@ enum agent_tone agent_text_tone(const e2b_agent_status *st)
     }
 }
 
-void agent_text_ago(int64_t ms, int64_t now_ms, char *buf, size_t n)
-{
-    e2b_agent_ago(ms, now_ms, buf, n);
-}
-
 void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n)
 {
     if (!n)
@@ -53,7 +48,7 @@ void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size
     case E2B_AGENT_RETRYING: snprintf(buf, n, "retrying (%d)", st->retry_attempt); break;
     case E2B_AGENT_IDLE:
         /* Minutes: the row is redrawn by the clock once a minute, not every second. */
-        agent_text_ago(st->idle_since_ms, now_ms, ago, sizeof ago);
+        e2b_agent_ago(st->idle_since_ms, now_ms, ago, sizeof ago);
         if (ago[0] && ago[strlen(ago) - 1] == 's')
             snprintf(ago, sizeof ago, "<1m");
         snprintf(buf, n, "idle%s%s%s%s", ago[0] ? " " : "", ago,

@@ -22,9 +22,6 @@ int64_t agent_text_now_ms(void);
 
 enum agent_tone agent_text_tone(const e2b_agent_status *st);
 
-/* "12s", "3m", "2h", "4d" from ms to now_ms; "" when ms is 0 (unknown) or in the future. */
-void agent_text_ago(int64_t ms, int64_t now_ms, char *buf, size_t n);
-
 /* The AGENT cell: "! waiting: bash: rm -rf build", "working", "retrying (2)", "idle 3m
  * done", "idle 1m failed", "server down", "paused", "unknown"; "-" without a status. */
 void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n);

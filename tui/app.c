@@ -40,23 +40,6 @@ static void open_operations(struct ui *ui);
 static void open_messages(struct ui *ui);
 static void run_action(struct ui *ui, enum action_id a);
 
-/* The sandbox a ':' argument names: a box name, the name shown, or an id. */
-static const e2b_sandbox *sandbox_named(struct ui *ui, const char *name)
-{
-    const e2b_sandbox_list *l = e2b_live_sandboxes(ui->model);
-    for (int pass = 0; pass < 3; pass++) {
-        for (size_t i = 0; i < l->count; i++) {
-            const e2b_sandbox *sb = &l->items[i];
-            const char *s = pass == 0 ? sb->box_name
-                            : pass == 1 ? e2b_live_sandbox_name(sb)
-                                        : sb->sandbox_id;
-            if (s && strcmp(s, name) == 0)
-                return sb;
-        }
-    }
-    return NULL;
-}
-
 /* Selects the row of sandbox id in a tab that lists it (the current one if it does). */
 static bool select_sandbox(struct ui *ui, const e2b_sandbox *sb)
 {
@@ -142,7 +125,14 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     default: break;
     }
     if (arg && *arg) {
-        const e2b_sandbox *sb = sandbox_named(ui, arg);
+        e2b_error *err = NULL;
+        const e2b_sandbox *sb = e2b_live_lookup(ui->model, arg, &err);
+        if (err && err->kind == E2B_ERR_CONFLICT) { /* several: none is picked */
+            ui_flash(ui, FLASH_ERROR, ":%s: %s", info->name, e2b_error_message(err));
+            e2b_error_free(err);
+            return;
+        }
+        e2b_error_free(err);
         if (!sb || !select_sandbox(ui, sb)) {
             ui_flash(ui, FLASH_ERROR, ":%s: no sandbox called %s (Tab completes the names)",
                      info->name, arg);

@@ -10,8 +10,6 @@
 #include "tui/term/term.h"
 #include "tui/ui.h"
 
-extern char **environ;
-
 /* What to do about a failed attach command, in words: what to install or configure. */
 static void attach_hint(int st, const char *cmd, char *buf, size_t bufsz)
 {
@@ -43,35 +41,14 @@ static void hold_fn(int st, void *ctx, char *buf, size_t bufsz)
  * status or -1. */
 static int run_attach(const e2b_config *cfg, const e2b_box_result *r, e2b_tunnel *tun)
 {
-    char **argv = e2b_box_command_argv(cfg->attach_command, e2b_tunnel_url(tun), r->dir,
-                                       E2B_BOX_PORT);
-    if (!argv)
+    e2b_attach_cmd cmd;
+    e2b_error *err = e2b_box_attach_cmd(cfg, r, e2b_tunnel_url(tun), &cmd);
+    if (err) {
+        e2b_error_free(err);
         return -1;
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 4, sizeof *env);
-    char *pw1 = NULL, *pw2 = NULL;
-    int rc = -1;
-    if (env && asprintf(&pw1, "OPENCODE_SERVER_PASSWORD=%s", r->password ? r->password : "") > 0 &&
-        asprintf(&pw2, "OPENCODE_PASSWORD=%s", r->password ? r->password : "") > 0) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (strncmp(environ[i], "OPENCODE_SERVER_PASSWORD=", 25) &&
-                strncmp(environ[i], "OPENCODE_PASSWORD=", 18) &&
-                strncmp(environ[i], "OPENCODE_SERVER_USERNAME=", 25))
-                env[k++] = environ[i];
-        }
-        env[k++] = pw1;
-        env[k++] = pw2;
-        env[k++] = "OPENCODE_SERVER_USERNAME=opencode";
-        env[k] = NULL;
-        rc = term_run_foreground_hold(argv, env, hold_fn, cfg->attach_command);
     }
-    e2b_wipe_free(pw1);
-    e2b_wipe_free(pw2);
-    free(env);
-    e2b_box_argv_free(argv);
+    int rc = term_run_foreground_hold(cmd.argv, cmd.env, hold_fn, cfg->attach_command);
+    e2b_box_attach_cmd_free(&cmd);
     return rc;
 }
 

@@ -1,6 +1,7 @@
 /* The agent status's names, copies and one-line summary (core/agent/agent.h). */
 #include "core/agent/agent.h"
 
+#include "core/util/str.h"
 #include "core/util/sanitize.h"
 
 #include <stdio.h>
@@ -269,13 +270,5 @@ void e2b_agent_ago(int64_t ms, int64_t now_ms, char *buf, size_t n)
     buf[0] = '\0';
     if (ms <= 0 || now_ms < ms)
         return;
-    int64_t s = (now_ms - ms) / 1000;
-    if (s < 60)
-        snprintf(buf, n, "%llds", (long long)s);
-    else if (s < 3600)
-        snprintf(buf, n, "%lldm", (long long)(s / 60));
-    else if (s < 86400)
-        snprintf(buf, n, "%lldh", (long long)(s / 3600));
-    else
-        snprintf(buf, n, "%lldd", (long long)(s / 86400));
+    e2b_span_text((long)((now_ms - ms) / 1000), buf, n);
 }

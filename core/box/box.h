@@ -218,6 +218,36 @@ e2b_error *e2b_box_op_wait(e2b_box_op *op);
  * and keystore_jobs_drain(0) is true. NULL is fine. */
 void e2b_box_op_free(e2b_box_op *op);
 
+/* ---- identity (box_identity.c): which box a sandbox is ----
+ *
+ * A sandbox that a record of this machine names by its sandbox id is that record's box (a
+ * fork: NAME-N, whatever its metadata, copied from its parent, says); any other sandbox
+ * with box metadata is the box its metadata names (made on another machine). */
+
+/* The box name of sb (borrowed from the record or sb), or NULL when it is no box. */
+const char *e2b_box_name_of(const box_record_list *records, const e2b_sandbox *sb);
+/* Applies the rule to every sandbox of list: box_name becomes the record's name and kind a
+ * box when a record names its id; a sandbox no record names any more gets its metadata's
+ * name back. Returns 0, or -1 when out of memory. */
+int e2b_box_identify(const box_record_list *records, e2b_sandbox_list *list,
+                     const char *workspace_keys);
+
+/* The sandboxes a box name answers to: this machine's record of that name when its sandbox
+ * is listed (or list is NULL: not known); else the record whose sandbox is gone (sandbox
+ * NULL) and every listed sandbox that no record names whose metadata has that name (boxes
+ * of other machines; a fork is its record's NAME-N, never its parent's name). Borrowed. */
+typedef struct e2b_box_match {
+    size_t count;
+    const e2b_sandbox *sandbox; /* the first match's sandbox (NULL: the record's is not listed) */
+    const box_record *record;   /* this machine's record of the name, or NULL */
+    char ids[600];              /* every match's sandbox id, ", "-joined */
+} e2b_box_match;
+void e2b_box_lookup(const box_record_list *records, const e2b_sandbox_list *list,
+                    const char *name, e2b_box_match *out);
+/* NULL for exactly one match; else E2B_ERR_NOT_FOUND ("no box named X") or E2B_ERR_CONFLICT
+ * naming every sandbox (exit 5 in one-shot modes). Caller frees. */
+e2b_error *e2b_box_match_error(const e2b_box_match *m, const char *name);
+
 /* ---- listing (records reconciled with the API) ---- */
 
 typedef enum e2b_box_list_state {
@@ -275,6 +305,18 @@ int e2b_box_password(char buf[33]);
  * for an empty or unbalanced template. */
 char **e2b_box_command_argv(const char *tmpl, const char *url, const char *dir, int port);
 void e2b_box_argv_free(char **argv);
+/* The attach command for box r through a tunnel at url (box_attach_cmd.c): cfg's
+ * attach_command as argv, and the environment without the caller's OpenCode password
+ * variables plus them with r's password (only there: never in argv). Built before a fork
+ * (a child may only exec). Free with e2b_box_attach_cmd_free, which wipes the password. */
+typedef struct e2b_attach_cmd {
+    char **argv;
+    char **env; /* borrows environ's strings and pw */
+    char *pw[2];
+} e2b_attach_cmd;
+e2b_error *e2b_box_attach_cmd(const e2b_config *cfg, const e2b_box_result *r, const char *url,
+                              e2b_attach_cmd *out);
+void e2b_box_attach_cmd_free(e2b_attach_cmd *c);
 /* A shell-quoted command line for `bash -c` (the serve command in the box). New string. */
 char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, int port);
 

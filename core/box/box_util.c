@@ -218,7 +218,7 @@ int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list
         e->record = box_record_list_find_sandbox(records, sb->sandbox_id);
         if (e->record)
             e->kind = E2B_KIND_BOX;
-        e->name = e->record ? e->record->name : sb->box_name;
+        e->name = e2b_box_name_of(records, sb);
     }
     for (size_t i = 0; i < nr; i++) {
         const box_record *r = &records->items[i];

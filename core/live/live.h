@@ -127,9 +127,25 @@ int e2b_live_project_probe(e2b_live *m, const char *dir, e2b_live_project_fn fn,
 /* Cancels every probe whose ud is ud (their ud_free runs now). */
 void e2b_live_project_probe_cancel(e2b_live *m, void *ud);
 
-/* Is it one of this machine's boxes (a box whose local record names this sandbox)? Reads
- * that one record file (live_local.c); false for any other sandbox. */
+/* ---- box identity (live_records.c, live_local.c; the rule: core/box/box.h) ----
+ *
+ * Every list that arrives is matched with this machine's records by sandbox id: a forked
+ * box is NAME-N with its record, whatever its metadata says, and a box that another process
+ * of this machine made or removed is seen within one refresh (one stat of the records
+ * folder per list). e2b_live_sandbox_name and sb->box_name follow the rule. */
+
+/* Is it one of this machine's boxes (a record names this sandbox)? No I/O. */
 bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
+/* Is it a box (made by e2b-tui, here or elsewhere), with a name? */
+bool e2b_live_is_box(const e2b_live *m, const char *sandbox_id);
+/* This machine's record of the box shown as sandbox_id, or NULL (owned by the model, valid
+ * until the next E2B_LIVE_SANDBOXES change). */
+const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id);
+/* The sandbox arg names: its id, else the box of that name (this machine's record, or
+ * another machine's by its metadata), else a sandbox by the name shown. NULL and *err
+ * (caller frees) when nothing has it (E2B_ERR_NOT_FOUND) or several do (E2B_ERR_CONFLICT,
+ * naming them all: never a pick). */
+const e2b_sandbox *e2b_live_lookup(const e2b_live *m, const char *arg, e2b_error **err);
 /* For one of this machine's boxes: its project directory (from its record) into dir and
  * its OpenCode server's URL (*url, caller frees). false (and *url NULL) for any other. */
 bool e2b_live_box_where(const e2b_live *m, const char *sandbox_id, char *dir, size_t dirsz,

@@ -243,20 +243,16 @@ void live_agents_sync(e2b_live *m)
     m->agents_resync = false;
     if (m->closing || !m->loop)
         return;
-    box_record_list recs = {0};
-    e2b_error *err = box_record_list_read(m->cfg.records_dir, &recs, NULL);
-    e2b_error_free(err);
+    const box_record_list *recs = &m->records; /* live_records.c keeps them current */
     struct live_agents *a = agents(m);
-    if (!a) {
-        box_record_list_clear(&recs);
+    if (!a)
         return;
-    }
     for (size_t i = 0; i < a->n; i++)
         a->items[i]->seen = false;
     bool changed = false;
     for (size_t i = 0; i < m->sandboxes.count; i++) {
         const e2b_sandbox *sb = &m->sandboxes.items[i];
-        const box_record *r = box_record_list_find_sandbox(&recs, sb->sandbox_id);
+        const box_record *r = box_record_list_find_sandbox(recs, sb->sandbox_id);
         if (!r)
             continue;
         struct live_agent *t = find(m, sb->sandbox_id);
@@ -297,7 +293,6 @@ void live_agents_sync(e2b_live *m)
         a->items[i] = a->items[--a->n];
         changed = true;
     }
-    box_record_list_clear(&recs);
     if (a->n && !store(m))
         open_store(m);
     if (changed)
@@ -440,10 +435,21 @@ int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *sessi
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)
 {
     struct live_agent *t = watched(m, sandbox_id, "interrupt");
-    struct agent_cmd *c = t ? cmd_new(m, t, "interrupted") : NULL;
+    /* An idle agent has no turn to stop: the interrupt still goes to its session (a turn
+     * may be starting), but the words say there was nothing to interrupt (as --interrupt). */
+    bool idle = t && e2b_agent_watch_status(t->watch)->state == E2B_AGENT_IDLE;
+    struct agent_cmd *c = t ? cmd_new(m, t, idle ? "nothing to interrupt (the agent is idle)"
+                                                 : "interrupted")
+                            : NULL;
     if (!c)
         return -1;
     e2b_error *err = NULL;
     int rc = e2b_agent_watch_interrupt(t->watch, on_cmd_done, c, &err);
+    if (rc && idle && err && err->kind == E2B_ERR_NOT_FOUND) { /* not even a session */
+        live_notice(m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+        e2b_error_free(err);
+        free(c);
+        return 0;
+    }
     return cmd_end(m, c, rc, err);
 }

@@ -59,15 +59,6 @@ const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id)
     return NULL;
 }
 
-/* The name in change messages: as e2b_live_sandbox_name, without the template alias. */
-static const char *changes_name(const e2b_sandbox *sb)
-{
-    const char *n = sb->kind == E2B_KIND_BOX ? sb->box_name : NULL;
-    if (!n || !*n)
-        n = e2b_metadata_get(&sb->metadata, "name");
-    return n && *n ? n : sb->sandbox_id;
-}
-
 static int cmp_sandbox_id(const void *a, const void *b)
 {
     const e2b_sandbox *const *x = a, *const *y = b;
@@ -100,12 +91,12 @@ int live_changes_text(const e2b_sandbox_list *old, const e2b_sandbox_list *nw, c
             continue;
         seen[hit - idx] = true;
         if ((*hit)->state != key->state && !changes++)
-            snprintf(first, sizeof first, "%s: %s -> %s", changes_name(key),
+            snprintf(first, sizeof first, "%s: %s -> %s", e2b_live_sandbox_name(key),
                      e2b_sandbox_state_name((*hit)->state), e2b_sandbox_state_name(key->state));
     }
     for (size_t i = 0; i < old->count; i++) {
         if (!seen[i] && !changes++)
-            snprintf(first, sizeof first, "%s: gone", changes_name(idx[i]));
+            snprintf(first, sizeof first, "%s: gone", e2b_live_sandbox_name(idx[i]));
     }
     free(idx);
     free(seen);

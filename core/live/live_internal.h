@@ -4,6 +4,8 @@
 
 #include "core/live/live.h"
 
+#include <sys/types.h>
+
 struct keystore;
 struct ks_job;
 struct live_op;
@@ -13,6 +15,14 @@ struct live_sub {
     unsigned mask;
     e2b_live_fn cb;
     void *ud;
+};
+
+/* What the records folder looked like when it was last read (live_records.c). */
+struct live_records_seen {
+    bool loaded, exists, recent;
+    dev_t dev;
+    ino_t ino;
+    struct timespec mtime;
 };
 
 struct e2b_live {
@@ -47,6 +57,9 @@ struct e2b_live {
     e2b_sandbox_list sandboxes;
     e2b_metric_list metrics; /* sorted by sandbox id (live_index.c) */
     e2b_secret_list secrets;
+    /* this machine's records, read again when their folder changes (live_records.c) */
+    box_record_list records;
+    struct live_records_seen records_seen;
     e2b_live_ids_fn ids_fn;
     void *ids_ud;
 
@@ -83,6 +96,14 @@ const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id);
  * N more changes") into buf; returns the number of changes. */
 int live_changes_text(const e2b_sandbox_list *old, const e2b_sandbox_list *nw, char *buf,
                       size_t bufsz);
+
+/* live_records.c: looks at the records folder (one stat) and reads it again when it
+ * changed; true when the records did. identify applies them to the sandbox list; sync does
+ * both and, when they changed, syncs the agents and tells the subscribers. */
+bool live_records_look(e2b_live *m);
+void live_records_identify(e2b_live *m);
+bool live_records_sync(e2b_live *m);
+void live_records_free(e2b_live *m);
 
 /* live_project.c: join the probes' threads (before the loop goes), then free them. */
 void live_probes_join(e2b_live *m);

@@ -144,6 +144,7 @@ static void end_op(struct live_op *t, const e2b_error *err)
         live_notify(m, E2B_LIVE_OPS);
         report(t, err);
         m->agents_resync = true; /* a record may have come or gone */
+        live_records_sync(m);
         e2b_live_refresh_now(m);
     }
     /* Not inside the op's own callback: free it from the loop. */
@@ -380,15 +381,24 @@ unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p)
     return start(m, E2B_LIVE_OP_UP, p->name, NULL, p->template_id, p->hours, p->dir);
 }
 
+/* The name of the box shown as sandbox_id into name, else a notice that kind is only for
+ * boxes. */
+static bool box_name_of(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id, char *name,
+                        size_t namesz)
+{
+    if (!e2b_live_is_box(m, sandbox_id)) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
+        return false;
+    }
+    snprintf(name, namesz, "%s", e2b_live_sandbox(m, sandbox_id)->box_name);
+    return true;
+}
+
 unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id)
 {
-    const e2b_sandbox *sb = e2b_live_sandbox(m, sandbox_id);
-    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
-        return 0;
-    }
     char name[128];
-    snprintf(name, sizeof name, "%s", sb->box_name);
+    if (!box_name_of(m, kind, sandbox_id, name, sizeof name))
+        return 0;
     return start(m, kind, name, sandbox_id, NULL, 0, NULL);
 }
 
@@ -396,13 +406,9 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
 static unsigned box_op_with(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id, const char *as,
                             int count)
 {
-    const e2b_sandbox *sb = e2b_live_sandbox(m, sandbox_id);
-    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
-        return 0;
-    }
     char name[128];
-    snprintf(name, sizeof name, "%s", sb->box_name);
+    if (!box_name_of(m, kind, sandbox_id, name, sizeof name))
+        return 0;
     return start(m, kind, name, sandbox_id, as, count, NULL);
 }
 

@@ -165,11 +165,19 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     }
     m->list_complete = !m->listing_boxes && !err;
     if (list->unchanged && m->listed_once) {
-        /* Byte for byte the last reply: nothing to parse, compare or draw. */
+        /* Byte for byte the last reply: nothing to parse, compare or draw, unless a record
+         * came or went meanwhile (another process's --up or --fork). */
         e2b_sandbox_list_free(list);
-        if (m->agents_resync)
+        if (!live_records_sync(m) && m->agents_resync)
             live_agents_sync(m);
         start_metrics(m);
+        return;
+    }
+    /* The reply's boxes as this machine's records name them, before they are compared. */
+    live_records_look(m);
+    if (e2b_box_identify(&m->records, list, m->cfg.workspace_keys) < 0) {
+        e2b_sandbox_list_free(list);
+        live_notice(m, E2B_LIVE_ERROR, "out of memory");
         return;
     }
     char changes[400];

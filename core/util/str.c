@@ -54,3 +54,19 @@ char *e2b_url_host(const char *url)
     end = p + strcspn(p, "/?#");
     return strndup(p, (size_t)(end - p));
 }
+
+void e2b_span_text(long d, char *buf, size_t n)
+{
+    if (!n)
+        return;
+    if (d < 0)
+        snprintf(buf, n, "-");
+    else if (d < 60)
+        snprintf(buf, n, "%lds", d);
+    else if (d < 3600)
+        snprintf(buf, n, "%ldm", d / 60);
+    else if (d < 48 * 3600)
+        snprintf(buf, n, "%ldh", d / 3600);
+    else
+        snprintf(buf, n, "%ldd", d / 86400);
+}

@@ -3,7 +3,8 @@
 # record (its sandbox gone) plus a new sandbox of the same box name made elsewhere: K on the
 # shown row kills that sandbox (not the record's), and one-shot --kill NAME is a conflict
 # (exit 5) naming both sandboxes, with nothing killed or removed. Two sandboxes with one box
-# name and no record: one-shot --kill and --stop are conflicts naming both. Checked on the
+# name and no record: one-shot --kill and --stop, and the dashboard's :kill NAME, are
+# conflicts naming both. Checked on the
 # server (e2b-local) and in the records directory. a on that row says the record's
 # password is another sandbox's instead of using it.
 . "$(dirname "$0")/common.sh"
@@ -62,4 +63,15 @@ t_eq "the second still runs" "$(sbx_state "$t2")" running
 box_tui --stop twin
 box_rc "--stop NAME of two sandboxes: exit 5" 5
 t_eq "neither was paused" "$(sbx_state "$t1") $(sbx_state "$t2")" "running running"
+# The dashboard's :cmd NAME is the same conflict: refused, naming both, no row picked.
+dash_start 220 30
+dash_check_row "the first twin is listed" "twin " "$t1"
+tmux_type :
+tmux_type "kill twin"
+tmux_keys Enter
+dash_check ":kill twin is refused as a conflict" ":kill: 2 sandboxes are box twin ("
+dash_check_match "the refusal names both sandboxes" "($t1, $t2|$t2, $t1)"
+t_not_contains "no kill question is asked" "$(tmux_capture)" "Kill sandbox"
+t_eq "neither twin was killed" "$(sbx_state "$t1") $(sbx_state "$t2")" "running running"
+dash_quit "quits after the conflict"
 t_finish

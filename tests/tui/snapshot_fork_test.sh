@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Snapshot and fork from the dashboard (issue 17), against e2b-local with the fixture
 # project: S on a box asks the snapshot's name and records it, F asks how many forks and
-# makes boxes main-2 and main-3 with records of their own; p on a fork's row (its metadata
-# still names the parent) pulls that fork, not the parent, into e2b/main-2.
+# makes boxes main-2 and main-3 with records of their own, listed under those names (their
+# metadata still names the parent); p on a fork's row pulls that fork into e2b/main-2.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 box_setup || t_finish
@@ -34,8 +34,12 @@ dash_quit "quits"
 
 # The dashboard acts on a fork's row by its sandbox id: the record for that id is the box.
 DASH_CWD=$BOX_REPO dash_start 140 30
-three_rows() { [ "$(tmux_capture | grep -c ' main ')" -ge 3 ]; }
-t_ok "the forks are listed (three rows)" t_wait_until "$TMUX_WAIT_SECONDS" three_rows
+# each row by its record's name (a fork's metadata names its parent): main-2, main-3
+for f in main-2 main-3; do
+    dash_check_row "the fork's row is called $f" "$(box_sandbox_of $f)" "$f "
+done
+parent_row_plain() { ! tmux_capture | grep -F -- "$id" | grep -q 'main-'; }
+t_ok "the parent's row is main (no fork's name)" parent_row_plain
 # only the fork's row: the filter by its sandbox id
 tmux_type /
 tmux_type "$fid"

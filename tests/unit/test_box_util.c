@@ -80,6 +80,66 @@ static void test_listing(void)
     e2b_box_listing_clear(&l);
 }
 
+/* A box sandbox as listed: classified from its metadata (e2b-tui=box, e2b-tui.name). */
+static void box_sandbox(e2b_sandbox *sb, const char *id, const char *meta_name)
+{
+    memset(sb, 0, sizeof *sb);
+    sb->sandbox_id = strdup(id);
+    e2b_metadata_set(&sb->metadata, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&sb->metadata, E2B_META_NAME, meta_name);
+    e2b_sandbox_classify(sb, NULL);
+}
+
+/* The identity rule: a record that names the sandbox's id wins over its metadata (a fork
+ * is NAME-N), a name several sandboxes answer to is a conflict naming them all. */
+static void test_identity(void)
+{
+    e2b_sandbox_list list = {.items = calloc(5, sizeof(e2b_sandbox)), .count = 5};
+    CHECK(list.items);
+    box_sandbox(&list.items[0], "parent", "feature");
+    box_sandbox(&list.items[1], "fork2", "feature"); /* E2B copied the parent's metadata */
+    box_sandbox(&list.items[2], "t1", "twin");       /* two boxes of another machine */
+    box_sandbox(&list.items[3], "t2", "twin");
+    box_sandbox(&list.items[4], "new", "dup");       /* beside a stale record "dup" */
+    box_record recs[3] = {{.name = "dup", .sandbox_id = "gone"},
+                          {.name = "feature", .sandbox_id = "parent"},
+                          {.name = "feature-2", .sandbox_id = "fork2"}};
+    box_record_list rl = {recs, 3};
+    CHECK_STR_EQ(e2b_box_name_of(&rl, &list.items[1]), "feature-2");
+    CHECK_STR_EQ(e2b_box_name_of(&rl, &list.items[2]), "twin");
+    CHECK(e2b_box_identify(&rl, &list, NULL) == 0);
+    CHECK_STR_EQ(list.items[1].box_name, "feature-2");
+    CHECK_STR_EQ(list.items[0].box_name, "feature");
+
+    e2b_box_match m;
+    e2b_box_lookup(&rl, &list, "feature", &m); /* the parent only: the fork is feature-2 */
+    CHECK_INT_EQ((int)m.count, 1);
+    CHECK(m.sandbox == &list.items[0] && m.record == &recs[1]);
+    CHECK(e2b_box_match_error(&m, "feature") == NULL);
+    e2b_box_lookup(&rl, &list, "feature-2", &m);
+    CHECK(m.count == 1 && m.sandbox == &list.items[1]);
+    e2b_box_lookup(&rl, &list, "twin", &m);
+    CHECK_INT_EQ((int)m.count, 2);
+    e2b_error *err = e2b_box_match_error(&m, "twin");
+    CHECK(err && err->kind == E2B_ERR_CONFLICT);
+    CHECK(strstr(e2b_error_message(err), "t1") && strstr(e2b_error_message(err), "t2"));
+    e2b_error_free(err);
+    e2b_box_lookup(&rl, &list, "dup", &m); /* the stale record and the other machine's box */
+    CHECK_INT_EQ((int)m.count, 2);
+    CHECK(strstr(m.ids, "gone") && strstr(m.ids, "new"));
+    e2b_box_lookup(&rl, &list, "nosuch", &m);
+    CHECK_INT_EQ((int)m.count, 0);
+    err = e2b_box_match_error(&m, "nosuch");
+    CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
+    e2b_error_free(err);
+
+    /* the fork's record goes: it is its metadata's box again */
+    rl.count = 2;
+    CHECK(e2b_box_identify(&rl, &list, NULL) == 0);
+    CHECK_STR_EQ(list.items[1].box_name, "feature");
+    e2b_sandbox_list_clear(&list);
+}
+
 int main(void)
 {
     RUN(test_password);
@@ -87,5 +147,6 @@ int main(void)
     RUN(test_argv_quotes);
     RUN(test_shell_form_quotes_values);
     RUN(test_listing);
+    RUN(test_identity);
     return harness_finish();
 }

@@ -57,11 +57,11 @@ static void test_cells(void)
     st.todo_total = 5;
     agent_text_todo(&st, buf, sizeof buf);
     CHECK_STR_EQ(buf, "2/5");
-    agent_text_ago(0, 5000, buf, sizeof buf);
+    e2b_agent_ago(0, 5000, buf, sizeof buf);
     CHECK_STR_EQ(buf, "");
-    agent_text_ago(1000, 13000, buf, sizeof buf);
+    e2b_agent_ago(1000, 13000, buf, sizeof buf);
     CHECK_STR_EQ(buf, "12s");
-    agent_text_ago(0 + 1, 1 + 2 * 3600000LL, buf, sizeof buf);
+    e2b_agent_ago(0 + 1, 1 + 2 * 3600000LL, buf, sizeof buf);
     CHECK_STR_EQ(buf, "2h");
 }
 

@@ -2,6 +2,7 @@
  * cli_box.c. No curses here. */
 #include "tui/cli/cli_internal.h"
 
+#include "core/util/str.h"
 #include "core/util/log.h"
 #include "core/box/orphans.h"
 #include "core/box/records.h"
@@ -31,6 +32,40 @@ int cli_fail(const e2b_error *err)
     cli_clean(e2b_error_message(err), buf, sizeof buf);
     fprintf(stderr, "e2b-tui: %s\n", buf);
     return e2b_error_exit_code(err) ? e2b_error_exit_code(err) : 1;
+}
+
+int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found)
+{
+    e2b_metadata md = {0};
+    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+    e2b_metadata_set(&md, E2B_META_NAME, name);
+    e2b_list_query q = {.metadata = &md, .workspace_keys = c->cfg->workspace_keys};
+    cli_call k = {0};
+    e2b_error *start_err = NULL;
+    const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
+    e2b_metadata_clear(&md);
+    e2b_error *err = cli_await(c, call, start_err, &k);
+    box_record_list recs = {0};
+    if (!err)
+        err = box_record_list_read(c->cfg->records_dir, &recs, NULL);
+    int rc;
+    if (err) {
+        rc = cli_fail(err);
+    } else {
+        e2b_box_match bm;
+        e2b_box_lookup(&recs, k.result, name, &bm);
+        err = bm.count > 1 ? e2b_box_match_error(&bm, name) : NULL;
+        if (bm.count == 1)
+            err = e2b_error_new(E2B_ERR_NOT_FOUND,
+                                "box %s was made on another machine (sandbox %s): it has no "
+                                "record here",
+                                name, bm.ids);
+        rc = cli_fail(err ? err : not_found);
+    }
+    e2b_error_free(err);
+    box_record_list_clear(&recs);
+    e2b_sandbox_list_free(k.result);
+    return rc;
 }
 
 /* The store for the sweep to delete an orphan's password: best effort and quiet (the mode
@@ -199,18 +234,6 @@ e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_e
 
 /* ---- --list ---- */
 
-/* A span in one unit, as the dashboard's columns do: 45s, 12m, 3h, 2d (whole units, down). */
-static void span_text(long d, char *buf, size_t n)
-{
-    if (d < 60)
-        snprintf(buf, n, "%lds", d);
-    else if (d < 3600)
-        snprintf(buf, n, "%ldm", d / 60);
-    else if (d < 48 * 3600)
-        snprintf(buf, n, "%ldh", d / 3600);
-    else
-        snprintf(buf, n, "%ldd", d / 86400);
-}
 
 /* The table's columns; a cell longer than its cap is cut with "..." so the rows stay
  * aligned (the whole value is in --list --json). The last column is never cut. */
@@ -266,13 +289,13 @@ static void print_table(const e2b_box_listing *l)
         const char *branch = e->record ? e->record->branch : sb ? sb->box_branch : NULL;
         char age[32] = "-", ends[32] = "-";
         if (sb && sb->started_at)
-            span_text(labs((long)(now - sb->started_at)), age, sizeof age);
+            e2b_span_text(labs((long)(now - sb->started_at)), age, sizeof age);
         if (sb && sb->state == E2B_STATE_PAUSED)
             snprintf(ends, sizeof ends, "paused");
         else if (sb && sb->end_at && sb->end_at <= now)
             snprintf(ends, sizeof ends, "expired");
         else if (sb && sb->end_at)
-            span_text((long)(sb->end_at - now), ends, sizeof ends);
+            e2b_span_text((long)(sb->end_at - now), ends, sizeof ends);
         cell_set(cells[i][COL_NAME], COL_NAME,
                  e->kind == E2B_KIND_BOX && e->name ? e->name : sb ? e2b_live_sandbox_name(sb) : "?");
         cell_set(cells[i][COL_KIND], COL_KIND, e2b_sandbox_kind_name(e->kind));

@@ -25,6 +25,7 @@ struct agent_box {
     char *domain, *token;   /* of the sandbox (token: a secret) */
     e2b_agent_watch *w;
     char *why;              /* not watched: why (sanitised) */
+    e2b_error *api_err;     /* the API's answer when it failed (not a gone sandbox) */
     int got;                /* the sandbox lookup called back */
     int private_box;        /* metadata e2b-tui.traffic = private: the token comes from connect */
 };
@@ -36,8 +37,10 @@ static void on_get(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
     b->got = 1;
     if (err) {
         b->state = err->kind == E2B_ERR_NOT_FOUND ? "gone" : "unknown";
-        if (err->kind != E2B_ERR_NOT_FOUND)
+        if (err->kind != E2B_ERR_NOT_FOUND) {
             b->why = strdup(e2b_error_message(err));
+            b->api_err = e2b_error_copy(err);
+        }
     } else {
         b->state = sb->state == E2B_STATE_PAUSED ? "paused" : "running";
         b->domain = sb->domain ? strdup(sb->domain) : NULL;
@@ -67,6 +70,7 @@ static void box_clear(struct agent_box *b)
     free(b->domain);
     e2b_wipe_free(b->token);
     free(b->why);
+    e2b_error_free(b->api_err);
 }
 
 /* Looks the sandbox up and, when it runs, starts watching its agent. */
@@ -77,7 +81,7 @@ static void box_start(cli_ctx *c, struct agent_box *b)
     if (!e2b_api_get(c->client, b->rec.sandbox_id, on_get, b, &err)) {
         b->state = "unknown";
         b->why = strdup(e2b_error_message(err));
-        e2b_error_free(err);
+        b->api_err = err;
         return;
     }
     e2b_wait(c->loop, &b->got);
@@ -143,7 +147,8 @@ static int read_box(cli_ctx *c, const char *name, struct agent_box *b)
     memset(b, 0, sizeof *b);
     e2b_error *err = box_record_read(c->cfg->records_dir, name, &b->rec);
     if (err) {
-        int rc = cli_fail(err);
+        /* Not this machine's: a box of that name elsewhere, or several (a conflict)? */
+        int rc = err->kind == E2B_ERR_NOT_FOUND ? cli_no_record(c, name, err) : cli_fail(err);
         e2b_error_free(err);
         return rc;
     }
@@ -157,6 +162,8 @@ static int one_box(cli_ctx *c, struct agent_box *b)
     if (rc)
         return rc;
     box_start(c, b);
+    if (b->api_err)
+        return cli_fail(b->api_err);
     if (!strcmp(b->state, "gone")) {
         fprintf(stderr, "e2b-tui: box %s's sandbox is gone\n", b->rec.name);
         return 3;
@@ -287,6 +294,9 @@ static int cli_status(cli_ctx *c)
     }
     if (a->name && !strcmp(boxes[0].state, "gone"))
         rc = 3;
+    for (size_t i = 0; i < n && !rc; i++) /* the API failed: its exit status, said once */
+        if (boxes[i].api_err)
+            rc = cli_fail(boxes[i].api_err);
     for (size_t i = 0; i < n; i++)
         box_clear(&boxes[i]);
     free(boxes);
@@ -463,10 +473,21 @@ static int cli_interrupt(cli_ctx *c)
     if (rc == 0) {
         struct cmd_wait w = {0};
         e2b_error *err = NULL;
+        /* An idle agent has no turn to stop: the interrupt still goes to its session (a
+         * turn may be starting), but it is told there was nothing to interrupt. */
+        bool idle = e2b_agent_watch_status(b.w)->state == E2B_AGENT_IDLE;
         int started = e2b_agent_watch_interrupt(b.w, on_cmd, &w, &err);
-        rc = wait_cmd(c, started, err, &w);
-        if (rc == 0)
-            printf("interrupted\n");
+        if (started < 0 && err && err->kind == E2B_ERR_NOT_FOUND && idle) {
+            printf("nothing to interrupt: box %s's agent is idle (no session)\n", b.rec.name);
+            e2b_error_free(err);
+            rc = 0;
+        } else {
+            rc = wait_cmd(c, started, err, &w);
+            if (rc == 0 && idle)
+                printf("nothing to interrupt: box %s's agent is idle\n", b.rec.name);
+            else if (rc == 0)
+                printf("interrupted\n");
+        }
         free(w.session_id);
     }
     box_clear(&b);

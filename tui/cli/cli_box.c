@@ -67,53 +67,6 @@ static void print_note(const e2b_box_result *r)
     }
 }
 
-extern char **environ;
-
-/* environ without the OpenCode password variables, plus them with r's password: built
- * before fork (the tunnel's threads run; a child may only exec). Caller frees with
- * free_attach_env. */
-static char **attach_env(const e2b_box_result *r)
-{
-    size_t n = 0, k = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 4, sizeof *env);
-    if (!env)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "OPENCODE_SERVER_PASSWORD=", 25) &&
-            strncmp(environ[i], "OPENCODE_PASSWORD=", 18) &&
-            strncmp(environ[i], "OPENCODE_SERVER_USERNAME=", 25))
-            env[k++] = environ[i];
-    char *a = NULL, *b = NULL;
-    if (asprintf(&a, "OPENCODE_SERVER_PASSWORD=%s", r->password ? r->password : "") < 0)
-        a = NULL;
-    if (asprintf(&b, "OPENCODE_PASSWORD=%s", r->password ? r->password : "") < 0)
-        b = NULL;
-    if (!a || !b) {
-        e2b_wipe_free(a);
-        e2b_wipe_free(b);
-        free(env);
-        return NULL;
-    }
-    env[k] = a;
-    env[k + 1] = b;
-    env[k + 2] = "OPENCODE_SERVER_USERNAME=opencode";
-    return env;
-}
-
-static void free_attach_env(char **env)
-{
-    size_t k = 0;
-    while (env && env[k] && strncmp(env[k], "OPENCODE_SERVER_PASSWORD=", 25))
-        k++;
-    if (env && env[k]) {
-        e2b_wipe_free(env[k]);
-        e2b_wipe_free(env[k + 1]);
-    }
-    free(env);
-}
-
 /* Runs the attach command, {url} being a loopback tunnel to the box's server, with the
  * password only in its environment; returns its exit status (128 + signal when it was
  * killed). The tunnel lives as long as the command. */
@@ -126,24 +79,19 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
         e2b_error_free(err);
         return rc;
     }
-    char **argv = e2b_box_command_argv(cfg->attach_command, e2b_tunnel_url(tun), r->dir,
-                                       E2B_BOX_PORT);
-    char **env = argv ? attach_env(r) : NULL;
-    if (!argv || !env) {
-        fputs(argv ? "e2b-tui: out of memory\n"
-                   : "e2b-tui: attach_command is empty or has unbalanced quotes\n",
-              stderr);
-        e2b_box_argv_free(argv);
+    e2b_attach_cmd cmd;
+    if ((err = e2b_box_attach_cmd(cfg, r, e2b_tunnel_url(tun), &cmd))) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
         e2b_tunnel_close(tun);
-        return 1;
+        return rc;
     }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         perror("e2b-tui: fork");
-        free_attach_env(env);
-        e2b_box_argv_free(argv);
+        e2b_box_attach_cmd_free(&cmd);
         e2b_tunnel_close(tun);
         return 1;
     }
@@ -151,14 +99,13 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
         if (r->dir && *r->dir && chdir(r->dir) != 0) {
             /* the project may not exist here (another machine's box): stay where we are */
         }
-        execvpe(argv[0], argv, env);
+        execvpe(cmd.argv[0], cmd.argv, cmd.env);
         static const char msg[] = "e2b-tui: cannot run the attach command\n";
         if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         }
         _exit(127);
     }
-    free_attach_env(env);
-    e2b_box_argv_free(argv);
+    e2b_box_attach_cmd_free(&cmd);
     /* The child owns the terminal now: ^C goes to it, not to us. */
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigaction(SIGINT, &ign, &old_int);

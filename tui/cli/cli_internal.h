@@ -30,8 +30,13 @@ void cli_orphans_wait(cli_ctx *c);
 void cli_teardown(cli_ctx *c);
 /* --kill refused: the box has work not pulled home (and no --force). */
 #define CLI_EXIT_UNPULLED 8
-/* Prints the error (sanitised) and returns its exit code. */
+/* Prints the error (sanitised) and returns its exit status: the one mapping of core's
+ * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
+/* name has no record here (not_found says so): a box of another machine, several of them
+ * (a conflict naming them all, 5) or none. Lists the boxes of that name; prints why and
+ * returns the exit status. */
+int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
 void cli_clean(const char *s, char *buf, size_t n);
 /* up, attach, stop, kill, pull; target (NULL: by c->args->name) is the box chosen by

@@ -61,40 +61,36 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
         t->list = *(e2b_sandbox_list *)k.result;
         free(k.result);
     }
-    size_t named = 0;
-    for (size_t i = 0; i < t->list.count; i++) {
-        const e2b_sandbox *sb = &t->list.items[i];
-        if (strcmp(sb->sandbox_id, arg) == 0) {
-            t->sb = sb;
-            named = 1;
-            break;
-        } else if (sb->kind == E2B_KIND_BOX && sb->box_name && strcmp(sb->box_name, arg) == 0) {
-            t->sb = sb;
-            named++;
-        }
+    /* A sandbox id, else the boxes the name answers to by the one rule (core/box/box.h:
+     * a fork is its record's NAME-N): one, or a conflict naming them all. */
+    box_record_list recs = {0};
+    if ((err = box_record_list_read(c->cfg->records_dir, &recs, NULL)) == NULL &&
+        e2b_box_identify(&recs, &t->list, c->cfg->workspace_keys) < 0)
+        err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    for (size_t i = 0; !err && i < t->list.count && !t->sb; i++)
+        if (strcmp(t->list.items[i].sandbox_id, arg) == 0)
+            t->sb = &t->list.items[i];
+    if (!err && !t->sb) {
+        e2b_box_match bm;
+        e2b_box_lookup(&recs, &t->list, arg, &bm);
+        t->sb = bm.count == 1 ? bm.sandbox : NULL;
+        err = bm.count > 1 ? e2b_box_match_error(&bm, arg) : NULL;
     }
+    box_record_list_clear(&recs);
     char safe[160];
     cli_clean(arg, safe, sizeof safe);
+    if (err) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
     if (!t->sb) {
         fprintf(stderr, "e2b-tui: no box or sandbox named %s (e2b-tui --list shows them)\n",
                 safe);
         return 3;
-    } else if (named > 1) {
-        fprintf(stderr, "e2b-tui: %zu sandboxes are box %s (", named, safe);
-        for (size_t i = 0, n = 0; i < t->list.count; i++) {
-            const e2b_sandbox *sb = &t->list.items[i];
-            char id[160];
-            if (sb->kind != E2B_KIND_BOX || !sb->box_name || strcmp(sb->box_name, arg) != 0)
-                continue;
-            cli_clean(sb->sandbox_id, id, sizeof id);
-            fprintf(stderr, "%s%s", n++ ? ", " : "", id);
-        }
-        fputs("): nothing was done; name one by its sandbox id\n", stderr);
-        return 5;
-    } else {
-        t->box_name = t->sb->kind == E2B_KIND_BOX && t->sb->box_name && *t->sb->box_name
-                          ? t->sb->box_name : NULL;
     }
+    t->box_name = t->sb->kind == E2B_KIND_BOX && t->sb->box_name && *t->sb->box_name
+                      ? t->sb->box_name : NULL;
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", t->sb->sandbox_id);
     t->hours = e2b_box_hours(t->sb, c->cfg);
     cli_clean(t->box_name ? t->box_name : t->sb->sandbox_id, safe, sizeof safe);

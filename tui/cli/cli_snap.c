@@ -3,6 +3,7 @@
  * here (cli_snap_option) so that main.c only hands them on. */
 #include "tui/cli/cli_internal.h"
 
+#include "core/util/str.h"
 #include "core/box/snap_records.h"
 #include "core/e2b/api_templates.h"
 #include "core/util/log.h"
@@ -98,17 +99,7 @@ int cli_snap_check(const cli_args *a)
 
 static void age(time_t t, time_t now, char *buf, size_t n)
 {
-    long d = t > 0 && now >= t ? (long)(now - t) : -1;
-    if (d < 0)
-        snprintf(buf, n, "-");
-    else if (d < 120)
-        snprintf(buf, n, "%lds", d);
-    else if (d < 7200)
-        snprintf(buf, n, "%ldm", d / 60);
-    else if (d < 2 * 86400)
-        snprintf(buf, n, "%ldh", d / 3600);
-    else
-        snprintf(buf, n, "%ldd", d / 86400);
+    e2b_span_text(t > 0 && now >= t ? (long)(now - t) : -1, buf, n);
 }
 
 typedef struct wait_state {

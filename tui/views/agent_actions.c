@@ -22,7 +22,7 @@ int agent_tone_role(enum agent_tone t)
     }
 }
 
-void agent_cells_colour(struct view *v, int y, int x, int h, int w)
+void agent_cells_colour(struct view *v, const e2b_live *m, int y, int x, int h, int w)
 {
     struct table *t = &v->table;
     int widths[32];
@@ -42,16 +42,10 @@ void agent_cells_colour(struct view *v, int y, int x, int h, int w)
         size_t vi = t->top + (size_t)i;
         if (vi == t->cursor)
             continue;
-        const char *text = t->rows[t->visible[vi]].cells[SBCOL_AGENT];
-        enum agent_tone tone = TONE_PLAIN;
-        if (strncmp(text, AGENT_WAITING_MARK, strlen(AGENT_WAITING_MARK)) == 0)
-            tone = TONE_WAITING;
-        else if (!strncmp(text, "working", 7) || !strncmp(text, "retrying", 8))
-            tone = TONE_BUSY;
-        else if (strstr(text, "failed") || !strncmp(text, "server down", 11))
-            tone = TONE_BAD;
-        else if (!strncmp(text, "idle", 4) && strstr(text, "done"))
-            tone = TONE_GOOD;
+        const struct table_row *row = &t->rows[t->visible[vi]];
+        const char *text = row->cells[SBCOL_AGENT];
+        /* the tone of the state itself, as the Agent pane's (not read back from the text) */
+        enum agent_tone tone = agent_text_tone(e2b_live_agent(m, row->id));
         if (tone == TONE_PLAIN || cw > 64)
             continue;
         text_cell(cell, sizeof cell, text, cw);
@@ -76,8 +70,7 @@ bool agent_actions_handles(enum action_id a)
 /* Is the sandbox one of the boxes (else says so)? */
 static bool is_box(struct ui *ui, const char *id, enum action_id a)
 {
-    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
-    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+    if (!e2b_live_is_box(ui->model, id)) {
         ui_flash(ui, FLASH_ERROR, "%s: only for boxes (made by e2b-tui)", action_info(a)->name);
         return false;
     }

@@ -14,7 +14,7 @@ int agent_tone_role(enum agent_tone t);
 
 /* Colours the AGENT cells of a sandbox list drawn by list_draw at (y, x, h, w) by their
  * state's tone (the selected row keeps its highlight). */
-void agent_cells_colour(struct view *v, int y, int x, int h, int w);
+void agent_cells_colour(struct view *v, const e2b_live *m, int y, int x, int h, int w);
 
 /* Is a one of the actions above? */
 bool agent_actions_handles(enum action_id a);

@@ -299,7 +299,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     /* The state line: the state in words (coloured), the session, todo, usage, last event. */
     char state[400], extra[300], ago[16];
     e2b_agent_status_line(st, state, sizeof state);
-    agent_text_ago(st->last_activity_ms, agent_text_now_ms(), ago, sizeof ago);
+    e2b_agent_ago(st->last_activity_ms, agent_text_now_ms(), ago, sizeof ago);
     int k = snprintf(extra, sizeof extra, "   session: %s", st->session_title && st->session_title[0]
                                                                 ? st->session_title
                                                                 : st->session_id ? "(untitled)" : "none");

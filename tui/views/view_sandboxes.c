@@ -218,7 +218,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         h--;
     }
     list_draw(v, ui, y, x, h, w);
-    agent_cells_colour(v, y, x, h, w);
+    agent_cells_colour(v, ui->model, y, x, h, w);
 }
 
 /* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
@@ -290,8 +290,7 @@ static const char *whose(struct ui *ui, const char *id)
 /* Does the selected row name a box (else says so)? */
 static bool selected_is_box(struct ui *ui, const struct table_row *r, enum action_id a)
 {
-    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, r->id);
-    if (!sb || sb->kind != E2B_KIND_BOX || !sb->box_name || !*sb->box_name) {
+    if (!e2b_live_is_box(ui->model, r->id)) {
         ui_flash(ui, FLASH_ERROR, "%s: only for boxes (made by e2b-tui)", action_info(a)->name);
         return false;
     }

@@ -1,5 +1,6 @@
 #include "tui/views/view_templates.h"
 
+#include "core/util/str.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,9 @@ static void age(time_t t, char *buf, size_t n)
 {
     time_t now = time(NULL);
     long d = t > 0 && now >= t ? (long)(now - t) : -1;
-    if (d < 0)
-        snprintf(buf, n, "-");
-    else if (d < 7200)
-        snprintf(buf, n, "%ldm ago", d / 60);
-    else if (d < 2 * 86400)
-        snprintf(buf, n, "%ldh ago", d / 3600);
-    else
-        snprintf(buf, n, "%ldd ago", d / 86400);
+    char span[24];
+    e2b_span_text(d, span, sizeof span);
+    snprintf(buf, n, d < 0 ? "%s" : "%s ago", span);
 }
 
 static void fill(struct view *v, struct ui *ui)

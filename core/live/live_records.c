@@ -1,0 +1,97 @@
+/* This machine's box records as the model knows them, and the identity they give the
+ * listed sandboxes (core/box/box.h e2b_box_identify). The records folder is looked at with
+ * one stat per list that arrives: a record written or removed by any process (a one-shot
+ * --up or --fork in another terminal) changes the folder's time, and the records are read
+ * again then, so the model is right within one refresh. */
+#include "core/live/live_internal.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/util/log.h"
+
+/* A folder time this close to now may hide a second write within the same clock tick:
+ * such a folder is read again at the next look. */
+enum { RECENT_NS = 2000000000 };
+
+static bool same_time(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static bool recent(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    long long d = (long long)(now.tv_sec - t->tv_sec) * 1000000000LL + (now.tv_nsec - t->tv_nsec);
+    return d < RECENT_NS;
+}
+
+bool live_records_look(e2b_live *m)
+{
+    if (!m->cfg.records_dir)
+        return false;
+    struct stat st;
+    bool exists = stat(m->cfg.records_dir, &st) == 0;
+    struct live_records_seen now = {.exists = exists, .loaded = true};
+    if (exists) {
+        now.dev = st.st_dev;
+        now.ino = st.st_ino;
+        now.mtime = st.st_mtim;
+    }
+    struct live_records_seen *was = &m->records_seen;
+    if (was->loaded && was->exists == now.exists && was->dev == now.dev &&
+        was->ino == now.ino && same_time(&was->mtime, &now.mtime) && !was->recent)
+        return false;
+    now.recent = exists && recent(&now.mtime);
+    box_record_list fresh = {0};
+    e2b_error *err = box_record_list_read(m->cfg.records_dir, &fresh, NULL);
+    if (err) {
+        e2b_logf("records: %s", e2b_error_message(err));
+        e2b_error_free(err);
+        box_record_list_clear(&fresh);
+        return false;
+    }
+    bool changed = fresh.count != m->records.count;
+    for (size_t i = 0; !changed && i < fresh.count; i++) {
+        const box_record *a = &fresh.items[i], *b = &m->records.items[i];
+        changed = strcmp(a->name, b->name) != 0 || strcmp(a->sandbox_id, b->sandbox_id) != 0 ||
+                  a->port != b->port || a->opencode != b->opencode ||
+                  strcmp(a->dir ? a->dir : "", b->dir ? b->dir : "") != 0;
+    }
+    *was = now;
+    if (!changed) {
+        box_record_list_clear(&fresh);
+        return false;
+    }
+    box_record_list_clear(&m->records);
+    m->records = fresh;
+    return true;
+}
+
+void live_records_identify(e2b_live *m)
+{
+    if (e2b_box_identify(&m->records, &m->sandboxes, m->cfg.workspace_keys) < 0)
+        live_notice(m, E2B_LIVE_ERROR, "out of memory");
+}
+
+void live_records_free(e2b_live *m)
+{
+    box_record_list_clear(&m->records);
+}
+
+const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id)
+{
+    return box_record_list_find_sandbox(&m->records, sandbox_id);
+}
+
+bool live_records_sync(e2b_live *m)
+{
+    if (!live_records_look(m))
+        return false;
+    live_records_identify(m);
+    live_agents_sync(m);
+    live_notify(m, E2B_LIVE_SANDBOXES);
+    return true;
+}
