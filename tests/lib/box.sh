@@ -1,8 +1,9 @@
 # Helpers for the box tests (source after lib.sh and e2b_local.sh).
 #   box_setup              isolated home, e2b-local started, file keystore, fixture repo in
 #                          $BOX_REPO, config with the real OpenCode server as serve command
-#                          (`opencode serve` of opencode-ai, installed globally, so in every
-#                          sandbox's /usr; with the `opencode = 2` preset's /api/health) and
+#                          (`opencode serve` of opencode-ai from build/npm, which every box
+#                          sees at $NPM_TOOLS_BOX_DIR: tests/lib/npm_tools.sh; with the
+#                          `opencode = 2` preset's /api/health) and
 #                          the attach client stand-in on PATH as `opencode2`
 #                          (tests/fixtures/opencode2_attach_fake: OpenCode 2's client cannot
 #                          be installed here). Prints a FAIL line and returns 1 on failure.
@@ -29,15 +30,18 @@
 BOX_FIXTURES=$E2B_TUI_ROOT/tests/fixtures
 # The real server. Offline (a sandbox has no network) its default plugins wait ~6 s for a
 # download that cannot happen before the first answer; without them it answers in ~1.5 s.
-BOX_SERVE_REAL='env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 opencode serve --hostname 0.0.0.0 --port {port}'
+# Set by box_setup, once npm_tools_find has found the server.
+BOX_SERVE_REAL=
+. "$E2B_TUI_ROOT/tests/lib/npm_tools.sh"
 
 box_setup() {
     t_isolated_home
-    if ! command -v opencode >/dev/null; then
-        t_fail "box setup" "needs the real OpenCode server: npm install -g opencode-ai@1.18.33 (see .ci/npm-globals)"
+    if ! npm_tools_find "$E2B_TUI_ROOT"; then
+        t_fail "box setup" "needs the real OpenCode server: $NPM_TOOLS_WHY"
         return 1
     fi
-    e2b_local_start "$@" || return 1
+    BOX_SERVE_REAL="env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 $BOX_OPENCODE serve --hostname 0.0.0.0 --port {port}"
+    e2b_local_start ${NPM_TOOLS_BIND:+--ro-bind "$NPM_TOOLS_BIND"} "$@" || return 1
     export E2B_TUI_KEYSTORE=file
     BOX_REPO=$T_TMP/work/proj
     if ! "$BOX_FIXTURES/make_repo.sh" "$BOX_REPO" >/dev/null; then
@@ -67,7 +71,7 @@ box_server_pid() {
     local f d
     for f in $(grep -laF "E2B_SANDBOX_ID=$1" /proc/[0-9]*/environ 2>/dev/null); do
         d=${f%/environ}
-        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "^opencode serve "; then
+        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -qE "^([^ ]*/)?opencode serve "; then
             basename "$d"
             return 0
         fi
