@@ -19,7 +19,7 @@ printf 'opencode = 1\nserve_command = %s serve --hostname 0.0.0.0 --port {port}\
 export E2B_TUI_HEALTH_TIMEOUT=150
 
 box_tui --up oc1
-box_rc "up with the real OpenCode 1 server: exit 0" 0
+box_rc "up with the real OpenCode 1 server: exit 0" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of oc1)
 url=$(sed -n 's/.*server //p' "$BOX_OUT")
 t_contains "the server URL is the box's port 4096" "$url" "4096-$id.localhost"

@@ -56,7 +56,7 @@ check_project() {
 # ---- auto: the OpenCode server starts before the first archive is sent ----
 rm -f "$log"
 box_tui --up early
-box_rc "auto: up succeeds" 0
+box_rc "auto: up succeeds" 0 || t_abort "the box did not come up"
 started=$(line_of early "(server): started while the files arrive")
 t_ok "auto: the server started before the upload (log: $(up_lines early | tr '\n' '|'))" \
     before "$started" "$(line_of early ": uploading")"

@@ -20,7 +20,8 @@
 #                          passes when every PATH exists, the scan covered at least one
 #                          file, and no file holds a line of PATTERN_FILE (grep -F -f: the
 #                          secret is never in grep's argv); the count of files is printed
-#   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else FAIL
+#   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else the
+#                          file stops there (t_abort: one FAIL naming the step and its stderr)
 #   box_snapshot DIR       a digest of HEAD, refs/heads/* except e2b/*, the index and every
 #                          work tree file (names, modes, contents, link targets)
 #   box_many_files DIR N TEXT
@@ -140,12 +141,12 @@ box_snapshot() {
 # box_setup_rc WHAT WANT: a setup step's exit status: silent when it is WANT (setup is not a
 # check), a FAIL line "setup: WHAT" with the stderr otherwise.
 box_setup_rc() {
-    [ "$BOX_RC" = "$2" ] || t_fail "setup: $1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"
+    [ "$BOX_RC" = "$2" ] || t_abort "setup: $1: exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"
 }
 
 # box_rc NAME WANT: the last box_tui's exit status, with its stderr in the failure message.
 box_rc() {
-    if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; fi
+    if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; return 1; fi
 }
 
 box_many_files() {

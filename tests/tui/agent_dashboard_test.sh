@@ -18,7 +18,7 @@ printf 'notify = bell, osc9, osc777\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up feat
-box_rc "a box with the real OpenCode server is up" 0
+box_rc "a box with the real OpenCode server is up" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of feat)
 note=$(box_root "$id")$BOX_REPO/note.txt
 E2B_BOX_PORT_HOST=4096-$id # how e2b-local's log names the requests to the box's server
