@@ -42,7 +42,10 @@ box_setup() {
         return 1
     fi
     BOX_SERVE_REAL="env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 $BOX_OPENCODE serve --hostname 0.0.0.0 --port {port}"
-    e2b_local_start ${NPM_TOOLS_BIND:+--ro-bind "$NPM_TOOLS_BIND"} "$@" || return 1
+    # Every start of the server (a test may restart it) shows build/npm to the boxes.
+    E2B_LOCAL_ARGS=()
+    [ -z "$NPM_TOOLS_BIND" ] || E2B_LOCAL_ARGS=(--ro-bind "$NPM_TOOLS_BIND")
+    e2b_local_start "$@" || return 1
     export E2B_TUI_KEYSTORE=file
     BOX_REPO=$T_TMP/work/proj
     if ! "$BOX_FIXTURES/make_repo.sh" "$BOX_REPO" >/dev/null; then
