@@ -5,6 +5,7 @@
 #                   (JOBS=N or -jN: N test programs at a time)
 #   make demo       the dashboard against the bundled local E2B server
 #   make deps       install the Debian packages the build and the tests need
+#   make npm        the npm pieces (tests/npm/package-lock.json) into build/npm, by npm ci
 #   make install    PREFIX (default /usr/local) and DESTDIR are honoured
 #   make deb        build/e2b-tui_<version>_<arch>.deb, a lintian-clean Debian package
 
@@ -32,7 +33,13 @@ TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
               libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \
               gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
-              mandoc jq clang libclang-rt-dev dpkg-dev lintian man-db
+              mandoc jq clang libclang-rt-dev dpkg-dev lintian man-db zsh sudo passwd
+# The npm pieces the box tests, the SDK tests and the demo run (the real OpenCode server,
+# the E2B SDK as referee): pinned and integrity-checked by tests/npm/package-lock.json,
+# installed by `npm ci` into build/npm (never globally). The stamp is newer than the lock
+# file: a second run installs nothing, a changed lock file installs again.
+NPM_DIR    := build/npm
+NPM_STAMP  := $(NPM_DIR)/.installed
 
 WARN       := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               -Wformat=2 -Wvla -Wno-unused-parameter
@@ -87,7 +94,7 @@ FUZZ_BIN   := $(FUZZ_SRC:%.c=$(B)/%)
 
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all variant check test asan valgrind demo deps need-deps install uninstall clean bench soak fuzz format
+.PHONY: all variant check test asan valgrind demo deps need-deps npm install uninstall clean distclean bench soak fuzz format
 
 all: need-deps
 	@$(MAKE) --no-print-directory variant B=build
@@ -140,28 +147,32 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_commo
 	    tests/fuzz/replay_main.c $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
 
 # The whole suite runs against the sanitizer build; unit tests also run under valgrind.
-# JOBS: how many test programs tests/run runs at a time; `make check -j2` passes its -j on
-# (a bare -j means one per core). Each program's time is kept in build/test-times.txt.
+# JOBS: how many test programs tests/run runs at a time, by default one more than the cores
+# (most of a test's time is spent waiting on servers, tmux and polls); `make check -j2`
+# passes its -j on (a bare -j means one per core). Each program's time is kept in
+# build/test-times.txt.
 MAKE_J      = $(filter -j%,$(MAKEFLAGS))
-JOBS       ?= $(if $(MAKE_J),$(or $(patsubst -j%,%,$(MAKE_J)),$(shell nproc)),1)
+JOBS       ?= $(if $(MAKE_J),$(or $(patsubst -j%,%,$(MAKE_J)),$(shell nproc)),$(shell echo $$(($$(nproc) + 1))))
 
-check: asan
+check: asan npm
 	@$(MAKE) --no-print-directory variant B=build
 	@tests/run B=build/asan VALGRIND_B=build JOBS=$(JOBS) $(if $(T),T="$(T)")
 
 # Only the tests named by T (a directory or file under tests/), no valgrind pass.
-test: asan
+test: asan npm
 	@tests/run B=build/asan JOBS=$(JOBS) $(if $(T),T="$(T)")
 
 valgrind: all
 	@tests/run B=build VALGRIND_B=build T=valgrind-only
 
-demo: all
+demo: all npm
 	@tests/demo.sh build
 
-# Installs what is missing only when pkg-config cannot find a library (fresh machine).
+# Installs what is missing only when a Debian package is not installed (a fresh machine, or
+# one that ran an older `make deps`): one dpkg-query, no network.
 need-deps:
-	@$(PKG_CONFIG) --exists $(APP_PKGS) $(TEST_PKGS) 2>/dev/null || $(MAKE) --no-print-directory deps
+	@n=$$(dpkg-query -W -f='$${db:Status-Abbrev}\n' $(DEB_PKGS) 2>/dev/null | grep -c '^ii'); \
+	  [ "$$n" = "$(words $(DEB_PKGS))" ] && command -v npm >/dev/null || $(MAKE) --no-print-directory deps
 
 deps:
 	@sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
@@ -203,12 +214,12 @@ deb: all
 	@install -m 0755 build/deb-obj/e2b-tui build/deb/root/usr/bin/e2b-tui
 	@share/debian/mkdeb.sh build/deb $(VERSION) build
 
-bench: all
+bench: all npm
 	@tests/bench/run build
 
 # Issue 15's soak (not in check): 20 agents streaming for SOAK_MINUTES (30) under churn and
 # faults; the dashboard's RSS and fds must not grow (tests/soak/run says what it needs).
-soak: all
+soak: all npm
 	@tests/soak/run build
 
 fuzz:
@@ -217,9 +228,21 @@ fuzz:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-# build/test-times.txt (the test runner's record of each file's time) is kept.
+npm: $(NPM_STAMP)
+
+$(NPM_STAMP): tests/npm/package.json tests/npm/package-lock.json | need-deps
+	@echo "installing the npm pieces into $(NPM_DIR) (npm ci from tests/npm/package-lock.json)"
+	$(Q)rm -rf $(NPM_DIR) && mkdir -p $(NPM_DIR) && cp tests/npm/package.json tests/npm/package-lock.json $(NPM_DIR)/ && \
+	  cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error && touch .installed
+
+# build/test-times.txt (the test runner's record of each file's time) and build/npm (the
+# npm pieces: about 150 MB to download again, not a build output) are kept; distclean
+# removes them too.
 clean:
-	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name test-times.txt -exec rm -rf {} +; fi
+	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name test-times.txt ! -name npm -exec rm -rf {} +; fi
 	rm -f e2b-tui
+
+distclean: clean
+	rm -rf build e2b-tui
 
 -include $(shell find build -name '*.d' 2>/dev/null)

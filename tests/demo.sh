@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make demo: the whole story with no account and no network. Uses the real OpenCode server
-# (opencode-ai@1.18.33: the one installed, else installed into BUILD_DIR/opencode), starts
+# (opencode-ai@1.18.33 from build/npm, which make installs: tests/lib/npm_tools.sh), starts
 # the bundled local E2B-compatible server on a free loopback port, makes a small git
 # project (a todo list in Python) and a home of its own in a temporary directory, brings
 # the sample box demo-box up from the project (a real box: record, password, server, and
@@ -42,18 +42,10 @@ trap 'exit 129' HUP
 export TMPDIR=$dir/tmp
 mkdir -p "$TMPDIR"
 
-# ---- the real OpenCode server ----
-OC_VERSION=1.18.33
-oc=opencode bind=
-if ! command -v opencode >/dev/null || [ "$(timeout 60 opencode --version 2>/dev/null)" != "$OC_VERSION" ]; then
-    oc=$B/opencode/node_modules/.bin/opencode bind=$B/opencode
-    if [ ! -x "$oc" ]; then
-        command -v npm >/dev/null || fail "the OpenCode server (npm opencode-ai@$OC_VERSION) is needed, and npm to install it"
-        echo "demo: installing the OpenCode server (opencode-ai@$OC_VERSION) into $bind"
-        npm install --prefix "$bind" --no-audit --no-fund --loglevel=error "opencode-ai@$OC_VERSION" ||
-            fail "could not install opencode-ai@$OC_VERSION"
-    fi
-fi
+# ---- the real OpenCode server: build/npm's (make npm), which every box sees read-only ----
+. "$top/tests/lib/npm_tools.sh"
+npm_tools_find "$top" || fail "$NPM_TOOLS_WHY"
+OC_VERSION=$(npm_tools_version "$top" opencode-ai)
 
 # A home of its own: records, passwords (a 0600 file), OpenCode's state all go with $dir.
 export HOME=$dir/home
@@ -67,24 +59,24 @@ proj=$dir/todo-app
 # The boxes see $tools read-only at $box_tools (e2b-local --ro-bind). serve.sh starts the
 # model on the box's own loopback, then the real server with a config that uses it (bash
 # asks first).
-tools=$dir/demo-tools box_tools=/opt/e2b-tui-demo
+tools=$dir/demo-tools box_tools=/opt/e2b-tui/demo
 mkdir -p "$tools"
 cp tests/lib/scripted_model.py tests/demo/opencode.json "$tools/" &&
     python3 tests/demo/task.py "$proj" >"$tools/task.json" || fail "could not write the demo's model"
 printf '%s\n' '#!/bin/sh' \
     "python3 $box_tools/scripted_model.py --port 8111 --script $box_tools/task.json >/tmp/scripted-model.log 2>&1 &" \
-    "OPENCODE_CONFIG=$box_tools/opencode.json exec '$oc' serve --hostname 0.0.0.0 --port \"\$1\"" \
+    "OPENCODE_CONFIG=$box_tools/opencode.json exec '$BOX_OPENCODE' serve --hostname 0.0.0.0 --port \"\$1\"" \
     >"$tools/serve.sh"
 chmod +x "$tools/serve.sh"
 {
     echo "# make demo: the real OpenCode server (opencode-ai $OC_VERSION) and a scripted model in every box"
     echo "opencode = 1"
     echo "serve_command = $box_tools/serve.sh {port}"
-    [ -z "$bind" ] || echo "attach_command = $oc attach {url} --dir {dir}"
+    echo "attach_command = $OPENCODE_BIN attach {url} --dir {dir}"
 } >"$XDG_CONFIG_HOME/e2b-tui/config"
 
 key=e2b_demo_local_key
-"$LOCAL" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" --ro-bind "$tools:$box_tools" ${bind:+--ro-bind "$bind"} \
+"$LOCAL" --listen 127.0.0.1:0 --state "$dir/state" --api-key "$key" --ro-bind "$tools:$box_tools" ${NPM_TOOLS_BIND:+--ro-bind "$NPM_TOOLS_BIND"} \
     >"$dir/out" 2>"$dir/err" &
 pid=$!
 url=

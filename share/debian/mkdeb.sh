@@ -20,14 +20,23 @@ bin=$root/usr/bin/e2b-tui
 doc=$root/usr/share/doc/e2b-tui
 [ -x "$bin" ] || die "$bin is missing: run make install DESTDIR=$root PREFIX=/usr first"
 
+# The maintainer (a role address of the project) is named once, in share/debian/maintainer,
+# for packagers to replace: control.in, copyright and changelog say @MAINTAINER@.
+maintainer=$(head -n 1 "$deb/maintainer")
+case $maintainer in *'<'*@*'>') ;; *) die "share/debian/maintainer is not 'Name <address>'" ;; esac
+mkdir -p "$stage"
+for f in changelog copyright control.in; do
+    sed "s|@MAINTAINER@|$maintainer|" "$deb/$f" >"$stage/$f"
+done
+
 # The package version is the changelog's; its upstream part must be the Makefile's VERSION, so a
 # release cannot ship without a changelog entry.
-version=$(dpkg-parsechangelog -l "$deb/changelog" -S Version)
+version=$(dpkg-parsechangelog -l "$stage/changelog" -S Version)
 [ "${version%-*}" = "$upstream" ] ||
     die "share/debian/changelog is at $version but VERSION is $upstream: add a changelog entry"
 arch=$(dpkg --print-architecture)
 # Every file's time is the changelog entry's, so two builds of one version are the same bytes.
-SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$deb/changelog" -S Timestamp)
+SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$stage/changelog" -S Timestamp)
 export SOURCE_DATE_EPOCH
 
 # Debian's layout: a stripped binary (no debug symbols in the .deb), gzip'd man page and
@@ -35,8 +44,8 @@ export SOURCE_DATE_EPOCH
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$bin"
 gzip -9nf "$root/usr/share/man/man1/e2b-tui.1"
 install -d "$root/usr/share/lintian/overrides"
-install -m 0644 "$deb/copyright" "$doc/copyright"
-gzip -9nc "$deb/changelog" >"$doc/changelog.Debian.gz"
+install -m 0644 "$stage/copyright" "$doc/copyright"
+gzip -9nc "$stage/changelog" >"$doc/changelog.Debian.gz"
 chmod 0644 "$doc/changelog.Debian.gz"
 install -m 0644 "$deb/lintian-overrides" "$root/usr/share/lintian/overrides/e2b-tui"
 # Whatever the umask was: directories 0755, nothing group- or world-writable.
@@ -65,7 +74,7 @@ depends=$({ printf '%s\n' "$shlibs" | sed 's/, /\n/g'; echo "libarchive13 (>= $m
 
 size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$size/" \
-    -e "s/@DEPENDS@/$depends/" "$deb/control.in" >"$root/DEBIAN/control"
+    -e "s/@DEPENDS@/$depends/" "$stage/control.in" >"$root/DEBIAN/control"
 (cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +

@@ -6,7 +6,8 @@
 set -u
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 1
-command -v opencode >/dev/null || { echo "agent bench: needs opencode (opencode-ai@1.18.33)"; exit 0; }
+. tests/lib/npm_tools.sh
+npm_tools_find "$(pwd)" || { echo "agent bench: $NPM_TOOLS_WHY"; exit 1; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/e2b-tui-agent-bench.XXXXXX") || exit 1
 mpid= spid=
 cleanup() {
@@ -29,7 +30,7 @@ pw=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 (cd "$dir/proj" && HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share \
     XDG_STATE_HOME=$dir/home/.local/state XDG_CACHE_HOME=$dir/home/.cache OPENCODE_SERVER_PASSWORD=$pw \
     OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
-    OPENCODE_DISABLE_SHARE=1 exec opencode serve --hostname 127.0.0.1 --port "$sport") >"$dir/serve.out" 2>&1 &
+    OPENCODE_DISABLE_SHARE=1 exec "$OPENCODE_BIN" serve --hostname 127.0.0.1 --port "$sport") >"$dir/serve.out" 2>&1 &
 spid=$!
 for _ in $(seq 360); do
     curl -s -m 5 -o /dev/null -u "opencode:$pw" "http://127.0.0.1:$sport/api/health" && break

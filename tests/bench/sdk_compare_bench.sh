@@ -44,8 +44,8 @@ FILES=${BENCH_CMP_FILES:-1600}
 PULL_MB=20
 JS=$(cd "$(dirname "$0")" && pwd)/sdk_paths.js
 if ! e2b_sdk_install; then
-    echo "bench: SDK comparison skipped: ${E2B_SDK_WHY:-the SDK e2b@2.51.0 is not installed}"
-    exit 0
+    echo "bench: SDK comparison: ${E2B_SDK_WHY:-the SDK e2b@2.51.0 is not installed} (make npm)"
+    exit 1
 fi
 export E2B_SDK_DIR
 box_setup >/dev/null || { echo "bench: e2b-local did not start" >&2; exit 1; }

@@ -2,11 +2,17 @@
 # envd of e2b-local: files, the Filesystem service, processes and sandbox isolation.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
-e2b_local_start || t_finish
+# A directory every box sees read-only at a mount point whose parents bwrap has to make.
+mkdir -p "$T_TMP/tools" && echo tool-ok >"$T_TMP/tools/t"
+e2b_local_start --ro-bind "$T_TMP/tools:/opt/e2b-local-test/deep/tools" || t_finish
 el_create '{"envVars":{"FROM_CREATE":"yes","BOTH":"create"}}' || t_finish
 A=$EL_ID; TA=$EL_TOKEN
 el_create || t_finish
 B=$EL_ID; TB=$EL_TOKEN
+
+t_eq "the --ro-bind's parents are 0755 and user reads what is bound there" \
+    "$(el_run "$A" "$TA" 'stat -c %a /opt /opt/e2b-local-test /opt/e2b-local-test/deep; cat /opt/e2b-local-test/deep/tools/t' | grep '^stdout' | tr '\n' ' ')" \
+    "stdout 755 stdout 755 stdout 755 stdout tool-ok "
 
 # --- routing and auth ------------------------------------------------------------------------
 t_eq "envd /health is 204 without a token" \

@@ -101,6 +101,14 @@ int main(int argc, char **argv)
                      (int)(to ? (size_t)(to - ro_bind) : strlen(ro_bind)), ro_bind);
             snprintf(g_cfg.ro_bind_to[nbinds], sizeof g_cfg.ro_bind_to[0], "%s",
                      to ? to + 1 : g_cfg.ro_bind[nbinds]);
+            int depth = 0;
+            for (const char *c = g_cfg.ro_bind_to[nbinds] + 1; *c; c++)
+                depth += *c == '/';
+            if (depth > RUNTIME_BIND_DEPTH) {
+                fprintf(stderr, "e2b-local: --ro-bind BOX path is deeper than %d directories\n",
+                        RUNTIME_BIND_DEPTH);
+                return 2;
+            }
             nbinds++;
         }
     }

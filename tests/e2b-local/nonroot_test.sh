@@ -13,7 +13,10 @@ if [ "$(id -u)" = 0 ]; then
 else
     OWNER=$(id -u)
 fi
-e2b_local_start || t_finish
+# A directory every box sees read-only at a mount point whose parents bwrap has to make.
+tools=$(mktemp -d /tmp/e2b-local-tools.XXXXXX) && chmod 755 "$tools" && echo tool-ok >"$tools/t" && chmod 644 "$tools/t"
+t_on_exit "rm -rf '$tools'"
+e2b_local_start --ro-bind "$tools:/opt/e2b-local-test/deep/tools" || t_finish
 t_ok "the server runs unprivileged" test "$(ps -o uid= -p "$E2B_LOCAL_PID" | tr -d ' ')" != 0
 
 el_create || t_finish; A=$EL_ID; TA=$EL_TOKEN
@@ -23,7 +26,18 @@ t_contains "processes run as user" "$out" "stdout user"
 t_contains "... with uid 1000 inside" "$out" "stdout 1000"
 t_eq "... and the file they make is the server user's on the host" \
     "$(stat -c %u "$E2B_LOCAL_STATE/roots/$A/home/user/made-inside")" "$OWNER"
+t_eq "the --ro-bind's parents are 0755 and user reads what is bound there" \
+    "$(el_run "$A" "$TA" 'stat -c %a /opt /opt/e2b-local-test /opt/e2b-local-test/deep; cat /opt/e2b-local-test/deep/tools/t' | grep '^stdout' | tr '\n' ' ')" \
+    "stdout 755 stdout 755 stdout 755 stdout tool-ok "
 t_contains "root is uid 0 inside" "$(el_run "$A" "$TA" 'id -u' '' -H 'Authorization: Basic cm9vdDo=')" "stdout 0"
+# One host uid is both root and user: root's chown to user (as up's extraction does) succeeds,
+# and the file is user's inside.
+out=$(el_run "$A" "$TA" 'mkdir -p /srv/p/d && touch /srv/p/d/f && chown -R user: /srv/p' '' \
+    -H 'Authorization: Basic cm9vdDo=')
+t_contains "root's chown -R user: succeeds" "$out" 'exit status 0'
+t_contains "... and user sees the files as its own, and writes there" \
+    "$(el_run "$A" "$TA" 'stat -c %U /srv/p/d/f && touch /srv/p/d/g && echo wrote')" "stdout user
+stdout wrote"
 out=$(el_run "$A" "$TA" 'ls /proc | grep -c "^[0-9]"')
 n=$(echo "$out" | sed -n 's/^stdout //p')
 t_ok "the sandbox has its own pid namespace ($n processes)" test "${n:-99}" -lt 8

@@ -12,8 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/nsfs.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -101,6 +106,48 @@ static pid_t spawn_via_thread(char **argv, int info_fd, int ready_fd, int *err)
     return job.pid;
 }
 
+/* ---- one uid: chown succeeds ---------------------------------------------------------- */
+
+/* Without root, bwrap's user namespaces map one host uid only: "root" (uid 0 of the outer
+ * namespace) and "user" (uid 1000 of the inner one) are both the server's uid, so every file
+ * already belongs to both, and a chown to user (as up's extraction does) fails with EINVAL
+ * (uid 1000 is not mapped where root runs). A seccomp filter makes the chown calls of root's
+ * processes succeed without doing anything: the owner is what that chown would have made. */
+#if defined(__x86_64__)
+#define RUNTIME_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define RUNTIME_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static int one_uid_chown_filter(void)
+{
+#ifdef RUNTIME_AUDIT_ARCH
+    static const unsigned nrs[] = {
+#ifdef __NR_chown
+        __NR_chown, __NR_lchown,
+#endif
+        __NR_fchown, __NR_fchownat};
+    enum { NNR = sizeof nrs / sizeof *nrs };
+    struct sock_filter code[4 + NNR + 2] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RUNTIME_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+    };
+    int n = 4;
+    for (int i = 0; i < NNR; i++) /* a match jumps over the other tests and the allow */
+        code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nrs[i], (unsigned char)(NNR - i), 0);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0); /* returns 0 */
+    struct sock_fprog prog = {.len = (unsigned short)(sizeof code / sizeof *code), .filter = code};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+#else
+    return 0; /* another architecture: chown to user fails there as before */
+#endif
+}
+
 /* ---- the holder ---------------------------------------------------------------------- */
 
 static bool holder_alive(const struct sandbox *sb)
@@ -123,7 +170,7 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     }
     char root[2200];
     sandbox_root_path(sb->id, root, sizeof root);
-    char *argv[96];
+    char *argv[96 + 4 * 4 * RUNTIME_BIND_DEPTH];
     int n = 0;
     argv[n++] = g_cfg.bwrap;
     argv[n++] = "--die-with-parent";
@@ -150,7 +197,20 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     argv[n++] = "--ro-bind";
     argv[n++] = "/usr";
     argv[n++] = "/usr";
+    /* bwrap makes the missing parents of a mount point 0700 root: the box user could not
+     * reach what is bound there. Each parent is made first, 0755 (main.c bounds the depth). */
+    char parents[4][RUNTIME_BIND_DEPTH][sizeof g_cfg.ro_bind_to[0]];
     for (int b = 0; b < 4 && g_cfg.ro_bind[b][0]; b++) {
+        const char *to = g_cfg.ro_bind_to[b];
+        int depth = 0;
+        for (const char *slash = strchr(to + 1, '/'); slash && depth < RUNTIME_BIND_DEPTH;
+             slash = strchr(slash + 1, '/')) {
+            snprintf(parents[b][depth], sizeof parents[b][depth], "%.*s", (int)(slash - to), to);
+            argv[n++] = "--perms";
+            argv[n++] = "0755";
+            argv[n++] = "--dir";
+            argv[n++] = parents[b][depth++];
+        }
         argv[n++] = "--ro-bind";
         argv[n++] = g_cfg.ro_bind[b];
         argv[n++] = g_cfg.ro_bind_to[b];
@@ -331,6 +391,10 @@ int runtime_spawn_locked(struct sandbox *sb, const struct spawn_spec *spec, stru
             syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC);
             /* Without root the process keeps the server's (mapped) identity. */
             if (as_root && (setgroups(0, NULL) != 0 || setgid(spec->gid) != 0 || setuid(spec->uid) != 0)) {
+                send_report(ex[1], 1, errno);
+                _exit(126);
+            }
+            if (!as_root && spec->uid == 0 && one_uid_chown_filter() != 0) {
                 send_report(ex[1], 1, errno);
                 _exit(126);
             }

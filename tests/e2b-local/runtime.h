@@ -11,6 +11,9 @@
 
 #include "sandbox.h"
 
+/* At most this many parent directories above a --ro-bind mount point (main.c checks). */
+#define RUNTIME_BIND_DEPTH 8
+
 struct spawn_spec {
     char *const *argv;   /* argv[0] is the command (absolute, or looked up in PATH) */
     char *const *envp;

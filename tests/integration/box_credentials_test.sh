@@ -41,7 +41,7 @@ cp "$BOX_REPO/.git/config" "$T_TMP/config.before"
 t_ok "the config names the include (sanity)" grep -q gitconfig-secret "$BOX_REPO/.git/config"
 
 box_tui --up creds
-box_rc "up of a project with credentials in .git exits 0" 0
+box_rc "up of a project with credentials in .git exits 0" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of creds)
 root=$(box_root "$id")
 boxgit=$root$BOX_REPO/.git

@@ -14,7 +14,7 @@ box_setup || t_finish
 g() { git -C "$BOX_REPO" "$@"; }
 
 box_tui --up hb
-box_rc "up exits 0" 0
+box_rc "up exits 0" 0 || t_abort "the box did not come up"
 hroot=$(box_root "$(box_sandbox_of hb)")
 python3 "$BOX_FIXTURES/deep_bundle.py" 100000 "$T_TMP/deep.bundle" >/dev/null
 # a well-formed bundle of 3 MiB, with the ref the pull asks for

@@ -1,27 +1,25 @@
 #!/usr/bin/env bash
-# The real OpenCode 1 server (npm opencode-ai, installed by .ci/run from .ci/npm-globals)
+# The real OpenCode 1 server (npm opencode-ai, installed into build/npm by make)
 # with the preset `opencode = 1`: up reaches a healthy server through e2b-local's port
 # proxy (the box is private: 403 without the traffic token), a request without the password
 # gets 401, and attach hands the terminal (tmux) to the real `opencode attach` through
 # e2b-tui's loopback tunnel (which adds the token, so the box's *.localhost name never has
 # to resolve), which talks to the server with the password from its environment and exits
 # on ctrl-c; no process has the password in its argv.
-# The serve command is the preset's own (default plugins on: the first answer takes longer
+# The serve command is the preset's own, by path (default plugins on: the first answer takes longer
 # offline). opencode unpacks a native library into $TMPDIR: the host-side attach gets the
 # scratch dir.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
-if ! command -v opencode >/dev/null || ! command -v tmux >/dev/null; then
-    t_fail "opencode 1 test" "needs opencode (npm install -g opencode-ai@1.18.33, see .ci/npm-globals) and tmux"
-    t_finish
-fi
 box_setup || t_finish
-printf 'opencode = 1\n' >"$XDG_CONFIG_HOME/e2b-tui/config"
+# The preset's serve command, by the path of the server the boxes see (build/npm's).
+printf 'opencode = 1\nserve_command = %s serve --hostname 0.0.0.0 --port {port}\n' "$BOX_OPENCODE" \
+    >"$XDG_CONFIG_HOME/e2b-tui/config"
 export E2B_TUI_HEALTH_TIMEOUT=150
 
 box_tui --up oc1
-box_rc "up with the real OpenCode 1 server: exit 0" 0
+box_rc "up with the real OpenCode 1 server: exit 0" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of oc1)
 url=$(sed -n 's/.*server //p' "$BOX_OUT")
 t_contains "the server URL is the box's port 4096" "$url" "4096-$id.localhost"
@@ -39,7 +37,7 @@ rm -f "$T_TMP/tok.hdr"
 
 # The preset's attach command (opencode attach {url} --dir {dir}), wrapped only to record
 # opencode's own exit status for the comparison below.
-printf '%s\n' "attach_command = sh -c 'opencode attach \"\$1\" --dir \"\$2\"; s=\$?; echo \$s >\"\$3\"; exit \$s' sh {url} {dir} $T_TMP/oc.status" \
+printf '%s\n' "attach_command = sh -c '$OPENCODE_BIN attach \"\$1\" --dir \"\$2\"; s=\$?; echo \$s >\"\$3\"; exit \$s' sh {url} {dir} $T_TMP/oc.status" \
     >>"$XDG_CONFIG_HOME/e2b-tui/config"
 mkdir -p "$T_TMP/attach-tmp"
 sock=box-oc1-$$

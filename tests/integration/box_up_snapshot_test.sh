@@ -33,7 +33,7 @@ printf 'staged later\n' >"$BOX_REPO/src/staged2.txt"
 g add src/staged2.txt
 
 box_tui --up feat --from base-snap
-box_rc "up --from exits 0" 0
+box_rc "up --from exits 0" 0 || t_abort "the box did not come up"
 t_contains "it says it sent only the delta" "$(cat "$BOX_ERR")" "from snapshot base-snap: sent only what differs from its commit"
 sent=$(sed -n 's/.*bytes, \([0-9]*\) sent).*/\1/p' "$BOX_ERR")
 t_ok "the delta is small ($sent bytes sent, the full up sent $full)" test "$sent" -lt 200000 -a "$full" -gt 2000000

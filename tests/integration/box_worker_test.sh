@@ -8,7 +8,7 @@ box_setup || t_finish
 BIG_REPO=$T_TMP/work/big
 box_big_repo "$BIG_REPO" || t_abort "the big repository could not be made"
 box_tui --up pullbox
-box_rc "the pull's box is up" 0
+box_rc "the pull's box is up" 0 || t_abort "the box did not come up"
 root=$(box_root "$(box_sandbox_of pullbox)")$BOX_REPO
 box_many_files "$root/agent-work" 200 "agent file" || t_abort "the box's files could not be made"
 export BIG_REPO BOX_REPO PULL_BOX=pullbox

@@ -19,7 +19,9 @@ mkdir -p "$out" "$T_TMP/ovl"
 start=$SECONDS
 make -s -C "$root" deb >"$T_TMP/make.log" 2>&1
 t_eq "make deb succeeds" "$?" 0
-version=$(dpkg-parsechangelog -l "$root/share/debian/changelog" -S Version)
+# The changelog names its maintainer @MAINTAINER@ (share/debian/maintainer, as mkdeb.sh does).
+version=$(sed "s|@MAINTAINER@|$(head -n 1 "$root/share/debian/maintainer")|" "$root/share/debian/changelog" |
+    dpkg-parsechangelog -l - -S Version)
 upstream=$(sed -n 's/^VERSION *:= *//p' "$root/Makefile")
 arch=$(dpkg --print-architecture)
 deb=$root/build/e2b-tui_${version}_${arch}.deb
@@ -47,6 +49,16 @@ field() { dpkg-deb -f "$deb" "$1"; }
 t_eq "control: Package" "$(field Package)" e2b-tui
 t_eq "control: Architecture" "$(field Architecture)" "$arch"
 t_eq "control: Recommends a Secret Service provider" "$(field Recommends)" "gnome-keyring | keepassxc"
+# The maintainer is named once (share/debian/maintainer); the licence is MIT (LICENSE).
+t_eq "control: Maintainer is share/debian/maintainer's" "$(field Maintainer)" "$(head -n 1 "$root/share/debian/maintainer")"
+t_eq "no @MAINTAINER@ is left in the sources but that one file" \
+    "$(grep -rl '@MAINTAINER@' "$root/share/debian" | grep -v -e control.in -e copyright -e changelog -e mkdeb.sh)" ""
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/e2b-tui/copyright >"$T_TMP/copyright"
+t_ok "copyright: the licence is Expat (MIT)" grep -qx 'License: Expat' "$T_TMP/copyright"
+t_ok "copyright: with the LICENSE file's text" sh -c "grep -q 'Permission is hereby granted, free of charge' '$T_TMP/copyright' && grep -q 'Permission is hereby granted, free of charge' '$root/LICENSE'"
+t_eq "changelog: the maintainer signs it" "$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/e2b-tui/changelog.Debian.gz | gzip -dc | dpkg-parsechangelog -l - -S Maintainer)" \
+    "$(head -n 1 "$root/share/debian/maintainer")"
+t_ok "copyright: the upstream contact is the maintainer" grep -qxF "Upstream-Contact: $(head -n 1 "$root/share/debian/maintainer")" "$T_TMP/copyright"
 depends=$(field Depends)
 t_contains "control: Depends on libarchive13 (loaded with dlopen), versioned" "$depends" "libarchive13 (>= "
 # Each library the binary links is shipped by a package that Depends names.

@@ -37,7 +37,7 @@ act "--list" --list --json
 # metadata query, whatever the other sandboxes) and the metrics of the running box; on
 # All every page. The pty driver notes when each view was shown.
 box_tui --up rqd
-box_rc "requests: up for the dashboard succeeds" 0
+box_rc "requests: up for the dashboard succeeds" 0 || t_abort "the box did not come up"
 python3 - "$E2B_TUI_BIN" "$T_TMP/windows" "$BOX_REPO" <<'PY'
 import fcntl, os, pty, select, struct, sys, termios, time
 pid, fd = pty.fork()

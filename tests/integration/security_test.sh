@@ -88,7 +88,7 @@ t_contains "the sampler catches a secret in an argv (a canary)" "$(cat "$hits")"
 ANTHROPIC_API_KEY=$SECRET_VALUE box_tui --secrets set anthropic
 box_rc "secrets set exits 0" 0
 box_tui --up sec
-box_rc "up exits 0" 0
+box_rc "up exits 0" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of sec)
 root=$(box_root "$id")
 pw=$(awk -F'\t' '$1 == "sec" {print $3}' "$passwords")

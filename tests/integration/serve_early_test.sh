@@ -24,8 +24,9 @@ cat >"$BOX_REPO/tools/serve.sh" <<'EOF'
 # a server command that needs the project in place as it starts: the extraction gives the
 # directory to the user as its last step
 [ "$(stat -c %u .)" = "$(id -u)" ] && [ -f .git/HEAD ] || { echo "serve.sh: the project is not in place" >&2; exit 3; }
-exec env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 opencode serve --hostname 0.0.0.0 --port "$1"
+exec env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 BOX_OPENCODE serve --hostname 0.0.0.0 --port "$1"
 EOF
+sed -i "s|BOX_OPENCODE|$BOX_OPENCODE|" "$BOX_REPO/tools/serve.sh"
 chmod 755 "$BOX_REPO/tools/serve.sh"
 (cd "$BOX_REPO" && git add opencode.json tools/serve.sh && git commit -q -m "server config" -- opencode.json tools/serve.sh) ||
     t_abort "the fixture commit failed"
@@ -55,7 +56,7 @@ check_project() {
 # ---- auto: the OpenCode server starts before the first archive is sent ----
 rm -f "$log"
 box_tui --up early
-box_rc "auto: up succeeds" 0
+box_rc "auto: up succeeds" 0 || t_abort "the box did not come up"
 started=$(line_of early "(server): started while the files arrive")
 t_ok "auto: the server started before the upload (log: $(up_lines early | tr '\n' '|'))" \
     before "$started" "$(line_of early ": uploading")"

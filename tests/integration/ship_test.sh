@@ -121,9 +121,11 @@ t_eq "bash: box names without jq (sed)" "$(complete_line --path "$nojq" --stop '
 bash -c '. "$1"; complete -p e2b-tui' _ "$comp" | grep -q -- '-F _e2b_tui e2b-tui' &&
     t_pass "bash: completion registered for e2b-tui" ||
     t_fail "bash: completion registered for e2b-tui" "no complete -F _e2b_tui"
-# zsh: syntax check when zsh is installed; every --help flag is offered by both scripts.
+# zsh: a syntax check (make deps installs zsh); every --help flag is offered by both scripts.
 if command -v zsh >/dev/null; then
     t_ok "zsh completion parses" zsh -n "$root/share/completions/_e2b-tui"
+else
+    t_fail "zsh completion parses" "zsh is not installed (make deps)"
 fi
 miss=
 for f in $flags; do

@@ -15,7 +15,7 @@ cp "$BOX_FIXTURES/tunnel_server.py" "$BOX_REPO/tools/"
 printf 'serve_command = python3 {dir}/tools/tunnel_server.py --port {port}\n' >"$XDG_CONFIG_HOME/e2b-tui/config"
 
 box_tui --up
-box_rc "up exits 0" 0
+box_rc "up exits 0" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of main)
 box_url=$(sed -n 's/.*server //p' "$BOX_OUT")
 el_req GET "/sandboxes/$id" >/dev/null

@@ -58,7 +58,7 @@ no_leftovers() { # WHAT
 rm -f "$LOG"
 fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"POST","count":1,"delayMs":1000}'
 BOX_REPO=$BIG box_tui --up ovl
-box_rc "overlap: up exits 0" 0
+box_rc "overlap: up exits 0" 0 || t_abort "the box did not come up"
 sent=$(when 'box up ovl: creating the sandbox$')
 listed=$(when 'up ovl: the file list is ready after')
 t_ok "overlap: the create was sent ($sent) before the file list was ready ($listed)" before "$sent" "$listed"

@@ -26,7 +26,7 @@ agent_scenarios() {
     # ---- a turn with a todo list and a bash call that asks permission, given at --up ----
     printf 'Write a note, please.\n' >"$T_TMP/task.md"
     box_tui --up feat --prompt-file "$T_TMP/task.md"
-    box_rc "v$api: up --prompt-file: exit 0" 0
+    box_rc "v$api: up --prompt-file: exit 0" 0 || return 1
     id=$(box_sandbox_of feat)
     [ -n "$id" ] || return 1
     # the script goes in before the model is asked (the title request needs none)
@@ -277,4 +277,5 @@ agent_scenarios() {
     box_rc "v$api: --wait on no such box: exit 3" 3
     box_tui --kill feat --force # the agent wrote files that are not pulled
     box_rc "v$api: kill: exit 0" 0
+    return 0
 }

@@ -1,8 +1,9 @@
 # Helpers for the box tests (source after lib.sh and e2b_local.sh).
 #   box_setup              isolated home, e2b-local started, file keystore, fixture repo in
 #                          $BOX_REPO, config with the real OpenCode server as serve command
-#                          (`opencode serve` of opencode-ai, installed globally, so in every
-#                          sandbox's /usr; with the `opencode = 2` preset's /api/health) and
+#                          (`opencode serve` of opencode-ai from build/npm, which every box
+#                          sees at $NPM_TOOLS_BOX_DIR: tests/lib/npm_tools.sh; with the
+#                          `opencode = 2` preset's /api/health) and
 #                          the attach client stand-in on PATH as `opencode2`
 #                          (tests/fixtures/opencode2_attach_fake: OpenCode 2's client cannot
 #                          be installed here). Prints a FAIL line and returns 1 on failure.
@@ -19,7 +20,8 @@
 #                          passes when every PATH exists, the scan covered at least one
 #                          file, and no file holds a line of PATTERN_FILE (grep -F -f: the
 #                          secret is never in grep's argv); the count of files is printed
-#   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else FAIL
+#   box_setup_rc WHAT WANT silent when the last box_tui (a setup step) exited WANT, else the
+#                          file stops there (t_abort: one FAIL naming the step and its stderr)
 #   box_snapshot DIR       a digest of HEAD, refs/heads/* except e2b/*, the index and every
 #                          work tree file (names, modes, contents, link targets)
 #   box_many_files DIR N TEXT
@@ -29,14 +31,20 @@
 BOX_FIXTURES=$E2B_TUI_ROOT/tests/fixtures
 # The real server. Offline (a sandbox has no network) its default plugins wait ~6 s for a
 # download that cannot happen before the first answer; without them it answers in ~1.5 s.
-BOX_SERVE_REAL='env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 opencode serve --hostname 0.0.0.0 --port {port}'
+# Set by box_setup, once npm_tools_find has found the server.
+BOX_SERVE_REAL=
+. "$E2B_TUI_ROOT/tests/lib/npm_tools.sh"
 
 box_setup() {
     t_isolated_home
-    if ! command -v opencode >/dev/null; then
-        t_fail "box setup" "needs the real OpenCode server: npm install -g opencode-ai@1.18.33 (see .ci/npm-globals)"
+    if ! npm_tools_find "$E2B_TUI_ROOT"; then
+        t_fail "box setup" "needs the real OpenCode server: $NPM_TOOLS_WHY"
         return 1
     fi
+    BOX_SERVE_REAL="env OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_AUTOUPDATE=1 $BOX_OPENCODE serve --hostname 0.0.0.0 --port {port}"
+    # Every start of the server (a test may restart it) shows build/npm to the boxes.
+    E2B_LOCAL_ARGS=()
+    [ -z "$NPM_TOOLS_BIND" ] || E2B_LOCAL_ARGS=(--ro-bind "$NPM_TOOLS_BIND")
     e2b_local_start "$@" || return 1
     export E2B_TUI_KEYSTORE=file
     BOX_REPO=$T_TMP/work/proj
@@ -67,7 +75,7 @@ box_server_pid() {
     local f d
     for f in $(grep -laF "E2B_SANDBOX_ID=$1" /proc/[0-9]*/environ 2>/dev/null); do
         d=${f%/environ}
-        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q "^opencode serve "; then
+        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -qE "^([^ ]*/)?opencode serve "; then
             basename "$d"
             return 0
         fi
@@ -136,12 +144,12 @@ box_snapshot() {
 # box_setup_rc WHAT WANT: a setup step's exit status: silent when it is WANT (setup is not a
 # check), a FAIL line "setup: WHAT" with the stderr otherwise.
 box_setup_rc() {
-    [ "$BOX_RC" = "$2" ] || t_fail "setup: $1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"
+    [ "$BOX_RC" = "$2" ] || t_abort "setup: $1: exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"
 }
 
 # box_rc NAME WANT: the last box_tui's exit status, with its stderr in the failure message.
 box_rc() {
-    if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; fi
+    if [ "$BOX_RC" = "$2" ]; then t_pass "$1"; else t_fail "$1" "exit $BOX_RC, want $2; stderr: $(head -c 600 "$BOX_ERR")"; return 1; fi
 }
 
 box_many_files() {

@@ -2,7 +2,9 @@
 # Source after lib.sh:   . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 #
 #   e2b_local_start [ARGS...]   start on 127.0.0.1:0 with state in $E2B_LOCAL_STATE
-#                               (default $T_TMP/e2b-local-state); exports E2B_LOCAL_PORT,
+#                               (default $T_TMP/e2b-local-state) and the arguments in the
+#                               array E2B_LOCAL_ARGS (kept for every start: box_setup's
+#                               --ro-bind of build/npm), then ARGS; exports E2B_LOCAL_PORT,
 #                               E2B_LOCAL_URL, E2B_LOCAL_PID, E2B_API_URL, E2B_SANDBOX_URL,
 #                               E2B_DOMAIN, E2B_API_KEY. Stopped (SIGTERM) at exit.
 #   e2b_local_stop              SIGTERM and wait; returns the server's exit status (a FAIL
@@ -31,7 +33,7 @@ e2b_local_start() {
     E2B_LOCAL_ERR=$out.err
     # E2B_LOCAL_WRAP: a command prefix, e.g. "setpriv --reuid=65534 ..." to run it unprivileged.
     ${E2B_LOCAL_WRAP:-} "$E2B_LOCAL_BIN" --listen 127.0.0.1:0 --state "$E2B_LOCAL_STATE" \
-        --api-key "$E2B_LOCAL_KEY" "$@" >"$out" 2>"$out.err" &
+        --api-key "$E2B_LOCAL_KEY" ${E2B_LOCAL_ARGS[@]+"${E2B_LOCAL_ARGS[@]}"} "$@" >"$out" 2>"$out.err" &
     E2B_LOCAL_PID=$!
     local i line=
     for ((i = 0; i < 200; i++)); do

@@ -13,7 +13,7 @@
 #   e2bl_run ID TOKEN CMD                      run `bash -c CMD` to completion; sets RUN_OUT
 #                                              (stdout), RUN_ERR, RUN_EXIT
 #   e2bl_poll SECONDS CMD...                   retry CMD every 0.1 s until it succeeds
-#   e2b_sdk_install                            find the installed e2b@2.51.0; sets E2B_SDK_DIR
+#   e2b_sdk_install                            find e2b@2.51.0 (build/npm); sets E2B_SDK_DIR
 #                                              (E2B_SDK_WHY says what to install when not)
 #   e2b_sdk_run SCRIPT                         an SDK test: tests/e2b-local/sdk/SCRIPT under
 #                                              node against a fresh e2b-local
@@ -190,23 +190,18 @@ for p in os.listdir("/proc"):
 PY
 }
 
-# The published SDK, e2b@2.51.0, installed beforehand (never by a test): npm install -g
-# e2b@2.51.0 (listed in .ci/npm-globals, which CI installs). E2B_SDK_DIR is the directory
-# whose node_modules holds it: $E2B_SDK_DIR if set, else build/e2b-sdk (a local
-# `npm install --prefix build/e2b-sdk e2b@2.51.0`), else the global one. Prints why not.
+# The published SDK, e2b@2.51.0 (pinned by tests/npm/package-lock.json), installed before
+# the tests by make (never by a test): E2B_SDK_DIR is the directory whose node_modules holds
+# it: $E2B_SDK_DIR if set, else build/npm, else the global one (tests/lib/npm_tools.sh).
 e2b_sdk_install() {
-    local d global
-    global=$(npm root -g 2>/dev/null)
-    for d in ${E2B_SDK_DIR:+"$E2B_SDK_DIR"} "$E2B_TUI_ROOT/build/e2b-sdk" ${global:+"${global%/node_modules}"}; do
-        if [ -f "$d/node_modules/e2b/package.json" ]; then
-            E2B_SDK_DIR=$d
-            local v; v=$(jq -r .version "$d/node_modules/e2b/package.json")
-            [ "$v" = 2.51.0 ] && return 0
-            E2B_SDK_WHY="$d/node_modules/e2b is version $v, not 2.51.0: npm install -g e2b@2.51.0"
-            return 1
-        fi
-    done
-    E2B_SDK_WHY="the E2B SDK is not installed: npm install -g e2b@2.51.0 (listed in .ci/npm-globals)"
+    . "$E2B_TUI_ROOT/tests/lib/npm_tools.sh"
+    if [ -n "${E2B_SDK_DIR:-}" ]; then
+        npm_tools_has "$E2B_SDK_DIR" e2b "$(npm_tools_version "$E2B_TUI_ROOT" e2b)" && return 0
+        E2B_SDK_WHY="$E2B_SDK_DIR/node_modules/e2b is not e2b@$(npm_tools_version "$E2B_TUI_ROOT" e2b)"
+        return 1
+    fi
+    npm_tools_sdk "$E2B_TUI_ROOT" && return 0
+    E2B_SDK_WHY=$NPM_TOOLS_WHY
     return 1
 }
 

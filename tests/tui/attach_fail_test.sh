@@ -8,7 +8,7 @@
 box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 box_tui --up main
-box_rc "the box is up" 0
+box_rc "the box is up" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of main)
 cfg=$XDG_CONFIG_HOME/e2b-tui/config
 cp "$cfg" "$T_TMP/config.orig"

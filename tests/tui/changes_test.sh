@@ -11,7 +11,7 @@ box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 
 box_tui --up
-box_rc "a box is up for the changes tests" 0
+box_rc "a box is up for the changes tests" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of main)
 root=$(box_root "$id")
 inbox() { box_exec "$id" "cd '$BOX_REPO' && $1" >/dev/null; }

@@ -19,7 +19,7 @@ window() { local a b; a=$(switches "$pid"); sleep 3; b=$(switches "$pid"); echo 
 calm() { n=$(window); [ "$n" -le $((list + 4)) ]; }
 
 box_tui --up
-box_rc "a box is up" 0
+box_rc "a box is up" 0 || t_abort "the box did not come up"
 DASH_CWD=$BOX_REPO dash_start 120 30 -- --refresh 600
 dash_check "the box is listed" "main "
 pid=$(tmux_dashboard_pid)

@@ -13,7 +13,7 @@ records=$XDG_STATE_HOME/e2b-tui/boxes
 
 # The box to pull: made one-shot, with work of its own in the box; and one to attach.
 box_tui --up first
-box_rc "the first box is up" 0
+box_rc "the first box is up" 0 || t_abort "the box did not come up"
 box_tui --up other
 box_rc "the other box is up" 0
 first=$(box_sandbox_of first)
