@@ -86,10 +86,6 @@ void pack_scan_free(pack_scan *ps)
 
 int pack_scan_complete(const pack_scan *ps) { return ps->state == S_END; }
 
-pack_scan_refusal pack_scan_refused(const pack_scan *ps) { return ps->refused; }
-
-uint64_t pack_scan_declared(const pack_scan *ps) { return ps->declared; }
-
 /* A size for a message: whole MiB from 1 MiB up, else KiB or bytes. */
 typedef struct {
     char s[32];

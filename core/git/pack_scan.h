@@ -36,7 +36,7 @@ typedef struct {
     unsigned delta_depth;    /* the deepest delta chain */
 } pack_scan_limits;
 
-/* What a refused pack crossed (pack_scan_refused). */
+/* What a refused pack crossed (kept by the scanner; its message says it). */
 typedef enum {
     PACK_SCAN_OK = 0,
     PACK_SCAN_BAD,       /* not a pack, or a malformed entry */
@@ -69,12 +69,6 @@ int pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n, e2b_error **err);
 /* 1 once every object the pack header declared was scanned whole: an import must not
  * commit a pack the scanner did not finish (the indexer would have unchecked bytes). */
 int pack_scan_complete(const pack_scan *ps);
-
-/* What refused the pack (PACK_SCAN_OK while it has not). */
-pack_scan_refusal pack_scan_refused(const pack_scan *ps);
-
-/* The sizes the pack declared so far, added up (objects, delta instructions, results). */
-uint64_t pack_scan_declared(const pack_scan *ps);
 
 void pack_scan_free(pack_scan *ps);
 
