@@ -36,6 +36,8 @@ enum key_id {
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
     K_SERVE_EARLY,
+    /* what up sends */
+    K_UP_STASH,
     K_COUNT
 };
 
@@ -49,6 +51,7 @@ static const char *const key_names[K_COUNT] = {
     "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
     "notify",
     "public_traffic", "serve_early",
+    "up_stash",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -343,6 +346,17 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
             cfg->public_traffic = 0;
         } else {
             *why = e2b_strfmt("public_traffic must be true or false");
+            return -1;
+        }
+        break;
+    case K_UP_STASH:
+        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
+            cfg->up_stash = 1;
+        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
+                   strcmp(value, "no") == 0) {
+            cfg->up_stash = 0;
+        } else {
+            *why = e2b_strfmt("up_stash must be true or false");
             return -1;
         }
         break;

@@ -42,13 +42,16 @@ static void test_git_entries(void)
 {
     CHECK_INT_EQ(upload_git_entry("config"), UPLOAD_GIT_REWRITE);
     CHECK_INT_EQ(upload_git_entry("config.worktree"), UPLOAD_GIT_REWRITE);
-    const char *sent[] = {"HEAD", "index", "objects", "refs", "packed-refs", "shallow", "hooks",
-                          "info", "logs", "MERGE_HEAD", "rebase-merge", "BISECT_LOG"};
+    const char *sent[] = {"HEAD", "index", "shallow", "hooks", "info", "MERGE_HEAD",
+                          "rebase-merge", "BISECT_LOG"};
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++)
         CHECK_MSG(upload_git_entry(sent[i]) == UPLOAD_GIT_SEND, "%s not sent", sent[i]);
+    const char *history[] = {"objects", "refs", "packed-refs"};
+    for (size_t i = 0; i < sizeof history / sizeof *history; i++)
+        CHECK_MSG(upload_git_entry(history[i]) == UPLOAD_GIT_HISTORY, "%s not history", history[i]);
     const char *kept[] = {"credentials", "FETCH_HEAD", "modules", "worktrees", "lfs",
                           "e2b-tui-import.lock", "git-credentials", "cookies.txt", "configx",
-                          "HEAD.lock", ""};
+                          "HEAD.lock", "logs", "ORIG_HEAD", "reftable", ""};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         CHECK_MSG(upload_git_entry(kept[i]) == UPLOAD_GIT_KEEP, "%s sent", kept[i]);
 }
