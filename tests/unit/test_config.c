@@ -377,6 +377,21 @@ static char *info_of(const e2b_config *c)
     return text;
 }
 
+static void test_up_stash(void)
+{
+    e2b_config c;
+    char *why = NULL;
+    e2b_config_init(&c);
+    CHECK_INT_EQ(c.up_stash, 0); /* the stash stays home by default */
+    CHECK(e2b_config_set(&c, "up_stash", "true", E2B_SRC_FILE, &why) == 0);
+    CHECK_INT_EQ(c.up_stash, 1);
+    CHECK(e2b_config_set(&c, "up_stash", "maybe", E2B_SRC_FILE, &why) == -1);
+    CHECK(why && strstr(why, "up_stash"));
+    free(why);
+    CHECK_INT_EQ(c.up_stash, 1);
+    e2b_config_clear(&c);
+}
+
 static void test_public_traffic(void)
 {
     e2b_config c;
@@ -464,5 +479,6 @@ int main(void)
     RUN(test_info_output);
     RUN(test_reliability_keys);
     RUN(test_public_traffic);
+    RUN(test_up_stash);
     return harness_finish();
 }
