@@ -264,6 +264,20 @@ static int parse_notify(const char *value, unsigned *out)
     *out = bits;
     return 0;
 }
+/* A boolean key: true/1/yes or false/0/no. */
+static int set_bool(int *slot, const char *key, const char *value, char **why)
+{
+    if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
+        *slot = 1;
+    } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 || strcmp(value, "no") == 0) {
+        *slot = 0;
+    } else {
+        *why = e2b_strfmt("%s must be true or false", key);
+        return -1;
+    }
+    return 0;
+}
+
 
 int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_config_source source,
                    char **why)
@@ -339,26 +353,12 @@ int e2b_config_set(e2b_config *cfg, const char *key, const char *value, e2b_conf
         slot = &cfg->health_path;
         break;
     case K_PUBLIC_TRAFFIC:
-        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
-            cfg->public_traffic = 1;
-        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
-                   strcmp(value, "no") == 0) {
-            cfg->public_traffic = 0;
-        } else {
-            *why = e2b_strfmt("public_traffic must be true or false");
+        if (set_bool(&cfg->public_traffic, "public_traffic", value, why) < 0)
             return -1;
-        }
         break;
     case K_UP_STASH:
-        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
-            cfg->up_stash = 1;
-        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
-                   strcmp(value, "no") == 0) {
-            cfg->up_stash = 0;
-        } else {
-            *why = e2b_strfmt("up_stash must be true or false");
+        if (set_bool(&cfg->up_stash, "up_stash", value, why) < 0)
             return -1;
-        }
         break;
     case K_SERVE_EARLY:
         if (strcmp(value, "auto") == 0) {
