@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -267,29 +268,50 @@ static int write_pack(pack_ctx *c, const char *dir, tarball *pack_to, e2b_error 
     return rc;
 }
 
-/* Whether the repository keeps any of its objects in packs. */
-static int has_packs(git_repository *repo)
+/* The bytes of the regular files in dir whose names end with suffix ("" for all). */
+static unsigned long long dir_bytes(const char *dir, const char *suffix)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%sobjects/pack", git_repository_path(repo));
-    DIR *d = opendir(path);
+    char path[4400];
+    unsigned long long sum = 0;
+    size_t sl = strlen(suffix);
+    DIR *d = opendir(dir);
     struct dirent *de;
-    int found = 0;
-    while (d && !found && (de = readdir(d))) {
+    struct stat st;
+    while (d && (de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        found = n > 5 && strcmp(de->d_name + n - 5, ".pack") == 0;
+        if (de->d_name[0] == '.' || n < sl || strcmp(de->d_name + n - sl, suffix) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            sum += (unsigned long long)st.st_size;
     }
     if (d)
         closedir(d);
-    return found;
+    return sum;
 }
 
-/* The private handle's config: the repository's own, and, when all its objects are loose,
- * no delta search (pack.windowMemory = 1 leaves libgit2's window a single object). Loose
- * objects never were deltas, so the pack is no bigger than what they weigh, and libgit2
- * 1.5's delta search, which cannot be limited by object size, is most of the pack's CPU on
- * a large project (3.7 times the rest on the bench project, for no smaller pack). A
- * history in packs keeps its deltas: without them it could weigh many times more. */
+/* Whether most of the repository's object bytes are loose (objects/xx/) rather than in
+ * packs: a project never packed, or one a pull or two added small packs to. */
+static int mostly_loose(git_repository *repo)
+{
+    char dir[4300];
+    unsigned long long loose = 0, packed;
+    for (int i = 0; i < 256; i++) {
+        snprintf(dir, sizeof dir, "%sobjects/%02x", git_repository_path(repo), i);
+        loose += dir_bytes(dir, "");
+    }
+    snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(repo));
+    packed = dir_bytes(dir, ".pack");
+    return loose >= packed;
+}
+
+/* The private handle's config: the repository's own, and, when most of its object bytes
+ * are loose, no delta search (pack.windowMemory = 1 leaves libgit2's window a single
+ * object). Loose objects never were deltas, so the pack weighs about what they do, and
+ * libgit2 1.5's delta search, which cannot be limited by object size, is most of the
+ * pack's CPU on a large project (3.7 times the rest on the bench project, for no smaller
+ * pack). A history mostly in packs keeps its deltas: without them it could weigh many
+ * times more. */
 static int set_config(git_repository *own, const char *dir)
 {
     char local[4200], app[4096 + 32];
@@ -299,7 +321,7 @@ static int set_config(git_repository *own, const char *dir)
     int rc = git_config_new(&cfg);
     if (rc == 0 && access(local, F_OK) == 0)
         rc = git_config_add_file_ondisk(cfg, local, GIT_CONFIG_LEVEL_LOCAL, own, 0);
-    if (rc == 0 && !has_packs(own)) {
+    if (rc == 0 && mostly_loose(own)) {
         FILE *f = fopen(app, "w");
         rc = f && fputs("[pack]\n\twindowMemory = 1\n", f) >= 0 ? 0 : -1;
         if (f && fclose(f) != 0)
