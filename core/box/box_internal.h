@@ -37,10 +37,10 @@ e2b_error *box_up_source(const char *state_dir, const char *from, struct snap_re
                          up_source *src);
 /* On the worker thread, then: the archives of g's project into *set; from a snapshot (r and
  * src from box_up_source, from its name) of this project only what differs from its commit.
- * Errors: those of upload_prepare and delta_prepare. */
+ * flags: UPLOAD_STASH (upload.h). Errors: those of upload_prepare and delta_prepare. */
 e2b_error *box_up_prepare(gitwork *g, const struct snap_record *r, const char *from,
-                          int gzip_level, const atomic_int *cancel, upload_set *set,
-                          up_source *src);
+                          int gzip_level, unsigned flags, const atomic_int *cancel,
+                          upload_set *set, up_source *src);
 /* The create of an up from a snapshot failed with 404: the snapshot is gone on E2B. A new
  * error saying what to do, or NULL for any other error. */
 e2b_error *box_up_snapshot_gone(const e2b_box_op *op, const e2b_error *err);

@@ -449,6 +449,7 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
  * made to the op; while a step runs only the worker touches it. */
 typedef struct {
     const char *dir, *state_dir, *from; /* the op's, unchanged while it runs */
+    unsigned upload_flags;              /* UPLOAD_STASH from the config */
     gitwork *git;
     gitwork_head head;
     snap_record snap; /* --from: the snapshot's record */
@@ -474,7 +475,8 @@ static e2b_error *up_list_run(void *arg, const atomic_int *cancel)
     up_local_work *w = arg;
     /* Already-compressed data (git's objects, random-looking files) goes in a plain tar:
      * gzip would spend most of the upload's CPU on it for nothing. */
-    return box_up_prepare(w->git, &w->snap, w->from, UP_GZIP_LEVEL, cancel, &w->set, &w->src);
+    return box_up_prepare(w->git, &w->snap, w->from, UP_GZIP_LEVEL, w->upload_flags, cancel,
+                          &w->set, &w->src);
 }
 
 /* The worker is done with w: the op owns what it made (op_release frees it). */
@@ -610,6 +612,7 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
         w->dir = op->up_dir ? op->up_dir : ".";
         w->state_dir = op->env.cfg->state_dir;
         w->from = op->snap_as;
+        w->upload_flags = op->env.cfg->up_stash ? UPLOAD_STASH : 0;
         op->work_arg = w;
     }
     if (!w || box_op_work(op, up_open_run, w, up_opened) < 0) {

@@ -20,8 +20,10 @@
 #include <string.h>
 
 /* Runs as root: the project directory may need parents that the user cannot make. From a
- * snapshot (E2B_TUI_DELTA) the tree is reset to the snapshot's commit first and the delta's
- * deletions and pack are applied after the first archive (core/git/delta.h); the reset
+ * snapshot (E2B_TUI_DELTA) the tree is reset to the snapshot's commit first, its refs are
+ * removed (the delta brings them all) and the delta's deletions are applied after the
+ * first archive (core/git/delta.h); the history comes as a pack with its index, which
+ * needs no step here (core/git/upload_pack.h); the reset
  * compares sizes and mtimes only (checkStat=minimal): a copied snapshot has new inodes and
  * ctimes, and a full stat check would hash the whole project again. A full upload over a
  * snapshot of the same path starts from an empty directory (E2B_TUI_CLEAN). */
@@ -32,7 +34,8 @@ static const char EXTRACT_SCRIPT[] =
     "if [ -n \"${E2B_TUI_CLEAN:-}\" ]; then rm -rf -- \"$d\" || exit 1; fi\n"
     "mkdir -p -- \"$d\" || exit 1\n"
     "if [ -n \"${E2B_TUI_DELTA:-}\" ]; then\n"
-    "  (cd \"$d\" && $G reset -q --hard \"$E2B_TUI_DELTA\" && $G clean -fdq) || exit 1\n"
+    "  (cd \"$d\" && $G reset -q --hard \"$E2B_TUI_DELTA\" && $G clean -fdq &&\n"
+    "   rm -rf .git/refs .git/packed-refs) || exit 1\n"
     "fi\n"
     "mkdir -m 700 -- \"$f\" || exit 1\n"
     "k=0\n"
@@ -44,8 +47,7 @@ static const char EXTRACT_SCRIPT[] =
     "  if [ \"$k\" = 0 ] && [ -n \"${E2B_TUI_DELTA:-}\" ]; then\n"
     "    (cd \"$d\" || exit 1\n"
     "     if [ -f .e2b-tui-deleted ]; then xargs -0 -r rm -f -- <.e2b-tui-deleted || exit 1; rm -f .e2b-tui-deleted; fi\n"
-    "     if [ -f .e2b-tui-delta.pack ]; then $G index-pack --stdin <.e2b-tui-delta.pack >/dev/null || exit 1\n"
-    "       rm -f .e2b-tui-delta.pack; fi) || fail\n"
+    "    ) || fail\n"
     "  fi\n"
     "  k=$((k + 1))\n"
     "done\n"

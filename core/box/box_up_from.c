@@ -23,7 +23,7 @@ e2b_error *box_up_source(const char *state_dir, const char *from, snap_record *r
 }
 
 e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, int gzip_level,
-                          const atomic_int *cancel, upload_set *set, up_source *src)
+                          unsigned flags, const atomic_int *cancel, upload_set *set, up_source *src)
 {
     e2b_error *err = NULL;
     if (src->snapshot_id) {
@@ -32,7 +32,7 @@ e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, in
                                    from, r->dir);
         } else {
             delta_info info;
-            if (delta_prepare(g, r->commit, gzip_level, cancel, set, &info, &err) == 0) {
+            if (delta_prepare(g, r->commit, gzip_level, flags, cancel, set, &info, &err) == 0) {
                 src->delta = 1;
                 snprintf(src->delta_base, sizeof src->delta_base, "%s", r->commit);
                 src->note = e2b_strfmt("from snapshot %s: sent only what differs from its commit %.12s "
@@ -50,7 +50,7 @@ e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, in
                                    from, r->commit);
         }
     }
-    if (upload_prepare(g, gzip_level, 0, cancel, set, &err) != 0)
+    if (upload_prepare(g, gzip_level, flags, cancel, set, &err) != 0)
         return err;
     return NULL;
 }

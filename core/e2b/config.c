@@ -36,6 +36,8 @@ enum key_id {
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
     K_SERVE_EARLY,
+    /* what up sends */
+    K_UP_STASH,
     K_COUNT
 };
 
@@ -49,6 +51,7 @@ static const char *const key_names[K_COUNT] = {
     "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
     "notify",
     "public_traffic", "serve_early",
+    "up_stash",
 };
 
 static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
@@ -262,6 +265,18 @@ static int parse_notify(const char *value, unsigned *out)
     *out = bits;
     return 0;
 }
+/* A boolean key: true/1/yes or false/0/no. */
+static e2b_error *set_bool(int *slot, const char *key, const char *value)
+{
+    if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0)
+        *slot = 1;
+    else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 || strcmp(value, "no") == 0)
+        *slot = 0;
+    else
+        return e2b_error_new(E2B_ERR_INVALID, "%s must be true or false", key);
+    return NULL;
+}
+
 
 e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
                           e2b_config_source source)
@@ -321,15 +336,13 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         slot = &cfg->health_path;
         break;
     case K_PUBLIC_TRAFFIC:
-        if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0) {
-            cfg->public_traffic = 1;
-        } else if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0 ||
-                   strcmp(value, "no") == 0) {
-            cfg->public_traffic = 0;
-        } else {
-            return e2b_error_new(E2B_ERR_INVALID, "public_traffic must be true or false");
-        }
+    case K_UP_STASH: {
+        e2b_error *bad = id == K_UP_STASH ? set_bool(&cfg->up_stash, "up_stash", value)
+                                          : set_bool(&cfg->public_traffic, "public_traffic", value);
+        if (bad)
+            return bad;
         break;
+    }
     case K_SERVE_EARLY:
         if (strcmp(value, "auto") == 0) {
             cfg->serve_early = E2B_SERVE_EARLY_AUTO;

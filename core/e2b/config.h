@@ -67,6 +67,7 @@ typedef struct e2b_config {
     int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
     int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
     int serve_early;      /* serve_early: E2B_SERVE_EARLY_* (e2b_config_serve_early) */
+    int up_stash;         /* up_stash, default 0: up sends refs/stash and its objects too */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */

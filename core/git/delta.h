@@ -3,15 +3,18 @@
  * The box made from the snapshot has the project's directory as the snapshot kept it
  * (with whatever the agent and installs added, ignored files such as node_modules too).
  * Its script first resets that tree to base (git reset --hard base; git clean -fd: tracked
- * and untracked files as in base, ignored files kept), then extracts the archive made here
- * and applies the two control files in the project root:
+ * and untracked files as in base, ignored files kept) and removes .git/refs and
+ * .git/packed-refs (the refs come whole), then extracts the archives made here and applies
+ * the control file in the project root:
  *
- *   the files that differ between base's tree and the work tree (added, modified, type
- *   changes; ignored files never), .git's own small files as a full up sends them (HEAD,
- *   index, refs/, packed-refs, ..., config rewritten without credentials), not objects/;
- *   DELTA_PACK   a pack of the objects reachable from the local refs and HEAD but not from
- *                base, and the blobs of index entries base's tree lacks (git index-pack);
- *   DELTA_DELETED the paths base has and the work tree does not, NUL-separated.
+ *   out->gz      the files that differ between base's tree and the work tree (added,
+ *                modified, type changes; ignored files never), .git's own small files as a
+ *                full up sends them (HEAD, index, hooks, ..., config rewritten without
+ *                credentials), the refs (upload_pack.h), not objects/;
+ *   out->plain   a pack with its index of the objects reachable from the refs and HEAD
+ *                but not from base, and the blobs of index entries base's tree lacks
+ *                (upload_pack.h); NULL when there are none;
+ *   DELTA_DELETED the paths base has and the work tree does not, NUL-separated (in gz).
  *
  * Blocking (a diff walk with the index's stat cache, a pack build): run it off the UI
  * thread. It touches only g. */
@@ -24,7 +27,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define DELTA_PACK ".e2b-tui-delta.pack"
 #define DELTA_DELETED ".e2b-tui-deleted"
 
 typedef struct {
@@ -33,10 +35,10 @@ typedef struct {
     uint64_t objects;  /* objects in the pack */
 } delta_info;
 
-/* Fills out->gz (out->plain stays NULL) with the delta from base_hex (40 hex). Errors:
+/* Fills out with the delta from base_hex (40 hex); flags: UPLOAD_STASH (upload.h). Errors:
  * E2B_SUB_MISSING_BASE when base is not a commit of this repository (the caller then sends
  * everything), E2B_SUB_CANCELLED, E2B_SUB_NOMEM, E2B_SUB_FAILED (libgit2). */
-int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, const atomic_int *cancel,
-                  upload_set *out, delta_info *info, e2b_error **err);
+int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
+                  const atomic_int *cancel, upload_set *out, delta_info *info, e2b_error **err);
 
 #endif

@@ -18,6 +18,7 @@ typedef struct {
     char *rel;    /* relative path inside the project */
     int synthetic; /* added by the caller (an empty directory, or data): nothing on disk */
     char *data;   /* a file given by the caller (tarball_add_data): its bytes, wiped on free */
+    int src_fd;   /* a file given by the caller as an open file (tarball_add_fd), or -1 */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
@@ -122,6 +123,7 @@ static int add_entry(tarball *t, char *rel, const struct stat *st)
     e->mtime = st->st_mtime;
     e->synthetic = 0;
     e->data = NULL;
+    e->src_fd = -1;
     t->prog.files_total++;
     t->prog.bytes_total += (uint64_t)e->size;
     return 0;
@@ -312,6 +314,20 @@ static int start_entry(tarball *t)
         t->prog.files_done++;
         t->prog.bytes_total -= (uint64_t)e->size;
         return 0;
+    }
+    if (e->src_fd >= 0) {
+        /* The caller's file: its size was taken when it was added and it is nobody
+         * else's (an unlinked temporary file), so it is copied like a listed one. */
+        free(full);
+        if (lseek(e->src_fd, 0, SEEK_SET) != 0)
+            return FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", e->rel, strerror(errno));
+        if (!(ae = new_header(t, e, AE_IFREG, 0644, e->size)))
+            return local_error_code(t->err);
+        t->fd = e->src_fd;
+        e->src_fd = -1;
+        t->remaining = e->size;
+        t->cur = e->rel;
+        return write_header(t, ae, e->rel);
     }
     if (e->data) {
         if ((ae = new_header(t, e, AE_IFREG, 0644, e->size))) {
@@ -513,6 +529,37 @@ int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
     return 0;
 }
 
+int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err)
+{
+    local_error_clear(err);
+    struct stat st;
+    int rc = 0;
+    if (t->next > 0 || t->prog.out_bytes > 0)
+        rc = local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
+    else if (!safe_relative(rel))
+        rc = local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+                             rel);
+    else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        rc = local_error_set(err, E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
+    char *copy = rc == 0 ? strdup(rel) : NULL;
+    if (rc == 0 && !copy)
+        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    if (rc == 0) {
+        st.st_mode = S_IFREG | 0644;
+        if ((rc = add_entry(t, copy, &st)) != 0 && err) {
+            e2b_error_free(*err);
+            *err = e2b_error_copy(t->err);
+        }
+    }
+    if (rc != 0) {
+        close(fd);
+        return rc;
+    }
+    t->ents[t->nents - 1].synthetic = 1;
+    t->ents[t->nents - 1].src_fd = fd;
+    return 0;
+}
+
 const e2b_error *tarball_error(const tarball *t) { return t->err; }
 
 void tarball_get_progress(const tarball *t, tarball_progress *p) { *p = t->prog; }
@@ -532,6 +579,8 @@ void tarball_free(tarball *t)
         freelocale(t->utf8);
     for (size_t i = 0; i < t->nents; i++) {
         free(t->ents[i].rel);
+        if (t->ents[i].src_fd >= 0)
+            close(t->ents[i].src_fd);
         if (t->ents[i].data) {
             explicit_bzero(t->ents[i].data, (size_t)t->ents[i].size);
             free(t->ents[i].data);

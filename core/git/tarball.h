@@ -61,6 +61,13 @@ int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err);
 int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
                      e2b_error **err);
 
+/* Adds a regular file rel (mode 0644) whose content is the open file fd (read from its
+ * start when its turn comes; its size now is the size archived), for data made for the
+ * upload, such as a pack in an unlinked temporary file. Takes ownership of fd (closed by
+ * the stream or tarball_free; also when this fails). Only before the first tarball_read.
+ * Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO (fd is not a regular file), E2B_SUB_NOMEM. */
+int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err);
+
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in tarball_error()).
  * After -1 or 0, further calls return the same. */

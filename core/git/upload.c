@@ -1,7 +1,10 @@
 #include "core/git/upload.h"
 
 #include "core/git/upload_gitconfig.h"
+#include "core/git/upload_pack.h"
 #include "core/git/upload_split.h"
+
+#include <git2.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,19 +54,31 @@ static int stop(const atomic_int *cancel, int rc, e2b_error **err)
     return rc;
 }
 
+static int has_git_dir(const gitwork_filelist *files)
+{
+    for (size_t i = 0; i < files->count; i++)
+        if (strcmp(files->paths[i], ".git") == 0)
+            return 1;
+    return 0;
+}
+
 int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
                    upload_set *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
     local_error_clear(err);
     const char *root = gitwork_workdir(g);
+    git_repository *repo = gitwork_repo(g);
     gitwork_filelist files = {0};
     upload_list gz = {0}, plain = {0};
     int rc = stop(cancel, gitwork_list_files(g, &files, err), err);
+    /* The history as a pack of what is reachable (upload_pack.h); libgit2 cannot walk the
+     * history of a shallow clone, whose objects go as files (reachable ones, as fetched). */
+    int pack = rc == 0 && has_git_dir(&files) && git_repository_is_shallow(repo) != 1;
     if (rc == 0)
         rc = stop(cancel,
-                  upload_split(root, (const char *const *)files.paths, files.count, &gz, &plain,
-                               err),
+                  upload_split(root, (const char *const *)files.paths, files.count,
+                               pack ? 0 : UPLOAD_SPLIT_HISTORY_FILES, &gz, &plain, err),
                   err);
     if (rc == 0 && (flags & UPLOAD_ONE_ARCHIVE) && append(&gz, &plain) < 0)
         rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
@@ -78,9 +93,14 @@ int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int 
         rc = upload_add_gitconfig(out->gz, root, "config.worktree", err);
     for (size_t i = 0; rc == 0 && i < files.nsubmodules; i++)
         rc = tarball_add_empty_dir(out->gz, files.submodules[i], err);
-    if (rc == 0 && plain.count)
+    if (rc == 0 && (plain.count || (pack && !(flags & UPLOAD_ONE_ARCHIVE))))
         rc = tarball_new(&out->plain, root, (const char *const *)plain.paths, plain.count,
                          TARBALL_PLAIN, err);
+    if (rc == 0 && pack) {
+        upload_pack_info info;
+        rc = upload_pack_add(repo, NULL, NULL, (flags & UPLOAD_STASH) ? UPLOAD_PACK_STASH : 0,
+                             cancel, out->gz, out->plain ? out->plain : out->gz, &info, err);
+    }
     gitwork_filelist_free(&files);
     upload_list_free(&gz);
     upload_list_free(&plain);

@@ -2,9 +2,12 @@
  *
  * Lists the project's files (gitwork_list_files), divides them between a tar.gz and a
  * plain tar (upload_split: what of .git may leave the machine is decided there), and adds
- * the rewritten .git/config and .git/config.worktree (upload_gitconfig: no credentials)
- * and an empty directory for each submodule. This is the blocking part of `up` (a status
- * walk, an lstat per file, a sample of large files): the caller runs it off the UI thread.
+ * the rewritten .git/config and .git/config.worktree (upload_gitconfig: no credentials),
+ * an empty directory for each submodule, the refs (to the tar.gz) and one pack of the
+ * reachable history (to the plain tar; upload_pack.h). A shallow clone, whose history
+ * libgit2 cannot walk, sends objects/, refs/ and packed-refs as files instead (still not
+ * the reflogs). This is the blocking part of `up` (a status walk, an lstat per file, a
+ * sample of large files, the pack): the caller runs it off the UI thread.
  * It touches only g, so g must not be used elsewhere meanwhile. */
 #ifndef E2B_UPLOAD_H
 #define E2B_UPLOAD_H
@@ -22,12 +25,15 @@ typedef struct {
 enum {
     /* Everything in gz (one archive, e.g. for a test that reads it with tar -xz). */
     UPLOAD_ONE_ARCHIVE = 1u << 0,
+    /* refs/stash and the stash's objects too (config up_stash; upload_pack.h) */
+    UPLOAD_STASH = 1u << 1,
 };
 
 /* Prepares the archives of g's project at gzip_level (see tarball_new). On success *out
  * owns both archives (upload_set_free). cancel (may be NULL) is looked at between the
- * phases: once it is non-zero the work stops with E2B_SUB_CANCELLED. Errors: those of
- * gitwork_list_files, upload_split, upload_gitconfig and tarball_new. */
+ * phases and while the pack is made: once it is non-zero the work stops with
+ * E2B_SUB_CANCELLED. Errors: those of gitwork_list_files, upload_split, upload_gitconfig,
+ * tarball_new and upload_pack_add. */
 int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
                    upload_set *out, e2b_error **err);
 void upload_set_free(upload_set *s);

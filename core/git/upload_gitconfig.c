@@ -1,5 +1,7 @@
 #include "core/git/upload_gitconfig.h"
 
+#include "core/util/buf.h"
+
 #include <git2.h>
 
 #include <ctype.h>
@@ -162,55 +164,27 @@ static int keep(const cfg_name *c, const char *value)
 
 /* ---- writing git config text ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n)
+/* s quoted for git config: a value (with \n, \t, \b escapes) or, header set, a
+ * subsection name (where git knows only \\ and \": any other escaped byte is itself). */
+static void put_quoted(e2b_buf *b, const char *s, size_t n, int header)
 {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *nb = malloc(cap);
-        if (!nb) {
-            b->oom = 1;
-            return;
-        }
-        if (b->buf) {
-            memcpy(nb, b->buf, b->len);
-            explicit_bzero(b->buf, b->cap); /* the old copy may hold values */
-            free(b->buf);
-        }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, s, n);
-    b->len += n;
-    b->buf[b->len] = '\0';
-}
-
-static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
-
-/* s quoted for git config (values and subsection names). */
-static void put_quoted(sbuf *b, const char *s, size_t n)
-{
-    put(b, "\"", 1);
+    e2b_buf_add(b, "\"", 1);
     for (size_t i = 0; i < n; i++) {
+        const char *esc = NULL;
         switch (s[i]) {
-        case '\\': put(b, "\\\\", 2); break;
-        case '"': put(b, "\\\"", 2); break;
-        case '\n': put(b, "\\n", 2); break;
-        case '\t': put(b, "\\t", 2); break;
-        case '\b': put(b, "\\b", 2); break;
-        default: put(b, s + i, 1); break;
+        case '\\': esc = "\\\\"; break;
+        case '"': esc = "\\\""; break;
+        case '\n': esc = header ? NULL : "\\n"; break;
+        case '\t': esc = header ? NULL : "\\t"; break;
+        case '\b': esc = header ? NULL : "\\b"; break;
+        default: break;
         }
+        if (esc)
+            e2b_buf_adds(b, esc);
+        else
+            e2b_buf_add(b, s + i, 1);
     }
-    put(b, "\"", 1);
+    e2b_buf_add(b, "\"", 1);
 }
 
 static int name_ok(const char *s, size_t n)
@@ -236,12 +210,12 @@ int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
         git_config_free(cfg);
         return E2B_SUB_FILE_IO;
     }
-    sbuf b = {0};
-    puts_(&b, "# written by e2b-tui: the project's settings without credentials\n");
+    e2b_buf b = {.secret = 1};
+    e2b_buf_adds(&b, "# written by e2b-tui: the project's settings without credentials\n");
     char *cur = NULL; /* the section header written last */
     git_config_entry *e;
     int r;
-    while ((r = git_config_next(&e, it)) == 0 && !b.oom) {
+    while ((r = git_config_next(&e, it)) == 0 && !b.failed) {
         cfg_name c;
         /* only the file itself: nothing an include pulled in */
         if (e->include_depth > 0 || split_name(e->name, &c) < 0 ||
@@ -250,56 +224,74 @@ int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
             continue;
         if (!keep(&c, e->value))
             continue;
-        char *hdr = NULL;
-        sbuf h = {0};
-        put(&h, "[", 1);
-        put(&h, c.sec, c.seclen);
+        /* A subsection name is cleaned like a value ([remote "https://u:TOKEN@h/x"] becomes
+         * [remote "https://h/x"]): branch.<n>.remote values naming it are cleaned the same
+         * way, so the rewrite still refers to the same section. */
+        char *sub = NULL;
         if (c.sub) {
-            put(&h, " ", 1);
-            put_quoted(&h, c.sub, c.sublen);
+            char *raw = strndup(c.sub, c.sublen);
+            sub = raw ? upload_gitconfig_clean_url(raw) : NULL;
+            if (raw) {
+                explicit_bzero(raw, c.sublen);
+                free(raw);
+            }
+            if (!sub) {
+                b.failed = 1;
+                break;
+            }
         }
-        put(&h, "]\n", 2);
-        hdr = h.buf;
+        e2b_buf h = {.secret = 1};
+        e2b_buf_add(&h, "[", 1);
+        e2b_buf_add(&h, c.sec, c.seclen);
+        if (sub) {
+            e2b_buf_add(&h, " ", 1);
+            put_quoted(&h, sub, strlen(sub), 1);
+            explicit_bzero(sub, strlen(sub));
+            free(sub);
+        }
+        e2b_buf_add(&h, "]\n", 2);
+        char *hdr = e2b_buf_take(&h);
         if (!hdr) {
-            b.oom = 1;
+            b.failed = 1;
             break;
         }
         if (!cur || strcmp(cur, hdr) != 0) {
-            puts_(&b, hdr);
+            e2b_buf_adds(&b, hdr);
             free(cur);
             cur = hdr;
         } else {
             free(hdr);
         }
-        put(&b, "\t", 1);
-        puts_(&b, c.var);
+        e2b_buf_add(&b, "\t", 1);
+        e2b_buf_adds(&b, c.var);
         if (e->value) {
             /* every kept value loses the user info of URLs in it */
             char *v = upload_gitconfig_clean_url(e->value);
             if (!v) {
-                b.oom = 1;
+                b.failed = 1;
                 break;
             }
-            put(&b, " = ", 3);
-            put_quoted(&b, v, strlen(v));
+            e2b_buf_add(&b, " = ", 3);
+            put_quoted(&b, v, strlen(v), 0);
             explicit_bzero(v, strlen(v));
             free(v);
         }
-        put(&b, "\n", 1);
+        e2b_buf_add(&b, "\n", 1);
     }
+    if (cur)
+        explicit_bzero(cur, strlen(cur));
     free(cur);
     git_config_iterator_free(it);
     git_config_free(cfg);
-    if (b.oom || (r < 0 && r != GIT_ITEROVER)) {
-        if (b.buf)
-            explicit_bzero(b.buf, b.cap);
-        free(b.buf);
-        if (b.oom)
+    if (b.failed || (r < 0 && r != GIT_ITEROVER)) {
+        int oom = b.failed;
+        e2b_buf_clear(&b);
+        if (oom)
             return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         return local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config");
     }
     git_error_clear();
-    *out = b.buf;
     *len = b.len;
-    return 0;
+    *out = e2b_buf_take(&b);
+    return *out ? 0 : local_error_set(err, E2B_SUB_NOMEM, "out of memory");
 }

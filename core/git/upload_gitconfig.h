@@ -30,7 +30,9 @@
  * and credentials for other hosts), http.*, credential.*, url.*.insteadOf, sendemail.*,
  * gpg.*, lfs.*, filter.*, alias.*, and every subsection of the preference sections (merge
  * and diff drivers, textconv commands). Any kept value that holds "scheme://user@" loses
- * the user info as well. */
+ * the user info as well, and so does a kept subsection name ([remote "https://u:T@h/x"]
+ * is written as [remote "https://h/x"]: rewritten rather than dropped, since the
+ * branch.<n>.remote values that name it are cleaned the same way and still match). */
 #ifndef E2B_UPLOAD_GITCONFIG_H
 #define E2B_UPLOAD_GITCONFIG_H
 

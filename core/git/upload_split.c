@@ -79,12 +79,14 @@ static int cmp_str(const void *a, const void *b)
 int upload_git_entry(const char *name)
 {
     static const char *const send[] = {
-        "HEAD", "index", "objects", "refs", "packed-refs", "shallow", "info", "hooks", "logs",
-        "description", "COMMIT_EDITMSG", "ORIG_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE",
-        "MERGE_RR", "MERGE_AUTOSTASH", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD",
-        "rebase-merge", "rebase-apply", "sequencer", "rr-cache", "reftable", NULL};
+        "HEAD", "index", "shallow", "info", "hooks", "description", "COMMIT_EDITMSG",
+        "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "MERGE_RR", "MERGE_AUTOSTASH", "AUTO_MERGE",
+        "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "sequencer",
+        "rr-cache", NULL};
     if (!strcmp(name, "config") || !strcmp(name, "config.worktree"))
         return UPLOAD_GIT_REWRITE;
+    if (!strcmp(name, "objects") || !strcmp(name, "refs") || !strcmp(name, "packed-refs"))
+        return UPLOAD_GIT_HISTORY;
     if (!strncmp(name, "BISECT_", 7))
         return UPLOAD_GIT_SEND;
     for (const char *const *s = send; *s; s++)
@@ -93,34 +95,72 @@ int upload_git_entry(const char *name)
     return UPLOAD_GIT_KEEP;
 }
 
-/* .git's children that a box may have: objects to plain, the rest to gz, in name order. */
-static int split_git(const char *root, const char *git, upload_list *gz, upload_list *plain,
-                     e2b_error **err)
+static int read_names(const char *dir, upload_list *names)
 {
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/%s", root, git);
     DIR *d = opendir(dir);
     if (!d)
-        return local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
-    upload_list names = {0};
+        return -1;
     struct dirent *de;
     int rc = 0;
     while (rc == 0 && (de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && push(&names, de->d_name, NULL))
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && push(names, de->d_name, NULL))
+            rc = -2;
     closedir(d);
-    if (names.count > 1)
-        qsort(names.paths, names.count, sizeof *names.paths, cmp_str);
-    for (size_t i = 0; rc == 0 && i < names.count; i++)
-        if (upload_git_entry(names.paths[i]) == UPLOAD_GIT_SEND &&
-            push(strcmp(names.paths[i], "objects") ? gz : plain, git, names.paths[i]))
+    if (rc == 0 && names->count > 1)
+        qsort(names->paths, names->count, sizeof *names->paths, cmp_str);
+    return rc;
+}
+
+/* .git/hooks without git's *.sample files (its templates, not the project's hooks). */
+static int split_hooks(const char *gitdir, const char *git, upload_list *gz, e2b_error **err)
+{
+    char dir[4300], hooks[4200];
+    snprintf(dir, sizeof dir, "%s/hooks", gitdir);
+    snprintf(hooks, sizeof hooks, "%.4100s/hooks", git);
+    upload_list names = {0};
+    int r = read_names(dir, &names), rc = 0;
+    if (r == -2)
+        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < names.count; i++) {
+        size_t n = strlen(names.paths[i]);
+        if ((n < 7 || strcmp(names.paths[i] + n - 7, ".sample") != 0) &&
+            push(gz, hooks, names.paths[i]))
             rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    }
     upload_list_free(&names);
     return rc;
 }
 
-int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
-                 upload_list *plain, e2b_error **err)
+/* .git's children that a box may have, in name order: objects to plain, the rest to gz. */
+static int split_git(const char *root, const char *git, unsigned flags, upload_list *gz,
+                     upload_list *plain, e2b_error **err)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", root, git);
+    upload_list names = {0};
+    int r = read_names(dir, &names), rc = 0;
+    if (r == -1)
+        rc = local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
+    else if (r == -2)
+        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < names.count; i++) {
+        const char *name = names.paths[i];
+        int what = upload_git_entry(name);
+        if (what == UPLOAD_GIT_HISTORY && !(flags & UPLOAD_SPLIT_HISTORY_FILES))
+            continue;
+        if (what == UPLOAD_GIT_SEND && !strcmp(name, "hooks")) {
+            rc = split_hooks(dir, git, gz, err);
+        } else if ((what == UPLOAD_GIT_SEND || what == UPLOAD_GIT_HISTORY) &&
+                   push(strcmp(name, "objects") ? gz : plain, git, name)) {
+            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        }
+    }
+    upload_list_free(&names);
+    return rc;
+}
+
+int upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
+                 upload_list *gz, upload_list *plain, e2b_error **err)
 {
     memset(gz, 0, sizeof *gz);
     memset(plain, 0, sizeof *plain);
@@ -132,7 +172,7 @@ int upload_split(const char *root, const char *const *paths, size_t count, uploa
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < count; i++) {
         if (strcmp(paths[i], ".git") == 0) {
-            rc = split_git(root, paths[i], gz, plain, err);
+            rc = split_git(root, paths[i], flags, gz, plain, err);
             continue;
         }
         snprintf(full, rl + 4098 + 2, "%s/%.4096s", root, paths[i]);

@@ -6,9 +6,11 @@
  * tar.gz (gzip level 1). The box extracts both.
  *
  * A ".git" directory in the list is replaced by those of its children that a box may have
- * (upload_git_entry): ".git/objects" goes to the plain list, the others to the gzip'd one;
- * config and config.worktree are in neither (the upload sends rewritten copies, see
- * upload_gitconfig.h). A regular file of at least
+ * (upload_git_entry), hooks/ by its hooks without git's *.sample files; config and
+ * config.worktree are in neither (the upload sends rewritten copies, see
+ * upload_gitconfig.h), nor objects/, refs/ and packed-refs (the upload sends a pack of
+ * what is reachable and the refs, see upload_pack.h) unless UPLOAD_SPLIT_HISTORY_FILES:
+ * then objects/ goes to the plain list. A regular file of at least
  * UPLOAD_SPLIT_MIN_SIZE bytes whose first 4 KiB look random (almost every byte value, none
  * much more frequent than the others) goes to the plain list. Paths are copied: both lists are owned by the caller
  * (upload_list_free, also after an error). */
@@ -26,20 +28,27 @@ typedef struct {
     size_t count, cap;
 } upload_list;
 
+enum {
+    /* objects/, refs/ and packed-refs as files (a shallow repository: see upload.h) */
+    UPLOAD_SPLIT_HISTORY_FILES = 1u << 0,
+};
+
 /* root: the work tree; paths: relative paths as gitwork_list_files gives them.
  * Errors: E2B_SUB_NOMEM, E2B_SUB_FILE_IO (.git cannot be read). */
-int upload_split(const char *root, const char *const *paths, size_t count, upload_list *gz,
-                 upload_list *plain, e2b_error **err);
+int upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
+                 upload_list *gz, upload_list *plain, e2b_error **err);
 
 /* What of .git leaves the machine, by the name of a child of .git. Sent: HEAD, index,
- * objects/, refs/, packed-refs, shallow, info/, hooks/, logs/, description,
- * COMMIT_EDITMSG, the state of an operation in progress (ORIG_HEAD, MERGE_*, AUTO_MERGE,
- * CHERRY_PICK_HEAD, REVERT_HEAD, BISECT_*, rebase-merge/, rebase-apply/, sequencer/,
- * rr-cache/) and reftable/. Rewritten: config, config.worktree. Everything else stays
- * home: FETCH_HEAD (remote URLs), modules/ (submodules' own repositories and configs),
- * worktrees/, lfs/, credential or cookie files a helper was told to keep there, locks,
- * logs of other tools. Returns UPLOAD_GIT_SEND, UPLOAD_GIT_REWRITE or UPLOAD_GIT_KEEP. */
-enum { UPLOAD_GIT_KEEP = 0, UPLOAD_GIT_SEND = 1, UPLOAD_GIT_REWRITE = 2 };
+ * shallow, info/, hooks/, description, COMMIT_EDITMSG, the state of an operation in
+ * progress (MERGE_*, AUTO_MERGE, CHERRY_PICK_HEAD, REVERT_HEAD, BISECT_*, rebase-merge/,
+ * rebase-apply/, sequencer/, rr-cache/). History, sent as a pack and the refs it reaches:
+ * objects/, refs/, packed-refs. Rewritten: config, config.worktree. Everything else
+ * stays home: logs/ (reflogs record the command lines of pulls, URLs with tokens
+ * included), ORIG_HEAD (what a reset or an amend left behind), FETCH_HEAD (remote URLs),
+ * modules/ (submodules' own repositories and configs), worktrees/, lfs/, reftable/,
+ * credential or cookie files a helper was told to keep there, locks, logs of other tools.
+ * Returns UPLOAD_GIT_SEND, UPLOAD_GIT_HISTORY, UPLOAD_GIT_REWRITE or UPLOAD_GIT_KEEP. */
+enum { UPLOAD_GIT_KEEP = 0, UPLOAD_GIT_SEND = 1, UPLOAD_GIT_REWRITE = 2, UPLOAD_GIT_HISTORY = 3 };
 int upload_git_entry(const char *name);
 
 /* Whether the first 4 KiB of the file look random; 0 for small, unreadable or non-regular

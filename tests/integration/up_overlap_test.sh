@@ -7,7 +7,7 @@
 #   - the create refused, or the name taken, while the listing runs: the listing is
 #     stopped, the message and exit code are the create's (the name check's), nothing is
 #     left;
-#   - the listing fails (a .git/refs nested too deeply to archive) while the create is in
+#   - the listing fails (a .git/info nested too deeply to archive) while the create is in
 #     flight, and after the sandbox exists: the sandbox is killed, no record, no password,
 #     the journal of creates in doubt is empty.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -23,10 +23,11 @@ passwords=$XDG_STATE_HOME/e2b-tui/passwords
 BIG=$T_TMP/work/big
 box_big_repo "$BIG" || t_abort "the big repository could not be made"
 
-# deep_refs DIR: a directory under .git/refs nested deeper than an archive takes (257
-# levels): the repository opens and its status walk works, the archive of .git fails.
-deep_refs() {
-    local p=$1/.git/refs/deep i
+# deep_info DIR: a directory under .git/info (archived as it is; refs/ is not, the up
+# writes the refs itself) nested deeper than an archive takes (257 levels): the
+# repository opens and its status walk works, the archive of .git fails.
+deep_info() {
+    local p=$1/.git/info/deep i
     for ((i = 0; i < 260; i++)); do p=$p/d; done
     mkdir -p "$p"
 }
@@ -119,7 +120,7 @@ no_leftovers "name taken"
 # ---- the listing fails while the create is in flight ----
 SMALL=$T_TMP/work/small
 cp -a "$BOX_REPO" "$SMALL"
-deep_refs "$SMALL"
+deep_info "$SMALL"
 rm -f "$LOG"
 fl_mark
 fault_set '{"kind":"delay","path":"/v2/sandboxes","method":"POST","count":1,"delayMs":1000}'
@@ -136,7 +137,7 @@ fl_stderr_clean "listing fails during the create: stderr" "$BOX_ERR"
 fault_clear
 
 # ---- the listing fails after the sandbox exists ----
-deep_refs "$BIG"
+deep_info "$BIG"
 rm -f "$LOG"
 fl_mark
 BOX_REPO=$BIG box_tui --up late

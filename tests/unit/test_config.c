@@ -387,6 +387,20 @@ static char *info_of(const e2b_config *c)
     return text;
 }
 
+static void test_up_stash(void)
+{
+    e2b_config c;
+    e2b_config_init(&c);
+    CHECK_INT_EQ(c.up_stash, 0); /* the stash stays home by default */
+    CHECK(e2b_config_set(&c, "up_stash", "true", E2B_SRC_FILE) == NULL);
+    CHECK_INT_EQ(c.up_stash, 1);
+    e2b_error *e = e2b_config_set(&c, "up_stash", "maybe", E2B_SRC_FILE);
+    CHECK(e && e->kind == E2B_ERR_INVALID && strstr(e2b_error_message(e), "up_stash"));
+    e2b_error_free(e);
+    CHECK_INT_EQ(c.up_stash, 1);
+    e2b_config_clear(&c);
+}
+
 static void test_public_traffic(void)
 {
     e2b_config c;
@@ -471,5 +485,6 @@ int main(void)
     RUN(test_info_output);
     RUN(test_reliability_keys);
     RUN(test_public_traffic);
+    RUN(test_up_stash);
     return harness_finish();
 }

@@ -42,13 +42,16 @@ static void test_git_entries(void)
 {
     CHECK_INT_EQ(upload_git_entry("config"), UPLOAD_GIT_REWRITE);
     CHECK_INT_EQ(upload_git_entry("config.worktree"), UPLOAD_GIT_REWRITE);
-    const char *sent[] = {"HEAD", "index", "objects", "refs", "packed-refs", "shallow", "hooks",
-                          "info", "logs", "MERGE_HEAD", "rebase-merge", "BISECT_LOG"};
+    const char *sent[] = {"HEAD", "index", "shallow", "hooks", "info", "MERGE_HEAD",
+                          "rebase-merge", "BISECT_LOG"};
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++)
         CHECK_MSG(upload_git_entry(sent[i]) == UPLOAD_GIT_SEND, "%s not sent", sent[i]);
+    const char *history[] = {"objects", "refs", "packed-refs"};
+    for (size_t i = 0; i < sizeof history / sizeof *history; i++)
+        CHECK_MSG(upload_git_entry(history[i]) == UPLOAD_GIT_HISTORY, "%s not history", history[i]);
     const char *kept[] = {"credentials", "FETCH_HEAD", "modules", "worktrees", "lfs",
                           "e2b-tui-import.lock", "git-credentials", "cookies.txt", "configx",
-                          "HEAD.lock", ""};
+                          "HEAD.lock", "logs", "ORIG_HEAD", "reftable", ""};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         CHECK_MSG(upload_git_entry(kept[i]) == UPLOAD_GIT_KEEP, "%s sent", kept[i]);
 }
@@ -88,6 +91,9 @@ static void test_rewrite_read_back_by_git(void)
               "git config alias.x '!SECRET11' && git config lfs.url https://SECRET12@h && "
               "git config 'remote.we\"ird\\\\.name.url' https://SECRET13@h/w && "
               "printf '[user]\\n\\temail = SECRET14\\n' > ../inc && git config include.path ../inc && "
+              "git config 'remote.https://ci:SECRET15@h/s.git.url' https://h/s.git && "
+              "git config branch.side.remote 'https://ci:SECRET15@h/s.git' && "
+              "git config 'submodule.https://SECRET16@h/m?sig=SECRET17.url' ../m && "
               "printf '[core]\\n\\tbare\\n' >> .git/config") == 0);
     char *text = rewrite("r");
     CHECK(text != NULL);
@@ -106,6 +112,10 @@ static void test_rewrite_read_back_by_git(void)
     char *desc = gitfix_out("git config -f rewritten branch.main.description");
     char *weird = gitfix_out("git config -f rewritten 'remote.we\"ird\\\\.name.url'");
     char *name = gitfix_out("git config -f rewritten user.name");
+    /* section names lose their user info like values do, and still match each other */
+    char *named = gitfix_out("git config -f rewritten remote.https://h/s.git.url");
+    char *side = gitfix_out("git config -f rewritten branch.side.remote");
+    char *sub = gitfix_out("git config -f rewritten submodule.https://h/m.url");
     char *tool = gitfix_out("git config -f rewritten merge.tool");
     char *ic = gitfix_out("git config -f rewritten core.ignorecase");
     char *bare = gitfix_out("git config -f rewritten --type=bool core.bare");
@@ -116,12 +126,15 @@ static void test_rewrite_read_back_by_git(void)
     CHECK_STR_EQ(desc, "say \"hi\" \\\\ to https://h/x");
     CHECK_STR_EQ(weird, "https://h/w");
     CHECK_STR_EQ(name, "Zoë");
+    CHECK_STR_EQ(named, "https://h/s.git");
+    CHECK_STR_EQ(side, "https://h/s.git");
+    CHECK_STR_EQ(sub, "../m");
     CHECK_STR_EQ(tool, "vimdiff");
     CHECK_STR_EQ(ic, "true");
     CHECK_STR_EQ(bare, "true");
-    CHECK_STR_EQ(sections, "branch core merge remote user ");
+    CHECK_STR_EQ(sections, "branch core merge remote submodule user ");
     free(url); free(merge); free(desc); free(weird); free(name); free(tool); free(ic);
-    free(bare); free(sections);
+    free(bare); free(sections); free(named); free(side); free(sub);
 }
 
 static void test_unreadable_config(void)

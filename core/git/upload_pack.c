@@ -1,0 +1,437 @@
+/* The history of an up as one pack of what is reachable (upload_pack.h). */
+#include "core/git/upload_pack.h"
+
+#include "core/git/gitwork.h"
+#include "core/git/local_error.h"
+#include "core/util/buf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    git_repository *repo;
+    git_packbuilder *pb;
+    git_revwalk *walk;
+    size_t pushed;       /* commits pushed on the walk */
+    e2b_buf refs;        /* packed-refs text */
+    e2b_buf symrefs;     /* "name\0target\0" pairs, written as loose files */
+    uint64_t nrefs;
+    const atomic_int *cancel;
+} pack_ctx;
+
+static int cancelled(const atomic_int *cancel)
+{
+    return cancel && atomic_load(cancel);
+}
+
+/* What a ref or pseudo-ref names goes in: a commit on the walk (its history), a tag with
+ * what it points at, a tree or blob as it is. *peeled: the object under the tags. */
+static int take_object(pack_ctx *c, const git_oid *id, git_oid *peeled)
+{
+    git_object *obj = NULL;
+    int rc = git_object_lookup(&obj, c->repo, id, GIT_OBJECT_ANY);
+    if (rc != 0)
+        return rc;
+    for (int depth = 0; rc == 0 && git_object_type(obj) == GIT_OBJECT_TAG && depth < 64; depth++) {
+        git_object *target = NULL;
+        rc = git_packbuilder_insert(c->pb, git_object_id(obj), NULL);
+        if (rc == 0)
+            rc = git_tag_target(&target, (git_tag *)obj);
+        git_object_free(obj);
+        obj = target;
+    }
+    if (rc == 0 && obj && git_object_type(obj) == GIT_OBJECT_TAG)
+        rc = GIT_EINVALID; /* a chain of tags 64 deep */
+    if (rc == 0) {
+        if (peeled)
+            git_oid_cpy(peeled, git_object_id(obj));
+        if (git_object_type(obj) == GIT_OBJECT_COMMIT) {
+            rc = git_revwalk_push(c->walk, git_object_id(obj));
+            c->pushed += rc == 0;
+        } else {
+            rc = git_packbuilder_insert_recur(c->pb, git_object_id(obj), NULL);
+        }
+    }
+    git_object_free(obj);
+    return rc;
+}
+
+static int take_ref(pack_ctx *c, git_reference *ref, unsigned flags)
+{
+    const char *name = git_reference_name(ref);
+    if (strncmp(name, "refs/", 5) != 0 || (!(flags & UPLOAD_PACK_STASH) && !strcmp(name, "refs/stash")))
+        return 0;
+    if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
+        e2b_buf_add(&c->symrefs, name, strlen(name) + 1);
+        e2b_buf_add(&c->symrefs, git_reference_symbolic_target(ref),
+                    strlen(git_reference_symbolic_target(ref)) + 1);
+        c->nrefs++;
+        return c->symrefs.failed ? GIT_ERROR : 0;
+    }
+    const git_oid *id = git_reference_target(ref);
+    git_oid peeled;
+    char hex[GIT_OID_HEXSZ + 1], phex[GIT_OID_HEXSZ + 1];
+    if (!id || take_object(c, id, &peeled) != 0) {
+        git_error_clear(); /* a broken ref (its object is missing) is left out */
+        return 0;
+    }
+    git_oid_tostr(hex, sizeof hex, id);
+    e2b_buf_addf(&c->refs, "%s %s\n", hex, name);
+    if (!git_oid_equal(id, &peeled)) {
+        git_oid_tostr(phex, sizeof phex, &peeled);
+        e2b_buf_addf(&c->refs, "^%s\n", phex);
+    }
+    c->nrefs++;
+    return c->refs.failed ? GIT_ERROR : 0;
+}
+
+static int take_mergehead(const git_oid *id, void *payload)
+{
+    return take_object(payload, id, NULL);
+}
+
+/* HEAD, every ref under refs/, and the pseudo-refs of an operation in progress. */
+static int take_refs(pack_ctx *c, unsigned flags)
+{
+    git_reference_iterator *it = NULL;
+    git_reference *ref;
+    int rc = git_reference_iterator_new(&it, c->repo);
+    while (rc == 0 && (rc = git_reference_next(&ref, it)) == 0) {
+        rc = take_ref(c, ref, flags);
+        git_reference_free(ref);
+    }
+    git_reference_iterator_free(it);
+    if (rc != GIT_ITEROVER)
+        return rc;
+    static const char *const pseudo[] = {"HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE",
+                                         NULL};
+    for (const char *const *p = pseudo; *p; p++) {
+        git_oid id;
+        /* unborn, absent or broken: nothing to send for it */
+        if (git_reference_name_to_id(&id, c->repo, *p) != 0 || take_object(c, &id, NULL) != 0)
+            git_error_clear();
+    }
+    rc = git_repository_mergehead_foreach(c->repo, take_mergehead, c);
+    if (rc == GIT_ENOTFOUND || rc == GIT_ERROR) { /* none, or a MERGE_HEAD git cannot read */
+        git_error_clear();
+        rc = 0;
+    }
+    return rc;
+}
+
+typedef struct {
+    pack_ctx *c;
+    git_tree *hide_tree;
+    int rc;
+} tree_walk;
+
+/* Each subtree of the index's tree but those hide_tree has at the same path. */
+static int on_tree_entry(const char *dir, const git_tree_entry *e, void *payload)
+{
+    tree_walk *w = payload;
+    if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+        return 0;
+    if (w->hide_tree) {
+        char path[4200];
+        git_tree_entry *he = NULL;
+        snprintf(path, sizeof path, "%s%s", dir, git_tree_entry_name(e));
+        int same = git_tree_entry_bypath(&he, w->hide_tree, path) == 0 &&
+                   git_oid_equal(git_tree_entry_id(he), git_tree_entry_id(e));
+        git_tree_entry_free(he);
+        git_error_clear();
+        if (same)
+            return 1; /* the box has it and all under it */
+    }
+    if ((w->rc = git_packbuilder_insert(w->c->pb, git_tree_entry_id(e), NULL)) != 0)
+        return -1;
+    return 0;
+}
+
+/* The trees of the index as it is (written to the in-memory object store, never to the
+ * repository): the index's cache tree names them, and a box's git that lacks them finds
+ * the index broken (git fsck: "invalid sha1 pointer in cache-tree"). An index with
+ * conflicts has no tree: nothing to add. */
+static int take_index_trees(pack_ctx *c, git_index *index, git_tree *hide_tree)
+{
+    git_oid id;
+    git_tree *tree = NULL;
+    if (git_index_write_tree_to(&id, index, c->repo) != 0 || git_tree_lookup(&tree, c->repo, &id) != 0) {
+        git_error_clear();
+        return 0;
+    }
+    int rc = 0;
+    if (!hide_tree || !git_oid_equal(&id, git_tree_id(hide_tree))) {
+        tree_walk w = {c, hide_tree, 0};
+        rc = git_packbuilder_insert(c->pb, &id, NULL);
+        if (rc == 0 && git_tree_walk(tree, GIT_TREEWALK_PRE, on_tree_entry, &w) != 0)
+            rc = w.rc ? w.rc : GIT_ERROR;
+    }
+    git_tree_free(tree);
+    return rc;
+}
+
+/* The blobs of the index's entries that hide_tree lacks at their path, and its trees. */
+static int take_index(pack_ctx *c, git_tree *hide_tree)
+{
+    git_index *index = NULL;
+    git_odb *odb = NULL;
+    int rc = git_repository_index(&index, c->repo);
+    if (rc == 0)
+        rc = git_repository_odb(&odb, c->repo);
+    size_t n = rc == 0 ? git_index_entrycount(index) : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const git_index_entry *e = git_index_get_byindex(index, i);
+        if ((i & 255) == 255 && cancelled(c->cancel))
+            rc = GIT_EUSER;
+        /* gitlinks are the submodule's; an intent-to-add entry names no object */
+        if (rc != 0 || !e || (e->mode & 0170000) == 0160000 || !git_odb_exists(odb, &e->id))
+            continue;
+        if (hide_tree) {
+            git_tree_entry *te = NULL;
+            int same = git_tree_entry_bypath(&te, hide_tree, e->path) == 0 &&
+                       git_oid_equal(git_tree_entry_id(te), &e->id);
+            git_tree_entry_free(te);
+            git_error_clear();
+            if (same)
+                continue;
+        }
+        rc = git_packbuilder_insert(c->pb, &e->id, e->path);
+    }
+    if (rc == 0)
+        rc = take_index_trees(c, index, hide_tree);
+    git_odb_free(odb);
+    git_index_free(index);
+    return rc;
+}
+
+static int on_index_progress(const git_indexer_progress *stats, void *payload)
+{
+    (void)stats;
+    return cancelled(payload) ? -1 : 0;
+}
+
+/* Removes dir with whatever the indexer left in it (after an error, a temporary file). */
+static void remove_dir(const char *dir)
+{
+    char path[4096 + 260];
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Hands dir/pack-<name>.<ext> to t as the box's .git/objects/pack/pack-<name>.<ext>: the
+ * open file goes to the archive, its name is removed with the directory. */
+static int add_pack_file(tarball *t, const char *dir, const char *name, const char *ext,
+                         e2b_error **err)
+{
+    char path[4096 + 260], rel[260];
+    snprintf(path, sizeof path, "%s/pack-%.128s.%.8s", dir, name, ext);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
+                               strerror(errno));
+    snprintf(rel, sizeof rel, ".git/objects/pack/pack-%.128s.%.8s", name, ext);
+    return tarball_add_fd(t, rel, fd, err);
+}
+
+/* Writes the pack with its index into dir and hands both files to pack_to. */
+static int write_pack(pack_ctx *c, const char *dir, tarball *pack_to, e2b_error **err)
+{
+    int rc = 0;
+    if (git_packbuilder_write(c->pb, dir, 0600, on_index_progress, (void *)c->cancel) != 0)
+        rc = cancelled(c->cancel)
+                 ? local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
+                 : gitwork_git_error(err, E2B_SUB_FAILED, "writing the pack of the project's history");
+    char name[128];
+    snprintf(name, sizeof name, "%s", rc == 0 && git_packbuilder_name(c->pb) ? git_packbuilder_name(c->pb) : "");
+    if (rc == 0)
+        rc = add_pack_file(pack_to, dir, name, "pack", err);
+    if (rc == 0)
+        rc = add_pack_file(pack_to, dir, name, "idx", err);
+    return rc;
+}
+
+/* The bytes of the regular files in dir whose names end with suffix ("" for all). */
+static unsigned long long dir_bytes(const char *dir, const char *suffix)
+{
+    char path[4400];
+    unsigned long long sum = 0;
+    size_t sl = strlen(suffix);
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    struct stat st;
+    while (d && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (de->d_name[0] == '.' || n < sl || strcmp(de->d_name + n - sl, suffix) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            sum += (unsigned long long)st.st_size;
+    }
+    if (d)
+        closedir(d);
+    return sum;
+}
+
+/* Whether most of the repository's object bytes are loose (objects/xx/) rather than in
+ * packs: a project never packed, or one a pull or two added small packs to. */
+static int mostly_loose(git_repository *repo)
+{
+    char dir[4300];
+    unsigned long long loose = 0, packed;
+    for (int i = 0; i < 256; i++) {
+        snprintf(dir, sizeof dir, "%sobjects/%02x", git_repository_path(repo), i);
+        loose += dir_bytes(dir, "");
+    }
+    snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(repo));
+    packed = dir_bytes(dir, ".pack");
+    return loose >= packed;
+}
+
+/* The private handle's config: the repository's own, and, when most of its object bytes
+ * are loose, no delta search (pack.windowMemory = 1 leaves libgit2's window a single
+ * object). Loose objects never were deltas, so the pack weighs about what they do, and
+ * libgit2 1.5's delta search, which cannot be limited by object size, is most of the
+ * pack's CPU on a large project (3.7 times the rest on the bench project, for no smaller
+ * pack). A history mostly in packs keeps its deltas: without them it could weigh many
+ * times more. */
+static int set_config(git_repository *own, const char *dir)
+{
+    char local[4200], app[4096 + 32];
+    snprintf(local, sizeof local, "%sconfig", git_repository_path(own));
+    snprintf(app, sizeof app, "%s/pack.config", dir);
+    git_config *cfg = NULL;
+    int rc = git_config_new(&cfg);
+    if (rc == 0 && access(local, F_OK) == 0)
+        rc = git_config_add_file_ondisk(cfg, local, GIT_CONFIG_LEVEL_LOCAL, own, 0);
+    if (rc == 0 && mostly_loose(own)) {
+        FILE *f = fopen(app, "w");
+        rc = f && fputs("[pack]\n\twindowMemory = 1\n", f) >= 0 ? 0 : -1;
+        if (f && fclose(f) != 0)
+            rc = -1;
+        if (rc == 0)
+            rc = git_config_add_file_ondisk(cfg, app, GIT_CONFIG_LEVEL_APP, own, 0);
+    }
+    if (rc == 0)
+        rc = git_repository_set_config(own, cfg);
+    git_config_free(cfg);
+    return rc;
+}
+
+/* packed-refs, the symbolic refs as loose files, and the directories git looks for. */
+static int add_refs(pack_ctx *c, tarball *t, e2b_error **err)
+{
+    static const char *const dirs[] = {".git/refs", ".git/refs/heads", ".git/refs/tags",
+                                       ".git/objects", ".git/objects/pack", NULL};
+    int rc = 0;
+    for (const char *const *d = dirs; rc == 0 && *d; d++)
+        rc = tarball_add_empty_dir(t, *d, err);
+    if (rc == 0)
+        rc = tarball_add_data(t, ".git/packed-refs", c->refs.data, c->refs.len, err);
+    for (size_t at = 0; rc == 0 && at < c->symrefs.len;) {
+        const char *name = c->symrefs.data + at, *target = name + strlen(name) + 1;
+        at = (size_t)(target - c->symrefs.data) + strlen(target) + 1;
+        char rel[4200];
+        e2b_buf text = {0};
+        snprintf(rel, sizeof rel, ".git/%s", name);
+        e2b_buf_addf(&text, "ref: %s\n", target);
+        rc = text.failed ? local_error_set(err, E2B_SUB_NOMEM, "out of memory")
+                         : tarball_add_data(t, rel, text.data, text.len, err);
+        e2b_buf_clear(&text);
+    }
+    return rc;
+}
+
+int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
+                    unsigned flags, const atomic_int *cancel, tarball *refs_to,
+                    tarball *pack_to, upload_pack_info *info, e2b_error **err)
+{
+    local_error_clear(err);
+    memset(info, 0, sizeof *info);
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/e2b-tui-pack.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) /* mode 0700: the pack holds the project's history */
+        return local_error_set(err, E2B_SUB_FILE_IO, "cannot make a temporary directory for the "
+                                                     "pack: %s", strerror(errno));
+    /* A handle of its own, whose object store writes to memory first (the index's trees
+     * are computed there: nothing is written into the repository) and whose config says
+     * how to pack (set_config). */
+    git_repository *own = NULL;
+    git_odb *odb = NULL;
+    git_odb_backend *mem = NULL;
+    int rc = git_repository_open(&own, git_repository_path(repo));
+    if (rc == 0)
+        rc = set_config(own, dir);
+    if (rc == 0)
+        rc = git_repository_odb(&odb, own);
+    if (rc == 0)
+        rc = git_mempack_new(&mem);
+    if (rc == 0 && (rc = git_odb_add_backend(odb, mem, 1000)) != 0)
+        mem->free(mem);
+    git_odb_free(odb);
+    if (rc != 0) {
+        int code = gitwork_git_error(err, E2B_SUB_FAILED, "opening the repository for its pack");
+        git_repository_free(own);
+        remove_dir(dir);
+        return code;
+    }
+    pack_ctx c = {.repo = own, .cancel = cancel};
+    e2b_buf_adds(&c.refs, "# pack-refs with: peeled fully-peeled \n");
+    rc = git_packbuilder_new(&c.pb, own);
+    if (rc == 0) {
+        git_packbuilder_set_threads(c.pb, 0); /* a delta search on every core */
+        rc = git_revwalk_new(&c.walk, own);
+    }
+    if (rc == 0)
+        rc = take_refs(&c, flags);
+    if (rc == 0 && hide)
+        rc = git_revwalk_hide(c.walk, hide);
+    if (rc == 0 && cancelled(cancel))
+        rc = GIT_EUSER;
+    if (rc == 0 && c.pushed)
+        rc = git_packbuilder_insert_walk(c.pb, c.walk);
+    if (rc == 0 && cancelled(cancel))
+        rc = GIT_EUSER;
+    if (rc == 0)
+        rc = take_index(&c, hide_tree);
+    int code = 0;
+    if (rc == GIT_EUSER || (rc == 0 && cancelled(cancel)))
+        code = local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+    else if (rc != 0)
+        code = gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+    else if (c.refs.failed || c.symrefs.failed)
+        code = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    if (code == 0)
+        code = add_refs(&c, refs_to, err);
+    if (code == 0 && git_packbuilder_object_count(c.pb) > 0)
+        code = write_pack(&c, dir, pack_to, err);
+    if (code == 0) {
+        info->objects = git_packbuilder_object_count(c.pb);
+        info->refs = c.nrefs;
+    }
+    remove_dir(dir);
+    e2b_buf_clear(&c.refs);
+    e2b_buf_clear(&c.symrefs);
+    git_revwalk_free(c.walk);
+    git_packbuilder_free(c.pb);
+    git_repository_free(own);
+    return code;
+}

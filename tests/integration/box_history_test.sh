@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The box gets the history, not the repository's past (issue 29, items 1-3): a project whose
+# reflog holds a pull's URL with a token, whose object store holds a blob added with
+# `git add -f` then unstaged, a dropped stash, a commit amended to remove a secret and a kept
+# stash, and whose .git/config has a token in a section name, is uploaded with `--up` to
+# e2b-local. Then none of the markers is anywhere under the sandbox's root, neither in a file
+# nor inside a git object (git cat-file --batch-all-objects in the box), while the box's git
+# shows the same commits, refs, HEAD, index and status as at home; its objects are one pack
+# and its index; a pull from it works. With up_stash = true a second up (detached HEAD)
+# carries the kept stash too.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+box_setup || t_finish
+export GIT_CONFIG_NOSYSTEM=1
+g() { git -C "$BOX_REPO" "$@"; }
+
+# The repository's past, each with a marker.
+g update-ref -m "pull https://ci:REFLOGMARK1@git.example.invalid/r.git main: Fast-forward" HEAD HEAD
+printf 'UNSTAGEDMARK2\n' >"$BOX_REPO/added.log"
+g add -f added.log && g reset -q -- added.log && rm "$BOX_REPO/added.log"
+printf 'DROPSTASHMARK3\n' >"$BOX_REPO/stash-drop.txt"
+g stash push -q -u -m "DROPSTASHMSG3" -- stash-drop.txt && g stash drop -q
+printf 'AMENDBLOBMARK4\n' >"$BOX_REPO/secret.txt"
+printf 'kept\n' >"$BOX_REPO/kept.txt"
+g add secret.txt kept.txt && g commit -q -m "AMENDMSGMARK5" -- secret.txt kept.txt
+g rm -q secret.txt && g commit -q --amend -m "history without the secret" -- secret.txt
+t_eq "setup: the amend left the secret behind" "$(g ls-tree --name-only HEAD -- secret.txt kept.txt)" kept.txt
+printf 'KEPTSTASHMARK6\n' >"$BOX_REPO/stash-kept.txt"
+g stash push -q -u -m "kept" -- stash-kept.txt
+g config 'remote.https://ci:SECTIONMARK7@git.example.invalid/x.git.url' https://git.example.invalid/x.git
+g config branch.main.remote 'https://ci:SECTIONMARK7@git.example.invalid/x.git'
+# What the box must keep: an annotated tag, a remote-tracking branch with its symbolic HEAD,
+# a hook of the project's own.
+g tag -a v1 -m "release one" HEAD~1
+g update-ref refs/remotes/origin/main HEAD~1
+g symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
+printf '#!/bin/sh\nexit 0\n' >"$BOX_REPO/.git/hooks/pre-commit"
+chmod 755 "$BOX_REPO/.git/hooks/pre-commit"
+touch "$BOX_REPO/.git/hooks/pre-push.sample"
+
+unreachable="UNSTAGEDMARK2 DROPSTASHMARK3 AMENDBLOBMARK4 AMENDMSGMARK5 KEPTSTASHMARK6"
+markers="REFLOGMARK1 $unreachable SECTIONMARK7"
+# Sanity: each marker is at home, where the box would have found it before.
+objects_home=$(g cat-file --batch-all-objects --batch | tr '\0' ' ')
+for m in $unreachable; do
+    t_contains "at home, $m is in a git object (sanity)" "$objects_home" "$m"
+done
+t_ok "at home, the reflog holds REFLOGMARK1 (sanity)" grep -rqF REFLOGMARK1 "$BOX_REPO/.git/logs"
+t_ok "at home, a section name holds SECTIONMARK7 (sanity)" grep -qF SECTIONMARK7 "$BOX_REPO/.git/config"
+
+box_tui --up hist
+box_rc "up of a project with a past exits 0" 0
+id=$(box_sandbox_of hist)
+root=$(box_root "$id")
+boxgit=$root$BOX_REPO/.git
+bg() { git --git-dir="$boxgit" --work-tree="$root$BOX_REPO" -c safe.directory='*' "$@"; }
+objects_box=$(bg cat-file --batch-all-objects --batch 2>&1 | tr '\0' ' ')
+t_ok "the box's git lists its objects" test -n "$objects_box"
+for m in $markers; do
+    t_ok "no $m in any file of the box" sh -c "! grep -rqaF '$m' '$root'"
+    t_not_contains "no $m in any git object of the box" "$objects_box" "$m"
+done
+t_eq "the box's objects are one pack and its index" \
+    "$(cd "$boxgit/objects" && find . -type f | sed 's/pack-[0-9a-f]*/pack-H/' | sort | tr '\n' ' ')" \
+    "./pack/pack-H.idx ./pack/pack-H.pack "
+t_ok "no reflog in the box" test ! -e "$boxgit/logs"
+t_eq "the same commits (git log --all but the stash)" "$(bg log --all --format='%H %P')" \
+    "$(g log --exclude=refs/stash --all --format='%H %P')"
+t_eq "the same refs but refs/stash" "$(bg for-each-ref --format='%(refname) %(objectname) %(*objectname)')" \
+    "$(g for-each-ref --format='%(refname) %(objectname) %(*objectname)' | grep -v '^refs/stash ')"
+t_eq "the symbolic remote HEAD" "$(bg symbolic-ref refs/remotes/origin/HEAD)" refs/remotes/origin/main
+t_eq "the same HEAD" "$(bg symbolic-ref HEAD) $(bg rev-parse HEAD)" "$(g symbolic-ref HEAD) $(g rev-parse HEAD)"
+t_eq "the same index" "$(bg ls-files -s --debug | grep -v -e ctime -e mtime -e dev: -e uid:)" \
+    "$(g ls-files -s --debug | grep -v -e ctime -e mtime -e dev: -e uid:)"
+t_eq "the same status" "$(bg status --porcelain -uall 2>&1)" "$(g status --porcelain -uall)"
+t_eq "git fsck in the box finds nothing wrong" "$(bg fsck --no-dangling --no-progress 2>&1; echo "exit $?")" "exit 0"
+t_eq "the section named by URL, without user info, still tracked" \
+    "$(bg config remote.https://git.example.invalid/x.git.url) $(bg config branch.main.remote)" \
+    "https://git.example.invalid/x.git https://git.example.invalid/x.git"
+t_ok "the project's hook is in the box" test -x "$boxgit/hooks/pre-commit"
+t_ok "git's hook samples are not" test ! -e "$boxgit/hooks/pre-push.sample"
+
+# The pull path on a box whose history came as a pack.
+printf 'made in the box\n' >"$root$BOX_REPO/from-box.txt"
+box_tui --pull hist
+box_rc "pull from the box exits 0" 0
+t_eq "the box's work is in e2b/hist" "$(g show e2b/hist:from-box.txt 2>&1)" "made in the box"
+box_tui --kill hist
+box_rc "kill exits 0" 0
+
+# up_stash = true: refs/stash and its objects go too; a detached HEAD on a commit no branch
+# has is the box's HEAD, with that commit.
+echo 'up_stash = true' >>"$XDG_CONFIG_HOME/e2b-tui/config"
+c=$(g commit-tree -p HEAD -m "only HEAD has me" "HEAD^{tree}")
+g update-ref --no-deref HEAD "$c"
+box_tui --up hist2
+box_rc "up with up_stash and a detached HEAD exits 0" 0
+id=$(box_sandbox_of hist2)
+root=$(box_root "$id")
+boxgit=$root$BOX_REPO/.git
+t_eq "the detached HEAD" "$(bg rev-parse HEAD) $(bg symbolic-ref -q HEAD || echo detached)" "$c detached"
+t_eq "the stash is in the box" "$(bg rev-parse refs/stash)" "$(g rev-parse refs/stash)"
+t_contains "its objects too" "$(bg cat-file --batch-all-objects --batch 2>&1 | tr '\0' ' ')" KEPTSTASHMARK6
+t_eq "the same commits (git log --all)" "$(bg log --all --format='%H %P')" "$(g log --all --format='%H %P')"
+for m in REFLOGMARK1 UNSTAGEDMARK2 DROPSTASHMARK3 AMENDBLOBMARK4 AMENDMSGMARK5; do
+    t_not_contains "still no $m in the box's objects" "$(bg cat-file --batch-all-objects --batch 2>&1 | tr '\0' ' ')" "$m"
+done
+t_eq "the same status" "$(bg status --porcelain -uall 2>&1)" "$(g status --porcelain -uall)"
+box_tui --kill hist2
+box_rc "kill exits 0" 0
+t_finish
