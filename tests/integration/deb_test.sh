@@ -162,14 +162,22 @@ for d in ("usr", "etc", "var"):
 
 host_pkg_before=$(dpkg-query -W -f='${Status}' e2b-tui 2>&1)
 host_doc_before=$(test -e /usr/share/doc/e2b-tui && echo present || echo absent)
+# The scratch namespace needs root: as root, or through sudo without a password (a developer
+# who is not root); what it wrote is handed back to the caller afterwards.
+as_root=
 if [ "$(id -u)" != 0 ]; then
-    t_fail "install in a scratch namespace" "needs root (mount namespaces with overlays)"
-    t_finish
+    if sudo -n true 2>/dev/null; then
+        as_root="sudo -n"
+    else
+        t_fail "install in a scratch namespace" "needs root or sudo without a password (mount namespaces with overlays)"
+        t_finish
+    fi
 fi
 istart=$SECONDS
-timeout --kill-after=10 300 unshare --mount --propagation private --pid --fork --kill-child \
+timeout --kill-after=10 300 $as_root unshare --mount --propagation private --pid --fork --kill-child \
     --mount-proc --net -- bash -c "$(declare -f in_sandbox); in_sandbox '$out' '$T_TMP/ovl' '$root'" \
     >"$T_TMP/sandbox.log" 2>&1
+[ -n "$as_root" ] && $as_root chown -R "$(id -u):$(id -g)" "$out" "$T_TMP/ovl"
 t_eq "the sandbox ran to its end" "$(cat "$out/done" 2>/dev/null)" done
 [ -s "$out/error" ] && t_fail "sandbox set-up" "$(cat "$out/error")"
 echo "install, checks and purge in the sandbox took $((SECONDS - istart))s"
