@@ -468,26 +468,40 @@ ssize_t tarball_read(void *ud, char *buf, size_t n)
     }
 }
 
-int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
+/* What every tarball_add_* checks first: the stream has not started, rel is relative. */
+static int can_add(const tarball *t, const char *rel, e2b_error **err)
 {
     local_error_clear(err);
     if (t->next > 0 || t->prog.out_bytes > 0)
         return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
     if (!safe_relative(rel))
         return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
-                            rel);
+                               rel);
+    return 0;
+}
+
+/* Hands the stream's error (set by add_entry or add_path) to the caller. */
+static void copy_error(const tarball *t, e2b_error **err)
+{
+    if (err) {
+        e2b_error_free(*err);
+        *err = e2b_error_copy(t->err);
+    }
+}
+
+int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
+{
+    int rc = can_add(t, rel, err);
+    if (rc != 0)
+        return rc;
     struct stat st = {0};
     st.st_mode = S_IFDIR | 0755;
     st.st_mtime = time(NULL);
     char *copy = strdup(rel);
     if (!copy)
         return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    int rc = add_entry(t, copy, &st);
-    if (rc != 0) {
-        if (err) {
-            e2b_error_free(*err);
-            *err = e2b_error_copy(t->err);
-        }
+    if ((rc = add_entry(t, copy, &st)) != 0) {
+        copy_error(t, err);
         return rc;
     }
     t->ents[t->nents - 1].synthetic = 1;
@@ -497,12 +511,9 @@ int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
 int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
                      e2b_error **err)
 {
-    local_error_clear(err);
-    if (t->next > 0 || t->prog.out_bytes > 0)
-        return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
-    if (!safe_relative(rel))
-        return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
-                               rel);
+    int rc = can_add(t, rel, err);
+    if (rc != 0)
+        return rc;
     struct stat st = {0};
     st.st_mode = S_IFREG | 0644;
     st.st_size = (off_t)len;
@@ -514,14 +525,10 @@ int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
         return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     memcpy(bytes, data, len);
-    int rc = add_entry(t, copy, &st);
-    if (rc != 0) {
+    if ((rc = add_entry(t, copy, &st)) != 0) {
         explicit_bzero(bytes, len);
         free(bytes);
-        if (err) {
-            e2b_error_free(*err);
-            *err = e2b_error_copy(t->err);
-        }
+        copy_error(t, err);
         return rc;
     }
     t->ents[t->nents - 1].synthetic = 1;
@@ -531,25 +538,17 @@ int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
 
 int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err)
 {
-    local_error_clear(err);
     struct stat st;
-    int rc = 0;
-    if (t->next > 0 || t->prog.out_bytes > 0)
-        rc = local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
-    else if (!safe_relative(rel))
-        rc = local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
-                             rel);
-    else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    int rc = can_add(t, rel, err);
+    if (rc == 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
         rc = local_error_set(err, E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
     char *copy = rc == 0 ? strdup(rel) : NULL;
     if (rc == 0 && !copy)
         rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (rc == 0) {
         st.st_mode = S_IFREG | 0644;
-        if ((rc = add_entry(t, copy, &st)) != 0 && err) {
-            e2b_error_free(*err);
-            *err = e2b_error_copy(t->err);
-        }
+        if ((rc = add_entry(t, copy, &st)) != 0)
+            copy_error(t, err);
     }
     if (rc != 0) {
         close(fd);
@@ -558,6 +557,14 @@ int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err)
     t->ents[t->nents - 1].synthetic = 1;
     t->ents[t->nents - 1].src_fd = fd;
     return 0;
+}
+
+int tarball_add_path(tarball *t, const char *rel, e2b_error **err)
+{
+    int rc = can_add(t, rel, err);
+    if (rc == 0 && (rc = add_path(t, rel, 0)) != 0)
+        copy_error(t, err);
+    return rc;
 }
 
 const e2b_error *tarball_error(const tarball *t) { return t->err; }

@@ -3,6 +3,8 @@
 
 #include "core/git/gitwork.h"
 #include "core/git/local_error.h"
+#include "core/git/oid_set.h"
+#include "core/git/pack_idx.h"
 #include "core/util/buf.h"
 
 #include <dirent.h>
@@ -27,11 +29,84 @@ typedef struct {
     e2b_buf symrefs;     /* "name\0target\0" pairs, written as loose files */
     uint64_t nrefs;
     const atomic_int *cancel;
+    oid_set *reach;      /* the reachable set being collected, or NULL: all to the builder */
+    int nomem;           /* the set could not grow */
+    unsigned steps;      /* commits and trees read, for the cancel check */
 } pack_ctx;
 
 static int cancelled(const atomic_int *cancel)
 {
     return cancel && atomic_load(cancel);
+}
+
+/* One object: into the reachable set, or to the builder. */
+static int take_one(pack_ctx *c, const git_oid *id, const char *path)
+{
+    if (!c->reach)
+        return git_packbuilder_insert(c->pb, id, path);
+    if (oid_set_add(c->reach, id) < 0) {
+        c->nomem = 1;
+        return GIT_ERROR;
+    }
+    return 0;
+}
+
+/* A tree and all under it into the reachable set; a tree seen already is not read again
+ * (so a history costs a read of each distinct tree). Submodule commits are not ours. */
+static int reach_tree(pack_ctx *c, const git_oid *id, int depth)
+{
+    int added = oid_set_add(c->reach, id);
+    if (added <= 0) {
+        c->nomem |= added < 0;
+        return added < 0 ? GIT_ERROR : 0;
+    }
+    if (depth > 4096) {
+        git_error_set_str(GIT_ERROR_INVALID, "trees nested more than 4096 deep");
+        return GIT_EINVALID;
+    }
+    if ((++c->steps & 255) == 0 && cancelled(c->cancel))
+        return GIT_EUSER;
+    git_tree *tree = NULL;
+    int rc = git_tree_lookup(&tree, c->repo, id);
+    size_t n = rc == 0 ? git_tree_entrycount(tree) : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+        git_object_t type = git_tree_entry_type(e);
+        if (type == GIT_OBJECT_TREE)
+            rc = reach_tree(c, git_tree_entry_id(e), depth + 1);
+        else if (type == GIT_OBJECT_BLOB)
+            rc = take_one(c, git_tree_entry_id(e), NULL);
+    }
+    git_tree_free(tree);
+    return rc;
+}
+
+/* Every commit the walk yields, with its tree. */
+static int reach_walk(pack_ctx *c)
+{
+    git_oid id;
+    int rc;
+    while ((rc = git_revwalk_next(&id, c->walk)) == 0) {
+        git_commit *commit = NULL;
+        if ((++c->steps & 255) == 0 && cancelled(c->cancel))
+            return GIT_EUSER;
+        if ((rc = take_one(c, &id, NULL)) != 0 || (rc = git_commit_lookup(&commit, c->repo, &id)) != 0)
+            break;
+        rc = reach_tree(c, git_commit_tree_id(commit), 0);
+        git_commit_free(commit);
+        if (rc != 0)
+            break;
+    }
+    return rc == GIT_ITEROVER ? 0 : rc;
+}
+
+/* A tree or blob a ref names, with all under it. */
+static int take_recur(pack_ctx *c, git_object *obj)
+{
+    if (!c->reach)
+        return git_packbuilder_insert_recur(c->pb, git_object_id(obj), NULL);
+    return git_object_type(obj) == GIT_OBJECT_TREE ? reach_tree(c, git_object_id(obj), 0)
+                                                   : take_one(c, git_object_id(obj), NULL);
 }
 
 /* What a ref or pseudo-ref names goes in: a commit on the walk (its history), a tag with
@@ -44,7 +119,7 @@ static int take_object(pack_ctx *c, const git_oid *id, git_oid *peeled)
         return rc;
     for (int depth = 0; rc == 0 && git_object_type(obj) == GIT_OBJECT_TAG && depth < 64; depth++) {
         git_object *target = NULL;
-        rc = git_packbuilder_insert(c->pb, git_object_id(obj), NULL);
+        rc = take_one(c, git_object_id(obj), NULL);
         if (rc == 0)
             rc = git_tag_target(&target, (git_tag *)obj);
         git_object_free(obj);
@@ -59,7 +134,7 @@ static int take_object(pack_ctx *c, const git_oid *id, git_oid *peeled)
             rc = git_revwalk_push(c->walk, git_object_id(obj));
             c->pushed += rc == 0;
         } else {
-            rc = git_packbuilder_insert_recur(c->pb, git_object_id(obj), NULL);
+            rc = take_recur(c, obj);
         }
     }
     git_object_free(obj);
@@ -83,7 +158,7 @@ static int take_ref(pack_ctx *c, git_reference *ref, unsigned flags)
     char hex[GIT_OID_HEXSZ + 1], phex[GIT_OID_HEXSZ + 1];
     if (!id || take_object(c, id, &peeled) != 0) {
         git_error_clear(); /* a broken ref (its object is missing) is left out */
-        return 0;
+        return c->nomem ? GIT_ERROR : 0;
     }
     git_oid_tostr(hex, sizeof hex, id);
     e2b_buf_addf(&c->refs, "%s %s\n", hex, name);
@@ -170,7 +245,9 @@ static int take_index_trees(pack_ctx *c, git_index *index, git_tree *hide_tree)
         return 0;
     }
     int rc = 0;
-    if (!hide_tree || !git_oid_equal(&id, git_tree_id(hide_tree))) {
+    if (c->reach) {
+        rc = reach_tree(c, &id, 0);
+    } else if (!hide_tree || !git_oid_equal(&id, git_tree_id(hide_tree))) {
         tree_walk w = {c, hide_tree, 0};
         rc = git_packbuilder_insert(c->pb, &id, NULL);
         if (rc == 0 && git_tree_walk(tree, GIT_TREEWALK_PRE, on_tree_entry, &w) != 0)
@@ -205,7 +282,7 @@ static int take_index(pack_ctx *c, git_tree *hide_tree)
             if (same)
                 continue;
         }
-        rc = git_packbuilder_insert(c->pb, &e->id, e->path);
+        rc = take_one(c, &e->id, e->path);
     }
     if (rc == 0)
         rc = take_index_trees(c, index, hide_tree);
@@ -359,6 +436,93 @@ static int add_refs(pack_ctx *c, tarball *t, e2b_error **err)
     return rc;
 }
 
+static int on_unreachable(const git_oid *id, void *reach)
+{
+    return oid_set_get(reach, id) == 0;
+}
+
+static int on_sent(const git_oid *id, void *reach)
+{
+    oid_set_mark(reach, id);
+    return 0;
+}
+
+/* Each pack of objects/pack whose every object is reachable goes as it is (its .pack and
+ * .idx read from disk when their turn comes), its objects marked as sent. A pack with
+ * anything else in it, or an index this cannot read, is left: its reachable objects are
+ * sent another way. */
+static int send_pure_packs(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_error **err)
+{
+    char dir[4200], idx[4500], pack[4500], rel[600];
+    snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(c->repo));
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && d && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n < 9 || n > 200 || strncmp(de->d_name, "pack-", 5) || strcmp(de->d_name + n - 4, ".idx"))
+            continue;
+        int stem = (int)(n - 4);
+        snprintf(idx, sizeof idx, "%s/%s", dir, de->d_name);
+        snprintf(pack, sizeof pack, "%s/%.*s.pack", dir, stem, de->d_name);
+        if (pack_idx_each(idx, pack, on_unreachable, c->reach) != 0)
+            continue;
+        if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
+            rc = local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it was "
+                                 "read; try again", de->d_name);
+        snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
+        if (rc == 0)
+            rc = tarball_add_path(t, rel, err);
+        snprintf(rel, sizeof rel, ".git/objects/pack/%s", de->d_name);
+        if (rc == 0)
+            rc = tarball_add_path(t, rel, err);
+        info->packs_as_is += rc == 0;
+        if (rc == 0 && cancelled(c->cancel))
+            rc = local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+    }
+    if (d)
+        closedir(d);
+    return rc;
+}
+
+/* What no pure pack sent: a loose object as its file (objects/xx/...), the rest (objects
+ * of the other packs, of alternates, the index's trees made in memory) to the builder. */
+static int send_loose_or_build(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_error **err)
+{
+    char hex[GIT_OID_HEXSZ + 1], path[4300], rel[64];
+    struct stat st;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->reach->cap; i++) {
+        int marked;
+        const git_oid *id = oid_set_slot(c->reach, i, &marked);
+        if (!id || marked)
+            continue;
+        if ((i & 1023) == 1023 && cancelled(c->cancel))
+            return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        git_oid_tostr(hex, sizeof hex, id);
+        snprintf(path, sizeof path, "%sobjects/%.2s/%s", git_repository_path(c->repo), hex, hex + 2);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            snprintf(rel, sizeof rel, ".git/objects/%.2s/%s", hex, hex + 2);
+            rc = tarball_add_path(t, rel, err);
+            info->loose++;
+        } else if (git_packbuilder_insert(c->pb, id, NULL) != 0) {
+            rc = gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+        }
+    }
+    return rc;
+}
+
+/* Whether the repository's git directory is the work tree's .git (the archive's names are
+ * relative to the work tree): else its objects cannot be named there, and all go through
+ * the builder. */
+static int git_dir_in_tree(git_repository *repo)
+{
+    const char *wd = git_repository_workdir(repo), *path = git_repository_path(repo);
+    size_t n = wd ? strlen(wd) : 0;
+    return wd && !strncmp(path, wd, n) && !strcmp(path + n, ".git/") &&
+           !strcmp(git_repository_commondir(repo), path);
+}
+
 int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
                     unsigned flags, const atomic_int *cancel, tarball *refs_to,
                     tarball *pack_to, upload_pack_info *info, e2b_error **err)
@@ -393,7 +557,8 @@ int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tr
         remove_dir(dir);
         return code;
     }
-    pack_ctx c = {.repo = own, .cancel = cancel};
+    oid_set reach = {0};
+    pack_ctx c = {.repo = own, .cancel = cancel, .reach = !hide && git_dir_in_tree(own) ? &reach : NULL};
     e2b_buf_adds(&c.refs, "# pack-refs with: peeled fully-peeled \n");
     rc = git_packbuilder_new(&c.pb, own);
     if (rc == 0) {
@@ -407,7 +572,7 @@ int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tr
     if (rc == 0 && cancelled(cancel))
         rc = GIT_EUSER;
     if (rc == 0 && c.pushed)
-        rc = git_packbuilder_insert_walk(c.pb, c.walk);
+        rc = c.reach ? reach_walk(&c) : git_packbuilder_insert_walk(c.pb, c.walk);
     if (rc == 0 && cancelled(cancel))
         rc = GIT_EUSER;
     if (rc == 0)
@@ -417,16 +582,24 @@ int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tr
         code = local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     else if (rc != 0)
         code = gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
-    else if (c.refs.failed || c.symrefs.failed)
+    else if (c.refs.failed || c.symrefs.failed || c.nomem)
         code = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (code == 0)
         code = add_refs(&c, refs_to, err);
+    if (code == 0 && c.reach)
+        code = send_pure_packs(&c, pack_to, info, err);
+    if (code == 0 && c.reach)
+        code = send_loose_or_build(&c, pack_to, info, err);
     if (code == 0 && git_packbuilder_object_count(c.pb) > 0)
         code = write_pack(&c, dir, pack_to, err);
     if (code == 0) {
-        info->objects = git_packbuilder_object_count(c.pb);
+        info->built = git_packbuilder_object_count(c.pb);
+        info->objects = c.reach ? reach.count : info->built;
         info->refs = c.nrefs;
+    } else {
+        memset(info, 0, sizeof *info);
     }
+    oid_set_free(&reach);
     remove_dir(dir);
     e2b_buf_clear(&c.refs);
     e2b_buf_clear(&c.symrefs);

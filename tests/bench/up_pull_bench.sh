@@ -3,7 +3,8 @@
 # made in the box, against e2b-local; each a median of BENCH_UP_RUNS (3) runs. Prints wall
 # time and MB/s, then where the time goes: e2b-tui's steps (from its log, one line per
 # step change), the tar.gz made alone on this machine, and e2b-local's time on the upload
-# request. Scale down with BENCH_UP_MB (150), BENCH_UP_FILES (5000), BENCH_PULL_MB (20).
+# request. Scale down with BENCH_UP_MB (150), BENCH_UP_FILES (5000), BENCH_PULL_MB (20);
+# BENCH_UP_GC=1 packs the project's history first.
 #   tests/bench/up_pull_bench.sh [BUILD_DIR]     (build/: the optimised binaries)
 B=${1:-build}
 E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,10 +36,13 @@ cd "$big" && git init -q -b main . && git config user.name B && git config user.
 python3 "$E2B_TUI_ROOT/tests/bench/make_project.py" "$MB" "$FILES"
 mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm big
+# BENCH_UP_GC=1: the history in a pack (git gc), as in a cloned or long-lived repository.
+kind="loose objects"
+[ "${BENCH_UP_GC:-0}" = 1 ] && git gc -q && kind="packed by git gc"
 wt_bytes=$(du -sb --exclude=.git . | cut -f1)
 git_bytes=$(du -sb .git | cut -f1)
-printf 'up/pull project: %d files, %.1f MB work tree, %.1f MB .git (loose objects)\n' \
-    "$(git ls-files | wc -l)" "$(echo "$wt_bytes / 1000000" | bc -l)" "$(echo "$git_bytes / 1000000" | bc -l)"
+printf 'up/pull project: %d files, %.1f MB work tree, %.1f MB .git (%s)\n' \
+    "$(git ls-files | wc -l)" "$(echo "$wt_bytes / 1000000" | bc -l)" "$(echo "$git_bytes / 1000000" | bc -l)" "$kind"
 
 LOG=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 LOCAL_LOG=$E2B_LOCAL_STATE/e2b-local.log

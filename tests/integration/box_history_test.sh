@@ -5,8 +5,10 @@
 # stash, and whose .git/config has a token in a section name, is uploaded with `--up` to
 # e2b-local. Then none of the markers is anywhere under the sandbox's root, neither in a file
 # nor inside a git object (git cat-file --batch-all-objects in the box), while the box's git
-# shows the same commits, refs, HEAD, index and status as at home; its objects are one pack
-# and its index; a pull from it works. With up_stash = true a second up (detached HEAD)
+# shows the same commits, refs, HEAD, index and status as at home; a pack of reachable
+# objects arrives as it is, the pack gc made (with the amended-away blob in it) does not, its
+# reachable objects come in a pack made for the up, loose reachable objects as their files,
+# unreachable loose ones not at all; a pull from it works. With up_stash = true a second up (detached HEAD)
 # carries the kept stash too.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
@@ -26,6 +28,13 @@ printf 'kept\n' >"$BOX_REPO/kept.txt"
 g add secret.txt kept.txt && g commit -q -m "AMENDMSGMARK5" -- secret.txt kept.txt
 g rm -q secret.txt && g commit -q --amend -m "history without the secret" -- secret.txt
 t_eq "setup: the amend left the secret behind" "$(g ls-tree --name-only HEAD -- secret.txt kept.txt)" kept.txt
+# A pack with unreachable objects in it: git gc packs what the reflog reaches too.
+g gc -q
+impure=$(basename "$(ls "$BOX_REPO"/.git/objects/pack/*.pack)")
+amend_blob=$(printf 'AMENDBLOBMARK4\n' | g hash-object --stdin)
+t_contains "setup: the amended-away blob is unreachable (but for the reflog)" \
+    "$(g fsck --unreachable --no-reflogs 2>/dev/null)" "$amend_blob"
+t_contains "setup: ... and in the pack" "$(g verify-pack -v "$BOX_REPO/.git/objects/pack/${impure%.pack}.idx")" "$amend_blob"
 printf 'KEPTSTASHMARK6\n' >"$BOX_REPO/stash-kept.txt"
 g stash push -q -u -m "kept" -- stash-kept.txt
 g config 'remote.https://ci:SECTIONMARK7@git.example.invalid/x.git.url' https://git.example.invalid/x.git
@@ -38,6 +47,10 @@ g symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
 printf '#!/bin/sh\nexit 0\n' >"$BOX_REPO/.git/hooks/pre-commit"
 chmod 755 "$BOX_REPO/.git/hooks/pre-commit"
 touch "$BOX_REPO/.git/hooks/pre-push.sample"
+# A pack of reachable objects only (what v1's commit reaches), made after the gc; the tag
+# object stays loose.
+pure=pack-$(g rev-list --objects "v1^{commit}" | g pack-objects -q "$BOX_REPO/.git/objects/pack/pack").pack
+tag=$(g rev-parse v1)
 
 unreachable="UNSTAGEDMARK2 DROPSTASHMARK3 AMENDBLOBMARK4 AMENDMSGMARK5 KEPTSTASHMARK6"
 markers="REFLOGMARK1 $unreachable SECTIONMARK7"
@@ -61,9 +74,17 @@ for m in $markers; do
     t_ok "no $m in any file of the box" sh -c "! grep -rqaF '$m' '$root'"
     t_not_contains "no $m in any git object of the box" "$objects_box" "$m"
 done
-t_eq "the box's objects are one pack and its index" \
-    "$(cd "$boxgit/objects" && find . -type f | sed 's/pack-[0-9a-f]*/pack-H/' | sort | tr '\n' ' ')" \
-    "./pack/pack-H.idx ./pack/pack-H.pack "
+t_ok "the pack of reachable objects arrived as it is (same name, same bytes)" \
+    cmp "$BOX_REPO/.git/objects/pack/$pure" "$boxgit/objects/pack/$pure"
+t_ok "... with its index" cmp "$BOX_REPO/.git/objects/pack/${pure%.pack}.idx" "$boxgit/objects/pack/${pure%.pack}.idx"
+t_ok "the pack with unreachable objects did not" test ! -e "$boxgit/objects/pack/$impure"
+t_eq "the box's packs: that one and one made of the other's reachable objects" \
+    "$(cd "$boxgit/objects/pack" && ls | grep -v "${pure%.pack}" | sed 's/pack-[0-9a-f]*/pack-H/' | tr '\n' ' ')" \
+    "pack-H.idx pack-H.pack "
+t_ok "a loose reachable object arrived as its file (the tag)" test -f "$boxgit/objects/${tag:0:2}/${tag:2}"
+unstaged=$(printf 'UNSTAGEDMARK2\n' | g hash-object --stdin)
+t_ok "setup: the unstaged blob is loose at home" test -f "$BOX_REPO/.git/objects/${unstaged:0:2}/${unstaged:2}"
+t_ok "an unreachable loose object did not arrive" test ! -e "$boxgit/objects/${unstaged:0:2}/${unstaged:2}"
 t_ok "no reflog in the box" test ! -e "$boxgit/logs"
 t_eq "the same commits (git log --all but the stash)" "$(bg log --all --format='%H %P')" \
     "$(g log --exclude=refs/stash --all --format='%H %P')"

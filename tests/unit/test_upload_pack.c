@@ -97,6 +97,71 @@ static void test_pack_read_back_by_git(void)
     git_repository_free(repo);
 }
 
+/* A history in packs and loose files: p1 (git gc) holds an amended commit's secret blob,
+ * unreachable now, and the rest; p2 holds only what v1 reaches; one commit and a stray blob
+ * are loose. p2 goes as it is (same name, same bytes), p1 does not go (its reachable
+ * objects are built into a new pack), the loose commit goes as its file, the stray blob
+ * not at all, and the box's git finds the history whole. */
+static void test_packs_as_they_are(void)
+{
+    CHECK(gitfix_sh("git init -q -b main p && cd p && echo keep >k && echo GONEMARK >s && "
+                    "git add k s && git commit -qm one && git rm -q --cached s && rm s && "
+                    "git commit -q --amend -m one-clean && git tag -a v1 -m t && git gc -q && "
+                    "ls .git/objects/pack/*.pack >../p1name && echo more >>k && git commit -qam two && "
+                    "git rev-list --objects v1^{commit} | git pack-objects -q .git/objects/pack/pack >../p2name && "
+                    "echo STRAYMARK | git hash-object -w --stdin >/dev/null") == 0);
+    /* sanity: GONEMARK's blob is unreachable but for the reflog, and in p1 */
+    char *unreach = gitfix_out("cd p && git fsck --unreachable --no-reflogs 2>/dev/null | "
+                               "grep -c $(echo GONEMARK | git hash-object --stdin) && "
+                               "git verify-pack -v $(sed 's/pack$/idx/' ../p1name) | grep -c $(echo GONEMARK | git hash-object --stdin)");
+    CHECK_STR_EQ(unreach, "1\n1");
+    free(unreach);
+    git_repository *repo = NULL;
+    char root[700];
+    snprintf(root, sizeof root, "%s/p", gitfix_tmpdir());
+    CHECK(git_repository_open(&repo, root) == 0);
+    if (!repo)
+        return;
+    tarball *refs = NULL, *pack = NULL;
+    e2b_error *err = NULL;
+    CHECK(tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
+    CHECK(tarball_new(&pack, root, NULL, 0, TARBALL_PLAIN, &err) == 0);
+    upload_pack_info info;
+    atomic_int cancel = 0;
+    CHECK_INT_EQ(upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
+    CHECK_INT_EQ((int)info.packs_as_is, 1);
+    CHECK_INT_EQ((int)info.loose, 3); /* commit two, its tree, k's new blob */
+    CHECK_INT_EQ((int)info.built, 1); /* the tag: only p1 has it */
+    CHECK_INT_EQ((int)info.objects, 7);
+    CHECK(dump(refs, "prefs") == 0 && dump(pack, "ppack") == 0);
+    tarball_free(refs);
+    tarball_free(pack);
+    CHECK(gitfix_sh("mkdir -p pbox/.git && cp p/.git/HEAD p/.git/index pbox/.git/ && "
+                    "printf '[core]\\n\\trepositoryformatversion = 0\\n' >pbox/.git/config && "
+                    "tar -xzf prefs.tar -C pbox && tar -xf ppack.tar -C pbox && cp p/k pbox/") == 0);
+    char *same = gitfix_out("f=pack-$(cat p2name).pack; cmp p/.git/objects/pack/$f pbox/.git/objects/pack/$f && "
+                            "cmp p/.git/objects/pack/${f%%.pack}.idx pbox/.git/objects/pack/${f%%.pack}.idx && echo same");
+    char *p1_gone = gitfix_out("test ! -e pbox/.git/objects/pack/$(basename $(cat p1name)) && echo gone");
+    char *loose = gitfix_out("h=$(git -C p rev-parse HEAD); test -f pbox/.git/objects/${h%%${h#??}}/${h#??} && echo loose");
+    char *stray = gitfix_out("h=$(echo STRAYMARK | git hash-object --stdin); "
+                             "test -e pbox/.git/objects/${h%%${h#??}}/${h#??} || echo absent");
+    char *marks = gitfix_out("git -C pbox cat-file --batch-all-objects --batch | grep -c -e GONEMARK -e STRAYMARK || true");
+    char *log_box = gitfix_out("git -C pbox log --all --format=%%H");
+    char *log_home = gitfix_out("git -C p log --all --format=%%H");
+    char *fsck = gitfix_out("git -C pbox fsck --no-dangling 2>&1 && echo fine");
+    CHECK_STR_EQ(same, "same");
+    CHECK_STR_EQ(p1_gone, "gone");
+    CHECK_STR_EQ(loose, "loose");
+    CHECK_STR_EQ(stray, "absent");
+    CHECK_STR_EQ(marks, "0");
+    CHECK_STR_EQ(log_box, log_home);
+    CHECK_STR_EQ(fsck, "fine");
+    free(same); free(p1_gone); free(loose); free(stray); free(marks);
+    free(log_box); free(log_home); free(fsck);
+    e2b_error_free(err);
+    git_repository_free(repo);
+}
+
 static void test_cancel(void)
 {
     git_repository *repo = NULL;
@@ -125,6 +190,7 @@ int main(void)
     setenv("TMPDIR", tmp_for_pack, 1);
     RUN(test_pack_read_back_by_git);
     RUN(test_cancel);
+    RUN(test_packs_as_they_are);
     gitfix_cleanup();
     git_libgit2_shutdown();
     return harness_finish();
