@@ -345,11 +345,6 @@ void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits)
     bi->limits = *limits;
 }
 
-const bundle_header *bundle_import_header(const bundle_import *bi)
-{
-    return bi->have_hdr ? &bi->hdr : NULL;
-}
-
 /* ---- quarantine: the pack is indexed and checked where no reader looks ---- */
 
 /* Removes dir and the files in it (the quarantine holds files only). */

@@ -89,8 +89,6 @@ void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits);
  * nothing was written), E2B_SUB_CANCELLED, E2B_SUB_FILE_IO/E2B_SUB_FAILED (local repository). */
 int bundle_import_write(bundle_import *bi, const void *buf, size_t n);
 
-/* The parsed header once enough bytes arrived, else NULL. Owned by bi. */
-const bundle_header *bundle_import_header(const bundle_import *bi);
 
 /* Ends the input: commits the pack and resolves want_ref (a ref name from the bundle;
  * NULL = the bundle's only ref) to oid_out (41 bytes). The commit must be in the
