@@ -138,10 +138,8 @@ void template_spawned(const char *tid)
     pthread_mutex_unlock(&tpl_lock);
 }
 
-int copy_tree(const char *src, const char *dst)
+static int copy_once(const char *from, const char *dst)
 {
-    char from[2400];
-    snprintf(from, sizeof from, "%s/.", src);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -154,6 +152,19 @@ int copy_tree(const char *src, const char *dst)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* The source may be a running sandbox whose processes go on while cp reads it (a server's
+ * journal file that comes and goes makes cp fail on a file it had listed). A copy that
+ * failed is made again over the first, at most three times in all. */
+int copy_tree(const char *src, const char *dst)
+{
+    char from[2400];
+    snprintf(from, sizeof from, "%s/.", src);
+    for (int attempt = 0; attempt < 3; attempt++)
+        if (copy_once(from, dst) == 0)
+            return 0;
+    return -1;
 }
 
 /* ---- JSON views ----------------------------------------------------------------------- */
