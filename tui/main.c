@@ -369,7 +369,7 @@ static int place_operands(cli_args *a, const char **operands, int n)
                 named_modes[k].what);
         return -1;
     }
-    if (k >= 0 && named_modes[k].box_name && a->name && !gitwork_box_name_valid(a->name)) {
+    if (k >= 0 && named_modes[k].box_name && a->name && !e2b_gitwork_box_name_valid(a->name)) {
         fprintf(stderr, "e2b-tui: '%s' is not a valid box name (letters, digits, '.', '_', "
                         "'-'; see e2b-tui --help)\n", a->name);
         return -1;

@@ -105,7 +105,7 @@ size_t notify_format(unsigned modes, bool tmux, const char *body, char *buf, siz
      * sanitiser here (C0, C1 such as U+009C that would end an OSC, DEL, ESC, bidi
      * overrides, bad UTF-8), is cut at a character's start, and ';' (the OSC's field
      * separator) becomes ','. */
-    char *safe = sanitize_display(body ? body : "", body ? strlen(body) : 0, 0);
+    char *safe = e2b_sanitize_display(body ? body : "", body ? strlen(body) : 0, 0);
     char text[240];
     snprintf(text, sizeof text, "%s", safe ? safe : "");
     free(safe);

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "tui/widgets/table.h"
 
 /* Column order of every sandbox row: the cells handed to the table. */

@@ -36,7 +36,7 @@ void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* Flash texts carry names and server messages: sanitise before they can be drawn. */
-    char *safe = sanitize_display(raw, strlen(raw), 0);
+    char *safe = e2b_sanitize_display(raw, strlen(raw), 0);
     const char *text = safe ? safe : "";
     messages_add(&ui->messages, level == FLASH_ERROR, time(NULL), text);
     snprintf(ui->flash.text, sizeof ui->flash.text, "%s", text);

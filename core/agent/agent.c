@@ -83,7 +83,7 @@ char *e2b_agent_text(const char *s, size_t len, size_t max, bool keep_newlines, 
             len = utf8_head(s, len, max);
         }
     }
-    return sanitize_display(s, len, keep_newlines ? SANITIZE_KEEP_NEWLINES : 0);
+    return e2b_sanitize_display(s, len, keep_newlines ? E2B_SANITIZE_KEEP_NEWLINES : 0);
 }
 
 void e2b_agent_request_clear(e2b_agent_request *r)

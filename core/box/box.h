@@ -225,11 +225,11 @@ void e2b_box_op_free(e2b_box_op *op);
  * with box metadata is the box its metadata names (made on another machine). */
 
 /* The box name of sb (borrowed from the record or sb), or NULL when it is no box. */
-const char *e2b_box_name_of(const box_record_list *records, const e2b_sandbox *sb);
+const char *e2b_box_name_of(const e2b_box_record_list *records, const e2b_sandbox *sb);
 /* Applies the rule to every sandbox of list: box_name becomes the record's name and kind a
  * box when a record names its id; a sandbox no record names any more gets its metadata's
  * name back. Returns 0, or -1 when out of memory. */
-int e2b_box_identify(const box_record_list *records, e2b_sandbox_list *list,
+int e2b_box_identify(const e2b_box_record_list *records, e2b_sandbox_list *list,
                      const char *workspace_keys);
 
 /* The sandboxes a box name answers to: this machine's record of that name when its sandbox
@@ -239,10 +239,10 @@ int e2b_box_identify(const box_record_list *records, e2b_sandbox_list *list,
 typedef struct e2b_box_match {
     size_t count;
     const e2b_sandbox *sandbox; /* the first match's sandbox (NULL: the record's is not listed) */
-    const box_record *record;   /* this machine's record of the name, or NULL */
+    const e2b_box_record *record;   /* this machine's record of the name, or NULL */
     char ids[600];              /* every match's sandbox id, ", "-joined */
 } e2b_box_match;
-void e2b_box_lookup(const box_record_list *records, const e2b_sandbox_list *list,
+void e2b_box_lookup(const e2b_box_record_list *records, const e2b_sandbox_list *list,
                     const char *name, e2b_box_match *out);
 /* NULL for exactly one match; else E2B_ERR_NOT_FOUND ("no box named X") or E2B_ERR_CONFLICT
  * naming every sandbox (exit 5 in one-shot modes). Caller frees. */
@@ -258,7 +258,7 @@ typedef enum e2b_box_list_state {
 
 typedef struct e2b_box_entry {
     const e2b_sandbox *sandbox;  /* borrowed from the sandbox list; NULL when gone */
-    const box_record *record;    /* borrowed from the record list; NULL when made elsewhere */
+    const e2b_box_record *record;    /* borrowed from the record list; NULL when made elsewhere */
     const char *name;            /* the box name (record's, else the metadata's) */
     e2b_sandbox_kind kind;       /* box, workspace or other */
     e2b_box_list_state state;
@@ -270,7 +270,7 @@ typedef struct e2b_box_listing {
 } e2b_box_listing;
 
 /* Merges the records with the sandboxes (both borrowed; they must outlive the listing). */
-int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list *sandboxes,
+int e2b_box_listing_build(const e2b_box_record_list *records, const e2b_sandbox_list *sandboxes,
                           e2b_box_listing *out);
 void e2b_box_listing_clear(e2b_box_listing *l);
 /* "running", "paused" or "gone". */

@@ -15,7 +15,7 @@
 
 struct box_fork_state {
     e2b_box_fork_params p;
-    box_record parent;      /* copy of the parent's record */
+    e2b_box_record parent;      /* copy of the parent's record */
     e2b_fork_list *forks;   /* from the API */
     size_t next;            /* the next entry of forks to adopt */
     int next_suffix;        /* NAME-<n> tried next */
@@ -26,7 +26,7 @@ struct box_fork_state {
 
 static void fork_state_free(struct box_fork_state *f)
 {
-    box_record_clear(&f->parent);
+    e2b_box_record_clear(&f->parent);
     e2b_fork_list_free(f->forks);
     free(f->pids);
     e2b_buf_clear(&f->failures);
@@ -118,7 +118,7 @@ static void fork_healthy(e2b_box_op *op, const e2b_error *err)
         return;
     }
     op->rec.created_at = time(NULL);
-    e2b_error *werr = box_record_write(op->env.cfg->records_dir, &op->rec, 1);
+    e2b_error *werr = e2b_box_record_write(op->env.cfg->records_dir, &op->rec, 1);
     if (werr) {
         fork_one_failed(op, werr, "writing the record");
         e2b_error_free(werr);
@@ -249,7 +249,7 @@ static char *fork_name(e2b_box_op *op)
         char *n = e2b_strfmt("%s-%d", f->parent.name, f->next_suffix);
         if (!n)
             return NULL;
-        if (gitwork_box_name_valid(n) && !box_record_exists(op->env.cfg->records_dir, n)) {
+        if (e2b_gitwork_box_name_valid(n) && !e2b_box_record_exists(op->env.cfg->records_dir, n)) {
             f->next_suffix++;
             return n;
         }
@@ -276,8 +276,8 @@ static void fork_next(e2b_box_op *op)
         free(r->sandbox);
         r->sandbox = NULL;
         op->have_sandbox = 1;
-        box_record_clear(&op->rec);
-        op->rec = (box_record){
+        e2b_box_record_clear(&op->rec);
+        op->rec = (e2b_box_record){
             .name = fork_name(op), .sandbox_id = strdup(op->sb.sandbox_id),
             .template_id = strdup(f->parent.template_id), .branch = strdup(f->parent.branch),
             .base = strdup(f->parent.base), .dir = strdup(f->parent.dir), .port = f->parent.port,
@@ -356,9 +356,9 @@ static void fork_made(void *ud, e2b_fork_list *forks, const e2b_error *err)
     fork_next(op);
 }
 
-static int copy_record(const box_record *in, box_record *out)
+static int copy_record(const e2b_box_record *in, e2b_box_record *out)
 {
-    *out = (box_record){.name = strdup(in->name), .sandbox_id = strdup(in->sandbox_id),
+    *out = (e2b_box_record){.name = strdup(in->name), .sandbox_id = strdup(in->sandbox_id),
                         .template_id = box_strdup(in->template_id ? in->template_id : ""),
                         .branch = box_strdup(in->branch ? in->branch : ""),
                         .base = box_strdup(in->base ? in->base : ""),
@@ -406,7 +406,7 @@ e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
                          e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
                          e2b_error **err)
 {
-    if (!p->name || !gitwork_box_name_valid(p->name)) {
+    if (!p->name || !e2b_gitwork_box_name_valid(p->name)) {
         *err = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid box name", p->name ? p->name : "");
         return NULL;
     }

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *e2b_box_name_of(const box_record_list *records, const e2b_sandbox *sb)
+const char *e2b_box_name_of(const e2b_box_record_list *records, const e2b_sandbox *sb)
 {
-    const box_record *r = box_record_list_find_sandbox(records, sb->sandbox_id);
+    const e2b_box_record *r = e2b_box_record_list_find_sandbox(records, sb->sandbox_id);
     if (r)
         return r->name;
     if (sb->kind != E2B_KIND_BOX)
@@ -20,12 +20,12 @@ const char *e2b_box_name_of(const box_record_list *records, const e2b_sandbox *s
     return n && *n ? n : NULL;
 }
 
-int e2b_box_identify(const box_record_list *records, e2b_sandbox_list *list,
+int e2b_box_identify(const e2b_box_record_list *records, e2b_sandbox_list *list,
                      const char *workspace_keys)
 {
     for (size_t i = 0; i < list->count; i++) {
         e2b_sandbox *sb = &list->items[i];
-        const box_record *r = box_record_list_find_sandbox(records, sb->sandbox_id);
+        const e2b_box_record *r = e2b_box_record_list_find_sandbox(records, sb->sandbox_id);
         if (r) {
             sb->kind = E2B_KIND_BOX;
             if (sb->box_name && strcmp(sb->box_name, r->name) == 0)
@@ -55,11 +55,11 @@ static void add_id(e2b_box_match *out, const char *id)
     out->count++;
 }
 
-void e2b_box_lookup(const box_record_list *records, const e2b_sandbox_list *list,
+void e2b_box_lookup(const e2b_box_record_list *records, const e2b_sandbox_list *list,
                     const char *name, e2b_box_match *out)
 {
     memset(out, 0, sizeof *out);
-    const box_record *r = box_record_list_find(records, name);
+    const e2b_box_record *r = e2b_box_record_list_find(records, name);
     if (r) {
         out->record = r;
         add_id(out, r->sandbox_id);

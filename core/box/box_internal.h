@@ -28,19 +28,19 @@ typedef struct up_source {
     char *note;           /* for the user (owned), or NULL */
     char *snapshot_id;    /* from a snapshot: the template to create from (owned), or NULL */
 } up_source;
-struct snap_record;
+struct e2b_snap_record;
 /* On the worker thread, first (one small file): the record *r of the snapshot from (its
  * local name, or NULL: nothing is read) and the template to create from
  * (src->snapshot_id), so the create need not wait for the archives. Errors: a snapshot that
  * has no record here (NOT_FOUND, saying what to do). */
-e2b_error *box_up_source(const char *state_dir, const char *from, struct snap_record *r,
+e2b_error *box_up_source(const char *state_dir, const char *from, struct e2b_snap_record *r,
                          up_source *src);
 /* On the worker thread, then: the archives of g's project into *set; from a snapshot (r and
  * src from box_up_source, from its name) of this project only what differs from its commit.
- * flags: UPLOAD_STASH (upload.h). Errors: those of upload_prepare and delta_prepare. */
-e2b_error *box_up_prepare(gitwork *g, const struct snap_record *r, const char *from,
+ * flags: E2B_UPLOAD_STASH (upload.h). Errors: those of e2b_upload_prepare and e2b_delta_prepare. */
+e2b_error *box_up_prepare(e2b_gitwork *g, const struct e2b_snap_record *r, const char *from,
                           int gzip_level, unsigned flags, const atomic_int *cancel,
-                          upload_set *set, up_source *src);
+                          e2b_upload_set *set, up_source *src);
 /* The create of an up from a snapshot failed with 404: the snapshot is gone on E2B. A new
  * error saying what to do, or NULL for any other error. */
 e2b_error *box_up_snapshot_gone(const e2b_box_op *op, const e2b_error *err);
@@ -74,13 +74,13 @@ struct e2b_box_op {
     void (*step_then)(e2b_box_op *op, const e2b_error *err); /* after a helper's call */
 
     /* shared state */
-    box_record rec;      /* the record (read, or being made) */
+    e2b_box_record rec;      /* the record (read, or being made) */
     int have_record;
     e2b_sandbox sb;      /* from create / connect */
     int have_sandbox;    /* the sandbox exists (up: made by us) */
     e2b_envd *envd;      /* default user */
     e2b_envd *envd_root; /* root (extraction) */
-    gitwork *git;
+    e2b_gitwork *git;
     char password[64];
     int password_stored;
     long health_timeout_ms;
@@ -111,13 +111,13 @@ struct e2b_box_op {
     /* up */
     e2b_box_up_params up;
     char *up_name, *up_dir, *up_template;
-    tarball *tar;         /* tar.gz of what gzip shrinks */
-    tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
+    e2b_tarball *tar;         /* tar.gz of what gzip shrinks */
+    e2b_tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
     e2b_secret_list secrets;
     uint64_t tar_out;
     /* up's archives sent into tars already extracting them (box_up_extract.c) */
     struct {
-        tarball *tars[2];          /* borrowed: op->tar, then op->tar_plain */
+        e2b_tarball *tars[2];          /* borrowed: op->tar, then op->tar_plain */
         size_t count;
         size_t ready;              /* archives whose FIFO the box reads ("E2B-TUI-READY k") */
         size_t next;               /* the next archive to send */
@@ -150,7 +150,7 @@ struct e2b_box_op {
     int orphan_unsure;         /* the sweep's list or a kill failed */
     int create_late_possible;  /* no reply (or a gateway's 502/504): E2B may make it later */
     int kill_failed;           /* the failed up's own sandbox could not be killed */
-    up_journal_entry journal;  /* this up's entry in the journal of creates in doubt */
+    e2b_up_journal_entry journal;  /* this up's entry in the journal of creates in doubt */
 
     /* process runs */
     char *out;
@@ -166,7 +166,7 @@ struct e2b_box_op {
     int pull_had_branch;  /* e2b/<name> existed before the pull */
     int pull_repausing;   /* the resumed box is being paused again */
     e2b_error *pull_err;  /* the pull's end, held while a resumed box is paused again */
-    struct bundle_import *bundle;
+    struct e2b_bundle_import *bundle;
     char *bundle_path;
     char commit[41];
     char *start_name;
@@ -192,7 +192,7 @@ struct e2b_box_op {
     uint64_t unpulled_timer;
     int unpulled_timed_out;
     long unpulled_timeout_ms;
-    struct changes_summary *summary;
+    struct e2b_changes_summary *summary;
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */

@@ -62,7 +62,7 @@ void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t tot
 
 static void op_release(e2b_box_op *op)
 {
-    up_journal_release(&op->journal); /* not settled: the next start sweeps it */
+    e2b_up_journal_release(&op->journal); /* not settled: the next start sweeps it */
     free(op->expect_id);
     op->expect_id = NULL;
     free(op->record_elsewhere);
@@ -71,17 +71,17 @@ static void op_release(e2b_box_op *op)
     e2b_envd_free(op->envd);
     e2b_envd_free(op->envd_root);
     if (op->tar)
-        tarball_free(op->tar);
+        e2b_tarball_free(op->tar);
     if (op->tar_plain)
-        tarball_free(op->tar_plain);
+        e2b_tarball_free(op->tar_plain);
     if (op->bundle) /* before the repository it writes into */
-        bundle_import_free(op->bundle);
+        e2b_bundle_import_free(op->bundle);
     if (op->git)
-        gitwork_close(op->git);
+        e2b_gitwork_close(op->git);
     e2b_secret_list_clear(&op->secrets);
     e2b_sandbox_list_clear(&op->orphans);
     e2b_sandbox_clear(&op->sb);
-    box_record_clear(&op->rec);
+    e2b_box_record_clear(&op->rec);
     free(op->up_name);
     free(op->up_dir);
     free(op->up_template);
@@ -120,7 +120,7 @@ static void op_release(e2b_box_op *op)
     free(r->forks);
     free(r->fork_failures);
     if (op->summary) {
-        changes_summary_clear(op->summary);
+        e2b_changes_summary_clear(op->summary);
         free(op->summary);
     }
     free(op->snap_as);
@@ -468,22 +468,22 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
     op->step_then = then;
     free(op->res.name);
     op->res.name = strdup(name);
-    err = box_record_read(op->env.cfg->records_dir, name, &op->rec);
+    err = e2b_box_record_read(op->env.cfg->records_dir, name, &op->rec);
     if (!err && op->expect_id && strcmp(op->rec.sandbox_id, op->expect_id) != 0) {
         /* The record of that name points at another sandbox than the one chosen: it is not
          * this sandbox's (its password neither); look the chosen one up instead. */
         e2b_logf("box %s: the local record points at %s, not at %s: not used", name,
                  op->rec.sandbox_id, op->expect_id);
         op->record_elsewhere = strdup(op->rec.sandbox_id);
-        box_record_clear(&op->rec);
+        e2b_box_record_clear(&op->rec);
         err = e2b_error_new(E2B_ERR_NOT_FOUND, "record not used");
         /* A fork carries its parent's name in its metadata (E2B copies it): the record
          * that points at the chosen sandbox is the box (NAME-2, ...). */
-        box_record_list all = {0};
-        e2b_error *lerr = box_record_list_read(op->env.cfg->records_dir, &all, NULL);
-        const box_record *mine = lerr ? NULL : box_record_list_find_sandbox(&all, op->expect_id);
+        e2b_box_record_list all = {0};
+        e2b_error *lerr = e2b_box_record_list_read(op->env.cfg->records_dir, &all, NULL);
+        const e2b_box_record *mine = lerr ? NULL : e2b_box_record_list_find_sandbox(&all, op->expect_id);
         if (mine) {
-            box_record *r = (box_record *)mine;
+            e2b_box_record *r = (e2b_box_record *)mine;
             op->rec = *r;
             memset(r, 0, sizeof *r);
             free(op->res.name);
@@ -494,7 +494,7 @@ int box_op_resolve(e2b_box_op *op, const char *name, box_step_fn then)
             err = NULL;
         }
         e2b_error_free(lerr);
-        box_record_list_clear(&all);
+        e2b_box_record_list_clear(&all);
     }
     if (!err) {
         op->have_record = 1;

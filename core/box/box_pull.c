@@ -100,8 +100,8 @@ static e2b_error *pull_write(void *ud, const char *data, size_t len)
     e2b_box_op *op = ud;
     if (op->cancelled)
         return e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
-    if (bundle_import_write(op->bundle, data, len) != 0)
-        return e2b_error_copy(bundle_import_error(op->bundle));
+    if (e2b_bundle_import_write(op->bundle, data, len) != 0)
+        return e2b_error_copy(e2b_bundle_import_error(op->bundle));
     op->res.bundle_bytes += len;
     box_op_progress(op, "downloading", (int64_t)op->res.bundle_bytes, (int64_t)op->tar_out);
     return NULL;
@@ -112,10 +112,10 @@ static e2b_error *pull_write(void *ud, const char *data, size_t len)
  * moves. It touches only the importer and the repository. */
 typedef struct {
     e2b_box_op *op;
-    struct bundle_import *bundle;
+    struct e2b_bundle_import *bundle;
     const char *branch;
     int force;
-    gitwork_branch_outcome outcome;
+    e2b_gitwork_branch_outcome outcome;
     char oid[41];
 } pull_import_work;
 
@@ -123,9 +123,9 @@ static e2b_error *pull_import_run(void *arg, const atomic_int *cancel)
 {
     pull_import_work *w = arg;
     (void)cancel; /* the importer asks through its progress callback (pull_import_progress) */
-    if (bundle_import_finish_branch(w->bundle, PULL_SCRIPT_REF, w->branch, w->force, &w->outcome,
+    if (e2b_bundle_import_finish_branch(w->bundle, E2B_PULL_SCRIPT_REF, w->branch, w->force, &w->outcome,
                                     w->oid) != 0)
-        return e2b_error_copy(bundle_import_error(w->bundle));
+        return e2b_error_copy(e2b_bundle_import_error(w->bundle));
     return NULL;
 }
 
@@ -140,14 +140,14 @@ static void pull_imported(e2b_box_op *op, e2b_error *err)
         return;
     }
     op->res.commit = strdup(w->oid);
-    op->res.outcome = gitwork_branch_outcome_name(w->outcome);
-    op->res.no_new_work = w->outcome == GITWORK_BRANCH_UP_TO_DATE;
+    op->res.outcome = e2b_gitwork_branch_outcome_name(w->outcome);
+    op->res.no_new_work = w->outcome == E2B_GITWORK_BRANCH_UP_TO_DATE;
     free(w);
     pull_cleanup_box(op);
 }
 
 /* The importer's progress: during the import's work, a cancel of the op stops it. */
-static int pull_import_progress(const bundle_progress *p, void *ud)
+static int pull_import_progress(const e2b_bundle_progress *p, void *ud)
 {
     (void)p;
     return box_op_work_cancelled(ud);
@@ -159,8 +159,8 @@ static void pull_downloaded(void *ud, const e2b_error *err)
     op->http = NULL;
     op->pending--;
     if (err || op->cancelled) {
-        if (err && bundle_import_error(op->bundle))
-            pull_fail(op, bundle_import_error(op->bundle), "importing the bundle");
+        if (err && e2b_bundle_import_error(op->bundle))
+            pull_fail(op, e2b_bundle_import_error(op->bundle), "importing the bundle");
         else
             pull_fail(op, err, "downloading the bundle");
         return;
@@ -182,14 +182,14 @@ static void pull_downloaded(void *ud, const e2b_error *err)
 
 static void pull_scripted(e2b_box_op *op, const e2b_error *err)
 {
-    pull_script_result r = {0};
+    e2b_pull_script_result r = {0};
     e2b_error *g = NULL;
     e2b_error *e = NULL;
     if (err || op->cancelled) {
         pull_fail(op, err, "committing the work in the box");
         return;
     }
-    if (pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != 0) {
+    if (e2b_pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != 0) {
         e = op->proc_exit != 0 && !strstr(op->out ? op->out : "", "E2B-TUI-ERROR")
                 ? box_op_process_error(op, "the pull script")
                 : e2b_error_new(E2B_ERR_REMOTE, "%s", e2b_error_message(g));
@@ -198,7 +198,7 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
         e2b_error_free(e);
         return;
     }
-    if (r.kind == PULL_SCRIPT_NOWORK) {
+    if (r.kind == E2B_PULL_SCRIPT_NOWORK) {
         op->res.commit = strdup(r.commit);
         op->res.no_new_work = 1;
         op->res.nothing_pulled = !op->pull_had_branch; /* no e2b/<name> was made */
@@ -220,11 +220,11 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
                         "importing the bundle");
         return;
     }
-    if (bundle_import_new(&op->bundle, op->git, pull_import_progress, op, &g) != 0) {
+    if (e2b_bundle_import_new(&op->bundle, op->git, pull_import_progress, op, &g) != 0) {
         pull_fail_local(op, g, "importing the bundle");
         return;
     }
-    bundle_import_set_limits(op->bundle, lim);
+    e2b_bundle_import_set_limits(op->bundle, lim);
     box_op_progress(op, "downloading", 0, (int64_t)r.size);
     op->http = e2b_envd_download(op->envd, op->bundle_path, pull_write, op, 0, pull_downloaded,
                                  op, &e);
@@ -241,7 +241,7 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     e2b_box_op *op = ud;
     e2b_error *e = NULL, *g = NULL;
     char *uname = NULL, *uemail = NULL;
-    pull_script_var *vars = NULL;
+    e2b_pull_script_var *vars = NULL;
     size_t nvars = 0;
     op->api_call = NULL;
     op->pending--;
@@ -259,20 +259,20 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
         e2b_error_free(e);
         return;
     }
-    gitwork_user(op->git, &uname, &uemail, &g);
-    local_error_clear(&g); /* no name: the script uses its own */
-    const char *dir = op->rec.dir[0] ? op->rec.dir : gitwork_workdir(op->git);
+    e2b_gitwork_user(op->git, &uname, &uemail, &g);
+    e2b_local_error_clear(&g); /* no name: the script uses its own */
+    const char *dir = op->rec.dir[0] ? op->rec.dir : e2b_gitwork_workdir(op->git);
     /* The local e2b/<name> tip: the box builds on it, so repeated pulls fast-forward. */
     char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
     git_oid prev_oid;
     snprintf(refname, sizeof refname, "refs/heads/%s", op->res.branch);
-    if (git_reference_name_to_id(&prev_oid, gitwork_repo(op->git), refname) == 0) {
+    if (git_reference_name_to_id(&prev_oid, e2b_gitwork_repo(op->git), refname) == 0) {
         git_oid_tostr(prev, sizeof prev, &prev_oid);
         op->pull_had_branch = 1;
     }
-    pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
+    e2b_pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
                              .box_name = op->res.name, .user_name = uname, .user_email = uemail};
-    int rc = pull_script_env(&pp, &vars, &nvars, &g);
+    int rc = e2b_pull_script_env(&pp, &vars, &nvars, &g);
     free(uname);
     free(uemail);
     if (rc != 0) {
@@ -282,8 +282,8 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     e2b_metadata env = {0};
     for (size_t i = 0; i < nvars; i++)
         e2b_metadata_set(&env, vars[i].name, vars[i].value);
-    pull_script_env_free(vars, nvars);
-    const char *args[] = {"-c", pull_script_text(), NULL};
+    e2b_pull_script_env_free(vars, nvars);
+    const char *args[] = {"-c", e2b_pull_script_text(), NULL};
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env, .cwd = dir};
     box_op_progress(op, "committing the work in the box", 0, 0);
     box_op_run(op, op->envd, &spec, pull_scripted);
@@ -299,7 +299,7 @@ static int pull_open_project(e2b_box_op *op)
     const char *own = op->have_record && op->rec.dir && op->rec.dir[0] ? op->rec.dir : NULL;
     if (op->git)
         return 0; /* opened by pull_local: --dir, or the current branch's box */
-    if (gitwork_open(&op->git, own ? own : ".", 0, &g) == 0)
+    if (e2b_gitwork_open(&op->git, own ? own : ".", 0, &g) == 0)
         return 0;
     e2b_error *e = own ? e2b_error_local(E2B_SUB_NOT_REPO,
                                          "box %s belongs to %s, which is not a git project here "
@@ -325,7 +325,7 @@ static int pull_check_base(e2b_box_op *op)
     int here = 1;
     if (!base || strlen(base) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, base) != 0)
         return 0; /* unborn, or not known: the import checks what it gets */
-    if (git_repository_odb(&odb, gitwork_repo(op->git)) == 0) {
+    if (git_repository_odb(&odb, e2b_gitwork_repo(op->git)) == 0) {
         here = git_odb_exists(odb, &oid);
         git_odb_free(odb);
     }
@@ -336,11 +336,11 @@ static int pull_check_base(e2b_box_op *op)
         own ? e2b_error_local(E2B_SUB_MISSING_BASE,
                               "box %s belongs to %s, not to %s (its base commit %.12s is not "
                               "there); use --dir %s",
-                              op->res.name, own, gitwork_workdir(op->git), base, own)
+                              op->res.name, own, e2b_gitwork_workdir(op->git), base, own)
             : e2b_error_local(E2B_SUB_MISSING_BASE,
                               "box %s was made from another project: its base commit %.12s is "
                               "not in %s; use --dir with a clone of its project",
-                              op->res.name, base, gitwork_workdir(op->git));
+                              op->res.name, base, e2b_gitwork_workdir(op->git));
     pull_fail_local(op, e, "opening the git project");
     return -1;
 }
@@ -355,7 +355,7 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
     if (pull_open_project(op) != 0 || pull_check_base(op) != 0)
         return;
     free(op->res.dir);
-    op->res.dir = strdup(gitwork_workdir(op->git));
+    op->res.dir = strdup(e2b_gitwork_workdir(op->git));
     char branch[300];
     snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
     op->res.branch = strdup(branch);
@@ -378,11 +378,11 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
 static void pull_local(e2b_box_op *op, const e2b_error *unused)
 {
     e2b_error *g = NULL;
-    gitwork_head head;
-    char name[GITWORK_BOX_NAME_MAX + 8];
+    e2b_gitwork_head head;
+    char name[E2B_GITWORK_BOX_NAME_MAX + 8];
     (void)unused;
     if (op->pull.dir || !op->pull.name) {
-        if (gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0) {
+        if (e2b_gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0) {
             if (!op->pull.dir) {
                 e2b_error_free(g);
                 g = e2b_error_local(E2B_SUB_NOT_REPO,
@@ -396,27 +396,27 @@ static void pull_local(e2b_box_op *op, const e2b_error *unused)
     if (op->pull.name) {
         snprintf(name, sizeof name, "%s", op->pull.name);
     } else {
-        if (gitwork_head_info(op->git, &head, &g) != 0) {
+        if (e2b_gitwork_head_info(op->git, &head, &g) != 0) {
             pull_fail_local(op, g, "opening the git project");
             return;
         }
-        box_record_list list = {0};
-        e2b_error *e = box_record_list_read(op->env.cfg->records_dir, &list, NULL);
-        const box_record *found = NULL;
+        e2b_box_record_list list = {0};
+        e2b_error *e = e2b_box_record_list_read(op->env.cfg->records_dir, &list, NULL);
+        const e2b_box_record *found = NULL;
         for (size_t i = 0; !e && i < list.count; i++)
-            if (strcmp(list.items[i].dir, gitwork_workdir(op->git)) == 0 &&
+            if (strcmp(list.items[i].dir, e2b_gitwork_workdir(op->git)) == 0 &&
                 strcmp(list.items[i].branch, head.branch) == 0)
                 found = &list.items[i];
         if (found)
             snprintf(name, sizeof name, "%s", found->name);
         else
-            gitwork_default_box_name(&head, name, sizeof name);
-        box_record_list_clear(&list);
+            e2b_gitwork_default_box_name(&head, name, sizeof name);
+        e2b_box_record_list_clear(&list);
         e2b_error_free(e);
     }
     free(op->res.name);
     op->res.name = strdup(name);
-    if (!gitwork_box_name_valid(name)) {
+    if (!e2b_gitwork_box_name_valid(name)) {
         e2b_error *e = e2b_error_new(E2B_ERR_INVALID,
                                      "'%s' is not a valid box name (letters, digits, '.', '_', "
                                      "'-')", name);

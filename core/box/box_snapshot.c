@@ -88,11 +88,11 @@ static void snap_taken(void *ud, e2b_snapshot *snap, const e2b_error *err)
     op->res.snapshot_id = strdup(snap->snapshot_id);
     e2b_snapshot_free(snap);
     box_op_progress(op, "writing the snapshot record", 0, 0);
-    snap_record r = {.name = op->snap_as, .snapshot_id = op->res.snapshot_id, .box = op->rec.name,
+    e2b_snap_record r = {.name = op->snap_as, .snapshot_id = op->res.snapshot_id, .box = op->rec.name,
                      .sandbox_id = op->rec.sandbox_id, .template_id = op->rec.template_id,
                      .dir = op->rec.dir, .branch = op->rec.branch, .commit = op->rec.base,
                      .port = op->rec.port, .opencode = op->rec.opencode, .created_at = time(NULL)};
-    e2b_error *werr = op->res.snapshot_id ? snap_record_write(op->env.cfg->state_dir, &r)
+    e2b_error *werr = op->res.snapshot_id ? e2b_snap_record_write(op->env.cfg->state_dir, &r)
                                           : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     if (!werr && !op->cancelled) {
         free(op->res.name);
@@ -102,7 +102,7 @@ static void snap_taken(void *ud, e2b_snapshot *snap, const e2b_error *err)
         return;
     }
     if (!werr) { /* cancelled after E2B made it: do not keep what the user gave up */
-        snap_record_remove(op->env.cfg->state_dir, op->snap_as);
+        e2b_snap_record_remove(op->env.cfg->state_dir, op->snap_as);
         werr = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
     }
     e2b_error_set_action(werr, "snapshot of box %s: writing its record", op->res.name);
@@ -152,7 +152,7 @@ e2b_box_op *e2b_box_snapshot(const e2b_box_env *env, const char *name, const cha
                              e2b_error **err)
 {
     const char *local = as ? as : name;
-    if (!name || !gitwork_box_name_valid(name) || !local || !gitwork_box_name_valid(local)) {
+    if (!name || !e2b_gitwork_box_name_valid(name) || !local || !e2b_gitwork_box_name_valid(local)) {
         *err = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid %s name", local ? local : "",
                              as ? "snapshot" : "box");
         return NULL;

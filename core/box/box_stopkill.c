@@ -92,7 +92,7 @@ static void kill_local_cleanup(e2b_box_op *op)
     e2b_error *e = NULL;
     if (op->have_record) {
         box_op_progress(op, "removing the record", 0, 0);
-        e = box_record_remove(op->env.cfg->records_dir, op->res.name);
+        e = e2b_box_record_remove(op->env.cfg->records_dir, op->res.name);
         if (e) {
             box_op_finish(op, e2b_error_set_action(e, "killing box %s", op->res.name));
             return;

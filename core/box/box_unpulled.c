@@ -30,7 +30,7 @@ __attribute__((format(printf, 3, 4))) static void un_end(e2b_box_op *op, e2b_unp
         va_start(ap, fmt);
         vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
-        char *safe = sanitize_display(raw, strlen(raw), 0); /* it may quote the box */
+        char *safe = e2b_sanitize_display(raw, strlen(raw), 0); /* it may quote the box */
         snprintf(u->why, sizeof u->why, "%s", safe ? safe : "");
         free(safe);
     }
@@ -67,14 +67,14 @@ static e2b_error *un_match_run(void *arg, const atomic_int *cancel)
 {
     e2b_box_op *op = arg;
     e2b_unpulled *u = &op->res.unpulled;
-    const changes_summary *s = op->summary;
+    const e2b_changes_summary *s = op->summary;
     for (size_t i = 0; i < s->count && !atomic_load(cancel); i++) {
-        const changes_summary_file *f = &s->files[i];
+        const e2b_changes_summary_file *f = &s->files[i];
         /* A deletion has no blob; any other file without one (a submodule, an unreadable
          * file) cannot be matched. */
         int gone = f->status == 'D' && !f->blob[0];
         if ((gone || f->blob[0]) &&
-            gitwork_file_matches(op->git, f->raw, gone ? NULL : f->blob, UNPULLED_HASH_MAX))
+            e2b_gitwork_file_matches(op->git, f->raw, gone ? NULL : f->blob, UNPULLED_HASH_MAX))
             u->here++;
         else
             u->files++;
@@ -108,13 +108,13 @@ static void un_scripted(e2b_box_op *op, const e2b_error *err)
                e2b_error_message(err));
         return;
     }
-    changes_summary *s = calloc(1, sizeof *s);
+    e2b_changes_summary *s = calloc(1, sizeof *s);
     if (!s) {
         un_end(op, E2B_UNPULLED_UNKNOWN, "out of memory: unpulled work unknown");
         return;
     }
     op->summary = s;
-    e2b_error *e = changes_parse_summary(op->out ? op->out : "", op->out_len,
+    e2b_error *e = e2b_changes_parse_summary(op->out ? op->out : "", op->out_len,
                                          UNPULLED_MAX_FILES, s);
     if (e) {
         e2b_error *pe = op->proc_exit > 0 && !op->out_len
@@ -196,7 +196,7 @@ static void un_got_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_err
     e2b_metadata_set(&env, "E2B_TUI_MODE", "summary");
     e2b_metadata_set(&env, "E2B_TUI_CAP", cap);
     e2b_metadata_set(&env, "E2B_TUI_MAXFILES", maxf);
-    const char *args[] = {"-c", changes_script_text(), NULL};
+    const char *args[] = {"-c", e2b_changes_script_text(), NULL};
     long left = (long)(op->started_ms + op->unpulled_timeout_ms - e2b_now_ms());
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
                              /* the deadline ends it first (unknown, not a cut list) */
@@ -217,13 +217,13 @@ static e2b_error *un_local_run(void *arg, const atomic_int *cancel)
     char branch[300];
     (void)cancel;
     op->commit[0] = '\0';
-    if (gitwork_open(&op->git, op->rec.dir, 0, &g) != 0) {
+    if (e2b_gitwork_open(&op->git, op->rec.dir, 0, &g) != 0) {
         e2b_error_free(g);
         op->git = NULL;
         return NULL;
     }
     snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
-    if (gitwork_branch_tip(op->git, branch, op->commit, &g) != 0)
+    if (e2b_gitwork_branch_tip(op->git, branch, op->commit, &g) != 0)
         op->commit[0] = '\0';
     e2b_error_free(g);
     return NULL;

@@ -56,22 +56,22 @@ static void up_journal_settle(e2b_box_op *op)
         return;
     if (op->have_sandbox) {
         if (op->kill_failed)
-            up_journal_release(&op->journal);
+            e2b_up_journal_release(&op->journal);
         else
-            up_journal_remove(state, &op->journal);
+            e2b_up_journal_remove(state, &op->journal);
     } else if (op->orphan_killed || op->up.keep_failed) {
-        up_journal_remove(state, &op->journal);
+        e2b_up_journal_remove(state, &op->journal);
     } else if (op->orphan_unsure) {
-        up_journal_release(&op->journal);
+        e2b_up_journal_release(&op->journal);
     } else if (op->create_late_possible) {
         if (op->env.orphans && !op->detached) {
             box_op_progress(op, "a sandbox may still appear: looking again later", 0, 0);
             e2b_orphans_sweep_later(op->env.orphans, &op->journal);
         } else {
-            up_journal_release(&op->journal);
+            e2b_up_journal_release(&op->journal);
         }
     } else { /* E2B answered the create with an error and the sweep found nothing */
-        up_journal_remove(state, &op->journal);
+        e2b_up_journal_remove(state, &op->journal);
     }
 }
 
@@ -190,12 +190,12 @@ static int up_check(e2b_box_op *op, const e2b_error *err, const char *step)
 
 static void up_recorded(e2b_box_op *op)
 {
-    e2b_error *err = box_record_write(op->env.cfg->records_dir, &op->rec, 1);
+    e2b_error *err = e2b_box_record_write(op->env.cfg->records_dir, &op->rec, 1);
     if (err) {
         up_fail(op, err, "writing the record");
         return;
     }
-    up_journal_remove(op->env.cfg->state_dir, &op->journal); /* the record knows it now */
+    e2b_up_journal_remove(op->env.cfg->state_dir, &op->journal); /* the record knows it now */
     box_op_finish(op, NULL);
 }
 
@@ -371,7 +371,7 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
         e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
         /* In the journal before the create is sent: a crash from here until the record is
          * written leaves the entry, and the next start removes what the create made. */
-        if ((e = up_journal_add(op->env.cfg->state_dir, op->up_nonce, op->rec.name,
+        if ((e = e2b_up_journal_add(op->env.cfg->state_dir, op->up_nonce, op->rec.name,
                                 &op->journal))) {
             e2b_metadata_clear(&md);
             up_fail(op, e, "writing the journal of creates in doubt");
@@ -449,12 +449,12 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
  * made to the op; while a step runs only the worker touches it. */
 typedef struct {
     const char *dir, *state_dir, *from; /* the op's, unchanged while it runs */
-    unsigned upload_flags;              /* UPLOAD_STASH from the config */
-    gitwork *git;
-    gitwork_head head;
-    snap_record snap; /* --from: the snapshot's record */
+    unsigned upload_flags;              /* E2B_UPLOAD_STASH from the config */
+    e2b_gitwork *git;
+    e2b_gitwork_head head;
+    e2b_snap_record snap; /* --from: the snapshot's record */
     up_source src;
-    upload_set set;
+    e2b_upload_set set;
     const char *failed_step;
 } up_local_work;
 
@@ -464,7 +464,7 @@ static e2b_error *up_open_run(void *arg, const atomic_int *cancel)
     e2b_error *g = NULL;
     (void)cancel; /* quick: the steps after it look at the cancel */
     w->failed_step = "opening the git project";
-    if (gitwork_open(&w->git, w->dir, 0, &g) != 0 || gitwork_head_info(w->git, &w->head, &g) != 0)
+    if (e2b_gitwork_open(&w->git, w->dir, 0, &g) != 0 || e2b_gitwork_head_info(w->git, &w->head, &g) != 0)
         return g;
     w->failed_step = "listing the project's files";
     return box_up_source(w->state_dir, w->from, &w->snap, &w->src);
@@ -487,7 +487,7 @@ static void up_work_hand_over(e2b_box_op *op, up_local_work *w)
     op->tar = w->set.gz;
     op->tar_plain = w->set.plain;
     op->up_src = w->src;
-    snap_record_clear(&w->snap);
+    e2b_snap_record_clear(&w->snap);
     free(w);
 }
 
@@ -534,7 +534,7 @@ static void up_opened_fail(e2b_box_op *op, e2b_error *err, const char *step)
 static void up_opened(e2b_box_op *op, e2b_error *g)
 {
     up_local_work *w = op->work_arg;
-    char name[GITWORK_BOX_NAME_MAX + 8];
+    char name[E2B_GITWORK_BOX_NAME_MAX + 8];
     e2b_error *err = NULL;
     if (g || op->cancelled) {
         up_opened_fail(op, g ? g : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), w->failed_step);
@@ -543,11 +543,11 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
     if (op->up_name) {
         snprintf(name, sizeof name, "%s", op->up_name);
     } else {
-        gitwork_default_box_name(&w->head, name, sizeof name);
+        e2b_gitwork_default_box_name(&w->head, name, sizeof name);
         op->up_name = strdup(name);
     }
     op->res.name = strdup(name);
-    if (box_record_exists(op->env.cfg->records_dir, name)) {
+    if (e2b_box_record_exists(op->env.cfg->records_dir, name)) {
         up_opened_fail(op, e2b_error_new(E2B_ERR_CONFLICT,
                                          "a box named %s already exists on this machine; pick "
                                          "another name (e2b-tui --up NAME) or kill it",
@@ -559,9 +559,9 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
     op->rec.template_id = strdup(w->src.snapshot_id ? w->src.snapshot_id
                                  : op->up_template  ? op->up_template
                                                     : op->env.cfg->template_id);
-    op->rec.branch = strdup(w->head.kind == GITWORK_HEAD_DETACHED ? "" : w->head.branch);
+    op->rec.branch = strdup(w->head.kind == E2B_GITWORK_HEAD_DETACHED ? "" : w->head.branch);
     op->rec.base = strdup(w->head.oid);
-    op->rec.dir = strdup(gitwork_workdir(w->git));
+    op->rec.dir = strdup(e2b_gitwork_workdir(w->git));
     op->rec.port = E2B_BOX_PORT;
     op->rec.opencode = op->env.cfg->opencode;
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
@@ -598,11 +598,11 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
 static void up_local(e2b_box_op *op, const e2b_error *unused)
 {
     (void)unused;
-    if (op->up_name && !gitwork_box_name_valid(op->up_name)) {
+    if (op->up_name && !e2b_gitwork_box_name_valid(op->up_name)) {
         up_fail(op, e2b_error_new(E2B_ERR_INVALID,
                                   "'%s' is not a valid box name (letters, digits, '.', '_', "
                                   "'-'; at most %d)",
-                                  op->up_name, GITWORK_BOX_NAME_MAX),
+                                  op->up_name, E2B_GITWORK_BOX_NAME_MAX),
                 "choosing the name");
         return;
     }
@@ -612,7 +612,7 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
         w->dir = op->up_dir ? op->up_dir : ".";
         w->state_dir = op->env.cfg->state_dir;
         w->from = op->snap_as;
-        w->upload_flags = op->env.cfg->up_stash ? UPLOAD_STASH : 0;
+        w->upload_flags = op->env.cfg->up_stash ? E2B_UPLOAD_STASH : 0;
         op->work_arg = w;
     }
     if (!w || box_op_work(op, up_open_run, w, up_opened) < 0) {

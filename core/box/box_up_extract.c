@@ -85,12 +85,12 @@ void box_up_extract_clear(e2b_box_op *op)
 }
 
 /* Both archives' progress added up. */
-static void ux_progress(const e2b_box_op *op, tarball_progress *sum)
+static void ux_progress(const e2b_box_op *op, e2b_tarball_progress *sum)
 {
     memset(sum, 0, sizeof *sum);
     for (size_t i = 0; i < op->ux.count; i++) {
-        tarball_progress tp;
-        tarball_get_progress(op->ux.tars[i], &tp);
+        e2b_tarball_progress tp;
+        e2b_tarball_get_progress(op->ux.tars[i], &tp);
         sum->bytes_done += tp.bytes_done;
         sum->bytes_total += tp.bytes_total;
         sum->files_total += tp.files_total;
@@ -107,7 +107,7 @@ static void ux_maybe_done(e2b_box_op *op)
     void (*then)(e2b_box_op *, e2b_error *, const char *) = op->ux.then;
     op->ux.then = NULL;
     op->out_watch = NULL;
-    tarball_progress tp;
+    e2b_tarball_progress tp;
     ux_progress(op, &tp);
     op->res.files = tp.files_total;
     op->res.bytes_in = tp.bytes_total;
@@ -115,8 +115,8 @@ static void ux_maybe_done(e2b_box_op *op)
     e2b_error *e = NULL;
     const char *step = "extracting the project";
     for (size_t i = 0; i < op->ux.count && !e; i++)
-        if (tarball_error(op->ux.tars[i])) {
-            e = e2b_error_copy(tarball_error(op->ux.tars[i]));
+        if (e2b_tarball_error(op->ux.tars[i])) {
+            e = e2b_error_copy(e2b_tarball_error(op->ux.tars[i]));
             step = "reading the project";
         }
     if (!e && op->ux.upload_err) {
@@ -141,10 +141,10 @@ static void ux_maybe_done(e2b_box_op *op)
 static void ux_uploaded(void *ud, const e2b_error *err)
 {
     e2b_box_op *op = ud;
-    tarball *tar = op->ux.tars[op->ux.next - 1];
+    e2b_tarball *tar = op->ux.tars[op->ux.next - 1];
     op->ux.http = NULL;
     op->pending--;
-    if (err || tarball_error(tar)) {
+    if (err || e2b_tarball_error(tar)) {
         if (!op->ux.upload_err)
             op->ux.upload_err = err ? e2b_error_copy(err)
                                     : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
@@ -165,13 +165,13 @@ static void ux_uploaded(void *ud, const e2b_error *err)
 static long ux_read(void *ud, char *buf, size_t size, e2b_error **err)
 {
     e2b_box_op *op = ud;
-    tarball *tar = op->ux.tars[op->ux.next - 1];
-    ssize_t n = tarball_read(tar, buf, size);
+    e2b_tarball *tar = op->ux.tars[op->ux.next - 1];
+    ssize_t n = e2b_tarball_read(tar, buf, size);
     if (n < 0) {
-        *err = e2b_error_copy(tarball_error(tar));
+        *err = e2b_error_copy(e2b_tarball_error(tar));
         return -1;
     }
-    tarball_progress tp;
+    e2b_tarball_progress tp;
     ux_progress(op, &tp);
     box_op_progress(op, "uploading", (int64_t)tp.bytes_done, (int64_t)tp.bytes_total);
     return (long)n;
@@ -196,7 +196,7 @@ static void ux_send_next(e2b_box_op *op)
     e2b_upload up = {.path = path, .read = ux_read, .read_ud = op, .size = -1,
                      .octet_stream = 1, .progress = ux_upload_progress, .progress_ud = op};
     e2b_error *err = NULL;
-    tarball_progress tp;
+    e2b_tarball_progress tp;
     ux_progress(op, &tp);
     box_op_progress(op, "uploading", (int64_t)tp.bytes_done, (int64_t)tp.bytes_total);
     op->ux.next++;

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-e2b_error *box_up_source(const char *state_dir, const char *from, snap_record *r, up_source *src)
+e2b_error *box_up_source(const char *state_dir, const char *from, e2b_snap_record *r, up_source *src)
 {
     memset(src, 0, sizeof *src);
     if (!from)
         return NULL;
-    e2b_error *err = snap_record_read(state_dir, from, r);
+    e2b_error *err = e2b_snap_record_read(state_dir, from, r);
     if (err)
         return err;
     if (!(src->snapshot_id = strdup(r->snapshot_id)))
@@ -22,17 +22,17 @@ e2b_error *box_up_source(const char *state_dir, const char *from, snap_record *r
     return NULL;
 }
 
-e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, int gzip_level,
-                          unsigned flags, const atomic_int *cancel, upload_set *set, up_source *src)
+e2b_error *box_up_prepare(e2b_gitwork *g, const e2b_snap_record *r, const char *from, int gzip_level,
+                          unsigned flags, const atomic_int *cancel, e2b_upload_set *set, up_source *src)
 {
     e2b_error *err = NULL;
     if (src->snapshot_id) {
-        if (strcmp(r->dir, gitwork_workdir(g)) != 0) {
+        if (strcmp(r->dir, e2b_gitwork_workdir(g)) != 0) {
             src->note = e2b_strfmt("snapshot %s holds the project %s, not this one: sent everything",
                                    from, r->dir);
         } else {
-            delta_info info;
-            if (delta_prepare(g, r->commit, gzip_level, flags, cancel, set, &info, &err) == 0) {
+            e2b_delta_info info;
+            if (e2b_delta_prepare(g, r->commit, gzip_level, flags, cancel, set, &info, &err) == 0) {
                 src->delta = 1;
                 snprintf(src->delta_base, sizeof src->delta_base, "%s", r->commit);
                 src->note = e2b_strfmt("from snapshot %s: sent only what differs from its commit %.12s "
@@ -50,7 +50,7 @@ e2b_error *box_up_prepare(gitwork *g, const snap_record *r, const char *from, in
                                    from, r->commit);
         }
     }
-    if (upload_prepare(g, gzip_level, flags, cancel, set, &err) != 0)
+    if (e2b_upload_prepare(g, gzip_level, flags, cancel, set, &err) != 0)
         return err;
     return NULL;
 }

@@ -201,7 +201,7 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(nx, ny);
 }
 
-int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list *sandboxes,
+int e2b_box_listing_build(const e2b_box_record_list *records, const e2b_sandbox_list *sandboxes,
                           e2b_box_listing *out)
 {
     size_t nr = records ? records->count : 0, ns = sandboxes ? sandboxes->count : 0;
@@ -215,13 +215,13 @@ int e2b_box_listing_build(const box_record_list *records, const e2b_sandbox_list
         e->sandbox = sb;
         e->kind = sb->kind;
         e->state = sb->state == E2B_STATE_PAUSED ? E2B_BOX_PAUSED : E2B_BOX_RUNNING;
-        e->record = box_record_list_find_sandbox(records, sb->sandbox_id);
+        e->record = e2b_box_record_list_find_sandbox(records, sb->sandbox_id);
         if (e->record)
             e->kind = E2B_KIND_BOX;
         e->name = e2b_box_name_of(records, sb);
     }
     for (size_t i = 0; i < nr; i++) {
-        const box_record *r = &records->items[i];
+        const e2b_box_record *r = &records->items[i];
         int seen = 0;
         for (size_t j = 0; j < ns && !seen; j++)
             seen = strcmp(sandboxes->items[j].sandbox_id, r->sandbox_id) == 0;

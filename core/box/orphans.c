@@ -25,7 +25,7 @@ struct e2b_orphans {
 struct sweep {
     e2b_orphans *o;
     sweep *next;
-    up_journal_entry e;
+    e2b_up_journal_entry e;
     time_t failed_at;      /* when the create failed (or, after a crash, at the latest) */
     uint64_t timer;
     e2b_api_call *call;
@@ -64,9 +64,9 @@ static void sweep_end(sweep *s)
     const e2b_config *cfg = o->env.cfg;
     int settled = s->killed || s->real || time(NULL) >= s->failed_at + cfg->orphan_sweep_delay_s;
     if (!o->detached && !s->unsure && settled)
-        up_journal_remove(cfg->state_dir, &s->e);
+        e2b_up_journal_remove(cfg->state_dir, &s->e);
     else
-        up_journal_release(&s->e);
+        e2b_up_journal_release(&s->e);
     e2b_sandbox_list_clear(&s->found);
     if (s->own_ks)
         keystore_close(s->own_ks);
@@ -188,12 +188,12 @@ static void killed(void *ud, long status, const e2b_error *err)
 static void sweep_step(sweep *s)
 {
     e2b_orphans *o = s->o;
-    box_record_list records = {0};
+    e2b_box_record_list records = {0};
     int have_records = 0;
     while (s->next_found < s->found.count) {
         const e2b_sandbox *sb = &s->found.items[s->next_found++];
         if (!have_records) {
-            e2b_error *rerr = box_record_list_read(o->env.cfg->records_dir, &records, NULL);
+            e2b_error *rerr = e2b_box_record_list_read(o->env.cfg->records_dir, &records, NULL);
             if (rerr) { /* cannot tell a real box from an orphan: touch nothing */
                 e2b_logf("orphans: %s", e2b_error_message(rerr));
                 e2b_error_free(rerr);
@@ -202,20 +202,20 @@ static void sweep_step(sweep *s)
             }
             have_records = 1;
         }
-        if (box_record_list_find_sandbox(&records, sb->sandbox_id)) {
+        if (e2b_box_record_list_find_sandbox(&records, sb->sandbox_id)) {
             s->real = 1; /* the up did finish: a real box */
             continue;
         }
         e2b_error *err = NULL;
         s->call = e2b_api_kill(o->env.client, sb->sandbox_id, killed, s, &err);
         if (s->call) {
-            box_record_list_clear(&records);
+            e2b_box_record_list_clear(&records);
             return;
         }
         s->unsure = 1;
         e2b_error_free(err);
     }
-    box_record_list_clear(&records);
+    e2b_box_record_list_clear(&records);
     sweep_end(s);
 }
 
@@ -256,11 +256,11 @@ static void sweep_start(void *ud)
     }
 }
 
-static sweep *sweep_new(e2b_orphans *o, up_journal_entry *e, time_t failed_at, long delay_ms)
+static sweep *sweep_new(e2b_orphans *o, e2b_up_journal_entry *e, time_t failed_at, long delay_ms)
 {
     sweep *s = calloc(1, sizeof *s);
     if (!s) {
-        up_journal_release(e);
+        e2b_up_journal_release(e);
         return NULL;
     }
     s->o = o;
@@ -295,19 +295,19 @@ e2b_orphans *e2b_orphans_new(const e2b_box_env *env, long delay_ms, e2b_orphans_
 
 void e2b_orphans_sweep_journal(e2b_orphans *o)
 {
-    up_journal_entry *entries = NULL;
+    e2b_up_journal_entry *entries = NULL;
     if (!o)
         return;
-    long n = up_journal_claim(o->env.cfg->state_dir, &entries);
+    long n = e2b_up_journal_claim(o->env.cfg->state_dir, &entries);
     for (long i = 0; i < n; i++) /* a crashed up failed at the latest when its create timed out */
         sweep_new(o, &entries[i], entries[i].sent_at + o->env.cfg->http_timeout_s, 0);
-    up_journal_claims_free(entries, n > 0 ? (size_t)n : 0);
+    e2b_up_journal_claims_free(entries, n > 0 ? (size_t)n : 0);
 }
 
-void e2b_orphans_sweep_later(e2b_orphans *o, up_journal_entry *e)
+void e2b_orphans_sweep_later(e2b_orphans *o, e2b_up_journal_entry *e)
 {
     if (!o || o->detached) {
-        up_journal_release(e); /* the next start sweeps it */
+        e2b_up_journal_release(e); /* the next start sweeps it */
         return;
     }
     sweep_new(o, e, time(NULL), o->delay_ms);

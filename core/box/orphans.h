@@ -41,7 +41,7 @@ e2b_orphans *e2b_orphans_new(const e2b_box_env *env, long delay_ms, e2b_orphans_
  * the journal is empty). */
 void e2b_orphans_sweep_journal(e2b_orphans *o);
 /* Takes over a failed up's entry (*e is moved out) for a second sweep after delay_ms. */
-void e2b_orphans_sweep_later(e2b_orphans *o, up_journal_entry *e);
+void e2b_orphans_sweep_later(e2b_orphans *o, e2b_up_journal_entry *e);
 /* Sweeps still waiting or running. */
 int e2b_orphans_busy(const e2b_orphans *o);
 long e2b_orphans_delay_ms(const e2b_orphans *o);

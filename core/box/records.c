@@ -2,7 +2,7 @@
 #include "core/box/records.h"
 
 #include "core/git/gitwork.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/e2b/json_read.h"
 #include "core/util/buf.h"
 #include "core/util/fs.h"
@@ -37,26 +37,26 @@ static e2b_error *ensure_dir(const char *dir)
 
 static e2b_error *check_name(const char *name)
 {
-    if (!name || !gitwork_box_name_valid(name))
+    if (!name || !e2b_gitwork_box_name_valid(name))
         return e2b_error_new(E2B_ERR_INVALID,
                              "'%s' is not a valid box name (letters, digits, '.', '_', '-')",
                              name ? name : "");
     return NULL;
 }
 
-static json_t *record_to_json(const box_record *r)
+static json_t *record_to_json(const e2b_box_record *r)
 {
     char created[32];
     e2b_format_rfc3339(r->created_at, created, sizeof created);
     return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "version",
-                     BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
+                     E2B_BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
                      "template", r->template_id ? r->template_id : "", "branch",
                      r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
                      "hours", r->hours, "created_at", created);
 }
 
-static e2b_error *record_from_json(const json_t *o, const char *file, box_record *out)
+static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_record *out)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(o) || !e2b_json_text(o, "name", NULL) ||
@@ -77,7 +77,7 @@ static e2b_error *record_from_json(const json_t *o, const char *file, box_record
         out->created_at = 0;
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
-        box_record_clear(out);
+        e2b_box_record_clear(out);
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
     return NULL;
@@ -115,7 +115,7 @@ static void sweep_stale_temps(const char *records_dir)
     closedir(d);
 }
 
-e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive)
+e2b_error *e2b_box_record_write(const char *records_dir, const e2b_box_record *r, int exclusive)
 {
     char final[4200];
     e2b_error *err = check_name(r ? r->name : NULL);
@@ -154,7 +154,7 @@ e2b_error *box_record_write(const char *records_dir, const box_record *r, int ex
     return NULL;
 }
 
-static e2b_error *read_file(const char *path, const char *name, box_record *out)
+static e2b_error *read_file(const char *path, const char *name, e2b_box_record *out)
 {
     json_error_t jerr;
     struct stat st;
@@ -175,13 +175,13 @@ static e2b_error *read_file(const char *path, const char *name, box_record *out)
     e2b_error *err = record_from_json(j, path, out);
     json_decref(j);
     if (!err && strcmp(out->name, name) != 0) {
-        box_record_clear(out);
+        e2b_box_record_clear(out);
         err = e2b_error_new(E2B_ERR_PROTOCOL, "%s: the record names another box", path);
     }
     return err;
 }
 
-e2b_error *box_record_read(const char *records_dir, const char *name, box_record *out)
+e2b_error *e2b_box_record_read(const char *records_dir, const char *name, e2b_box_record *out)
 {
     char path[4200];
     e2b_error *err = check_name(name);
@@ -193,17 +193,17 @@ e2b_error *box_record_read(const char *records_dir, const char *name, box_record
     return read_file(path, name, out);
 }
 
-int box_record_exists(const char *records_dir, const char *name)
+int e2b_box_record_exists(const char *records_dir, const char *name)
 {
     char path[4200];
     struct stat st;
-    if (!gitwork_box_name_valid(name) ||
+    if (!e2b_gitwork_box_name_valid(name) ||
         record_path(path, sizeof path, records_dir, name, ".json") < 0)
         return 0;
     return lstat(path, &st) == 0;
 }
 
-e2b_error *box_record_remove(const char *records_dir, const char *name)
+e2b_error *e2b_box_record_remove(const char *records_dir, const char *name)
 {
     char path[4200];
     e2b_error *err = check_name(name);
@@ -218,7 +218,7 @@ e2b_error *box_record_remove(const char *records_dir, const char *name)
 
 static int cmp_record(const void *a, const void *b)
 {
-    return strcmp(((const box_record *)a)->name, ((const box_record *)b)->name);
+    return strcmp(((const e2b_box_record *)a)->name, ((const e2b_box_record *)b)->name);
 }
 
 static void append_name(char **list, const char *name)
@@ -235,7 +235,7 @@ static void append_name(char **list, const char *name)
     *list = n;
 }
 
-e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, char **skipped)
+e2b_error *e2b_box_record_list_read(const char *records_dir, e2b_box_record_list *out, char **skipped)
 {
     memset(out, 0, sizeof *out);
     if (skipped)
@@ -257,12 +257,12 @@ e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, c
             continue;
         memcpy(name, de->d_name, n - 5);
         name[n - 5] = '\0';
-        if (!gitwork_box_name_valid(name) ||
+        if (!e2b_gitwork_box_name_valid(name) ||
             record_path(path, sizeof path, records_dir, name, ".json") < 0)
             continue;
         if (e2b_array_grow((void **)&out->items, &cap, out->count + 1, sizeof *out->items) < 0) {
             closedir(d);
-            box_record_list_clear(out);
+            e2b_box_record_list_clear(out);
             return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         }
         e2b_error *err = read_file(path, name, &out->items[out->count]);
@@ -280,7 +280,7 @@ e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, c
     return NULL;
 }
 
-const box_record *box_record_list_find_sandbox(const box_record_list *list, const char *sandbox_id)
+const e2b_box_record *e2b_box_record_list_find_sandbox(const e2b_box_record_list *list, const char *sandbox_id)
 {
     for (size_t i = 0; list && sandbox_id && i < list->count; i++)
         if (strcmp(list->items[i].sandbox_id, sandbox_id) == 0)
@@ -288,7 +288,7 @@ const box_record *box_record_list_find_sandbox(const box_record_list *list, cons
     return NULL;
 }
 
-const box_record *box_record_list_find(const box_record_list *list, const char *name)
+const e2b_box_record *e2b_box_record_list_find(const e2b_box_record_list *list, const char *name)
 {
     for (size_t i = 0; list && name && i < list->count; i++)
         if (strcmp(list->items[i].name, name) == 0)
@@ -296,7 +296,7 @@ const box_record *box_record_list_find(const box_record_list *list, const char *
     return NULL;
 }
 
-void box_record_clear(box_record *r)
+void e2b_box_record_clear(e2b_box_record *r)
 {
     if (!r)
         return;
@@ -309,12 +309,12 @@ void box_record_clear(box_record *r)
     memset(r, 0, sizeof *r);
 }
 
-void box_record_list_clear(box_record_list *list)
+void e2b_box_record_list_clear(e2b_box_record_list *list)
 {
     if (!list)
         return;
     for (size_t i = 0; i < list->count; i++)
-        box_record_clear(&list->items[i]);
+        e2b_box_record_clear(&list->items[i]);
     free(list->items);
     list->items = NULL;
     list->count = 0;

@@ -6,8 +6,8 @@
  * A record never holds a secret: the password lives in the keystore, the API key in the
  * environment. The JSON is versioned ({"version":1,...}); unknown fields are ignored.
  *
- * Ownership: a box_record owns its strings (box_record_clear frees them); a list owns its
- * records (box_record_list_clear). Errors are e2b_errors the caller frees. */
+ * Ownership: a e2b_box_record owns its strings (e2b_box_record_clear frees them); a list owns its
+ * records (e2b_box_record_list_clear). Errors are e2b_errors the caller frees. */
 #ifndef E2B_RECORDS_H
 #define E2B_RECORDS_H
 
@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <time.h>
 
-#define BOX_RECORD_VERSION 1
+#define E2B_BOX_RECORD_VERSION 1
 
-typedef struct box_record {
-    char *name;        /* the box name (gitwork_box_name_valid), also the file name */
+typedef struct e2b_box_record {
+    char *name;        /* the box name (e2b_gitwork_box_name_valid), also the file name */
     char *sandbox_id;  /* the E2B sandbox */
     char *template_id; /* the template it was made from */
     char *branch;      /* the local branch it was made from ("" when detached) */
@@ -29,36 +29,36 @@ typedef struct box_record {
     int opencode;      /* the OpenCode preset used to start it: 1 or 2 */
     int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
-} box_record;
+} e2b_box_record;
 
-typedef struct box_record_list {
-    box_record *items;
+typedef struct e2b_box_record_list {
+    e2b_box_record *items;
     size_t count;
-} box_record_list;
+} e2b_box_record_list;
 
 /* Writes r to <records_dir>/<r->name>.json, creating records_dir (0700) when missing.
  * exclusive: fail with E2B_ERR_CONFLICT ("a box named X already exists") when the record
  * exists (the name is taken); otherwise replace it. Nothing is left half-written: a crash
  * leaves either the old file or the new one (plus, at worst, a stray temp file that
  * readers ignore and that the next write or list removes once its writer is gone). */
-e2b_error *box_record_write(const char *records_dir, const box_record *r, int exclusive);
+e2b_error *e2b_box_record_write(const char *records_dir, const e2b_box_record *r, int exclusive);
 /* Reads the record of name. E2B_ERR_NOT_FOUND ("no box named X on this machine") when
  * there is none; E2B_ERR_INVALID for a bad name; E2B_ERR_PROTOCOL for a corrupt file. */
-e2b_error *box_record_read(const char *records_dir, const char *name, box_record *out);
+e2b_error *e2b_box_record_read(const char *records_dir, const char *name, e2b_box_record *out);
 /* Whether a record for name exists. */
-int box_record_exists(const char *records_dir, const char *name);
+int e2b_box_record_exists(const char *records_dir, const char *name);
 /* Removes the record (a missing one is not an error). */
-e2b_error *box_record_remove(const char *records_dir, const char *name);
+e2b_error *e2b_box_record_remove(const char *records_dir, const char *name);
 /* Every readable record, sorted by name. Corrupt files are skipped; their names are
  * appended to *skipped (a malloc'd ", "-joined list, caller frees) when skipped is not NULL.
  * A missing directory is an empty list. */
-e2b_error *box_record_list_read(const char *records_dir, box_record_list *out, char **skipped);
+e2b_error *e2b_box_record_list_read(const char *records_dir, e2b_box_record_list *out, char **skipped);
 /* The record of the box whose sandbox is sandbox_id, or NULL (borrowed from list). */
-const box_record *box_record_list_find_sandbox(const box_record_list *list,
+const e2b_box_record *e2b_box_record_list_find_sandbox(const e2b_box_record_list *list,
                                                const char *sandbox_id);
-const box_record *box_record_list_find(const box_record_list *list, const char *name);
+const e2b_box_record *e2b_box_record_list_find(const e2b_box_record_list *list, const char *name);
 
-void box_record_clear(box_record *r);
-void box_record_list_clear(box_record_list *list);
+void e2b_box_record_clear(e2b_box_record *r);
+void e2b_box_record_list_clear(e2b_box_record_list *list);
 
 #endif

@@ -7,7 +7,7 @@
 #ifndef E2B_SECRETS_PROVIDERS_H
 #define E2B_SECRETS_PROVIDERS_H
 
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 
 #include <jansson.h>
 #include <stdio.h>

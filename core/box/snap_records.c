@@ -1,7 +1,7 @@
 /* Snapshot records (snap_records.h). */
 #include "core/box/snap_records.h"
 
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/git/gitwork.h"
 #include "core/e2b/json_read.h"
 #include "core/util/buf.h"
@@ -17,14 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *snap_records_dir(const char *state_dir)
+char *e2b_snap_records_dir(const char *state_dir)
 {
     return e2b_strfmt("%s/snapshots", state_dir ? state_dir : ".");
 }
 
 static e2b_error *check_name(const char *name)
 {
-    if (!name || !gitwork_box_name_valid(name))
+    if (!name || !e2b_gitwork_box_name_valid(name))
         return e2b_error_new(E2B_ERR_INVALID,
                              "'%s' is not a valid snapshot name (letters, digits, '-', '_', '.')",
                              name ? name : "");
@@ -47,12 +47,12 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
-e2b_error *snap_record_write(const char *state_dir, const snap_record *r)
+e2b_error *e2b_snap_record_write(const char *state_dir, const e2b_snap_record *r)
 {
     e2b_error *err = check_name(r->name);
     if (err)
         return err;
-    char *dir = snap_records_dir(state_dir);
+    char *dir = e2b_snap_records_dir(state_dir);
     if (!dir)
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     if (e2b_mkdir_private(dir) < 0) {
@@ -81,7 +81,7 @@ e2b_error *snap_record_write(const char *state_dir, const snap_record *r)
     return err;
 }
 
-static e2b_error *read_path(const char *path, const char *name, snap_record *out)
+static e2b_error *read_path(const char *path, const char *name, e2b_snap_record *out)
 {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -118,13 +118,13 @@ static e2b_error *read_path(const char *path, const char *name, snap_record *out
     json_decref(j);
     if (!out->name || !out->snapshot_id || !out->box || !out->sandbox_id || !out->template_id || !out->dir ||
         !out->branch || !out->commit) {
-        snap_record_clear(out);
+        e2b_snap_record_clear(out);
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
     return NULL;
 }
 
-e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out)
+e2b_error *e2b_snap_record_read(const char *state_dir, const char *name, e2b_snap_record *out)
 {
     memset(out, 0, sizeof *out);
     char *path;
@@ -136,7 +136,7 @@ e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record
     return err;
 }
 
-e2b_error *snap_record_remove(const char *state_dir, const char *name)
+e2b_error *e2b_snap_record_remove(const char *state_dir, const char *name)
 {
     char *path;
     e2b_error *err = record_path(state_dir, name, &path);
@@ -148,9 +148,9 @@ e2b_error *snap_record_remove(const char *state_dir, const char *name)
     return err;
 }
 
-int snap_record_exists(const char *state_dir, const char *name)
+int e2b_snap_record_exists(const char *state_dir, const char *name)
 {
-    if (!name || !gitwork_box_name_valid(name))
+    if (!name || !e2b_gitwork_box_name_valid(name))
         return 0;
     char *path = e2b_strfmt("%s/snapshots/%s.json", state_dir, name);
     struct stat st;
@@ -161,13 +161,13 @@ int snap_record_exists(const char *state_dir, const char *name)
 
 static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(((const snap_record *)a)->name, ((const snap_record *)b)->name);
+    return strcmp(((const e2b_snap_record *)a)->name, ((const e2b_snap_record *)b)->name);
 }
 
-e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out)
+e2b_error *e2b_snap_record_list_read(const char *state_dir, e2b_snap_record_list *out)
 {
     memset(out, 0, sizeof *out);
-    char *dir = snap_records_dir(state_dir);
+    char *dir = e2b_snap_records_dir(state_dir);
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) {
         e2b_error *err = !dir || errno != ENOENT ? e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", nz(dir),
@@ -185,7 +185,7 @@ e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out)
             continue;
         memcpy(name, de->d_name, n - 5);
         name[n - 5] = '\0';
-        if (!gitwork_box_name_valid(name))
+        if (!e2b_gitwork_box_name_valid(name))
             continue;
         if (e2b_array_grow((void **)&out->items, &cap, out->count + 1, sizeof *out->items) < 0)
             break;
@@ -203,7 +203,7 @@ e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out)
     return NULL;
 }
 
-const snap_record *snap_record_list_find_id(const snap_record_list *l, const char *id)
+const e2b_snap_record *e2b_snap_record_list_find_id(const e2b_snap_record_list *l, const char *id)
 {
     for (size_t i = 0; l && id && i < l->count; i++)
         if (strcmp(l->items[i].snapshot_id, id) == 0)
@@ -211,7 +211,7 @@ const snap_record *snap_record_list_find_id(const snap_record_list *l, const cha
     return NULL;
 }
 
-const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t)
+const e2b_snap_record *e2b_snap_record_of_template(const e2b_snap_record_list *l, const e2b_template *t)
 {
     for (size_t i = 0; l && i < l->count; i++) {
         const char *id = l->items[i].snapshot_id;
@@ -228,9 +228,9 @@ const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_
     return NULL;
 }
 
-int snap_template_is_ours(const snap_record_list *l, const e2b_template *t)
+int e2b_snap_template_is_ours(const e2b_snap_record_list *l, const e2b_template *t)
 {
-    if (snap_record_of_template(l, t))
+    if (e2b_snap_record_of_template(l, t))
         return 1;
     for (size_t k = 0; k < t->naliases; k++)
         if (strncmp(t->aliases[k], "e2b-tui-", 8) == 0)
@@ -238,7 +238,7 @@ int snap_template_is_ours(const snap_record_list *l, const e2b_template *t)
     return 0;
 }
 
-void snap_record_clear(snap_record *r)
+void e2b_snap_record_clear(e2b_snap_record *r)
 {
     if (!r)
         return;
@@ -253,12 +253,12 @@ void snap_record_clear(snap_record *r)
     memset(r, 0, sizeof *r);
 }
 
-void snap_record_list_clear(snap_record_list *l)
+void e2b_snap_record_list_clear(e2b_snap_record_list *l)
 {
     if (!l)
         return;
     for (size_t i = 0; i < l->count; i++)
-        snap_record_clear(&l->items[i]);
+        e2b_snap_record_clear(&l->items[i]);
     free(l->items);
     memset(l, 0, sizeof *l);
 }

@@ -6,7 +6,7 @@
  * E2B's snapshot list says only the snapshot's id and names; the record adds the box and
  * sandbox it came from, the project directory, the branch and the commit the box's files
  * were at, so that an up from it sends only what differs. No secret is ever in one.
- * A snap_record owns its strings (snap_record_clear); a list owns its records. */
+ * A e2b_snap_record owns its strings (e2b_snap_record_clear); a list owns its records. */
 #ifndef E2B_SNAP_RECORDS_H
 #define E2B_SNAP_RECORDS_H
 
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <time.h>
 
-typedef struct snap_record {
+typedef struct e2b_snap_record {
     char *name;        /* the snapshot's local name (a box name's rules), also the file name */
     char *snapshot_id; /* E2B's snapshotID: usable as a template in create */
     char *box;         /* the box it was taken of */
@@ -28,35 +28,35 @@ typedef struct snap_record {
     int port;
     int opencode;
     time_t created_at;
-} snap_record;
+} e2b_snap_record;
 
-typedef struct snap_record_list {
-    snap_record *items;
+typedef struct e2b_snap_record_list {
+    e2b_snap_record *items;
     size_t count;
-} snap_record_list;
+} e2b_snap_record_list;
 
 /* <state_dir>/snapshots (new string). */
-char *snap_records_dir(const char *state_dir);
+char *e2b_snap_records_dir(const char *state_dir);
 /* Writes (replaces) r. */
-e2b_error *snap_record_write(const char *state_dir, const snap_record *r);
+e2b_error *e2b_snap_record_write(const char *state_dir, const e2b_snap_record *r);
 /* NOT_FOUND ("no snapshot named X on this machine") when there is none. */
-e2b_error *snap_record_read(const char *state_dir, const char *name, snap_record *out);
-e2b_error *snap_record_remove(const char *state_dir, const char *name);
+e2b_error *e2b_snap_record_read(const char *state_dir, const char *name, e2b_snap_record *out);
+e2b_error *e2b_snap_record_remove(const char *state_dir, const char *name);
 /* Whether a snapshot of that name has a record here (one stat). */
-int snap_record_exists(const char *state_dir, const char *name);
+int e2b_snap_record_exists(const char *state_dir, const char *name);
 /* Every readable record, by name; corrupt files are skipped. A missing dir is empty. */
-e2b_error *snap_record_list_read(const char *state_dir, snap_record_list *out);
+e2b_error *e2b_snap_record_list_read(const char *state_dir, e2b_snap_record_list *out);
 /* The record whose snapshot_id is id (borrowed), or NULL. */
-const snap_record *snap_record_list_find_id(const snap_record_list *l, const char *id);
+const e2b_snap_record *e2b_snap_record_list_find_id(const e2b_snap_record_list *l, const char *id);
 /* The record of the snapshot that is template t (borrowed), or NULL: a record's snapshot_id,
  * without its team namespace ("team/") and its tag (":default"), is t's id or one of its
  * aliases. */
-const snap_record *snap_record_of_template(const snap_record_list *l, const e2b_template *t);
+const e2b_snap_record *e2b_snap_record_of_template(const e2b_snap_record_list *l, const e2b_template *t);
 /* Whether template t is a snapshot e2b-tui made: it has a record here, or (made on another
  * machine) one of its aliases starts with "e2b-tui-". */
-int snap_template_is_ours(const snap_record_list *l, const e2b_template *t);
+int e2b_snap_template_is_ours(const e2b_snap_record_list *l, const e2b_template *t);
 
-void snap_record_clear(snap_record *r);
-void snap_record_list_clear(snap_record_list *l);
+void e2b_snap_record_clear(e2b_snap_record *r);
+void e2b_snap_record_list_clear(e2b_snap_record_list *l);
 
 #endif

@@ -28,11 +28,11 @@ static int tag_valid(const char *t)
 
 static char *journal_dir(const char *state_dir)
 {
-    return e2b_strfmt("%s/" UP_JOURNAL_DIR, state_dir);
+    return e2b_strfmt("%s/" E2B_UP_JOURNAL_DIR, state_dir);
 }
 
-e2b_error *up_journal_add(const char *state_dir, const char *tag, const char *name,
-                          up_journal_entry *out)
+e2b_error *e2b_up_journal_add(const char *state_dir, const char *tag, const char *name,
+                          e2b_up_journal_entry *out)
 {
     memset(out, 0, sizeof *out);
     out->fd = -1;
@@ -83,7 +83,7 @@ out:
     return err;
 }
 
-void up_journal_remove(const char *state_dir, up_journal_entry *e)
+void e2b_up_journal_remove(const char *state_dir, e2b_up_journal_entry *e)
 {
     if (e->fd < 0)
         return;
@@ -97,7 +97,7 @@ void up_journal_remove(const char *state_dir, up_journal_entry *e)
     e->fd = -1;
 }
 
-void up_journal_release(up_journal_entry *e)
+void e2b_up_journal_release(e2b_up_journal_entry *e)
 {
     if (e->fd >= 0)
         close(e->fd);
@@ -105,7 +105,7 @@ void up_journal_release(up_journal_entry *e)
 }
 
 /* Reads name= and sent= from a claimed entry. */
-static int parse_entry(int fd, up_journal_entry *e)
+static int parse_entry(int fd, e2b_up_journal_entry *e)
 {
     char buf[ENTRY_MAX + 1];
     ssize_t n = pread(fd, buf, ENTRY_MAX, 0);
@@ -138,7 +138,7 @@ static void reap_temp(int dfd, const char *name)
     close(fd);
 }
 
-long up_journal_claim(const char *state_dir, up_journal_entry **out)
+long e2b_up_journal_claim(const char *state_dir, e2b_up_journal_entry **out)
 {
     *out = NULL;
     char *dir = journal_dir(state_dir);
@@ -150,7 +150,7 @@ long up_journal_claim(const char *state_dir, up_journal_entry **out)
         return errno == ENOENT ? 0 : -1;
     }
     size_t n = 0, cap = 0;
-    up_journal_entry *list = NULL;
+    e2b_up_journal_entry *list = NULL;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' && de->d_name[1] && de->d_name[1] != '.') {
@@ -170,14 +170,14 @@ long up_journal_claim(const char *state_dir, up_journal_entry **out)
             continue;
         }
         if (n == cap) {
-            up_journal_entry *nl = realloc(list, (cap = cap ? cap * 2 : 4) * sizeof *nl);
+            e2b_up_journal_entry *nl = realloc(list, (cap = cap ? cap * 2 : 4) * sizeof *nl);
             if (!nl) {
                 close(fd);
                 break;
             }
             list = nl;
         }
-        up_journal_entry *e = &list[n];
+        e2b_up_journal_entry *e = &list[n];
         memset(e, 0, sizeof *e);
         e->fd = fd;
         memcpy(e->tag, de->d_name, 33); /* tag_valid: 32 characters and the NUL */
@@ -191,14 +191,14 @@ long up_journal_claim(const char *state_dir, up_journal_entry **out)
     return (long)n;
 }
 
-void up_journal_claims_free(up_journal_entry *entries, size_t n)
+void e2b_up_journal_claims_free(e2b_up_journal_entry *entries, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        up_journal_release(&entries[i]);
+        e2b_up_journal_release(&entries[i]);
     free(entries);
 }
 
-int up_journal_any(const char *state_dir)
+int e2b_up_journal_any(const char *state_dir)
 {
     char *dir = journal_dir(state_dir);
     DIR *d = dir ? opendir(dir) : NULL;

@@ -19,29 +19,29 @@
 #include <stddef.h>
 #include <time.h>
 
-#define UP_JOURNAL_DIR "in-doubt"
+#define E2B_UP_JOURNAL_DIR "in-doubt"
 
-typedef struct up_journal_entry {
+typedef struct e2b_up_journal_entry {
     int fd;         /* open and flock'ed while held; -1 = none */
     char tag[33];   /* the create's E2B_META_UP value (32 of [A-Za-z0-9]) */
     char name[128]; /* the box name */
     time_t sent_at; /* when the create was sent */
-} up_journal_entry;
+} e2b_up_journal_entry;
 
 /* Writes and locks the entry for tag (the create is about to be sent). */
-e2b_error *up_journal_add(const char *state_dir, const char *tag, const char *name,
-                          up_journal_entry *out);
+e2b_error *e2b_up_journal_add(const char *state_dir, const char *tag, const char *name,
+                          e2b_up_journal_entry *out);
 /* The entry is settled: removes it, then drops the lock. fd -1 is fine. */
-void up_journal_remove(const char *state_dir, up_journal_entry *e);
+void e2b_up_journal_remove(const char *state_dir, e2b_up_journal_entry *e);
 /* Drops the lock and keeps the entry for the next start's sweep. */
-void up_journal_release(up_journal_entry *e);
+void e2b_up_journal_release(e2b_up_journal_entry *e);
 
 /* Claims every entry no running up holds (locked for the caller from now on). *out is a
- * malloc'd array (free with up_journal_claims_free after removing or releasing each).
+ * malloc'd array (free with e2b_up_journal_claims_free after removing or releasing each).
  * A missing directory is no entry. Returns the count, or -1 (cannot read the directory). */
-long up_journal_claim(const char *state_dir, up_journal_entry **out);
-void up_journal_claims_free(up_journal_entry *entries, size_t n);
+long e2b_up_journal_claim(const char *state_dir, e2b_up_journal_entry **out);
+void e2b_up_journal_claims_free(e2b_up_journal_entry *entries, size_t n);
 /* Whether the directory holds any entry at all (cheap: no locks, no reads). */
-int up_journal_any(const char *state_dir);
+int e2b_up_journal_any(const char *state_dir);
 
 #endif

@@ -21,7 +21,7 @@
 #include "core/e2b/config.h"
 #include "core/util/error.h"
 #include "core/net/loop.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 
 #include <jansson.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #include "core/e2b/config.h"
 
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/util/str.h"
 
 #include <ctype.h>

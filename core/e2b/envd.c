@@ -381,7 +381,7 @@ e2b_http_request *e2b_envd_upload(e2b_envd *ev, const e2b_upload *up, e2b_envd_d
                 call_free(c);
                 if (err)
                     *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot set up gzip%s%s",
-                                         *archive_dl_error() ? ": " : "", archive_dl_error());
+                                         *e2b_archive_dl_error() ? ": " : "", e2b_archive_dl_error());
                 return NULL;
             }
             if (!up->data) {

@@ -21,7 +21,7 @@
 #include "core/util/error.h"
 #include "core/net/http.h"
 #include "core/net/loop.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/e2b/process_event.h"
 
 #include <jansson.h>

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/util/error.h"
 
 /* "an object", "a string", ... (for messages). */

@@ -36,7 +36,7 @@ static int display_field(json_t *obj, const char *key, char **out)
     if (!json_is_string(v))
         return -1;
     n = json_string_length(v);
-    *out = sanitize_display(json_string_value(v), n < TEXT_MAX ? n : TEXT_MAX, 0);
+    *out = e2b_sanitize_display(json_string_value(v), n < TEXT_MAX ? n : TEXT_MAX, 0);
     return *out ? 0 : -1;
 }
 

@@ -21,8 +21,8 @@
 
 enum { ST_HEADER, ST_PACK, ST_DONE, ST_FAILED };
 
-struct bundle_import {
-    gitwork *g;
+struct e2b_bundle_import {
+    e2b_gitwork *g;
     git_odb *odb;
     int state;
     e2b_error *err; /* the failure, once state is ST_FAILED */
@@ -30,7 +30,7 @@ struct bundle_import {
     uint8_t *hbuf; /* header bytes (and whatever pack bytes came with them) */
     size_t hlen, hcap, scanned;
     int sig_checked;
-    bundle_header hdr;
+    e2b_bundle_header hdr;
     int have_hdr;
 
     pack_scan *scan; /* the bounds, checked before the indexer gets the bytes */
@@ -40,8 +40,8 @@ struct bundle_import {
     size_t magic_len;
     uint64_t pack_bytes;
 
-    bundle_progress prog;
-    bundle_progress_cb cb;
+    e2b_bundle_progress prog;
+    e2b_bundle_progress_cb cb;
     void *ud;
     int cancelled;
     int lock_fd; /* the import lock (see lock_and_sweep), or -1 */
@@ -53,12 +53,12 @@ struct bundle_import {
 
 #define QUARANTINE_PREFIX "e2b-tui-incoming-"
 
-#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, local_error_set(&(bi)->err, (code), __VA_ARGS__))
+#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, e2b_local_error_set(&(bi)->err, (code), __VA_ARGS__))
 
-static int git_fail(bundle_import *bi, e2b_error_sub code, const char *what)
+static int git_fail(e2b_bundle_import *bi, e2b_error_sub code, const char *what)
 {
     bi->state = ST_FAILED;
-    return gitwork_git_error(&bi->err, code, what);
+    return e2b_gitwork_git_error(&bi->err, code, what);
 }
 
 /* An import killed mid-pack (SIGKILL, power loss) leaves libgit2's temporary pack,
@@ -70,7 +70,7 @@ static int git_fail(bundle_import *bi, e2b_error_sub code, const char *what)
 #define STALE_TEMP_PACK_SECONDS 5
 
 static void remove_dir_files(const char *dir);
-static int make_quarantine(bundle_import *bi);
+static int make_quarantine(e2b_bundle_import *bi);
 
 static int lock_and_sweep(git_repository *repo)
 {
@@ -126,21 +126,21 @@ static int lock_and_sweep(git_repository *repo)
     return fd;
 }
 
-int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, void *ud,
+int e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_progress_cb cb, void *ud,
                       e2b_error **err)
 {
     *out = NULL;
-    local_error_clear(err);
-    bundle_import *bi = calloc(1, sizeof *bi);
+    e2b_local_error_clear(err);
+    e2b_bundle_import *bi = calloc(1, sizeof *bi);
     if (!bi)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     bi->g = g;
     bi->limits = e2b_limits_default();
     bi->cb = cb;
     bi->ud = ud;
-    bi->lock_fd = lock_and_sweep(gitwork_repo(g));
-    if (git_repository_odb(&bi->odb, gitwork_repo(g)) < 0) {
-        gitwork_git_error(err, E2B_SUB_FAILED, "cannot open the object database");
+    bi->lock_fd = lock_and_sweep(e2b_gitwork_repo(g));
+    if (git_repository_odb(&bi->odb, e2b_gitwork_repo(g)) < 0) {
+        e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot open the object database");
         if (bi->lock_fd >= 0)
             close(bi->lock_fd);
         free(bi);
@@ -150,7 +150,7 @@ int bundle_import_new(bundle_import **out, gitwork *g, bundle_progress_cb cb, vo
     return 0;
 }
 
-static void take_stats(bundle_import *bi, const git_indexer_progress *s)
+static void take_stats(e2b_bundle_import *bi, const git_indexer_progress *s)
 {
     bi->prog.objects_received = s->received_objects;
     bi->prog.objects_total = s->total_objects;
@@ -161,7 +161,7 @@ static void take_stats(bundle_import *bi, const git_indexer_progress *s)
 
 static int on_index_progress(const git_indexer_progress *s, void *payload)
 {
-    bundle_import *bi = payload;
+    e2b_bundle_import *bi = payload;
     if (bi->feed) /* appending, on the feed's thread: only its stop flag may be read */
         return pack_feed_stopping(bi->feed) ? -1 : 0;
     bi->prog.objects_received = s->received_objects;
@@ -176,7 +176,7 @@ static int on_index_progress(const git_indexer_progress *s, void *payload)
     return 0;
 }
 
-static int index_error(bundle_import *bi, const char *what)
+static int index_error(e2b_bundle_import *bi, const char *what)
 {
     if (bi->cancelled)
         return FAIL(bi, E2B_SUB_CANCELLED, "import cancelled");
@@ -186,7 +186,7 @@ static int index_error(bundle_import *bi, const char *what)
 /* The scanner's question for a delta by id: is its base already here? */
 static int base_is_local(const uint8_t id[20], void *ud)
 {
-    bundle_import *bi = ud;
+    e2b_bundle_import *bi = ud;
     git_oid oid;
     memcpy(oid.id, id, 20);
     return git_odb_exists(bi->odb, &oid);
@@ -196,7 +196,7 @@ static int base_is_local(const uint8_t id[20], void *ud)
  * through the progress callback stops it. */
 static int scan_tick(void *ud)
 {
-    bundle_import *bi = ud;
+    e2b_bundle_import *bi = ud;
     if (bi->cb && bi->cb(&bi->prog, bi->ud) != 0)
         bi->cancelled = 1;
     return bi->cancelled;
@@ -204,7 +204,7 @@ static int scan_tick(void *ud)
 
 /* Header complete: check prerequisites, then open the indexer. Nothing is written before
  * every prerequisite is known to be here. */
-static int start_pack(bundle_import *bi)
+static int start_pack(e2b_bundle_import *bi)
 {
     for (size_t i = 0; i < bi->hdr.nprereqs; i++) {
         git_oid oid;
@@ -236,13 +236,13 @@ static int start_pack(bundle_import *bi)
         return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
     if (!(bi->feed = pack_feed_start(bi->idx, &bi->err))) {
         bi->state = ST_FAILED;
-        return local_error_code(bi->err);
+        return e2b_local_error_code(bi->err);
     }
     bi->state = ST_PACK;
     return 0;
 }
 
-static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
+static int feed_pack(e2b_bundle_import *bi, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; bi->magic_len + i < 4 && i < n; i++)
         if (p[i] != (uint8_t)"PACK"[bi->magic_len + i])
@@ -267,12 +267,12 @@ static int feed_pack(bundle_import *bi, const uint8_t *p, size_t n)
     return 0;
 }
 
-static int try_header(bundle_import *bi, int final)
+static int try_header(e2b_bundle_import *bi, int final)
 {
-    int r = bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &bi->err);
+    int r = e2b_bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &bi->err);
     if (r < 0) {
         bi->state = ST_FAILED;
-        return local_error_code(bi->err);
+        return e2b_local_error_code(bi->err);
     }
     if (r == 0) {
         if (final)
@@ -289,10 +289,10 @@ static int try_header(bundle_import *bi, int final)
     return rc;
 }
 
-int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
+int e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n)
 {
     if (bi->state == ST_FAILED)
-        return local_error_code(bi->err);
+        return e2b_local_error_code(bi->err);
     if (bi->state == ST_DONE)
         return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (n == 0) /* nothing to add (and no buffer yet to add it to) */
@@ -307,7 +307,7 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
         return feed_pack(bi, buf, n);
 
     /* Header: accumulate up to the cap (plus one byte so an overlong header shows). */
-    size_t room = BUNDLE_HEADER_MAX + 1 - bi->hlen;
+    size_t room = E2B_BUNDLE_HEADER_MAX + 1 - bi->hlen;
     size_t take = n < room ? n : room;
     if (bi->hlen + take > bi->hcap) {
         size_t cap = bi->hcap ? bi->hcap : 4096;
@@ -332,7 +332,7 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
         if (bi->hbuf[i] == '\n' && bi->hbuf[i + 1] == '\n')
             decide = 1;
     bi->scanned = bi->hlen;
-    if (bi->hlen > BUNDLE_HEADER_MAX)
+    if (bi->hlen > E2B_BUNDLE_HEADER_MAX)
         decide = 1;
     int rc = decide ? try_header(bi, 0) : 0;
     if (rc == 0 && bi->state == ST_PACK && take < n)
@@ -340,7 +340,7 @@ int bundle_import_write(bundle_import *bi, const void *buf, size_t n)
     return rc;
 }
 
-void bundle_import_set_limits(bundle_import *bi, const e2b_limits *limits)
+void e2b_bundle_import_set_limits(e2b_bundle_import *bi, const e2b_limits *limits)
 {
     bi->limits = *limits;
 }
@@ -365,10 +365,10 @@ static void remove_dir_files(const char *dir)
  * objects/pack is a rename on one file system) but in no place git or libgit2 reads
  * objects from (only objects/xx/ and objects/pack/ are), like git's own quarantine for
  * pushes (objects/tmp_objdir-incoming-*). */
-static int make_quarantine(bundle_import *bi)
+static int make_quarantine(e2b_bundle_import *bi)
 {
     if (asprintf(&bi->qdir, "%sobjects/" QUARANTINE_PREFIX "XXXXXX",
-                 git_repository_commondir(gitwork_repo(bi->g))) < 0) {
+                 git_repository_commondir(e2b_gitwork_repo(bi->g))) < 0) {
         bi->qdir = NULL;
         return FAIL(bi, E2B_SUB_NOMEM, "out of memory");
     }
@@ -411,11 +411,11 @@ static int quarantine_files(const char *qdir, char names[][96], int max)
 /* Moves the checked pack into objects/pack. A file of that name there already (the same
  * pack pulled before: names are content hashes) is kept and not counted as ours, so a later
  * failure removes only what this import added. */
-static int move_in(bundle_import *bi)
+static int move_in(e2b_bundle_import *bi)
 {
     char names[8][96];
     int n = quarantine_files(bi->qdir, names, 8);
-    const char *common = git_repository_commondir(gitwork_repo(bi->g));
+    const char *common = git_repository_commondir(e2b_gitwork_repo(bi->g));
     for (int i = 0; i < n; i++) {
         char *from = NULL, *to = NULL;
         if (asprintf(&from, "%s/%s", bi->qdir, names[i]) < 0)
@@ -440,7 +440,7 @@ static int move_in(bundle_import *bi)
 }
 
 /* Removes what move_in added (index first), after a failure that came later. */
-static void move_out(bundle_import *bi)
+static void move_out(e2b_bundle_import *bi)
 {
     for (int i = bi->nmoved - 1; i >= 0; i--) {
         unlink(bi->moved[i]);
@@ -452,9 +452,9 @@ static void move_out(bundle_import *bi)
 
 /* A second handle on the repository whose object database is the repository's plus the
  * quarantined pack: what the repository would be with the import, for the checks. */
-static int open_checking_repo(bundle_import *bi, git_repository **out)
+static int open_checking_repo(e2b_bundle_import *bi, git_repository **out)
 {
-    git_repository *repo = gitwork_repo(bi->g), *r = NULL;
+    git_repository *repo = e2b_gitwork_repo(bi->g), *r = NULL;
     git_odb *odb = NULL;
     git_odb_backend *pack = NULL;
     char names[8][96], *objects = NULL, *idx = NULL;
@@ -546,7 +546,7 @@ static unsigned *oid_set_slot(oid_set *s, const git_oid *o, int *added)
 enum { CHECK_OK = 0, CHECK_MISSING = 1, CHECK_TOO_DEEP = 2, CHECK_CANCELLED = 3, CHECK_ERROR = -1 };
 
 /* Every 4096 objects of the walk, the progress callback may cancel it. */
-static int walk_cancelled(bundle_import *bi, unsigned *steps)
+static int walk_cancelled(e2b_bundle_import *bi, unsigned *steps)
 {
     if ((++*steps & 4095) != 0 || !bi->cb)
         return 0;
@@ -565,7 +565,7 @@ typedef struct {
  * Iterative, with an explicit stack, so a hostile tree costs memory bounded by the cap and
  * never the C stack. Each tree's height is remembered, so a tree met again (trees are
  * shared) is judged at its new depth without being walked again. */
-static int check_tree(bundle_import *bi, git_repository *repo, git_odb *odb,
+static int check_tree(e2b_bundle_import *bi, git_repository *repo, git_odb *odb,
                       const git_oid *tree_id, oid_set *seen, unsigned max, unsigned *steps,
                       char missing[41])
 {
@@ -670,7 +670,7 @@ static int check_tree(bundle_import *bi, git_repository *repo, git_odb *odb,
 /* Like `git rev-list --objects tip --not --all`: every commit reachable from tip and not
  * from an existing ref must exist with its whole tree (the local history is trusted to be
  * complete). CHECK_OK, CHECK_MISSING (missing = its id), CHECK_TOO_DEEP or CHECK_ERROR. */
-static int check_connected(bundle_import *bi, git_repository *repo, const git_oid *tip,
+static int check_connected(e2b_bundle_import *bi, git_repository *repo, const git_oid *tip,
                            char missing[41])
 {
     unsigned steps = 0;
@@ -710,10 +710,10 @@ out:
     return rc;
 }
 
-int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[41])
+int e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref, char oid_out[41])
 {
     if (bi->state == ST_FAILED)
-        return local_error_code(bi->err);
+        return e2b_local_error_code(bi->err);
     if (bi->state == ST_DONE)
         return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (bi->state == ST_HEADER) {
@@ -727,7 +727,7 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
         return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle pack is truncated or corrupt");
 
     /* Resolve the wanted ref before committing: a wrong name must not leave a pack. */
-    const bundle_ref *ref = NULL;
+    const e2b_bundle_ref *ref = NULL;
     for (size_t i = 0; i < bi->hdr.nrefs; i++) {
         if (want_ref ? strcmp(bi->hdr.refs[i].name, want_ref) == 0 : bi->hdr.nrefs == 1) {
             ref = &bi->hdr.refs[i];
@@ -792,13 +792,13 @@ int bundle_import_finish(bundle_import *bi, const char *want_ref, char oid_out[4
     return 0;
 }
 
-int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const char *branch,
-                                int force, gitwork_branch_outcome *outcome, char oid_out[41])
+int e2b_bundle_import_finish_branch(e2b_bundle_import *bi, const char *want_ref, const char *branch,
+                                int force, e2b_gitwork_branch_outcome *outcome, char oid_out[41])
 {
-    int rc = bundle_import_finish(bi, want_ref, oid_out);
+    int rc = e2b_bundle_import_finish(bi, want_ref, oid_out);
     if (rc != 0)
         return rc;
-    rc = gitwork_update_branch(bi->g, branch, oid_out, force, outcome, &bi->err);
+    rc = e2b_gitwork_update_branch(bi->g, branch, oid_out, force, outcome, &bi->err);
     if (rc != 0) {
         /* a refused branch update (diverged, checked out) leaves no new pack either */
         move_out(bi);
@@ -807,11 +807,11 @@ int bundle_import_finish_branch(bundle_import *bi, const char *want_ref, const c
     return rc;
 }
 
-const e2b_error *bundle_import_error(const bundle_import *bi) { return bi->err; }
+const e2b_error *e2b_bundle_import_error(const e2b_bundle_import *bi) { return bi->err; }
 
-const bundle_progress *bundle_import_progress(const bundle_import *bi) { return &bi->prog; }
+const e2b_bundle_progress *e2b_bundle_import_progress(const e2b_bundle_import *bi) { return &bi->prog; }
 
-void bundle_import_free(bundle_import *bi)
+void e2b_bundle_import_free(e2b_bundle_import *bi)
 {
     if (!bi)
         return;
@@ -824,7 +824,7 @@ void bundle_import_free(bundle_import *bi)
     for (int i = 0; i < bi->nmoved; i++)
         free(bi->moved[i]);
     git_odb_free(bi->odb);
-    bundle_header_free(&bi->hdr);
+    e2b_bundle_header_free(&bi->hdr);
     e2b_error_free(bi->err);
     free(bi->hbuf);
     if (bi->lock_fd >= 0)

@@ -30,7 +30,7 @@ static int valid_ref_name(const uint8_t *p, size_t n)
     return 1;
 }
 
-void bundle_header_free(bundle_header *h)
+void e2b_bundle_header_free(e2b_bundle_header *h)
 {
     if (!h)
         return;
@@ -41,7 +41,7 @@ void bundle_header_free(bundle_header *h)
     memset(h, 0, sizeof *h);
 }
 
-static int add_prereq(bundle_header *h, const uint8_t *hex)
+static int add_prereq(e2b_bundle_header *h, const uint8_t *hex)
 {
     if (e2b_array_grow((void **)&h->prereqs, &h->prereqs_cap, h->nprereqs + 1,
                        sizeof *h->prereqs) < 0)
@@ -53,12 +53,12 @@ static int add_prereq(bundle_header *h, const uint8_t *hex)
     return 0;
 }
 
-static int add_ref(bundle_header *h, const uint8_t *hex, const uint8_t *name, size_t nlen)
+static int add_ref(e2b_bundle_header *h, const uint8_t *hex, const uint8_t *name, size_t nlen)
 {
     if (e2b_array_grow((void **)&h->refs, &h->refs_cap, h->nrefs + 1, sizeof *h->refs) < 0)
         return -1;
-    bundle_ref *n = h->refs;
-    bundle_ref *r = &n[h->nrefs];
+    e2b_bundle_ref *n = h->refs;
+    e2b_bundle_ref *r = &n[h->nrefs];
     if (!(r->name = malloc(nlen + 1)))
         return -1;
     memcpy(r->name, name, nlen);
@@ -70,77 +70,77 @@ static int add_ref(bundle_header *h, const uint8_t *hex, const uint8_t *name, si
 }
 
 /* One header line (without its newline). Returns 0 or -1 with err set. */
-static int parse_line(bundle_header *h, const uint8_t *l, size_t n, size_t lineno, e2b_error **err)
+static int parse_line(e2b_bundle_header *h, const uint8_t *l, size_t n, size_t lineno, e2b_error **err)
 {
     if (l[0] == '@') {
         if (h->version != 3)
-            return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: capability in a v2 bundle",
+            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: capability in a v2 bundle",
                                 lineno), -1;
         static const char fmt_sha1[] = "@object-format=sha1";
         if (n == sizeof fmt_sha1 - 1 && memcmp(l, fmt_sha1, n) == 0)
             return 0;
         if (n >= 15 && memcmp(l, "@object-format=", 15) == 0)
-            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
+            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle uses an object format other than sha1 (SHA-256 "
                                 "repositories are not supported)"), -1;
         if (n >= 8 && memcmp(l, "@filter=", 8) == 0)
-            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
+            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle is filtered (partial): objects would be missing"), -1;
-        return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: unknown capability", lineno), -1;
+        return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: unknown capability", lineno), -1;
     }
     if (l[0] == '-') {
         if (!is_hex40(l + 1, n - 1) || (n > 41 && l[41] != ' '))
-            return local_error_set(err, E2B_SUB_BAD_BUNDLE,
+            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle line %zu: malformed prerequisite", lineno), -1;
         if (add_prereq(h, l + 1) < 0)
-            return local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
+            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
         return 0;
     }
     if (!is_hex40(l, n) || n < 42 || l[40] != ' ' || !valid_ref_name(l + 41, n - 41))
-        return local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: malformed reference", lineno), -1;
+        return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: malformed reference", lineno), -1;
     if (add_ref(h, l, l + 41, n - 41) < 0)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
     return 0;
 }
 
-int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, e2b_error **err)
+int e2b_bundle_header_parse(const uint8_t *buf, size_t len, e2b_bundle_header *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     if (len == 0) /* buf may be NULL then: nothing to compare yet */
         return 0;
     size_t sl = len < SIG_LEN ? len : SIG_LEN;
     int v2 = memcmp(buf, SIG2, sl) == 0, v3 = memcmp(buf, SIG3, sl) == 0;
     if (!v2 && !v3) {
-        local_error_set(err, E2B_SUB_BAD_BUNDLE, "not a git bundle (v2 or v3 signature expected)");
+        e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "not a git bundle (v2 or v3 signature expected)");
         return -1;
     }
     if (len < SIG_LEN)
         return 0;
-    bundle_header h = {.version = v3 ? 3 : 2};
+    e2b_bundle_header h = {.version = v3 ? 3 : 2};
     size_t pos = SIG_LEN, lineno = 1;
     for (;;) {
         lineno++;
         size_t avail = len - pos;
-        if (avail > BUNDLE_HEADER_MAX - pos)
-            avail = BUNDLE_HEADER_MAX - pos;
+        if (avail > E2B_BUNDLE_HEADER_MAX - pos)
+            avail = E2B_BUNDLE_HEADER_MAX - pos;
         const uint8_t *nl = memchr(buf + pos, '\n', avail);
         size_t n = nl ? (size_t)(nl - (buf + pos)) : avail;
-        if (n > BUNDLE_LINE_MAX) {
-            local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu is too long", lineno);
+        if (n > E2B_BUNDLE_LINE_MAX) {
+            e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu is too long", lineno);
             goto bad;
         }
         if (memchr(buf + pos, '\0', n) || memchr(buf + pos, '\r', n)) {
-            local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
+            e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
             goto bad;
         }
         if (!nl) {
-            if (pos + avail >= BUNDLE_HEADER_MAX) {
-                local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle header is larger than %u bytes",
-                             BUNDLE_HEADER_MAX);
+            if (pos + avail >= E2B_BUNDLE_HEADER_MAX) {
+                e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle header is larger than %u bytes",
+                             E2B_BUNDLE_HEADER_MAX);
                 goto bad;
             }
-            bundle_header_free(&h);
+            e2b_bundle_header_free(&h);
             return 0;
         }
         if (n == 0)
@@ -150,13 +150,13 @@ int bundle_header_parse(const uint8_t *buf, size_t len, bundle_header *out, e2b_
         pos += n + 1;
     }
     if (h.nrefs == 0) {
-        local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle lists no references");
+        e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle lists no references");
         goto bad;
     }
     h.header_len = pos + 1;
     *out = h;
     return 1;
 bad:
-    bundle_header_free(&h);
+    e2b_bundle_header_free(&h);
     return -1;
 }

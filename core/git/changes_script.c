@@ -105,9 +105,9 @@ static const char SCRIPT[] =
     "    printf 'E2B-TUI-END\\0'\n"
     "} | head -c \"$cap\"\n";
 
-const char *changes_script_text(void) { return SCRIPT; }
+const char *e2b_changes_script_text(void) { return SCRIPT; }
 
-void changes_list_clear(changes_list *l)
+void e2b_changes_list_clear(e2b_changes_list *l)
 {
     if (!l)
         return;
@@ -135,14 +135,14 @@ static e2b_error *box_error(const char *tok, size_t n)
     static const char E[] = "E2B-TUI-ERROR\t";
     if (n < sizeof E - 1 || memcmp(tok, E, sizeof E - 1) != 0)
         return NULL;
-    char *msg = sanitize_display(tok + sizeof E - 1, n - (sizeof E - 1), 0);
+    char *msg = e2b_sanitize_display(tok + sizeof E - 1, n - (sizeof E - 1), 0);
     e2b_error *e = e2b_error_new(E2B_ERR_PROTOCOL, "in the box: %s", msg ? msg : "error");
     free(msg);
     return e;
 }
 
 /* "E2B-TUI-CHANGES\t<against>\t<commit>" into l (l may be NULL). */
-static e2b_error *parse_header(const char *tok, size_t n, changes_list *l)
+static e2b_error *parse_header(const char *tok, size_t n, e2b_changes_list *l)
 {
     static const char H[] = "E2B-TUI-CHANGES\t";
     e2b_error *e = box_error(tok, n);
@@ -191,7 +191,7 @@ static bool parse_count(const char *s, size_t n, long *out, bool *binary)
 }
 
 /* The file of that raw path: hint first (git prints every section in the same order). */
-static changes_file *find_file(changes_list *l, const char *path, size_t n, size_t *hint)
+static e2b_changes_file *find_file(e2b_changes_list *l, const char *path, size_t n, size_t *hint)
 {
     for (size_t k = 0; k < 2; k++) {
         size_t i = *hint + k;
@@ -210,7 +210,7 @@ static changes_file *find_file(changes_list *l, const char *path, size_t n, size
 }
 
 /* Adds a file (status '?'); NULL when the cap is reached (l->cut) or out of memory. */
-static changes_file *add_file(changes_list *l, const char *path, size_t n, size_t max, bool *nomem)
+static e2b_changes_file *add_file(e2b_changes_list *l, const char *path, size_t n, size_t max, bool *nomem)
 {
     if (l->count >= max) {
         l->cut = true;
@@ -218,7 +218,7 @@ static changes_file *add_file(changes_list *l, const char *path, size_t n, size_
     }
     if (n == 0)
         return NULL;
-    changes_file *f = realloc(l->files, (l->count + 1) * sizeof *f);
+    e2b_changes_file *f = realloc(l->files, (l->count + 1) * sizeof *f);
     if (!f) {
         *nomem = true;
         return NULL;
@@ -227,7 +227,7 @@ static changes_file *add_file(changes_list *l, const char *path, size_t n, size_
     f = &l->files[l->count];
     memset(f, 0, sizeof *f);
     f->raw = strndup(path, n);
-    f->path = sanitize_display(path, n, 0);
+    f->path = e2b_sanitize_display(path, n, 0);
     f->status = '?';
     if (!f->raw || !f->path) {
         free(f->raw);
@@ -263,7 +263,7 @@ static e2b_error *parse_end_error(bool nomem, bool header)
     return NULL;
 }
 
-e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *l)
+e2b_error *e2b_changes_parse_list(const char *out, size_t len, size_t max_files, e2b_changes_list *l)
 {
     memset(l, 0, sizeof *l);
     const char *p = out, *end = out + len;
@@ -277,7 +277,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
         if (!header) {
             e2b_error *e = parse_header(tok, n, l);
             if (e) {
-                changes_list_clear(l);
+                e2b_changes_list_clear(l);
                 return e;
             }
             header = true;
@@ -289,7 +289,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
         }
         e2b_error *e = box_error(tok, n);
         if (e) {
-            changes_list_clear(l);
+            e2b_changes_list_clear(l);
             return e;
         }
         if (n < 3 || tok[1] != '\t')
@@ -299,7 +299,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
             const char *tab = memchr(r, '\t', (size_t)(rend - r));
             if (!tab || tab == r)
                 continue;
-            changes_file *f = add_file(l, tab + 1, (size_t)(rend - tab - 1), max_files, &nomem);
+            e2b_changes_file *f = add_file(l, tab + 1, (size_t)(rend - tab - 1), max_files, &nomem);
             if (f)
                 f->status = strchr("AMDT", r[0]) ? r[0] : '?';
         } else if (tok[0] == 'N') {
@@ -310,7 +310,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
             if (!t2 || !parse_count(r, (size_t)(t1 - r), &a, &bin) ||
                 !parse_count(t1 + 1, (size_t)(t2 - t1 - 1), &d, &bin))
                 continue;
-            changes_file *f = find_file(l, t2 + 1, (size_t)(rend - t2 - 1), &hint_n);
+            e2b_changes_file *f = find_file(l, t2 + 1, (size_t)(rend - t2 - 1), &hint_n);
             if (!f)
                 f = add_file(l, t2 + 1, (size_t)(rend - t2 - 1), max_files, &nomem);
             if (f) {
@@ -319,7 +319,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
                 f->binary = bin;
             }
         } else if (tok[0] == 'U') {
-            changes_file *f = find_file(l, r, (size_t)(rend - r), &hint_u);
+            e2b_changes_file *f = find_file(l, r, (size_t)(rend - r), &hint_u);
             if (!f)
                 f = add_file(l, r, (size_t)(rend - r), max_files, &nomem);
             if (f) {
@@ -330,7 +330,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
     }
     e2b_error *e = parse_end_error(nomem, header);
     if (e) {
-        changes_list_clear(l);
+        e2b_changes_list_clear(l);
         return e;
     }
     if (!ended)
@@ -342,7 +342,7 @@ e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, cha
     return NULL;
 }
 
-void changes_summary_clear(changes_summary *s)
+void e2b_changes_summary_clear(e2b_changes_summary *s)
 {
     if (!s)
         return;
@@ -353,7 +353,7 @@ void changes_summary_clear(changes_summary *s)
 }
 
 /* "H\t<status>\t<blob|->\t<path>" into s; false only when out of memory. */
-static bool summary_file(changes_summary *s, const char *r, const char *rend, size_t max)
+static bool summary_file(e2b_changes_summary *s, const char *r, const char *rend, size_t max)
 {
     const char *t1 = memchr(r, '\t', (size_t)(rend - r));
     const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(rend - t1 - 1)) : NULL;
@@ -366,7 +366,7 @@ static bool summary_file(changes_summary *s, const char *r, const char *rend, si
         s->cut = true;
         return true;
     }
-    changes_summary_file *f = realloc(s->files, (s->count + 1) * sizeof *f);
+    e2b_changes_summary_file *f = realloc(s->files, (s->count + 1) * sizeof *f);
     if (!f)
         return false;
     s->files = f;
@@ -382,14 +382,14 @@ static bool summary_file(changes_summary *s, const char *r, const char *rend, si
     return true;
 }
 
-e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
-                                 changes_summary *s)
+e2b_error *e2b_changes_parse_summary(const char *out, size_t len, size_t max_files,
+                                 e2b_changes_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->commits = -1;
     const char *p = out, *end = out + len;
     bool header = false, ended = false, nomem = false;
-    changes_list hl;
+    e2b_changes_list hl;
     while (p < end && !ended && !nomem) {
         const char *tok;
         size_t n;
@@ -397,7 +397,7 @@ e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
             break; /* a record cut by the cap */
         e2b_error *e = header ? box_error(tok, n) : parse_header(tok, n, &hl);
         if (e) {
-            changes_summary_clear(s);
+            e2b_changes_summary_clear(s);
             return e;
         }
         if (!header) {
@@ -410,14 +410,14 @@ e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
             long v = 0;
             bool dash = false;
             if (parse_count(tok + 2, n - 2, &v, &dash))
-                s->commits = dash ? -1 : v > CHANGES_COUNT_MAX ? CHANGES_COUNT_MAX : v;
+                s->commits = dash ? -1 : v > E2B_CHANGES_COUNT_MAX ? E2B_CHANGES_COUNT_MAX : v;
         } else if (n >= 3 && tok[1] == '\t' && tok[0] == 'H') {
             nomem = !summary_file(s, tok + 2, tok + n, max_files);
         }
     }
     e2b_error *e = parse_end_error(nomem, header);
     if (e) {
-        changes_summary_clear(s);
+        e2b_changes_summary_clear(s);
         return e;
     }
     if (!ended)
@@ -425,7 +425,7 @@ e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
     return NULL;
 }
 
-e2b_error *changes_parse_diff_header(const char *out, size_t len, size_t *off)
+e2b_error *e2b_changes_parse_diff_header(const char *out, size_t len, size_t *off)
 {
     *off = 0;
     const char *z = memchr(out, '\0', len);

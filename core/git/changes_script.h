@@ -1,5 +1,5 @@
 /* changes_script: what the Changes pane runs inside a box (Process/Start with cmd
- * "/bin/bash", args {"-c", changes_script_text()}), and the parser of what it prints.
+ * "/bin/bash", args {"-c", e2b_changes_script_text()}), and the parser of what it prints.
  *
  * In the box's repository, without touching its HEAD, index, work tree or refs, the script
  * compares the work tree (tracked files, and untracked files that are not ignored, through
@@ -44,60 +44,60 @@
 #include <stddef.h>
 
 /* The script (static text; do not free). */
-const char *changes_script_text(void);
+const char *e2b_changes_script_text(void);
 
 /* One changed file. path is sanitised for display (control characters become '?'); raw
  * is the path as git printed it (to ask for its diff). */
-typedef struct changes_file {
+typedef struct e2b_changes_file {
     char *path, *raw;
     char status;      /* 'A' added, 'M' modified, 'D' deleted, 'T' type changed, '?' */
     bool untracked;   /* not in git yet (added as intent-to-add for the diff) */
     bool binary;      /* numstat said "-" */
     long added, removed; /* lines; 0 for binary files */
-} changes_file;
+} e2b_changes_file;
 
-typedef struct changes_list {
-    changes_file *files;
+typedef struct e2b_changes_list {
+    e2b_changes_file *files;
     size_t count;
     char against[8];  /* "base", "pulled", "head" or "empty" */
     char commit[41];  /* what the work tree was compared with ("" for the empty tree) */
     bool cut;         /* the output stopped at a cap (or the file cap was reached) */
     long added, removed; /* totals over the listed files */
-} changes_list;
+} e2b_changes_list;
 
 /* Parses the output of mode "list" (len bytes, NULs inside). At most max_files files are
  * kept (then cut is set). Returns NULL with *out filled, or the error: the box's own
  * message (sanitised), or "the changes script printed no header" for anything else. The
  * caller frees the error; *out is cleared first and left empty on error. */
-e2b_error *changes_parse_list(const char *out, size_t len, size_t max_files, changes_list *out_list);
-void changes_list_clear(changes_list *l);
+e2b_error *e2b_changes_parse_list(const char *out, size_t len, size_t max_files, e2b_changes_list *out_list);
+void e2b_changes_list_clear(e2b_changes_list *l);
 
 /* One file of a summary: the raw path as git printed it (not for display), git's status
  * letter, and the blob id of its content in the box's work tree ("" = none). */
-typedef struct changes_summary_file {
+typedef struct e2b_changes_summary_file {
     char *raw;
     char status;
     char blob[41];
-} changes_summary_file;
+} e2b_changes_summary_file;
 
-typedef struct changes_summary {
-    char against[8], commit[41]; /* as in changes_list */
-    long commits;                /* -1 = not known; capped at CHANGES_COUNT_MAX */
-    changes_summary_file *files;
+typedef struct e2b_changes_summary {
+    char against[8], commit[41]; /* as in e2b_changes_list */
+    long commits;                /* -1 = not known; capped at E2B_CHANGES_COUNT_MAX */
+    e2b_changes_summary_file *files;
     size_t count;
     bool cut; /* more files than listed (the box's cap, max_files, or the output's cap) */
-} changes_summary;
+} e2b_changes_summary;
 
-#define CHANGES_COUNT_MAX 999999999L
+#define E2B_CHANGES_COUNT_MAX 999999999L
 
-/* Parses the output of mode "summary" like changes_parse_list (the same errors); at most
+/* Parses the output of mode "summary" like e2b_changes_parse_list (the same errors); at most
  * max_files files are kept. The caller frees the error; *s is left empty on error. */
-e2b_error *changes_parse_summary(const char *out, size_t len, size_t max_files,
-                                 changes_summary *s);
-void changes_summary_clear(changes_summary *s);
+e2b_error *e2b_changes_parse_summary(const char *out, size_t len, size_t max_files,
+                                 e2b_changes_summary *s);
+void e2b_changes_summary_clear(e2b_changes_summary *s);
 
 /* The start of the diff text after mode "diff"'s header record: sets *off past it.
  * Returns NULL, or the box's error (sanitised) / a protocol error (caller frees). */
-e2b_error *changes_parse_diff_header(const char *out, size_t len, size_t *off);
+e2b_error *e2b_changes_parse_diff_header(const char *out, size_t len, size_t *off);
 
 #endif

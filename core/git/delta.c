@@ -39,46 +39,46 @@ static int on_file(const git_diff_delta *d, float progress, void *payload)
     }
 }
 
-/* .git's children a full up sends (upload_split without the history: the pack and the
- * refs come from upload_pack_add). */
+/* .git's children a full up sends (e2b_upload_split without the history: the pack and the
+ * refs come from e2b_upload_pack_add). */
 static int git_children(const char *root, e2b_strvec *out, e2b_error **err)
 {
     const char *git[] = {".git"};
-    upload_list gz = {0}, plain = {0};
-    int rc = upload_split(root, git, 1, 0, &gz, &plain, err);
+    e2b_upload_list gz = {0}, plain = {0};
+    int rc = e2b_upload_split(root, git, 1, 0, &gz, &plain, err);
     if (rc == E2B_SUB_FILE_IO)
-        rc = local_error_set(err, E2B_SUB_FAILED, "cannot read %s/.git (linked worktrees and separate "
+        rc = e2b_local_error_set(err, E2B_SUB_FAILED, "cannot read %s/.git (linked worktrees and separate "
                                                   "git directories cannot be uploaded)", root);
     for (size_t i = 0; rc == 0 && i < gz.count + plain.count; i++)
         if (e2b_strvec_push(out, i < gz.count ? gz.paths[i] : plain.paths[i - gz.count]) < 0)
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    upload_list_free(&gz);
-    upload_list_free(&plain);
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    e2b_upload_list_free(&gz);
+    e2b_upload_list_free(&plain);
     return rc;
 }
 
 static int cancelled(const atomic_int *cancel, e2b_error **err)
 {
     if (cancel && atomic_load(cancel))
-        return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        return e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     return 0;
 }
 
-int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
-                  const atomic_int *cancel, upload_set *out, delta_info *info, e2b_error **err)
+int e2b_delta_prepare(e2b_gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
+                  const atomic_int *cancel, e2b_upload_set *out, e2b_delta_info *info, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
     memset(info, 0, sizeof *info);
-    local_error_clear(err);
-    git_repository *repo = gitwork_repo(g);
-    const char *root = gitwork_workdir(g);
+    e2b_local_error_clear(err);
+    git_repository *repo = e2b_gitwork_repo(g);
+    const char *root = e2b_gitwork_workdir(g);
     git_oid base;
     git_commit *commit = NULL;
     git_tree *tree = NULL;
     if (!base_hex || git_oid_fromstr(&base, base_hex) != 0 || git_commit_lookup(&commit, repo, &base) != 0 ||
         git_commit_tree(&tree, commit) != 0) {
         git_commit_free(commit);
-        return local_error_set(err, E2B_SUB_MISSING_BASE, "the snapshot's commit %.40s is not in this repository",
+        return e2b_local_error_set(err, E2B_SUB_MISSING_BASE, "the snapshot's commit %.40s is not in this repository",
                                base_hex ? base_hex : "");
     }
     git_commit_free(commit);
@@ -91,28 +91,28 @@ int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned fla
     int rc = 0;
     if (git_diff_tree_to_workdir_with_index(&diff, repo, tree, &o) != 0 ||
         git_diff_foreach(diff, on_file, NULL, NULL, NULL, &l) != 0)
-        rc = gitwork_git_error(err, E2B_SUB_FAILED, "comparing the project with the snapshot's commit");
+        rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "comparing the project with the snapshot's commit");
     git_diff_free(diff);
     if (rc == 0)
         rc = cancelled(cancel, err);
     if (rc == 0)
         rc = git_children(root, &l.send, err);
     if (rc == 0)
-        rc = tarball_new(&out->gz, root, (const char *const *)l.send.v, l.send.n, gzip_level, err);
+        rc = e2b_tarball_new(&out->gz, root, (const char *const *)l.send.v, l.send.n, gzip_level, err);
     if (rc == 0)
-        rc = upload_add_gitconfig(out->gz, root, "config", err);
+        rc = e2b_upload_add_gitconfig(out->gz, root, "config", err);
     if (rc == 0)
-        rc = upload_add_gitconfig(out->gz, root, "config.worktree", err);
+        rc = e2b_upload_add_gitconfig(out->gz, root, "config.worktree", err);
     /* the pack is compressed already: a plain tar after the tar.gz */
     if (rc == 0)
-        rc = tarball_new(&out->plain, root, NULL, 0, TARBALL_PLAIN, err);
-    upload_pack_info pinfo = {0};
+        rc = e2b_tarball_new(&out->plain, root, NULL, 0, E2B_TARBALL_PLAIN, err);
+    e2b_upload_pack_info pinfo = {0};
     if (rc == 0)
-        rc = upload_pack_add(repo, &base, tree, (flags & UPLOAD_STASH) ? UPLOAD_PACK_STASH : 0, cancel,
+        rc = e2b_upload_pack_add(repo, &base, tree, (flags & E2B_UPLOAD_STASH) ? E2B_UPLOAD_PACK_STASH : 0, cancel,
                              out->gz, out->plain, &pinfo, err);
     info->objects = pinfo.objects;
     if (rc == 0 && !pinfo.objects) { /* nothing new: no second archive to send */
-        tarball_free(out->plain);
+        e2b_tarball_free(out->plain);
         out->plain = NULL;
     }
     if (rc == 0 && l.deleted.n) {
@@ -123,8 +123,8 @@ int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned fla
             memcpy(names + at, l.deleted.v[i], n);
             at += n;
         }
-        rc = names ? tarball_add_data(out->gz, DELTA_DELETED, names, at, err)
-                   : local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        rc = names ? e2b_tarball_add_data(out->gz, E2B_DELTA_DELETED, names, at, err)
+                   : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         free(names);
     }
     info->deleted = l.deleted.n;
@@ -135,6 +135,6 @@ int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned fla
     e2b_strvec_clear(&l.send);
     e2b_strvec_clear(&l.deleted);
     if (rc != 0)
-        upload_set_free(out);
+        e2b_upload_set_free(out);
     return rc;
 }

@@ -14,7 +14,7 @@
  *   out->plain   a pack with its index of the objects reachable from the refs and HEAD
  *                but not from base, and the blobs of index entries base's tree lacks
  *                (upload_pack.h); NULL when there are none;
- *   DELTA_DELETED the paths base has and the work tree does not, NUL-separated (in gz).
+ *   E2B_DELTA_DELETED the paths base has and the work tree does not, NUL-separated (in gz).
  *
  * Blocking (a diff walk with the index's stat cache, a pack build): run it off the UI
  * thread. It touches only g. */
@@ -27,18 +27,18 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define DELTA_DELETED ".e2b-tui-deleted"
+#define E2B_DELTA_DELETED ".e2b-tui-deleted"
 
 typedef struct {
     uint64_t changed;  /* files sent */
     uint64_t deleted;  /* paths to remove */
     uint64_t objects;  /* objects in the pack */
-} delta_info;
+} e2b_delta_info;
 
-/* Fills out with the delta from base_hex (40 hex); flags: UPLOAD_STASH (upload.h). Errors:
+/* Fills out with the delta from base_hex (40 hex); flags: E2B_UPLOAD_STASH (upload.h). Errors:
  * E2B_SUB_MISSING_BASE when base is not a commit of this repository (the caller then sends
  * everything), E2B_SUB_CANCELLED, E2B_SUB_NOMEM, E2B_SUB_FAILED (libgit2). */
-int delta_prepare(gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
-                  const atomic_int *cancel, upload_set *out, delta_info *info, e2b_error **err);
+int e2b_delta_prepare(e2b_gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
+                  const atomic_int *cancel, e2b_upload_set *out, e2b_delta_info *info, e2b_error **err);
 
 #endif

@@ -10,15 +10,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct gitwork {
+struct e2b_gitwork {
     git_repository *repo;
     char *workdir; /* absolute, no trailing slash */
 };
 
-int gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what)
+int e2b_gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what)
 {
     const git_error *e = git_error_last();
-    return local_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
+    return e2b_local_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
 /* libgit2 frees a thread's error state when the thread ends, but only while libgit2 is
@@ -33,14 +33,14 @@ static void take_hold(void)
         atexit(release_hold);
 }
 
-int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err)
+int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_error **err)
 {
     *out = NULL;
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     pthread_once(&hold_once, take_hold);
     if (git_libgit2_init() < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot initialise libgit2");
-    if (flags & GITWORK_ALLOW_FOREIGN_OWNER)
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot initialise libgit2");
+    if (flags & E2B_GITWORK_ALLOW_FOREIGN_OWNER)
         git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 
     git_repository *repo = NULL;
@@ -53,12 +53,12 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err
         int disc = git_repository_discover(&found, dir, 0, NULL);
         int code = disc == 0 ? E2B_SUB_FOREIGN_OWNER : E2B_SUB_NOT_REPO;
         if (disc == 0)
-            local_error_set(err, E2B_SUB_FOREIGN_OWNER,
+            e2b_local_error_set(err, E2B_SUB_FOREIGN_OWNER,
                          "repository %s is owned by another user; if you trust it, run "
                          "'git config --global --add safe.directory <its work tree>'",
                          found.ptr);
         else
-            local_error_set(err, E2B_SUB_NOT_REPO, "not a git repository (or any parent directory): %s",
+            e2b_local_error_set(err, E2B_SUB_NOT_REPO, "not a git repository (or any parent directory): %s",
                          dir);
         git_buf_dispose(&found);
         git_error_clear();
@@ -66,7 +66,7 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err
         return code;
     }
     if (rc < 0) {
-        gitwork_git_error(err, E2B_SUB_FAILED, "cannot open repository");
+        e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot open repository");
         git_libgit2_shutdown();
         return E2B_SUB_FAILED;
     }
@@ -74,17 +74,17 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err
     if (!wd) {
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return local_error_set(err, E2B_SUB_FAILED, "%s is a bare repository: a box needs a work tree",
+        return e2b_local_error_set(err, E2B_SUB_FAILED, "%s is a bare repository: a box needs a work tree",
                             dir);
     }
-    gitwork *g = calloc(1, sizeof *g);
+    e2b_gitwork *g = calloc(1, sizeof *g);
     char *w = strdup(wd);
     if (!g || !w) {
         free(g);
         free(w);
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     size_t n = strlen(w);
     while (n > 1 && w[n - 1] == '/')
@@ -95,7 +95,7 @@ int gitwork_open(gitwork **out, const char *dir, unsigned flags, e2b_error **err
     return 0;
 }
 
-void gitwork_close(gitwork *g)
+void e2b_gitwork_close(e2b_gitwork *g)
 {
     if (!g)
         return;
@@ -105,47 +105,47 @@ void gitwork_close(gitwork *g)
     git_libgit2_shutdown();
 }
 
-struct git_repository *gitwork_repo(gitwork *g) { return g->repo; }
+struct git_repository *e2b_gitwork_repo(e2b_gitwork *g) { return g->repo; }
 
-const char *gitwork_workdir(const gitwork *g) { return g->workdir; }
+const char *e2b_gitwork_workdir(const e2b_gitwork *g) { return g->workdir; }
 
-static int copy_branch(gitwork_head *out, const char *refname, e2b_error **err)
+static int copy_branch(e2b_gitwork_head *out, const char *refname, e2b_error **err)
 {
     const char *p = strncmp(refname, "refs/heads/", 11) == 0 ? refname + 11 : refname;
     if (strlen(p) >= sizeof out->branch)
-        return local_error_set(err, E2B_SUB_FAILED, "branch name is too long (%zu bytes)", strlen(p));
+        return e2b_local_error_set(err, E2B_SUB_FAILED, "branch name is too long (%zu bytes)", strlen(p));
     strcpy(out->branch, p);
     return 0;
 }
 
-int gitwork_head_info(gitwork *g, gitwork_head *out, e2b_error **err)
+int e2b_gitwork_head_info(e2b_gitwork *g, e2b_gitwork_head *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     git_reference *head = NULL;
     int rc = git_repository_head(&head, g->repo);
     if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND) {
         /* HEAD is symbolic and its branch has no commit: read the name it points to. */
         git_reference *sym = NULL;
         if (git_reference_lookup(&sym, g->repo, "HEAD") < 0)
-            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
+            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
         const char *target = git_reference_symbolic_target(sym);
         rc = target ? copy_branch(out, target, err)
-                    : local_error_set(err, E2B_SUB_FAILED, "HEAD is neither a branch nor a commit");
+                    : e2b_local_error_set(err, E2B_SUB_FAILED, "HEAD is neither a branch nor a commit");
         git_reference_free(sym);
-        out->kind = GITWORK_HEAD_UNBORN;
+        out->kind = E2B_GITWORK_HEAD_UNBORN;
         return rc;
     }
     if (rc < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
     const git_oid *oid = git_reference_target(head);
     if (oid)
         git_oid_tostr(out->oid, sizeof out->oid, oid);
     if (git_repository_head_detached(g->repo) == 1) {
-        out->kind = GITWORK_HEAD_DETACHED;
+        out->kind = E2B_GITWORK_HEAD_DETACHED;
         rc = 0;
     } else {
-        out->kind = GITWORK_HEAD_BRANCH;
+        out->kind = E2B_GITWORK_HEAD_BRANCH;
         rc = copy_branch(out, git_reference_name(head), err);
     }
     git_reference_free(head);
@@ -186,9 +186,9 @@ static const char *latin1_ascii(const unsigned char *p)
     return NULL;
 }
 
-void gitwork_sanitize_box_name(const char *in, char *out, size_t outsz)
+void e2b_gitwork_sanitize_box_name(const char *in, char *out, size_t outsz)
 {
-    char buf[GITWORK_BOX_NAME_MAX * 4 + 8];
+    char buf[E2B_GITWORK_BOX_NAME_MAX * 4 + 8];
     size_t n = 0;
     /* Build at most a little more than the cap; the tail is cut anyway. */
     for (const unsigned char *p = (const unsigned char *)in; *p && n < sizeof buf - 4; p++) {
@@ -209,31 +209,31 @@ void gitwork_sanitize_box_name(const char *in, char *out, size_t outsz)
     n = strlen(buf);
     if (n >= 5 && strcmp(buf + n - 5, ".lock") == 0)
         buf[n - 5] = '-';
-    if (strlen(buf) > GITWORK_BOX_NAME_MAX)
-        buf[GITWORK_BOX_NAME_MAX] = '\0';
+    if (strlen(buf) > E2B_GITWORK_BOX_NAME_MAX)
+        buf[E2B_GITWORK_BOX_NAME_MAX] = '\0';
     trim_edges(buf);
     if (!buf[0])
         strcpy(buf, "box");
     snprintf(out, outsz, "%s", buf);
 }
 
-int gitwork_box_name_valid(const char *name)
+int e2b_gitwork_box_name_valid(const char *name)
 {
-    if (!name || !name[0] || strlen(name) > GITWORK_BOX_NAME_MAX)
+    if (!name || !name[0] || strlen(name) > E2B_GITWORK_BOX_NAME_MAX)
         return 0;
-    char s[GITWORK_BOX_NAME_MAX + 1];
-    gitwork_sanitize_box_name(name, s, sizeof s);
+    char s[E2B_GITWORK_BOX_NAME_MAX + 1];
+    e2b_gitwork_sanitize_box_name(name, s, sizeof s);
     return strcmp(s, name) == 0;
 }
 
-void gitwork_default_box_name(const gitwork_head *h, char *out, size_t outsz)
+void e2b_gitwork_default_box_name(const e2b_gitwork_head *h, char *out, size_t outsz)
 {
-    if (h->kind == GITWORK_HEAD_DETACHED) {
+    if (h->kind == E2B_GITWORK_HEAD_DETACHED) {
         char tmp[32];
         snprintf(tmp, sizeof tmp, "detached-%.7s", h->oid);
-        gitwork_sanitize_box_name(tmp, out, outsz);
+        e2b_gitwork_sanitize_box_name(tmp, out, outsz);
     } else {
-        gitwork_sanitize_box_name(h->branch, out, outsz);
+        e2b_gitwork_sanitize_box_name(h->branch, out, outsz);
     }
 }
 
@@ -242,10 +242,10 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
+int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     e2b_strvec files = {0}, subs = {0};
     git_status_list *sl = NULL;
     char *full = NULL;
@@ -256,12 +256,12 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
     size_t wl = strlen(g->workdir);
     full = malloc(wl + 4097 + 2);
     if (!full)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     snprintf(full, wl + 4097 + 2, "%s/.git", g->workdir);
     if (lstat(full, &st) != 0 || !S_ISDIR(st.st_mode)) {
         free(full);
-        return local_error_set(err, E2B_SUB_FAILED,
+        return e2b_local_error_set(err, E2B_SUB_FAILED,
                             "%s has no .git directory (a linked worktree or separate git "
                             "dir): only ordinary repositories can be uploaded",
                             g->workdir);
@@ -274,7 +274,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
     o.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
               GIT_STATUS_OPT_INCLUDE_UNMODIFIED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
     if (git_status_list_new(&sl, g->repo, &o) < 0) {
-        rc = gitwork_git_error(err, E2B_SUB_FAILED, "cannot list the repository's files");
+        rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot list the repository's files");
         goto out;
     }
     size_t n = git_status_list_entrycount(sl);
@@ -293,14 +293,14 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
         if (lstat(full, &st) != 0)
             continue;
         if (e2b_strvec_push(&files, path) < 0) {
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             goto out;
         }
     }
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_str);
     if (e2b_strvec_push(&files, ".git") < 0) {
-        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         goto out;
     }
 
@@ -308,7 +308,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
      * but leaks pcre2 match data in libgit2 1.5.1). */
     git_index *idx = NULL;
     if (git_repository_index(&idx, g->repo) < 0) {
-        rc = gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the index");
+        rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the index");
         goto out;
     }
     size_t ni = git_index_entrycount(idx);
@@ -316,7 +316,7 @@ int gitwork_list_files(gitwork *g, gitwork_filelist *out, e2b_error **err)
         const git_index_entry *ie = git_index_get_byindex(idx, i);
         if (ie && ie->mode == GIT_FILEMODE_COMMIT && git_index_entry_stage(ie) == 0 &&
             e2b_strvec_push(&subs, ie->path) < 0) {
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
             break;
         }
     }
@@ -330,11 +330,11 @@ out:
     out->submodules = subs.v;
     out->nsubmodules = subs.n;
     if (rc != 0)
-        gitwork_filelist_free(out);
+        e2b_gitwork_filelist_free(out);
     return rc;
 }
 
-void gitwork_filelist_free(gitwork_filelist *l)
+void e2b_gitwork_filelist_free(e2b_gitwork_filelist *l)
 {
     if (!l)
         return;
@@ -356,19 +356,19 @@ static int config_string(git_config *cfg, const char *key, char **out, e2b_error
         return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
     *out = strdup(b.ptr);
     git_buf_dispose(&b);
-    return *out ? 0 : local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    return *out ? 0 : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
 }
 
-int gitwork_user(gitwork *g, char **name, char **email, e2b_error **err)
+int e2b_gitwork_user(e2b_gitwork *g, char **name, char **email, e2b_error **err)
 {
     *name = *email = NULL;
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     git_config *cfg = NULL;
     if (git_repository_config_snapshot(&cfg, g->repo) < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
     int rc = config_string(cfg, "user.name", name, err);
     if (rc == 0)
         rc = config_string(cfg, "user.email", email, err);
@@ -381,27 +381,27 @@ int gitwork_user(gitwork *g, char **name, char **email, e2b_error **err)
     return rc;
 }
 
-const char *gitwork_branch_outcome_name(gitwork_branch_outcome o)
+const char *e2b_gitwork_branch_outcome_name(e2b_gitwork_branch_outcome o)
 {
     switch (o) {
-    case GITWORK_BRANCH_CREATED: return "created";
-    case GITWORK_BRANCH_FAST_FORWARDED: return "fast-forwarded";
-    case GITWORK_BRANCH_UP_TO_DATE: return "no new work";
-    case GITWORK_BRANCH_FORCED: return "forced";
+    case E2B_GITWORK_BRANCH_CREATED: return "created";
+    case E2B_GITWORK_BRANCH_FAST_FORWARDED: return "fast-forwarded";
+    case E2B_GITWORK_BRANCH_UP_TO_DATE: return "no new work";
+    case E2B_GITWORK_BRANCH_FORCED: return "forced";
     }
     return "?";
 }
 
-int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], e2b_error **err)
+int e2b_gitwork_branch_tip(e2b_gitwork *g, const char *branch, char oid_out[41], e2b_error **err)
 {
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     oid_out[0] = '\0';
     char refname[512];
     int valid = 0;
     if (!branch[0] ||
         snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid)
-        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
     git_oid oid;
     int rc = git_reference_name_to_id(&oid, g->repo, refname);
     if (rc == GIT_ENOTFOUND) {
@@ -409,27 +409,27 @@ int gitwork_branch_tip(gitwork *g, const char *branch, char oid_out[41], e2b_err
         return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
     git_oid_tostr(oid_out, GIT_OID_HEXSZ + 1, &oid);
     return 0;
 }
 
-int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, int force,
-                          gitwork_branch_outcome *outcome, e2b_error **err)
+int e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oid_hex, int force,
+                          e2b_gitwork_branch_outcome *outcome, e2b_error **err)
 {
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     char refname[512];
     int valid = 0;
     if (snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid || !branch[0])
-        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
 
     git_oid oid;
     if (strlen(oid_hex) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, oid_hex) < 0)
-        return local_error_set(err, E2B_SUB_BAD_ARG, "invalid commit id '%s'", oid_hex);
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid commit id '%s'", oid_hex);
     git_commit *commit = NULL;
     if (git_commit_lookup(&commit, g->repo, &oid) < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "commit not found in the repository");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "commit not found in the repository");
     git_commit_free(commit);
 
     git_reference *ref = NULL, *newref = NULL;
@@ -438,54 +438,54 @@ int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, i
     if (rc == GIT_ENOTFOUND) {
         snprintf(msg, sizeof msg, "e2b-tui: create %s", branch);
         if (git_reference_create(&newref, g->repo, refname, &oid, 0, msg) < 0)
-            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot create the branch");
+            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot create the branch");
         git_reference_free(newref);
-        *outcome = GITWORK_BRANCH_CREATED;
+        *outcome = E2B_GITWORK_BRANCH_CREATED;
         return 0;
     }
     if (rc < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
 
     git_reference *resolved = NULL;
     if (git_reference_resolve(&resolved, ref) < 0) {
         git_reference_free(ref);
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot resolve the branch");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot resolve the branch");
     }
     git_reference_free(ref);
     if (git_reference_type(resolved) != GIT_REFERENCE_DIRECT ||
         strcmp(git_reference_name(resolved), refname) != 0) {
         git_reference_free(resolved);
-        return local_error_set(err, E2B_SUB_FAILED, "%s is a symbolic reference; not changing it", refname);
+        return e2b_local_error_set(err, E2B_SUB_FAILED, "%s is a symbolic reference; not changing it", refname);
     }
     git_oid old = *git_reference_target(resolved);
     git_reference_free(resolved);
 
     if (git_oid_equal(&old, &oid)) {
-        *outcome = GITWORK_BRANCH_UP_TO_DATE;
+        *outcome = E2B_GITWORK_BRANCH_UP_TO_DATE;
         return 0;
     }
     int desc = git_graph_descendant_of(g->repo, &oid, &old);
     if (desc < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
-    gitwork_branch_outcome oc = GITWORK_BRANCH_FAST_FORWARDED;
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
+    e2b_gitwork_branch_outcome oc = E2B_GITWORK_BRANCH_FAST_FORWARDED;
     if (!desc) {
         int contained = git_graph_descendant_of(g->repo, &old, &oid);
         if (contained < 0)
-            return gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
+            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
         if (contained) {
-            *outcome = GITWORK_BRANCH_UP_TO_DATE;
+            *outcome = E2B_GITWORK_BRANCH_UP_TO_DATE;
             return 0;
         }
         if (!force) {
             char o[GIT_OID_HEXSZ + 1];
             git_oid_tostr(o, sizeof o, &old);
-            return local_error_set(err, E2B_SUB_DIVERGED,
+            return e2b_local_error_set(err, E2B_SUB_DIVERGED,
                                 "branch %s (at %.12s) has diverged: it has commits the box's work (%.12s) "
                                 "does not contain; nothing was changed (use --force to "
                                 "overwrite it)",
                                 branch, o, oid_hex);
         }
-        oc = GITWORK_BRANCH_FORCED;
+        oc = E2B_GITWORK_BRANCH_FORCED;
     }
     /* Moving the checked-out branch would change HEAD's commit under the work tree. */
     git_reference *cur = NULL;
@@ -493,14 +493,14 @@ int gitwork_update_branch(gitwork *g, const char *branch, const char *oid_hex, i
         int co = git_branch_is_checked_out(cur);
         git_reference_free(cur);
         if (co == 1)
-            return local_error_set(err, E2B_SUB_CHECKED_OUT,
+            return e2b_local_error_set(err, E2B_SUB_CHECKED_OUT,
                                 "branch %s is checked out here; switch to another branch "
                                 "before pulling",
                                 branch);
     }
-    snprintf(msg, sizeof msg, "e2b-tui: %s %s", oc == GITWORK_BRANCH_FORCED ? "force-update" : "fast-forward", branch);
+    snprintf(msg, sizeof msg, "e2b-tui: %s %s", oc == E2B_GITWORK_BRANCH_FORCED ? "force-update" : "fast-forward", branch);
     if (git_reference_create_matching(&newref, g->repo, refname, &oid, 1, &old, msg) < 0)
-        return gitwork_git_error(err, E2B_SUB_FAILED, "cannot update the branch");
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot update the branch");
     git_reference_free(newref);
     *outcome = oc;
     return 0;

@@ -1,4 +1,4 @@
-/* gitwork_file_matches: is a box's version of a file the one in the local work tree? For
+/* e2b_gitwork_file_matches: is a box's version of a file the one in the local work tree? For
  * the kill's check, which counts as unpulled only what exists nowhere here. */
 #include "core/git/gitwork.h"
 
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 /* A relative path with no "..", "." or empty component (it came from the box). */
-static int path_safe(const char *p)
+static int e2b_path_safe(const char *p)
 {
     if (!p || !*p || *p == '/' || strlen(p) >= PATH_MAX / 2)
         return 0;
@@ -24,14 +24,14 @@ static int path_safe(const char *p)
     return 1;
 }
 
-int gitwork_file_matches(gitwork *g, const char *rel_path, const char *blob_hex,
+int e2b_gitwork_file_matches(e2b_gitwork *g, const char *rel_path, const char *blob_hex,
                          unsigned long long max_bytes)
 {
     char path[PATH_MAX];
     struct stat st;
-    if (!g || !path_safe(rel_path))
+    if (!g || !e2b_path_safe(rel_path))
         return 0;
-    const char *wd = gitwork_workdir(g);
+    const char *wd = e2b_gitwork_workdir(g);
     size_t wn = strlen(wd);
     if (snprintf(path, sizeof path, "%s%s%s", wd, wn && wd[wn - 1] == '/' ? "" : "/",
                  rel_path) >= (int)sizeof path)

@@ -2,7 +2,7 @@
 
 #include <stdarg.h>
 
-int local_error_set(e2b_error **err, e2b_error_sub sub, const char *fmt, ...)
+int e2b_local_error_set(e2b_error **err, e2b_error_sub sub, const char *fmt, ...)
 {
     if (!err)
         return (int)sub;
@@ -15,14 +15,14 @@ int local_error_set(e2b_error **err, e2b_error_sub sub, const char *fmt, ...)
     return (int)sub;
 }
 
-int local_error_code(const e2b_error *e)
+int e2b_local_error_code(const e2b_error *e)
 {
     if (!e)
         return E2B_SUB_FAILED;
     return e->sub != E2B_SUB_NONE ? (int)e->sub : E2B_SUB_NOMEM;
 }
 
-void local_error_clear(e2b_error **err)
+void e2b_local_error_clear(e2b_error **err)
 {
     if (!err)
         return;

@@ -50,7 +50,7 @@ static void *feed_main(void *arg)
         int rc = git_indexer_append(f->idx, c->data, c->len, &st);
         e2b_error *e = NULL;
         if (rc < 0) /* libgit2's error is this thread's: read it here */
-            gitwork_git_error(&e, E2B_SUB_BAD_BUNDLE, "bad pack in bundle");
+            e2b_gitwork_git_error(&e, E2B_SUB_BAD_BUNDLE, "bad pack in bundle");
         pthread_mutex_lock(&f->mu);
         f->queued -= c->len;
         free(c);
@@ -72,7 +72,7 @@ pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err)
 {
     pack_feed *f = calloc(1, sizeof *f);
     if (!f) {
-        local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         return NULL;
     }
     f->idx = idx;
@@ -83,7 +83,7 @@ pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err)
         pthread_cond_destroy(&f->changed);
         pthread_mutex_destroy(&f->mu);
         free(f);
-        local_error_set(err, E2B_SUB_FAILED, "cannot start a thread for the pack import");
+        e2b_local_error_set(err, E2B_SUB_FAILED, "cannot start a thread for the pack import");
         return NULL;
     }
     return f;
@@ -92,7 +92,7 @@ pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err)
 /* The indexer's error, copied for the caller; the code to return. */
 static int feed_error(pack_feed *f, e2b_error **err)
 {
-    int code = local_error_code(f->err);
+    int code = e2b_local_error_code(f->err);
     if (err) {
         e2b_error_free(*err);
         *err = e2b_error_copy(f->err);
@@ -106,7 +106,7 @@ int pack_feed_push(pack_feed *f, const void *p, size_t n, e2b_error **err)
         return 0;
     chunk *c = malloc(sizeof *c + n);
     if (!c)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     c->next = NULL;
     c->len = n;
     memcpy(c->data, p, n);

@@ -389,6 +389,6 @@ int pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n, e2b_error **err)
         n -= used;
     }
     if (ps->state == S_FAILED)
-        return local_error_set(err, (e2b_error_sub)ps->code, "%s", ps->why);
+        return e2b_local_error_set(err, (e2b_error_sub)ps->code, "%s", ps->why);
     return 0;
 }

@@ -129,7 +129,7 @@ static const char SCRIPT[] =
     "size=$(wc -c < \"$bundle\" | tr -d ' ') || fail \"cannot read the bundle\"\n"
     "printf 'E2B-TUI-BUNDLE %s %s %s %s\\n' \"$commit\" \"$mode\" \"$size\" \"$bundle\"\n";
 
-const char *pull_script_text(void) { return SCRIPT; }
+const char *e2b_pull_script_text(void) { return SCRIPT; }
 
 static int is_hex40(const char *s)
 {
@@ -141,7 +141,7 @@ static int is_hex40(const char *s)
     return 1;
 }
 
-void pull_script_env_free(pull_script_var *vars, size_t n)
+void e2b_pull_script_env_free(e2b_pull_script_var *vars, size_t n)
 {
     if (!vars)
         return;
@@ -152,26 +152,26 @@ void pull_script_env_free(pull_script_var *vars, size_t n)
     free(vars);
 }
 
-int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t *n,
+int e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars, size_t *n,
                     e2b_error **err)
 {
     *vars = NULL;
     *n = 0;
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     if (!p->dir || p->dir[0] != '/')
-        return local_error_set(err, E2B_SUB_BAD_ARG, "the box directory must be an absolute path");
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "the box directory must be an absolute path");
     if (!p->box_name || !p->box_name[0])
-        return local_error_set(err, E2B_SUB_BAD_ARG, "a box name is required");
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "a box name is required");
     if (p->base && p->base[0] && !is_hex40(p->base))
-        return local_error_set(err, E2B_SUB_BAD_ARG, "base '%s' is not a 40-digit commit id", p->base);
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "base '%s' is not a 40-digit commit id", p->base);
     if (p->prev && p->prev[0] && !is_hex40(p->prev))
-        return local_error_set(err, E2B_SUB_BAD_ARG, "'%s' is not a 40-digit commit id", p->prev);
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "'%s' is not a 40-digit commit id", p->prev);
     const char *name = p->user_name && p->user_name[0] ? p->user_name : "e2b-tui";
     const char *email = p->user_email && p->user_email[0] ? p->user_email : "e2b-tui@localhost";
     /* git refuses identities with newlines or angle brackets in odd places; a newline
      * would also break the one-line protocol, so refuse it here with a clear message. */
     if (strpbrk(name, "\n<>") || strpbrk(email, "\n<>"))
-        return local_error_set(err, E2B_SUB_BAD_ARG, "git user.name/user.email must not contain "
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "git user.name/user.email must not contain "
                                             "newlines or angle brackets");
     const char *pairs[][2] = {
         {"E2B_TUI_DIR", p->dir},
@@ -185,15 +185,15 @@ int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t 
         {"GIT_COMMITTER_EMAIL", email},
     };
     size_t count = sizeof pairs / sizeof *pairs;
-    pull_script_var *v = calloc(count, sizeof *v);
+    e2b_pull_script_var *v = calloc(count, sizeof *v);
     if (!v)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         v[i].name = strdup(pairs[i][0]);
         v[i].value = strdup(pairs[i][1]);
         if (!v[i].name || !v[i].value) {
-            pull_script_env_free(v, count);
-            return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            e2b_pull_script_env_free(v, count);
+            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         }
     }
     *vars = v;
@@ -217,12 +217,12 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
 
 /* One line (without newline) -> 1 parsed, 0 not a result line, minus the subcode on an
  * error line or failure (err set). */
-static int parse_line(const char *l, size_t n, pull_script_result *r, e2b_error **err)
+static int parse_line(const char *l, size_t n, e2b_pull_script_result *r, e2b_error **err)
 {
     static const char B[] = "E2B-TUI-BUNDLE ", W[] = "E2B-TUI-NOWORK ", E[] = "E2B-TUI-ERROR ";
     if (n >= sizeof E - 1 && memcmp(l, E, sizeof E - 1) == 0) {
-        char *msg = sanitize_display(l + sizeof E - 1, n - (sizeof E - 1), 0);
-        local_error_set(err, E2B_SUB_FAILED, "in the box: %s", msg ? msg : "error");
+        char *msg = e2b_sanitize_display(l + sizeof E - 1, n - (sizeof E - 1), 0);
+        e2b_local_error_set(err, E2B_SUB_FAILED, "in the box: %s", msg ? msg : "error");
         free(msg);
         return -E2B_SUB_FAILED;
     }
@@ -233,7 +233,7 @@ static int parse_line(const char *l, size_t n, pull_script_result *r, e2b_error 
         if (!is_hex40(hex))
             return 0;
         memset(r, 0, sizeof *r);
-        r->kind = PULL_SCRIPT_NOWORK;
+        r->kind = E2B_PULL_SCRIPT_NOWORK;
         memcpy(r->commit, hex, 41);
         return 1;
     }
@@ -258,10 +258,10 @@ static int parse_line(const char *l, size_t n, pull_script_result *r, e2b_error 
             return 0;
         char *path = strndup(sp + 1, (size_t)(end - sp - 1));
         if (!path) {
-            return -local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            return -e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         }
         memset(r, 0, sizeof *r);
-        r->kind = PULL_SCRIPT_BUNDLE;
+        r->kind = E2B_PULL_SCRIPT_BUNDLE;
         memcpy(r->commit, hex, 41);
         r->full = full;
         r->size = size;
@@ -271,10 +271,10 @@ static int parse_line(const char *l, size_t n, pull_script_result *r, e2b_error 
     return 0;
 }
 
-int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, e2b_error **err)
+int e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r, e2b_error **err)
 {
     memset(r, 0, sizeof *r);
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     const char *p = out, *end = out + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -286,5 +286,5 @@ int pull_script_parse_output(const char *out, size_t len, pull_script_result *r,
             return 0;
         p += n + 1;
     }
-    return local_error_set(err, E2B_SUB_FAILED, "the pull script in the box printed no result line");
+    return e2b_local_error_set(err, E2B_SUB_FAILED, "the pull script in the box printed no result line");
 }

@@ -1,10 +1,10 @@
 /* pull_script: the bash program that `pull` runs inside the box (Process/Start with
- * cmd "/bin/bash", args {"-c", pull_script_text()}), and the parser of what it prints.
+ * cmd "/bin/bash", args {"-c", e2b_pull_script_text()}), and the parser of what it prints.
  *
  * In the box's repository, without touching its HEAD, index, work tree or branches, the
  * script commits the work in progress (tracked and untracked-not-ignored files, deletions
  * included) through a temporary index copied from the real one, as the local user, on the
- * scratch ref PULL_SCRIPT_REF (removed again once the bundle is written). When nothing
+ * scratch ref E2B_PULL_SCRIPT_REF (removed again once the bundle is written). When nothing
  * changed since HEAD, HEAD itself is used.
  *
  * Successive pulls: PREV is the local e2b/<box> tip. When the box still has that commit
@@ -32,11 +32,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The ref the bundle carries the work on; pass it to bundle_import_finish as want_ref. */
-#define PULL_SCRIPT_REF "refs/e2b-tui/scratch"
+/* The ref the bundle carries the work on; pass it to e2b_bundle_import_finish as want_ref. */
+#define E2B_PULL_SCRIPT_REF "refs/e2b-tui/scratch"
 
 /* The script (static text; do not free). */
-const char *pull_script_text(void);
+const char *e2b_pull_script_text(void);
 
 typedef struct {
     const char *dir;         /* the project's directory in the box (required) */
@@ -46,36 +46,36 @@ typedef struct {
     const char *user_name;   /* local git user.name; NULL = "e2b-tui" */
     const char *user_email;  /* local git user.email; NULL = "e2b-tui@localhost" */
     const char *bundle_path; /* where to write the bundle; NULL = a new temp file */
-} pull_script_params;
+} e2b_pull_script_params;
 
 typedef struct {
     char *name;
     char *value;
-} pull_script_var;
+} e2b_pull_script_var;
 
 /* The environment for the script: E2B_TUI_DIR, E2B_TUI_BASE, E2B_TUI_PREV, E2B_TUI_BOX,
  * E2B_TUI_BUNDLE
  * and GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}. *vars is a malloc'd array of *n entries (caller
- * frees with pull_script_env_free). Errors: E2B_SUB_BAD_ARG (dir not absolute, no box name, a
+ * frees with e2b_pull_script_env_free). Errors: E2B_SUB_BAD_ARG (dir not absolute, no box name, a
  * base/prev that is not 40 lowercase hex, a newline or <> in the user's name/email),
  * E2B_SUB_NOMEM. */
-int pull_script_env(const pull_script_params *p, pull_script_var **vars, size_t *n,
+int e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars, size_t *n,
                     e2b_error **err);
-void pull_script_env_free(pull_script_var *vars, size_t n);
+void e2b_pull_script_env_free(e2b_pull_script_var *vars, size_t n);
 
-typedef enum { PULL_SCRIPT_BUNDLE, PULL_SCRIPT_NOWORK } pull_script_kind;
+typedef enum { E2B_PULL_SCRIPT_BUNDLE, E2B_PULL_SCRIPT_NOWORK } e2b_pull_script_kind;
 
 typedef struct {
-    pull_script_kind kind;
+    e2b_pull_script_kind kind;
     char commit[41];
     int full;      /* BUNDLE: 1 full bundle, 0 thin (BASE..commit) */
     uint64_t size; /* BUNDLE: bytes */
     char *path;    /* BUNDLE: malloc'd path in the box (caller frees); NULL for NOWORK */
-} pull_script_result;
+} e2b_pull_script_result;
 
 /* Finds the result line in the script's stdout. Returns 0 with *r filled, or E2B_SUB_FAILED
  * with the box's error message (control characters replaced) or "no result line" when the
  * output holds no valid result. */
-int pull_script_parse_output(const char *out, size_t len, pull_script_result *r, e2b_error **err);
+int e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r, e2b_error **err);
 
 #endif

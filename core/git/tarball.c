@@ -17,14 +17,14 @@
 typedef struct {
     char *rel;    /* relative path inside the project */
     int synthetic; /* added by the caller (an empty directory, or data): nothing on disk */
-    char *data;   /* a file given by the caller (tarball_add_data): its bytes, wiped on free */
+    char *data;   /* a file given by the caller (e2b_tarball_add_data): its bytes, wiped on free */
     int src_fd;   /* a file given by the caller as an open file (tarball_add_fd), or -1 */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
 } tb_entry;
 
-struct tarball {
+struct e2b_tarball {
     char *root;
     tb_entry *ents;
     size_t nents, cap;
@@ -34,7 +34,7 @@ struct tarball {
     int fd;           /* the regular file being copied, or -1 */
     off_t remaining;  /* its bytes still to copy */
     const char *cur;  /* its relative path, for messages */
-    char *chunk;      /* TARBALL_CHUNK bytes of read buffer */
+    char *chunk;      /* E2B_TARBALL_CHUNK bytes of read buffer */
 
     char *out;        /* compressed bytes not yet handed out */
     size_t out_len, out_pos, out_cap;
@@ -46,16 +46,16 @@ struct tarball {
 
     int finished, failed;
     e2b_error *err; /* why it failed, once failed is set */
-    tarball_progress prog;
+    e2b_tarball_progress prog;
 };
 
 /* Marks the stream failed and records why; evaluates to the code. */
-#define FAIL(t, code, ...) ((t)->failed = 1, local_error_set(&(t)->err, (code), __VA_ARGS__))
+#define FAIL(t, code, ...) ((t)->failed = 1, e2b_local_error_set(&(t)->err, (code), __VA_ARGS__))
 
 static la_ssize_t on_write(struct archive *a, void *ud, const void *buf, size_t len)
 {
     (void)a;
-    tarball *t = ud;
+    e2b_tarball *t = ud;
     if (t->out_pos == t->out_len)
         t->out_pos = t->out_len = 0;
     if (t->out_len + len > t->out_cap) {
@@ -104,14 +104,14 @@ static int safe_relative(const char *p)
 }
 
 /* Takes ownership of rel. */
-static int add_entry(tarball *t, char *rel, const struct stat *st)
+static int add_entry(e2b_tarball *t, char *rel, const struct stat *st)
 {
     if (t->nents == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
         tb_entry *n = realloc(t->ents, cap * sizeof *n);
         if (!n) {
             free(rel);
-            return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+            return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
         }
         t->ents = n;
         t->cap = cap;
@@ -134,17 +134,17 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_path(tarball *t, const char *rel, int depth);
+static int add_path(e2b_tarball *t, const char *rel, int depth);
 
 /* Adds the children of directory rel in name order (a stable archive for stable input). */
-static int add_dir_children(tarball *t, const char *rel, int depth)
+static int add_dir_children(e2b_tarball *t, const char *rel, int depth)
 {
     char *full = join(t->root, rel);
     if (!full)
-        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     DIR *d = opendir(full);
     if (!d) {
-        local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read directory %s: %s", rel, strerror(errno));
+        e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read directory %s: %s", rel, strerror(errno));
         free(full);
         return E2B_SUB_FILE_IO;
     }
@@ -160,13 +160,13 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
             cap = cap ? cap * 2 : 32;
             char **nn = realloc(names, cap * sizeof *nn);
             if (!nn) {
-                rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+                rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
                 break;
             }
             names = nn;
         }
         if (!(names[n] = strdup(de->d_name))) {
-            rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+            rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
             break;
         }
         n++;
@@ -178,7 +178,7 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
         if (rc == 0) {
             char *child = join(rel, names[i]);
             if (!child)
-                rc = local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+                rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
             else {
                 rc = add_path(t, child, depth + 1);
                 free(child);
@@ -190,50 +190,50 @@ static int add_dir_children(tarball *t, const char *rel, int depth)
     return rc;
 }
 
-static int add_path(tarball *t, const char *rel, int depth)
+static int add_path(e2b_tarball *t, const char *rel, int depth)
 {
     if (depth > 256)
-        return local_error_set(&t->err, E2B_SUB_FILE_IO, "directories nested too deeply at %s", rel);
+        return e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "directories nested too deeply at %s", rel);
     char *full = join(t->root, rel);
     if (!full)
-        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     int r = lstat(full, &st);
     int e = errno;
     free(full);
     if (r != 0)
-        return local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read %s: %s", rel, strerror(e));
+        return e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read %s: %s", rel, strerror(e));
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
         t->prog.skipped++;
         return 0;
     }
     char *copy = strdup(rel);
     if (!copy)
-        return local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     int rc = add_entry(t, copy, &st);
     if (rc == 0 && S_ISDIR(st.st_mode))
         rc = add_dir_children(t, rel, depth);
     return rc;
 }
 
-int tarball_new(tarball **out, const char *root, const char *const *paths, size_t count,
+int e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *paths, size_t count,
                 int gzip_level, e2b_error **err)
 {
     *out = NULL;
-    local_error_clear(err);
-    if (gzip_level < TARBALL_PLAIN || gzip_level > 9)
-        return local_error_set(err, E2B_SUB_BAD_ARG, "gzip level must be 0..9 or TARBALL_PLAIN, not %d",
+    e2b_local_error_clear(err);
+    if (gzip_level < E2B_TARBALL_PLAIN || gzip_level > 9)
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "gzip level must be 0..9 or E2B_TARBALL_PLAIN, not %d",
                             gzip_level);
-    tarball *t = calloc(1, sizeof *t);
+    e2b_tarball *t = calloc(1, sizeof *t);
     if (!t)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     t->fd = -1;
     t->root = strdup(root);
-    t->chunk = malloc(TARBALL_CHUNK);
-    int rc = (t->root && t->chunk) ? 0 : local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+    t->chunk = malloc(E2B_TARBALL_CHUNK);
+    int rc = (t->root && t->chunk) ? 0 : e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < count; i++) {
         if (!safe_relative(paths[i]))
-            rc = local_error_set(&t->err, E2B_SUB_BAD_ARG,
+            rc = e2b_local_error_set(&t->err, E2B_SUB_BAD_ARG,
                               "refusing path '%s': not relative to the project", paths[i]);
         else
             rc = add_path(t, paths[i], 0);
@@ -244,15 +244,15 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
         char opt[64];
         t->a = archive_write_new();
         snprintf(opt, sizeof opt, "gzip:compression-level=%d", gzip_level ? gzip_level : 6);
-        int gz = gzip_level != TARBALL_PLAIN;
+        int gz = gzip_level != E2B_TARBALL_PLAIN;
         if (!t->a || (gz && archive_write_add_filter_gzip(t->a) != ARCHIVE_OK) ||
             archive_write_set_format_pax_restricted(t->a) != ARCHIVE_OK ||
             (gz && archive_write_set_options(t->a, opt) != ARCHIVE_OK) ||
             archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
             archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
-            rc = local_error_set(&t->err, E2B_SUB_FAILED, "cannot start the archive: %s",
+            rc = e2b_local_error_set(&t->err, E2B_SUB_FAILED, "cannot start the archive: %s",
                               t->a ? archive_error_string(t->a)
-                              : *archive_dl_error() ? archive_dl_error() : "out of memory");
+                              : *e2b_archive_dl_error() ? e2b_archive_dl_error() : "out of memory");
     }
     if (t->utf8)
         uselocale(old);
@@ -262,14 +262,14 @@ int tarball_new(tarball **out, const char *root, const char *const *paths, size_
             *err = t->err;
             t->err = NULL;
         }
-        tarball_free(t);
+        e2b_tarball_free(t);
         return rc;
     }
     *out = t;
     return 0;
 }
 
-static struct archive_entry *new_header(tarball *t, const tb_entry *e, mode_t type, mode_t perm,
+static struct archive_entry *new_header(e2b_tarball *t, const tb_entry *e, mode_t type, mode_t perm,
                                         off_t size)
 {
     struct archive_entry *ae = archive_entry_new();
@@ -287,7 +287,7 @@ static struct archive_entry *new_header(tarball *t, const tb_entry *e, mode_t ty
     return ae;
 }
 
-static int write_header(tarball *t, struct archive_entry *ae, const char *rel)
+static int write_header(e2b_tarball *t, struct archive_entry *ae, const char *rel)
 {
     int r = archive_write_header(t->a, ae);
     archive_entry_free(ae);
@@ -298,7 +298,7 @@ static int write_header(tarball *t, struct archive_entry *ae, const char *rel)
 }
 
 /* Starts entry t->next: writes its header and, for a regular file, opens it. */
-static int start_entry(tarball *t)
+static int start_entry(e2b_tarball *t)
 {
     tb_entry *e = &t->ents[t->next++];
     char *full = join(t->root, e->rel);
@@ -322,7 +322,7 @@ static int start_entry(tarball *t)
         if (lseek(e->src_fd, 0, SEEK_SET) != 0)
             return FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", e->rel, strerror(errno));
         if (!(ae = new_header(t, e, AE_IFREG, 0644, e->size)))
-            return local_error_code(t->err);
+            return e2b_local_error_code(t->err);
         t->fd = e->src_fd;
         e->src_fd = -1;
         t->remaining = e->size;
@@ -384,7 +384,7 @@ static int start_entry(tarball *t)
     }
     free(full);
     if (rc == 0 && !ae)
-        rc = local_error_code(t->err);
+        rc = e2b_local_error_code(t->err);
     if (rc == 0)
         rc = write_header(t, ae, e->rel);
     if (rc == 0 && t->fd < 0)
@@ -392,7 +392,7 @@ static int start_entry(tarball *t)
     return rc;
 }
 
-static void close_current(tarball *t)
+static void close_current(e2b_tarball *t)
 {
     if (t->fd >= 0)
         close(t->fd);
@@ -401,9 +401,9 @@ static void close_current(tarball *t)
 }
 
 /* Copies one chunk of the current file. */
-static int copy_chunk(tarball *t)
+static int copy_chunk(e2b_tarball *t)
 {
-    size_t want = t->remaining < TARBALL_CHUNK ? (size_t)t->remaining : TARBALL_CHUNK;
+    size_t want = t->remaining < E2B_TARBALL_CHUNK ? (size_t)t->remaining : E2B_TARBALL_CHUNK;
     ssize_t r = want ? read(t->fd, t->chunk, want) : 0;
     if (r < 0)
         return FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", t->cur, strerror(errno));
@@ -427,7 +427,7 @@ static int copy_chunk(tarball *t)
 }
 
 /* One bounded unit of work. */
-static int step(tarball *t)
+static int step(e2b_tarball *t)
 {
     if (t->fd >= 0)
         return copy_chunk(t);
@@ -439,9 +439,9 @@ static int step(tarball *t)
     return 0;
 }
 
-ssize_t tarball_read(void *ud, char *buf, size_t n)
+ssize_t e2b_tarball_read(void *ud, char *buf, size_t n)
 {
-    tarball *t = ud;
+    e2b_tarball *t = ud;
     for (;;) {
         if (t->out_pos < t->out_len) {
             size_t k = t->out_len - t->out_pos;
@@ -469,19 +469,19 @@ ssize_t tarball_read(void *ud, char *buf, size_t n)
 }
 
 /* What every tarball_add_* checks first: the stream has not started, rel is relative. */
-static int can_add(const tarball *t, const char *rel, e2b_error **err)
+static int can_add(const e2b_tarball *t, const char *rel, e2b_error **err)
 {
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     if (t->next > 0 || t->prog.out_bytes > 0)
-        return local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
     if (!safe_relative(rel))
-        return local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
                                rel);
     return 0;
 }
 
 /* Hands the stream's error (set by add_entry or add_path) to the caller. */
-static void copy_error(const tarball *t, e2b_error **err)
+static void copy_error(const e2b_tarball *t, e2b_error **err)
 {
     if (err) {
         e2b_error_free(*err);
@@ -489,7 +489,7 @@ static void copy_error(const tarball *t, e2b_error **err)
     }
 }
 
-int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
+int e2b_tarball_add_empty_dir(e2b_tarball *t, const char *rel, e2b_error **err)
 {
     int rc = can_add(t, rel, err);
     if (rc != 0)
@@ -499,7 +499,7 @@ int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
     st.st_mtime = time(NULL);
     char *copy = strdup(rel);
     if (!copy)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if ((rc = add_entry(t, copy, &st)) != 0) {
         copy_error(t, err);
         return rc;
@@ -508,7 +508,7 @@ int tarball_add_empty_dir(tarball *t, const char *rel, e2b_error **err)
     return 0;
 }
 
-int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
+int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size_t len,
                      e2b_error **err)
 {
     int rc = can_add(t, rel, err);
@@ -522,7 +522,7 @@ int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
     if (!copy || !bytes) {
         free(copy);
         free(bytes);
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     memcpy(bytes, data, len);
     if ((rc = add_entry(t, copy, &st)) != 0) {
@@ -536,15 +536,15 @@ int tarball_add_data(tarball *t, const char *rel, const void *data, size_t len,
     return 0;
 }
 
-int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err)
+int tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err)
 {
     struct stat st;
     int rc = can_add(t, rel, err);
     if (rc == 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
-        rc = local_error_set(err, E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
+        rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
     char *copy = rc == 0 ? strdup(rel) : NULL;
     if (rc == 0 && !copy)
-        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (rc == 0) {
         st.st_mode = S_IFREG | 0644;
         if ((rc = add_entry(t, copy, &st)) != 0)
@@ -559,7 +559,7 @@ int tarball_add_fd(tarball *t, const char *rel, int fd, e2b_error **err)
     return 0;
 }
 
-int tarball_add_path(tarball *t, const char *rel, e2b_error **err)
+int tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err)
 {
     int rc = can_add(t, rel, err);
     if (rc == 0 && (rc = add_path(t, rel, 0)) != 0)
@@ -567,11 +567,11 @@ int tarball_add_path(tarball *t, const char *rel, e2b_error **err)
     return rc;
 }
 
-const e2b_error *tarball_error(const tarball *t) { return t->err; }
+const e2b_error *e2b_tarball_error(const e2b_tarball *t) { return t->err; }
 
-void tarball_get_progress(const tarball *t, tarball_progress *p) { *p = t->prog; }
+void e2b_tarball_get_progress(const e2b_tarball *t, e2b_tarball_progress *p) { *p = t->prog; }
 
-void tarball_free(tarball *t)
+void e2b_tarball_free(e2b_tarball *t)
 {
     if (!t)
         return;

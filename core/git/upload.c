@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int upload_add_gitconfig(tarball *t, const char *root, const char *name, e2b_error **err)
+int e2b_upload_add_gitconfig(e2b_tarball *t, const char *root, const char *name, e2b_error **err)
 {
     char path[4200], rel[64];
     struct stat st;
@@ -21,9 +21,9 @@ int upload_add_gitconfig(tarball *t, const char *root, const char *name, e2b_err
         return 0;
     char *text = NULL;
     size_t len = 0;
-    int rc = upload_gitconfig(path, &text, &len, err);
+    int rc = e2b_upload_gitconfig(path, &text, &len, err);
     if (rc == 0)
-        rc = tarball_add_data(t, rel, text, len, err);
+        rc = e2b_tarball_add_data(t, rel, text, len, err);
     if (text) {
         explicit_bzero(text, len);
         free(text);
@@ -31,7 +31,7 @@ int upload_add_gitconfig(tarball *t, const char *root, const char *name, e2b_err
     return rc;
 }
 
-static int append(upload_list *to, upload_list *from)
+static int append(e2b_upload_list *to, e2b_upload_list *from)
 {
     if (from->count == 0)
         return 0;
@@ -50,11 +50,11 @@ static int append(upload_list *to, upload_list *from)
 static int stop(const atomic_int *cancel, int rc, e2b_error **err)
 {
     if (rc == 0 && cancel && atomic_load(cancel))
-        return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        return e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     return rc;
 }
 
-static int has_git_dir(const gitwork_filelist *files)
+static int has_git_dir(const e2b_gitwork_filelist *files)
 {
     for (size_t i = 0; i < files->count; i++)
         if (strcmp(files->paths[i], ".git") == 0)
@@ -62,56 +62,56 @@ static int has_git_dir(const gitwork_filelist *files)
     return 0;
 }
 
-int upload_prepare(gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
-                   upload_set *out, e2b_error **err)
+int e2b_upload_prepare(e2b_gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
+                   e2b_upload_set *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    local_error_clear(err);
-    const char *root = gitwork_workdir(g);
-    git_repository *repo = gitwork_repo(g);
-    gitwork_filelist files = {0};
-    upload_list gz = {0}, plain = {0};
-    int rc = stop(cancel, gitwork_list_files(g, &files, err), err);
+    e2b_local_error_clear(err);
+    const char *root = e2b_gitwork_workdir(g);
+    git_repository *repo = e2b_gitwork_repo(g);
+    e2b_gitwork_filelist files = {0};
+    e2b_upload_list gz = {0}, plain = {0};
+    int rc = stop(cancel, e2b_gitwork_list_files(g, &files, err), err);
     /* The history as a pack of what is reachable (upload_pack.h); libgit2 cannot walk the
      * history of a shallow clone, whose objects go as files (reachable ones, as fetched). */
     int pack = rc == 0 && has_git_dir(&files) && git_repository_is_shallow(repo) != 1;
     if (rc == 0)
         rc = stop(cancel,
-                  upload_split(root, (const char *const *)files.paths, files.count,
-                               pack ? 0 : UPLOAD_SPLIT_HISTORY_FILES, &gz, &plain, err),
+                  e2b_upload_split(root, (const char *const *)files.paths, files.count,
+                               pack ? 0 : E2B_UPLOAD_SPLIT_HISTORY_FILES, &gz, &plain, err),
                   err);
-    if (rc == 0 && (flags & UPLOAD_ONE_ARCHIVE) && append(&gz, &plain) < 0)
-        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    if (rc == 0 && (flags & E2B_UPLOAD_ONE_ARCHIVE) && append(&gz, &plain) < 0)
+        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (rc == 0)
         rc = stop(cancel,
-                  tarball_new(&out->gz, root, (const char *const *)gz.paths, gz.count,
+                  e2b_tarball_new(&out->gz, root, (const char *const *)gz.paths, gz.count,
                               gzip_level, err),
                   err);
     if (rc == 0)
-        rc = upload_add_gitconfig(out->gz, root, "config", err);
+        rc = e2b_upload_add_gitconfig(out->gz, root, "config", err);
     if (rc == 0)
-        rc = upload_add_gitconfig(out->gz, root, "config.worktree", err);
+        rc = e2b_upload_add_gitconfig(out->gz, root, "config.worktree", err);
     for (size_t i = 0; rc == 0 && i < files.nsubmodules; i++)
-        rc = tarball_add_empty_dir(out->gz, files.submodules[i], err);
-    if (rc == 0 && (plain.count || (pack && !(flags & UPLOAD_ONE_ARCHIVE))))
-        rc = tarball_new(&out->plain, root, (const char *const *)plain.paths, plain.count,
-                         TARBALL_PLAIN, err);
+        rc = e2b_tarball_add_empty_dir(out->gz, files.submodules[i], err);
+    if (rc == 0 && (plain.count || (pack && !(flags & E2B_UPLOAD_ONE_ARCHIVE))))
+        rc = e2b_tarball_new(&out->plain, root, (const char *const *)plain.paths, plain.count,
+                         E2B_TARBALL_PLAIN, err);
     if (rc == 0 && pack) {
-        upload_pack_info info;
-        rc = upload_pack_add(repo, NULL, NULL, (flags & UPLOAD_STASH) ? UPLOAD_PACK_STASH : 0,
+        e2b_upload_pack_info info;
+        rc = e2b_upload_pack_add(repo, NULL, NULL, (flags & E2B_UPLOAD_STASH) ? E2B_UPLOAD_PACK_STASH : 0,
                              cancel, out->gz, out->plain ? out->plain : out->gz, &info, err);
     }
-    gitwork_filelist_free(&files);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
+    e2b_gitwork_filelist_free(&files);
+    e2b_upload_list_free(&gz);
+    e2b_upload_list_free(&plain);
     if (rc != 0)
-        upload_set_free(out);
+        e2b_upload_set_free(out);
     return rc;
 }
 
-void upload_set_free(upload_set *s)
+void e2b_upload_set_free(e2b_upload_set *s)
 {
-    tarball_free(s->gz);
-    tarball_free(s->plain);
+    e2b_tarball_free(s->gz);
+    e2b_tarball_free(s->plain);
     memset(s, 0, sizeof *s);
 }

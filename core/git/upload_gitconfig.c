@@ -17,7 +17,7 @@ static int scheme_char(char c)
     return isalnum((unsigned char)c) || c == '+' || c == '-' || c == '.';
 }
 
-char *upload_gitconfig_clean_url(const char *s)
+char *e2b_upload_gitconfig_clean_url(const char *s)
 {
     size_t n = strlen(s);
     char *out = malloc(n + 1), *o = out;
@@ -195,16 +195,16 @@ static int name_ok(const char *s, size_t n)
     return n > 0;
 }
 
-int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
+int e2b_upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
 {
     *out = NULL;
     *len = 0;
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     git_config *cfg = NULL;
     git_config_iterator *it = NULL;
     if (git_config_open_ondisk(&cfg, path) < 0 || git_config_iterator_new(&it, cfg) < 0) {
         const git_error *ge = git_error_last();
-        local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config: %s",
+        e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config: %s",
                         ge && ge->message ? ge->message : "unknown error");
         git_config_iterator_free(it);
         git_config_free(cfg);
@@ -230,7 +230,7 @@ int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
         char *sub = NULL;
         if (c.sub) {
             char *raw = strndup(c.sub, c.sublen);
-            sub = raw ? upload_gitconfig_clean_url(raw) : NULL;
+            sub = raw ? e2b_upload_gitconfig_clean_url(raw) : NULL;
             if (raw) {
                 explicit_bzero(raw, c.sublen);
                 free(raw);
@@ -266,7 +266,7 @@ int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
         e2b_buf_adds(&b, c.var);
         if (e->value) {
             /* every kept value loses the user info of URLs in it */
-            char *v = upload_gitconfig_clean_url(e->value);
+            char *v = e2b_upload_gitconfig_clean_url(e->value);
             if (!v) {
                 b.failed = 1;
                 break;
@@ -287,11 +287,11 @@ int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
         int oom = b.failed;
         e2b_buf_clear(&b);
         if (oom)
-            return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-        return local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config");
+            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config");
     }
     git_error_clear();
     *len = b.len;
     *out = e2b_buf_take(&b);
-    return *out ? 0 : local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    return *out ? 0 : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
 }

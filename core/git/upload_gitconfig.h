@@ -1,4 +1,4 @@
-/* upload_gitconfig: the .git/config a box gets in place of the user's own.
+/* e2b_upload_gitconfig: the .git/config a box gets in place of the user's own.
  *
  * A box is not trusted with credentials, and a repository's config is where git keeps
  * them: tokens in remote URLs (https://x-access-token:ghp_...@github.com/...), CI's
@@ -44,12 +44,12 @@
  * output) and writes the allowlisted config text to *out (malloc'd, NUL-terminated,
  * *len bytes; the caller frees and should wipe it). Errors: E2B_SUB_FILE_IO (the file
  * cannot be parsed or read), E2B_SUB_NOMEM. */
-int upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err);
+int e2b_upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err);
 
 /* s with the user info of every "scheme://user:password@host" in it removed (both parts:
  * tokens are often the user part), and, when s is itself an http(s) URL, without its query
  * and fragment (where signed URLs carry their signature). A new string, or NULL when out of
  * memory. scp-like "user@host:path" is left as it is (an ssh login name, not a secret). */
-char *upload_gitconfig_clean_url(const char *s);
+char *e2b_upload_gitconfig_clean_url(const char *s);
 
 #endif

@@ -144,7 +144,7 @@ static int take_object(pack_ctx *c, const git_oid *id, git_oid *peeled)
 static int take_ref(pack_ctx *c, git_reference *ref, unsigned flags)
 {
     const char *name = git_reference_name(ref);
-    if (strncmp(name, "refs/", 5) != 0 || (!(flags & UPLOAD_PACK_STASH) && !strcmp(name, "refs/stash")))
+    if (strncmp(name, "refs/", 5) != 0 || (!(flags & E2B_UPLOAD_PACK_STASH) && !strcmp(name, "refs/stash")))
         return 0;
     if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
         e2b_buf_add(&c->symrefs, name, strlen(name) + 1);
@@ -315,27 +315,27 @@ static void remove_dir(const char *dir)
 
 /* Hands dir/pack-<name>.<ext> to t as the box's .git/objects/pack/pack-<name>.<ext>: the
  * open file goes to the archive, its name is removed with the directory. */
-static int add_pack_file(tarball *t, const char *dir, const char *name, const char *ext,
+static int add_pack_file(e2b_tarball *t, const char *dir, const char *name, const char *ext,
                          e2b_error **err)
 {
     char path[4096 + 260], rel[260];
     snprintf(path, sizeof path, "%s/pack-%.128s.%.8s", dir, name, ext);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
+        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
                                strerror(errno));
     snprintf(rel, sizeof rel, ".git/objects/pack/pack-%.128s.%.8s", name, ext);
     return tarball_add_fd(t, rel, fd, err);
 }
 
 /* Writes the pack with its index into dir and hands both files to pack_to. */
-static int write_pack(pack_ctx *c, const char *dir, tarball *pack_to, e2b_error **err)
+static int write_pack(pack_ctx *c, const char *dir, e2b_tarball *pack_to, e2b_error **err)
 {
     int rc = 0;
     if (git_packbuilder_write(c->pb, dir, 0600, on_index_progress, (void *)c->cancel) != 0)
         rc = cancelled(c->cancel)
-                 ? local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
-                 : gitwork_git_error(err, E2B_SUB_FAILED, "writing the pack of the project's history");
+                 ? e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
+                 : e2b_gitwork_git_error(err, E2B_SUB_FAILED, "writing the pack of the project's history");
     char name[128];
     snprintf(name, sizeof name, "%s", rc == 0 && git_packbuilder_name(c->pb) ? git_packbuilder_name(c->pb) : "");
     if (rc == 0)
@@ -413,15 +413,15 @@ static int set_config(git_repository *own, const char *dir)
 }
 
 /* packed-refs, the symbolic refs as loose files, and the directories git looks for. */
-static int add_refs(pack_ctx *c, tarball *t, e2b_error **err)
+static int add_refs(pack_ctx *c, e2b_tarball *t, e2b_error **err)
 {
     static const char *const dirs[] = {".git/refs", ".git/refs/heads", ".git/refs/tags",
                                        ".git/objects", ".git/objects/pack", NULL};
     int rc = 0;
     for (const char *const *d = dirs; rc == 0 && *d; d++)
-        rc = tarball_add_empty_dir(t, *d, err);
+        rc = e2b_tarball_add_empty_dir(t, *d, err);
     if (rc == 0)
-        rc = tarball_add_data(t, ".git/packed-refs", c->refs.data, c->refs.len, err);
+        rc = e2b_tarball_add_data(t, ".git/packed-refs", c->refs.data, c->refs.len, err);
     for (size_t at = 0; rc == 0 && at < c->symrefs.len;) {
         const char *name = c->symrefs.data + at, *target = name + strlen(name) + 1;
         at = (size_t)(target - c->symrefs.data) + strlen(target) + 1;
@@ -429,8 +429,8 @@ static int add_refs(pack_ctx *c, tarball *t, e2b_error **err)
         e2b_buf text = {0};
         snprintf(rel, sizeof rel, ".git/%s", name);
         e2b_buf_addf(&text, "ref: %s\n", target);
-        rc = text.failed ? local_error_set(err, E2B_SUB_NOMEM, "out of memory")
-                         : tarball_add_data(t, rel, text.data, text.len, err);
+        rc = text.failed ? e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory")
+                         : e2b_tarball_add_data(t, rel, text.data, text.len, err);
         e2b_buf_clear(&text);
     }
     return rc;
@@ -451,7 +451,7 @@ static int on_sent(const git_oid *id, void *reach)
  * .idx read from disk when their turn comes), its objects marked as sent. A pack with
  * anything else in it, or an index this cannot read, is left: its reachable objects are
  * sent another way. */
-static int send_pure_packs(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_error **err)
+static int send_pure_packs(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
 {
     char dir[4200], idx[4500], pack[4500], rel[600];
     snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(c->repo));
@@ -468,7 +468,7 @@ static int send_pure_packs(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_
         if (pack_idx_each(idx, pack, on_unreachable, c->reach) != 0)
             continue;
         if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
-            rc = local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it was "
+            rc = e2b_local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it was "
                                  "read; try again", de->d_name);
         snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
         if (rc == 0)
@@ -478,7 +478,7 @@ static int send_pure_packs(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_
             rc = tarball_add_path(t, rel, err);
         info->packs_as_is += rc == 0;
         if (rc == 0 && cancelled(c->cancel))
-            rc = local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+            rc = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     }
     if (d)
         closedir(d);
@@ -487,7 +487,7 @@ static int send_pure_packs(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_
 
 /* What no pure pack sent: a loose object as its file (objects/xx/...), the rest (objects
  * of the other packs, of alternates, the index's trees made in memory) to the builder. */
-static int send_loose_or_build(pack_ctx *c, tarball *t, upload_pack_info *info, e2b_error **err)
+static int send_loose_or_build(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
 {
     char hex[GIT_OID_HEXSZ + 1], path[4300], rel[64];
     struct stat st;
@@ -498,7 +498,7 @@ static int send_loose_or_build(pack_ctx *c, tarball *t, upload_pack_info *info, 
         if (!id || marked)
             continue;
         if ((i & 1023) == 1023 && cancelled(c->cancel))
-            return local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+            return e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
         git_oid_tostr(hex, sizeof hex, id);
         snprintf(path, sizeof path, "%sobjects/%.2s/%s", git_repository_path(c->repo), hex, hex + 2);
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -506,7 +506,7 @@ static int send_loose_or_build(pack_ctx *c, tarball *t, upload_pack_info *info, 
             rc = tarball_add_path(t, rel, err);
             info->loose++;
         } else if (git_packbuilder_insert(c->pb, id, NULL) != 0) {
-            rc = gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+            rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
         }
     }
     return rc;
@@ -523,17 +523,17 @@ static int git_dir_in_tree(git_repository *repo)
            !strcmp(git_repository_commondir(repo), path);
 }
 
-int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
-                    unsigned flags, const atomic_int *cancel, tarball *refs_to,
-                    tarball *pack_to, upload_pack_info *info, e2b_error **err)
+int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
+                    unsigned flags, const atomic_int *cancel, e2b_tarball *refs_to,
+                    e2b_tarball *pack_to, e2b_upload_pack_info *info, e2b_error **err)
 {
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     memset(info, 0, sizeof *info);
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/e2b-tui-pack.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) /* mode 0700: the pack holds the project's history */
-        return local_error_set(err, E2B_SUB_FILE_IO, "cannot make a temporary directory for the "
+        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot make a temporary directory for the "
                                                      "pack: %s", strerror(errno));
     /* A handle of its own, whose object store writes to memory first (the index's trees
      * are computed there: nothing is written into the repository) and whose config says
@@ -552,7 +552,7 @@ int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tr
         mem->free(mem);
     git_odb_free(odb);
     if (rc != 0) {
-        int code = gitwork_git_error(err, E2B_SUB_FAILED, "opening the repository for its pack");
+        int code = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "opening the repository for its pack");
         git_repository_free(own);
         remove_dir(dir);
         return code;
@@ -579,11 +579,11 @@ int upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tr
         rc = take_index(&c, hide_tree);
     int code = 0;
     if (rc == GIT_EUSER || (rc == 0 && cancelled(cancel)))
-        code = local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        code = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     else if (rc != 0)
-        code = gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+        code = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
     else if (c.refs.failed || c.symrefs.failed || c.nomem)
-        code = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        code = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     if (code == 0)
         code = add_refs(&c, refs_to, err);
     if (code == 0 && c.reach)

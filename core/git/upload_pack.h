@@ -4,7 +4,7 @@
  * unstaged, a dropped stash, a commit amended to remove a secret) and .git/logs records
  * the command lines of pulls (URLs with their tokens). Neither leaves the machine. An up
  * sends instead, of the objects reachable from every ref under refs/ but refs/stash
- * (unless UPLOAD_PACK_STASH), from HEAD (detached too), from the commits MERGE_HEAD,
+ * (unless E2B_UPLOAD_PACK_STASH), from HEAD (detached too), from the commits MERGE_HEAD,
  * CHERRY_PICK_HEAD and REVERT_HEAD name and the tree AUTO_MERGE names, and of the index's
  * blobs (conflict stages included) and trees (computed in memory, never written here):
  *   each pack of objects/pack whose .idx lists only reachable objects, as it is (its .pack
@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 enum {
-    UPLOAD_PACK_STASH = 1u << 0, /* refs/stash and its objects too (config up_stash) */
+    E2B_UPLOAD_PACK_STASH = 1u << 0, /* refs/stash and its objects too (config up_stash) */
 };
 
 typedef struct {
@@ -47,7 +47,7 @@ typedef struct {
     uint64_t loose;       /* loose objects sent as their files */
     uint64_t built;       /* objects in the pack built here */
     uint64_t refs;        /* refs written */
-} upload_pack_info;
+} e2b_upload_pack_info;
 
 /* Adds the refs to refs_to and the objects to pack_to (rooted at the work tree: files go
  * as .git/objects/...); both may be the same archive, neither started. hide (may be NULL):
@@ -59,9 +59,9 @@ typedef struct {
 struct git_repository;
 struct git_oid;
 struct git_tree;
-int upload_pack_add(struct git_repository *repo, const struct git_oid *hide,
+int e2b_upload_pack_add(struct git_repository *repo, const struct git_oid *hide,
                     struct git_tree *hide_tree,
-                    unsigned flags, const atomic_int *cancel, tarball *refs_to,
-                    tarball *pack_to, upload_pack_info *info, e2b_error **err);
+                    unsigned flags, const atomic_int *cancel, e2b_tarball *refs_to,
+                    e2b_tarball *pack_to, e2b_upload_pack_info *info, e2b_error **err);
 
 #endif

@@ -11,7 +11,7 @@
 
 #define SAMPLE 4096
 
-static int push(upload_list *l, const char *a, const char *b)
+static int push(e2b_upload_list *l, const char *a, const char *b)
 {
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
@@ -36,7 +36,7 @@ static int push(upload_list *l, const char *a, const char *b)
     return 0;
 }
 
-void upload_list_free(upload_list *l)
+void e2b_upload_list_free(e2b_upload_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         free(l->paths[i]);
@@ -44,7 +44,7 @@ void upload_list_free(upload_list *l)
     memset(l, 0, sizeof *l);
 }
 
-int upload_looks_compressed(const char *path)
+int e2b_upload_looks_compressed(const char *path)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
@@ -52,7 +52,7 @@ int upload_looks_compressed(const char *path)
     struct stat st;
     unsigned char buf[SAMPLE];
     ssize_t n = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= UPLOAD_SPLIT_MIN_SIZE)
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= E2B_UPLOAD_SPLIT_MIN_SIZE)
         n = read(fd, buf, sizeof buf);
     close(fd);
     if (n < (ssize_t)sizeof buf)
@@ -76,7 +76,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int upload_git_entry(const char *name)
+int e2b_upload_git_entry(const char *name)
 {
     static const char *const send[] = {
         "HEAD", "index", "shallow", "info", "hooks", "description", "COMMIT_EDITMSG",
@@ -84,18 +84,18 @@ int upload_git_entry(const char *name)
         "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "sequencer",
         "rr-cache", NULL};
     if (!strcmp(name, "config") || !strcmp(name, "config.worktree"))
-        return UPLOAD_GIT_REWRITE;
+        return E2B_UPLOAD_GIT_REWRITE;
     if (!strcmp(name, "objects") || !strcmp(name, "refs") || !strcmp(name, "packed-refs"))
-        return UPLOAD_GIT_HISTORY;
+        return E2B_UPLOAD_GIT_HISTORY;
     if (!strncmp(name, "BISECT_", 7))
-        return UPLOAD_GIT_SEND;
+        return E2B_UPLOAD_GIT_SEND;
     for (const char *const *s = send; *s; s++)
         if (!strcmp(name, *s))
-            return UPLOAD_GIT_SEND;
-    return UPLOAD_GIT_KEEP;
+            return E2B_UPLOAD_GIT_SEND;
+    return E2B_UPLOAD_GIT_KEEP;
 }
 
-static int read_names(const char *dir, upload_list *names)
+static int read_names(const char *dir, e2b_upload_list *names)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -112,63 +112,63 @@ static int read_names(const char *dir, upload_list *names)
 }
 
 /* .git/hooks without git's *.sample files (its templates, not the project's hooks). */
-static int split_hooks(const char *gitdir, const char *git, upload_list *gz, e2b_error **err)
+static int split_hooks(const char *gitdir, const char *git, e2b_upload_list *gz, e2b_error **err)
 {
     char dir[4300], hooks[4200];
     snprintf(dir, sizeof dir, "%s/hooks", gitdir);
     snprintf(hooks, sizeof hooks, "%.4100s/hooks", git);
-    upload_list names = {0};
+    e2b_upload_list names = {0};
     int r = read_names(dir, &names), rc = 0;
     if (r == -2)
-        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < names.count; i++) {
         size_t n = strlen(names.paths[i]);
         if ((n < 7 || strcmp(names.paths[i] + n - 7, ".sample") != 0) &&
             push(gz, hooks, names.paths[i]))
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
-    upload_list_free(&names);
+    e2b_upload_list_free(&names);
     return rc;
 }
 
 /* .git's children that a box may have, in name order: objects to plain, the rest to gz. */
-static int split_git(const char *root, const char *git, unsigned flags, upload_list *gz,
-                     upload_list *plain, e2b_error **err)
+static int split_git(const char *root, const char *git, unsigned flags, e2b_upload_list *gz,
+                     e2b_upload_list *plain, e2b_error **err)
 {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", root, git);
-    upload_list names = {0};
+    e2b_upload_list names = {0};
     int r = read_names(dir, &names), rc = 0;
     if (r == -1)
-        rc = local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
+        rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
     else if (r == -2)
-        rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < names.count; i++) {
         const char *name = names.paths[i];
-        int what = upload_git_entry(name);
-        if (what == UPLOAD_GIT_HISTORY && !(flags & UPLOAD_SPLIT_HISTORY_FILES))
+        int what = e2b_upload_git_entry(name);
+        if (what == E2B_UPLOAD_GIT_HISTORY && !(flags & E2B_UPLOAD_SPLIT_HISTORY_FILES))
             continue;
-        if (what == UPLOAD_GIT_SEND && !strcmp(name, "hooks")) {
+        if (what == E2B_UPLOAD_GIT_SEND && !strcmp(name, "hooks")) {
             rc = split_hooks(dir, git, gz, err);
-        } else if ((what == UPLOAD_GIT_SEND || what == UPLOAD_GIT_HISTORY) &&
+        } else if ((what == E2B_UPLOAD_GIT_SEND || what == E2B_UPLOAD_GIT_HISTORY) &&
                    push(strcmp(name, "objects") ? gz : plain, git, name)) {
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
         }
     }
-    upload_list_free(&names);
+    e2b_upload_list_free(&names);
     return rc;
 }
 
-int upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
-                 upload_list *gz, upload_list *plain, e2b_error **err)
+int e2b_upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
+                 e2b_upload_list *gz, e2b_upload_list *plain, e2b_error **err)
 {
     memset(gz, 0, sizeof *gz);
     memset(plain, 0, sizeof *plain);
-    local_error_clear(err);
+    e2b_local_error_clear(err);
     size_t rl = strlen(root);
     char *full = malloc(rl + 4098 + 2);
     if (!full)
-        return local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < count; i++) {
         if (strcmp(paths[i], ".git") == 0) {
@@ -176,8 +176,8 @@ int upload_split(const char *root, const char *const *paths, size_t count, unsig
             continue;
         }
         snprintf(full, rl + 4098 + 2, "%s/%.4096s", root, paths[i]);
-        if (push(upload_looks_compressed(full) ? plain : gz, paths[i], NULL))
-            rc = local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        if (push(e2b_upload_looks_compressed(full) ? plain : gz, paths[i], NULL))
+            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
     }
     free(full);
     return rc;

@@ -159,7 +159,7 @@ void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* Notices carry names and server messages: sanitised before anyone can draw them. */
-    char *safe = sanitize_display(raw, strlen(raw), 0);
+    char *safe = e2b_sanitize_display(raw, strlen(raw), 0);
     snprintf(m->notice, sizeof m->notice, "%s", safe ? safe : "");
     free(safe);
     m->notice_level = level;

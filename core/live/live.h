@@ -34,7 +34,7 @@
 #include "core/box/box.h"
 #include "core/e2b/api.h"
 #include "core/e2b/config.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/net/loop.h"
 
 typedef struct e2b_live e2b_live;
@@ -140,7 +140,7 @@ bool e2b_live_is_local_box(const e2b_live *m, const char *sandbox_id);
 bool e2b_live_is_box(const e2b_live *m, const char *sandbox_id);
 /* This machine's record of the box shown as sandbox_id, or NULL (owned by the model, valid
  * until the next E2B_LIVE_SANDBOXES change). */
-const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id);
+const e2b_box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id);
 /* The sandbox arg names: its id, else the box of that name (this machine's record, or
  * another machine's by its metadata), else a sandbox by the name shown. NULL and *err
  * (caller frees) when nothing has it (E2B_ERR_NOT_FOUND) or several do (E2B_ERR_CONFLICT,

@@ -19,7 +19,7 @@ struct live_agent {
     e2b_live *m;
     char sandbox_id[128];
     char name[128];
-    box_record rec;
+    e2b_box_record rec;
     e2b_agent_watch *watch;   /* NULL until the password is known */
     ks_job *pw_job;           /* reading the password */
     bool no_password;         /* the store has none: not watched */
@@ -74,7 +74,7 @@ static void agent_free(struct live_agent *t)
     e2b_agent_watch_free(t->watch);
     if (t->pw_job)
         keystore_job_free(t->pw_job);
-    box_record_clear(&t->rec);
+    e2b_box_record_clear(&t->rec);
     e2b_agent_status_clear(&t->fixed);
     free(t);
 }
@@ -243,7 +243,7 @@ void live_agents_sync(e2b_live *m)
     m->agents_resync = false;
     if (m->closing || !m->loop)
         return;
-    const box_record_list *recs = &m->records; /* live_records.c keeps them current */
+    const e2b_box_record_list *recs = &m->records; /* live_records.c keeps them current */
     struct live_agents *a = agents(m);
     if (!a)
         return;
@@ -252,7 +252,7 @@ void live_agents_sync(e2b_live *m)
     bool changed = false;
     for (size_t i = 0; i < m->sandboxes.count; i++) {
         const e2b_sandbox *sb = &m->sandboxes.items[i];
-        const box_record *r = box_record_list_find_sandbox(recs, sb->sandbox_id);
+        const e2b_box_record *r = e2b_box_record_list_find_sandbox(recs, sb->sandbox_id);
         if (!r)
             continue;
         struct live_agent *t = find(m, sb->sandbox_id);

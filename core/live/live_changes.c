@@ -24,7 +24,7 @@ struct live_changes {
     char *dir;  /* the project directory in the box (from the record), NULL = unknown */
     char base[41];
 
-    changes_list list;
+    e2b_changes_list list;
     bool listed;
     struct e2b_live_lines diff;
     char *want_path;  /* the selected file (raw), NULL = none */
@@ -66,7 +66,7 @@ static void set_status(struct live_changes *c, bool error, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* It carries text from the network (error messages, the box's own words). */
-    char *safe = sanitize_display(raw, strlen(raw), 0);
+    char *safe = e2b_sanitize_display(raw, strlen(raw), 0);
     snprintf(c->status, sizeof c->status, "%s", safe ? safe : "");
     free(safe);
     c->status_error = error;
@@ -77,7 +77,7 @@ static void destroy(struct live_changes *c)
 {
     if (c->subscribed && !c->m->closing)
         e2b_live_unsubscribe(c->m, on_agents_changed, c);
-    changes_list_clear(&c->list);
+    e2b_changes_list_clear(&c->list);
     e2b_live_lines_clear(&c->diff);
     e2b_envd_free(c->envd);
     free(c->dir);
@@ -131,7 +131,7 @@ static void now_text(char *buf, size_t n)
     strftime(buf, n, "%H:%M:%S", &tm);
 }
 
-static bool in_list(const changes_list *l, const char *raw)
+static bool in_list(const e2b_changes_list *l, const char *raw)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->files[i].raw, raw) == 0)
@@ -141,9 +141,9 @@ static bool in_list(const changes_list *l, const char *raw)
 
 static void list_arrived(struct live_changes *c)
 {
-    changes_list nl;
+    e2b_changes_list nl;
     const char *out = c->out.data ? c->out.data : "";
-    e2b_error *e = changes_parse_list(out, c->out.len, E2B_CHANGES_FILES, &nl);
+    e2b_error *e = e2b_changes_parse_list(out, c->out.len, E2B_CHANGES_FILES, &nl);
     if (e) {
         set_status(c, true, "cannot read the changes: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
@@ -151,7 +151,7 @@ static void list_arrived(struct live_changes *c)
     }
     if (c->out_cut)
         nl.cut = true;
-    changes_list_clear(&c->list);
+    e2b_changes_list_clear(&c->list);
     c->list = nl;
     c->listed = true;
     /* The selected file: read its diff again, or drop it when it no longer differs. */
@@ -176,7 +176,7 @@ static void diff_arrived(struct live_changes *c)
 {
     size_t off = 0;
     const char *out = c->out.data ? c->out.data : "";
-    e2b_error *e = changes_parse_diff_header(out, c->out.len, &off);
+    e2b_error *e = e2b_changes_parse_diff_header(out, c->out.len, &off);
     if (e) {
         set_status(c, true, "cannot read the diff: %s — R tries again", e2b_error_message(e));
         e2b_error_free(e);
@@ -249,7 +249,7 @@ static void run_script(struct live_changes *c)
     e2b_metadata_set(&env, "E2B_TUI_MODE", c->kind == READ_LIST ? "list" : "diff");
     e2b_metadata_set(&env, "E2B_TUI_FILE", c->asked_path ? c->asked_path : "");
     e2b_metadata_set(&env, "E2B_TUI_CAP", cap);
-    const char *args[] = {"-c", changes_script_text(), NULL};
+    const char *args[] = {"-c", e2b_changes_script_text(), NULL};
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
                              .timeout_ms = SCRIPT_TIMEOUT_MS};
     e2b_error *err = NULL;
@@ -372,7 +372,7 @@ static void on_agents_changed(void *ud, unsigned what)
     bool ended = c->seen_turn_end >= 0 && end != 0 && end != c->seen_turn_end;
     c->seen_turn_end = end;
     if (ended)
-        live_changes_refresh(c); /* a timer starts the read: not inside this callback */
+        e2b_live_changes_refresh(c); /* a timer starts the read: not inside this callback */
 }
 
 /* ---- the interface ---- */
@@ -386,8 +386,8 @@ static void read_record(struct live_changes *c)
         return;
     if (sb->box_base)
         snprintf(c->base, sizeof c->base, "%s", sb->box_base);
-    box_record rec = {0};
-    e2b_error *err = box_record_read(c->m->cfg.records_dir, sb->box_name, &rec);
+    e2b_box_record rec = {0};
+    e2b_error *err = e2b_box_record_read(c->m->cfg.records_dir, sb->box_name, &rec);
     if (err) {
         e2b_error_free(err);
         return;
@@ -397,10 +397,10 @@ static void read_record(struct live_changes *c)
         if (rec.base && rec.base[0])
             snprintf(c->base, sizeof c->base, "%s", rec.base);
     }
-    box_record_clear(&rec);
+    e2b_box_record_clear(&rec);
 }
 
-struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id)
+struct live_changes *e2b_live_changes_open(e2b_live *m, const char *sandbox_id)
 {
     struct live_changes *c = calloc(1, sizeof *c);
     if (!c)
@@ -412,11 +412,11 @@ struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id)
     const e2b_agent_status *st = e2b_live_agent(m, c->id);
     c->seen_turn_end = !st ? -1 : st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
     c->subscribed = e2b_live_subscribe(m, E2B_LIVE_AGENTS, on_agents_changed, c) == 0;
-    live_changes_refresh(c);
+    e2b_live_changes_refresh(c);
     return c;
 }
 
-void live_changes_close(struct live_changes *c)
+void e2b_live_changes_close(struct live_changes *c)
 {
     if (!c)
         return;
@@ -435,7 +435,7 @@ void live_changes_close(struct live_changes *c)
         destroy(c);
 }
 
-void live_changes_refresh(struct live_changes *c)
+void e2b_live_changes_refresh(struct live_changes *c)
 {
     if (!c)
         return;
@@ -443,7 +443,7 @@ void live_changes_refresh(struct live_changes *c)
     kick(c);
 }
 
-void live_changes_select(struct live_changes *c, const char *raw_path)
+void e2b_live_changes_select(struct live_changes *c, const char *raw_path)
 {
     if (!c || !raw_path)
         return;
@@ -465,19 +465,19 @@ void live_changes_select(struct live_changes *c, const char *raw_path)
     kick(c);
 }
 
-const changes_list *live_changes_list(const struct live_changes *c, bool *listed)
+const e2b_changes_list *e2b_live_changes_list(const struct live_changes *c, bool *listed)
 {
     if (listed)
         *listed = c->listed;
     return &c->list;
 }
 
-struct e2b_live_lines *live_changes_diff(struct live_changes *c)
+struct e2b_live_lines *e2b_live_changes_diff(struct live_changes *c)
 {
     return &c->diff;
 }
 
-const char *live_changes_diff_path(const struct live_changes *c, bool *diff_ready)
+const char *e2b_live_changes_diff_path(const struct live_changes *c, bool *diff_ready)
 {
     bool same = c->shown_path && c->want_path && strcmp(c->shown_path, c->want_path) == 0;
     if (diff_ready)
@@ -485,14 +485,14 @@ const char *live_changes_diff_path(const struct live_changes *c, bool *diff_read
     return c->want_path ? c->want_path : "";
 }
 
-const char *live_changes_status(const struct live_changes *c, bool *error)
+const char *e2b_live_changes_status(const struct live_changes *c, bool *error)
 {
     if (error)
         *error = c->status_error;
     return c->status;
 }
 
-bool live_changes_busy(const struct live_changes *c)
+bool e2b_live_changes_busy(const struct live_changes *c)
 {
     return c->get_call || c->proc || c->kick_timer;
 }

@@ -10,11 +10,11 @@
  * change (list, diff, status) is an E2B_LIVE_CHANGES notification. No timer runs and
  * nothing is asked while nobody calls refresh or select.
  *
- *   struct live_changes *c = live_changes_open(m, id); // reads the list at once; NULL: no memory
- *   ... draw live_changes_list(c), live_changes_diff(c), live_changes_status(c, &err) ...
- *   live_changes_select(c, file->raw);                 // that file's diff
- *   live_changes_refresh(c);                           // the list again (and the diff)
- *   live_changes_close(c); // cancels; the memory goes when the last callback ran
+ *   struct live_changes *c = e2b_live_changes_open(m, id); // reads the list at once; NULL: no memory
+ *   ... draw e2b_live_changes_list(c), e2b_live_changes_diff(c), e2b_live_changes_status(c, &err) ...
+ *   e2b_live_changes_select(c, file->raw);                 // that file's diff
+ *   e2b_live_changes_refresh(c);                           // the list again (and the diff)
+ *   e2b_live_changes_close(c); // cancels; the memory goes when the last callback ran
  *
  * Threads: the loop thread only. Strings and lists are owned by c, valid until the next
  * E2B_LIVE_CHANGES notification. */
@@ -29,24 +29,24 @@
 
 struct live_changes;
 
-struct live_changes *live_changes_open(e2b_live *m, const char *sandbox_id);
-void live_changes_close(struct live_changes *c);
+struct live_changes *e2b_live_changes_open(e2b_live *m, const char *sandbox_id);
+void e2b_live_changes_close(struct live_changes *c);
 
 /* Reads the list again, then the selected file's diff (a read on its way is redone once it
  * ends). */
-void live_changes_refresh(struct live_changes *c);
-/* Shows the diff of the file whose raw path (changes_file.raw) is given; "" clears it. */
-void live_changes_select(struct live_changes *c, const char *raw_path);
+void e2b_live_changes_refresh(struct live_changes *c);
+/* Shows the diff of the file whose raw path (e2b_changes_file.raw) is given; "" clears it. */
+void e2b_live_changes_select(struct live_changes *c, const char *raw_path);
 
 /* The last list read (empty until the first arrived); listed says whether one has. */
-const changes_list *live_changes_list(const struct live_changes *c, bool *listed);
+const e2b_changes_list *e2b_live_changes_list(const struct live_changes *c, bool *listed);
 /* The selected file's diff lines (sanitised, tabs expanded) and its raw path ("" = none);
  * diff_ready is false while it is on its way. */
-struct e2b_live_lines *live_changes_diff(struct live_changes *c);
-const char *live_changes_diff_path(const struct live_changes *c, bool *diff_ready);
+struct e2b_live_lines *e2b_live_changes_diff(struct live_changes *c);
+const char *e2b_live_changes_diff_path(const struct live_changes *c, bool *diff_ready);
 /* What the reader is doing, one line; *error is true when it is a problem. */
-const char *live_changes_status(const struct live_changes *c, bool *error);
+const char *e2b_live_changes_status(const struct live_changes *c, bool *error);
 /* A read is on its way. */
-bool live_changes_busy(const struct live_changes *c);
+bool e2b_live_changes_busy(const struct live_changes *c);
 
 #endif

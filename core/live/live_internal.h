@@ -58,7 +58,7 @@ struct e2b_live {
     e2b_metric_list metrics; /* sorted by sandbox id (live_index.c) */
     e2b_secret_list secrets;
     /* this machine's records, read again when their folder changes (live_records.c) */
-    box_record_list records;
+    e2b_box_record_list records;
     struct live_records_seen records_seen;
     e2b_live_ids_fn ids_fn;
     void *ids_ud;

@@ -33,7 +33,7 @@ static int push(struct e2b_live_lines *l, const char *raw, size_t len)
     /* A trailing \r (CRLF output) is not part of the line. */
     if (len && raw[len - 1] == '\r')
         len--;
-    char *safe = sanitize_display(raw, len, 0);
+    char *safe = e2b_sanitize_display(raw, len, 0);
     if (!safe)
         return -1;
     if (l->n == l->max) {
@@ -147,7 +147,7 @@ const char *e2b_live_lines_get(struct e2b_live_lines *l, int i)
         return l->line[(l->head + i) % l->max];
     if (i == l->n && l->plen) {
         if (!l->partial_safe)
-            l->partial_safe = sanitize_display(l->partial, l->plen, 0);
+            l->partial_safe = e2b_sanitize_display(l->partial, l->plen, 0);
         return l->partial_safe;
     }
     return NULL;

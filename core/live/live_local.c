@@ -11,7 +11,7 @@ bool e2b_live_box_where(const e2b_live *m, const char *sandbox_id, char *dir, si
                         char **url)
 {
     *url = NULL;
-    const box_record *r = e2b_live_record(m, sandbox_id);
+    const e2b_box_record *r = e2b_live_record(m, sandbox_id);
     if (!r)
         return false;
     const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, sandbox_id);

@@ -215,7 +215,7 @@ static bool begin(struct live_op *t)
     }
     case E2B_LIVE_OP_UP: {
         /* A template that names one of this machine's snapshots: up from it (delta). */
-        bool snap = t->template_id[0] && snap_record_exists(m->cfg.state_dir, t->template_id);
+        bool snap = t->template_id[0] && e2b_snap_record_exists(m->cfg.state_dir, t->template_id);
         e2b_box_up_params p = {.dir = t->dir[0] ? t->dir : NULL,
                                .name = t->name[0] ? t->name : NULL,
                                .template_id = t->template_id[0] && !snap ? t->template_id : NULL,

@@ -50,18 +50,18 @@ static void *probe_main(void *arg)
 {
     struct live_probe *p = arg;
     e2b_live_project *r = &p->result;
-    gitwork *g = NULL;
-    gitwork_head head;
+    e2b_gitwork *g = NULL;
+    e2b_gitwork_head head;
     e2b_error *err = NULL;
-    if (gitwork_open(&g, p->dir, 0, &err) != 0 || gitwork_head_info(g, &head, &err) != 0) {
+    if (e2b_gitwork_open(&g, p->dir, 0, &err) != 0 || e2b_gitwork_head_info(g, &head, &err) != 0) {
         snprintf(r->why, sizeof r->why, "%s", err ? e2b_error_message(err) : "not a git project");
     } else {
         r->ok = true;
-        snprintf(r->workdir, sizeof r->workdir, "%s", gitwork_workdir(g));
-        gitwork_default_box_name(&head, r->default_name, sizeof r->default_name);
+        snprintf(r->workdir, sizeof r->workdir, "%s", e2b_gitwork_workdir(g));
+        e2b_gitwork_default_box_name(&head, r->default_name, sizeof r->default_name);
     }
     e2b_error_free(err);
-    gitwork_close(g);
+    e2b_gitwork_close(g);
     e2b_loop_post_slot(p->m->loop, &p->slot, probe_done, p);
     return NULL;
 }

@@ -45,27 +45,27 @@ bool live_records_look(e2b_live *m)
         was->ino == now.ino && same_time(&was->mtime, &now.mtime) && !was->recent)
         return false;
     now.recent = exists && recent(&now.mtime);
-    box_record_list fresh = {0};
-    e2b_error *err = box_record_list_read(m->cfg.records_dir, &fresh, NULL);
+    e2b_box_record_list fresh = {0};
+    e2b_error *err = e2b_box_record_list_read(m->cfg.records_dir, &fresh, NULL);
     if (err) {
         e2b_logf("records: %s", e2b_error_message(err));
         e2b_error_free(err);
-        box_record_list_clear(&fresh);
+        e2b_box_record_list_clear(&fresh);
         return false;
     }
     bool changed = fresh.count != m->records.count;
     for (size_t i = 0; !changed && i < fresh.count; i++) {
-        const box_record *a = &fresh.items[i], *b = &m->records.items[i];
+        const e2b_box_record *a = &fresh.items[i], *b = &m->records.items[i];
         changed = strcmp(a->name, b->name) != 0 || strcmp(a->sandbox_id, b->sandbox_id) != 0 ||
                   a->port != b->port || a->opencode != b->opencode ||
                   strcmp(a->dir ? a->dir : "", b->dir ? b->dir : "") != 0;
     }
     *was = now;
     if (!changed) {
-        box_record_list_clear(&fresh);
+        e2b_box_record_list_clear(&fresh);
         return false;
     }
-    box_record_list_clear(&m->records);
+    e2b_box_record_list_clear(&m->records);
     m->records = fresh;
     return true;
 }
@@ -78,12 +78,12 @@ void live_records_identify(e2b_live *m)
 
 void live_records_free(e2b_live *m)
 {
-    box_record_list_clear(&m->records);
+    e2b_box_record_list_clear(&m->records);
 }
 
-const box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id)
+const e2b_box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id)
 {
-    return box_record_list_find_sandbox(&m->records, sandbox_id);
+    return e2b_box_record_list_find_sandbox(&m->records, sandbox_id);
 }
 
 bool live_records_sync(e2b_live *m)

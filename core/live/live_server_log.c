@@ -68,7 +68,7 @@ static void set_status(struct e2b_live_server_log *s, bool error, const char *fm
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* It carries text from the network (envd's end status, error messages). */
-    char *safe = sanitize_display(raw, strlen(raw), 0);
+    char *safe = e2b_sanitize_display(raw, strlen(raw), 0);
     snprintf(s->status, sizeof s->status, "%s", safe ? safe : "");
     free(safe);
     s->status_error = error;
@@ -184,7 +184,7 @@ static void merge_history(struct e2b_live_server_log *s, bool ok)
         show(s, h + from, hlen - from);
     }
     size_t skip =
-        ok ? overlap_suffix_prefix(h, hlen, s->live.data ? s->live.data : "", s->live.len) : 0;
+        ok ? e2b_overlap_suffix_prefix(h, hlen, s->live.data ? s->live.data : "", s->live.len) : 0;
     if (s->live_overflow)
         e2b_live_lines_add(&s->lines, "[... output dropped while the history was read ...]");
     if (s->live.data)

@@ -61,13 +61,13 @@ void live_templates_free(e2b_live *m)
 
 static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template_list *l)
 {
-    snap_record_list recs = {0};
-    e2b_error *err = snap_record_list_read(m->cfg.state_dir, &recs);
+    e2b_snap_record_list recs = {0};
+    e2b_error *err = e2b_snap_record_list_read(m->cfg.state_dir, &recs);
     e2b_error_free(err);
     rows_clear(t);
     t->rows = calloc(l->count + 1, sizeof *t->rows);
     if (!t->rows) {
-        snap_record_list_clear(&recs);
+        e2b_snap_record_list_clear(&recs);
         return;
     }
     if (!t->machine[0]) {
@@ -79,13 +79,13 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
     time_t now = time(NULL);
     for (size_t i = 0; i < l->count; i++) {
         const e2b_template *tp = &l->items[i];
-        const snap_record *r = snap_record_of_template(&recs, tp);
+        const e2b_snap_record *r = e2b_snap_record_of_template(&recs, tp);
         char aliases[300] = "";
         for (size_t k = 0; k < tp->naliases; k++) {
             size_t used = strlen(aliases);
             snprintf(aliases + used, sizeof aliases - used, "%s%s", k ? "," : "", tp->aliases[k]);
         }
-        bool ours = snap_template_is_ours(&recs, tp);
+        bool ours = e2b_snap_template_is_ours(&recs, tp);
         struct tpl_row *row = &t->rows[t->nrows];
         row->id = strdup(tp->template_id);
         row->name = strdup(r ? r->name : aliases[0] ? aliases : "-");
@@ -109,7 +109,7 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         else
             free(row->id), free(row->name), free(row->kind), free(row->source);
     }
-    snap_record_list_clear(&recs);
+    e2b_snap_record_list_clear(&recs);
 }
 
 static void on_listed(void *ud, e2b_template_list *l, const e2b_error *err)
@@ -189,7 +189,7 @@ static void on_deleted(void *ud, long status, const e2b_error *err)
             live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
         } else {
             if (d->record) {
-                e2b_error *rerr = snap_record_remove(m->cfg.state_dir, d->record);
+                e2b_error *rerr = e2b_snap_record_remove(m->cfg.state_dir, d->record);
                 e2b_error_free(rerr);
             }
             live_notice(m, E2B_LIVE_INFO, "deleted %s%s", d->id, gone ? " (E2B had it no more)" : "");

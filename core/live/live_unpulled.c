@@ -21,7 +21,7 @@ struct live_unpulled {
 
 static void set_text(struct live_unpulled *u, const char *text)
 {
-    char *safe = sanitize_display(text, strlen(text), 0); /* it quotes the box */
+    char *safe = e2b_sanitize_display(text, strlen(text), 0); /* it quotes the box */
     snprintf(u->text, sizeof u->text, "%s", safe ? safe : "");
     free(safe);
 }
@@ -45,7 +45,7 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
         live_notify(u->m, E2B_LIVE_UNPULLED);
 }
 
-struct live_unpulled *live_unpulled_open(e2b_live *m, const char *sandbox_id)
+struct live_unpulled *e2b_live_unpulled_open(e2b_live *m, const char *sandbox_id)
 {
     struct live_unpulled *u = calloc(1, sizeof *u);
     if (!u)
@@ -90,7 +90,7 @@ static void unlink_look(e2b_live *m, struct live_unpulled *u)
     }
 }
 
-void live_unpulled_close(struct live_unpulled *u)
+void e2b_live_unpulled_close(struct live_unpulled *u)
 {
     if (!u)
         return;
@@ -99,7 +99,7 @@ void live_unpulled_close(struct live_unpulled *u)
     free(u);
 }
 
-const char *live_unpulled_text(const struct live_unpulled *u, e2b_unpulled_state *state,
+const char *e2b_live_unpulled_text(const struct live_unpulled *u, e2b_unpulled_state *state,
                                bool *done)
 {
     if (state)
@@ -126,5 +126,5 @@ void live_unpulled_shutdown(e2b_live *m)
             e2b_loop_run_once(m->loop, 100);
     }
     while (m->unpulled)
-        live_unpulled_close(m->unpulled);
+        e2b_live_unpulled_close(m->unpulled);
 }

@@ -5,8 +5,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static struct archive_dl fns;
-static const struct archive_dl *loaded;
+static struct e2b_archive_dl fns;
+static const struct e2b_archive_dl *loaded;
 static char why[300];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -15,7 +15,7 @@ static int resolve(void *h, const char *name, void *slot)
 {
     void *p = dlsym(h, name);
     if (!p) {
-        snprintf(why, sizeof why, "%s lacks %s (too old a libarchive?)", ARCHIVE_DL_SONAME, name);
+        snprintf(why, sizeof why, "%s lacks %s (too old a libarchive?)", E2B_ARCHIVE_DL_SONAME, name);
         return -1;
     }
     /* POSIX guarantees a function pointer round-trips through void * for dlsym. */
@@ -25,12 +25,12 @@ static int resolve(void *h, const char *name, void *slot)
 
 static void load(void)
 {
-    void *h = dlopen(ARCHIVE_DL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(E2B_ARCHIVE_DL_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
         snprintf(why, sizeof why,
                  "cannot load %s, which packs the project (install libarchive13): %s",
-                 ARCHIVE_DL_SONAME, e ? e : "not found");
+                 E2B_ARCHIVE_DL_SONAME, e ? e : "not found");
         return;
     }
 #define R(field, sym)                                                                              \
@@ -69,25 +69,25 @@ fail:
     dlclose(h);
 }
 
-const struct archive_dl *archive_dl(void)
+const struct e2b_archive_dl *e2b_archive_dl(void)
 {
     pthread_once(&once, load);
     return loaded;
 }
 
-const char *archive_dl_error(void)
+const char *e2b_archive_dl_error(void)
 {
     return why;
 }
 
-struct archive *archive_dl_write_new(void)
+struct archive *e2b_archive_dl_write_new(void)
 {
-    const struct archive_dl *a = archive_dl();
+    const struct e2b_archive_dl *a = e2b_archive_dl();
     return a ? a->write_new() : NULL;
 }
 
-struct archive_entry *archive_dl_entry_new(void)
+struct archive_entry *e2b_archive_dl_entry_new(void)
 {
-    const struct archive_dl *a = archive_dl();
+    const struct e2b_archive_dl *a = e2b_archive_dl();
     return a ? a->entry_new() : NULL;
 }

@@ -7,7 +7,7 @@
  *
  * Include this instead of <archive.h>/<archive_entry.h>. The libarchive names used by core/
  * are redirected to the loaded functions. archive_write_new() returns NULL when the library
- * cannot be loaded; archive_dl_error() then says why, in words a user can act on. Every other
+ * cannot be loaded; e2b_archive_dl_error() then says why, in words a user can act on. Every other
  * call takes an object made by archive_write_new()/archive_entry_new(), so it only runs once
  * the library is loaded. */
 #ifndef E2B_CORE_ARCHIVE_DL_H
@@ -17,9 +17,9 @@
 #include <archive_entry.h>
 
 /* The soname: libarchive's ABI has been 13 since 2012. */
-#define ARCHIVE_DL_SONAME "libarchive.so.13"
+#define E2B_ARCHIVE_DL_SONAME "libarchive.so.13"
 
-struct archive_dl {
+struct e2b_archive_dl {
     struct archive *(*write_new)(void);
     int (*write_free)(struct archive *);
     int (*write_close)(struct archive *);
@@ -52,43 +52,43 @@ struct archive_dl {
 };
 
 /* The loaded functions, or NULL when libarchive cannot be loaded. Loads on the first call. */
-const struct archive_dl *archive_dl(void);
+const struct e2b_archive_dl *e2b_archive_dl(void);
 
-/* Why the last archive_dl() failed ("" when it did not); a static string. */
-const char *archive_dl_error(void);
+/* Why the last e2b_archive_dl() failed ("" when it did not); a static string. */
+const char *e2b_archive_dl_error(void);
 
 /* archive_write_new() that loads the library first; NULL when it cannot be loaded. */
-struct archive *archive_dl_write_new(void);
+struct archive *e2b_archive_dl_write_new(void);
 /* archive_entry_new() likewise. */
-struct archive_entry *archive_dl_entry_new(void);
+struct archive_entry *e2b_archive_dl_entry_new(void);
 
 #ifndef ARCHIVE_DL_IMPL
-#define archive_write_new archive_dl_write_new
-#define archive_entry_new archive_dl_entry_new
-#define archive_write_free (*archive_dl()->write_free)
-#define archive_write_close (*archive_dl()->write_close)
-#define archive_write_header (*archive_dl()->write_header)
-#define archive_write_data (*archive_dl()->write_data)
-#define archive_write_add_filter_gzip (*archive_dl()->write_add_filter_gzip)
-#define archive_write_set_format_raw (*archive_dl()->write_set_format_raw)
-#define archive_write_set_format_pax_restricted (*archive_dl()->write_set_format_pax_restricted)
-#define archive_write_set_options (*archive_dl()->write_set_options)
-#define archive_write_set_bytes_per_block (*archive_dl()->write_set_bytes_per_block)
-#define archive_write_set_bytes_in_last_block (*archive_dl()->write_set_bytes_in_last_block)
-#define archive_write_open (*archive_dl()->write_open)
-#define archive_write_open2 (*archive_dl()->write_open2)
-#define archive_error_string (*archive_dl()->error_string)
-#define archive_set_error (*archive_dl()->set_error)
-#define archive_entry_free (*archive_dl()->entry_free)
-#define archive_entry_set_pathname (*archive_dl()->entry_set_pathname)
-#define archive_entry_copy_pathname (*archive_dl()->entry_copy_pathname)
-#define archive_entry_copy_symlink (*archive_dl()->entry_copy_symlink)
-#define archive_entry_set_filetype (*archive_dl()->entry_set_filetype)
-#define archive_entry_set_perm (*archive_dl()->entry_set_perm)
-#define archive_entry_set_size (*archive_dl()->entry_set_size)
-#define archive_entry_set_mtime (*archive_dl()->entry_set_mtime)
-#define archive_entry_set_uid (*archive_dl()->entry_set_uid)
-#define archive_entry_set_gid (*archive_dl()->entry_set_gid)
+#define archive_write_new e2b_archive_dl_write_new
+#define archive_entry_new e2b_archive_dl_entry_new
+#define archive_write_free (*e2b_archive_dl()->write_free)
+#define archive_write_close (*e2b_archive_dl()->write_close)
+#define archive_write_header (*e2b_archive_dl()->write_header)
+#define archive_write_data (*e2b_archive_dl()->write_data)
+#define archive_write_add_filter_gzip (*e2b_archive_dl()->write_add_filter_gzip)
+#define archive_write_set_format_raw (*e2b_archive_dl()->write_set_format_raw)
+#define archive_write_set_format_pax_restricted (*e2b_archive_dl()->write_set_format_pax_restricted)
+#define archive_write_set_options (*e2b_archive_dl()->write_set_options)
+#define archive_write_set_bytes_per_block (*e2b_archive_dl()->write_set_bytes_per_block)
+#define archive_write_set_bytes_in_last_block (*e2b_archive_dl()->write_set_bytes_in_last_block)
+#define archive_write_open (*e2b_archive_dl()->write_open)
+#define archive_write_open2 (*e2b_archive_dl()->write_open2)
+#define archive_error_string (*e2b_archive_dl()->error_string)
+#define archive_set_error (*e2b_archive_dl()->set_error)
+#define archive_entry_free (*e2b_archive_dl()->entry_free)
+#define archive_entry_set_pathname (*e2b_archive_dl()->entry_set_pathname)
+#define archive_entry_copy_pathname (*e2b_archive_dl()->entry_copy_pathname)
+#define archive_entry_copy_symlink (*e2b_archive_dl()->entry_copy_symlink)
+#define archive_entry_set_filetype (*e2b_archive_dl()->entry_set_filetype)
+#define archive_entry_set_perm (*e2b_archive_dl()->entry_set_perm)
+#define archive_entry_set_size (*e2b_archive_dl()->entry_set_size)
+#define archive_entry_set_mtime (*e2b_archive_dl()->entry_set_mtime)
+#define archive_entry_set_uid (*e2b_archive_dl()->entry_set_uid)
+#define archive_entry_set_gid (*e2b_archive_dl()->entry_set_gid)
 #endif
 
 #endif

@@ -150,7 +150,7 @@ static void rebuild(e2b_error *e)
         return;
     /* The one sanitiser: C0 and C1 controls, ESC, bidi overrides and invalid UTF-8 from the
      * network never reach a terminal; newlines become spaces (one line). */
-    char *clean = sanitize_display(m, strlen(m), 0);
+    char *clean = e2b_sanitize_display(m, strlen(m), 0);
     free(m);
     if (!clean)
         return;

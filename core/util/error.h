@@ -9,7 +9,7 @@
  * Ownership: an e2b_error and every string in it belong to whoever received it; free it
  * with e2b_error_free (NULL is fine). Strings that came from the network (E2B's message,
  * trace id) are stored as sent; e2b_error_message() is one line that has been through
- * sanitize_display() (no C0/C1 controls, ESC, bidi overrides or invalid UTF-8): safe to
+ * e2b_sanitize_display() (no C0/C1 controls, ESC, bidi overrides or invalid UTF-8): safe to
  * print or draw as it is. */
 #ifndef E2B_ERROR_H
 #define E2B_ERROR_H

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-size_t overlap_suffix_prefix(const char *a, size_t alen, const char *b, size_t blen)
+size_t e2b_overlap_suffix_prefix(const char *a, size_t alen, const char *b, size_t blen)
 {
     size_t m = alen < blen ? alen : blen; /* no overlap is longer than either string */
     if (m == 0)

@@ -11,6 +11,6 @@
  * Morris-Pratt over b's prefix function: O(alen + blen) time, one allocation of
  * min(alen, blen) words (when that fails the answer is 0: a merge then shows some bytes
  * twice rather than drop any). */
-size_t overlap_suffix_prefix(const char *a, size_t alen, const char *b, size_t blen);
+size_t e2b_overlap_suffix_prefix(const char *a, size_t alen, const char *b, size_t blen);
 
 #endif

@@ -45,7 +45,7 @@ static int is_bidi_control(uint32_t c)
            c == 0x200F || c == 0x061C;
 }
 
-char *sanitize_display(const char *s, size_t len, unsigned flags)
+char *e2b_sanitize_display(const char *s, size_t len, unsigned flags)
 {
     /* Worst case: every byte becomes U+FFFD (3 bytes). */
     char *out = malloc(len * 3 + 1);
@@ -64,7 +64,7 @@ char *sanitize_display(const char *s, size_t len, unsigned flags)
             continue;
         }
         if (cp == '\n')
-            out[o++] = (flags & SANITIZE_KEEP_NEWLINES) ? '\n' : ' ';
+            out[o++] = (flags & E2B_SANITIZE_KEEP_NEWLINES) ? '\n' : ' ';
         else if (cp == '\t')
             out[o++] = ' ';
         else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || is_bidi_control(cp))

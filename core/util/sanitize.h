@@ -7,7 +7,7 @@
 
 enum {
     /* Keep '\n' (log views); otherwise newlines become spaces. */
-    SANITIZE_KEEP_NEWLINES = 1u << 0,
+    E2B_SANITIZE_KEEP_NEWLINES = 1u << 0,
 };
 
 /* Returns a newly allocated, NUL-terminated copy of the first len bytes of s that is safe to
@@ -15,6 +15,6 @@ enum {
  * override/isolate characters become '?', and invalid UTF-8 becomes U+FFFD. A NUL byte in
  * the input ends nothing: it becomes '?'. The caller frees the result; NULL only when out of
  * memory. */
-char *sanitize_display(const char *s, size_t len, unsigned flags);
+char *e2b_sanitize_display(const char *s, size_t len, unsigned flags);
 
 #endif

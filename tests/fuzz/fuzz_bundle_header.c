@@ -1,4 +1,4 @@
-/* Fuzz target: the git bundle header parser (bundle_header_parse in core/git/bundle.h).
+/* Fuzz target: the git bundle header parser (e2b_bundle_header_parse in core/git/bundle.h).
  *
  * Invariants:
  *  - a complete header: version 2 or 3, at least one ref, header_len within the input and
@@ -22,12 +22,12 @@ static int is_oid(const char *s)
     return s[40] == '\0';
 }
 
-static void check_complete(const bundle_header *h, const uint8_t *data, size_t size)
+static void check_complete(const e2b_bundle_header *h, const uint8_t *data, size_t size)
 {
     FUZZ_CHECK(h->version == 2 || h->version == 3);
     FUZZ_CHECK(h->nrefs >= 1 && h->refs != NULL);
     FUZZ_CHECK(h->header_len >= 2 && h->header_len <= size);
-    FUZZ_CHECK(h->header_len <= BUNDLE_HEADER_MAX);
+    FUZZ_CHECK(h->header_len <= E2B_BUNDLE_HEADER_MAX);
     FUZZ_CHECK(data[h->header_len - 1] == '\n' && data[h->header_len - 2] == '\n');
     for (size_t i = 0; i < h->nprereqs; i++)
         FUZZ_CHECK(is_oid(h->prereqs[i]));
@@ -40,7 +40,7 @@ static void check_complete(const bundle_header *h, const uint8_t *data, size_t s
     }
 }
 
-static void check_same(const bundle_header *a, const bundle_header *b)
+static void check_same(const e2b_bundle_header *a, const e2b_bundle_header *b)
 {
     FUZZ_CHECK(a->version == b->version && a->header_len == b->header_len);
     FUZZ_CHECK(a->nprereqs == b->nprereqs && a->nrefs == b->nrefs);
@@ -53,37 +53,37 @@ static void check_same(const bundle_header *a, const bundle_header *b)
 }
 
 /* Parses an exact-size copy of data[0..len) so that ASan catches any read past len. */
-static int parse_prefix(const uint8_t *data, size_t len, bundle_header *h, e2b_error **err)
+static int parse_prefix(const uint8_t *data, size_t len, e2b_bundle_header *h, e2b_error **err)
 {
     uint8_t *copy = malloc(len ? len : 1);
     FUZZ_CHECK(copy != NULL);
     memcpy(copy, data, len);
     memset(h, 0x3C, sizeof *h);
-    int r = bundle_header_parse(copy, len, h, err);
+    int r = e2b_bundle_header_parse(copy, len, h, err);
     free(copy);
     return r;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    bundle_header h;
+    e2b_bundle_header h;
     e2b_error *err = NULL;
     int r = parse_prefix(data, size, &h, &err);
     FUZZ_CHECK(r == -1 || r == 0 || r == 1);
     size_t cut = fuzz_split_offset(data, size);
     if (r == 1) {
         check_complete(&h, data, size);
-        bundle_header again;
+        e2b_bundle_header again;
         FUZZ_CHECK(parse_prefix(data, h.header_len, &again, &err) == 1);
         check_same(&h, &again);
-        bundle_header_free(&again);
+        e2b_bundle_header_free(&again);
         if (cut < h.header_len) {
-            bundle_header part;
+            e2b_bundle_header part;
             FUZZ_CHECK(parse_prefix(data, cut, &part, &err) == 0);
         }
-        bundle_header_free(&h);
+        e2b_bundle_header_free(&h);
     } else if (r == 0) {
-        bundle_header part;
+        e2b_bundle_header part;
         FUZZ_CHECK(parse_prefix(data, cut, &part, &err) == 0);
     } else {
         FUZZ_CHECK(e2b_error_sub_of(err) == E2B_SUB_BAD_BUNDLE);
@@ -91,11 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (r != -1) {
         /* A prefix of a valid-so-far input is valid so far. */
-        bundle_header part;
+        e2b_bundle_header part;
         int p = parse_prefix(data, cut, &part, &err);
         FUZZ_CHECK(p != -1);
         if (p == 1)
-            bundle_header_free(&part);
+            e2b_bundle_header_free(&part);
     }
     e2b_error_free(err);
     return 0;

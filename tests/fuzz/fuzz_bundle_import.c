@@ -1,5 +1,5 @@
 /* Fuzz target: the bundle import (bundle_import_* in core/git/bundle.h), header and pack, into a
- * real scratch repository, the way `pull` uses it (want_ref PULL_SCRIPT_REF, branch e2b/fuzz).
+ * real scratch repository, the way `pull` uses it (want_ref E2B_PULL_SCRIPT_REF, branch e2b/fuzz).
  *
  * The repository is made once per process: one commit "one" (file a = "one\n", author and
  * committer "f <f@f>" at 1700000000 +0000, the same commit tests/fuzz/make_seeds.py makes
@@ -112,7 +112,7 @@ static void make_repo(void)
      * input takes a minute and gigabytes, which would stall the fuzzer, so it is capped here
      * (the cap only turns such inputs into an earlier "too many objects" rejection). */
     GIT_OK(git_libgit2_opts(GIT_OPT_SET_PACK_MAX_OBJECTS, (size_t)1 << 16));
-    /* The init reference is kept: without it every gitwork_close would shut libgit2 down
+    /* The init reference is kept: without it every e2b_gitwork_close would shut libgit2 down
      * and the next open set it up again, which costs more than an import. */
     if (getenv("FUZZ_BUNDLE_IMPORT_VERBOSE"))
         fprintf(stderr, "scratch repository %s, base commit %s\n", repo_dir, base_oid);
@@ -215,10 +215,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t cut = fuzz_split_offset(data, size);
     int preset = (cut >> 1) & 1, force = cut & 1;
 
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *gerr = NULL;
-    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == 0);
-    git_repository *repo = gitwork_repo(g);
+    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0, &gerr) == 0);
+    git_repository *repo = e2b_gitwork_repo(g);
     if (preset) {
         git_oid id;
         git_reference *r;
@@ -233,8 +233,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     list_objects(objdir, &objs_before);
     branch_tip(repo, tip_before);
 
-    bundle_import *bi = NULL;
-    FUZZ_CHECK(bundle_import_new(&bi, g, NULL, NULL, &gerr) == 0);
+    e2b_bundle_import *bi = NULL;
+    FUZZ_CHECK(e2b_bundle_import_new(&bi, g, NULL, NULL, &gerr) == 0);
     /* A tree depth cap that inputs of the fuzzer's size can reach and cross (the seeds
      * deep_trees_at_cap and deep_trees_over_cap sit on either side of it). */
     e2b_limits lim = e2b_limits_default();
@@ -242,25 +242,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lim.object_bytes = 64 << 10;
     lim.inflated_bytes = 1 << 20;
     lim.delta_depth = 16;
-    bundle_import_set_limits(bi, &lim);
-    int rc = bundle_import_write(bi, data, cut);
-    int rc2 = bundle_import_write(bi, data + cut, size - cut);
+    e2b_bundle_import_set_limits(bi, &lim);
+    int rc = e2b_bundle_import_write(bi, data, cut);
+    int rc2 = e2b_bundle_import_write(bi, data + cut, size - cut);
     FUZZ_CHECK(rc == 0 || rc2 == rc); /* errors are sticky */
-    gitwork_branch_outcome outcome = GITWORK_BRANCH_CREATED;
-    rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, BRANCH, force, &outcome, oid);
-    const e2b_error *e = bundle_import_error(bi);
+    e2b_gitwork_branch_outcome outcome = E2B_GITWORK_BRANCH_CREATED;
+    rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, BRANCH, force, &outcome, oid);
+    const e2b_error *e = e2b_bundle_import_error(bi);
     FUZZ_CHECK(rc == 0 || rc == E2B_SUB_BAD_BUNDLE || rc == E2B_SUB_MISSING_BASE || rc == E2B_SUB_NO_REF ||
                rc == E2B_SUB_DIVERGED || rc == E2B_SUB_CHECKED_OUT || rc == E2B_SUB_FAILED || rc == E2B_SUB_FILE_IO);
     FUZZ_CHECK(rc == 0 || ((int)e2b_error_sub_of(e) == rc && e2b_error_message(e)[0] != '\0'));
     if (getenv("FUZZ_BUNDLE_IMPORT_VERBOSE"))
         fprintf(stderr, "preset %d force %d: %s\n", preset, force,
-                rc == 0 ? gitwork_branch_outcome_name(outcome) : e2b_error_message(e));
-    bundle_import_free(bi);
+                rc == 0 ? e2b_gitwork_branch_outcome_name(outcome) : e2b_error_message(e));
+    e2b_bundle_import_free(bi);
 
     /* Look again through a fresh handle: what a later `git` would see. */
-    gitwork_close(g);
-    FUZZ_CHECK(gitwork_open(&g, repo_dir, 0, &gerr) == 0);
-    repo = gitwork_repo(g);
+    e2b_gitwork_close(g);
+    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0, &gerr) == 0);
+    repo = e2b_gitwork_repo(g);
     snapshot_refs(repo, &refs_after);
     FUZZ_CHECK(fuzz_log_equal(&refs_before, &refs_after));
     int has_tip = branch_tip(repo, tip_after);
@@ -280,16 +280,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         git_tree_free(t);
         git_commit_free(c);
         switch (outcome) {
-        case GITWORK_BRANCH_CREATED:
+        case E2B_GITWORK_BRANCH_CREATED:
             FUZZ_CHECK(!tip_before[0] && strcmp(tip_after, oid) == 0);
             break;
-        case GITWORK_BRANCH_FAST_FORWARDED:
+        case E2B_GITWORK_BRANCH_FAST_FORWARDED:
             FUZZ_CHECK(tip_before[0] && strcmp(tip_after, oid) == 0);
             break;
-        case GITWORK_BRANCH_FORCED:
+        case E2B_GITWORK_BRANCH_FORCED:
             FUZZ_CHECK(force && tip_before[0] && strcmp(tip_after, oid) == 0);
             break;
-        case GITWORK_BRANCH_UP_TO_DATE:
+        case E2B_GITWORK_BRANCH_UP_TO_DATE:
             FUZZ_CHECK(strcmp(tip_after, tip_before) == 0);
             break;
         }
@@ -302,7 +302,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         git_reference_free(r);
     }
     git_error_clear();
-    gitwork_close(g);
+    e2b_gitwork_close(g);
     drop_new_packs(&objs_before);
     fuzz_log_free(&refs_before);
     fuzz_log_free(&refs_after);

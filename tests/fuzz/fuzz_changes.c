@@ -1,11 +1,11 @@
 /* Fuzz target: the parsers of what the changes script prints in the box
- * (core/git/changes_script.h: changes_parse_list for the Changes pane, changes_parse_summary
+ * (core/git/changes_script.h: e2b_changes_parse_list for the Changes pane, e2b_changes_parse_summary
  * for the kill's look for unpulled work); the box is untrusted.
  *
  * Invariants: an error leaves the result empty and has a message without control
  * characters; a result has a known "against" with a commit to match, at most max_files
  * files, display paths without control characters, summary blobs of 40 hex or none, and
- * commit counts within [-1, CHANGES_COUNT_MAX]. */
+ * commit counts within [-1, E2B_CHANGES_COUNT_MAX]. */
 #include "core/git/changes_script.h"
 #include "tests/fuzz/fuzz_common.h"
 
@@ -39,8 +39,8 @@ static int hex40(const char *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *in = (const char *)data;
-    changes_list l;
-    e2b_error *err = changes_parse_list(in, size, MAX_FILES, &l);
+    e2b_changes_list l;
+    e2b_error *err = e2b_changes_parse_list(in, size, MAX_FILES, &l);
     if (err) {
         check_message(err);
         FUZZ_CHECK(l.count == 0 && l.files == NULL);
@@ -54,23 +54,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     e2b_error_free(err);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
 
-    changes_summary s;
-    err = changes_parse_summary(in, size, MAX_FILES, &s);
+    e2b_changes_summary s;
+    err = e2b_changes_parse_summary(in, size, MAX_FILES, &s);
     if (err) {
         check_message(err);
         FUZZ_CHECK(s.count == 0 && s.files == NULL);
     } else {
         check_against(s.against, s.commit);
         FUZZ_CHECK(s.count <= MAX_FILES);
-        FUZZ_CHECK(s.commits >= -1 && s.commits <= CHANGES_COUNT_MAX);
+        FUZZ_CHECK(s.commits >= -1 && s.commits <= E2B_CHANGES_COUNT_MAX);
         for (size_t i = 0; i < s.count; i++) {
             FUZZ_CHECK(s.files[i].raw[0] != '\0' && strchr("AMDT?", s.files[i].status));
             FUZZ_CHECK(s.files[i].blob[0] == '\0' || hex40(s.files[i].blob));
         }
     }
     e2b_error_free(err);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     return 0;
 }

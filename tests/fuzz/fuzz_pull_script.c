@@ -1,5 +1,5 @@
 /* Fuzz target: the parser of what the pull script prints in the box
- * (pull_script_parse_output in core/git/pull_script.h); the box is untrusted.
+ * (e2b_pull_script_parse_output in core/git/pull_script.h); the box is untrusted.
  *
  * Invariants: a BUNDLE result has a 40-hex commit and a path, a NOWORK result has none; a
  * failure has a message without control characters. */
@@ -10,18 +10,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    pull_script_result r;
+    e2b_pull_script_result r;
     e2b_error *err = NULL;
-    int rc = pull_script_parse_output((const char *)data, size, &r, &err);
+    int rc = e2b_pull_script_parse_output((const char *)data, size, &r, &err);
     if (rc == 0) {
-        FUZZ_CHECK(strlen(r.commit) == 40 || r.kind == PULL_SCRIPT_NOWORK);
-        if (r.kind == PULL_SCRIPT_BUNDLE) {
+        FUZZ_CHECK(strlen(r.commit) == 40 || r.kind == E2B_PULL_SCRIPT_NOWORK);
+        if (r.kind == E2B_PULL_SCRIPT_BUNDLE) {
             FUZZ_CHECK(r.path != NULL && r.path[0] != '\0');
             for (int i = 0; i < 40; i++)
                 FUZZ_CHECK((r.commit[i] >= '0' && r.commit[i] <= '9') ||
                            (r.commit[i] >= 'a' && r.commit[i] <= 'f'));
         } else {
-            FUZZ_CHECK(r.kind == PULL_SCRIPT_NOWORK && r.path == NULL);
+            FUZZ_CHECK(r.kind == E2B_PULL_SCRIPT_NOWORK && r.path == NULL);
         }
         free(r.path);
     } else {

@@ -1,5 +1,5 @@
 /* Fuzz target: the display sanitiser (core/util/sanitize.h), with and without
- * SANITIZE_KEEP_NEWLINES.
+ * E2B_SANITIZE_KEEP_NEWLINES.
  *
  * Invariants on the output: NUL-terminated at its length (no NUL inside), valid UTF-8 (no
  * overlong form, surrogate or code point above U+10FFFF), no byte below 0x20 except '\n' when
@@ -59,8 +59,8 @@ static int is_clean(const unsigned char *s, size_t n, int keep_newlines)
 
 static void check(const uint8_t *data, size_t size, unsigned flags)
 {
-    int keep = (flags & SANITIZE_KEEP_NEWLINES) != 0;
-    char *out = sanitize_display((const char *)data, size, flags);
+    int keep = (flags & E2B_SANITIZE_KEEP_NEWLINES) != 0;
+    char *out = e2b_sanitize_display((const char *)data, size, flags);
     FUZZ_CHECK(out != NULL);
     size_t n = strlen(out);
     FUZZ_CHECK(n <= 3 * size);
@@ -76,7 +76,7 @@ static void check(const uint8_t *data, size_t size, unsigned flags)
         i += k;
     }
     FUZZ_CHECK(is_clean(o, n, keep));
-    char *again = sanitize_display(out, n, flags);
+    char *again = e2b_sanitize_display(out, n, flags);
     FUZZ_CHECK(again && strcmp(again, out) == 0);
     free(again);
     if (is_clean(data, size, keep))
@@ -87,6 +87,6 @@ static void check(const uint8_t *data, size_t size, unsigned flags)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check(data, size, 0);
-    check(data, size, SANITIZE_KEEP_NEWLINES);
+    check(data, size, E2B_SANITIZE_KEEP_NEWLINES);
     return 0;
 }

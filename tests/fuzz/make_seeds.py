@@ -65,37 +65,37 @@ listed = {"sandboxID": "iabc123", "templateID": "opencode", "alias": "opencode",
 paused = {"sandboxID": "ipaused", "templateID": "opencode-e2b-proj", "cpuCount": -1,
           "memoryMB": -1, "state": "paused", "startedAt": "2025-01-02T03:04:05+02:00",
           "endAt": "2025-01-02T05:04:05+02:00", "metadata": {"opencode-workspace": "w1"}}
-put("model", "sandbox_list", j([listed, paused, {"sandboxID": "iother", "alias": None}]))
-put("model", "sandbox_list_empty", "[]")
+put("objects", "sandbox_list", j([listed, paused, {"sandboxID": "iother", "alias": None}]))
+put("objects", "sandbox_list_empty", "[]")
 detail = dict(listed, domain="e2b.app", envdAccessToken="tok", allowInternetAccess=True,
               lifecycle={"onTimeout": "pause", "autoResume": False})
-put("model", "sandbox_detail", j(detail))
-put("model", "sandbox_create", j({"sandboxID": "inew", "templateID": "opencode",
+put("objects", "sandbox_detail", j(detail))
+put("objects", "sandbox_create", j({"sandboxID": "inew", "templateID": "opencode",
                                    "clientID": "x", "envdVersion": "0.2.4",
                                    "envdAccessToken": "secret", "trafficAccessToken": None,
                                    "domain": None}))
-put("model", "secrets", j([{"secretID": "s1", "name": "ANTHROPIC_API_KEY", "currentVersion": 3,
+put("objects", "secrets", j([{"secretID": "s1", "name": "ANTHROPIC_API_KEY", "currentVersion": 3,
                             "metadata": {"by": "e2b-tui"},
                             "createdAt": "2025-05-01T10:00:00Z",
                             "updatedAt": "2025-05-02T10:00:00.5Z"},
                            {"secretID": "s2", "name": "OPENAI_API_KEY", "currentVersion": 1}]))
-put("model", "metrics", j([{"timestampUnix": 1700000000, "timestamp": "2023-11-14T22:13:20Z",
+put("objects", "metrics", j([{"timestampUnix": 1700000000, "timestamp": "2023-11-14T22:13:20Z",
                             "cpuCount": 2, "cpuUsedPct": 12.5, "memUsed": 1048576,
                             "memTotal": 2097152, "memCache": 0, "diskUsed": 10,
                             "diskTotal": 20}]))
-put("model", "metrics_bulk", j({"sandboxes": {"i1": {"timestampUnix": 1, "cpuUsedPct": 50.0},
+put("objects", "metrics_bulk", j({"sandboxes": {"i1": {"timestampUnix": 1, "cpuUsedPct": 50.0},
                                                "i2": {"timestampUnix": 2, "memUsed": 5}}}))
-put("model", "logs", j({"logs": [{"timestamp": "2025-03-04T05:06:07.250Z", "level": "warn",
+put("objects", "logs", j({"logs": [{"timestamp": "2025-03-04T05:06:07.250Z", "level": "warn",
                                   "message": "disk low", "fields": {"logger": "envd"}},
                                  {"timestamp": "2025-03-04T05:06:08Z", "message": ""}]}))
-put("model", "processes", j({"processes": [{"pid": 7, "tag": "opencode",
+put("objects", "processes", j({"processes": [{"pid": 7, "tag": "opencode",
                                             "config": {"cmd": "/bin/bash",
                                                        "args": ["-lc", "opencode serve"],
                                                        "cwd": "/home/user"}}]}))
-put("model", "error_body", j({"code": 404, "message": "sandbox not found",
+put("objects", "error_body", j({"code": 404, "message": "sandbox not found",
                               "error_code": "not_found"}))
-put("model", "connect_error_body", j({"code": "unavailable", "message": "envd is starting"}))
-put("model", "time", "2025-01-02T03:04:05.123+05:30")
+put("objects", "connect_error_body", j({"code": "unavailable", "message": "envd is starting"}))
+put("objects", "time", "2025-01-02T03:04:05.123+05:30")
 
 # ---- config file (man/e2b-tui.1, CONFIGURATION) ----
 put("config", "full", """# e2b-tui config

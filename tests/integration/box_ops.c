@@ -78,7 +78,7 @@ static void test_cancel_mid_upload(void)
     CHECK(w.last_total > (int64_t)(8 << 20));      /* the big file is counted in the total */
     CHECK(w.last_done < w.last_total);             /* and it stopped before the end */
     CHECK_INT_EQ((int)t_box_sandbox_count(&T), 0); /* the new sandbox was killed */
-    CHECK(!box_record_exists(T.cfg.records_dir, "cancelme"));
+    CHECK(!e2b_box_record_exists(T.cfg.records_dir, "cancelme"));
     e2b_box_op_free(w.op);
 }
 
@@ -144,7 +144,7 @@ static void test_progress_and_success(void)
     const e2b_box_result *r = e2b_box_op_result(w.op);
     CHECK(r->bytes_in > (uint64_t)(8 << 20) && r->bytes_sent > 0 && r->files > 10);
     CHECK(w.last_done == w.last_total);
-    CHECK(box_record_exists(T.cfg.records_dir, "okbox"));
+    CHECK(e2b_box_record_exists(T.cfg.records_dir, "okbox"));
     char *pw = NULL;
     ks_error kerr;
     CHECK(keystore_get(T.ks, "okbox", r->sandbox_id, &pw, &kerr) == KS_OK);
@@ -197,7 +197,7 @@ static void test_free_while_running(void)
     CHECK(w.freed);
     CHECK_INT_EQ(w.done_calls, 0); /* a freed op never calls back */
     CHECK_INT_EQ((int)t_box_sandbox_count(&T), 0);
-    CHECK(!box_record_exists(T.cfg.records_dir, "freed"));
+    CHECK(!e2b_box_record_exists(T.cfg.records_dir, "freed"));
 }
 
 int main(void)

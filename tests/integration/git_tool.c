@@ -43,93 +43,93 @@ static int die_kept(const e2b_error *e)
 
 static int cmd_info(const char *dir)
 {
-    gitwork *g;
+    e2b_gitwork *g;
     e2b_error *e = NULL;
-    gitwork_head h;
-    if (gitwork_open(&g, dir, 0, &e) != 0)
+    e2b_gitwork_head h;
+    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
-    int rc = gitwork_head_info(g, &h, &e);
+    int rc = e2b_gitwork_head_info(g, &h, &e);
     if (rc == 0) {
-        char name[GITWORK_BOX_NAME_MAX + 1];
-        gitwork_default_box_name(&h, name, sizeof name);
+        char name[E2B_GITWORK_BOX_NAME_MAX + 1];
+        e2b_gitwork_default_box_name(&h, name, sizeof name);
         static const char *kinds[] = {"branch", "detached", "unborn"};
         printf("kind %s\nbranch %s\nbox %s\nhead %s\nworkdir %s\n", kinds[h.kind], h.branch,
-               name, h.oid, gitwork_workdir(g));
+               name, h.oid, e2b_gitwork_workdir(g));
     }
-    gitwork_close(g);
+    e2b_gitwork_close(g);
     return rc == 0 ? 0 : die(&e);
 }
 
 static int cmd_list(const char *dir)
 {
-    gitwork *g;
+    e2b_gitwork *g;
     e2b_error *e = NULL;
-    gitwork_filelist l;
-    if (gitwork_open(&g, dir, 0, &e) != 0)
+    e2b_gitwork_filelist l;
+    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
-    int rc = gitwork_list_files(g, &l, &e);
-    gitwork_close(g);
+    int rc = e2b_gitwork_list_files(g, &l, &e);
+    e2b_gitwork_close(g);
     if (rc != 0)
         return die(&e);
     for (size_t i = 0; i < l.count; i++)
         printf("%s\n", l.paths[i]);
-    gitwork_filelist_free(&l);
+    e2b_gitwork_filelist_free(&l);
     return 0;
 }
 
 static int cmd_upload(const char *dir, int level)
 {
-    gitwork *g;
+    e2b_gitwork *g;
     e2b_error *e = NULL;
-    if (gitwork_open(&g, dir, 0, &e) != 0)
+    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
         return die(&e);
-    gitwork_filelist l;
-    if (gitwork_list_files(g, &l, &e) == 0)
+    e2b_gitwork_filelist l;
+    if (e2b_gitwork_list_files(g, &l, &e) == 0)
         for (size_t i = 0; i < l.nsubmodules; i++)
             fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
-    gitwork_filelist_free(&l);
-    local_error_clear(&e);
-    upload_set up = {0};
-    int rc = upload_prepare(g, level, UPLOAD_ONE_ARCHIVE, NULL, &up, &e);
-    gitwork_close(g);
+    e2b_gitwork_filelist_free(&l);
+    e2b_local_error_clear(&e);
+    e2b_upload_set up = {0};
+    int rc = e2b_upload_prepare(g, level, E2B_UPLOAD_ONE_ARCHIVE, NULL, &up, &e);
+    e2b_gitwork_close(g);
     if (rc != 0)
         return die(&e);
-    tarball *t = up.gz;
+    e2b_tarball *t = up.gz;
     char buf[65536];
     ssize_t n;
-    while ((n = tarball_read(t, buf, sizeof buf)) > 0)
+    while ((n = e2b_tarball_read(t, buf, sizeof buf)) > 0)
         if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
             break;
-    tarball_progress p;
-    tarball_get_progress(t, &p);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
     fprintf(stderr, "git_tool: files %llu/%llu bytes %llu/%llu out %llu peak %zu\n",
             (unsigned long long)p.files_done, (unsigned long long)p.files_total,
             (unsigned long long)p.bytes_done, (unsigned long long)p.bytes_total,
             (unsigned long long)p.out_bytes, p.peak_buffer);
     int status = 0;
     if (n < 0)
-        status = die_kept(tarball_error(t));
-    tarball_free(t);
+        status = die_kept(e2b_tarball_error(t));
+    e2b_tarball_free(t);
     return fflush(stdout) == 0 ? status : 1;
 }
 
 static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
                         const char *prev, const char *name)
 {
-    gitwork *g;
+    e2b_gitwork *g;
     e2b_error *e = NULL;
     char *uname = NULL, *uemail = NULL;
-    if (gitwork_open(&g, local, 0, &e) != 0)
+    if (e2b_gitwork_open(&g, local, 0, &e) != 0)
         return die(&e);
-    int rc = gitwork_user(g, &uname, &uemail, &e);
-    gitwork_close(g);
+    int rc = e2b_gitwork_user(g, &uname, &uemail, &e);
+    e2b_gitwork_close(g);
     if (rc != 0)
         return die(&e);
-    pull_script_params p = {.dir = boxdir, .base = base, .prev = prev, .box_name = name,
+    e2b_pull_script_params p = {.dir = boxdir, .base = base, .prev = prev, .box_name = name,
                             .user_name = uname, .user_email = uemail};
-    pull_script_var *vars;
+    e2b_pull_script_var *vars;
     size_t nv;
-    rc = pull_script_env(&p, &vars, &nv, &e);
+    rc = e2b_pull_script_env(&p, &vars, &nv, &e);
     free(uname);
     free(uemail);
     if (rc != 0)
@@ -147,10 +147,10 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl("/bin/bash", "bash", "-c", pull_script_text(), "e2b-tui-pull", (char *)NULL);
+        execl("/bin/bash", "bash", "-c", e2b_pull_script_text(), "e2b-tui-pull", (char *)NULL);
         _exit(127);
     }
-    pull_script_env_free(vars, nv);
+    e2b_pull_script_env_free(vars, nv);
     close(fds[1]);
     char out[65536];
     size_t len = 0;
@@ -159,10 +159,10 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
         len += (size_t)r;
     close(fds[0]);
     waitpid(pid, NULL, 0);
-    pull_script_result res;
-    if (pull_script_parse_output(out, len, &res, &e) != 0)
+    e2b_pull_script_result res;
+    if (e2b_pull_script_parse_output(out, len, &res, &e) != 0)
         return die(&e);
-    if (res.kind == PULL_SCRIPT_NOWORK)
+    if (res.kind == E2B_PULL_SCRIPT_NOWORK)
         printf("nowork %s\n", res.commit);
     else
         printf("bundle %s %s %llu %s\n", res.commit, res.full ? "full" : "thin",
@@ -173,13 +173,13 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
 
 static int cmd_import(const char *repo, const char *branch, int force)
 {
-    gitwork *g;
+    e2b_gitwork *g;
     e2b_error *e = NULL;
-    bundle_import *bi;
-    if (gitwork_open(&g, repo, 0, &e) != 0)
+    e2b_bundle_import *bi;
+    if (e2b_gitwork_open(&g, repo, 0, &e) != 0)
         return die(&e);
-    if (bundle_import_new(&bi, g, NULL, NULL, &e) != 0) {
-        gitwork_close(g);
+    if (e2b_bundle_import_new(&bi, g, NULL, NULL, &e) != 0) {
+        e2b_gitwork_close(g);
         return die(&e);
     }
     /* fed in download-sized pieces as they arrive */
@@ -187,18 +187,18 @@ static int cmd_import(const char *repo, const char *branch, int force)
     size_t n;
     int rc = 0;
     while (rc == 0 && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
-        rc = bundle_import_write(bi, buf, n);
+        rc = e2b_bundle_import_write(bi, buf, n);
     char oid[41];
-    gitwork_branch_outcome oc = GITWORK_BRANCH_CREATED;
+    e2b_gitwork_branch_outcome oc = E2B_GITWORK_BRANCH_CREATED;
     if (rc == 0)
-        rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, branch, force, &oc, oid);
+        rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, force, &oc, oid);
     int status = 0;
     if (rc != 0)
-        status = die_kept(bundle_import_error(bi));
+        status = die_kept(e2b_bundle_import_error(bi));
     else
-        printf("%s %s %s\n", gitwork_branch_outcome_name(oc), branch, oid);
-    bundle_import_free(bi);
-    gitwork_close(g);
+        printf("%s %s %s\n", e2b_gitwork_branch_outcome_name(oc), branch, oid);
+    e2b_bundle_import_free(bi);
+    e2b_gitwork_close(g);
     return status;
 }
 

@@ -96,11 +96,11 @@ static const e2b_sandbox *listed(const char *id)
 }
 
 /* The model's record of the listed box called name, or NULL. */
-static const box_record *record_named(const char *name)
+static const e2b_box_record *record_named(const char *name)
 {
     const e2b_sandbox_list *l = e2b_live_sandboxes(M);
     for (size_t i = 0; i < l->count; i++) {
-        const box_record *r = e2b_live_record(M, l->items[i].sandbox_id);
+        const e2b_box_record *r = e2b_live_record(M, l->items[i].sandbox_id);
         if (r && strcmp(r->name, name) == 0)
             return r;
     }
@@ -111,7 +111,7 @@ static const box_record *record_named(const char *name)
  * watched (not NULL: a box of this machine) and reached (its server answered). */
 static bool box_published(const char *name)
 {
-    const box_record *r = record_named(name);
+    const e2b_box_record *r = record_named(name);
     const e2b_sandbox *sb = r ? listed(r->sandbox_id) : NULL;
     if (!sb || strcmp(e2b_live_sandbox_name(sb), name) != 0 || !e2b_live_is_local_box(M, r->sandbox_id))
         return false;
@@ -164,7 +164,7 @@ static void test_fork_by_another_process(void)
     CHECK_MSG(pump_until(forks_published, 40),
               "the forks are not published as feature-2 and feature-3 with their agents");
     /* a fork's metadata still names its parent: the record is the truth */
-    const box_record *f2 = record_named("feature-2");
+    const e2b_box_record *f2 = record_named("feature-2");
     const e2b_sandbox *sb = listed(f2->sandbox_id);
     CHECK_STR_EQ(e2b_metadata_get(&sb->metadata, E2B_META_NAME), "feature");
     CHECK_STR_EQ(sb->box_name, "feature-2");
@@ -193,7 +193,7 @@ static bool no_ops(void)
 /* A row action on a fork's row acts on that fork, under its record's name. */
 static void test_row_action_on_a_fork(void)
 {
-    const box_record *f2 = record_named("feature-2");
+    const e2b_box_record *f2 = record_named("feature-2");
     CHECK(f2);
     unsigned id = e2b_live_box_op(M, E2B_LIVE_OP_PULL, f2->sandbox_id);
     CHECK(id > 0);
@@ -222,7 +222,7 @@ static void test_interrupt_idle(void)
 static void test_kill_by_another_process(void)
 {
     char err[2000], id[64];
-    const box_record *r = record_named("feature-3");
+    const e2b_box_record *r = record_named("feature-3");
     CHECK(r);
     snprintf(id, sizeof id, "%s", r->sandbox_id);
     const char *kill[] = {"--kill", "feature-3", "--force", NULL};
@@ -306,7 +306,7 @@ int main(void)
     RUN(test_fork_by_another_process);
     RUN(test_row_action_on_a_fork);
     RUN(test_interrupt_idle);
-    const box_record *r = record_named("feature-3");
+    const e2b_box_record *r = record_named("feature-3");
     snprintf(killed_id, sizeof killed_id, "%s", r ? r->sandbox_id : "");
     RUN(test_kill_by_another_process);
     RUN(test_conflicts);

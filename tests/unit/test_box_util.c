@@ -65,9 +65,9 @@ static void test_listing(void)
     sbs[2].sandbox_id = "i3";
     sbs[2].kind = E2B_KIND_WORKSPACE;
     e2b_sandbox_list list = {.items = sbs, .count = 3, .total_running = -1};
-    box_record recs[2] = {{.name = "alpha", .sandbox_id = "i9", .dir = "/x"},
+    e2b_box_record recs[2] = {{.name = "alpha", .sandbox_id = "i9", .dir = "/x"},
                           {.name = "zeta", .sandbox_id = "i2", .dir = "/y"}};
-    box_record_list rl = {recs, 2};
+    e2b_box_record_list rl = {recs, 2};
     e2b_box_listing l;
     CHECK(e2b_box_listing_build(&rl, &list, &l) == 0);
     CHECK_INT_EQ((int)l.count, 4);
@@ -101,10 +101,10 @@ static void test_identity(void)
     box_sandbox(&list.items[2], "t1", "twin");       /* two boxes of another machine */
     box_sandbox(&list.items[3], "t2", "twin");
     box_sandbox(&list.items[4], "new", "dup");       /* beside a stale record "dup" */
-    box_record recs[3] = {{.name = "dup", .sandbox_id = "gone"},
+    e2b_box_record recs[3] = {{.name = "dup", .sandbox_id = "gone"},
                           {.name = "feature", .sandbox_id = "parent"},
                           {.name = "feature-2", .sandbox_id = "fork2"}};
-    box_record_list rl = {recs, 3};
+    e2b_box_record_list rl = {recs, 3};
     CHECK_STR_EQ(e2b_box_name_of(&rl, &list.items[1]), "feature-2");
     CHECK_STR_EQ(e2b_box_name_of(&rl, &list.items[2]), "twin");
     CHECK(e2b_box_identify(&rl, &list, NULL) == 0);

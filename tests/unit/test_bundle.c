@@ -15,14 +15,14 @@
 #define OID_A "0123456789abcdef0123456789abcdef01234567"
 #define OID_B "89abcdef0123456789abcdef0123456789abcdef"
 
-static int parse_str(const char *s, bundle_header *h, e2b_error **err)
+static int parse_str(const char *s, e2b_bundle_header *h, e2b_error **err)
 {
-    return bundle_header_parse((const uint8_t *)s, strlen(s), h, err);
+    return e2b_bundle_header_parse((const uint8_t *)s, strlen(s), h, err);
 }
 
 static void test_header_valid_v2_and_v3(void)
 {
-    bundle_header h;
+    e2b_bundle_header h;
     e2b_error *err = NULL;
     const char *v2 = "# v2 git bundle\n" OID_A " refs/heads/main\n" OID_B " HEAD\n\nPACKxyz";
     CHECK_INT_EQ(parse_str(v2, &h, &err), 1);
@@ -33,7 +33,7 @@ static void test_header_valid_v2_and_v3(void)
     CHECK_STR_EQ(h.refs[0].oid, OID_A);
     CHECK_STR_EQ(h.refs[1].name, "HEAD");
     CHECK_INT_EQ(h.header_len, strlen(v2) - strlen("PACKxyz"));
-    bundle_header_free(&h);
+    e2b_bundle_header_free(&h);
 
     const char *v3 = "# v3 git bundle\n@object-format=sha1\n-" OID_B " subject: with spaces\n"
                      "-" OID_A "\n" OID_A " refs/e2b-tui/scratch\n\n";
@@ -45,7 +45,7 @@ static void test_header_valid_v2_and_v3(void)
     CHECK_INT_EQ(h.nrefs, 1);
     CHECK_STR_EQ(h.refs[0].name, "refs/e2b-tui/scratch");
     CHECK_INT_EQ(h.header_len, strlen(v3));
-    bundle_header_free(&h);
+    e2b_bundle_header_free(&h);
     e2b_error_free(err);
 }
 
@@ -54,9 +54,9 @@ static void test_header_every_prefix_needs_more(void)
     const char *v3 = "# v3 git bundle\n@object-format=sha1\n-" OID_B " c\n" OID_A " HEAD\n\n";
     size_t n = strlen(v3);
     for (size_t i = 0; i < n; i++) {
-        bundle_header h;
+        e2b_bundle_header h;
         e2b_error *err = NULL;
-        int r = bundle_header_parse((const uint8_t *)v3, i, &h, &err);
+        int r = e2b_bundle_header_parse((const uint8_t *)v3, i, &h, &err);
         CHECK_MSG(r == 0, "prefix of %zu bytes gave %d (%s)", i, r, e2b_error_message(err));
         e2b_error_free(err);
     }
@@ -64,9 +64,9 @@ static void test_header_every_prefix_needs_more(void)
 
 static void expect_bad(const char *s, size_t len, const char *why, int *ok)
 {
-    bundle_header h;
+    e2b_bundle_header h;
     e2b_error *err = NULL;
-    int r = bundle_header_parse((const uint8_t *)s, len, &h, &err);
+    int r = e2b_bundle_header_parse((const uint8_t *)s, len, &h, &err);
     if (r != -1 || e2b_error_sub_of(err) != E2B_SUB_BAD_BUNDLE || !strstr(e2b_error_message(err), why) || h.nrefs || h.refs) {
         fprintf(stderr, "case [%.60s]: r=%d code=%d msg=%s (want ...%s...)\n", s, r, e2b_error_sub_of(err),
                 e2b_error_message(err), why);
@@ -102,7 +102,7 @@ static void test_header_rejects_malformed(void)
     CHECK(ok);
 
     /* A line longer than the cap is refused before its newline arrives. */
-    size_t n = 16 + 41 + BUNDLE_LINE_MAX + 10;
+    size_t n = 16 + 41 + E2B_BUNDLE_LINE_MAX + 10;
     char *big = malloc(n);
     memcpy(big, "# v2 git bundle\n" OID_A " ", 16 + 41);
     memset(big + 57, 'r', n - 57);
@@ -112,16 +112,16 @@ static void test_header_rejects_malformed(void)
 
     /* A header that never ends is refused at the cap, not buffered forever. */
     const char line[] = OID_A " refs/heads/some-branch-name\n";
-    size_t ll = sizeof line - 1, total = 16 + ll * (BUNDLE_HEADER_MAX / ll + 2);
+    size_t ll = sizeof line - 1, total = 16 + ll * (E2B_BUNDLE_HEADER_MAX / ll + 2);
     char *huge = malloc(total);
     memcpy(huge, "# v2 git bundle\n", 16);
     for (size_t p = 16; p + ll <= total; p += ll)
         memcpy(huge + p, line, ll);
     expect_bad(huge, total, "larger than", &ok);
-    bundle_header h;
+    e2b_bundle_header h;
     e2b_error *err = NULL;
     /* ...while the same bytes below the cap are only an incomplete header */
-    int r = bundle_header_parse((const uint8_t *)huge, 16 + ll * 1000, &h, &err);
+    int r = e2b_bundle_header_parse((const uint8_t *)huge, 16 + ll * 1000, &h, &err);
     free(huge);
     CHECK(ok);
     CHECK_INT_EQ(r, 0);
@@ -153,12 +153,12 @@ static void test_header_survives_mutations(void)
             default: buf[at] ^= 0x20; break;                         /* flip case */
             }
         }
-        bundle_header h;
+        e2b_bundle_header h;
         e2b_error *err = NULL;
         /* copy into an exact-size heap block so any over-read is caught */
         unsigned char *exact = malloc(len ? len : 1);
         memcpy(exact, buf, len);
-        int r = bundle_header_parse(exact, len, &h, &err);
+        int r = e2b_bundle_header_parse(exact, len, &h, &err);
         free(exact);
         CHECK(r == -1 || r == 0 || r == 1);
         if (r == 1) {
@@ -166,7 +166,7 @@ static void test_header_survives_mutations(void)
             CHECK(h.header_len <= len && h.nrefs > 0);
             for (size_t i = 0; i < h.nrefs; i++)
                 CHECK(strlen(h.refs[i].oid) == 40 && h.refs[i].name[0]);
-            bundle_header_free(&h);
+            e2b_bundle_header_free(&h);
         } else if (r == -1) {
             rejected++;
             CHECK(e2b_error_sub_of(err) == E2B_SUB_BAD_BUNDLE && e2b_error_message(err)[0]);
@@ -191,7 +191,7 @@ typedef struct {
     int cancel_after;
 } prog_ud;
 
-static int on_progress(const bundle_progress *p, void *ud)
+static int on_progress(const e2b_bundle_progress *p, void *ud)
 {
     prog_ud *u = ud;
     (void)p;
@@ -215,8 +215,8 @@ typedef struct {
     int rc;             /* first error code, or 0 */
     err_snap err;
     char oid[41];
-    gitwork_branch_outcome outcome;
-    bundle_progress prog;
+    e2b_gitwork_branch_outcome outcome;
+    e2b_bundle_progress prog;
     int progress_calls;
 } import_result;
 
@@ -232,39 +232,39 @@ static import_result import_file(const char *repo, const char *file, size_t limi
     size_t len = 0;
     unsigned char *data = gitfix_read_file(fp, &len);
     free(fp);
-    gitwork *g = NULL;
-    bundle_import *bi = NULL;
+    e2b_gitwork *g = NULL;
+    e2b_bundle_import *bi = NULL;
     prog_ud u = {0, cancel_after};
     e2b_error *e = NULL;
-    if (!data || gitwork_open(&g, rp, 0, &e) != 0 ||
-        bundle_import_new(&bi, g, on_progress, &u, &e) != 0) {
+    if (!data || e2b_gitwork_open(&g, rp, 0, &e) != 0 ||
+        e2b_bundle_import_new(&bi, g, on_progress, &u, &e) != 0) {
         snap(&res.err, e);
         e2b_error_free(e);
         res.rc = E2B_SUB_FAILED;
         goto out;
     }
     if (import_limits)
-        bundle_import_set_limits(bi, import_limits);
+        e2b_bundle_import_set_limits(bi, import_limits);
     if (limit && limit < len)
         len = limit;
     size_t pos = 0, step = 1;
     while (pos < len && res.rc == 0) {
         size_t k = step < len - pos ? step : len - pos;
-        res.rc = bundle_import_write(bi, data + pos, k);
+        res.rc = e2b_bundle_import_write(bi, data + pos, k);
         pos += k;
         step = step * 3 + 7; /* 1, 10, 37, ...: splits the header and the pack anywhere */
         if (step > 100000)
             step = 13;
     }
     if (res.rc == 0)
-        res.rc = branch ? bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
-                        : bundle_import_finish(bi, want, res.oid);
-    snap(&res.err, bundle_import_error(bi));
-    res.prog = *bundle_import_progress(bi);
+        res.rc = branch ? e2b_bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
+                        : e2b_bundle_import_finish(bi, want, res.oid);
+    snap(&res.err, e2b_bundle_import_error(bi));
+    res.prog = *e2b_bundle_import_progress(bi);
 out:
     res.progress_calls = u.calls;
-    bundle_import_free(bi);
-    gitwork_close(g);
+    e2b_bundle_import_free(bi);
+    e2b_gitwork_close(g);
     free(data);
     free(rp);
     return res;
@@ -299,7 +299,7 @@ static void test_import_full_bundle(void)
     CHECK(gitfix_sh("git -C src bundle create -q ../full.bundle main && git init -q -b main empty") == 0);
     import_result r = import_file("empty", "full.bundle", 0, "refs/heads/main", "e2b/box", 0);
     CHECK_MSG(r.rc == 0, "%s", r.err.msg);
-    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
+    CHECK_INT_EQ(r.outcome, E2B_GITWORK_BRANCH_CREATED);
     char *want = gitfix_out("git -C src rev-parse main");
     char *got = gitfix_out("git -C empty rev-parse refs/heads/e2b/box");
     CHECK_STR_EQ(r.oid, want);
@@ -332,7 +332,7 @@ static void test_import_incremental_thin_v2_and_v3(void)
     import_result r = import_file("thin2", "inc.bundle", 0, NULL, "e2b/box", 0);
     CHECK_MSG(r.rc == 0, "%s", r.err.msg);
     CHECK_STR_EQ(r.oid, want);
-    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_CREATED);
+    CHECK_INT_EQ(r.outcome, E2B_GITWORK_BRANCH_CREATED);
     /* the pack was thin: its delta base came from the local repository */
     CHECK_MSG(r.prog.local_objects > 0, "local objects %u", r.prog.local_objects);
     CHECK(gitfix_sh("git -C thin2 fsck --full >/dev/null 2>&1") == 0);
@@ -355,11 +355,11 @@ static void test_import_head_only_fast_forward(void)
     free(names);
     import_result r = import_file("ff", "head.bundle", 0, NULL, "e2b/box", 0);
     CHECK_MSG(r.rc == 0, "%s", r.err.msg);
-    CHECK_INT_EQ(r.outcome, GITWORK_BRANCH_FAST_FORWARDED);
+    CHECK_INT_EQ(r.outcome, E2B_GITWORK_BRANCH_FAST_FORWARDED);
     /* the same bundle again: nothing new */
     import_result again = import_file("ff", "head.bundle", 0, "HEAD", "e2b/box", 0);
     CHECK_MSG(again.rc == 0, "%s", again.err.msg);
-    CHECK_INT_EQ(again.outcome, GITWORK_BRANCH_UP_TO_DATE);
+    CHECK_INT_EQ(again.outcome, E2B_GITWORK_BRANCH_UP_TO_DATE);
     /* and a diverged branch is refused, unchanged */
     CHECK(gitfix_sh("cd ff && git checkout -q -b side main && echo d > d && git add d && "
                     "git commit -qm d && git branch -q -f e2b/other side && git checkout -q main") == 0);
@@ -670,23 +670,23 @@ static void test_refused_update_leaves_no_pack(void)
 static void test_empty_input(void)
 {
     e2b_error *err = NULL;
-    bundle_header h;
-    CHECK_INT_EQ(bundle_header_parse(NULL, 0, &h, &err), 0);
+    e2b_bundle_header h;
+    CHECK_INT_EQ(e2b_bundle_header_parse(NULL, 0, &h, &err), 0);
     CHECK(gitfix_sh("git init -q -b main e5") == 0);
     char *before = repo_state("e5");
     char path[4096];
     snprintf(path, sizeof path, "%s/e5", gitfix_tmpdir());
-    gitwork *g = NULL;
-    CHECK_INT_EQ(gitwork_open(&g, path, 0, &err), 0);
-    bundle_import *bi = NULL;
-    CHECK_INT_EQ(bundle_import_new(&bi, g, NULL, NULL, &err), 0);
-    CHECK_INT_EQ(bundle_import_write(bi, NULL, 0), 0);
-    CHECK_INT_EQ(bundle_import_write(bi, "", 0), 0);
+    e2b_gitwork *g = NULL;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, path, 0, &err), 0);
+    e2b_bundle_import *bi = NULL;
+    CHECK_INT_EQ(e2b_bundle_import_new(&bi, g, NULL, NULL, &err), 0);
+    CHECK_INT_EQ(e2b_bundle_import_write(bi, NULL, 0), 0);
+    CHECK_INT_EQ(e2b_bundle_import_write(bi, "", 0), 0);
     char oid[41];
-    CHECK_INT_EQ(bundle_import_finish(bi, NULL, oid), E2B_SUB_BAD_BUNDLE);
-    CHECK(strstr(e2b_error_message(bundle_import_error(bi)), "truncated") != NULL);
-    bundle_import_free(bi);
-    gitwork_close(g);
+    CHECK_INT_EQ(e2b_bundle_import_finish(bi, NULL, oid), E2B_SUB_BAD_BUNDLE);
+    CHECK(strstr(e2b_error_message(e2b_bundle_import_error(bi)), "truncated") != NULL);
+    e2b_bundle_import_free(bi);
+    e2b_gitwork_close(g);
     char *after = repo_state("e5");
     CHECK_STR_EQ(after, before);
     free(before);

@@ -25,13 +25,13 @@ static char *run(const char *mode, const char *base, const char *file, const cha
                            "E2B_TUI_FILE", "E2B_TUI_CAP",  "E2B_TUI_PREV"};
     const char *values[] = {dir,  mode, base ? base : "", file ? file : "", cap ? cap : "",
                             prev_env};
-    char *out = gitfix_bash_script(changes_script_text(), "e2b-tui-changes", names, values, 6,
+    char *out = gitfix_bash_script(e2b_changes_script_text(), "e2b-tui-changes", names, values, 6,
                                    len, status);
     free(dir);
     return out;
 }
 
-static const changes_file *file_named(const changes_list *l, const char *raw)
+static const e2b_changes_file *file_named(const e2b_changes_list *l, const char *raw)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->files[i].raw, raw) == 0)
@@ -69,13 +69,13 @@ static void test_list(void)
     char *out = run("list", base_oid, NULL, NULL, &len, &st);
     CHECK(out != NULL);
     CHECK_INT_EQ(st, 0);
-    changes_list l;
-    e2b_error *e = changes_parse_list(out, len, 100, &l);
+    e2b_changes_list l;
+    e2b_error *e = e2b_changes_parse_list(out, len, 100, &l);
     CHECK_MSG(e == NULL, "%s", e ? e2b_error_message(e) : "");
     CHECK_STR_EQ(l.against, "base");
     CHECK_STR_EQ(l.commit, base_oid);
     CHECK(!l.cut);
-    const changes_file *f = file_named(&l, "edit.txt");
+    const e2b_changes_file *f = file_named(&l, "edit.txt");
     CHECK(f && f->status == 'M' && f->added == 2 && f->removed == 1 && !f->untracked);
     f = file_named(&l, "gone.txt");
     CHECK(f && f->status == 'D' && f->removed == 2 && f->added == 0);
@@ -96,7 +96,7 @@ static void test_list(void)
     CHECK_INT_EQ(l.count, 7);
     CHECK_INT_EQ(l.added, 2 + 2 + 3 + 1 + 1);
     CHECK_INT_EQ(l.removed, 1 + 2 + 1);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     free(out);
     char *after = gitfix_out("cd box && git rev-parse HEAD && sha256sum .git/index && GIT_OPTIONAL_LOCKS=0 git status --porcelain");
     CHECK(before && after);
@@ -111,7 +111,7 @@ static void test_diff(void)
     int st = 0;
     char *out = run("diff", base_oid, "edit.txt", NULL, &len, &st);
     CHECK(out && st == 0);
-    e2b_error *e = changes_parse_diff_header(out, len, &off);
+    e2b_error *e = e2b_changes_parse_diff_header(out, len, &off);
     CHECK(e == NULL);
     CHECK(strstr(out + off, "--- a/edit.txt") != NULL);
     CHECK(strstr(out + off, "\n-two\n") != NULL);
@@ -119,13 +119,13 @@ static void test_diff(void)
     free(out);
     /* An untracked file's diff is the whole file as added. */
     out = run("diff", base_oid, "src/new.c", NULL, &len, &st);
-    CHECK(out && changes_parse_diff_header(out, len, &off) == NULL);
+    CHECK(out && e2b_changes_parse_diff_header(out, len, &off) == NULL);
     CHECK(strstr(out + off, "new file mode") != NULL);
     CHECK(strstr(out + off, "+x\n+y\n+z") != NULL);
     free(out);
     /* A pathspec-looking name is a literal path. */
     out = run("diff", base_oid, "*.txt", NULL, &len, &st);
-    CHECK(out && changes_parse_diff_header(out, len, &off) == NULL);
+    CHECK(out && e2b_changes_parse_diff_header(out, len, &off) == NULL);
     CHECK_INT_EQ(len - off, 0);
     free(out);
 }
@@ -138,40 +138,40 @@ static void test_cap_and_fallbacks(void)
     int st = 0;
     char *out = run("list", base_oid, NULL, "2000", &len, &st);
     CHECK(out && len <= 2000);
-    changes_list l;
-    CHECK(changes_parse_list(out, len, 1000, &l) == NULL);
+    e2b_changes_list l;
+    CHECK(e2b_changes_parse_list(out, len, 1000, &l) == NULL);
     CHECK(l.cut);
     CHECK(l.count > 0 && l.count < 200);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     free(out);
     /* The file cap of the parser. */
     out = run("list", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_list(out, len, 10, &l) == NULL);
+    CHECK(out && e2b_changes_parse_list(out, len, 10, &l) == NULL);
     CHECK(l.cut);
     CHECK_INT_EQ(l.count, 10);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     free(out);
     /* A base the box does not have: HEAD instead. */
     out = run("list", "0123456789012345678901234567890123456789", NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_list(out, len, 1000, &l) == NULL);
+    CHECK(out && e2b_changes_parse_list(out, len, 1000, &l) == NULL);
     CHECK_STR_EQ(l.against, "head");
     CHECK(file_named(&l, "committed.txt") == NULL); /* committed since the base: in HEAD */
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     free(out);
     /* An unborn repository: against the empty tree. */
     CHECK(gitfix_sh("rm -rf box && git init -q box && echo hi > box/a.txt") == 0);
     out = run("list", "", NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_list(out, len, 1000, &l) == NULL);
+    CHECK(out && e2b_changes_parse_list(out, len, 1000, &l) == NULL);
     CHECK_STR_EQ(l.against, "empty");
     CHECK_STR_EQ(l.commit, "");
     CHECK(l.count == 1 && l.files[0].untracked && l.files[0].added == 1);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     free(out);
     /* Not a repository: the box's words. */
     CHECK(gitfix_sh("rm -rf box && mkdir box") == 0);
     out = run("list", "", NULL, NULL, &len, &st);
     CHECK(out && st == 1);
-    e2b_error *e = changes_parse_list(out, len, 1000, &l);
+    e2b_error *e = e2b_changes_parse_list(out, len, 1000, &l);
     CHECK(e && strstr(e2b_error_message(e), "not a git repository"));
     e2b_error_free(e);
     free(out);
@@ -179,34 +179,34 @@ static void test_cap_and_fallbacks(void)
 
 static void test_parse_hostile(void)
 {
-    changes_list l;
-    e2b_error *e = changes_parse_list("", 0, 10, &l);
+    e2b_changes_list l;
+    e2b_error *e = e2b_changes_parse_list("", 0, 10, &l);
     CHECK(e != NULL);
     e2b_error_free(e);
-    e = changes_parse_list("hello\0", 6, 10, &l);
+    e = e2b_changes_parse_list("hello\0", 6, 10, &l);
     CHECK(e != NULL);
     e2b_error_free(e);
     static const char bad_commit[] = "E2B-TUI-CHANGES\tbase\tnothex\0E2B-TUI-END";
-    e = changes_parse_list(bad_commit, sizeof bad_commit, 10, &l);
+    e = e2b_changes_parse_list(bad_commit, sizeof bad_commit, 10, &l);
     CHECK(e != NULL);
     e2b_error_free(e);
     /* Unknown records, huge counts and bad numbers are skipped; the end record counts. */
     static const char odd[] = "E2B-TUI-CHANGES\tempty\t\0X\tjunk\0N\t99999999999999\t1\ta\0"
                               "N\t1\t-2\tb\0S\tM\t\0S\tZ\tc\0N\t3\t4\tc\0E2B-TUI-END\0";
-    e = changes_parse_list(odd, sizeof odd - 1, 10, &l);
+    e = e2b_changes_parse_list(odd, sizeof odd - 1, 10, &l);
     CHECK(e == NULL);
     CHECK(!l.cut);
     CHECK_INT_EQ(l.count, 1);
     CHECK(l.files[0].status == '?' && l.files[0].added == 3 && l.files[0].removed == 4);
-    changes_list_clear(&l);
+    e2b_changes_list_clear(&l);
     /* The box's error record, with an escape in it. */
     static const char err[] = "E2B-TUI-ERROR\tno \033]0;x\007 git\0";
-    e = changes_parse_list(err, sizeof err - 1, 10, &l);
+    e = e2b_changes_parse_list(err, sizeof err - 1, 10, &l);
     CHECK(e && strstr(e2b_error_message(e), "no ?]0;x? git"));
     e2b_error_free(e);
 }
 
-static const changes_summary_file *summary_file(const changes_summary *s, const char *raw)
+static const e2b_changes_summary_file *summary_file(const e2b_changes_summary *s, const char *raw)
 {
     for (size_t i = 0; i < s->count; i++)
         if (strcmp(s->files[i].raw, raw) == 0)
@@ -226,15 +226,15 @@ static void test_summary(void)
                     "ln -s kept.txt link && printf 'noise\\n' > debug.log") == 0);
     size_t len = 0;
     int st = 0;
-    changes_summary s;
+    e2b_changes_summary s;
     char *out = run("summary", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && st == 0 && changes_parse_summary(out, len, 100, &s) == NULL);
+    CHECK(out && st == 0 && e2b_changes_parse_summary(out, len, 100, &s) == NULL);
     free(out);
     CHECK_STR_EQ(s.against, "base");
     CHECK_INT_EQ(s.commits, 1);
     CHECK_INT_EQ(s.count, 5); /* edit, gone, committed, new (untracked), link; not the log */
     CHECK(!s.cut);
-    const changes_summary_file *f = summary_file(&s, "gone.txt");
+    const e2b_changes_summary_file *f = summary_file(&s, "gone.txt");
     CHECK(f && f->status == 'D' && f->blob[0] == '\0');
     char *want = gitfix_out("git -C box hash-object --no-filters edit.txt");
     f = summary_file(&s, "edit.txt");
@@ -247,20 +247,20 @@ static void test_summary(void)
     CHECK(gitfix_sh("rm -rf here && cp -a box here") == 0);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/here", gitfix_tmpdir());
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *e = NULL;
-    CHECK(gitwork_open(&g, dir, 0, &e) == 0);
+    CHECK(e2b_gitwork_open(&g, dir, 0, &e) == 0);
     for (size_t i = 0; g && i < s.count; i++)
-        CHECK(gitwork_file_matches(g, s.files[i].raw, s.files[i].blob, 1u << 20));
+        CHECK(e2b_gitwork_file_matches(g, s.files[i].raw, s.files[i].blob, 1u << 20));
     CHECK(gitfix_sh("printf 'changed here\\n' > here/new.txt && printf 'back\\n' > here/gone.txt") == 0);
-    CHECK(!gitwork_file_matches(g, "new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
-    CHECK(!gitwork_file_matches(g, "gone.txt", NULL, 1u << 20));
-    CHECK(!gitwork_file_matches(g, "../box/new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
-    CHECK(!gitwork_file_matches(g, "/etc/passwd", summary_file(&s, "new.txt")->blob, 1u << 20));
-    CHECK(!gitwork_file_matches(g, "edit.txt", summary_file(&s, "edit.txt")->blob, 2)); /* too big */
-    gitwork_close(g);
+    CHECK(!e2b_gitwork_file_matches(g, "new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!e2b_gitwork_file_matches(g, "gone.txt", NULL, 1u << 20));
+    CHECK(!e2b_gitwork_file_matches(g, "../box/new.txt", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!e2b_gitwork_file_matches(g, "/etc/passwd", summary_file(&s, "new.txt")->blob, 1u << 20));
+    CHECK(!e2b_gitwork_file_matches(g, "edit.txt", summary_file(&s, "edit.txt")->blob, 2)); /* too big */
+    e2b_gitwork_close(g);
     e2b_error_free(e);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
 
     /* A pull: its snapshot commit (the work tree, parent HEAD) is the last pulled commit. */
     char *pulled = gitfix_out("cd box && export GIT_INDEX_FILE=.git/pull-index && "
@@ -272,64 +272,64 @@ static void test_summary(void)
         pulled[40] = '\0';
     prev_env = pulled ? pulled : "";
     out = run("summary", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    CHECK(out && e2b_changes_parse_summary(out, len, 100, &s) == NULL);
     free(out);
     CHECK_STR_EQ(s.against, "pulled");
     CHECK_STR_EQ(s.commit, prev_env);
     CHECK_INT_EQ(s.commits, 0);
     CHECK_INT_EQ(s.count, 0);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     /* A commit after the pull is new work again. */
     CHECK(gitfix_sh("cd box && printf 'later\\n' > later.txt && git add later.txt && "
                     "git commit -q -m later") == 0);
     out = run("summary", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    CHECK(out && e2b_changes_parse_summary(out, len, 100, &s) == NULL);
     free(out);
     CHECK_INT_EQ(s.commits, 1);
     CHECK(s.count == 1 && summary_file(&s, "later.txt"));
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     /* A "pull" that does not descend from the base (another box's, same name): the base. */
     char *other = gitfix_out("cd box && git commit-tree -m other \"$(git hash-object -t tree /dev/null)\"");
     if (other && strlen(other) >= 40)
         other[40] = '\0';
     prev_env = other ? other : "";
     out = run("summary", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_summary(out, len, 100, &s) == NULL);
+    CHECK(out && e2b_changes_parse_summary(out, len, 100, &s) == NULL);
     free(out);
     CHECK_STR_EQ(s.against, "base");
     CHECK_INT_EQ(s.commits, 2);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     /* More files than the box may list: cut. */
     prev_env = "";
     out = run("summary", base_oid, NULL, NULL, &len, &st);
-    CHECK(out && changes_parse_summary(out, len, 2, &s) == NULL);
+    CHECK(out && e2b_changes_parse_summary(out, len, 2, &s) == NULL);
     free(out);
     CHECK(s.cut && s.count == 2);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     free(pulled);
     free(other);
 }
 
 static void test_parse_summary_hostile(void)
 {
-    changes_summary s;
+    e2b_changes_summary s;
     /* Huge counts are capped, bad blob ids and short records skipped, paths kept raw. */
     static const char odd[] = "E2B-TUI-CHANGES\tpulled\t0123456789abcdef0123456789abcdef01234567\0"
                               "K\t99999999999\0H\tM\tnothex\ta\0H\tM\t-\0H\tZ\t-\tev\033il\0"
                               "H\tA\t0123456789abcdef0123456789abcdef01234567\tok\0E2B-TUI-END\0";
-    CHECK(changes_parse_summary(odd, sizeof odd - 1, 10, &s) == NULL);
-    CHECK_INT_EQ(s.commits, CHANGES_COUNT_MAX);
+    CHECK(e2b_changes_parse_summary(odd, sizeof odd - 1, 10, &s) == NULL);
+    CHECK_INT_EQ(s.commits, E2B_CHANGES_COUNT_MAX);
     CHECK_INT_EQ(s.count, 2);
     CHECK(s.files[0].status == '?' && strcmp(s.files[0].raw, "ev\033il") == 0 && !s.files[0].blob[0]);
     CHECK(s.files[1].status == 'A' && s.files[1].blob[0] == '0');
     CHECK(!s.cut);
-    changes_summary_clear(&s);
+    e2b_changes_summary_clear(&s);
     /* No end record: cut; "-" commits: not known; no header: refused. */
     static const char cut[] = "E2B-TUI-CHANGES\thead\t0123456789abcdef0123456789abcdef01234567\0K\t-\0";
-    CHECK(changes_parse_summary(cut, sizeof cut - 1, 10, &s) == NULL);
+    CHECK(e2b_changes_parse_summary(cut, sizeof cut - 1, 10, &s) == NULL);
     CHECK(s.cut && s.commits == -1);
-    changes_summary_clear(&s);
-    e2b_error *e = changes_parse_summary("K\t1\0", 4, 10, &s);
+    e2b_changes_summary_clear(&s);
+    e2b_error *e = e2b_changes_parse_summary("K\t1\0", 4, 10, &s);
     CHECK(e != NULL);
     e2b_error_free(e);
 }

@@ -4,7 +4,7 @@
 #include "core/util/base64.h"
 #include "core/e2b/config.h"
 #include "core/e2b/connect_codec.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "core/e2b/process_event.h"
 #include "tests/lib/harness.h"
 

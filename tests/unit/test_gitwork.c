@@ -21,9 +21,9 @@ static void test_not_a_repository(void)
 {
     CHECK(gitfix_sh("mkdir -p plain/sub") == 0);
     char *dir = path_in("plain/sub");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = gitwork_open(&g, dir, 0, &err);
+    int rc = e2b_gitwork_open(&g, dir, 0, &err);
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
     CHECK(g == NULL);
@@ -37,9 +37,9 @@ static void test_errors_are_e2b_errors(void)
 {
     CHECK(gitfix_sh("mkdir -p plain2") == 0);
     char *dir = path_in("plain2");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = gitwork_open(&g, dir, 0, &err);
+    int rc = e2b_gitwork_open(&g, dir, 0, &err);
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
     CHECK(err != NULL);
@@ -66,9 +66,9 @@ static void test_bare_repository_refused(void)
 {
     CHECK(gitfix_sh("git init -q --bare bare.git") == 0);
     char *dir = path_in("bare.git");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = gitwork_open(&g, dir, 0, &err);
+    int rc = e2b_gitwork_open(&g, dir, 0, &err);
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_FAILED);
     CHECK(strstr(e2b_error_message(err), "bare") != NULL);
@@ -79,17 +79,17 @@ static void test_discovers_upwards_and_workdir(void)
 {
     CHECK(gitfix_sh("git init -q -b main up && mkdir -p up/a/b") == 0);
     char *dir = path_in("up/a/b");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
     char *want = gitfix_out("cd up && pwd -P");
     CHECK(want != NULL);
-    int same = strcmp(gitwork_workdir(g), want) == 0;
+    int same = strcmp(e2b_gitwork_workdir(g), want) == 0;
     if (!same)
-        fprintf(stderr, "workdir %s, want %s\n", gitwork_workdir(g), want);
+        fprintf(stderr, "workdir %s, want %s\n", e2b_gitwork_workdir(g), want);
     free(want);
-    gitwork_close(g);
+    e2b_gitwork_close(g);
     CHECK(same);
     e2b_error_free(err);
 }
@@ -99,40 +99,40 @@ static void test_head_branch_detached_unborn(void)
     CHECK(gitfix_sh("git init -q -b feat/x hk && cd hk && echo a > a && git add a && "
                     "git commit -qm one") == 0);
     char *dir = path_in("hk");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_head h;
+    e2b_gitwork_head h;
     char name[64];
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
-    CHECK_INT_EQ(h.kind, GITWORK_HEAD_BRANCH);
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_BRANCH);
     CHECK_STR_EQ(h.branch, "feat/x");
     char *oid = gitfix_out("git -C hk rev-parse HEAD");
     CHECK_STR_EQ(h.oid, oid);
-    gitwork_default_box_name(&h, name, sizeof name);
+    e2b_gitwork_default_box_name(&h, name, sizeof name);
     CHECK_STR_EQ(name, "feat-x");
 
     CHECK(gitfix_sh("git -C hk checkout -q --detach") == 0);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
-    CHECK_INT_EQ(h.kind, GITWORK_HEAD_DETACHED);
+    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_DETACHED);
     CHECK_STR_EQ(h.branch, "");
     CHECK_STR_EQ(h.oid, oid);
-    gitwork_default_box_name(&h, name, sizeof name);
+    e2b_gitwork_default_box_name(&h, name, sizeof name);
     char want[32];
     snprintf(want, sizeof want, "detached-%.7s", oid);
     free(oid);
     CHECK_STR_EQ(name, want);
-    gitwork_close(g);
+    e2b_gitwork_close(g);
     g = NULL;
 
     CHECK(gitfix_sh("git init -q -b trunk unborn") == 0);
     free(dir);
     dir = path_in("unborn");
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    CHECK_INT_EQ(gitwork_head_info(g, &h, &err), 0);
-    gitwork_close(g);
-    CHECK_INT_EQ(h.kind, GITWORK_HEAD_UNBORN);
+    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    e2b_gitwork_close(g);
+    CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_UNBORN);
     CHECK_STR_EQ(h.branch, "trunk");
     CHECK_STR_EQ(h.oid, "");
     e2b_error_free(err);
@@ -140,13 +140,13 @@ static void test_head_branch_detached_unborn(void)
 
 static void check_name(const char *in, const char *want, int *ok)
 {
-    char out[GITWORK_BOX_NAME_MAX + 1];
-    gitwork_sanitize_box_name(in, out, sizeof out);
+    char out[E2B_GITWORK_BOX_NAME_MAX + 1];
+    e2b_gitwork_sanitize_box_name(in, out, sizeof out);
     if (strcmp(out, want) != 0) {
         fprintf(stderr, "sanitize(%s) = %s, want %s\n", in, out, want);
         *ok = 0;
     }
-    if (!gitwork_box_name_valid(out)) {
+    if (!e2b_gitwork_box_name_valid(out)) {
         fprintf(stderr, "sanitised %s not valid\n", out);
         *ok = 0;
     }
@@ -174,17 +174,17 @@ static void test_box_name_rule(void)
     char longin[200];
     memset(longin, 'a', sizeof longin - 1);
     longin[sizeof longin - 1] = '\0';
-    longin[GITWORK_BOX_NAME_MAX - 1] = '/';
-    char longwant[GITWORK_BOX_NAME_MAX];
-    memset(longwant, 'a', GITWORK_BOX_NAME_MAX - 1);
-    longwant[GITWORK_BOX_NAME_MAX - 1] = '\0';
+    longin[E2B_GITWORK_BOX_NAME_MAX - 1] = '/';
+    char longwant[E2B_GITWORK_BOX_NAME_MAX];
+    memset(longwant, 'a', E2B_GITWORK_BOX_NAME_MAX - 1);
+    longwant[E2B_GITWORK_BOX_NAME_MAX - 1] = '\0';
     check_name(longin, longwant, &ok);
     CHECK(ok);
-    CHECK(!gitwork_box_name_valid("feat/x"));
-    CHECK(!gitwork_box_name_valid(""));
-    CHECK(!gitwork_box_name_valid(".hidden"));
-    CHECK(!gitwork_box_name_valid("a b"));
-    CHECK(gitwork_box_name_valid("feat-x"));
+    CHECK(!e2b_gitwork_box_name_valid("feat/x"));
+    CHECK(!e2b_gitwork_box_name_valid(""));
+    CHECK(!e2b_gitwork_box_name_valid(".hidden"));
+    CHECK(!e2b_gitwork_box_name_valid("a b"));
+    CHECK(e2b_gitwork_box_name_valid("feat-x"));
 }
 
 /* A project with every kind of file `up` must (or must not) carry. */
@@ -205,7 +205,7 @@ static int make_fixture(const char *name)
         name);
 }
 
-static char *join_list(const gitwork_filelist *l)
+static char *join_list(const e2b_gitwork_filelist *l)
 {
     size_t n = 1;
     for (size_t i = 0; i < l->count; i++)
@@ -223,13 +223,13 @@ static void test_file_list_matches_git(void)
 {
     CHECK(make_fixture("fl") == 0);
     char *dir = path_in("fl");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    e2b_gitwork_filelist l;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    int rc = gitwork_list_files(g, &l, &err);
-    gitwork_close(g);
+    int rc = e2b_gitwork_list_files(g, &l, &err);
+    e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
     /* git's own answer, minus files gone from the work tree, plus .git last. */
@@ -253,7 +253,7 @@ static void test_file_list_matches_git(void)
     CHECK_STR_EQ(l.paths[l.count - 1], ".git");
     CHECK_INT_EQ(l.nsubmodules, 0);
     free(got);
-    gitwork_filelist_free(&l);
+    e2b_gitwork_filelist_free(&l);
     e2b_error_free(err);
 }
 
@@ -265,20 +265,20 @@ static void test_submodule_reported_not_listed(void)
                     "git -c protocol.file.allow=always submodule -q add ../subsrc vendor/sub "
                     ">/dev/null 2>&1 && git commit -qm sub") == 0);
     char *dir = path_in("withsub");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    e2b_gitwork_filelist l;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    int rc = gitwork_list_files(g, &l, &err);
-    gitwork_close(g);
+    int rc = e2b_gitwork_list_files(g, &l, &err);
+    e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
     CHECK_STR_EQ(got, ".gitmodules\ntop\n.git\n");
     free(got);
     CHECK_INT_EQ(l.nsubmodules, 1);
     CHECK_STR_EQ(l.submodules[0], "vendor/sub");
-    gitwork_filelist_free(&l);
+    e2b_gitwork_filelist_free(&l);
     e2b_error_free(err);
 }
 
@@ -287,13 +287,13 @@ static void test_linked_worktree_refused(void)
     CHECK(gitfix_sh("git init -q -b main lw && cd lw && echo a > a && git add a && "
                     "git commit -qm a && git worktree add -q ../lw-wt -b other") == 0);
     char *dir = path_in("lw-wt");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    e2b_gitwork_filelist l;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    int rc = gitwork_list_files(g, &l, &err);
-    gitwork_close(g);
+    int rc = e2b_gitwork_list_files(g, &l, &err);
+    e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, E2B_SUB_FAILED);
     CHECK(strstr(e2b_error_message(err), "linked worktree") != NULL);
     CHECK_INT_EQ(l.count, 0);
@@ -305,16 +305,16 @@ static void test_user_from_config(void)
     CHECK(gitfix_sh("git init -q usr && git -C usr config user.name 'Zoë Local' && "
                     "git config --global user.email global@example.invalid") == 0);
     char *dir = path_in("usr");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     char *name, *email;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    int rc = gitwork_user(g, &name, &email, &err);
+    int rc = e2b_gitwork_user(g, &name, &email, &err);
     gitfix_sh("git config --global --unset user.email");
     char *n2 = NULL, *e2 = NULL;
-    int rc2 = gitwork_user(g, &n2, &e2, &err);
-    gitwork_close(g);
+    int rc2 = e2b_gitwork_user(g, &n2, &e2, &err);
+    e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     CHECK_STR_EQ(name, "Zoë Local");
     CHECK_STR_EQ(email, "global@example.invalid");
@@ -355,59 +355,59 @@ static void test_update_branch_outcomes(void)
     CHECK(c1 && c2 && c3 && cd);
     char *before = fingerprint("ub");
     char *dir = path_in("ub");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_branch_outcome oc;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
+    e2b_gitwork_branch_outcome oc;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
     free(dir);
-    int r1 = gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
-    gitwork_branch_outcome o1 = oc;
+    int r1 = e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
+    e2b_gitwork_branch_outcome o1 = oc;
     char *at1 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r2 = gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
-    gitwork_branch_outcome o2 = oc;
-    int r3 = gitwork_update_branch(g, "e2b/box", c3, 0, &oc, &err);
-    gitwork_branch_outcome o3 = oc;
+    int r2 = e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
+    e2b_gitwork_branch_outcome o2 = oc;
+    int r3 = e2b_gitwork_update_branch(g, "e2b/box", c3, 0, &oc, &err);
+    e2b_gitwork_branch_outcome o3 = oc;
     char *at3 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r4 = gitwork_update_branch(g, "e2b/box", c1, 0, &oc, &err); /* ancestor: contained */
-    gitwork_branch_outcome o4 = oc;
-    int r5 = gitwork_update_branch(g, "e2b/box", cd, 0, &oc, &err);
+    int r4 = e2b_gitwork_update_branch(g, "e2b/box", c1, 0, &oc, &err); /* ancestor: contained */
+    e2b_gitwork_branch_outcome o4 = oc;
+    int r5 = e2b_gitwork_update_branch(g, "e2b/box", cd, 0, &oc, &err);
     e2b_error *e5 = err;
     err = NULL;
     char *at5 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r6 = gitwork_update_branch(g, "e2b/box", cd, 1, &oc, &err);
-    gitwork_branch_outcome o6 = oc;
+    int r6 = e2b_gitwork_update_branch(g, "e2b/box", cd, 1, &oc, &err);
+    e2b_gitwork_branch_outcome o6 = oc;
     char *at6 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r7 = gitwork_update_branch(g, "e2b/bad..name", c1, 0, &oc, &err);
-    int r8 = gitwork_update_branch(g, "e2b/box", "0123", 0, &oc, &err);
-    int r9 = gitwork_update_branch(g, "e2b/box2", "1111111111111111111111111111111111111111",
+    int r7 = e2b_gitwork_update_branch(g, "e2b/bad..name", c1, 0, &oc, &err);
+    int r8 = e2b_gitwork_update_branch(g, "e2b/box", "0123", 0, &oc, &err);
+    int r9 = e2b_gitwork_update_branch(g, "e2b/box2", "1111111111111111111111111111111111111111",
                                    0, &oc, &err);
     /* the checked-out branch is never moved */
-    int r10 = gitwork_update_branch(g, "main", c3, 0, &oc, &err);
+    int r10 = e2b_gitwork_update_branch(g, "main", c3, 0, &oc, &err);
     e2b_error *e10 = err;
     err = NULL;
     char tip[41], none[41] = "x";
-    int t1 = gitwork_branch_tip(g, "e2b/box", tip, &err);
-    int t2 = gitwork_branch_tip(g, "e2b/absent", none, &err);
-    int t3 = gitwork_branch_tip(g, "bad..name", none, &err);
-    gitwork_close(g);
+    int t1 = e2b_gitwork_branch_tip(g, "e2b/box", tip, &err);
+    int t2 = e2b_gitwork_branch_tip(g, "e2b/absent", none, &err);
+    int t3 = e2b_gitwork_branch_tip(g, "bad..name", none, &err);
+    e2b_gitwork_close(g);
     char *after = fingerprint("ub");
     char *main_after = gitfix_out("git -C ub rev-parse main");
 
     CHECK_INT_EQ(r1, 0);
-    CHECK_INT_EQ(o1, GITWORK_BRANCH_CREATED);
+    CHECK_INT_EQ(o1, E2B_GITWORK_BRANCH_CREATED);
     CHECK_STR_EQ(at1, c2);
     CHECK_INT_EQ(r2, 0);
-    CHECK_INT_EQ(o2, GITWORK_BRANCH_UP_TO_DATE);
+    CHECK_INT_EQ(o2, E2B_GITWORK_BRANCH_UP_TO_DATE);
     CHECK_INT_EQ(r3, 0);
-    CHECK_INT_EQ(o3, GITWORK_BRANCH_FAST_FORWARDED);
+    CHECK_INT_EQ(o3, E2B_GITWORK_BRANCH_FAST_FORWARDED);
     CHECK_STR_EQ(at3, c3);
     CHECK_INT_EQ(r4, 0);
-    CHECK_INT_EQ(o4, GITWORK_BRANCH_UP_TO_DATE);
+    CHECK_INT_EQ(o4, E2B_GITWORK_BRANCH_UP_TO_DATE);
     CHECK_INT_EQ(r5, E2B_SUB_DIVERGED);
     CHECK(strstr(e2b_error_message(e5), "diverged") != NULL && strstr(e2b_error_message(e5), "--force") != NULL);
     CHECK_STR_EQ(at5, c3);
     CHECK_INT_EQ(r6, 0);
-    CHECK_INT_EQ(o6, GITWORK_BRANCH_FORCED);
+    CHECK_INT_EQ(o6, E2B_GITWORK_BRANCH_FORCED);
     CHECK_STR_EQ(at6, cd);
     CHECK_INT_EQ(r7, E2B_SUB_BAD_ARG);
     CHECK_INT_EQ(r8, E2B_SUB_BAD_ARG);
@@ -434,21 +434,21 @@ static void test_foreign_owner(void)
 {
     CHECK(gitfix_sh("git init -q -b main owned && chown -R 54321:54321 owned") == 0);
     char *dir = path_in("owned");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = gitwork_open(&g, dir, 0, &err);
-    gitwork_close(g);
+    int rc = e2b_gitwork_open(&g, dir, 0, &err);
+    e2b_gitwork_close(g);
     g = NULL;
     e2b_error *e1 = err;
     err = NULL;
     /* git's safe.directory is honoured without the flag */
     gitfix_sh("git config --global --add safe.directory \"$(pwd)/owned\"");
-    int rc3 = gitwork_open(&g, dir, 0, &err);
-    gitwork_close(g);
+    int rc3 = e2b_gitwork_open(&g, dir, 0, &err);
+    e2b_gitwork_close(g);
     g = NULL;
     gitfix_sh("git config --global --unset-all safe.directory");
-    int rc2 = gitwork_open(&g, dir, GITWORK_ALLOW_FOREIGN_OWNER, &err);
-    gitwork_close(g);
+    int rc2 = e2b_gitwork_open(&g, dir, E2B_GITWORK_ALLOW_FOREIGN_OWNER, &err);
+    e2b_gitwork_close(g);
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_FOREIGN_OWNER);
     CHECK(strstr(e2b_error_message(e1), "safe.directory") != NULL);

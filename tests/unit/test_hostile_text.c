@@ -138,7 +138,7 @@ static void test_end_event_status_is_bounded(void)
 static void test_readable_text_survives(void)
 {
     const char *text = "signal: killed — ünïcode ok";
-    char *s = sanitize_display(text, strlen(text), 0);
+    char *s = e2b_sanitize_display(text, strlen(text), 0);
     CHECK(s != NULL);
     int same = strcmp(s, text) == 0;
     free(s);

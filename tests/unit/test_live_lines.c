@@ -108,11 +108,11 @@ static void test_long_lines_are_cut_on_utf8_boundaries(void)
 
 static void test_overlap_of_history_and_live(void)
 {
-    CHECK_INT_EQ(overlap_suffix_prefix("abc\ndef\n", 8, "def\nghi\n", 8), 4);
-    CHECK_INT_EQ(overlap_suffix_prefix("abc\n", 4, "xyz\n", 4), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("abc", 3, "", 0), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("", 0, "abc", 3), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("aaa", 3, "aaaa", 4), 3); /* the longest */
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abc\ndef\n", 8, "def\nghi\n", 8), 4);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abc\n", 4, "xyz\n", 4), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abc", 3, "", 0), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("", 0, "abc", 3), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("aaa", 3, "aaaa", 4), 3); /* the longest */
 }
 
 static void test_resume_offset_after_a_gap(void)

@@ -17,15 +17,15 @@ static size_t naive(const char *a, size_t alen, const char *b, size_t blen)
 
 static void test_small_cases(void)
 {
-    CHECK_INT_EQ(overlap_suffix_prefix("", 0, "", 0), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("abc", 3, "", 0), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("", 0, "abc", 3), 0);
-    CHECK_INT_EQ(overlap_suffix_prefix("hello wor", 9, "world", 5), 3);
-    CHECK_INT_EQ(overlap_suffix_prefix("abc", 3, "abc", 3), 3);
-    CHECK_INT_EQ(overlap_suffix_prefix("xabcabc", 7, "abcabcd", 7), 6);
-    CHECK_INT_EQ(overlap_suffix_prefix("aaaa", 4, "aa", 2), 2);
-    CHECK_INT_EQ(overlap_suffix_prefix("ab", 2, "abab", 4), 2);
-    CHECK_INT_EQ(overlap_suffix_prefix("abcd", 4, "xyz", 3), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("", 0, "", 0), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abc", 3, "", 0), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("", 0, "abc", 3), 0);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("hello wor", 9, "world", 5), 3);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abc", 3, "abc", 3), 3);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("xabcabc", 7, "abcabcd", 7), 6);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("aaaa", 4, "aa", 2), 2);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("ab", 2, "abab", 4), 2);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix("abcd", 4, "xyz", 3), 0);
 }
 
 static void test_agrees_with_definition(void)
@@ -41,7 +41,7 @@ static void test_agrees_with_definition(void)
                     for (int i = 0; i < lb; i++)
                         b[i] = (y >> i) & 1 ? 'b' : 'a';
                     size_t want = naive(a, (size_t)la, b, (size_t)lb);
-                    size_t got = overlap_suffix_prefix(a, (size_t)la, b, (size_t)lb);
+                    size_t got = e2b_overlap_suffix_prefix(a, (size_t)la, b, (size_t)lb);
                     CHECK_MSG(got == want, "%.*s / %.*s: %zu, want %zu", la, a, lb, b, got, want);
                 }
     unsigned s = 7;
@@ -61,7 +61,7 @@ static void test_agrees_with_definition(void)
         }
         if (lb > 4 && la > 4 && n % 2) /* plant an overlap */
             memcpy(b, a + la - 4, 4);
-        CHECK_INT_EQ(overlap_suffix_prefix(a, la, b, lb), naive(a, la, b, lb));
+        CHECK_INT_EQ(e2b_overlap_suffix_prefix(a, la, b, lb), naive(a, la, b, lb));
     }
 }
 
@@ -75,9 +75,9 @@ static void test_big_adversarial_overlap(void)
     memset(a, 'a', n);
     memset(b, 'a', n);
     b[n / 2] = 'b'; /* every length above n/2 fails only at that byte */
-    CHECK_INT_EQ(overlap_suffix_prefix(a, n, b, n), n / 2);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix(a, n, b, n), n / 2);
     b[n / 2] = 'a';
-    CHECK_INT_EQ(overlap_suffix_prefix(a, n, b, n), n);
+    CHECK_INT_EQ(e2b_overlap_suffix_prefix(a, n, b, n), n);
     free(a);
     free(b);
 }

@@ -21,7 +21,7 @@ static char *path_in(const char *rel)
 
 /* Runs the script with exactly the given variables (plus PATH and HOME); returns stdout
  * (malloc'd) and sets *status to the exit status. */
-static char *run_script(const pull_script_var *vars, size_t n, int *status)
+static char *run_script(const e2b_pull_script_var *vars, size_t n, int *status)
 {
     const char **names = calloc(n ? n : 1, sizeof *names);
     const char **values = calloc(n ? n : 1, sizeof *values);
@@ -31,7 +31,7 @@ static char *run_script(const pull_script_var *vars, size_t n, int *status)
             names[i] = vars[i].name;
             values[i] = vars[i].value;
         }
-        out = gitfix_bash_script(pull_script_text(), "e2b-tui-pull", names, values, n, NULL,
+        out = gitfix_bash_script(e2b_pull_script_text(), "e2b-tui-pull", names, values, n, NULL,
                                  status);
     }
     free(names);
@@ -55,7 +55,7 @@ typedef struct {
     int status;
     int rc;
     err_snap err;
-    pull_script_result res;
+    e2b_pull_script_result res;
     char *stdout_text;
 } pull_run;
 
@@ -64,20 +64,20 @@ static pull_run pull_prev(const char *boxrel, const char *base, const char *prev
 {
     pull_run pr = {0};
     char *dir = path_in(boxrel);
-    pull_script_params p = {.dir = dir, .base = base, .prev = prev, .box_name = name,
+    e2b_pull_script_params p = {.dir = dir, .base = base, .prev = prev, .box_name = name,
                             .user_name = "Local Üser", .user_email = "local@example.invalid"};
-    pull_script_var *vars;
+    e2b_pull_script_var *vars;
     size_t n;
     e2b_error *e = NULL;
-    pr.rc = pull_script_env(&p, &vars, &n, &e);
+    pr.rc = e2b_pull_script_env(&p, &vars, &n, &e);
     snap(&pr.err, e);
     e2b_error_free(e);
     free(dir);
     if (pr.rc != 0)
         return pr;
     pr.stdout_text = run_script(vars, n, &pr.status);
-    pull_script_env_free(vars, n);
-    pr.rc = pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res, &e);
+    e2b_pull_script_env_free(vars, n);
+    pr.rc = e2b_pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res, &e);
     snap(&pr.err, e);
     e2b_error_free(e);
     return pr;
@@ -96,27 +96,27 @@ static void pull_run_free(pull_run *pr)
 
 /* Imports a bundle file into repo and moves e2b/<branch>. */
 static int import_bundle(const char *repo, const char *file, const char *branch,
-                         gitwork_branch_outcome *oc, char oid[41], e2b_error **err)
+                         e2b_gitwork_branch_outcome *oc, char oid[41], e2b_error **err)
 {
     char *rp = path_in(repo);
     size_t len = 0;
     unsigned char *data = gitfix_read_file(file, &len);
-    gitwork *g = NULL;
-    bundle_import *bi = NULL;
-    int rc = data ? gitwork_open(&g, rp, 0, err) : E2B_SUB_FILE_IO;
+    e2b_gitwork *g = NULL;
+    e2b_bundle_import *bi = NULL;
+    int rc = data ? e2b_gitwork_open(&g, rp, 0, err) : E2B_SUB_FILE_IO;
     if (rc == 0)
-        rc = bundle_import_new(&bi, g, NULL, NULL, err);
+        rc = e2b_bundle_import_new(&bi, g, NULL, NULL, err);
     for (size_t pos = 0; rc == 0 && pos < len; pos += 4096)
-        rc = bundle_import_write(bi, data + pos, len - pos < 4096 ? len - pos : 4096);
+        rc = e2b_bundle_import_write(bi, data + pos, len - pos < 4096 ? len - pos : 4096);
     if (rc == 0)
-        rc = bundle_import_finish_branch(bi, PULL_SCRIPT_REF, branch, 0, oc, oid);
+        rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, 0, oc, oid);
     if (bi && rc != 0)
     {
         e2b_error_free(*err);
-        *err = e2b_error_copy(bundle_import_error(bi));
+        *err = e2b_error_copy(e2b_bundle_import_error(bi));
     }
-    bundle_import_free(bi);
-    gitwork_close(g);
+    e2b_bundle_import_free(bi);
+    e2b_gitwork_close(g);
     free(data);
     free(rp);
     return rc;
@@ -165,7 +165,7 @@ static void test_thin_pull_round_trip(void)
     char *after = box_state("box");
     CHECK_MSG(pr.rc == 0, "%s / out: %s", pr.err.msg, pr.stdout_text);
     CHECK_INT_EQ(pr.status, 0);
-    CHECK_INT_EQ(pr.res.kind, PULL_SCRIPT_BUNDLE);
+    CHECK_INT_EQ(pr.res.kind, E2B_PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(pr.res.full, 0);
     CHECK(before && after);
     CHECK_STR_EQ(after, before);
@@ -175,12 +175,12 @@ static void test_thin_pull_round_trip(void)
     /* the scratch ref is gone again */
     CHECK(gitfix_sh("! git -C box rev-parse -q --verify refs/e2b-tui/scratch >/dev/null") == 0);
 
-    gitwork_branch_outcome oc;
+    e2b_gitwork_branch_outcome oc;
     char oid[41];
     e2b_error *err = NULL;
     int rc = import_bundle("local", pr.res.path, "e2b/feat-x", &oc, oid, &err);
     CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
-    CHECK_INT_EQ(oc, GITWORK_BRANCH_CREATED);
+    CHECK_INT_EQ(oc, E2B_GITWORK_BRANCH_CREATED);
     CHECK_STR_EQ(oid, pr.res.commit);
     unlink(pr.res.path);
     pull_run_free(&pr);
@@ -215,7 +215,7 @@ static void test_thin_pull_round_trip(void)
 }
 
 /* Pull the box with prev = the local branch tip; import into local as e2b/feat-x. */
-static int pull_and_import(gitwork_branch_outcome *oc, pull_script_kind *kind, e2b_error **err)
+static int pull_and_import(e2b_gitwork_branch_outcome *oc, e2b_pull_script_kind *kind, e2b_error **err)
 {
     char *prev = gitfix_out("git -C local rev-parse refs/heads/e2b/feat-x");
     pull_run pr = pull_prev("box", base_oid, prev, "feat-x");
@@ -223,8 +223,8 @@ static int pull_and_import(gitwork_branch_outcome *oc, pull_script_kind *kind, e
     int rc = pr.rc;
     *kind = pr.res.kind;
     if (rc != 0)
-        local_error_set(err, pr.err.code, "%s", pr.err.msg);
-    if (rc == 0 && pr.res.kind == PULL_SCRIPT_BUNDLE) {
+        e2b_local_error_set(err, pr.err.code, "%s", pr.err.msg);
+    if (rc == 0 && pr.res.kind == E2B_PULL_SCRIPT_BUNDLE) {
         char oid[41];
         rc = import_bundle("local", pr.res.path, "e2b/feat-x", oc, oid, err);
         if (rc == 0 && strcmp(oid, pr.res.commit) != 0)
@@ -237,27 +237,27 @@ static int pull_and_import(gitwork_branch_outcome *oc, pull_script_kind *kind, e
 
 static void test_successive_pulls_fast_forward(void)
 {
-    gitwork_branch_outcome oc;
-    pull_script_kind kind;
+    e2b_gitwork_branch_outcome oc;
+    e2b_pull_script_kind kind;
     e2b_error *err = NULL;
     /* more uncommitted work on the same HEAD: builds on the last snapshot */
     CHECK(gitfix_sh("cd box && echo more >> new.txt && rm keep.txt") == 0);
     int rc = pull_and_import(&oc, &kind, &err);
     CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
-    CHECK_INT_EQ(oc, GITWORK_BRANCH_FAST_FORWARDED);
+    CHECK_INT_EQ(oc, E2B_GITWORK_BRANCH_FAST_FORWARDED);
     CHECK(gitfix_sh("git -C local show e2b/feat-x:new.txt | grep -q more && "
                     "! git -C local cat-file -e e2b/feat-x:keep.txt 2>/dev/null && "
                     "git -C local rev-parse -q --verify e2b/feat-x~1^{commit} >/dev/null") == 0);
     /* nothing changed since: no bundle at all */
     rc = pull_and_import(&oc, &kind, &err);
     CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
-    CHECK_INT_EQ(kind, PULL_SCRIPT_NOWORK);
+    CHECK_INT_EQ(kind, E2B_PULL_SCRIPT_NOWORK);
     /* the agent commits everything: the snapshot joins HEAD and the last snapshot */
     CHECK(gitfix_sh("cd box && git add -A && git commit -qm 'agent two' && echo three > three.txt") == 0);
     rc = pull_and_import(&oc, &kind, &err);
     CHECK_MSG(rc == 0, "%s", e2b_error_message(err));
-    CHECK_INT_EQ(kind, PULL_SCRIPT_BUNDLE);
-    CHECK_INT_EQ(oc, GITWORK_BRANCH_FAST_FORWARDED);
+    CHECK_INT_EQ(kind, E2B_PULL_SCRIPT_BUNDLE);
+    CHECK_INT_EQ(oc, E2B_GITWORK_BRANCH_FAST_FORWARDED);
     CHECK(gitfix_sh("test \"$(git -C local show e2b/feat-x:three.txt)\" = three && "
                     "test \"$(git -C local rev-parse e2b/feat-x^1)\" = \"$(git -C box rev-parse HEAD)\"") == 0);
     /* the user committed on e2b/feat-x locally: the box cannot know it, so it diverges */
@@ -280,7 +280,7 @@ static void test_no_work_and_full_bundles(void)
     CHECK(gitfix_sh("git clone -q local clean") == 0);
     pull_run pr = pull_in("clean", base_oid, "clean");
     CHECK_MSG(pr.rc == 0, "%s", pr.err.msg);
-    CHECK_INT_EQ(pr.res.kind, PULL_SCRIPT_NOWORK);
+    CHECK_INT_EQ(pr.res.kind, E2B_PULL_SCRIPT_NOWORK);
     CHECK_STR_EQ(pr.res.commit, base_oid);
     CHECK(pr.res.path == NULL);
     pull_run_free(&pr);
@@ -293,7 +293,7 @@ static void test_no_work_and_full_bundles(void)
     CHECK_MSG(alien.rc == 0, "%s", alien.err.msg);
     CHECK_INT_EQ(full.res.full, 1);
     CHECK_INT_EQ(alien.res.full, 1);
-    gitwork_branch_outcome oc;
+    e2b_gitwork_branch_outcome oc;
     char oid[41];
     e2b_error *err = NULL;
     int rc = import_bundle("fresh", full.res.path, "e2b/clean", &oc, oid, &err);
@@ -398,28 +398,28 @@ static void test_errors_are_reported(void)
     CHECK(strstr(missing.err.msg, "project directory not found") != NULL);
     pull_run_free(&missing);
 
-    pull_script_params p = {.dir = "relative", .box_name = "x"};
-    pull_script_var *v;
+    e2b_pull_script_params p = {.dir = "relative", .box_name = "x"};
+    e2b_pull_script_var *v;
     size_t n;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
     p.dir = "/abs";
     p.base = "HEAD~1";
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
     p.base = NULL;
     p.user_name = "two\nlines";
-    CHECK_INT_EQ(pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
     e2b_error_free(err);
 }
 
 static void test_parse_output(void)
 {
-    pull_script_result r;
+    e2b_pull_script_result r;
     e2b_error *err = NULL;
     const char *ok = "noise\nE2B-TUI-BUNDLE " "0123456789abcdef0123456789abcdef01234567"
                      " thin 1234 /tmp/a b.bundle\n";
-    CHECK_INT_EQ(pull_script_parse_output(ok, strlen(ok), &r, &err), 0);
-    CHECK_INT_EQ(r.kind, PULL_SCRIPT_BUNDLE);
+    CHECK_INT_EQ(e2b_pull_script_parse_output(ok, strlen(ok), &r, &err), 0);
+    CHECK_INT_EQ(r.kind, E2B_PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(r.full, 0);
     CHECK_INT_EQ(r.size, 1234);
     CHECK_STR_EQ(r.path, "/tmp/a b.bundle");
@@ -434,11 +434,11 @@ static void test_parse_output(void)
         "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        int rc = pull_script_parse_output(bad[i], strlen(bad[i]), &r, &err);
+        int rc = e2b_pull_script_parse_output(bad[i], strlen(bad[i]), &r, &err);
         CHECK_MSG(rc == E2B_SUB_FAILED && strstr(e2b_error_message(err), "no result line"), "case %zu: %d %s", i, rc, e2b_error_message(err));
     }
     const char *e = "E2B-TUI-ERROR bad \x1b[31mthing\n";
-    CHECK_INT_EQ(pull_script_parse_output(e, strlen(e), &r, &err), E2B_SUB_FAILED);
+    CHECK_INT_EQ(e2b_pull_script_parse_output(e, strlen(e), &r, &err), E2B_SUB_FAILED);
     CHECK_STR_EQ(e2b_error_message(err), "in the box: bad ?[31mthing");
     e2b_error_free(err);
 }

@@ -19,9 +19,9 @@ static void make_base(void)
         abort();
 }
 
-static box_record sample(const char *name)
+static e2b_box_record sample(const char *name)
 {
-    box_record r = {.name = (char *)name, .sandbox_id = "isb123", .template_id = "opencode",
+    e2b_box_record r = {.name = (char *)name, .sandbox_id = "isb123", .template_id = "opencode",
                     .branch = "feat/x", .base = "0123456789012345678901234567890123456789",
                     .dir = "/home/u/proj dir", .port = 4096, .opencode = 2, .hours = 3,
                     .created_at = 1700000000};
@@ -32,14 +32,14 @@ static void test_write_read_modes(void)
 {
     char dir[300], file[400];
     struct stat st;
-    box_record r = sample("feat-x"), back;
+    e2b_box_record r = sample("feat-x"), back;
     snprintf(dir, sizeof dir, "%s/a/boxes", base_dir);
-    e2b_error *err = box_record_write(dir, &r, 1);
+    e2b_error *err = e2b_box_record_write(dir, &r, 1);
     CHECK_MSG(!err, "%s", err ? e2b_error_message(err) : "");
     CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
     snprintf(file, sizeof file, "%s/feat-x.json", dir);
     CHECK(stat(file, &st) == 0 && (st.st_mode & 0777) == 0600);
-    err = box_record_read(dir, "feat-x", &back);
+    err = e2b_box_record_read(dir, "feat-x", &back);
     CHECK(!err);
     CHECK_STR_EQ(back.sandbox_id, "isb123");
     CHECK_STR_EQ(back.branch, "feat/x");
@@ -48,59 +48,59 @@ static void test_write_read_modes(void)
     CHECK_INT_EQ(back.opencode, 2);
     CHECK_INT_EQ(back.hours, 3); /* the box's lifetime: a resume gives it that again */
     CHECK(back.created_at == 1700000000);
-    box_record_clear(&back);
-    CHECK(box_record_exists(dir, "feat-x"));
-    CHECK(!box_record_exists(dir, "other"));
+    e2b_box_record_clear(&back);
+    CHECK(e2b_box_record_exists(dir, "feat-x"));
+    CHECK(!e2b_box_record_exists(dir, "other"));
 }
 
 static void test_exclusive_conflict(void)
 {
     char dir[300];
-    box_record r = sample("dup");
+    e2b_box_record r = sample("dup");
     snprintf(dir, sizeof dir, "%s/b", base_dir);
-    CHECK(!box_record_write(dir, &r, 1));
+    CHECK(!e2b_box_record_write(dir, &r, 1));
     r.sandbox_id = "isb999";
-    e2b_error *err = box_record_write(dir, &r, 1);
+    e2b_error *err = e2b_box_record_write(dir, &r, 1);
     CHECK(err && err->kind == E2B_ERR_CONFLICT);
     CHECK(strstr(e2b_error_message(err), "already exists"));
     e2b_error_free(err);
-    box_record back;
-    CHECK(!box_record_read(dir, "dup", &back));
+    e2b_box_record back;
+    CHECK(!e2b_box_record_read(dir, "dup", &back));
     CHECK_STR_EQ(back.sandbox_id, "isb123"); /* the first one kept its record */
-    box_record_clear(&back);
-    CHECK(!box_record_write(dir, &r, 0)); /* replace is allowed */
-    CHECK(!box_record_read(dir, "dup", &back));
+    e2b_box_record_clear(&back);
+    CHECK(!e2b_box_record_write(dir, &r, 0)); /* replace is allowed */
+    CHECK(!e2b_box_record_read(dir, "dup", &back));
     CHECK_STR_EQ(back.sandbox_id, "isb999");
-    box_record_clear(&back);
+    e2b_box_record_clear(&back);
 }
 
 static void test_missing_and_bad_names(void)
 {
     char dir[300];
-    box_record back, r = sample("../evil");
+    e2b_box_record back, r = sample("../evil");
     snprintf(dir, sizeof dir, "%s/c", base_dir);
-    e2b_error *err = box_record_read(dir, "nope", &back);
+    e2b_error *err = e2b_box_record_read(dir, "nope", &back);
     CHECK(err && err->kind == E2B_ERR_NOT_FOUND);
     e2b_error_free(err);
-    err = box_record_write(dir, &r, 0);
+    err = e2b_box_record_write(dir, &r, 0);
     CHECK(err && err->kind == E2B_ERR_INVALID);
     e2b_error_free(err);
-    err = box_record_read(dir, "a/b", &back);
+    err = e2b_box_record_read(dir, "a/b", &back);
     CHECK(err && err->kind == E2B_ERR_INVALID);
     e2b_error_free(err);
-    CHECK(!box_record_remove(dir, "nope")); /* nothing to remove is fine */
+    CHECK(!e2b_box_record_remove(dir, "nope")); /* nothing to remove is fine */
 }
 
 static void test_list_skips_corrupt_and_temp(void)
 {
     char dir[300], file[400];
-    box_record_list list;
+    e2b_box_record_list list;
     char *skipped = NULL;
-    box_record a = sample("b-box"), b = sample("a-box");
+    e2b_box_record a = sample("b-box"), b = sample("a-box");
     b.sandbox_id = "isb2";
     snprintf(dir, sizeof dir, "%s/d", base_dir);
-    CHECK(!box_record_write(dir, &a, 1));
-    CHECK(!box_record_write(dir, &b, 1));
+    CHECK(!e2b_box_record_write(dir, &a, 1));
+    CHECK(!e2b_box_record_write(dir, &b, 1));
     snprintf(file, sizeof file, "%s/broken.json", dir);
     FILE *f = fopen(file, "w");
     CHECK(f);
@@ -111,17 +111,17 @@ static void test_list_skips_corrupt_and_temp(void)
     CHECK(f);
     fputs("{}", f);
     fclose(f);
-    CHECK(!box_record_list_read(dir, &list, &skipped));
+    CHECK(!e2b_box_record_list_read(dir, &list, &skipped));
     CHECK_INT_EQ((int)list.count, 2);
     CHECK_STR_EQ(list.items[0].name, "a-box");
     CHECK_STR_EQ(list.items[1].name, "b-box");
-    CHECK(box_record_list_find_sandbox(&list, "isb2") == &list.items[0]);
-    CHECK(box_record_list_find(&list, "b-box") == &list.items[1]);
+    CHECK(e2b_box_record_list_find_sandbox(&list, "isb2") == &list.items[0]);
+    CHECK(e2b_box_record_list_find(&list, "b-box") == &list.items[1]);
     CHECK(skipped && strstr(skipped, "broken.json"));
     free(skipped);
-    box_record_list_clear(&list);
-    CHECK(!box_record_remove(dir, "a-box"));
-    CHECK(!box_record_exists(dir, "a-box"));
+    e2b_box_record_list_clear(&list);
+    CHECK(!e2b_box_record_remove(dir, "a-box"));
+    CHECK(!e2b_box_record_exists(dir, "a-box"));
 }
 
 static void touch(const char *dir, const char *name)
@@ -149,40 +149,40 @@ static int exists_in(const char *dir, const char *name)
 static void test_stale_temp_files_swept(void)
 {
     char dir[300], dead[64], live[64], dead2[64];
-    box_record_list list;
+    e2b_box_record_list list;
     pid_t child = fork();
     if (child == 0)
         _exit(0);
     CHECK(child > 0);
     waitpid(child, NULL, 0);
     snprintf(dir, sizeof dir, "%s/sweep", base_dir);
-    box_record a = sample("a-box");
-    CHECK(!box_record_write(dir, &a, 1));
+    e2b_box_record a = sample("a-box");
+    CHECK(!e2b_box_record_write(dir, &a, 1));
     snprintf(dead, sizeof dead, ".c-box.%ld.tmp", (long)child);
     snprintf(dead2, sizeof dead2, ".d.x.%ld.tmp", (long)child);
     snprintf(live, sizeof live, ".e-box.%ld.tmp", (long)getpid());
     touch(dir, dead);
     touch(dir, live);
     touch(dir, ".notes");
-    CHECK(!box_record_list_read(dir, &list, NULL));
+    CHECK(!e2b_box_record_list_read(dir, &list, NULL));
     CHECK_INT_EQ((int)list.count, 1);
-    box_record_list_clear(&list);
+    e2b_box_record_list_clear(&list);
     CHECK(!exists_in(dir, dead));
     CHECK(exists_in(dir, live));
     CHECK(exists_in(dir, ".notes"));
     touch(dir, dead2);
-    box_record b = sample("b-box");
-    CHECK(!box_record_write(dir, &b, 1));
+    e2b_box_record b = sample("b-box");
+    CHECK(!e2b_box_record_write(dir, &b, 1));
     CHECK(!exists_in(dir, dead2));
     CHECK(exists_in(dir, live));
 }
 
 static void test_list_missing_dir(void)
 {
-    box_record_list list;
+    e2b_box_record_list list;
     char dir[300];
     snprintf(dir, sizeof dir, "%s/none", base_dir);
-    CHECK(!box_record_list_read(dir, &list, NULL));
+    CHECK(!e2b_box_record_list_read(dir, &list, NULL));
     CHECK_INT_EQ((int)list.count, 0);
 }
 
@@ -190,9 +190,9 @@ static void test_no_secret_fields(void)
 {
     /* The record JSON holds only the documented, non-secret keys. */
     char dir[300], file[400], buf[2048];
-    box_record r = sample("plain");
+    e2b_box_record r = sample("plain");
     snprintf(dir, sizeof dir, "%s/e", base_dir);
-    CHECK(!box_record_write(dir, &r, 1));
+    CHECK(!e2b_box_record_write(dir, &r, 1));
     snprintf(file, sizeof file, "%s/plain.json", dir);
     int fd = open(file, O_RDONLY);
     CHECK(fd >= 0);

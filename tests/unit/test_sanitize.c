@@ -5,7 +5,7 @@
 
 static char *san(const char *s, unsigned flags)
 {
-    return sanitize_display(s, strlen(s), flags);
+    return e2b_sanitize_display(s, strlen(s), flags);
 }
 
 static void test_plain_text_unchanged(void)
@@ -49,7 +49,7 @@ static void test_newlines_and_tabs(void)
     char *o = san("a\nb\tc\r", 0);
     CHECK_STR_EQ(o, "a b c?");
     free(o);
-    o = san("a\nb", SANITIZE_KEEP_NEWLINES);
+    o = san("a\nb", E2B_SANITIZE_KEEP_NEWLINES);
     CHECK_STR_EQ(o, "a\nb");
     free(o);
 }
@@ -63,7 +63,7 @@ static void test_bidi_override_replaced(void)
 
 static void test_embedded_nul_and_truncated_sequence(void)
 {
-    char *o = sanitize_display("a\0b\xe6\x97", 5, 0);
+    char *o = e2b_sanitize_display("a\0b\xe6\x97", 5, 0);
     CHECK_STR_EQ(o, "a?b\xef\xbf\xbd\xef\xbf\xbd");
     free(o);
 }

@@ -18,14 +18,14 @@ static char *path_in(const char *rel)
 }
 
 /* Reads the whole stream with reads of `step` bytes into path (NULL: discard).
- * Returns the last tarball_read result (0 = clean end, -1 = error). */
-static ssize_t drain(tarball *t, const char *path, size_t step, size_t *total)
+ * Returns the last e2b_tarball_read result (0 = clean end, -1 = error). */
+static ssize_t drain(e2b_tarball *t, const char *path, size_t step, size_t *total)
 {
     FILE *f = path ? fopen(path, "wb") : NULL;
     char *buf = malloc(step);
     ssize_t r = -1;
     *total = 0;
-    while (buf && (r = tarball_read(t, buf, step)) > 0) {
+    while (buf && (r = e2b_tarball_read(t, buf, step)) > 0) {
         *total += (size_t)r;
         if (f && fwrite(buf, 1, (size_t)r, f) != (size_t)r) {
             r = -1;
@@ -38,7 +38,7 @@ static ssize_t drain(tarball *t, const char *path, size_t step, size_t *total)
     return r;
 }
 
-static int write_list(const char *file, const gitwork_filelist *l)
+static int write_list(const char *file, const e2b_gitwork_filelist *l)
 {
     FILE *f = fopen(file, "wb");
     if (!f)
@@ -62,32 +62,32 @@ static void test_round_trip_with_real_tar(void)
               "echo more >> kept.txt && mkdir -p new/dir && echo n > new/dir/n.txt && "
               "mkdir -p build && echo o > build/x.o && echo l > debug.log") == 0);
     char *dir = path_in("src");
-    gitwork *g = NULL;
+    e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    gitwork_filelist l;
-    CHECK_INT_EQ(gitwork_open(&g, dir, 0, &err), 0);
-    int rc = gitwork_list_files(g, &l, &err);
-    gitwork_close(g);
+    e2b_gitwork_filelist l;
+    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    int rc = e2b_gitwork_list_files(g, &l, &err);
+    e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *listfile = path_in("list0");
     CHECK(write_list(listfile, &l) == 0);
     free(listfile);
 
-    tarball *t = NULL;
-    rc = tarball_new(&t, dir, (const char *const *)l.paths, l.count, 0, &err);
+    e2b_tarball *t = NULL;
+    rc = e2b_tarball_new(&t, dir, (const char *const *)l.paths, l.count, 0, &err);
     free(dir);
-    gitwork_filelist_free(&l);
+    e2b_gitwork_filelist_free(&l);
     CHECK_INT_EQ(rc, 0);
-    tarball_progress p0;
-    tarball_get_progress(t, &p0);
+    e2b_tarball_progress p0;
+    e2b_tarball_get_progress(t, &p0);
     char *out = path_in("src.tgz");
     size_t total;
     /* An odd read size exercises partial copies out of the internal buffer. */
     ssize_t r = drain(t, out, 777, &total);
-    ssize_t again = tarball_read(t, (char[8]){0}, 8);
-    tarball_progress p;
-    tarball_get_progress(t, &p);
-    tarball_free(t);
+    ssize_t again = e2b_tarball_read(t, (char[8]){0}, 8);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
+    e2b_tarball_free(t);
     free(out);
     CHECK_INT_EQ(r, 0);
     CHECK_INT_EQ(again, 0);
@@ -142,30 +142,30 @@ static void test_refuses_unsafe_and_missing_paths(void)
 {
     CHECK(gitfix_sh("mkdir -p up && echo a > up/a && mkfifo up/fifo") == 0);
     char *dir = path_in("up");
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
     const char *abs[] = {"a", "/etc/passwd"};
     const char *dots[] = {"x/../../a"};
     const char *missing[] = {"nope"};
     const char *fifo[] = {"a", "fifo"};
-    int r1 = tarball_new(&t, dir, abs, 2, 0, &err);
+    int r1 = e2b_tarball_new(&t, dir, abs, 2, 0, &err);
     CHECK(t == NULL);
-    int r2 = tarball_new(&t, dir, dots, 1, 0, &err);
-    int r3 = tarball_new(&t, dir, missing, 1, 0, &err);
+    int r2 = e2b_tarball_new(&t, dir, dots, 1, 0, &err);
+    int r3 = e2b_tarball_new(&t, dir, missing, 1, 0, &err);
     e2b_error *e3 = err;
     err = NULL;
-    int r4 = tarball_new(&t, dir, fifo, 2, 0, &err);
+    int r4 = e2b_tarball_new(&t, dir, fifo, 2, 0, &err);
     free(dir);
     CHECK_INT_EQ(r1, E2B_SUB_BAD_ARG);
     CHECK_INT_EQ(r2, E2B_SUB_BAD_ARG);
     CHECK_INT_EQ(r3, E2B_SUB_FILE_IO);
     CHECK(strstr(e2b_error_message(e3), "nope") != NULL);
     CHECK_INT_EQ(r4, 0);
-    tarball_progress p;
-    tarball_get_progress(t, &p);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
     size_t total;
     ssize_t r = drain(t, NULL, 4096, &total);
-    tarball_free(t);
+    e2b_tarball_free(t);
     CHECK_INT_EQ(r, 0);
     CHECK_INT_EQ(p.skipped, 1);
     CHECK_INT_EQ(p.files_total, 1);
@@ -174,14 +174,14 @@ static void test_refuses_unsafe_and_missing_paths(void)
 }
 
 /* Reads until some but not all of the big file has been consumed. */
-static int read_partway(tarball *t, uint64_t size)
+static int read_partway(e2b_tarball *t, uint64_t size)
 {
     char buf[16384];
-    tarball_progress p;
+    e2b_tarball_progress p;
     do {
-        if (tarball_read(t, buf, sizeof buf) <= 0)
+        if (e2b_tarball_read(t, buf, sizeof buf) <= 0)
             return -1;
-        tarball_get_progress(t, &p);
+        e2b_tarball_get_progress(t, &p);
     } while (p.bytes_done == 0);
     return p.bytes_done < size ? 0 : -1;
 }
@@ -194,16 +194,16 @@ static void test_file_changing_size_fails_cleanly(void)
     char *dir = path_in("ch");
     const char *one[] = {"big"};
     const char *two[] = {"big2"};
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
     size_t total;
-    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 1, &err), 0);
+    CHECK_INT_EQ(e2b_tarball_new(&t, dir, one, 1, 1, &err), 0);
     int part = read_partway(t, size);
     gitfix_sh("truncate -s 100 ch/big");
     ssize_t r = drain(t, NULL, 4096, &total);
-    e2b_error *e = e2b_error_copy(tarball_error(t));
-    ssize_t again = tarball_read(t, (char[8]){0}, 8);
-    tarball_free(t);
+    e2b_error *e = e2b_error_copy(e2b_tarball_error(t));
+    ssize_t again = e2b_tarball_read(t, (char[8]){0}, 8);
+    e2b_tarball_free(t);
     CHECK_INT_EQ(part, 0);
     CHECK_INT_EQ(r, -1);
     CHECK_INT_EQ(again, -1);
@@ -211,13 +211,13 @@ static void test_file_changing_size_fails_cleanly(void)
     CHECK(strstr(e2b_error_message(e), "big shrank") != NULL);
 
     t = NULL;
-    CHECK_INT_EQ(tarball_new(&t, dir, two, 1, 1, &err), 0);
+    CHECK_INT_EQ(e2b_tarball_new(&t, dir, two, 1, 1, &err), 0);
     part = read_partway(t, size);
     gitfix_sh("head -c 100000 /dev/urandom >> ch/big2");
     r = drain(t, NULL, 4096, &total);
     e2b_error_free(e);
-    e = e2b_error_copy(tarball_error(t));
-    tarball_free(t);
+    e = e2b_error_copy(e2b_tarball_error(t));
+    e2b_tarball_free(t);
     free(dir);
     CHECK_INT_EQ(part, 0);
     CHECK_INT_EQ(r, -1);
@@ -232,17 +232,17 @@ static void test_edit_before_read_uses_new_content(void)
     CHECK(gitfix_sh("mkdir -p ed && echo short > ed/f") == 0);
     char *dir = path_in("ed");
     const char *one[] = {"f"};
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(tarball_new(&t, dir, one, 1, 0, &err), 0);
+    CHECK_INT_EQ(e2b_tarball_new(&t, dir, one, 1, 0, &err), 0);
     free(dir);
     CHECK(gitfix_sh("echo 'a longer line than before' > ed/f") == 0);
     char *out = path_in("ed.tgz");
     size_t total;
     ssize_t r = drain(t, out, 100, &total);
-    tarball_progress p;
-    tarball_get_progress(t, &p);
-    tarball_free(t);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
+    e2b_tarball_free(t);
     free(out);
     CHECK_INT_EQ(r, 0);
     CHECK_INT_EQ(p.bytes_total, 26);
@@ -258,15 +258,15 @@ static void test_file_replaced_by_symlink_fails(void)
     CHECK(gitfix_sh("mkdir -p sy && echo data > sy/f && echo t > sy/target") == 0);
     char *dir = path_in("sy");
     const char *paths[] = {"f"};
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(tarball_new(&t, dir, paths, 1, 0, &err), 0);
+    CHECK_INT_EQ(e2b_tarball_new(&t, dir, paths, 1, 0, &err), 0);
     free(dir);
     CHECK(gitfix_sh("rm sy/f && ln -s target sy/f") == 0);
     size_t total;
     ssize_t r = drain(t, NULL, 4096, &total);
-    e2b_error *e = e2b_error_copy(tarball_error(t));
-    tarball_free(t);
+    e2b_error *e = e2b_error_copy(e2b_tarball_error(t));
+    e2b_tarball_free(t);
     CHECK_INT_EQ(r, -1);
     CHECK_INT_EQ(e2b_error_sub_of(e), E2B_SUB_FILE_CHANGED);
     CHECK(strstr(e2b_error_message(e), "f changed while being archived (now a symlink)") != NULL);
@@ -280,21 +280,21 @@ static void test_vanished_file_and_empty_dirs(void)
                     "mkdir -p va/sub/mod && echo inside > va/sub/mod/file") == 0);
     char *dir = path_in("va");
     const char *paths[] = {"gone", "keep"};
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(tarball_new(&t, dir, paths, 2, 0, &err), 0);
+    CHECK_INT_EQ(e2b_tarball_new(&t, dir, paths, 2, 0, &err), 0);
     free(dir);
     /* a submodule path: an empty directory entry, its contents not walked */
-    int a1 = tarball_add_empty_dir(t, "sub/mod", &err);
-    int a2 = tarball_add_empty_dir(t, "../escape", &err);
+    int a1 = e2b_tarball_add_empty_dir(t, "sub/mod", &err);
+    int a2 = e2b_tarball_add_empty_dir(t, "../escape", &err);
     CHECK(gitfix_sh("rm va/gone") == 0);
     char *out = path_in("va.tgz");
     size_t total;
     ssize_t r = drain(t, out, 1000, &total);
-    int a3 = tarball_add_empty_dir(t, "late", &err);
-    tarball_progress p;
-    tarball_get_progress(t, &p);
-    tarball_free(t);
+    int a3 = e2b_tarball_add_empty_dir(t, "late", &err);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
+    e2b_tarball_free(t);
     free(out);
     CHECK_INT_EQ(a1, 0);
     CHECK_INT_EQ(a2, E2B_SUB_BAD_ARG);
@@ -330,17 +330,17 @@ static void test_bounded_memory_for_large_project(void)
         paths[n++] = s;
     CHECK(n == 200);
     char *dir = path_in("large");
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
     long before = max_rss_kib();
-    int rc = tarball_new(&t, dir, paths, n, 1, &err);
+    int rc = e2b_tarball_new(&t, dir, paths, n, 1, &err);
     free(dir);
     CHECK_INT_EQ(rc, 0);
     size_t total;
     ssize_t r = drain(t, NULL, 65536, &total);
-    tarball_progress p;
-    tarball_get_progress(t, &p);
-    tarball_free(t);
+    e2b_tarball_progress p;
+    e2b_tarball_get_progress(t, &p);
+    e2b_tarball_free(t);
     long grew = max_rss_kib() - before;
     free(names);
     CHECK_INT_EQ(r, 0);

@@ -1,4 +1,4 @@
-/* core/git/upload_gitconfig.h and upload_git_entry: what of a project's git configuration
+/* core/git/upload_gitconfig.h and e2b_upload_git_entry: what of a project's git configuration
  * and .git a box receives. The rewritten config is read back by git itself. */
 #include "core/git/upload_gitconfig.h"
 #include "core/git/upload_split.h"
@@ -12,7 +12,7 @@
 
 static void check_clean(const char *in, const char *want, int *ok)
 {
-    char *got = upload_gitconfig_clean_url(in);
+    char *got = e2b_upload_gitconfig_clean_url(in);
     if (!got || strcmp(got, want) != 0) {
         fprintf(stderr, "clean(%s) = %s, want %s\n", in, got ? got : "(null)", want);
         *ok = 0;
@@ -40,20 +40,20 @@ static void test_clean_url(void)
 
 static void test_git_entries(void)
 {
-    CHECK_INT_EQ(upload_git_entry("config"), UPLOAD_GIT_REWRITE);
-    CHECK_INT_EQ(upload_git_entry("config.worktree"), UPLOAD_GIT_REWRITE);
+    CHECK_INT_EQ(e2b_upload_git_entry("config"), E2B_UPLOAD_GIT_REWRITE);
+    CHECK_INT_EQ(e2b_upload_git_entry("config.worktree"), E2B_UPLOAD_GIT_REWRITE);
     const char *sent[] = {"HEAD", "index", "shallow", "hooks", "info", "MERGE_HEAD",
                           "rebase-merge", "BISECT_LOG"};
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++)
-        CHECK_MSG(upload_git_entry(sent[i]) == UPLOAD_GIT_SEND, "%s not sent", sent[i]);
+        CHECK_MSG(e2b_upload_git_entry(sent[i]) == E2B_UPLOAD_GIT_SEND, "%s not sent", sent[i]);
     const char *history[] = {"objects", "refs", "packed-refs"};
     for (size_t i = 0; i < sizeof history / sizeof *history; i++)
-        CHECK_MSG(upload_git_entry(history[i]) == UPLOAD_GIT_HISTORY, "%s not history", history[i]);
+        CHECK_MSG(e2b_upload_git_entry(history[i]) == E2B_UPLOAD_GIT_HISTORY, "%s not history", history[i]);
     const char *kept[] = {"credentials", "FETCH_HEAD", "modules", "worktrees", "lfs",
                           "e2b-tui-import.lock", "git-credentials", "cookies.txt", "configx",
                           "HEAD.lock", "logs", "ORIG_HEAD", "reftable", ""};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
-        CHECK_MSG(upload_git_entry(kept[i]) == UPLOAD_GIT_KEEP, "%s sent", kept[i]);
+        CHECK_MSG(e2b_upload_git_entry(kept[i]) == E2B_UPLOAD_GIT_KEEP, "%s sent", kept[i]);
 }
 
 static char *rewrite(const char *repo)
@@ -63,9 +63,9 @@ static char *rewrite(const char *repo)
     char *out = NULL;
     size_t len = 0;
     e2b_error *err = NULL;
-    int rc = upload_gitconfig(path, &out, &len, &err);
+    int rc = e2b_upload_gitconfig(path, &out, &len, &err);
     if (rc != 0)
-        fprintf(stderr, "upload_gitconfig: %s\n", e2b_error_message(err));
+        fprintf(stderr, "e2b_upload_gitconfig: %s\n", e2b_error_message(err));
     e2b_error_free(err);
     if (out && strlen(out) != len) {
         free(out);
@@ -145,7 +145,7 @@ static void test_unreadable_config(void)
     char *out = NULL;
     size_t len = 0;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(upload_gitconfig(path, &out, &len, &err), E2B_SUB_FILE_IO);
+    CHECK_INT_EQ(e2b_upload_gitconfig(path, &out, &len, &err), E2B_SUB_FILE_IO);
     CHECK(out == NULL);
     CHECK(strstr(e2b_error_message(err), ".git/config") != NULL);
     e2b_error_free(err);

@@ -25,17 +25,17 @@ static int dir_empty(const char *path)
 }
 
 /* Writes t to <scratch>/name.tar; returns 0 when the whole archive was read. */
-static int dump(tarball *t, const char *name)
+static int dump(e2b_tarball *t, const char *name)
 {
     char path[700], buf[65536];
     snprintf(path, sizeof path, "%s/%s.tar", gitfix_tmpdir(), name);
     FILE *f = fopen(path, "wb");
     ssize_t n;
-    while (f && (n = tarball_read(t, buf, sizeof buf)) > 0)
+    while (f && (n = e2b_tarball_read(t, buf, sizeof buf)) > 0)
         fwrite(buf, 1, (size_t)n, f);
     if (f)
         fclose(f);
-    return f && !tarball_error(t) ? 0 : -1;
+    return f && !e2b_tarball_error(t) ? 0 : -1;
 }
 
 static void make_repo(git_repository **repo)
@@ -57,23 +57,23 @@ static void test_pack_read_back_by_git(void)
     make_repo(&repo);
     if (!repo)
         return;
-    tarball *refs = NULL, *pack = NULL;
+    e2b_tarball *refs = NULL, *pack = NULL;
     e2b_error *err = NULL;
     char root[700];
     snprintf(root, sizeof root, "%s/r", gitfix_tmpdir());
-    CHECK(tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
-    CHECK(tarball_new(&pack, root, NULL, 0, TARBALL_PLAIN, &err) == 0);
-    upload_pack_info info;
+    CHECK(e2b_tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
+    CHECK(e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    e2b_upload_pack_info info;
     atomic_int cancel = 0;
-    CHECK_INT_EQ(upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
+    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
     CHECK_MSG(dir_empty(tmp_for_pack), "temporary files left in %s", tmp_for_pack);
     /* two commits, their trees and the index's (a, b), three blobs, the tag: not the
      * unstaged blob */
     CHECK_INT_EQ((int)info.objects, 9);
     CHECK_INT_EQ((int)info.refs, 4); /* main, v1, o/main, o/HEAD */
     CHECK(dump(refs, "refs") == 0 && dump(pack, "pack") == 0);
-    tarball_free(refs);
-    tarball_free(pack);
+    e2b_tarball_free(refs);
+    e2b_tarball_free(pack);
     CHECK(gitfix_sh("mkdir -p box/.git && cp r/.git/HEAD r/.git/index box/.git/ && "
                     "printf '[core]\\n\\trepositoryformatversion = 0\\n' >box/.git/config && "
                     "tar -xzf refs.tar -C box && tar -xf pack.tar -C box && cp r/a r/b box/") == 0);
@@ -122,20 +122,20 @@ static void test_packs_as_they_are(void)
     CHECK(git_repository_open(&repo, root) == 0);
     if (!repo)
         return;
-    tarball *refs = NULL, *pack = NULL;
+    e2b_tarball *refs = NULL, *pack = NULL;
     e2b_error *err = NULL;
-    CHECK(tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
-    CHECK(tarball_new(&pack, root, NULL, 0, TARBALL_PLAIN, &err) == 0);
-    upload_pack_info info;
+    CHECK(e2b_tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
+    CHECK(e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    e2b_upload_pack_info info;
     atomic_int cancel = 0;
-    CHECK_INT_EQ(upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
+    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
     CHECK_INT_EQ((int)info.packs_as_is, 1);
     CHECK_INT_EQ((int)info.loose, 3); /* commit two, its tree, k's new blob */
     CHECK_INT_EQ((int)info.built, 1); /* the tag: only p1 has it */
     CHECK_INT_EQ((int)info.objects, 7);
     CHECK(dump(refs, "prefs") == 0 && dump(pack, "ppack") == 0);
-    tarball_free(refs);
-    tarball_free(pack);
+    e2b_tarball_free(refs);
+    e2b_tarball_free(pack);
     CHECK(gitfix_sh("mkdir -p pbox/.git && cp p/.git/HEAD p/.git/index pbox/.git/ && "
                     "printf '[core]\\n\\trepositoryformatversion = 0\\n' >pbox/.git/config && "
                     "tar -xzf prefs.tar -C pbox && tar -xf ppack.tar -C pbox && cp p/k pbox/") == 0);
@@ -168,16 +168,16 @@ static void test_cancel(void)
     char path[700];
     snprintf(path, sizeof path, "%s/r", gitfix_tmpdir());
     CHECK(git_repository_open(&repo, path) == 0);
-    tarball *t = NULL;
+    e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK(tarball_new(&t, path, NULL, 0, TARBALL_PLAIN, &err) == 0);
-    upload_pack_info info;
+    CHECK(e2b_tarball_new(&t, path, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    e2b_upload_pack_info info;
     atomic_int cancel = 1;
-    CHECK_INT_EQ(upload_pack_add(repo, NULL, NULL, 0, &cancel, t, t, &info, &err), E2B_SUB_CANCELLED);
+    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, t, t, &info, &err), E2B_SUB_CANCELLED);
     CHECK_INT_EQ((int)info.objects, 0);
     CHECK(dir_empty(tmp_for_pack));
     e2b_error_free(err);
-    tarball_free(t);
+    e2b_tarball_free(t);
     git_repository_free(repo);
 }
 

@@ -28,7 +28,7 @@ static void put(const char *rel, size_t size, int random_bytes)
     fclose(f);
 }
 
-static int has(const upload_list *l, const char *p)
+static int has(const e2b_upload_list *l, const char *p)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->paths[i], p) == 0)
@@ -61,10 +61,10 @@ static void test_split(void)
     put("src/big.bin", 100000, 1);    /* random: plain */
     put("src/small.bin", 1000, 1);    /* too small to bother */
     const char *paths[] = {"src/big.bin", "src/big.c", "src/small.bin", ".git"};
-    upload_list gz, plain;
+    e2b_upload_list gz, plain;
     e2b_error *err = NULL;
     /* the history goes as a pack (the caller's): none of objects/, refs/, packed-refs */
-    CHECK_INT_EQ(upload_split(root, paths, 4, 0, &gz, &plain, &err), 0);
+    CHECK_INT_EQ(e2b_upload_split(root, paths, 4, 0, &gz, &plain, &err), 0);
     CHECK(has(&plain, "src/big.bin"));
     CHECK_INT_EQ((int)plain.count, 1);
     CHECK(has(&gz, "src/big.c"));
@@ -77,26 +77,26 @@ static void test_split(void)
     CHECK(!has(&gz, ".git/refs") && !has(&gz, ".git/packed-refs") && !has(&plain, ".git/objects"));
     CHECK(!has(&gz, ".git/logs") && !has(&gz, ".git/ORIG_HEAD"));
     CHECK_INT_EQ((int)gz.count, 4);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
+    e2b_upload_list_free(&gz);
+    e2b_upload_list_free(&plain);
     CHECK_INT_EQ((int)gz.count, 0);
     /* a shallow clone's history as files: objects/ plain, the refs gzip'd, never logs/ */
-    CHECK_INT_EQ(upload_split(root, paths, 4, UPLOAD_SPLIT_HISTORY_FILES, &gz, &plain, &err), 0);
+    CHECK_INT_EQ(e2b_upload_split(root, paths, 4, E2B_UPLOAD_SPLIT_HISTORY_FILES, &gz, &plain, &err), 0);
     CHECK(has(&plain, ".git/objects"));
     CHECK_INT_EQ((int)plain.count, 2);
     CHECK(has(&gz, ".git/refs") && has(&gz, ".git/packed-refs"));
     CHECK(!has(&gz, ".git/logs") && !has(&gz, ".git/ORIG_HEAD"));
     CHECK_INT_EQ((int)gz.count, 6);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
+    e2b_upload_list_free(&gz);
+    e2b_upload_list_free(&plain);
 
     const char *missing[] = {".git"};
     snprintf(d, sizeof d, "rm -rf '%s'", root);
     CHECK(system(d) == 0);
-    CHECK_INT_EQ(upload_split(root, missing, 1, 0, &gz, &plain, &err), E2B_SUB_FILE_IO);
+    CHECK_INT_EQ(e2b_upload_split(root, missing, 1, 0, &gz, &plain, &err), E2B_SUB_FILE_IO);
     CHECK(strstr(e2b_error_message(err), ".git") != NULL);
-    upload_list_free(&gz);
-    upload_list_free(&plain);
+    e2b_upload_list_free(&gz);
+    e2b_upload_list_free(&plain);
     e2b_error_free(err);
 }
 

@@ -21,7 +21,7 @@
 
 void cli_clean(const char *s, char *buf, size_t n)
 {
-    char *clean = sanitize_display(s ? s : "", strlen(s ? s : ""), 0);
+    char *clean = e2b_sanitize_display(s ? s : "", strlen(s ? s : ""), 0);
     snprintf(buf, n, "%s", clean ? clean : "?");
     free(clean);
 }
@@ -45,9 +45,9 @@ int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found)
     const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
     e2b_metadata_clear(&md);
     e2b_error *err = cli_await(c, call, start_err, &k);
-    box_record_list recs = {0};
+    e2b_box_record_list recs = {0};
     if (!err)
-        err = box_record_list_read(c->cfg->records_dir, &recs, NULL);
+        err = e2b_box_record_list_read(c->cfg->records_dir, &recs, NULL);
     int rc;
     if (err) {
         rc = cli_fail(err);
@@ -63,7 +63,7 @@ int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found)
         rc = cli_fail(err ? err : not_found);
     }
     e2b_error_free(err);
-    box_record_list_clear(&recs);
+    e2b_box_record_list_clear(&recs);
     e2b_sandbox_list_free(k.result);
     return rc;
 }
@@ -99,7 +99,7 @@ int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
     }
     /* The client applies http_timeout (config, E2B_TUI_HTTP_TIMEOUT) itself. Sandboxes an
      * interrupted up left behind go first: no request at all when the journal is empty. */
-    if (up_journal_any(cfg->state_dir)) {
+    if (e2b_up_journal_any(cfg->state_dir)) {
         keystore_sweep_open(c);
         e2b_orphans_sweep_journal(cli_orphans(c));
         cli_orphans_wait(c);
@@ -333,11 +333,11 @@ static void print_table(const e2b_box_listing *l)
 static int cli_list(cli_ctx *c)
 {
     e2b_sandbox_list sandboxes = {0};
-    box_record_list records = {0};
+    e2b_box_record_list records = {0};
     e2b_box_listing listing = {0};
     char *skipped = NULL;
     e2b_list_query q = {.workspace_keys = c->cfg->workspace_keys};
-    e2b_error *err = box_record_list_read(c->cfg->records_dir, &records, &skipped);
+    e2b_error *err = e2b_box_record_list_read(c->cfg->records_dir, &records, &skipped);
     if (err) {
         int rc = cli_fail(err);
         e2b_error_free(err);
@@ -355,12 +355,12 @@ static int cli_list(cli_ctx *c)
     if (err) {
         int rc = cli_fail(err);
         e2b_error_free(err);
-        box_record_list_clear(&records);
+        e2b_box_record_list_clear(&records);
         return rc;
     }
     if (e2b_box_listing_build(&records, &sandboxes, &listing) < 0) {
         fputs("e2b-tui: out of memory\n", stderr);
-        box_record_list_clear(&records);
+        e2b_box_record_list_clear(&records);
         e2b_sandbox_list_clear(&sandboxes);
         return 1;
     }
@@ -369,7 +369,7 @@ static int cli_list(cli_ctx *c)
     else
         print_table(&listing);
     e2b_box_listing_clear(&listing);
-    box_record_list_clear(&records);
+    e2b_box_record_list_clear(&records);
     e2b_sandbox_list_clear(&sandboxes);
     return 0;
 }

@@ -20,7 +20,7 @@
 
 struct agent_box {
     cli_ctx *c;
-    box_record rec;
+    e2b_box_record rec;
     const char *state;      /* "running", "paused", "gone" */
     char *domain, *token;   /* of the sandbox (token: a secret) */
     e2b_agent_watch *w;
@@ -66,7 +66,7 @@ static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *er
 static void box_clear(struct agent_box *b)
 {
     e2b_agent_watch_free(b->w);
-    box_record_clear(&b->rec);
+    e2b_box_record_clear(&b->rec);
     free(b->domain);
     e2b_wipe_free(b->token);
     free(b->why);
@@ -145,7 +145,7 @@ static void run_until_settled(cli_ctx *c, struct agent_box *boxes, size_t n)
 static int read_box(cli_ctx *c, const char *name, struct agent_box *b)
 {
     memset(b, 0, sizeof *b);
-    e2b_error *err = box_record_read(c->cfg->records_dir, name, &b->rec);
+    e2b_error *err = e2b_box_record_read(c->cfg->records_dir, name, &b->rec);
     if (err) {
         /* Not this machine's: a box of that name elsewhere, or several (a conflict)? */
         int rc = err->kind == E2B_ERR_NOT_FOUND ? cli_no_record(c, name, err) : cli_fail(err);
@@ -245,7 +245,7 @@ static void box_print(const struct agent_box *b)
 static int cli_status(cli_ctx *c)
 {
     const cli_args *a = c->args;
-    box_record_list recs = {0};
+    e2b_box_record_list recs = {0};
     struct agent_box *boxes = NULL;
     size_t n = 0;
     int rc = 0;
@@ -257,7 +257,7 @@ static int cli_status(cli_ctx *c)
         }
         n = 1;
     } else {
-        e2b_error *err = box_record_list_read(c->cfg->records_dir, &recs, NULL);
+        e2b_error *err = e2b_box_record_list_read(c->cfg->records_dir, &recs, NULL);
         if (err) {
             rc = cli_fail(err);
             e2b_error_free(err);
@@ -269,7 +269,7 @@ static int cli_status(cli_ctx *c)
             memset(&recs.items[i], 0, sizeof recs.items[i]);
             n++;
         }
-        box_record_list_clear(&recs);
+        e2b_box_record_list_clear(&recs);
     }
     for (size_t i = 0; i < n; i++)
         box_start(c, &boxes[i]);

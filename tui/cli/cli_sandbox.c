@@ -31,8 +31,8 @@ static void target_clear(cli_target *t)
  * name (one list). */
 static int find_target(cli_ctx *c, const char *arg, cli_target *t)
 {
-    box_record rec = {0};
-    e2b_error *err = box_record_read(c->cfg->records_dir, arg, &rec);
+    e2b_box_record rec = {0};
+    e2b_error *err = e2b_box_record_read(c->cfg->records_dir, arg, &rec);
     int have_record = err == NULL;
     e2b_error_free(err);
     if (have_record) {
@@ -43,7 +43,7 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
         char safe[160];
         cli_clean(arg, safe, sizeof safe);
         snprintf(t->label, sizeof t->label, "box %s", safe);
-        box_record_clear(&rec);
+        e2b_box_record_clear(&rec);
         return 0;
     }
     cli_call k = {0};
@@ -54,7 +54,7 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
         int rc = cli_fail(err);
         e2b_error_free(err);
         e2b_sandbox_list_free(k.result);
-        box_record_clear(&rec);
+        e2b_box_record_clear(&rec);
         return rc;
     }
     if (k.result) {
@@ -63,8 +63,8 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
     }
     /* A sandbox id, else the boxes the name answers to by the one rule (core/box/box.h:
      * a fork is its record's NAME-N): one, or a conflict naming them all. */
-    box_record_list recs = {0};
-    if ((err = box_record_list_read(c->cfg->records_dir, &recs, NULL)) == NULL &&
+    e2b_box_record_list recs = {0};
+    if ((err = e2b_box_record_list_read(c->cfg->records_dir, &recs, NULL)) == NULL &&
         e2b_box_identify(&recs, &t->list, c->cfg->workspace_keys) < 0)
         err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     for (size_t i = 0; !err && i < t->list.count && !t->sb; i++)
@@ -76,7 +76,7 @@ static int find_target(cli_ctx *c, const char *arg, cli_target *t)
         t->sb = bm.count == 1 ? bm.sandbox : NULL;
         err = bm.count > 1 ? e2b_box_match_error(&bm, arg) : NULL;
     }
-    box_record_list_clear(&recs);
+    e2b_box_record_list_clear(&recs);
     char safe[160];
     cli_clean(arg, safe, sizeof safe);
     if (err) {

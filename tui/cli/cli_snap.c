@@ -172,8 +172,8 @@ static int delete_template(cli_ctx *c, const char *id, int *gone)
 static int snapshot_delete(cli_ctx *c, const char *name)
 {
     char safe[2][400];
-    snap_record r;
-    e2b_error *err = snap_record_read(c->cfg->state_dir, name, &r);
+    e2b_snap_record r;
+    e2b_error *err = e2b_snap_record_read(c->cfg->state_dir, name, &r);
     const char *id = name; /* without a record: an E2B snapshot id */
     if (err && err->kind != E2B_ERR_NOT_FOUND) {
         int rc = cli_fail(err);
@@ -184,7 +184,7 @@ static int snapshot_delete(cli_ctx *c, const char *name)
         id = r.snapshot_id;
     int gone = 0, rc = delete_template(c, id, &gone);
     if (rc == 0 && !err) {
-        e2b_error *rerr = snap_record_remove(c->cfg->state_dir, name);
+        e2b_error *rerr = e2b_snap_record_remove(c->cfg->state_dir, name);
         if (rerr)
             rc = cli_fail(rerr);
         e2b_error_free(rerr);
@@ -200,7 +200,7 @@ static int snapshot_delete(cli_ctx *c, const char *name)
     }
     e2b_error_free(err);
     if (!err)
-        snap_record_clear(&r);
+        e2b_snap_record_clear(&r);
     return rc;
 }
 
@@ -215,8 +215,8 @@ static int snapshots_list(cli_ctx *c)
     e2b_error_free(w.err);
     if (rc)
         return rc;
-    snap_record_list recs;
-    err = snap_record_list_read(c->cfg->state_dir, &recs);
+    e2b_snap_record_list recs;
+    err = e2b_snap_record_list_read(c->cfg->state_dir, &recs);
     if (err) {
         rc = cli_fail(err);
         e2b_error_free(err);
@@ -226,7 +226,7 @@ static int snapshots_list(cli_ctx *c)
     time_t now = time(NULL);
     printf("%-24s %-20s %-6s %s\n", "NAME", "BOX", "AGE", "SNAPSHOT");
     for (size_t i = 0; i < recs.count; i++) {
-        const snap_record *r = &recs.items[i];
+        const e2b_snap_record *r = &recs.items[i];
         int on_e2b = 0;
         for (size_t k = 0; api && k < api->count && !on_e2b; k++)
             on_e2b = strcmp(api->items[k].snapshot_id, r->snapshot_id) == 0;
@@ -235,9 +235,9 @@ static int snapshots_list(cli_ctx *c)
                on_e2b ? "" : "  (gone on E2B: --snapshots --delete removes the record)");
     }
     for (size_t k = 0; api && k < api->count; k++)
-        if (!snap_record_list_find_id(&recs, api->items[k].snapshot_id))
+        if (!e2b_snap_record_list_find_id(&recs, api->items[k].snapshot_id))
             printf("%-24s %-20s %-6s %s\n", "-", "(not from this machine)", "-", SAFE(3, api->items[k].snapshot_id));
-    snap_record_list_clear(&recs);
+    e2b_snap_record_list_clear(&recs);
     e2b_snapshot_list_free(api);
     return 0;
 }
@@ -246,17 +246,17 @@ static int snapshots_list(cli_ctx *c)
 
 /* What a template is to e2b-tui: "managed" (the plugin's, made here), "snapshot" (one of
  * ours), "". */
-static const char *template_mark(const e2b_template *t, const snap_record_list *recs,
+static const char *template_mark(const e2b_template *t, const e2b_snap_record_list *recs,
                                  const char *machine)
 {
-    if (snap_template_is_ours(recs, t))
+    if (e2b_snap_template_is_ours(recs, t))
         return "e2b-tui snapshot";
     if (e2b_template_is_managed(t))
         return e2b_template_made_here(t, machine) ? "managed" : "managed, another machine's";
     return t->is_public ? "public" : "";
 }
 
-static int templates_fetch(cli_ctx *c, e2b_template_list **out, snap_record_list *recs,
+static int templates_fetch(cli_ctx *c, e2b_template_list **out, e2b_snap_record_list *recs,
                            char machine[E2B_MACHINE_ID_LEN + 1])
 {
     wait_state w = {0};
@@ -269,7 +269,7 @@ static int templates_fetch(cli_ctx *c, e2b_template_list **out, snap_record_list
         return rc;
     err = e2b_machine_id(c->cfg->state_dir, machine);
     if (!err)
-        err = snap_record_list_read(c->cfg->state_dir, recs);
+        err = e2b_snap_record_list_read(c->cfg->state_dir, recs);
     if (err) {
         rc = cli_fail(err);
         e2b_error_free(err);
@@ -295,7 +295,7 @@ static void template_line(const e2b_template *t, const char *mark, time_t now)
 static int templates_list(cli_ctx *c)
 {
     e2b_template_list *l;
-    snap_record_list recs;
+    e2b_snap_record_list recs;
     char machine[E2B_MACHINE_ID_LEN + 1];
     int rc = templates_fetch(c, &l, &recs, machine);
     if (rc)
@@ -304,7 +304,7 @@ static int templates_list(cli_ctx *c)
     printf("%-28s %-28s %6s %-9s %s\n", "TEMPLATE", "ALIASES", "BUILDS", "LAST USED", "");
     for (size_t i = 0; i < l->count; i++)
         template_line(&l->items[i], template_mark(&l->items[i], &recs, machine), now);
-    snap_record_list_clear(&recs);
+    e2b_snap_record_list_clear(&recs);
     e2b_template_list_free(l);
     return 0;
 }
@@ -313,7 +313,7 @@ static int templates_gc(cli_ctx *c)
 {
     char safe[1][400], when[32];
     e2b_template_list *l;
-    snap_record_list recs;
+    e2b_snap_record_list recs;
     char machine[E2B_MACHINE_ID_LEN + 1];
     int rc = templates_fetch(c, &l, &recs, machine);
     if (rc)
@@ -343,7 +343,7 @@ static int templates_gc(cli_ctx *c)
             due == 1 ? "" : "s",
             ttl / 3600, c->args->dry_run ? " (dry run: nothing deleted)" : "");
     (void)deleted;
-    snap_record_list_clear(&recs);
+    e2b_snap_record_list_clear(&recs);
     e2b_template_list_free(l);
     return failed ? 1 : 0;
 }

@@ -26,14 +26,14 @@ static void pull_first(struct ui *ui, void *ctx, const char *id)
 static void kill_ctx_free(void *p)
 {
     struct kill_ctx *k = p;
-    live_unpulled_close(k->look);
+    e2b_live_unpulled_close(k->look);
     free(k);
 }
 
 static void box_text(struct ui *ui, const struct kill_ctx *k, char *text, size_t n)
 {
     e2b_unpulled_state st = E2B_UNPULLED_UNKNOWN;
-    const char *look = live_unpulled_text(k->look, &st, NULL);
+    const char *look = e2b_live_unpulled_text(k->look, &st, NULL);
     char hint[200] = "";
     if (!ui->opts.readonly && st == E2B_UNPULLED_WORK)
         snprintf(hint, sizeof hint, "p: pull its work first (into branch e2b/%s); y: kill anyway.",
@@ -63,7 +63,7 @@ void kill_question_open(struct ui *ui, const char *id, const char *name, const c
         snprintf(k->name, sizeof k->name, "%s", name);
         snprintf(k->box, sizeof k->box, "%s", sb->box_name);
         snprintf(k->id, sizeof k->id, "%s", id);
-        k->look = live_unpulled_open(ui->model, id);
+        k->look = e2b_live_unpulled_open(ui->model, id);
     }
     if (k && k->look) {
         /* This machine's box: what goes with it, its unpulled work, the pull that saves it. */

@@ -40,7 +40,7 @@ static void cancelled(struct ui *ui)
 static bool name_taken(const struct up_form *f, const char *name)
 {
     const e2b_config *cfg = e2b_live_config(f->ui->model);
-    return cfg->records_dir && box_record_exists(cfg->records_dir, name);
+    return cfg->records_dir && e2b_box_record_exists(cfg->records_dir, name);
 }
 
 /* ---- 4: the project directory; the up starts once the probe says it is a project ---- */
@@ -170,13 +170,13 @@ static void name_done(struct ui *ui, void *ctx, bool ok, const char *text)
         return;
     }
     char why[300];
-    if (*text && !gitwork_box_name_valid(text)) {
-        char fixed[GITWORK_BOX_NAME_MAX + 8];
-        gitwork_sanitize_box_name(text, fixed, sizeof fixed);
+    if (*text && !e2b_gitwork_box_name_valid(text)) {
+        char fixed[E2B_GITWORK_BOX_NAME_MAX + 8];
+        e2b_gitwork_sanitize_box_name(text, fixed, sizeof fixed);
         snprintf(why, sizeof why,
                  "'%.60s' is not a valid box name (letters, digits, '.', '_', '-'; at most %d): "
                  "perhaps %s",
-                 text, GITWORK_BOX_NAME_MAX, fixed);
+                 text, E2B_GITWORK_BOX_NAME_MAX, fixed);
         ask_name(f, why, text);
         return;
     }

@@ -25,23 +25,23 @@ struct changes_panel {
     int file_rows;   /* file rows drawn last */
 };
 
-static const changes_file *selected_file(const struct changes_panel *p)
+static const e2b_changes_file *selected_file(const struct changes_panel *p)
 {
-    const changes_list *l = live_changes_list(p->src, NULL);
+    const e2b_changes_list *l = e2b_live_changes_list(p->src, NULL);
     return p->cursor < l->count ? &l->files[p->cursor] : NULL;
 }
 
 /* Asks the diff of the file under the cursor (when it is another one). */
 static void select_cursor(struct changes_panel *p)
 {
-    const changes_file *f = selected_file(p);
+    const e2b_changes_file *f = selected_file(p);
     const char *raw = f ? f->raw : "";
     if (p->sel_raw && strcmp(p->sel_raw, raw) == 0)
         return;
     free(p->sel_raw);
     p->sel_raw = strdup(raw);
     p->diff_top = 0;
-    live_changes_select(p->src, raw);
+    e2b_live_changes_select(p->src, raw);
 }
 
 void changes_panel_changed(struct changes_panel *p, struct ui *ui, unsigned what)
@@ -50,7 +50,7 @@ void changes_panel_changed(struct changes_panel *p, struct ui *ui, unsigned what
         return;
     if (what & E2B_LIVE_CHANGES) {
         /* A new list: the cursor stays on the same file when it is still there. */
-        const changes_list *l = live_changes_list(p->src, NULL);
+        const e2b_changes_list *l = e2b_live_changes_list(p->src, NULL);
         if (p->sel_raw && *p->sel_raw) {
             for (size_t i = 0; i < l->count; i++) {
                 if (strcmp(l->files[i].raw, p->sel_raw) == 0) {
@@ -67,7 +67,7 @@ void changes_panel_changed(struct changes_panel *p, struct ui *ui, unsigned what
 }
 
 /* "M", "A", "D", "T" or "new" (untracked). */
-static const char *status_word(const changes_file *f)
+static const char *status_word(const e2b_changes_file *f)
 {
     static const char *letters[] = {"A", "M", "D", "T"};
     if (f->untracked)
@@ -91,7 +91,7 @@ static int diff_role(const char *line)
     return ROLE_NORMAL;
 }
 
-static void draw_files(struct changes_panel *p, const changes_list *l, int y, int x, int rows,
+static void draw_files(struct changes_panel *p, const e2b_changes_list *l, int y, int x, int rows,
                        int w)
 {
     if (p->cursor < p->top)
@@ -100,7 +100,7 @@ static void draw_files(struct changes_panel *p, const changes_list *l, int y, in
         p->top = p->cursor - (size_t)rows + 1;
     for (int i = 0; i < rows && p->top + (size_t)i < l->count; i++) {
         size_t k = p->top + (size_t)i;
-        const changes_file *f = &l->files[k];
+        const e2b_changes_file *f = &l->files[k];
         bool sel = k == p->cursor;
         int role = sel ? (p->focus == FOCUS_FILES ? ROLE_SELECTED : ROLE_INFO) : ROLE_NORMAL;
         char add[24], del[24], line[1200];
@@ -130,8 +130,8 @@ static void draw_files(struct changes_panel *p, const changes_list *l, int y, in
 static void draw_diff(struct changes_panel *p, int y, int x, int rows, int w)
 {
     bool ready = false;
-    live_changes_diff_path(p->src, &ready);
-    struct e2b_live_lines *lines = live_changes_diff(p->src);
+    e2b_live_changes_diff_path(p->src, &ready);
+    struct e2b_live_lines *lines = e2b_live_changes_diff(p->src);
     p->diff_page = rows > 0 ? rows : 1;
     if (!ready) {
         draw_text(y, x + 2, w - 2, ROLE_DIM, selected_file(p) ? "Reading the diff..." : "", false);
@@ -151,7 +151,7 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
 {
     (void)ui;
     bool listed = false, error = false;
-    const changes_list *l = live_changes_list(p->src, &listed);
+    const e2b_changes_list *l = e2b_live_changes_list(p->src, &listed);
     char head[600], against[64] = "";
     if (listed) {
         if (strcmp(l->against, "empty") == 0)
@@ -166,9 +166,9 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
         snprintf(head, sizeof head, "CHANGES  %s", p->title);
     }
     draw_text(y, x, w, ROLE_HEADER, head, true);
-    const char *status = live_changes_status(p->src, &error);
+    const char *status = e2b_live_changes_status(p->src, &error);
     char st[500];
-    snprintf(st, sizeof st, "%s%s", live_changes_busy(p->src) ? "reading... " : "", status);
+    snprintf(st, sizeof st, "%s%s", e2b_live_changes_busy(p->src) ? "reading... " : "", status);
     draw_text(y + 1, x + 1, w - 1, error ? ROLE_ERROR : ROLE_DIM, st, true);
     int body = h - 2;
     if (body <= 0)
@@ -189,9 +189,9 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
         frows = body - 2 > 1 ? body - 2 : 1;
     p->file_rows = frows;
     draw_files(p, l, y + 2, x, frows, w);
-    const changes_file *f = selected_file(p);
+    const e2b_changes_file *f = selected_file(p);
     char sep[1200];
-    int n = e2b_live_lines_count(live_changes_diff(p->src));
+    int n = e2b_live_lines_count(e2b_live_changes_diff(p->src));
     snprintf(sep, sizeof sep, "── %s  (line %d of %d)  %s", f ? f->path : "",
              n ? p->diff_top + 1 : 0, n,
              p->focus == FOCUS_FILES ? "Tab: scroll the diff, PgUp/PgDn pages it"
@@ -202,7 +202,7 @@ void changes_panel_draw(struct changes_panel *p, struct ui *ui, int y, int x, in
 
 static void scroll_diff(struct changes_panel *p, int delta)
 {
-    int n = e2b_live_lines_count(live_changes_diff(p->src));
+    int n = e2b_live_lines_count(e2b_live_changes_diff(p->src));
     int last = n > p->diff_page ? n - p->diff_page : 0;
     p->diff_top += delta;
     if (p->diff_top > last)
@@ -213,7 +213,7 @@ static void scroll_diff(struct changes_panel *p, int delta)
 
 static void move_files(struct changes_panel *p, long delta)
 {
-    size_t count = live_changes_list(p->src, NULL)->count;
+    size_t count = e2b_live_changes_list(p->src, NULL)->count;
     if (!count)
         return;
     long c = (long)p->cursor + delta;
@@ -231,7 +231,7 @@ bool changes_panel_act(struct changes_panel *p, struct ui *ui, enum action_id a)
     bool files = p->focus == FOCUS_FILES;
     switch (a) {
     case ACT_REREAD:
-        live_changes_refresh(p->src);
+        e2b_live_changes_refresh(p->src);
         break;
     case ACT_FOCUS: p->focus = files ? FOCUS_DIFF : FOCUS_FILES; break;
     case ACT_MOVE_UP: files ? move_files(p, -1) : scroll_diff(p, -1); break;
@@ -253,7 +253,7 @@ struct changes_panel *changes_panel_new(struct ui *ui, const char *sandbox_id, c
         return NULL;
     snprintf(p->id, sizeof p->id, "%s", sandbox_id);
     snprintf(p->title, sizeof p->title, "%s (%s)", name, sandbox_id);
-    p->src = live_changes_open(ui->model, p->id);
+    p->src = e2b_live_changes_open(ui->model, p->id);
     if (!p->src) {
         free(p);
         return NULL;
@@ -265,7 +265,7 @@ void changes_panel_free(struct changes_panel *p)
 {
     if (!p)
         return;
-    live_changes_close(p->src);
+    e2b_live_changes_close(p->src);
     free(p->sel_raw);
     free(p);
 }

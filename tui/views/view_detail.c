@@ -30,7 +30,7 @@ static void add(struct detail *d, const char *label, const char *value)
     if (!value)
         value = "-";
     d->label[d->n] = strdup(label);
-    d->value[d->n] = sanitize_display(value, strlen(value), 0);
+    d->value[d->n] = e2b_sanitize_display(value, strlen(value), 0);
     if (!d->label[d->n] || !d->value[d->n]) {
         free(d->label[d->n]);
         free(d->value[d->n]);

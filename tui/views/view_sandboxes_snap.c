@@ -17,7 +17,7 @@ static void snapshot_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui_flash(ui, FLASH_INFO, "snapshot: cancelled");
         return;
     }
-    if (*text && !gitwork_box_name_valid(text)) {
+    if (*text && !e2b_gitwork_box_name_valid(text)) {
         ui_flash(ui, FLASH_ERROR, "snapshot: a name is letters, digits, '.', '_' and '-'");
         return;
     }

@@ -53,7 +53,7 @@ void dialog_close(struct dialog *d)
 void dialog_set_text(struct dialog *d, const char *text)
 {
     /* The text names sandboxes and secrets (ids as the API sent them): sanitised. */
-    char *safe = sanitize_display(text, strlen(text), SANITIZE_KEEP_NEWLINES);
+    char *safe = e2b_sanitize_display(text, strlen(text), E2B_SANITIZE_KEEP_NEWLINES);
     snprintf(d->text, sizeof d->text, "%s", safe ? safe : "");
     free(safe);
     redraw(d);

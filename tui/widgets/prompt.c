@@ -229,7 +229,7 @@ void prompt_draw(struct ui *ui, int y, int w)
                  p->hint);
     }
     /* Tab completes sandbox names from metadata into the text and the hint: sanitised. */
-    char *safe = sanitize_display(line, strlen(line), 0);
+    char *safe = e2b_sanitize_display(line, strlen(line), 0);
     draw_text(y, 0, w, ROLE_NORMAL, safe ? safe : "", true);
     free(safe);
 }

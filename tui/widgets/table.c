@@ -45,7 +45,7 @@ static char *san(const char *s)
 {
     if (!s)
         s = "";
-    return sanitize_display(s, strlen(s), 0);
+    return e2b_sanitize_display(s, strlen(s), 0);
 }
 
 static void remember_selection(struct table *t)

@@ -3,7 +3,7 @@
  * filters. Pure: no curses (tui/widgets/list.c draws it), so tests/unit can check it.
  *
  * Ownership: the table copies everything it is given. Cells are passed through
- * sanitize_display() on the way in, so nothing stored here can reach the terminal with a
+ * e2b_sanitize_display() on the way in, so nothing stored here can reach the terminal with a
  * control or escape sequence in it. Column descriptions are borrowed (static tables). */
 #ifndef E2B_TUI_TABLE_H
 #define E2B_TUI_TABLE_H

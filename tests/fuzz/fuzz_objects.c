@@ -1,4 +1,4 @@
-/* Fuzz target: every JSON -> struct mapper of core/e2b/model.h (sandbox list, detail, create and
+/* Fuzz target: every JSON -> struct mapper of core/e2b/objects.h (sandbox list, detail, create and
  * connect replies, secrets, metrics, bulk metrics, logs), envd's process list, E2B's HTTP
  * error bodies, and RFC 3339 times.
  *
@@ -10,7 +10,7 @@
  *  - e2b_parse_rfc3339 of e2b_format_rfc3339(t) gives t back. */
 #include "core/e2b/envd.h"
 #include "core/util/error.h"
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <string.h>

@@ -11,8 +11,8 @@
  * and reject a wrong-typed known field or a missing required one with an E2B_ERR_PROTOCOL
  * error that names the field ("sandbox 3: field 'cpuCount' should be an integer, got a
  * string"). On error the output is left empty (nothing to free). */
-#ifndef E2B_MODEL_H
-#define E2B_MODEL_H
+#ifndef E2B_OBJECTS_H
+#define E2B_OBJECTS_H
 
 #include "core/util/error.h"
 

@@ -1,4 +1,4 @@
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 #include "tests/lib/harness.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "core/e2b/model.h"
+#include "core/e2b/objects.h"
 
 #include <ctype.h>
 #include <stdio.h>
