@@ -18,7 +18,7 @@ typedef struct {
     char *rel;    /* relative path inside the project */
     int synthetic; /* added by the caller (an empty directory, or data): nothing on disk */
     char *data;   /* a file given by the caller (e2b_tarball_add_data): its bytes, wiped on free */
-    int src_fd;   /* a file given by the caller as an open file (tarball_add_fd), or -1 */
+    int src_fd;   /* a file given by the caller as an open file (e2b_tarball_add_fd), or -1 */
     mode_t mode;  /* st_mode from the listing (type + permissions) */
     off_t size;   /* regular files: size from the listing */
     time_t mtime;
@@ -536,7 +536,7 @@ int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size
     return 0;
 }
 
-int tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err)
+int e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err)
 {
     struct stat st;
     int rc = can_add(t, rel, err);
@@ -559,7 +559,7 @@ int tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err)
     return 0;
 }
 
-int tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err)
+int e2b_tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err)
 {
     int rc = can_add(t, rel, err);
     if (rc == 0 && (rc = add_path(t, rel, 0)) != 0)

@@ -66,13 +66,13 @@ int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size
  * upload, such as a pack in an unlinked temporary file. Takes ownership of fd (closed by
  * the stream or e2b_tarball_free; also when this fails). Only before the first e2b_tarball_read.
  * Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO (fd is not a regular file), E2B_SUB_NOMEM. */
-int tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err);
+int e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err);
 
 /* Adds rel, a path under the archive's root, at the end of the archive as e2b_tarball_new lists
  * its paths (lstat'ed now, read when its turn comes, the same rules if it vanishes or
  * changes): for files picked one by one, such as the loose objects an up sends. Only before
  * the first e2b_tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO, E2B_SUB_NOMEM. */
-int tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err);
+int e2b_tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err);
 
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in e2b_tarball_error()).

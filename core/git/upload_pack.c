@@ -325,7 +325,7 @@ static int add_pack_file(e2b_tarball *t, const char *dir, const char *name, cons
         return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
                                strerror(errno));
     snprintf(rel, sizeof rel, ".git/objects/pack/pack-%.128s.%.8s", name, ext);
-    return tarball_add_fd(t, rel, fd, err);
+    return e2b_tarball_add_fd(t, rel, fd, err);
 }
 
 /* Writes the pack with its index into dir and hands both files to pack_to. */
@@ -472,10 +472,10 @@ static int send_pure_packs(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *in
                                  "read; try again", de->d_name);
         snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
         if (rc == 0)
-            rc = tarball_add_path(t, rel, err);
+            rc = e2b_tarball_add_path(t, rel, err);
         snprintf(rel, sizeof rel, ".git/objects/pack/%s", de->d_name);
         if (rc == 0)
-            rc = tarball_add_path(t, rel, err);
+            rc = e2b_tarball_add_path(t, rel, err);
         info->packs_as_is += rc == 0;
         if (rc == 0 && cancelled(c->cancel))
             rc = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
@@ -503,7 +503,7 @@ static int send_loose_or_build(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info
         snprintf(path, sizeof path, "%sobjects/%.2s/%s", git_repository_path(c->repo), hex, hex + 2);
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
             snprintf(rel, sizeof rel, ".git/objects/%.2s/%s", hex, hex + 2);
-            rc = tarball_add_path(t, rel, err);
+            rc = e2b_tarball_add_path(t, rel, err);
             info->loose++;
         } else if (git_packbuilder_insert(c->pb, id, NULL) != 0) {
             rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
