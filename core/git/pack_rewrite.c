@@ -3,6 +3,7 @@
 #include "core/git/pack_rewrite.h"
 
 #include "core/git/pack_idx.h"
+#include "core/git/pack_scan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,7 @@ typedef struct {
     int fd;
     const char *name;   /* the source's file name, for messages */
     git_odb *odb;
+    const pack_scan_limits *lim;
     sink *out;
     unsigned char *copy; /* COPY_BYTES */
 } rewrite;
@@ -144,6 +146,17 @@ static int parse_head(const unsigned char *p, size_t n, entry_head *h)
     }
     h->len = (unsigned)at;
     return 0;
+}
+
+static int on_progress(const git_indexer_progress *stats, void *cancel)
+{
+    (void)stats;
+    return cancel && atomic_load((const atomic_int *)cancel) ? -1 : 0;
+}
+
+static int on_tick(void *cancel)
+{
+    return on_progress(NULL, cancel);
 }
 
 static int bad(rewrite *r, e2b_error **err, const char *what)
@@ -277,6 +290,35 @@ static int write_entry(rewrite *r, entry *e, pack_rewrite_info *info, e2b_error 
     return copy_entry(r, e, h.len, err);
 }
 
+/* The whole source through the pack scanner before anything of it is used: every size an
+ * entry or a delta declares within lim, every zlib stream no longer than declared. Then
+ * libgit2 reading an object of it (a delta written whole, and the indexer applying a copied
+ * delta) builds nothing larger than lim->object_bytes. */
+static int scan_source(rewrite *r, const atomic_int *cancel, e2b_error **err)
+{
+    pack_scan *ps = pack_scan_new(r->lim, NULL, on_tick, (void *)cancel);
+    if (!ps)
+        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    e2b_error *why = NULL;
+    int rc = 0;
+    for (uint64_t at = 0; rc == 0 && at < r->idx->pack_size - 20;) {
+        uint64_t left = r->idx->pack_size - 20 - at;
+        size_t k = left < COPY_BYTES ? (size_t)left : COPY_BYTES;
+        if (pread(r->fd, r->copy, k, (off_t)at) != (ssize_t)k)
+            rc = bad(r, err, "it is shorter than its index says (changed while read?)");
+        else if (pack_scan_feed(ps, r->copy, k, &why) != 0)
+            rc = e2b_local_error_code(why) == E2B_SUB_CANCELLED
+                     ? e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
+                     : bad(r, err, "an entry is malformed, or larger than a rewrite reads");
+        at += k;
+    }
+    if (rc == 0 && !pack_scan_complete(ps))
+        rc = bad(r, err, "its entries end before the count its header declares");
+    e2b_error_free(why); /* its sentence speaks of bundles: pack_rewrite says its own */
+    pack_scan_free(ps);
+    return rc;
+}
+
 static int by_offset(const void *a, const void *b)
 {
     const entry *x = a, *y = b;
@@ -300,11 +342,6 @@ static int lay_out(rewrite *r, e2b_error **err)
     return 0;
 }
 
-static int on_progress(const git_indexer_progress *stats, void *cancel)
-{
-    (void)stats;
-    return cancel && atomic_load((const atomic_int *)cancel) ? -1 : 0;
-}
 
 typedef struct {
     const rewrite *r;
@@ -344,7 +381,8 @@ static int write_pack(rewrite *r, const char *dir, uint32_t kept, const atomic_i
     }
     unsigned char sum[EVP_MAX_MD_SIZE];
     unsigned sumlen = 0;
-    if (rc == 0 && (flush(r->out) != 0 || EVP_DigestFinal_ex(r->out->sha, sum, &sumlen) != 1 ||
+    if (rc == 0 && (flush(r->out) != 0 ||
+                    EVP_DigestFinal_ex(r->out->sha, sum, &sumlen) != 1 ||
                     git_indexer_append(r->out->ix, sum, sumlen, &r->out->stats) != 0 ||
                     git_indexer_commit(r->out->ix, &r->out->stats) != 0))
         r->out->failed = 1;
@@ -377,14 +415,15 @@ static int write_pack(rewrite *r, const char *dir, uint32_t kept, const atomic_i
 }
 
 int pack_rewrite(git_odb *odb, const char *idx_path, const char *pack_path,
-                 int (*keep)(const git_oid *id, void *payload), void *payload, const char *dir,
-                 const atomic_int *cancel, pack_rewrite_info *info, e2b_error **err)
+                 int (*keep)(const git_oid *id, void *payload), void *payload,
+                 const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
+                 pack_rewrite_info *info, e2b_error **err)
 {
     memset(info, 0, sizeof *info);
     const char *slash = strrchr(pack_path, '/');
     pack_idx p;
     const char *why = NULL;
-    rewrite r = {.idx = &p, .fd = -1, .name = slash ? slash + 1 : pack_path, .odb = odb};
+    rewrite r = {.idx = &p, .fd = -1, .name = slash ? slash + 1 : pack_path, .odb = odb, .lim = lim};
     int rc = pack_idx_load(idx_path, pack_path, &p, &why);
     if (rc == -2)
         return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
@@ -424,6 +463,8 @@ int pack_rewrite(git_odb *odb, const char *idx_path, const char *pack_path,
             rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot write the rewritten pack: %s",
                                      git_error_last() ? git_error_last()->message : "?");
     }
+    if (rc == 0 && kept > 0)
+        rc = scan_source(&r, cancel, err);
     if (rc == 0 && kept > 0)
         rc = write_pack(&r, dir, kept, cancel, info, err);
     if (r.fd >= 0)

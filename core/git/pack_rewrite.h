@@ -10,17 +10,23 @@
  *
  * The source is the user's, but read as untrusted: the index must pass pack_idx_load's
  * checks, each kept entry's bytes must match its CRC-32 in the index, its header must parse
- * and a delta's base must be an entry of the pack. The new stream is indexed by libgit2's
- * indexer as it is written (every object inflated and hashed, every delta applied), and the
- * ids of the index it writes must be exactly the kept ids. Anything else: an error saying
+ * and a delta's base must be an entry of the pack. Before any of it is used, the whole
+ * source goes through the pack scanner (pack_scan.h: every size an entry or a delta
+ * declares within lim, every zlib stream no longer than declared), so that libgit2 never
+ * builds a larger object from it. The new stream is indexed by libgit2's indexer as it is
+ * written (every object inflated and hashed, every delta applied), and the ids of the index
+ * it writes must be exactly the kept ids. Anything else: an error saying
  * what, and nothing written (the caller sends those objects another way).
  *
- * Blocking (reads the pack once, writes the new one): run it off the UI thread. Memory:
- * about 50 bytes per entry of the source, one copy buffer, and an object being resolved. */
+ * Blocking (reads the pack twice, inflating it once, writes the new one): run it off the UI
+ * thread. Memory:
+ * about 70 bytes per entry of the source, two 256 KiB buffers, and an object being resolved
+ * (read whole by libgit2). */
 #ifndef E2B_PACK_REWRITE_H
 #define E2B_PACK_REWRITE_H
 
 #include "core/git/local_error.h"
+#include "core/git/pack_scan.h"
 
 #include <git2/oid.h>
 #include <stdatomic.h>
@@ -37,11 +43,12 @@ typedef struct {
 
 /* Writes dir/pack-<name>.{pack,idx} with the entries of pack_path (its index idx_path) for
  * which keep(id, payload) is nonzero. odb: the repository's objects (a resolved delta is
- * read from there). kept 0: nothing is written, returns 0. Errors: E2B_SUB_CANCELLED,
+ * read from there). lim: the scanner's bounds. kept 0: nothing is written, returns 0. Errors: E2B_SUB_CANCELLED,
  * E2B_SUB_NOMEM, E2B_SUB_FILE_IO (dir), E2B_SUB_FAILED (the pack is odd or corrupt: err
  * names the pack and what). */
 int pack_rewrite(struct git_odb *odb, const char *idx_path, const char *pack_path,
-                 int (*keep)(const git_oid *id, void *payload), void *payload, const char *dir,
-                 const atomic_int *cancel, pack_rewrite_info *info, e2b_error **err);
+                 int (*keep)(const git_oid *id, void *payload), void *payload,
+                 const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
+                 pack_rewrite_info *info, e2b_error **err);
 
 #endif

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
@@ -468,7 +469,12 @@ static int send_rewritten(pack_ctx *c, const char *idx, const char *pack, const 
     e2b_error *why = NULL;
     if (git_repository_odb(&odb, c->repo) != 0)
         return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
-    int rc = pack_rewrite(odb, idx, pack, on_unsent, c->reach, tmp, c->cancel, &ri, &why);
+    /* The user's own pack: bounds that only a corrupt one crosses (a bigger object goes
+     * through the builder, as every object did before); depth is no memory bound. */
+    static const pack_scan_limits lim = {.object_bytes = 1ull << 30,
+                                         .inflated_bytes = UINT64_MAX,
+                                         .delta_depth = UINT_MAX};
+    int rc = pack_rewrite(odb, idx, pack, on_unsent, c->reach, &lim, tmp, c->cancel, &ri, &why);
     git_odb_free(odb);
     if (rc == E2B_SUB_FAILED) {
         e2b_logf("up: %s; its objects are packed here instead", e2b_error_message(why));
