@@ -5,7 +5,6 @@
 #include "core/git/pack_idx.h"
 #include "core/git/pack_scan.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <openssl/evp.h>
