@@ -28,10 +28,10 @@ else
 Q          := @
 endif
 
-APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive zlib
+APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive zlib libcrypto
 TEST_PKGS  := libmicrohttpd zlib
 DEB_PKGS   := build-essential pkg-config libncurses-dev libcurl4-openssl-dev libjansson-dev \
-              libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev bubblewrap tmux \
+              libgit2-dev libsecret-1-dev libarchive-dev libmicrohttpd-dev zlib1g-dev libssl-dev bubblewrap tmux \
               gnome-keyring dbus libsecret-tools git python3 valgrind curl procps \
               mandoc jq clang libclang-rt-dev dpkg-dev lintian man-db zsh sudo passwd
 # The npm pieces the box tests, the SDK tests and the demo run (the real OpenCode server,

@@ -5,11 +5,14 @@
 #include "core/git/local_error.h"
 #include "core/git/oid_set.h"
 #include "core/git/pack_idx.h"
+#include "core/git/pack_rewrite.h"
 #include "core/util/buf.h"
+#include "core/util/log.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
@@ -447,11 +450,63 @@ static int on_sent(const git_oid *id, void *reach)
     return 0;
 }
 
-/* Each pack of objects/pack whose every object is reachable goes as it is (its .pack and
- * .idx read from disk when their turn comes), its objects marked as sent. A pack with
- * anything else in it, or an index this cannot read, is left: its reachable objects are
- * sent another way. */
-static int send_pure_packs(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
+/* Whether id is one to send that nothing has sent yet. */
+static int on_unsent(const git_oid *id, void *reach)
+{
+    return oid_set_get(reach, id) == 1;
+}
+
+/* A pack that also holds objects nothing reaches: a copy of it with only the unsent
+ * reachable ones (pack_rewrite.h), written to tmp and handed to t, its objects marked as
+ * sent. A pack that cannot be rewritten (odd, corrupt) is logged and left: its objects go
+ * to the builder, which reads them through libgit2 (and fails, saying so, on what is
+ * really broken). */
+static int send_rewritten(pack_ctx *c, const char *idx, const char *pack, const char *tmp,
+                          e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
+{
+    git_odb *odb = NULL;
+    pack_rewrite_info ri;
+    e2b_error *why = NULL;
+    if (git_repository_odb(&odb, c->repo) != 0)
+        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+    /* The user's own pack: bounds that only a corrupt one crosses (a bigger object goes
+     * through the builder, as every object did before); depth is no memory bound. */
+    static const pack_scan_limits lim = {.object_bytes = 1ull << 30,
+                                         .inflated_bytes = UINT64_MAX,
+                                         .delta_depth = UINT_MAX};
+    int rc = pack_rewrite(odb, idx, pack, on_unsent, c->reach, &lim, tmp, c->cancel, &ri, &why);
+    git_odb_free(odb);
+    if (rc == E2B_SUB_FAILED) {
+        e2b_logf("up: %s; its objects are packed here instead", e2b_error_message(why));
+        e2b_error_free(why);
+        return 0;
+    }
+    if (rc != 0) {
+        *err = why;
+        return rc;
+    }
+    e2b_error_free(why);
+    if (ri.kept == 0)
+        return 0;
+    const char *base = strrchr(pack, '/');
+    e2b_logf("up: %s rewritten without what is not sent: %llu objects, %llu copied as they are, "
+             "%llu deltas written whole (their base was dropped)",
+             base ? base + 1 : pack, (unsigned long long)ri.kept, (unsigned long long)ri.copied,
+             (unsigned long long)ri.resolved);
+    char new_idx[4400], new_pack[4400];
+    snprintf(new_idx, sizeof new_idx, "%s/pack-%s.idx", tmp, ri.name);
+    snprintf(new_pack, sizeof new_pack, "%s/pack-%s.pack", tmp, ri.name);
+    if (pack_idx_each(new_idx, new_pack, on_sent, c->reach) != 0)
+        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written");
+    info->packs_rewritten++;
+    info->rewritten += ri.kept;
+    rc = add_pack_file(t, tmp, ri.name, "pack", err);
+    return rc == 0 ? add_pack_file(t, tmp, ri.name, "idx", err) : rc;
+}
+
+/* One round over objects/pack (send_packs). */
+static int send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_tarball *t,
+                            e2b_upload_pack_info *info, e2b_error **err)
 {
     char dir[4200], idx[4500], pack[4500], rel[600];
     snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(c->repo));
@@ -465,18 +520,20 @@ static int send_pure_packs(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *in
         int stem = (int)(n - 4);
         snprintf(idx, sizeof idx, "%s/%s", dir, de->d_name);
         snprintf(pack, sizeof pack, "%s/%.*s.pack", dir, stem, de->d_name);
-        if (pack_idx_each(idx, pack, on_unreachable, c->reach) != 0)
-            continue;
-        if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
-            rc = e2b_local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it was "
-                                 "read; try again", de->d_name);
-        snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
-        if (rc == 0)
-            rc = e2b_tarball_add_path(t, rel, err);
-        snprintf(rel, sizeof rel, ".git/objects/pack/%s", de->d_name);
-        if (rc == 0)
-            rc = e2b_tarball_add_path(t, rel, err);
-        info->packs_as_is += rc == 0;
+        if (round == 1) {
+            rc = send_rewritten(c, idx, pack, tmp, t, info, err);
+        } else if (pack_idx_each(idx, pack, on_unreachable, c->reach) == 0) {
+            if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
+                rc = e2b_local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it "
+                                         "was read; try again", de->d_name);
+            snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
+            if (rc == 0)
+                rc = e2b_tarball_add_path(t, rel, err);
+            snprintf(rel, sizeof rel, ".git/objects/pack/%s", de->d_name);
+            if (rc == 0)
+                rc = e2b_tarball_add_path(t, rel, err);
+            info->packs_as_is += rc == 0;
+        }
         if (rc == 0 && cancelled(c->cancel))
             rc = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
     }
@@ -485,7 +542,21 @@ static int send_pure_packs(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *in
     return rc;
 }
 
-/* What no pure pack sent: a loose object as its file (objects/xx/...), the rest (objects
+/* The packs of objects/pack, in two rounds. First each pack whose every object is
+ * reachable goes as it is (its .pack and .idx read from disk when their turn comes), its
+ * objects marked as sent. Then each other pack goes rewritten without what is not to be
+ * sent (send_rewritten): a pack sent as it is has nothing left to send. What neither
+ * round sends goes another way. */
+static int send_packs(pack_ctx *c, const char *tmp, e2b_tarball *t, e2b_upload_pack_info *info,
+                      e2b_error **err)
+{
+    int rc = 0;
+    for (int round = 0; rc == 0 && round < 2; round++)
+        rc = send_packs_round(c, round, tmp, t, info, err);
+    return rc;
+}
+
+/* What no pack sent: a loose object as its file (objects/xx/...), the rest (objects
  * of the other packs, of alternates, the index's trees made in memory) to the builder. */
 static int send_loose_or_build(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
 {
@@ -587,7 +658,7 @@ int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hid
     if (code == 0)
         code = add_refs(&c, refs_to, err);
     if (code == 0 && c.reach)
-        code = send_pure_packs(&c, pack_to, info, err);
+        code = send_packs(&c, dir, pack_to, info, err);
     if (code == 0 && c.reach)
         code = send_loose_or_build(&c, pack_to, info, err);
     if (code == 0 && git_packbuilder_object_count(c.pb) > 0)

@@ -8,12 +8,16 @@
  * CHERRY_PICK_HEAD and REVERT_HEAD name and the tree AUTO_MERGE names, and of the index's
  * blobs (conflict stages included) and trees (computed in memory, never written here):
  *   each pack of objects/pack whose .idx lists only reachable objects, as it is (its .pack
- *       and .idx read from disk: no CPU); an index that is not version 2, or anything odd
- *       in it, and the pack counts as one with other objects;
+ *       and .idx read from disk: no CPU);
+ *   each other pack (it holds unreachable objects too: after an amend or a rebase, git gc
+ *       packs what only the reflog reaches) as a copy with only its reachable objects not
+ *       sent yet, compressed bytes and deltas copied (pack_rewrite.h: copy speed, no delta
+ *       search); a pack that cannot be rewritten (an index that is not version 2, anything
+ *       odd or corrupt) is logged and its objects go to the builder;
  *   each other reachable object that is loose, as its file objects/xx/...;
- *   the rest (objects of a pack that also holds unreachable ones, of an alternate, the
- *       index's trees) in one pack-<hash>.pack with its .idx, made by libgit2's
- *       packbuilder — usually nothing;
+ *   the rest (objects of an alternate, of a pack that could not be rewritten, the index's
+ *       trees) in one pack-<hash>.pack with its .idx, made by libgit2's packbuilder —
+ *       usually nothing;
  *   .git/packed-refs with those refs (annotated tags with their peeled commit), symbolic
  *       refs (refs/remotes/origin/HEAD) as loose files, and the directories refs/heads and
  *       refs/tags, which git needs to recognise a repository.
@@ -24,11 +28,12 @@
  * Not sent: reflogs (logs/), ORIG_HEAD (the commit a reset or an amend left behind), other
  * pseudo-refs, refs outside refs/. A ref whose object is missing is left out.
  *
- * Blocking (a history walk, reading pack indexes, delta search and compression of what is
- * built): run it off the UI thread. A built pack is written to a 0700 temporary directory
+ * Blocking (a history walk, reading pack indexes, copying packs, delta search and compression
+ * of what is built): run it off the UI thread. A built pack is written to a 0700 temporary directory
  * and streamed from its open files, so memory stays bounded by libgit2's delta window and
  * the set. cancel is looked at between the steps, every 256 commits, trees or index
- * entries, after each pack sent as it is, every 1024 objects and during the write. */
+ * entries, after each pack sent as it is or rewritten, every 64 entries of a rewrite, every
+ * 1024 objects and during the writes. */
 #ifndef E2B_UPLOAD_PACK_H
 #define E2B_UPLOAD_PACK_H
 
@@ -44,6 +49,8 @@ enum {
 typedef struct {
     uint64_t objects;     /* objects sent, however */
     uint64_t packs_as_is; /* existing packs sent as they are */
+    uint64_t packs_rewritten; /* existing packs sent without what is not to be sent */
+    uint64_t rewritten;   /* objects in those */
     uint64_t loose;       /* loose objects sent as their files */
     uint64_t built;       /* objects in the pack built here */
     uint64_t refs;        /* refs written */

@@ -4,7 +4,8 @@
 # time and MB/s, then where the time goes: e2b-tui's steps (from its log, one line per
 # step change), the tar.gz made alone on this machine, and e2b-local's time on the upload
 # request. Scale down with BENCH_UP_MB (150), BENCH_UP_FILES (5000), BENCH_PULL_MB (20);
-# BENCH_UP_GC=1 packs the project's history first.
+# BENCH_UP_GC=1 packs the project's history first; BENCH_UP_GC=amend amends the commit
+# (one file changed) before that, so the pack also holds what only the reflog reaches.
 #   tests/bench/up_pull_bench.sh [BUILD_DIR]     (build/: the optimised binaries)
 B=${1:-build}
 E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,8 +38,16 @@ python3 "$E2B_TUI_ROOT/tests/bench/make_project.py" "$MB" "$FILES"
 mkdir -p tools && cp "$BOX_FIXTURES/opencode_misbehaving" tools/opencode2
 git add -A && git commit -qm big
 # BENCH_UP_GC=1: the history in a pack (git gc), as in a cloned or long-lived repository.
+# BENCH_UP_GC=amend: the commit amended first, as after an amend or a rebase: the pack git gc
+# makes also holds the old commit, tree and blob, which only the reflog reaches.
 kind="loose objects"
-[ "${BENCH_UP_GC:-0}" = 1 ] && git gc -q && kind="packed by git gc"
+if [ "${BENCH_UP_GC:-0}" = amend ]; then
+    f=$(git ls-files | grep -v '^tools/' | head -n 1)
+    echo amended >>"$f" && git commit -qa --amend -m big && git gc -q
+    kind="amended, then packed by git gc"
+elif [ "${BENCH_UP_GC:-0}" = 1 ]; then
+    git gc -q && kind="packed by git gc"
+fi
 wt_bytes=$(du -sb --exclude=.git . | cut -f1)
 git_bytes=$(du -sb .git | cut -f1)
 printf 'up/pull project: %d files, %.1f MB work tree, %.1f MB .git (%s)\n' \

@@ -8,7 +8,7 @@
 FUZZ_CC    ?= clang
 PKG_CONFIG ?= pkg-config
 FB         := build/fuzz
-APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive zlib
+APP_PKGS   := ncursesw libcurl jansson libgit2 libsecret-1 libarchive zlib libcrypto
 PC_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(APP_PKGS))
 PC_LIBS    := $(shell $(PKG_CONFIG) --libs $(APP_PKGS))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

@@ -264,3 +264,37 @@ with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, name)
         subprocess.run(["python3", bomb, args[0], out] + args[1:], check=True, capture_output=True)
         put("bundle_import", name, open(out, "rb").read())
+
+# ---- pack_rewrite: a pack (and its index) with deltas, some of whose bases are dropped ----
+# A file of 300 lines in six versions and an amended commit, packed by git gc (OFS_DELTA)
+# or by pack-objects without offsets (REF_DELTA), reflog objects included.
+for how in ("ofs", "ref"):
+    with tempfile.TemporaryDirectory() as tmp:
+        def git(*args, stdin=None):
+            return subprocess.run(["git", "-C", tmp, "-c", "user.name=f", "-c", "user.email=f@f"] +
+                                  list(args), check=True, capture_output=True, input=stdin).stdout
+        git("init", "-q", "-b", "main")
+        lines = ["line %d %s" % (i, "x" * (10 + i * 7 % 50)) for i in range(300)]
+        for i in range(6):
+            if i:
+                lines[i * 40] += " edit %d" % i
+            with open(os.path.join(tmp, "f"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            git("add", "f")
+            git("commit", "-q", "-m", "c%d" % i)
+        lines[10] += " amended"
+        with open(os.path.join(tmp, "f"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        git("commit", "-q", "-a", "--amend", "-m", "c5b")
+        if how == "ofs":
+            git("gc", "-q")
+        else:
+            objs = git("rev-list", "--objects", "--all", "--reflog")
+            git("pack-objects", "-q", os.path.join(tmp, ".git", "objects", "pack", "pack"), stdin=objs)
+        pdir = os.path.join(tmp, ".git", "objects", "pack")
+        stem = [n for n in os.listdir(pdir) if n.endswith(".pack")][0][:-5]
+        idx = open(os.path.join(pdir, stem + ".idx"), "rb").read()
+        pack = open(os.path.join(pdir, stem + ".pack"), "rb").read()
+        for flags, keep in ((0, 0), (0, 1), (1, 0)):
+            put("pack_rewrite", "%s_keep%d_flags%d" % (how, keep, flags),
+                bytes([flags, keep]) + struct.pack(">I", len(idx)) + idx + pack)

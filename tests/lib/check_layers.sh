@@ -32,6 +32,7 @@ lib_of() {
     archive.h | archive_entry.h) echo archive ;;
     microhttpd.h) echo microhttpd ;;
     zlib.h | zconf.h) echo zlib ;;
+    openssl/*) echo openssl ;;
     esac
 }
 

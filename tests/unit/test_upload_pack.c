@@ -1,6 +1,9 @@
 /* core/git/upload_pack.h: the pack and refs an up sends, read back by git itself; a cancel
- * stops it with nothing left behind; the temporary files are gone once it returns. */
+ * stops it with nothing left behind; the temporary files are gone once it returns; a pack
+ * with unreachable objects goes rewritten (core/git/pack_rewrite.h), or, when it cannot be,
+ * through the packbuilder. */
 #include "core/git/upload_pack.h"
+#include "core/util/log.h"
 #include "tests/lib/gitfix.h"
 #include "tests/lib/harness.h"
 
@@ -99,8 +102,8 @@ static void test_pack_read_back_by_git(void)
 
 /* A history in packs and loose files: p1 (git gc) holds an amended commit's secret blob,
  * unreachable now, and the rest; p2 holds only what v1 reaches; one commit and a stray blob
- * are loose. p2 goes as it is (same name, same bytes), p1 does not go (its reachable
- * objects are built into a new pack), the loose commit goes as its file, the stray blob
+ * are loose. p2 goes as it is (same name, same bytes), p1 does not go (rewritten, it holds
+ * only what p2 lacks: the tag), the loose commit goes as its file, the stray blob
  * not at all, and the box's git finds the history whole. */
 static void test_packs_as_they_are(void)
 {
@@ -131,7 +134,9 @@ static void test_packs_as_they_are(void)
     CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
     CHECK_INT_EQ((int)info.packs_as_is, 1);
     CHECK_INT_EQ((int)info.loose, 3); /* commit two, its tree, k's new blob */
-    CHECK_INT_EQ((int)info.built, 1); /* the tag: only p1 has it */
+    CHECK_INT_EQ((int)info.packs_rewritten, 1);
+    CHECK_INT_EQ((int)info.rewritten, 1); /* the tag: only p1 has it */
+    CHECK_INT_EQ((int)info.built, 0);
     CHECK_INT_EQ((int)info.objects, 7);
     CHECK(dump(refs, "prefs") == 0 && dump(pack, "ppack") == 0);
     e2b_tarball_free(refs);
@@ -160,6 +165,171 @@ static void test_packs_as_they_are(void)
     free(log_box); free(log_home); free(fsck);
     e2b_error_free(err);
     git_repository_free(repo);
+}
+
+/* A file of 3,000 lines committed seven times with one line changed each time, the last
+ * change (AMENDMARK, a secret) taken back by an amend: git's deltas run from the largest
+ * version back, so the version the amend left behind (unreachable now) is the base of a
+ * reachable one.
+ * how packs the history: "gc" (OFS_DELTA) or "ref" (pack-objects without offsets:
+ * REF_DELTA, the reflog's objects included as gc would). */
+static void make_amended(const char *name, const char *how)
+{
+    CHECK(gitfix_sh("git init -q -b main %s && cd %s && python3 -c \"\n"
+                    "import random\nrandom.seed(1)\n"
+                    "open('f','w').write(''.join('line %%d %%s\\\\n' %% (i, 'x' * random.randint(10, 80)) for i in range(3000)))\" && "
+                    "git add f && git commit -qm c0 && for i in 1 2 3 4 5; do sed -i \"${i}00s/\\$/ edit$i/\" f; "
+                    "git commit -qam c$i; done && sed -i '50s/$/ AMENDMARK/' f && git commit -qam c6 && "
+                    "sed -i 's/ AMENDMARK/ six/' f && git commit -qa --amend -m c6b && git tag -a v1 -m t HEAD~2 && "
+                    "if [ %s = gc ]; then git gc -q; else "
+                    "git rev-list --objects --all --reflog | git pack-objects -q .git/objects/pack/pack >/dev/null && "
+                    "git prune-packed; fi",
+                    name, name, how) == 0);
+}
+
+/* Ups repository name into <name>box (refs, pack, HEAD, index, work tree files). */
+static int up_to_box(const char *name, e2b_upload_pack_info *info, e2b_error **err)
+{
+    git_repository *repo = NULL;
+    char root[700];
+    snprintf(root, sizeof root, "%s/%s", gitfix_tmpdir(), name);
+    if (git_repository_open(&repo, root) != 0)
+        return -1;
+    e2b_tarball *refs = NULL, *pack = NULL;
+    atomic_int cancel = 0;
+    int rc = e2b_tarball_new(&refs, root, NULL, 0, 1, err);
+    if (rc == 0)
+        rc = e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, err);
+    if (rc == 0)
+        rc = e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, info, err);
+    if (rc == 0) {
+        char rn[800], pn[800];
+        snprintf(rn, sizeof rn, "%s-refs", name);
+        snprintf(pn, sizeof pn, "%s-pack", name);
+        if (dump(refs, rn) != 0 || dump(pack, pn) != 0 || gitfix_sh("rm -rf %sbox && mkdir -p %sbox/.git && cp %s/.git/HEAD %s/.git/index %sbox/.git/ && "
+                        "printf '[core]\\n\\trepositoryformatversion = 0\\n' >%sbox/.git/config && "
+                        "tar -xzf %s-refs.tar -C %sbox && tar -xf %s-pack.tar -C %sbox && cp %s/f %sbox/",
+                        name, name, name, name, name, name, name, name, name, name, name, name) != 0)
+            rc = -1;
+    }
+    e2b_tarball_free(refs);
+    e2b_tarball_free(pack);
+    git_repository_free(repo);
+    return rc;
+}
+
+/* The objects only the reflog reaches, one a line (git fsck --unreachable --no-reflogs). */
+static char *dropped_of(const char *name)
+{
+    return gitfix_out("git -C %s fsck --unreachable --no-reflogs 2>/dev/null | awk '{print $3}' | sort | tr '\\n' ' '", name);
+}
+
+/* The box has the history whole and none of the dropped objects. */
+static void check_box(const char *name, const char *dropped)
+{
+    char *fsck = gitfix_out("git -C %sbox fsck --full --no-dangling 2>&1 && echo fine", name);
+    char *log_box = gitfix_out("git -C %sbox log --all --format='%%H %%P %%T'", name);
+    char *log_home = gitfix_out("git -C %s log --all --format='%%H %%P %%T'", name);
+    char *status = gitfix_out("git -C %sbox status --porcelain", name);
+    char *found = gitfix_out("for h in %s; do git -C %sbox cat-file -e $h 2>/dev/null && echo $h; done; true",
+                             dropped, name);
+    char *mark = gitfix_out("git -C %sbox cat-file --batch-all-objects --batch | grep -c AMENDMARK || true", name);
+    CHECK_STR_EQ(fsck, "fine");
+    CHECK_STR_EQ(log_box, log_home);
+    CHECK_STR_EQ(status, "");
+    CHECK_STR_EQ(found, "");
+    CHECK_STR_EQ(mark, "0");
+    free(fsck); free(log_box); free(log_home); free(status); free(found); free(mark);
+}
+
+/* amend + gc: the pack holds the amended-away commit, tree and blob, and that blob is the
+ * base of a reachable delta (OFS_DELTA). It goes rewritten: its other entries copied (the
+ * deltas among them stay deltas), the delta whose base is gone written whole, nothing
+ * through the packbuilder. And the same with REF_DELTAs. */
+static void test_impure_pack_rewritten(void)
+{
+    static const char *const hows[] = {"gc", "ref"};
+    for (int k = 0; k < 2; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "am%s", hows[k]);
+        make_amended(name, hows[k]);
+        char *dropped = dropped_of(name);
+        char *n_dropped = gitfix_out("echo '%s' | wc -w", dropped ? dropped : "");
+        CHECK_STR_EQ(n_dropped, "3"); /* the amended commit, its tree, its blob */
+        /* sanity: one pack, and a reachable delta in it whose base is a dropped object */
+        char *base_dropped = gitfix_out(
+            "cd %s && ls .git/objects/pack/*.pack | wc -l && git verify-pack -v .git/objects/pack/*.idx | "
+            "awk 'NF == 7 {print $7}' | sort -u | grep -c -x -F \"$(git fsck --unreachable --no-reflogs 2>/dev/null | awk '{print $3}')\"",
+            name);
+        CHECK_STR_EQ(base_dropped, "1\n1");
+        e2b_upload_pack_info info;
+        e2b_error *err = NULL;
+        CHECK_INT_EQ(up_to_box(name, &info, &err), 0);
+        CHECK_MSG(!err, "%s", e2b_error_message(err));
+        CHECK_INT_EQ((int)info.packs_as_is, 0);
+        CHECK_INT_EQ((int)info.packs_rewritten, 1);
+        CHECK_INT_EQ((int)info.built, 0);
+        CHECK_INT_EQ((int)info.loose, 0);
+        /* 7 commits, 7 trees, 7 blobs, the tag */
+        CHECK_INT_EQ((int)info.rewritten, 22);
+        CHECK_INT_EQ((int)info.objects, 22);
+        check_box(name, dropped ? dropped : "");
+        /* the deltas stayed deltas: the six kept blobs but the largest and the one whose base
+         * was dropped */
+        char *deltas = gitfix_out("git verify-pack -v %sbox/.git/objects/pack/*.idx | awk '$2 == \"blob\" && NF == 7' | wc -l", name);
+        CHECK_STR_EQ(deltas, "5");
+        CHECK_MSG(dir_empty(tmp_for_pack), "temporary files left in %s", tmp_for_pack);
+        free(dropped); free(n_dropped); free(base_dropped); free(deltas);
+        e2b_error_free(err);
+    }
+}
+
+/* A pack that cannot be rewritten is not sent half-made. Its index's checksum of an entry
+ * wrong (the pack itself sound): the rewrite refuses, says why in the log, and the objects
+ * go through the packbuilder (libgit2 reads them fine): the box's history is whole. An
+ * entry's data corrupt: the rewrite refuses, and so does the packbuilder, with an error
+ * that says so: the up fails rather than send a broken history. */
+static void test_corrupt_pack_falls_back(void)
+{
+    char logpath[700];
+    snprintf(logpath, sizeof logpath, "%s/up.log", gitfix_tmpdir());
+    CHECK(e2b_log_open(logpath) == NULL);
+    make_amended("crc", "gc");
+    char *dropped = dropped_of("crc");
+    /* flip one byte of HEAD's entry's CRC in the index (after the header, fanout, ids) */
+    CHECK(gitfix_sh("cd crc/.git/objects/pack && i=$(ls *.idx) && n=$(od -An -tu1 -j1028 -N4 $i | "
+                    "awk '{print $1*16777216+$2*65536+$3*256+$4}') && "
+                    "o=$(git show-index <$i | awk -v h=$(git rev-parse HEAD) '$2 == h {print NR - 1}') && "
+                    "chmod u+w $i && "
+                    "printf '\\377' | dd of=$i bs=1 seek=$((1032 + 20 * n + 4 * o)) conv=notrunc status=none") == 0);
+    e2b_upload_pack_info info;
+    e2b_error *err = NULL;
+    CHECK_INT_EQ(up_to_box("crc", &info, &err), 0);
+    CHECK_INT_EQ((int)info.packs_rewritten, 0);
+    CHECK_INT_EQ((int)info.built, 22);
+    check_box("crc", dropped ? dropped : "");
+    char *logged = gitfix_out("grep -c \"cannot be rewritten: an entry's bytes do not match their "
+                              "checksum in the index; its objects are packed here instead\" up.log");
+    CHECK_STR_EQ(logged, "1");
+    free(logged);
+    free(dropped);
+    e2b_error_free(err);
+    err = NULL;
+
+    make_amended("bad", "gc");
+    /* the first blob's data (the whole 3,000-line file): one byte in its middle flipped */
+    CHECK(gitfix_sh("cd bad/.git/objects/pack && p=$(ls *.pack) && "
+                    "o=$(git verify-pack -v ${p%%.pack}.idx | awk '$2 == \"blob\" && NF == 5 {print $5; exit}') && "
+                    "chmod u+w $p && printf '\\125' | dd of=$p bs=1 seek=$((o + 4000)) conv=notrunc status=none") == 0);
+    CHECK_INT_EQ(up_to_box("bad", &info, &err), E2B_SUB_FAILED);
+    CHECK_MSG(err && strstr(e2b_error_message(err), "history"), "message: %s", e2b_error_message(err));
+    CHECK_INT_EQ((int)info.objects, 0);
+    CHECK_MSG(dir_empty(tmp_for_pack), "temporary files left in %s", tmp_for_pack);
+    logged = gitfix_out("grep -c 'pack-.*cannot be rewritten: ' up.log");
+    CHECK_STR_EQ(logged, "2");
+    free(logged);
+    e2b_error_free(err);
+    e2b_log_close();
 }
 
 static void test_cancel(void)
@@ -191,6 +361,8 @@ int main(void)
     RUN(test_pack_read_back_by_git);
     RUN(test_cancel);
     RUN(test_packs_as_they_are);
+    RUN(test_impure_pack_rewritten);
+    RUN(test_corrupt_pack_falls_back);
     gitfix_cleanup();
     git_libgit2_shutdown();
     return harness_finish();
