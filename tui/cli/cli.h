@@ -1,6 +1,7 @@
-/* The one-shot command-line modes (DESIGN.md §1 use 3, §6): --list, --up, --attach, --stop,
- * --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the document in
- * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
+/* The one-shot command-line modes (README "Using it", man page): --list, --up, --attach,
+ * --stop, --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the
+ * document in core/box/secrets_providers.h), each a client of the headless model
+ * (core/live/live.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
  * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed).
