@@ -242,7 +242,7 @@ static int cli_list(e2b_live *m, const cli_args *a)
         return 1;
     }
     if (a->json)
-        e2b_box_listing_print_json(&listing, stdout);
+        e2b_box_listing_print_json(&listing, a->pretty, stdout);
     else
         print_table(&listing);
     e2b_box_listing_clear(&listing);
@@ -336,7 +336,7 @@ static int cli_secrets(e2b_live *m, const cli_args *a)
         }
         const e2b_secret_list *list = e2b_live_secrets(m, NULL);
         if (a->json)
-            e2b_secrets_print_json(list, stdout);
+            e2b_secrets_print_json(list, a->pretty, stdout);
         else if (list->count == 0)
             printf("No secrets. e2b-tui --secrets set anthropic stores one (the value from "
                    "ANTHROPIC_API_KEY, else stdin).\n");

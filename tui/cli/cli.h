@@ -6,6 +6,9 @@
  * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
  * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed).
  *
+ * Every --json document is one compact line with its "version" (core/util/json_style.h);
+ * --pretty indents it by two.
+ *
  * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","detail","api","last_end","error","idle_since","last_activity","retry"?,
@@ -56,6 +59,7 @@ typedef struct cli_args {
                               * resume, extend), or secret name */
     const char *secrets_cmd; /* "list", "set", "remove" */
     int json;
+    int pretty;              /* --json --pretty: indented (else one compact line) */
     const char *template_id;
     int hours;               /* up: the new box's lifetime; extend: the new end from now */
     int attach_after_up;

@@ -278,7 +278,7 @@ static int cli_status(e2b_live *m, const cli_args *a)
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = boxes[i].state, .state = state_word(&boxes[i]), .why = boxes[i].why,
                 .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL};
-        char *s = e2b_agent_status_json(views, views ? n : 0);
+        char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)
             puts(s);
         else
