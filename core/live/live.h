@@ -156,6 +156,8 @@ const e2b_sandbox_list *e2b_live_sandboxes(const e2b_live *m);
 const e2b_sandbox *e2b_live_sandbox(const e2b_live *m, const char *id);
 /* The latest metrics, in sandbox id order (newest first among equal ids). */
 const e2b_metric_list *e2b_live_metrics(const e2b_live *m);
+/* The newest metric of sandbox id in such a list (a binary search), or NULL. */
+const e2b_metric *e2b_live_metric_find(const e2b_metric_list *metrics, const char *id);
 /* The secrets; secrets_listed is false until the first list arrived. */
 const e2b_secret_list *e2b_live_secrets(const e2b_live *m, bool *secrets_listed);
 

@@ -98,7 +98,6 @@ void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
 
 /* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
 void live_metrics_sort(e2b_metric_list *m);
-const e2b_metric *live_metric_find(const e2b_metric_list *m, const char *id);
 const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id);
 /* What changed state or went away from old to nw, in words ("x: running -> paused", "and
  * N more changes") into buf; returns the number of changes. */

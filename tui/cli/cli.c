@@ -1,14 +1,12 @@
-/* One-shot modes: setup shared by all of them, --list and --secrets. The box modes are in
- * cli_box.c. No curses here. */
+/* One-shot modes: the headless model they all run on (cli_run), what they share (the exit
+ * mapping, the clean text), and --list and --secrets, each one model command, its end and a
+ * printer. The box modes are in cli_box.c. No curses here. */
 #include "tui/cli/cli_internal.h"
 
 #include "core/util/str.h"
 #include "core/util/log.h"
-#include "core/box/orphans.h"
-#include "core/box/records.h"
 #include "core/util/sanitize.h"
 #include "core/box/secrets_providers.h"
-#include "core/e2b/secret_put.h"
 #include "core/live/live.h"
 
 #include <errno.h>
@@ -86,40 +84,6 @@ int cli_open_keystore(e2b_live *m, const cli_args *a)
         fprintf(stderr, "e2b-tui: warning: %s\n", warning);
     free(warning);
     return 0;
-}
-
-/* ---- waiting for an API call ---- */
-
-static void call_end(cli_call *k, void *result, const e2b_error *err)
-{
-    k->done = 1;
-    k->result = result;
-    k->err = err ? e2b_error_copy(err) : NULL;
-}
-void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
-{
-    call_end(ud, l, err);
-}
-void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
-{
-    ((cli_call *)ud)->status = status;
-    call_end(ud, sb, err);
-}
-void cli_on_status(void *ud, long status, const e2b_error *err)
-{
-    ((cli_call *)ud)->status = status;
-    call_end(ud, NULL, err);
-}
-
-/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
- * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
-e2b_error *cli_await(e2b_live *m, const e2b_api_call *started, e2b_error *start_err,
-                     cli_call *k)
-{
-    if (!started)
-        return start_err ? start_err : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    e2b_wait(e2b_live_loop(m), &k->done);
-    return k->err;
 }
 
 /* ---- --list ---- */
@@ -312,10 +276,10 @@ static void print_secrets(const e2b_secret_list *list)
     }
 }
 
-/* Waits for the command the model was given after e2b_live_then(m, end). */
-static e2b_error *command_end(e2b_live *m, int started, e2b_live_end *end)
+/* Waits for the command the model was given after e2b_live_then(m, end) (one that could not
+ * start filled end at once). Returns its error (the caller frees) or NULL. */
+static e2b_error *command_end(e2b_live *m, e2b_live_end *end)
 {
-    (void)started; /* a command that could not start fills end at once */
     e2b_wait(e2b_live_loop(m), &end->done);
     return end->err;
 }
@@ -329,7 +293,7 @@ static int cli_secrets(e2b_live *m, const cli_args *a)
     if (strcmp(a->secrets_cmd, "list") == 0) {
         e2b_live_then(m, &end);
         e2b_live_show_secrets(m, true);
-        if ((err = command_end(m, 1, &end))) {
+        if ((err = command_end(m, &end))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -353,7 +317,8 @@ static int cli_secrets(e2b_live *m, const cli_args *a)
     }
     if (strcmp(a->secrets_cmd, "remove") == 0) {
         e2b_live_then(m, &end);
-        if ((err = command_end(m, e2b_live_secret_remove(m, a->name) == 0, &end))) {
+        e2b_live_secret_remove(m, a->name);
+        if ((err = command_end(m, &end))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -370,10 +335,10 @@ static int cli_secrets(e2b_live *m, const cli_args *a)
         return 1;
     }
     e2b_live_then(m, &end);
-    int started = e2b_live_secret_set(m, a->name, value) == 0; /* copied into the request */
+    e2b_live_secret_set(m, a->name, value); /* copied into the request */
     explicit_bzero(value, strlen(value));
     free(value);
-    if ((err = command_end(m, started, &end))) {
+    if ((err = command_end(m, &end))) {
         int rc = cli_fail(err);
         e2b_error_free(err);
         return rc;

@@ -94,7 +94,8 @@ static void box_start(e2b_live *m, const cli_args *a, struct agent_box *b)
     }
     char *pw = NULL;
     ks_error kerr = {0};
-    if (!e2b_live_store(m) || keystore_get(e2b_live_store(m), b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
+    keystore *ks = e2b_live_store(m);
+    if (!ks || keystore_get(ks, b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
         b->why = e2b_strfmt("the password of box %s is not on this machine", b->rec.name);
         return;
     }

@@ -222,7 +222,8 @@ static int finish_op(e2b_live *m, const cli_args *a, e2b_box_op *op, progress_st
  * killed) unless --force; a check that cannot tell (a paused box is not resumed to look)
  * says so and lets the kill go on, so that `--pull NAME && --kill NAME` keeps working.
  * Returns 0 to go on, else the exit status. */
-static int kill_check(e2b_live *m, const cli_args *a, const e2b_box_env *env, const char *name, progress_state *ps)
+static int kill_check(e2b_live *m, const cli_args *a, const e2b_box_env *env, const char *name,
+                      progress_state *ps)
 {
     e2b_error *err = NULL;
     e2b_box_op *op = e2b_box_unpulled(env, name, 0, on_progress, on_done, ps, &err);
@@ -259,7 +260,9 @@ static int kill_check(e2b_live *m, const cli_args *a, const e2b_box_env *env, co
 int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
 {
     progress_state ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = e2b_live_config(m),
+    e2b_box_env env = {.loop = e2b_live_loop(m),
+                       .client = e2b_live_client(m),
+                       .cfg = e2b_live_config(m),
                        .sandbox_id = target ? cli_target_sandbox(target) : NULL};
     const char *name = target ? cli_target_box(target) : a->name;
     e2b_error *err = NULL;
@@ -283,7 +286,8 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
     }
     switch (a->mode) {
     case CLI_UP: {
-        env.orphans = orphans = e2b_live_orphans(m); /* with the store: it may delete a password */
+        /* with the store: a sweep may delete a password */
+        env.orphans = orphans = e2b_live_orphans(m);
         e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .from_snapshot = a->from_snapshot,
                                .hours = a->hours, .keep_failed = a->keep_failed,

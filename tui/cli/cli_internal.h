@@ -25,7 +25,7 @@ int cli_open_keystore(e2b_live *m, const cli_args *a);
  * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
 /* name has no record here (not_found says so): a box of another machine, several of them
- * (a conflict naming them all, 5) or none. Lists the boxes of that name; prints why and
+ * (a conflict naming them all, 5) or none, by the model's list of boxes; prints why and
  * returns the exit status. */
 int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
@@ -40,21 +40,6 @@ int cli_sandbox(e2b_live *m, const cli_args *a);
 const char *cli_target_sandbox(const struct cli_target *t);
 const char *cli_target_box(const struct cli_target *t);
 
-/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
-typedef struct cli_call {
-    int done;
-    long status;  /* the HTTP status (status and sandbox callbacks) */
-    e2b_error *err;
-    void *result; /* owned: the callback's result */
-} cli_call;
-/* Callbacks that fill a cli_call (ud). */
-void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err);
-void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err);
-void cli_on_status(void *ud, long status, const e2b_error *err);
-/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
- * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
-e2b_error *cli_await(e2b_live *m, const e2b_api_call *started, e2b_error *start_err,
-                     cli_call *k);
 /* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
 int cli_snap(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */

@@ -138,7 +138,8 @@ static void on_status(void *ud, long status, const e2b_error *err)
 
 /* Runs the loop until the call started (call != NULL) has called back; the call's error or
  * the start's is returned in w->err. */
-static int finish_wait(e2b_live *m, const cli_args *a, void *call, wait_state *w, e2b_error *start_err)
+static int finish_wait(e2b_live *m, const cli_args *a, void *call, wait_state *w,
+                       e2b_error *start_err)
 {
     if (!call) {
         w->err = start_err;
@@ -256,7 +257,8 @@ static const char *template_mark(const e2b_template *t, const e2b_snap_record_li
     return t->is_public ? "public" : "";
 }
 
-static int templates_fetch(e2b_live *m, const cli_args *a, e2b_template_list **out, e2b_snap_record_list *recs,
+static int templates_fetch(e2b_live *m, const cli_args *a, e2b_template_list **out,
+                           e2b_snap_record_list *recs,
                            char machine[E2B_MACHINE_ID_LEN + 1])
 {
     wait_state w = {0};
@@ -365,7 +367,8 @@ static void quiet_progress(void *ud, const char *step, int64_t done, int64_t tot
 static int run_op(e2b_live *m, const cli_args *a, int mode, int *tty)
 {
     char safe[3][600];
-    e2b_box_env env = {.loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = e2b_live_config(m)};
+    e2b_box_env env = {
+        .loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = e2b_live_config(m)};
     e2b_error *err = NULL;
     e2b_box_op *op;
     int rc = cli_open_keystore(m, a);
@@ -418,7 +421,8 @@ int cli_snap(e2b_live *m, const cli_args *a)
     switch (a->mode) {
     case CLI_SNAPSHOT:
     case CLI_FORK: return run_op(m, a, a->mode, &tty);
-    case CLI_SNAPSHOTS: return a->snap_delete ? snapshot_delete(m, a, a->snap_delete) : snapshots_list(m, a);
+    case CLI_SNAPSHOTS:
+        return a->snap_delete ? snapshot_delete(m, a, a->snap_delete) : snapshots_list(m, a);
     case CLI_TEMPLATES: return templates_list(m, a);
     case CLI_GC_TEMPLATES: return templates_gc(m, a);
     default: return 1;
