@@ -124,7 +124,8 @@ typedef struct e2b_live_end {
 } e2b_live_end;
 /* The next command started (a list by e2b_live_refresh_now, the secrets' list by
  * e2b_live_show_secrets, a sandbox or secret command) fills *end when it ends, besides its
- * notice, and at once when it cannot start. *end must outlive the command. */
+ * notice, and at once when it cannot start; a list already on its way is the list it waits
+ * for. *end must outlive the command. */
 void e2b_live_then(e2b_live *m, e2b_live_end *end);
 /* This machine's records as last read with a list (owned by the model, valid until the
  * next E2B_LIVE_SANDBOXES change); *skipped: the unreadable ones (NULL when none). */

@@ -273,7 +273,9 @@ static void start_cycle(e2b_live *m)
     e2b_live_end *waiter = live_then_take(m);
     if (!m->list_call) {
         e2b_metadata boxes = {0};
-        e2b_list_query q = {.workspace_keys = m->cfg.workspace_keys, .report_unchanged = 1};
+        /* Headless, a list is asked once: no reply is kept to compare the next with. */
+        e2b_list_query q = {.workspace_keys = m->cfg.workspace_keys,
+                            .report_unchanged = !m->is_headless};
         m->listing_boxes = !m->all_shown &&
                            e2b_metadata_set(&boxes, E2B_META_APP, E2B_META_APP_BOX) == 0;
         if (m->listing_boxes)

@@ -188,8 +188,9 @@ static void print_table(const e2b_box_listing *l)
 static int cli_list(e2b_live *m, const cli_args *a)
 {
     e2b_live_end end;
+    e2b_live_show_all(m, true); /* every sandbox, not the boxes only */
     e2b_live_then(m, &end);
-    e2b_live_show_all(m, true); /* lists them all now */
+    e2b_live_refresh_now(m); /* the list show_all started, or a new one */
     e2b_wait(e2b_live_loop(m), &end.done);
     if (end.err) {
         int rc = cli_fail(end.err);

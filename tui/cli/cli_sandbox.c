@@ -44,8 +44,9 @@ static int find_target(e2b_live *m, const char *arg, cli_target *t)
      * name answers to by the one rule (core/box/box.h: a fork is its record's NAME-N), else
      * a sandbox by the name shown; several are a conflict naming them all. */
     e2b_live_end end;
-    e2b_live_then(m, &end);
     e2b_live_show_all(m, true);
+    e2b_live_then(m, &end);
+    e2b_live_refresh_now(m); /* the list show_all started, or a new one */
     e2b_wait(e2b_live_loop(m), &end.done);
     if ((err = end.err) == NULL)
         t->sb = e2b_live_lookup(m, arg, &err);
