@@ -73,7 +73,7 @@ static void box_clear(struct agent_box *b)
 }
 
 /* Looks the sandbox up and, when it runs, starts watching its agent. */
-static void box_start(e2b_live *m, const cli_args *a, struct agent_box *b)
+static void box_start(e2b_live *m, struct agent_box *b)
 {
     e2b_error *err = NULL;
     if (!e2b_api_get(e2b_live_client(m), b->rec.sandbox_id, on_get, b, &err)) {
@@ -128,7 +128,7 @@ static long settle_timeout_ms(void)
     return s > 0 ? s * 1000 : 20000;
 }
 
-static void run_until_settled(e2b_live *m, const cli_args *a, struct agent_box *boxes, size_t n)
+static void run_until_settled(e2b_live *m, struct agent_box *boxes, size_t n)
 {
     int64_t end = e2b_now_ms() + settle_timeout_ms();
     for (;;) {
@@ -160,7 +160,7 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     int rc = read_box(m, a, a->name, b);
     if (rc)
         return rc;
-    box_start(m, a, b);
+    box_start(m, b);
     if (b->api_err)
         return cli_fail(b->api_err);
     if (!strcmp(b->state, "gone")) {
@@ -178,7 +178,7 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
         fprintf(stderr, "e2b-tui: box %s: %s\n", b->rec.name, buf);
         return 1;
     }
-    run_until_settled(m, a, b, 1);
+    run_until_settled(m, b, 1);
     const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     if (st->state == E2B_AGENT_SERVER_DOWN) {
         char buf[600];
@@ -270,8 +270,8 @@ static int cli_status(e2b_live *m, const cli_args *a)
         e2b_box_record_list_clear(&recs);
     }
     for (size_t i = 0; i < n; i++)
-        box_start(m, a, &boxes[i]);
-    run_until_settled(m, a, boxes, n);
+        box_start(m, &boxes[i]);
+    run_until_settled(m, boxes, n);
     if (a->json) {
         e2b_agent_box_view *views = n ? calloc(n, sizeof *views) : NULL;
         for (size_t i = 0; views && i < n; i++)
@@ -317,7 +317,7 @@ static void on_cmd(void *ud, const char *session_id, const e2b_error *err)
     w->session_id = session_id ? strdup(session_id) : NULL;
 }
 
-static int wait_cmd(e2b_live *m, const cli_args *a, int started, e2b_error *err, struct cmd_wait *w)
+static int wait_cmd(e2b_live *m, int started, e2b_error *err, struct cmd_wait *w)
 {
     if (started != 0) {
         int rc = cli_fail(err);
@@ -384,7 +384,7 @@ static void on_tick(void *ud)
 
 /* v2 (1.18.33): a prompt sent before the model catalog has the configured model is lost
  * without an error (a new box's server needs some seconds): wait for it, within bounds. */
-static void wait_model(e2b_live *m, const cli_args *a, const struct agent_box *b)
+static void wait_model(e2b_live *m, const struct agent_box *b)
 {
     e2b_oc_client *oc = e2b_agent_watch_client(b->w);
     int64_t end = e2b_now_ms() + settle_timeout_ms();
@@ -407,12 +407,12 @@ static int prompt_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     char *text = prompt_text(a);
     if (!text)
         return 1;
-    wait_model(m, a, b);
+    wait_model(m, b);
     struct cmd_wait w = {0};
     e2b_error *err = NULL;
     int started = e2b_agent_watch_prompt(b->w, NULL, a->new_session, text, on_cmd, &w, &err);
     free(text);
-    int rc = wait_cmd(m, a, started, err, &w);
+    int rc = wait_cmd(m, started, err, &w);
     if (rc == 0)
         printf("%s\n", w.session_id ? w.session_id : "");
     free(w.session_id);
@@ -435,13 +435,13 @@ int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name)
     int rc = read_box(m, a, name, &b);
     if (rc)
         return rc;
-    box_start(m, a, &b);
+    box_start(m, &b);
     if (!b.w) {
         fprintf(stderr, "e2b-tui: box %s is up but its agent cannot be reached\n", name);
         box_clear(&b);
         return 1;
     }
-    run_until_settled(m, a, &b, 1);
+    run_until_settled(m, &b, 1);
     rc = prompt_box(m, a, &b);
     box_clear(&b);
     return rc;
@@ -455,7 +455,7 @@ static int cli_reply(e2b_live *m, const cli_args *a)
         struct cmd_wait w = {0};
         e2b_error *err = NULL;
         int started = e2b_agent_watch_reply(b.w, a->request_id, a->reply, on_cmd, &w, &err);
-        rc = wait_cmd(m, a, started, err, &w);
+        rc = wait_cmd(m, started, err, &w);
         if (rc == 0)
             printf("replied %s\n", e2b_agent_reply_name(a->reply));
         free(w.session_id);
@@ -480,7 +480,7 @@ static int cli_interrupt(e2b_live *m, const cli_args *a)
             e2b_error_free(err);
             rc = 0;
         } else {
-            rc = wait_cmd(m, a, started, err, &w);
+            rc = wait_cmd(m, started, err, &w);
             if (rc == 0 && idle)
                 printf("nothing to interrupt: box %s's agent is idle\n", b.rec.name);
             else if (rc == 0)

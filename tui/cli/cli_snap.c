@@ -138,7 +138,7 @@ static void on_status(void *ud, long status, const e2b_error *err)
 
 /* Runs the loop until the call started (call != NULL) has called back; the call's error or
  * the start's is returned in w->err. */
-static int finish_wait(e2b_live *m, const cli_args *a, void *call, wait_state *w,
+static int finish_wait(e2b_live *m, void *call, wait_state *w,
                        e2b_error *start_err)
 {
     if (!call) {
@@ -153,7 +153,7 @@ static int finish_wait(e2b_live *m, const cli_args *a, void *call, wait_state *w
 
 /* ---- --snapshots ---- */
 
-static int delete_template(e2b_live *m, const cli_args *a, const char *id, int *gone)
+static int delete_template(e2b_live *m, const char *id, int *gone)
 {
     wait_state w = {0};
     e2b_error *err = NULL;
@@ -183,7 +183,7 @@ static int snapshot_delete(e2b_live *m, const cli_args *a, const char *name)
     }
     if (!err)
         id = r.snapshot_id;
-    int gone = 0, rc = delete_template(m, a, id, &gone);
+    int gone = 0, rc = delete_template(m, id, &gone);
     if (rc == 0 && !err) {
         e2b_error *rerr = e2b_snap_record_remove(e2b_live_config(m)->state_dir, name);
         if (rerr)
@@ -211,7 +211,7 @@ static int snapshots_list(e2b_live *m, const cli_args *a)
     wait_state w = {0};
     e2b_error *err = NULL;
     void *call = e2b_api_snapshots_list(e2b_live_client(m), NULL, on_snapshots, &w, &err);
-    int rc = finish_wait(m, a, call, &w, err);
+    int rc = finish_wait(m, call, &w, err);
     e2b_snapshot_list *api = w.result;
     e2b_error_free(w.err);
     if (rc)
@@ -264,7 +264,7 @@ static int templates_fetch(e2b_live *m, const cli_args *a, e2b_template_list **o
     wait_state w = {0};
     e2b_error *err = NULL;
     void *call = e2b_api_templates_list(e2b_live_client(m), on_templates, &w, &err);
-    int rc = finish_wait(m, a, call, &w, err);
+    int rc = finish_wait(m, call, &w, err);
     e2b_error_free(w.err);
     *out = w.result;
     if (rc)
@@ -334,7 +334,7 @@ static int templates_gc(e2b_live *m, const cli_args *a)
             continue;
         }
         int gone = 0;
-        if (delete_template(m, a, t->template_id, &gone) == 0) {
+        if (delete_template(m, t->template_id, &gone) == 0) {
             deleted++;
             printf("deleted %s (last used %s ago)\n", SAFE(0, t->template_id), when);
         } else {
