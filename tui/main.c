@@ -84,7 +84,9 @@ static void print_help(FILE *f)
           "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME; --kill: kill\n"
           "                           a box even with work not pulled home\n"
-          "  --json                   --list, --secrets list, --status: print JSON\n"
+          "  --json                   --list, --secrets list, --status: print JSON (one\n"
+          "                           compact line with a \"version\" field)\n"
+          "  --pretty                 with --json: indented\n"
           "\n"
           "Dashboard options:\n"
           "  --refresh SECONDS        refresh the lists every SECONDS (default "
@@ -235,6 +237,8 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return set_mode(a, CLI_LIST, f) < 0 ? -1 : 1;
     if (strcmp(f, "--json") == 0)
         return a->json = 1, 1;
+    if (strcmp(f, "--pretty") == 0)
+        return a->pretty = 1, 1;
     if (strcmp(f, "--keep-failed") == 0)
         return a->keep_failed = 1, 1;
     if (strcmp(f, "--force") == 0)
@@ -384,6 +388,8 @@ static int check_combination(const cli_args *a)
     if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
+    else if (a->pretty && !a->json)
+        bad = "--pretty";
     else if (a->hours && a->mode != CLI_UP && a->mode != CLI_EXTEND)
         bad = "--hours";
     else if ((a->prompt_text || a->prompt_file) && a->mode != CLI_UP && a->mode != CLI_PROMPT)

@@ -69,22 +69,9 @@ static void ends_text(const e2b_sandbox *sb, time_t now, char *buf, size_t bufsz
 /* The sandbox's latest metric when it runs, else NULL. */
 static const e2b_metric *metric_of(const e2b_sandbox *sb, const e2b_metric_list *metrics)
 {
-    if (sb->state != E2B_STATE_RUNNING || !metrics || !metrics->count)
+    if (sb->state != E2B_STATE_RUNNING || !metrics)
         return NULL;
-    /* Binary search over the model's id order; the first of equal ids is the newest. */
-    size_t lo = 0, hi = metrics->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *mid_id = metrics->items[mid].sandbox_id;
-        if (mid_id && strcmp(mid_id, sb->sandbox_id) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < metrics->count && metrics->items[lo].sandbox_id &&
-        strcmp(metrics->items[lo].sandbox_id, sb->sandbox_id) == 0)
-        return &metrics->items[lo];
-    return NULL;
+    return e2b_live_metric_find(metrics, sb->sandbox_id);
 }
 
 /* m: the sandbox's latest metric or NULL. CPU and MEM show what is in use, from the

@@ -1,5 +1,6 @@
 /* --status --json's document (core/agent/agent_json.h). */
 #include "core/agent/agent_json.h"
+#include "core/util/json_style.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -78,13 +79,13 @@ static json_t *box_json(const e2b_agent_box_view *b)
     return o;
 }
 
-char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n)
+char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n, bool pretty)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < n; i++)
         json_array_append_new(arr, box_json(&boxes[i]));
     json_t *root = arr ? json_pack("{s:i,s:o}", "version", 1, "boxes", arr) : NULL;
-    char *s = root ? json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    char *s = root ? json_dumps(root, e2b_json_style(pretty)) : NULL;
     json_decref(root);
     return s;
 }

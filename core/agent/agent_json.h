@@ -5,6 +5,7 @@
 
 #include "core/agent/agent.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One box as --status shows it. Strings borrowed; status NULL when not watched (why says
@@ -17,8 +18,8 @@ typedef struct e2b_agent_box_view {
     const e2b_agent_status *status;
 } e2b_agent_box_view;
 
-/* {"version":1,"boxes":[...]} as one line (ASCII; strings were sanitised when stored).
- * Caller frees; NULL when out of memory. */
-char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n);
+/* {"version":1,"boxes":[...]} in the one style (core/util/json_style.h: one line, or pretty;
+ * ASCII; strings were sanitised when stored). Caller frees; NULL when out of memory. */
+char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n, bool pretty);
 
 #endif

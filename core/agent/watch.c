@@ -489,14 +489,3 @@ void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused)
     watch_changed(w);
 }
 
-void e2b_agent_watch_kick(e2b_agent_watch *w)
-{
-    if (w->paused || w->stream || w->health_call)
-        return;
-    if (w->retry_timer) {
-        e2b_loop_timer_cancel(w->loop, w->retry_timer);
-        w->retry_timer = 0;
-    }
-    w->backoff_ms = BACKOFF_MIN_MS;
-    connect_start(w);
-}

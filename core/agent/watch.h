@@ -42,8 +42,6 @@ bool e2b_agent_watch_synced(const e2b_agent_watch *w);
 void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused);
 /* The watch's client, for calls of its own (borrowed: valid while the watch is). */
 e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
-/* Reconnect now (skip the backoff), e.g. after the user restarted the server. */
-void e2b_agent_watch_kick(e2b_agent_watch *w);
 
 /* The command ends: err NULL on success; session_id is the prompt's session (else NULL). */
 typedef void (*e2b_agent_cmd_fn)(void *ud, const char *session_id, const e2b_error *err);

@@ -28,6 +28,7 @@
 #include "core/box/records.h"
 #include "keystore/keystore.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -276,8 +277,8 @@ void e2b_box_listing_clear(e2b_box_listing *l);
 /* "running", "paused" or "gone". */
 const char *e2b_box_list_state_name(e2b_box_list_state s);
 /* Writes the listing as the `--list --json` document (version 1: boxes, workspaces,
- * sandboxes) to out. */
-void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out);
+ * sandboxes) to out, in the one style (core/util/json_style.h: compact, or pretty). */
+void e2b_box_listing_print_json(const e2b_box_listing *l, bool pretty, FILE *out);
 
 /* The one translation of a keystore error into core's: "password store: <its sentence>",
  * with a kind from its code (not-found and invalid as such, out of memory internal, the

@@ -1,6 +1,7 @@
 /* The merged listing as JSON (what `--list --json` prints). In core because only core/ uses
  * jansson; the CLI calls e2b_box_listing_print_json and knows no JSON library. */
 #include "core/box/box.h"
+#include "core/util/json_style.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -50,27 +51,30 @@ static json_t *entry_json(const e2b_box_entry *e)
     return o;
 }
 
-/* One entry at a time (the same text as one json_dumps of the whole document with
- * JSON_INDENT(2)): 2,000 sandboxes as one jansson tree plus its text would cost several MB
- * for nothing. */
-void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out)
+/* One entry at a time (the same text as one json_dumps of the whole document in the one
+ * style, core/util/json_style.h): 2,000 sandboxes as one jansson tree plus its text would
+ * cost several MB for nothing. */
+void e2b_box_listing_print_json(const e2b_box_listing *l, bool pretty, FILE *out)
 {
     static const char *const keys[] = {"boxes", "workspaces", "sandboxes"};
-    fputs("{\n  \"version\": 1", out);
+    /* what json_dumps puts between the parts, pretty or compact */
+    const char *nl = pretty ? "\n  " : "", *colon = pretty ? ": " : ":";
+    const char *item = pretty ? "\n    " : "", *close = pretty ? "\n  ]" : "]";
+    fprintf(out, "{%s\"version\"%s1", nl, colon);
     for (int k = 0; k < 3; k++) {
         int n = 0;
-        fprintf(out, ",\n  \"%s\": [", keys[k]);
+        fprintf(out, ",%s\"%s\"%s[", nl, keys[k], colon);
         for (size_t i = 0; i < l->count; i++) {
             const e2b_box_entry *e = &l->items[i];
             int ek = e->kind == E2B_KIND_BOX ? 0 : e->kind == E2B_KIND_WORKSPACE ? 1 : 2;
             if (ek != k)
                 continue;
             json_t *o = entry_json(e);
-            char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+            char *text = o ? json_dumps(o, e2b_json_style(pretty)) : NULL;
             json_decref(o);
             if (!text)
                 continue;
-            fputs(n++ ? ",\n    " : "\n    ", out);
+            fprintf(out, "%s%s", n++ ? "," : "", item);
             for (const char *p = text; *p; p++) { /* nested two levels deeper */
                 fputc(*p, out);
                 if (*p == '\n')
@@ -78,7 +82,7 @@ void e2b_box_listing_print_json(const e2b_box_listing *l, FILE *out)
             }
             free(text);
         }
-        fputs(n ? "\n  ]" : "]", out);
+        fputs(n ? close : "]", out);
     }
-    fputs("\n}\n", out);
+    fputs(pretty ? "\n}\n" : "}\n", out);
 }

@@ -1,5 +1,6 @@
 /* The provider table and the egress rules built from it (see secrets_providers.h). */
 #include "core/box/secrets_providers.h"
+#include "core/util/json_style.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static json_t *time_or_null(time_t t)
     return json_string(buf);
 }
 
-void e2b_secrets_print_json(const e2b_secret_list *l, FILE *out)
+void e2b_secrets_print_json(const e2b_secret_list *l, bool pretty, FILE *out)
 {
     json_t *arr = json_array();
     for (size_t i = 0; l && i < l->count; i++) {
@@ -92,7 +93,7 @@ void e2b_secrets_print_json(const e2b_secret_list *l, FILE *out)
                                              time_or_null(s->updated_at)));
     }
     json_t *doc = json_pack("{s:i, s:o}", "version", 1, "secrets", arr);
-    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+    char *text = doc ? json_dumps(doc, e2b_json_style(pretty)) : NULL;
     if (text)
         fprintf(out, "%s\n", text);
     free(text);

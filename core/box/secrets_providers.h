@@ -9,6 +9,8 @@
 
 #include "core/e2b/objects.h"
 
+#include <stdbool.h>
+
 #include <jansson.h>
 #include <stdio.h>
 #include <time.h>
@@ -38,7 +40,8 @@ void e2b_secret_time_text(time_t t, char *buf, size_t bufsz);
 /* The `--secrets list --json` document (version 1; fields are only ever added):
  *   {"version":1,"secrets":[{"name","hosts":["api.anthropic.com"],"version":N,
  *    "created_at","updated_at"}]}   (times RFC 3339 UTC or null; never a value) */
-void e2b_secrets_print_json(const e2b_secret_list *l, FILE *out);
+/* In the one style (core/util/json_style.h: compact, or pretty). */
+void e2b_secrets_print_json(const e2b_secret_list *l, bool pretty, FILE *out);
 
 /* The placeholder the box gets in the provider's environment variable: it is not a key,
  * only a marker that the egress rule will replace the real one. */

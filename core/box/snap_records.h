@@ -1,4 +1,4 @@
-/* Snapshot records: what a snapshot this machine took holds (issue 17).
+/* Snapshot records: what a snapshot this machine took holds (README "Using it": --snapshot).
  *
  *   <state_dir>/snapshots/<name>.json   one file per snapshot (directory 0700, files 0600,
  *                                       written atomically)

@@ -249,11 +249,6 @@ e2b_loop *e2b_client_loop(e2b_client *c)
     return c->loop;
 }
 
-void e2b_client_set_timeout(e2b_client *c, long timeout_ms)
-{
-    c->timeout_ms = timeout_ms > 0 ? timeout_ms : DEFAULT_TIMEOUT_MS;
-}
-
 /* ---- calls ---- */
 
 /* A path segment (sandbox id, secret name) escaped for the URL. */

@@ -35,10 +35,9 @@ e2b_client *e2b_client_new(e2b_loop *loop, const e2b_config *cfg, e2b_error **er
 /* Cancels nothing: end or finish calls first (their callbacks still run from the loop). */
 void e2b_client_free(e2b_client *c);
 e2b_loop *e2b_client_loop(e2b_client *c);
-/* Per-call total timeout for API calls (default: cfg->http_timeout_s, the config's
- * http_timeout or E2B_TUI_HTTP_TIMEOUT; pause and resume use at least 120 s). A timed-out
- * call's error says how long it waited and names http_timeout. */
-void e2b_client_set_timeout(e2b_client *c, long timeout_ms);
+/* Every API call's total timeout is cfg->http_timeout_s (the config's http_timeout or
+ * E2B_TUI_HTTP_TIMEOUT; pause and resume use at least 120 s). A timed-out call's error says
+ * how long it waited and names http_timeout. */
 
 /* Cancels a call that has not called back yet; its callback then runs with E2B_ERR_CANCELLED. */
 void e2b_api_cancel(e2b_api_call *call);

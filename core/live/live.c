@@ -115,6 +115,7 @@ void e2b_live_free(e2b_live *m)
     e2b_metric_list_clear(&m->metrics);
     e2b_secret_list_clear(&m->secrets);
     e2b_config_clear(&m->cfg);
+    free(m->store_warning);
     free(m->subs);
     free(m);
 }
@@ -188,11 +189,6 @@ bool e2b_live_has_client(const e2b_live *m)
     return m->client != NULL;
 }
 
-bool e2b_live_closing(const e2b_live *m)
-{
-    return m->closing;
-}
-
 long e2b_live_refresh_ms(const e2b_live *m)
 {
     int s = m->cfg.refresh_seconds > 0 ? m->cfg.refresh_seconds : E2B_DEFAULT_REFRESH_S;
@@ -228,25 +224,11 @@ const e2b_metric_list *e2b_live_metrics(const e2b_live *m)
     return &m->metrics;
 }
 
-const e2b_metric *e2b_live_metric(const e2b_live *m, const char *id)
-{
-    return live_metric_find(&m->metrics, id);
-}
-
 const e2b_secret_list *e2b_live_secrets(const e2b_live *m, bool *secrets_listed)
 {
     if (secrets_listed)
         *secrets_listed = m->secrets_arrived;
     return &m->secrets;
-}
-
-bool e2b_live_secret_known(const e2b_live *m, const char *name)
-{
-    for (size_t i = 0; i < m->secrets.count; i++) {
-        if (m->secrets.items[i].name && strcmp(m->secrets.items[i].name, name) == 0)
-            return true;
-    }
-    return false;
 }
 
 void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud)

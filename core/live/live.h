@@ -74,6 +74,63 @@ int e2b_live_start(e2b_live *m);
  * callbacks only free), closes the password store and frees everything. NULL is fine. */
 void e2b_live_free(e2b_live *m);
 
+/* ---- the headless client (the one-shot modes, tui/cli) ----
+ *
+ *   e2b_live *m = e2b_live_new_config(&cfg, keystore_flag);  // main's resolved config
+ *   err = e2b_live_start_headless(m, &h);  // loop, client, the journal's sweep: no timer
+ *   e2b_live_end end; e2b_live_then(m, &end);
+ *   e2b_live_refresh_now(m);              // one command ...
+ *   e2b_wait(e2b_live_loop(m), &end.done); // ... its end ...
+ *   print(e2b_live_sandboxes(m));          // ... and a printer
+ *
+ * Headless, nothing runs unless asked: no refresh timer, no secrets at the start, no
+ * metrics, no agent watches, and a command's end refreshes nothing. */
+
+/* Makes the model from a config its caller resolved (moved in: *cfg is left empty, to be
+ * cleared or dropped); keystore_flag (borrowed, NULL = not given) as --keystore. */
+e2b_live *e2b_live_new_config(e2b_config *cfg, const char *keystore_flag);
+/* How a headless model sweeps for the sandboxes failed ups left (core/box/orphans.h):
+ * what a sweep did is told to orphan_notice (not as a notice), and its second look after a
+ * failed create waits at most orphan_delay_max_ms (0: the config's delay), so that a
+ * one-shot mode does not linger (the journal entry stays for the next start). */
+typedef struct e2b_live_headless {
+    long orphan_delay_max_ms;
+    void (*orphan_notice)(void *ud, const char *done, const e2b_error *failed);
+    void *ud;
+} e2b_live_headless;
+/* Makes the loop and the client, and when the journal names a failed up opens the password
+ * store (quietly: its warning waits for e2b_live_store_open) and runs the sweep to its end.
+ * Returns NULL, or why the client could not be made (the caller frees). */
+e2b_error *e2b_live_start_headless(e2b_live *m, const e2b_live_headless *h);
+/* Opens the password store on this thread (--keystore, E2B_TUI_KEYSTORE, the config), when
+ * it is not open yet. *warning: the automatic choice's fallback warning, told once (caller
+ * frees; NULL when none). Returns NULL, or why it cannot be opened (caller frees). */
+e2b_error *e2b_live_store_open(e2b_live *m, char **warning);
+/* The open store (NULL when not open), the API client (NULL without one). */
+struct keystore *e2b_live_store(const e2b_live *m);
+e2b_client *e2b_live_client(const e2b_live *m);
+/* The sweeper (made on first use, with the store open at that time), and a wait until its
+ * sweeps are done. */
+struct e2b_orphans *e2b_live_orphans(e2b_live *m);
+void e2b_live_orphans_wait(e2b_live *m);
+
+/* The end of a command, for a client that waits for it. */
+typedef struct e2b_live_end {
+    int done;       /* set when it ended (e2b_wait on it) */
+    e2b_error *err; /* why it failed, or NULL (owned by the waiter: e2b_error_free) */
+    long status;    /* the HTTP status (a resume: 201 resumed, else already running) */
+    bool updated;   /* a secret set: it existed and was updated */
+    long version;   /* a secret set: the version it made */
+} e2b_live_end;
+/* The next command started (a list by e2b_live_refresh_now, the secrets' list by
+ * e2b_live_show_secrets, a sandbox or secret command) fills *end when it ends, besides its
+ * notice, and at once when it cannot start; a list already on its way is the list it waits
+ * for. *end must outlive the command. */
+void e2b_live_then(e2b_live *m, e2b_live_end *end);
+/* This machine's records as last read with a list (owned by the model, valid until the
+ * next E2B_LIVE_SANDBOXES change); *skipped: the unreadable ones (NULL when none). */
+const e2b_box_record_list *e2b_live_records(const e2b_live *m, const char **skipped);
+
 /* Subscribes cb to the bits in mask. Returns 0, or -1 when out of memory. */
 int e2b_live_subscribe(e2b_live *m, unsigned mask, e2b_live_fn cb, void *ud);
 void e2b_live_unsubscribe(e2b_live *m, e2b_live_fn cb, void *ud);
@@ -83,8 +140,6 @@ void e2b_live_unsubscribe(e2b_live *m, e2b_live_fn cb, void *ud);
 e2b_loop *e2b_live_loop(const e2b_live *m);
 const e2b_config *e2b_live_config(const e2b_live *m);
 bool e2b_live_has_client(const e2b_live *m);
-/* Shutting down: followers and callbacks only free. */
-bool e2b_live_closing(const e2b_live *m);
 long e2b_live_refresh_ms(const e2b_live *m);
 
 enum e2b_live_list_state {
@@ -102,10 +157,10 @@ const e2b_sandbox_list *e2b_live_sandboxes(const e2b_live *m);
 const e2b_sandbox *e2b_live_sandbox(const e2b_live *m, const char *id);
 /* The latest metrics, in sandbox id order (newest first among equal ids). */
 const e2b_metric_list *e2b_live_metrics(const e2b_live *m);
-const e2b_metric *e2b_live_metric(const e2b_live *m, const char *id);
+/* The newest metric of sandbox id in such a list (a binary search), or NULL. */
+const e2b_metric *e2b_live_metric_find(const e2b_metric_list *metrics, const char *id);
 /* The secrets; secrets_listed is false until the first list arrived. */
 const e2b_secret_list *e2b_live_secrets(const e2b_live *m, bool *secrets_listed);
-bool e2b_live_secret_known(const e2b_live *m, const char *name);
 
 /* ---- the project probe (live_project.c) ---- */
 
@@ -185,7 +240,8 @@ bool e2b_live_list_complete(const e2b_live *m);
 /* ---- commands on a sandbox, by id (the result is a notice; the lists refresh) ---- */
 
 int e2b_live_stop(e2b_live *m, const char *sandbox_id);
-int e2b_live_resume(e2b_live *m, const char *sandbox_id);
+/* hours: the lifetime from now (0 = a box's own, its up's hours, else the configured). */
+int e2b_live_resume(e2b_live *m, const char *sandbox_id, int hours);
 /* Kills it: a box through the boxes' kill (its record and password go too, when they are
  * this sandbox's), any other sandbox through the API. */
 int e2b_live_kill(e2b_live *m, const char *sandbox_id);
@@ -252,10 +308,8 @@ typedef struct e2b_live_op_info {
 
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a
  * template that names one of this machine's snapshots starts from it, sending only what
- * differs).
+ * differs; dir NULL or "" = the current project, as --dir).
  * Returns the operation's id (> 0), or 0 when it was refused or could not start (notice). */
-unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours);
-/* The same with the project directory (dir NULL or "" = the current one, as --dir). */
 typedef struct e2b_live_up_params {
     const char *name, *template_id, *dir;
     int hours;

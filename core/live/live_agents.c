@@ -241,7 +241,7 @@ static void open_store(e2b_live *m)
 void live_agents_sync(e2b_live *m)
 {
     m->agents_resync = false;
-    if (m->closing || !m->loop)
+    if (m->closing || !m->loop || m->is_headless) /* headless: no watches unless asked */
         return;
     const e2b_box_record_list *recs = &m->records; /* live_records.c keeps them current */
     struct live_agents *a = agents(m);

@@ -1,6 +1,7 @@
 /* Commands on a sandbox by id (pause, resume, kill, extend through core's API) and on the
  * secrets (set through core/e2b/secret_put.h, remove). Each tells its result as a notice
- * and refreshes the lists. A box's kill goes through its operation (live_ops.c). */
+ * and (unless headless) refreshes the lists; its waiter (e2b_live_then) hears its end. A
+ * box's kill goes through its operation (live_ops.c). */
 #include "core/live/live_internal.h"
 
 #include <stdio.h>
@@ -17,6 +18,7 @@ struct live_cmd {
     char name[128]; /* the sandbox's (or secret's) name, for the notice */
     long hours;
     long version; /* secret set: the version the put made */
+    e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
 };
 
 static const char *doing(enum cmd_kind k)
@@ -69,7 +71,12 @@ static void finish(struct live_cmd *c, const e2b_error *err, long status, int up
             default: live_notice(m, E2B_LIVE_INFO, "secret %s removed", c->name); break;
             }
         }
-        if (!err || err->kind != E2B_ERR_CANCELLED)
+        if (c->end) {
+            c->end->updated = updated;
+            c->end->version = c->version;
+        }
+        live_end(c->end, err, status);
+        if ((!err || err->kind != E2B_ERR_CANCELLED) && !m->is_headless)
             e2b_live_refresh_now(m);
     }
     free(c);
@@ -96,7 +103,9 @@ static void on_put(void *ud, e2b_secret *s, int updated, const e2b_error *err)
 
 static struct live_cmd *new_cmd(e2b_live *m, enum cmd_kind k, const char *name)
 {
+    e2b_live_end *end = live_then_take(m);
     if (!m->client) {
+        live_end_fail(end, E2B_ERR_AUTH, "no API key (set E2B_API_KEY)");
         live_notice(m, E2B_LIVE_ERROR, "%s: no API key (set E2B_API_KEY); nothing was changed",
                     cmd_name(k));
         return NULL;
@@ -104,8 +113,10 @@ static struct live_cmd *new_cmd(e2b_live *m, enum cmd_kind k, const char *name)
     struct live_cmd *c = calloc(1, sizeof *c);
     if (!c) {
         live_notice(m, E2B_LIVE_ERROR, "%s: out of memory", cmd_name(k));
+        live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         return NULL;
     }
+    c->end = end;
     c->m = m;
     c->kind = k;
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -117,6 +128,10 @@ static int started(struct live_cmd *c, bool ok, e2b_error *err, const char *what
 {
     if (!ok) {
         live_notice(c->m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+        if (err)
+            live_end(c->end, err, 0);
+        else
+            live_end_fail(c->end, E2B_ERR_INTERNAL, "out of memory");
         e2b_error_free(err);
         free(c);
         return -1;
@@ -130,6 +145,7 @@ static int sandbox_cmd(e2b_live *m, enum cmd_kind k, const char *id, long hours)
     char why[300];
     if (live_op_busy(m, id, NULL, why, sizeof why)) {
         live_notice(m, E2B_LIVE_ERROR, "%s: %s", cmd_name(k), why);
+        live_end_fail(live_then_take(m), E2B_ERR_CONFLICT, why);
         return -1;
     }
     const e2b_sandbox *sb = e2b_live_sandbox(m, id);
@@ -144,8 +160,8 @@ static int sandbox_cmd(e2b_live *m, enum cmd_kind k, const char *id, long hours)
     case CMD_KILL: call = e2b_api_kill(m->client, id, on_status, c, &err); break;
     case CMD_RESUME:
         /* A box gets its own lifetime again (its up's hours), others the configured one. */
-        call = e2b_api_connect(m->client, id, (long)e2b_box_hours(sb, &m->cfg) * 3600, on_sandbox,
-                               c, &err);
+        call = e2b_api_connect(m->client, id, (hours ? hours : e2b_box_hours(sb, &m->cfg)) * 3600L,
+                               on_sandbox, c, &err);
         break;
     default: call = e2b_api_set_timeout(m->client, id, hours * 3600, on_status, c, &err); break;
     }
@@ -159,9 +175,9 @@ int e2b_live_stop(e2b_live *m, const char *sandbox_id)
     return sandbox_cmd(m, CMD_STOP, sandbox_id, 0);
 }
 
-int e2b_live_resume(e2b_live *m, const char *sandbox_id)
+int e2b_live_resume(e2b_live *m, const char *sandbox_id, int hours)
 {
-    return sandbox_cmd(m, CMD_RESUME, sandbox_id, 0);
+    return sandbox_cmd(m, CMD_RESUME, sandbox_id, hours);
 }
 
 int e2b_live_extend(e2b_live *m, const char *sandbox_id, int hours)

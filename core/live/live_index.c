@@ -33,7 +33,7 @@ void live_metrics_sort(e2b_metric_list *m)
         qsort(m->items, m->count, sizeof *m->items, cmp_metric);
 }
 
-const e2b_metric *live_metric_find(const e2b_metric_list *m, const char *id)
+const e2b_metric *e2b_live_metric_find(const e2b_metric_list *m, const char *id)
 {
     /* Binary search over live_metrics_sort's order; the first of equal ids is the newest. */
     size_t lo = 0, hi = m->count;

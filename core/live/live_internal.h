@@ -80,6 +80,14 @@ struct e2b_live {
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
+
+    /* headless (live_headless.c): no timer, no agents; the next command's waiter */
+    bool is_headless;
+    e2b_live_headless headless;
+    char *store_warning; /* the store's fallback warning, until a mode tells it */
+    e2b_live_end *then;  /* filled by the next command started */
+    e2b_live_end *list_end, *secrets_end; /* the list's and the secrets' waiters */
+    char *records_skipped; /* the unreadable records of the last read */
 };
 
 /* Calls the subscribers of what. */
@@ -90,7 +98,6 @@ void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
 
 /* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
 void live_metrics_sort(e2b_metric_list *m);
-const e2b_metric *live_metric_find(const e2b_metric_list *m, const char *id);
 const e2b_sandbox *live_sandbox_find(const e2b_sandbox_list *l, const char *id);
 /* What changed state or went away from old to nw, in words ("x: running -> paused", "and
  * N more changes") into buf; returns the number of changes. */
@@ -104,6 +111,11 @@ bool live_records_look(e2b_live *m);
 void live_records_identify(e2b_live *m);
 bool live_records_sync(e2b_live *m);
 void live_records_free(e2b_live *m);
+
+/* live_headless.c: the waiter the next command takes (NULL when none), and its end. */
+e2b_live_end *live_then_take(e2b_live *m);
+void live_end(e2b_live_end *e, const e2b_error *err, long status);
+void live_end_fail(e2b_live_end *e, e2b_error_kind kind, const char *why);
 
 /* live_project.c: join the probes' threads (before the loop goes), then free them. */
 void live_probes_join(e2b_live *m);

@@ -145,7 +145,8 @@ static void end_op(struct live_op *t, const e2b_error *err)
         report(t, err);
         m->agents_resync = true; /* a record may have come or gone */
         live_records_sync(m);
-        e2b_live_refresh_now(m);
+        if (!m->is_headless)
+            e2b_live_refresh_now(m);
     }
     /* Not inside the op's own callback: free it from the loop. */
     if (e2b_loop_post(m->loop, free_op, t) != 0)
@@ -369,11 +370,6 @@ static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
     }
     live_notify(m, E2B_LIVE_OPS);
     return id;
-}
-
-unsigned e2b_live_up(e2b_live *m, const char *name, const char *template_id, int hours)
-{
-    return start(m, E2B_LIVE_OP_UP, name, NULL, template_id, hours, NULL);
 }
 
 unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p)

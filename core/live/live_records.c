@@ -5,6 +5,7 @@
  * again then, so the model is right within one refresh. */
 #include "core/live/live_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -46,7 +47,10 @@ bool live_records_look(e2b_live *m)
         return false;
     now.recent = exists && recent(&now.mtime);
     e2b_box_record_list fresh = {0};
-    e2b_error *err = e2b_box_record_list_read(m->cfg.records_dir, &fresh, NULL);
+    char *skipped = NULL;
+    e2b_error *err = e2b_box_record_list_read(m->cfg.records_dir, &fresh, &skipped);
+    free(m->records_skipped);
+    m->records_skipped = skipped;
     if (err) {
         e2b_logf("records: %s", e2b_error_message(err));
         e2b_error_free(err);
@@ -79,6 +83,15 @@ void live_records_identify(e2b_live *m)
 void live_records_free(e2b_live *m)
 {
     e2b_box_record_list_clear(&m->records);
+    free(m->records_skipped);
+    m->records_skipped = NULL;
+}
+
+const e2b_box_record_list *e2b_live_records(const e2b_live *m, const char **skipped)
+{
+    if (skipped)
+        *skipped = m->records_skipped;
+    return &m->records;
 }
 
 const e2b_box_record *e2b_live_record(const e2b_live *m, const char *sandbox_id)

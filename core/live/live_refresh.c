@@ -26,6 +26,8 @@ enum { SLOW_AFTER_429_MS = 60000 };
  * says so when it starts. */
 static void schedule(e2b_live *m)
 {
+    if (m->is_headless) /* one list when asked, no cycle */
+        return;
     if (m->timer)
         e2b_loop_timer_cancel(m->loop, m->timer);
     long delay = e2b_live_refresh_ms(m), retry_ms;
@@ -134,6 +136,14 @@ static int changes_text(e2b_live *m, const e2b_sandbox_list *reply, char *buf, s
     return n;
 }
 
+/* The list's waiter (e2b_live_then) hears its end. */
+static void list_done(e2b_live *m, const e2b_error *err)
+{
+    e2b_live_end *e = m->list_end;
+    m->list_end = NULL;
+    live_end(e, err, 0);
+}
+
 static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
 {
     e2b_live *m = ud;
@@ -156,6 +166,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         m->list_stale = m->listed_once;
         live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
         live_notify(m, E2B_LIVE_SANDBOXES);
+        list_done(m, err);
         return;
     }
     m->listed_at = time(NULL);
@@ -171,6 +182,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         if (!live_records_sync(m) && m->agents_resync)
             live_agents_sync(m);
         start_metrics(m);
+        list_done(m, NULL);
         return;
     }
     /* The reply's boxes as this machine's records name them, before they are compared. */
@@ -178,6 +190,8 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     if (e2b_box_identify(&m->records, list, m->cfg.workspace_keys) < 0) {
         e2b_sandbox_list_free(list);
         live_notice(m, E2B_LIVE_ERROR, "out of memory");
+        live_end_fail(m->list_end, E2B_ERR_INTERNAL, "out of memory");
+        m->list_end = NULL;
         return;
     }
     char changes[400];
@@ -185,6 +199,8 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     if (m->listing_boxes && m->listed_once && merge_boxes(m, list) < 0) {
         e2b_sandbox_list_free(list);
         live_notice(m, E2B_LIVE_ERROR, "out of memory");
+        live_end_fail(m->list_end, E2B_ERR_INTERNAL, "out of memory");
+        m->list_end = NULL;
         return;
     }
     e2b_sandbox_list_clear(&m->sandboxes);
@@ -198,6 +214,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     if (nchanges)
         live_notice(m, E2B_LIVE_CHANGE, "%s", changes);
     start_metrics(m);
+    list_done(m, NULL);
 }
 
 /* ---- secrets ---- */
@@ -210,7 +227,10 @@ static void on_secrets(void *ud, e2b_secret_list *list, const e2b_error *err)
         return;
     }
     m->secrets_call = NULL;
+    e2b_live_end *waiter = m->secrets_end;
+    m->secrets_end = NULL;
     if (err) {
+        live_end(waiter, err, 0);
         /* Told when they are being looked at; the sandbox list reports the rest. */
         if (m->secrets_shown)
             live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
@@ -223,14 +243,24 @@ static void on_secrets(void *ud, e2b_secret_list *list, const e2b_error *err)
     e2b_secret_list_free(list);
     m->secrets_arrived = true;
     live_notify(m, E2B_LIVE_SECRETS);
+    live_end(waiter, NULL, 0);
 }
 
-static void start_secrets(e2b_live *m)
+static void start_secrets(e2b_live *m, e2b_live_end *waiter)
 {
-    if (m->secrets_call || !m->client)
+    if (m->secrets_call || !m->client) {
+        if (m->client) /* on its way: its end is not this waiter's */
+            live_end_fail(waiter, E2B_ERR_INTERNAL, "the secrets are being listed already");
+        else
+            live_end_fail(waiter, E2B_ERR_AUTH, "no API key (set E2B_API_KEY)");
         return;
+    }
     e2b_error *err = NULL;
     m->secrets_call = e2b_api_secrets_list(m->client, on_secrets, m, &err);
+    if (m->secrets_call)
+        m->secrets_end = waiter;
+    else
+        live_end(waiter, err, 0);
     e2b_error_free(err);
     m->secrets_listed_once = true;
 }
@@ -240,9 +270,12 @@ static void start_secrets(e2b_live *m)
 static void start_cycle(e2b_live *m)
 {
     e2b_error *err = NULL;
+    e2b_live_end *waiter = live_then_take(m);
     if (!m->list_call) {
         e2b_metadata boxes = {0};
-        e2b_list_query q = {.workspace_keys = m->cfg.workspace_keys, .report_unchanged = 1};
+        /* Headless, a list is asked once: no reply is kept to compare the next with. */
+        e2b_list_query q = {.workspace_keys = m->cfg.workspace_keys,
+                            .report_unchanged = !m->is_headless};
         m->listing_boxes = !m->all_shown &&
                            e2b_metadata_set(&boxes, E2B_META_APP, E2B_META_APP_BOX) == 0;
         if (m->listing_boxes)
@@ -251,14 +284,21 @@ static void start_cycle(e2b_live *m)
         e2b_metadata_clear(&boxes);
         if (!m->list_call) {
             live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "cannot list");
+            if (err)
+                live_end(waiter, err, 0);
+            else
+                live_end_fail(waiter, E2B_ERR_INTERNAL, "cannot list");
+            waiter = NULL;
             e2b_error_free(err);
             schedule(m);
         }
     }
+    if (m->list_call && waiter)
+        m->list_end = waiter;
     /* Secrets: once at the start (the view then opens filled), later only while shown, so
      * the other views' refresh costs no request for them. */
     if (!m->secrets_listed_once || m->secrets_shown)
-        start_secrets(m);
+        start_secrets(m, NULL);
 }
 
 static void on_timer(void *ud)
@@ -282,8 +322,10 @@ void live_refresh_stop(e2b_live *m)
 
 void e2b_live_refresh_now(e2b_live *m)
 {
-    if (!m->client || m->closing)
+    if (!m->client || m->closing) {
+        live_end_fail(live_then_take(m), E2B_ERR_AUTH, "no API key (set E2B_API_KEY)");
         return;
+    }
     if (m->timer) {
         e2b_loop_timer_cancel(m->loop, m->timer);
         m->timer = 0;
@@ -294,8 +336,9 @@ void e2b_live_refresh_now(e2b_live *m)
 void e2b_live_show_secrets(e2b_live *m, bool shown)
 {
     m->secrets_shown = shown;
-    if (shown && m->client)
-        start_secrets(m);
+    e2b_live_end *waiter = shown ? live_then_take(m) : NULL;
+    if (shown)
+        start_secrets(m, waiter);
 }
 
 void e2b_live_show_all(e2b_live *m, bool shown)

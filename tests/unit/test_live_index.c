@@ -82,12 +82,12 @@ static void test_metrics(void)
     live_metrics_sort(&m);
     CHECK_STR_EQ(m.items[0].sandbox_id, "i-a");
     CHECK(m.items[3].sandbox_id == NULL);
-    const e2b_metric *b = live_metric_find(&m, "i-b");
+    const e2b_metric *b = e2b_live_metric_find(&m, "i-b");
     CHECK(b != NULL);
     CHECK_INT_EQ((long)b->timestamp, 20); /* the newest sample of that sandbox */
-    CHECK(live_metric_find(&m, "i-a") == &m.items[0]);
-    CHECK(live_metric_find(&m, "i-0") == NULL);
-    CHECK(live_metric_find(&m, "i-z") == NULL);
+    CHECK(e2b_live_metric_find(&m, "i-a") == &m.items[0]);
+    CHECK(e2b_live_metric_find(&m, "i-0") == NULL);
+    CHECK(e2b_live_metric_find(&m, "i-z") == NULL);
     e2b_metric_list_clear(&m);
 }
 

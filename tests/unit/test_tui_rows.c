@@ -244,9 +244,9 @@ static void test_refresh_costs_what_changed(void)
     CHECK_STR_EQ(cell(all, "i-a", SBCOL_CPU), "0%");
     CHECK_STR_EQ(cell(all, "i-a", SBCOL_MEM), "0M"); /* sampled: a figure, even 0 */
     CHECK_STR_EQ(cell(all, "i-b", SBCOL_CPU), "-"); /* paused */
-    CHECK(live_metric_find(&m, "i-a") != NULL);
-    CHECK(live_metric_find(&m, "i-b") == NULL);
-    CHECK(live_metric_find(&m, "i-zz") == NULL);
+    CHECK(e2b_live_metric_find(&m, "i-a") != NULL);
+    CHECK(e2b_live_metric_find(&m, "i-b") == NULL);
+    CHECK(e2b_live_metric_find(&m, "i-zz") == NULL);
     /* The clock: within the same minute nothing changes (no frame); the next minute
      * changes only ENDS of i-a (i-c has no end time, i-b is paused). */
     dirty = false;

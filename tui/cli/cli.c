@@ -1,14 +1,12 @@
-/* One-shot modes: setup shared by all of them, --list and --secrets. The box modes are in
- * cli_box.c. No curses here. */
+/* One-shot modes: the headless model they all run on (cli_run), what they share (the exit
+ * mapping, the clean text), and --list and --secrets, each one model command, its end and a
+ * printer. The box modes are in cli_box.c. No curses here. */
 #include "tui/cli/cli_internal.h"
 
 #include "core/util/str.h"
 #include "core/util/log.h"
-#include "core/box/orphans.h"
-#include "core/box/records.h"
 #include "core/util/sanitize.h"
 #include "core/box/secrets_providers.h"
-#include "core/e2b/secret_put.h"
 #include "core/live/live.h"
 
 #include <errno.h>
@@ -34,79 +32,30 @@ int cli_fail(const e2b_error *err)
     return e2b_error_exit_code(err) ? e2b_error_exit_code(err) : 1;
 }
 
-int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found)
+int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found)
 {
-    e2b_metadata md = {0};
-    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
-    e2b_metadata_set(&md, E2B_META_NAME, name);
-    e2b_list_query q = {.metadata = &md, .workspace_keys = c->cfg->workspace_keys};
-    cli_call k = {0};
-    e2b_error *start_err = NULL;
-    const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
-    e2b_metadata_clear(&md);
-    e2b_error *err = cli_await(c, call, start_err, &k);
-    e2b_box_record_list recs = {0};
-    if (!err)
-        err = e2b_box_record_list_read(c->cfg->records_dir, &recs, NULL);
-    int rc;
-    if (err) {
-        rc = cli_fail(err);
-    } else {
+    /* The model's list of the boxes (one page of a metadata query), then the one rule. */
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_refresh_now(m);
+    e2b_wait(e2b_live_loop(m), &end.done);
+    e2b_error *err = end.err;
+    if (!err) {
         e2b_box_match bm;
-        e2b_box_lookup(&recs, k.result, name, &bm);
+        e2b_box_lookup(e2b_live_records(m, NULL), e2b_live_sandboxes(m), name, &bm);
         err = bm.count > 1 ? e2b_box_match_error(&bm, name) : NULL;
         if (bm.count == 1)
             err = e2b_error_new(E2B_ERR_NOT_FOUND,
                                 "box %s was made on another machine (sandbox %s): it has no "
                                 "record here",
                                 name, bm.ids);
-        rc = cli_fail(err ? err : not_found);
     }
+    int rc = cli_fail(err ? err : not_found);
     e2b_error_free(err);
-    e2b_box_record_list_clear(&recs);
-    e2b_sandbox_list_free(k.result);
     return rc;
 }
 
-/* The store for the sweep to delete an orphan's password: best effort and quiet (the mode
- * itself may not need one and says nothing about it). */
-static void keystore_sweep_open(cli_ctx *c)
-{
-    ks_error kerr = {0};
-    char *warning = NULL;
-    ks_select sel = e2b_keystore_choice(c->args->keystore_flag, c->cfg);
-    if (!c->ks)
-        c->ks = keystore_open_selected(&sel, &warning, &kerr);
-    c->ks_warning = warning; /* told by cli_open_keystore if the mode uses the store */
-}
-
-int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg)
-{
-    e2b_error *err = NULL;
-    memset(c, 0, sizeof *c);
-    c->cfg = cfg;
-    c->args = a;
-    c->loop = e2b_loop_new();
-    if (!c->loop) {
-        fputs("e2b-tui: out of memory\n", stderr);
-        return 1;
-    }
-    c->client = e2b_client_new(c->loop, cfg, &err);
-    if (!c->client) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
-        return rc;
-    }
-    /* The client applies http_timeout (config, E2B_TUI_HTTP_TIMEOUT) itself. Sandboxes an
-     * interrupted up left behind go first: no request at all when the journal is empty. */
-    if (e2b_up_journal_any(cfg->state_dir)) {
-        keystore_sweep_open(c);
-        e2b_orphans_sweep_journal(cli_orphans(c));
-        cli_orphans_wait(c);
-    }
-    return 0;
-}
-
+/* What a sweep for a failed up's sandbox did (or could not), on stderr. */
 static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
 {
     char buf[1024];
@@ -120,117 +69,22 @@ static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
  * orphan_sweep_delay). */
 #define CLI_ORPHAN_DELAY_MAX_S 10
 
-struct e2b_orphans *cli_orphans(cli_ctx *c)
-{
-    if (!c->orphans) {
-        e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg, .ks = c->ks};
-        int s = c->cfg->orphan_sweep_delay_s;
-        if (s > CLI_ORPHAN_DELAY_MAX_S)
-            s = CLI_ORPHAN_DELAY_MAX_S;
-        c->orphans = e2b_orphans_new(&env, s * 1000L, orphan_notice, c);
-    }
-    return c->orphans;
-}
-
-void cli_orphans_wait(cli_ctx *c)
-{
-    while (e2b_orphans_busy(c->orphans))
-        if (e2b_loop_run_once(c->loop, 1000) < 0)
-            break;
-}
-
 /* The fallback warning is told where a password is stored (--up), not by every mode that
  * only reads or deletes one: --info says which store is used. */
-static int warn_store(const cli_ctx *c)
+int cli_open_keystore(e2b_live *m, const cli_args *a)
 {
-    return c->args->mode == CLI_UP;
-}
-
-int cli_open_keystore(cli_ctx *c)
-{
-    if (c->ks) { /* opened for the orphan sweep already */
-        if (c->ks_warning && warn_store(c))
-            fprintf(stderr, "e2b-tui: warning: %s\n", c->ks_warning);
-        free(c->ks_warning);
-        c->ks_warning = NULL;
-        return 0;
-    }
-    ks_error kerr = {0};
     char *warning = NULL;
-    ks_select sel = e2b_keystore_choice(c->args->keystore_flag, c->cfg);
-    c->ks = keystore_open_selected(&sel, &warning, &kerr);
-    if (!c->ks) {
-        e2b_error *e = e2b_keystore_error(&kerr);
-        cli_fail(e);
-        e2b_error_free(e);
-        return 1;
+    e2b_error *err = e2b_live_store_open(m, &warning);
+    if (err) {
+        int rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
     }
-    if (warning && warn_store(c))
+    if (warning && a->mode == CLI_UP)
         fprintf(stderr, "e2b-tui: warning: %s\n", warning);
     free(warning);
     return 0;
 }
-
-void cli_teardown(cli_ctx *c)
-{
-    e2b_orphans_free(c->orphans); /* done: cli_orphans_wait ran wherever one was started */
-    free(c->ks_warning);
-    if (c->client)
-        e2b_client_free(c->client);
-    if (c->ks)
-        keystore_close(c->ks);
-    if (c->loop)
-        e2b_loop_free(c->loop);
-    keystore_jobs_drain(2000);
-    e2b_log_close(); /* opened by the box modes */
-}
-
-/* ---- waiting for an API call ---- */
-
-static void call_end(cli_call *k, void *result, const e2b_error *err)
-{
-    k->done = 1;
-    k->result = result;
-    k->err = err ? e2b_error_copy(err) : NULL;
-}
-void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err)
-{
-    call_end(ud, l, err);
-}
-void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
-{
-    ((cli_call *)ud)->status = status;
-    call_end(ud, sb, err);
-}
-static void on_secret_list(void *ud, e2b_secret_list *l, const e2b_error *err)
-{
-    call_end(ud, l, err);
-}
-void cli_on_status(void *ud, long status, const e2b_error *err)
-{
-    ((cli_call *)ud)->status = status;
-    call_end(ud, NULL, err);
-}
-
-/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
- * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
-e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
-                            cli_call *k)
-{
-    if (!started)
-        return start_err ? start_err : e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
-    e2b_wait(c->loop, &k->done);
-    return k->err;
-}
-
-/* Moves a heap result into *out and frees its container. */
-#define TAKE_RESULT(out, k)                                                                   \
-    do {                                                                                      \
-        if ((k).result) {                                                                     \
-            *(out) = *(__typeof__(out))(k).result;                                            \
-            free((k).result);                                                                 \
-        }                                                                                     \
-    } while (0)
 
 /* ---- --list ---- */
 
@@ -330,47 +184,33 @@ static void print_table(const e2b_box_listing *l)
     free(cells);
 }
 
-static int cli_list(cli_ctx *c)
+/* The model's list of every sandbox (one request per page), its records, a printer. */
+static int cli_list(e2b_live *m, const cli_args *a)
 {
-    e2b_sandbox_list sandboxes = {0};
-    e2b_box_record_list records = {0};
-    e2b_box_listing listing = {0};
-    char *skipped = NULL;
-    e2b_list_query q = {.workspace_keys = c->cfg->workspace_keys};
-    e2b_error *err = e2b_box_record_list_read(c->cfg->records_dir, &records, &skipped);
-    if (err) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
+    e2b_live_end end;
+    e2b_live_show_all(m, true); /* every sandbox, not the boxes only */
+    e2b_live_then(m, &end);
+    e2b_live_refresh_now(m); /* the list show_all started, or a new one */
+    e2b_wait(e2b_live_loop(m), &end.done);
+    if (end.err) {
+        int rc = cli_fail(end.err);
+        e2b_error_free(end.err);
         return rc;
     }
-    if (skipped) {
+    const char *skipped = NULL;
+    const e2b_box_record_list *records = e2b_live_records(m, &skipped);
+    if (skipped)
         fprintf(stderr, "e2b-tui: warning: unreadable box records skipped: %s\n", skipped);
-        free(skipped);
-    }
-    cli_call k = {0};
-    e2b_error *start_err = NULL;
-    const e2b_api_call *call = e2b_api_list(c->client, &q, cli_on_list, &k, &start_err);
-    err = cli_await(c, call, start_err, &k);
-    TAKE_RESULT(&sandboxes, k);
-    if (err) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
-        e2b_box_record_list_clear(&records);
-        return rc;
-    }
-    if (e2b_box_listing_build(&records, &sandboxes, &listing) < 0) {
+    e2b_box_listing listing = {0};
+    if (e2b_box_listing_build(records, e2b_live_sandboxes(m), &listing) < 0) {
         fputs("e2b-tui: out of memory\n", stderr);
-        e2b_box_record_list_clear(&records);
-        e2b_sandbox_list_clear(&sandboxes);
         return 1;
     }
-    if (c->args->json)
-        e2b_box_listing_print_json(&listing, stdout);
+    if (a->json)
+        e2b_box_listing_print_json(&listing, a->pretty, stdout);
     else
         print_table(&listing);
     e2b_box_listing_clear(&listing);
-    e2b_box_record_list_clear(&records);
-    e2b_sandbox_list_clear(&sandboxes);
     return 0;
 }
 
@@ -437,46 +277,36 @@ static void print_secrets(const e2b_secret_list *list)
     }
 }
 
-/* --secrets set: the put's result, waited for on the loop. */
-struct put_wait {
-    int done, updated;
-    e2b_secret *secret;
-    e2b_error *err;
-};
-
-static void on_put(void *ud, e2b_secret *s, int updated, const e2b_error *err)
+/* Waits for the command the model was given after e2b_live_then(m, end) (one that could not
+ * start filled end at once). Returns its error (the caller frees) or NULL. */
+static e2b_error *command_end(e2b_live *m, e2b_live_end *end)
 {
-    struct put_wait *w = ud;
-    w->done = 1;
-    w->updated = updated;
-    w->secret = s;
-    w->err = err ? e2b_error_copy(err) : NULL;
+    e2b_wait(e2b_live_loop(m), &end->done);
+    return end->err;
 }
 
-static int cli_secrets(cli_ctx *c)
+/* --secrets: the model's list, set (create, or update when the name exists: the dashboard's
+ * path) and remove, each with its printer. */
+static int cli_secrets(e2b_live *m, const cli_args *a)
 {
-    const cli_args *a = c->args;
+    e2b_live_end end;
     e2b_error *err = NULL;
     if (strcmp(a->secrets_cmd, "list") == 0) {
-        e2b_secret_list list = {0};
-        cli_call k = {0};
-        e2b_error *start_err = NULL;
-        const e2b_api_call *call = e2b_api_secrets_list(c->client, on_secret_list, &k, &start_err);
-        err = cli_await(c, call, start_err, &k);
-        TAKE_RESULT(&list, k);
-        if (err) {
+        e2b_live_then(m, &end);
+        e2b_live_show_secrets(m, true);
+        if ((err = command_end(m, &end))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
         }
+        const e2b_secret_list *list = e2b_live_secrets(m, NULL);
         if (a->json)
-            e2b_secrets_print_json(&list, stdout);
-        else if (list.count == 0)
+            e2b_secrets_print_json(list, a->pretty, stdout);
+        else if (list->count == 0)
             printf("No secrets. e2b-tui --secrets set anthropic stores one (the value from "
                    "ANTHROPIC_API_KEY, else stdin).\n");
         else
-            print_secrets(&list);
-        e2b_secret_list_clear(&list);
+            print_secrets(list);
         return 0;
     }
     if (!e2b_secret_name_valid(a->name)) {
@@ -487,11 +317,9 @@ static int cli_secrets(cli_ctx *c)
         return 2;
     }
     if (strcmp(a->secrets_cmd, "remove") == 0) {
-        cli_call k = {0};
-        e2b_error *start_err = NULL;
-        const e2b_api_call *call =
-            e2b_api_secret_delete(c->client, a->name, cli_on_status, &k, &start_err);
-        if ((err = cli_await(c, call, start_err, &k))) {
+        e2b_live_then(m, &end);
+        e2b_live_secret_remove(m, a->name);
+        if ((err = command_end(m, &end))) {
             int rc = cli_fail(err);
             e2b_error_free(err);
             return rc;
@@ -507,54 +335,55 @@ static int cli_secrets(cli_ctx *c)
         free(value);
         return 1;
     }
-    /* The dashboard's path too: create, and update when the name exists (409). */
-    struct put_wait w = {0};
-    e2b_secret_put *p = e2b_secret_put_start(c->client, a->name, value, on_put, &w, &err);
+    e2b_live_then(m, &end);
+    e2b_live_secret_set(m, a->name, value); /* copied into the request */
     explicit_bzero(value, strlen(value));
     free(value);
-    if (p) {
-        /* e2b_wait returns once the put has called back, even when the loop failed. */
-        e2b_wait(e2b_client_loop(c->client), &w.done);
-        err = w.err;
-        w.err = NULL;
-    }
-    if (err) {
+    if ((err = command_end(m, &end))) {
         int rc = cli_fail(err);
         e2b_error_free(err);
-        e2b_secret_free(w.secret);
         return rc;
     }
-    printf("%s secret %s (version %lld)\n", w.updated ? "updated" : "stored", a->name,
-           w.secret ? (long long)w.secret->current_version : 0LL);
-    e2b_secret_free(w.secret);
+    printf("%s secret %s (version %ld)\n", end.updated ? "updated" : "stored", a->name,
+           end.version);
     return 0;
 }
 
 int cli_run(const cli_args *a, e2b_config *cfg)
 {
-    cli_ctx c;
-    int rc = cli_setup(&c, a, cfg);
+    e2b_live *m = e2b_live_new_config(cfg, a->keystore_flag);
+    if (!m) {
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
+    e2b_live_headless h = {.orphan_delay_max_ms = CLI_ORPHAN_DELAY_MAX_S * 1000L,
+                           .orphan_notice = orphan_notice};
+    e2b_error *err = e2b_live_start_headless(m, &h);
+    int rc = err ? cli_fail(err) : 0;
+    e2b_error_free(err);
     if (rc == 0) {
         switch (a->mode) {
-        case CLI_LIST: rc = cli_list(&c); break;
-        case CLI_SECRETS: rc = cli_secrets(&c); break;
+        case CLI_LIST: rc = cli_list(m, a); break;
+        case CLI_SECRETS: rc = cli_secrets(m, a); break;
         case CLI_STATUS:
         case CLI_PROMPT:
         case CLI_WAIT:
         case CLI_REPLY:
-        case CLI_INTERRUPT: rc = cli_agent(&c); break;
+        case CLI_INTERRUPT: rc = cli_agent(m, a); break;
         case CLI_SNAPSHOT:
         case CLI_SNAPSHOTS:
         case CLI_FORK:
         case CLI_TEMPLATES:
-        case CLI_GC_TEMPLATES: rc = cli_snap(&c); break;
+        case CLI_GC_TEMPLATES: rc = cli_snap(m, a); break;
         case CLI_STOP:
         case CLI_KILL:
         case CLI_RESUME:
-        case CLI_EXTEND: rc = cli_sandbox(&c); break;
-        default: rc = cli_box(&c, NULL); break;
+        case CLI_EXTEND: rc = cli_sandbox(m, a); break;
+        default: rc = cli_box(m, a, NULL); break;
         }
     }
-    cli_teardown(&c);
+    e2b_live_free(m); /* its store, sweeper, client and loop */
+    keystore_jobs_drain(2000);
+    e2b_log_close(); /* opened by the box modes */
     return rc;
 }

@@ -1,9 +1,13 @@
-/* The one-shot command-line modes (DESIGN.md §1 use 3, §6): --list, --up, --attach, --stop,
- * --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the document in
- * core/box/secrets_providers.h). No curses; errors on stderr; progress on stderr only when it
+/* The one-shot command-line modes (README "Using it", man page): --list, --up, --attach,
+ * --stop, --kill, --resume, --extend, --pull, --secrets (`--secrets list --json`: the
+ * document in core/box/secrets_providers.h), each a client of the headless model
+ * (core/live/live.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
  * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed).
+ *
+ * Every --json document is one compact line with its "version" (core/util/json_style.h);
+ * --pretty indents it by two.
  *
  * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
@@ -55,6 +59,7 @@ typedef struct cli_args {
                               * resume, extend), or secret name */
     const char *secrets_cmd; /* "list", "set", "remove" */
     int json;
+    int pretty;              /* --json --pretty: indented (else one compact line) */
     const char *template_id;
     int hours;               /* up: the new box's lifetime; extend: the new end from now */
     int attach_after_up;

@@ -19,7 +19,6 @@
 #define EXIT_TIMED_OUT 7
 
 struct agent_box {
-    cli_ctx *c;
     e2b_box_record rec;
     const char *state;      /* "running", "paused", "gone" */
     char *domain, *token;   /* of the sandbox (token: a secret) */
@@ -74,37 +73,37 @@ static void box_clear(struct agent_box *b)
 }
 
 /* Looks the sandbox up and, when it runs, starts watching its agent. */
-static void box_start(cli_ctx *c, struct agent_box *b)
+static void box_start(e2b_live *m, struct agent_box *b)
 {
-    b->c = c;
     e2b_error *err = NULL;
-    if (!e2b_api_get(c->client, b->rec.sandbox_id, on_get, b, &err)) {
+    if (!e2b_api_get(e2b_live_client(m), b->rec.sandbox_id, on_get, b, &err)) {
         b->state = "unknown";
         b->why = strdup(e2b_error_message(err));
         b->api_err = err;
         return;
     }
-    e2b_wait(c->loop, &b->got);
+    e2b_wait(e2b_live_loop(m), &b->got);
     if (strcmp(b->state, "running"))
         return;
     if (b->private_box && !b->token) {
         b->got = 0;
-        if (e2b_api_connect(c->client, b->rec.sandbox_id, 60, on_token, b, &err))
-            e2b_wait(c->loop, &b->got);
+        if (e2b_api_connect(e2b_live_client(m), b->rec.sandbox_id, 60, on_token, b, &err))
+            e2b_wait(e2b_live_loop(m), &b->got);
         e2b_error_free(err); /* without the token the watch tells what the server says */
         err = NULL;
     }
     char *pw = NULL;
     ks_error kerr = {0};
-    if (!c->ks || keystore_get(c->ks, b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
+    keystore *ks = e2b_live_store(m);
+    if (!ks || keystore_get(ks, b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
         b->why = e2b_strfmt("the password of box %s is not on this machine", b->rec.name);
         return;
     }
-    char *url = e2b_config_port_url(c->cfg, b->rec.port ? b->rec.port : E2B_BOX_PORT,
+    char *url = e2b_config_port_url(e2b_live_config(m), b->rec.port ? b->rec.port : E2B_BOX_PORT,
                                     b->rec.sandbox_id, b->domain);
     e2b_oc_config oc = {.api = b->rec.opencode == 1 ? 1 : 2, .base_url = url, .password = pw,
                         .traffic_token = b->token, .directory = b->rec.dir};
-    b->w = url ? e2b_agent_watch_new(c->loop, &oc, NULL, NULL, &err) : NULL;
+    b->w = url ? e2b_agent_watch_new(e2b_live_loop(m), &oc, NULL, NULL, &err) : NULL;
     keystore_password_free(pw);
     free(url);
     if (!b->w) {
@@ -129,7 +128,7 @@ static long settle_timeout_ms(void)
     return s > 0 ? s * 1000 : 20000;
 }
 
-static void run_until_settled(cli_ctx *c, struct agent_box *boxes, size_t n)
+static void run_until_settled(e2b_live *m, struct agent_box *boxes, size_t n)
 {
     int64_t end = e2b_now_ms() + settle_timeout_ms();
     for (;;) {
@@ -138,17 +137,17 @@ static void run_until_settled(cli_ctx *c, struct agent_box *boxes, size_t n)
             all = all && box_settled(&boxes[i]);
         if (all || e2b_now_ms() >= end)
             return;
-        e2b_loop_run_once(c->loop, 200);
+        e2b_loop_run_once(e2b_live_loop(m), 200);
     }
 }
 
-static int read_box(cli_ctx *c, const char *name, struct agent_box *b)
+static int read_box(e2b_live *m, const cli_args *a, const char *name, struct agent_box *b)
 {
     memset(b, 0, sizeof *b);
-    e2b_error *err = e2b_box_record_read(c->cfg->records_dir, name, &b->rec);
+    e2b_error *err = e2b_box_record_read(e2b_live_config(m)->records_dir, name, &b->rec);
     if (err) {
         /* Not this machine's: a box of that name elsewhere, or several (a conflict)? */
-        int rc = err->kind == E2B_ERR_NOT_FOUND ? cli_no_record(c, name, err) : cli_fail(err);
+        int rc = err->kind == E2B_ERR_NOT_FOUND ? cli_no_record(m, name, err) : cli_fail(err);
         e2b_error_free(err);
         return rc;
     }
@@ -156,12 +155,12 @@ static int read_box(cli_ctx *c, const char *name, struct agent_box *b)
 }
 
 /* The one box a mode acts on, watched and settled; prints why not and returns non-zero. */
-static int one_box(cli_ctx *c, struct agent_box *b)
+static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 {
-    int rc = read_box(c, c->args->name, b);
+    int rc = read_box(m, a, a->name, b);
     if (rc)
         return rc;
-    box_start(c, b);
+    box_start(m, b);
     if (b->api_err)
         return cli_fail(b->api_err);
     if (!strcmp(b->state, "gone")) {
@@ -179,7 +178,7 @@ static int one_box(cli_ctx *c, struct agent_box *b)
         fprintf(stderr, "e2b-tui: box %s: %s\n", b->rec.name, buf);
         return 1;
     }
-    run_until_settled(c, b, 1);
+    run_until_settled(m, b, 1);
     const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     if (st->state == E2B_AGENT_SERVER_DOWN) {
         char buf[600];
@@ -242,22 +241,21 @@ static void box_print(const struct agent_box *b)
     }
 }
 
-static int cli_status(cli_ctx *c)
+static int cli_status(e2b_live *m, const cli_args *a)
 {
-    const cli_args *a = c->args;
     e2b_box_record_list recs = {0};
     struct agent_box *boxes = NULL;
     size_t n = 0;
     int rc = 0;
     if (a->name) {
         boxes = calloc(1, sizeof *boxes);
-        if (!boxes || (rc = read_box(c, a->name, &boxes[0]))) {
+        if (!boxes || (rc = read_box(m, a, a->name, &boxes[0]))) {
             free(boxes);
             return rc ? rc : 1;
         }
         n = 1;
     } else {
-        e2b_error *err = e2b_box_record_list_read(c->cfg->records_dir, &recs, NULL);
+        e2b_error *err = e2b_box_record_list_read(e2b_live_config(m)->records_dir, &recs, NULL);
         if (err) {
             rc = cli_fail(err);
             e2b_error_free(err);
@@ -272,8 +270,8 @@ static int cli_status(cli_ctx *c)
         e2b_box_record_list_clear(&recs);
     }
     for (size_t i = 0; i < n; i++)
-        box_start(c, &boxes[i]);
-    run_until_settled(c, boxes, n);
+        box_start(m, &boxes[i]);
+    run_until_settled(m, boxes, n);
     if (a->json) {
         e2b_agent_box_view *views = n ? calloc(n, sizeof *views) : NULL;
         for (size_t i = 0; views && i < n; i++)
@@ -281,7 +279,7 @@ static int cli_status(cli_ctx *c)
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = boxes[i].state, .state = state_word(&boxes[i]), .why = boxes[i].why,
                 .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL};
-        char *s = e2b_agent_status_json(views, views ? n : 0);
+        char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)
             puts(s);
         else
@@ -319,14 +317,14 @@ static void on_cmd(void *ud, const char *session_id, const e2b_error *err)
     w->session_id = session_id ? strdup(session_id) : NULL;
 }
 
-static int wait_cmd(cli_ctx *c, int started, e2b_error *err, struct cmd_wait *w)
+static int wait_cmd(e2b_live *m, int started, e2b_error *err, struct cmd_wait *w)
 {
     if (started != 0) {
         int rc = cli_fail(err);
         e2b_error_free(err);
         return rc;
     }
-    e2b_wait(c->loop, &w->done);
+    e2b_wait(e2b_live_loop(m), &w->done);
     if (w->err) {
         int rc = cli_fail(w->err);
         e2b_error_free(w->err);
@@ -386,7 +384,7 @@ static void on_tick(void *ud)
 
 /* v2 (1.18.33): a prompt sent before the model catalog has the configured model is lost
  * without an error (a new box's server needs some seconds): wait for it, within bounds. */
-static void wait_model(cli_ctx *c, const struct agent_box *b)
+static void wait_model(e2b_live *m, const struct agent_box *b)
 {
     e2b_oc_client *oc = e2b_agent_watch_client(b->w);
     int64_t end = e2b_now_ms() + settle_timeout_ms();
@@ -394,82 +392,82 @@ static void wait_model(cli_ctx *c, const struct agent_box *b)
         struct ready_wait r = {0};
         if (!e2b_oc_model_ready(oc, on_ready, &r, NULL))
             return;
-        e2b_wait(c->loop, &r.done);
+        e2b_wait(e2b_live_loop(m), &r.done);
         if (r.ready)
             return;
         int tick = 0;
-        if (!e2b_loop_timer_add(c->loop, 500, on_tick, &tick))
+        if (!e2b_loop_timer_add(e2b_live_loop(m), 500, on_tick, &tick))
             return;
-        e2b_wait(c->loop, &tick);
+        e2b_wait(e2b_live_loop(m), &tick);
     }
 }
 
-static int prompt_box(cli_ctx *c, struct agent_box *b)
+static int prompt_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 {
-    char *text = prompt_text(c->args);
+    char *text = prompt_text(a);
     if (!text)
         return 1;
-    wait_model(c, b);
+    wait_model(m, b);
     struct cmd_wait w = {0};
     e2b_error *err = NULL;
-    int started = e2b_agent_watch_prompt(b->w, NULL, c->args->new_session, text, on_cmd, &w, &err);
+    int started = e2b_agent_watch_prompt(b->w, NULL, a->new_session, text, on_cmd, &w, &err);
     free(text);
-    int rc = wait_cmd(c, started, err, &w);
+    int rc = wait_cmd(m, started, err, &w);
     if (rc == 0)
         printf("%s\n", w.session_id ? w.session_id : "");
     free(w.session_id);
     return rc;
 }
 
-static int cli_prompt(cli_ctx *c)
+static int cli_prompt(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
-    int rc = one_box(c, &b);
+    int rc = one_box(m, a, &b);
     if (rc == 0)
-        rc = prompt_box(c, &b);
+        rc = prompt_box(m, a, &b);
     box_clear(&b);
     return rc;
 }
 
-int cli_agent_prompt_after_up(cli_ctx *c, const char *name)
+int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name)
 {
     struct agent_box b;
-    int rc = read_box(c, name, &b);
+    int rc = read_box(m, a, name, &b);
     if (rc)
         return rc;
-    box_start(c, &b);
+    box_start(m, &b);
     if (!b.w) {
         fprintf(stderr, "e2b-tui: box %s is up but its agent cannot be reached\n", name);
         box_clear(&b);
         return 1;
     }
-    run_until_settled(c, &b, 1);
-    rc = prompt_box(c, &b);
+    run_until_settled(m, &b, 1);
+    rc = prompt_box(m, a, &b);
     box_clear(&b);
     return rc;
 }
 
-static int cli_reply(cli_ctx *c)
+static int cli_reply(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
-    int rc = one_box(c, &b);
+    int rc = one_box(m, a, &b);
     if (rc == 0) {
         struct cmd_wait w = {0};
         e2b_error *err = NULL;
-        int started = e2b_agent_watch_reply(b.w, c->args->request_id, c->args->reply, on_cmd, &w, &err);
-        rc = wait_cmd(c, started, err, &w);
+        int started = e2b_agent_watch_reply(b.w, a->request_id, a->reply, on_cmd, &w, &err);
+        rc = wait_cmd(m, started, err, &w);
         if (rc == 0)
-            printf("replied %s\n", e2b_agent_reply_name(c->args->reply));
+            printf("replied %s\n", e2b_agent_reply_name(a->reply));
         free(w.session_id);
     }
     box_clear(&b);
     return rc;
 }
 
-static int cli_interrupt(cli_ctx *c)
+static int cli_interrupt(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
-    int rc = one_box(c, &b);
+    int rc = one_box(m, a, &b);
     if (rc == 0) {
         struct cmd_wait w = {0};
         e2b_error *err = NULL;
@@ -482,7 +480,7 @@ static int cli_interrupt(cli_ctx *c)
             e2b_error_free(err);
             rc = 0;
         } else {
-            rc = wait_cmd(c, started, err, &w);
+            rc = wait_cmd(m, started, err, &w);
             if (rc == 0 && idle)
                 printf("nothing to interrupt: box %s's agent is idle\n", b.rec.name);
             else if (rc == 0)
@@ -501,16 +499,16 @@ static int cli_interrupt(cli_ctx *c)
  * steps): then how its last turn ended (read from its newest message) decides. */
 #define IDLE_GRACE_MS 2000
 
-static int cli_wait(cli_ctx *c)
+static int cli_wait(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
-    int rc = one_box(c, &b);
+    int rc = one_box(m, a, &b);
     if (rc) {
         box_clear(&b);
         return rc;
     }
     int64_t start = e2b_now_ms();
-    int64_t end = c->args->timeout_s > 0 ? start + (int64_t)c->args->timeout_s * 1000 : 0;
+    int64_t end = a->timeout_s > 0 ? start + (int64_t)a->timeout_s * 1000 : 0;
     bool seen_turn = false;
     for (;;) {
         const e2b_agent_status *st = e2b_agent_watch_status(b.w);
@@ -547,27 +545,27 @@ static int cli_wait(cli_ctx *c)
         }
         if (end && now >= end) {
             fprintf(stderr, "e2b-tui: box %s: still %s after %d s\n", b.rec.name,
-                    e2b_agent_state_name(st->state), c->args->timeout_s);
+                    e2b_agent_state_name(st->state), a->timeout_s);
             rc = EXIT_TIMED_OUT;
             break;
         }
-        e2b_loop_run_once(c->loop, 200);
+        e2b_loop_run_once(e2b_live_loop(m), 200);
     }
     box_clear(&b);
     return rc;
 }
 
-int cli_agent(cli_ctx *c)
+int cli_agent(e2b_live *m, const cli_args *a)
 {
-    int rc = cli_open_keystore(c);
+    int rc = cli_open_keystore(m, a);
     if (rc)
         return rc;
-    switch (c->args->mode) {
-    case CLI_STATUS: return cli_status(c);
-    case CLI_PROMPT: return cli_prompt(c);
-    case CLI_WAIT: return cli_wait(c);
-    case CLI_REPLY: return cli_reply(c);
-    case CLI_INTERRUPT: return cli_interrupt(c);
+    switch (a->mode) {
+    case CLI_STATUS: return cli_status(m, a);
+    case CLI_PROMPT: return cli_prompt(m, a);
+    case CLI_WAIT: return cli_wait(m, a);
+    case CLI_REPLY: return cli_reply(m, a);
+    case CLI_INTERRUPT: return cli_interrupt(m, a);
     default: return 1;
     }
 }

@@ -171,7 +171,7 @@ static int run_tunnel(const e2b_box_result *r)
 /* The result's texts came (partly) from the network: printed only through cli_clean. */
 #define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
 
-static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
+static int finish_op(e2b_live *m, const cli_args *a, e2b_box_op *op, progress_state *ps)
 {
     char safe[3][600];
     e2b_error *err = e2b_box_op_wait(op);
@@ -185,7 +185,7 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
         return rc;
     }
     print_note(r);
-    switch (c->args->mode) {
+    switch (a->mode) {
     case CLI_UP:
         printf("box %s is up: sandbox %s, server %s\n", SAFE(0, r->name), SAFE(1, r->sandbox_id),
                SAFE(2, r->url));
@@ -222,7 +222,8 @@ static int finish_op(cli_ctx *c, e2b_box_op *op, progress_state *ps)
  * killed) unless --force; a check that cannot tell (a paused box is not resumed to look)
  * says so and lets the kill go on, so that `--pull NAME && --kill NAME` keeps working.
  * Returns 0 to go on, else the exit status. */
-static int kill_check(cli_ctx *c, const e2b_box_env *env, const char *name, progress_state *ps)
+static int kill_check(e2b_live *m, const cli_args *a, const e2b_box_env *env, const char *name,
+                      progress_state *ps)
 {
     e2b_error *err = NULL;
     e2b_box_op *op = e2b_box_unpulled(env, name, 0, on_progress, on_done, ps, &err);
@@ -241,7 +242,7 @@ static int kill_check(cli_ctx *c, const e2b_box_env *env, const char *name, prog
     int rc = 0;
     if (err) {
         rc = cli_fail(err);
-    } else if (u->state == E2B_UNPULLED_WORK && !c->args->force) {
+    } else if (u->state == E2B_UNPULLED_WORK && !a->force) {
         fprintf(stderr, "e2b-tui: %s; nothing was killed: e2b-tui --pull %s brings it home "
                         "first, --kill %s --force kills anyway\n",
                 safe, r->name ? r->name : name, r->name ? r->name : name);
@@ -256,34 +257,37 @@ static int kill_check(cli_ctx *c, const e2b_box_env *env, const char *name, prog
     return rc;
 }
 
-int cli_box(cli_ctx *c, const struct cli_target *target)
+int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
 {
-    const cli_args *a = c->args;
     progress_state ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg,
+    e2b_box_env env = {.loop = e2b_live_loop(m),
+                       .client = e2b_live_client(m),
+                       .cfg = e2b_live_config(m),
                        .sandbox_id = target ? cli_target_sandbox(target) : NULL};
     const char *name = target ? cli_target_box(target) : a->name;
     e2b_error *err = NULL;
     e2b_box_op *op = NULL;
+    struct e2b_orphans *orphans = NULL; /* an up's: a failed create is looked at again */
     int rc;
 
     /* The request log, as in the dashboard: what a failed up or pull did, step by step.
      * Best effort: without it the action still runs. */
-    if (c->cfg->log_path && *c->cfg->log_path) {
-        e2b_log_set_max(c->cfg->log_max);
-        e2b_error *lerr = e2b_log_open(c->cfg->log_path);
+    if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
+        e2b_log_set_max(e2b_live_config(m)->log_max);
+        e2b_error *lerr = e2b_log_open(e2b_live_config(m)->log_path);
         e2b_error_free(lerr);
     }
     /* stop needs no password; kill goes on without the store (and says what is left);
      * everything else reads or writes one. */
     if (a->mode != CLI_STOP) {
-        if ((rc = cli_open_keystore(c)) && a->mode != CLI_KILL)
+        if ((rc = cli_open_keystore(m, a)) && a->mode != CLI_KILL)
             return rc;
-        env.ks = c->ks;
+        env.ks = e2b_live_store(m);
     }
     switch (a->mode) {
     case CLI_UP: {
-        env.orphans = cli_orphans(c); /* with the store: a sweep may delete a password */
+        /* with the store: a sweep may delete a password */
+        env.orphans = orphans = e2b_live_orphans(m);
         e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
                                .from_snapshot = a->from_snapshot,
                                .hours = a->hours, .keep_failed = a->keep_failed,
@@ -298,7 +302,7 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
         break;
     case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
     case CLI_KILL: /* without a client the kill says why it cannot run */
-        if (c->client && (rc = kill_check(c, &env, name, &ps)) != 0)
+        if (e2b_live_client(m) && (rc = kill_check(m, a, &env, name, &ps)) != 0)
             return rc;
         op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err);
         break;
@@ -314,18 +318,18 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
         e2b_error_free(err);
         return rc;
     }
-    rc = finish_op(c, op, &ps);
-    if (e2b_orphans_busy(c->orphans)) {
+    rc = finish_op(m, a, op, &ps);
+    if (orphans && e2b_orphans_busy(orphans)) {
         fprintf(stderr,
                 "e2b-tui: E2B may still make the sandbox of that create: looking again in %ld s "
                 "(the next start of e2b-tui looks too)\n",
-                e2b_orphans_delay_ms(c->orphans) / 1000);
-        cli_orphans_wait(c);
+                e2b_orphans_delay_ms(orphans) / 1000);
+        e2b_live_orphans_wait(m);
     }
     if (rc == 0 && a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
         /* --up ... --prompt: the box's first task */
         char *box = strdup(e2b_box_op_result(op)->name);
-        rc = box ? cli_agent_prompt_after_up(c, box) : 1;
+        rc = box ? cli_agent_prompt_after_up(m, a, box) : 1;
         free(box);
     }
     if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
@@ -342,11 +346,11 @@ int cli_box(cli_ctx *c, const struct cli_target *target)
                 e2b_error_free(err);
                 return rc;
             }
-            rc = finish_op(c, op, &ps);
+            rc = finish_op(m, a, op, &ps);
             r = e2b_box_op_result(op);
         }
         if (rc == 0)
-            rc = run_attach_command(c->cfg, r);
+            rc = run_attach_command(e2b_live_config(m), r);
     } else if (rc == 0 && a->mode == CLI_TUNNEL) {
         rc = run_tunnel(e2b_box_op_result(op));
     }

@@ -1,74 +1,50 @@
-/* Private to tui/cli*.c: the context of one one-shot run. */
+/* Private to tui/cli*.c: what the one-shot modes share. */
 #ifndef E2B_TUI_CLI_INTERNAL_H
 #define E2B_TUI_CLI_INTERNAL_H
 
 #include "core/e2b/api.h"
 #include "core/box/box.h"
 #include "core/e2b/config.h"
+#include "core/live/live.h"
 #include "core/net/loop.h"
 #include "keystore/keystore.h"
 #include "tui/cli/cli.h"
 
 #include <stddef.h>
 
-typedef struct cli_ctx {
-    const cli_args *args;
-    e2b_config *cfg;
-    e2b_loop *loop;
-    e2b_client *client;
-    keystore *ks;
-    char *ks_warning; /* the auto fallback's warning when the sweep opened ks (to show once) */
-    struct e2b_orphans *orphans; /* sweeps for sandboxes failed ups left (core/box/orphans.h) */
-} cli_ctx;
+/* Every mode runs on the headless model (core/live/live.h "the headless client"), made by
+ * cli_run from main's config: its loop, its API client, its password store, its orphan
+ * sweeper. */
 
-int cli_setup(cli_ctx *c, const cli_args *a, e2b_config *cfg);
-int cli_open_keystore(cli_ctx *c);
-/* The orphan sweeper (made on first use, with the keystore open at that time). */
-struct e2b_orphans *cli_orphans(cli_ctx *c);
-/* Runs the loop until the sweeps are done. */
-void cli_orphans_wait(cli_ctx *c);
-void cli_teardown(cli_ctx *c);
+/* Opens the password store (the model's) for a mode that needs one; tells the fallback
+ * warning where a password is stored (--up). Returns 0, or the exit status (told). */
+int cli_open_keystore(e2b_live *m, const cli_args *a);
 /* --kill refused: the box has work not pulled home (and no --force). */
 #define CLI_EXIT_UNPULLED 8
 /* Prints the error (sanitised) and returns its exit status: the one mapping of core's
  * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
 /* name has no record here (not_found says so): a box of another machine, several of them
- * (a conflict naming them all, 5) or none. Lists the boxes of that name; prints why and
+ * (a conflict naming them all, 5) or none, by the model's list of boxes; prints why and
  * returns the exit status. */
-int cli_no_record(cli_ctx *c, const char *name, const e2b_error *not_found);
+int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
 void cli_clean(const char *s, char *buf, size_t n);
-/* up, attach, stop, kill, pull; target (NULL: by c->args->name) is the box chosen by
+/* up, attach, stop, kill, pull; target (NULL: by a->name) is the box chosen by
  * cli_sandbox's look-up (a sandbox id given for a box). */
 struct cli_target;
-int cli_box(cli_ctx *c, const struct cli_target *target);
+int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target);
 /* --stop/--kill (a box name or a sandbox id), --resume, --extend (cli_sandbox.c). */
-int cli_sandbox(cli_ctx *c);
+int cli_sandbox(e2b_live *m, const cli_args *a);
 /* The target's sandbox id (NULL when its sandbox is gone) and box name (borrowed). */
 const char *cli_target_sandbox(const struct cli_target *t);
 const char *cli_target_box(const struct cli_target *t);
 
-/* One API call of a one-shot mode: its callback fills this in; cli_await waits for it. */
-typedef struct cli_call {
-    int done;
-    long status;  /* the HTTP status (status and sandbox callbacks) */
-    e2b_error *err;
-    void *result; /* owned: the callback's result */
-} cli_call;
-/* Callbacks that fill a cli_call (ud). */
-void cli_on_list(void *ud, e2b_sandbox_list *l, const e2b_error *err);
-void cli_on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err);
-void cli_on_status(void *ud, long status, const e2b_error *err);
-/* Waits for a started call (started NULL: it could not start, start_err says why). Returns
- * the call's error (caller frees) or NULL; k->result is then the result, or NULL. */
-e2b_error *cli_await(cli_ctx *c, const e2b_api_call *started, e2b_error *start_err,
-                     cli_call *k);
 /* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
-int cli_snap(cli_ctx *c);
+int cli_snap(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
-int cli_agent(cli_ctx *c);
+int cli_agent(e2b_live *m, const cli_args *a);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
-int cli_agent_prompt_after_up(cli_ctx *c, const char *name);
+int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 
 #endif

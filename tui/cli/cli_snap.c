@@ -1,4 +1,4 @@
-/* One-shot modes of issue 17: --snapshot, --snapshots [--delete], --fork, --templates,
+/* One-shot snapshot and template modes: --snapshot, --snapshots [--delete], --fork, --templates,
  * --gc-templates [--dry-run], and the snapshot behind --up --from. Their options are parsed
  * here (cli_snap_option) so that main.c only hands them on. */
 #include "tui/cli/cli_internal.h"
@@ -138,13 +138,14 @@ static void on_status(void *ud, long status, const e2b_error *err)
 
 /* Runs the loop until the call started (call != NULL) has called back; the call's error or
  * the start's is returned in w->err. */
-static int finish_wait(cli_ctx *c, void *call, wait_state *w, e2b_error *start_err)
+static int finish_wait(e2b_live *m, void *call, wait_state *w,
+                       e2b_error *start_err)
 {
     if (!call) {
         w->err = start_err;
         return cli_fail(start_err);
     }
-    e2b_wait(c->loop, &w->done);
+    e2b_wait(e2b_live_loop(m), &w->done);
     return w->err ? cli_fail(w->err) : 0;
 }
 
@@ -152,28 +153,28 @@ static int finish_wait(cli_ctx *c, void *call, wait_state *w, e2b_error *start_e
 
 /* ---- --snapshots ---- */
 
-static int delete_template(cli_ctx *c, const char *id, int *gone)
+static int delete_template(e2b_live *m, const char *id, int *gone)
 {
     wait_state w = {0};
     e2b_error *err = NULL;
-    void *call = e2b_api_template_delete(c->client, id, on_status, &w, &err);
+    void *call = e2b_api_template_delete(e2b_live_client(m), id, on_status, &w, &err);
     if (!call) {
         int rc = cli_fail(err);
         e2b_error_free(err);
         return rc;
     }
-    e2b_wait(c->loop, &w.done);
+    e2b_wait(e2b_live_loop(m), &w.done);
     *gone = w.err && w.err->kind == E2B_ERR_NOT_FOUND;
     int rc = w.err && !*gone ? cli_fail(w.err) : 0;
     e2b_error_free(w.err);
     return rc;
 }
 
-static int snapshot_delete(cli_ctx *c, const char *name)
+static int snapshot_delete(e2b_live *m, const cli_args *a, const char *name)
 {
     char safe[2][400];
     e2b_snap_record r;
-    e2b_error *err = e2b_snap_record_read(c->cfg->state_dir, name, &r);
+    e2b_error *err = e2b_snap_record_read(e2b_live_config(m)->state_dir, name, &r);
     const char *id = name; /* without a record: an E2B snapshot id */
     if (err && err->kind != E2B_ERR_NOT_FOUND) {
         int rc = cli_fail(err);
@@ -182,9 +183,9 @@ static int snapshot_delete(cli_ctx *c, const char *name)
     }
     if (!err)
         id = r.snapshot_id;
-    int gone = 0, rc = delete_template(c, id, &gone);
+    int gone = 0, rc = delete_template(m, id, &gone);
     if (rc == 0 && !err) {
-        e2b_error *rerr = e2b_snap_record_remove(c->cfg->state_dir, name);
+        e2b_error *rerr = e2b_snap_record_remove(e2b_live_config(m)->state_dir, name);
         if (rerr)
             rc = cli_fail(rerr);
         e2b_error_free(rerr);
@@ -204,19 +205,19 @@ static int snapshot_delete(cli_ctx *c, const char *name)
     return rc;
 }
 
-static int snapshots_list(cli_ctx *c)
+static int snapshots_list(e2b_live *m, const cli_args *a)
 {
     char safe[4][400], when[32];
     wait_state w = {0};
     e2b_error *err = NULL;
-    void *call = e2b_api_snapshots_list(c->client, NULL, on_snapshots, &w, &err);
-    int rc = finish_wait(c, call, &w, err);
+    void *call = e2b_api_snapshots_list(e2b_live_client(m), NULL, on_snapshots, &w, &err);
+    int rc = finish_wait(m, call, &w, err);
     e2b_snapshot_list *api = w.result;
     e2b_error_free(w.err);
     if (rc)
         return rc;
     e2b_snap_record_list recs;
-    err = e2b_snap_record_list_read(c->cfg->state_dir, &recs);
+    err = e2b_snap_record_list_read(e2b_live_config(m)->state_dir, &recs);
     if (err) {
         rc = cli_fail(err);
         e2b_error_free(err);
@@ -256,20 +257,21 @@ static const char *template_mark(const e2b_template *t, const e2b_snap_record_li
     return t->is_public ? "public" : "";
 }
 
-static int templates_fetch(cli_ctx *c, e2b_template_list **out, e2b_snap_record_list *recs,
+static int templates_fetch(e2b_live *m, const cli_args *a, e2b_template_list **out,
+                           e2b_snap_record_list *recs,
                            char machine[E2B_MACHINE_ID_LEN + 1])
 {
     wait_state w = {0};
     e2b_error *err = NULL;
-    void *call = e2b_api_templates_list(c->client, on_templates, &w, &err);
-    int rc = finish_wait(c, call, &w, err);
+    void *call = e2b_api_templates_list(e2b_live_client(m), on_templates, &w, &err);
+    int rc = finish_wait(m, call, &w, err);
     e2b_error_free(w.err);
     *out = w.result;
     if (rc)
         return rc;
-    err = e2b_machine_id(c->cfg->state_dir, machine);
+    err = e2b_machine_id(e2b_live_config(m)->state_dir, machine);
     if (!err)
-        err = e2b_snap_record_list_read(c->cfg->state_dir, recs);
+        err = e2b_snap_record_list_read(e2b_live_config(m)->state_dir, recs);
     if (err) {
         rc = cli_fail(err);
         e2b_error_free(err);
@@ -292,12 +294,12 @@ static void template_line(const e2b_template *t, const char *mark, time_t now)
            t->build_count, when, mark);
 }
 
-static int templates_list(cli_ctx *c)
+static int templates_list(e2b_live *m, const cli_args *a)
 {
     e2b_template_list *l;
     e2b_snap_record_list recs;
     char machine[E2B_MACHINE_ID_LEN + 1];
-    int rc = templates_fetch(c, &l, &recs, machine);
+    int rc = templates_fetch(m, a, &l, &recs, machine);
     if (rc)
         return rc;
     time_t now = time(NULL);
@@ -309,17 +311,17 @@ static int templates_list(cli_ctx *c)
     return 0;
 }
 
-static int templates_gc(cli_ctx *c)
+static int templates_gc(e2b_live *m, const cli_args *a)
 {
     char safe[1][400], when[32];
     e2b_template_list *l;
     e2b_snap_record_list recs;
     char machine[E2B_MACHINE_ID_LEN + 1];
-    int rc = templates_fetch(c, &l, &recs, machine);
+    int rc = templates_fetch(m, a, &l, &recs, machine);
     if (rc)
         return rc;
     time_t now = time(NULL);
-    long ttl = c->cfg->template_ttl_s;
+    long ttl = e2b_live_config(m)->template_ttl_s;
     size_t due = 0, deleted = 0, failed = 0;
     for (size_t i = 0; i < l->count; i++) {
         const e2b_template *t = &l->items[i];
@@ -327,12 +329,12 @@ static int templates_gc(cli_ctx *c)
             continue;
         due++;
         age(e2b_template_last_used(t), now, when, sizeof when);
-        if (c->args->dry_run) {
+        if (a->dry_run) {
             printf("would delete %s (last used %s ago)\n", SAFE(0, t->template_id), when);
             continue;
         }
         int gone = 0;
-        if (delete_template(c, t->template_id, &gone) == 0) {
+        if (delete_template(m, t->template_id, &gone) == 0) {
             deleted++;
             printf("deleted %s (last used %s ago)\n", SAFE(0, t->template_id), when);
         } else {
@@ -341,7 +343,7 @@ static int templates_gc(cli_ctx *c)
     }
     fprintf(stderr, "e2b-tui: %zu managed template%s of this machine unused for more than %ld h%s\n", due,
             due == 1 ? "" : "s",
-            ttl / 3600, c->args->dry_run ? " (dry run: nothing deleted)" : "");
+            ttl / 3600, a->dry_run ? " (dry run: nothing deleted)" : "");
     (void)deleted;
     e2b_snap_record_list_clear(&recs);
     e2b_template_list_free(l);
@@ -362,17 +364,17 @@ static void quiet_progress(void *ud, const char *step, int64_t done, int64_t tot
         fprintf(stderr, "\r\033[K%s...", step);
 }
 
-static int run_op(cli_ctx *c, int mode, int *tty)
+static int run_op(e2b_live *m, const cli_args *a, int mode, int *tty)
 {
-    const cli_args *a = c->args;
     char safe[3][600];
-    e2b_box_env env = {.loop = c->loop, .client = c->client, .cfg = c->cfg};
+    e2b_box_env env = {
+        .loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = e2b_live_config(m)};
     e2b_error *err = NULL;
     e2b_box_op *op;
-    int rc = cli_open_keystore(c);
+    int rc = cli_open_keystore(m, a);
     if (rc && mode == CLI_FORK)
         return rc;
-    env.ks = c->ks;
+    env.ks = e2b_live_store(m);
     if (mode == CLI_SNAPSHOT) {
         op = e2b_box_snapshot(&env, a->name, a->snap_as, quiet_progress, quiet_done, tty, &err);
     } else {
@@ -409,20 +411,20 @@ static int run_op(cli_ctx *c, int mode, int *tty)
     return rc;
 }
 
-int cli_snap(cli_ctx *c)
+int cli_snap(e2b_live *m, const cli_args *a)
 {
-    const cli_args *a = c->args;
     int tty = isatty(STDERR_FILENO);
-    if (c->cfg->log_path && *c->cfg->log_path) {
-        e2b_log_set_max(c->cfg->log_max);
-        e2b_error_free(e2b_log_open(c->cfg->log_path));
+    if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
+        e2b_log_set_max(e2b_live_config(m)->log_max);
+        e2b_error_free(e2b_log_open(e2b_live_config(m)->log_path));
     }
     switch (a->mode) {
     case CLI_SNAPSHOT:
-    case CLI_FORK: return run_op(c, a->mode, &tty);
-    case CLI_SNAPSHOTS: return a->snap_delete ? snapshot_delete(c, a->snap_delete) : snapshots_list(c);
-    case CLI_TEMPLATES: return templates_list(c);
-    case CLI_GC_TEMPLATES: return templates_gc(c);
+    case CLI_FORK: return run_op(m, a, a->mode, &tty);
+    case CLI_SNAPSHOTS:
+        return a->snap_delete ? snapshot_delete(m, a, a->snap_delete) : snapshots_list(m, a);
+    case CLI_TEMPLATES: return templates_list(m, a);
+    case CLI_GC_TEMPLATES: return templates_gc(m, a);
     default: return 1;
     }
 }

@@ -160,7 +160,7 @@ static void search_done(struct ui *ui, void *ctx, bool ok, const char *text)
 /* r in the pane: resume this sandbox (as r in the list does), then reconnect. */
 static void resume(struct log_view *lv, struct ui *ui)
 {
-    e2b_live_resume(ui->model, lv->id);
+    e2b_live_resume(ui->model, lv->id, 0);
     if (lv->server)
         e2b_live_server_log_retry_now(lv->server);
 }

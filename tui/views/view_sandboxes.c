@@ -375,7 +375,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
                     a == ACT_STOP ? stop_confirmed : extend_confirmed, NULL);
         return true;
     }
-    case ACT_RESUME: e2b_live_resume(ui->model, r->id); return true;
+    case ACT_RESUME: e2b_live_resume(ui->model, r->id, 0); return true;
     case ACT_ATTACH:
     case ACT_PULL:
         if (selected_is_box(ui, r, a))

@@ -1,4 +1,4 @@
-/* The Boxes view's snapshot and fork actions (issue 17): S asks the snapshot's name, F how
+/* The Boxes view's snapshot and fork actions: S asks the snapshot's name, F how
  * many forks; both go to the live model by the row's sandbox id. */
 #ifndef E2B_TUI_VIEW_SANDBOXES_SNAP_H
 #define E2B_TUI_VIEW_SANDBOXES_SNAP_H
