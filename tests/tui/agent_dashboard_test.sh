@@ -142,7 +142,7 @@ dash_check "ctrl-n opens the editor for a new session" "(a new session)"
 tmux_type "say hello"
 tmux_keys C-d
 TMUX_WAIT_SECONDS=60 dash_check "the new session's text arrives" "Hello from a new session."
-wait_check "the new session is listed beside the first" 20 sh -c "[ \$(tmux -L '$TMUX_SOCKET' -f /dev/null capture-pane -p -t t | grep -c 'New session -') -ge 2 ]"
+wait_check "the new session is listed beside the first" 20 sh -c "[ \$(tmux -S '$TMUX_SOCKET' -f /dev/null capture-pane -p -t t | grep -c 'New session -') -ge 2 ]"
 
 # ---- hostile text from the model ----
 # The escapes come after the 100 KB line, on a line of their own next to its end: the pane
