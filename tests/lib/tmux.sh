@@ -69,6 +69,27 @@ tmux_keys() { tm send-keys -t t -- "$@"; }
 # tmux_run LINE: types LINE and Enter (in the pane's shell).
 tmux_run() { tmux_type "$1" && tmux_keys Enter; }
 
+# tmux_record FILE: from now on every byte the pane's program writes to its terminal is
+# appended to FILE (tmux pipe-pane). Escapes a program sent are checked there: capture-pane
+# shows the screen tmux made of them, never the sequences (an OSC 0 only sets the title).
+tmux_record() { : >"$1" && tm pipe-pane -o -t t "cat >>'$1'"; }
+# tmux_record_has FILE BYTES: FILE holds BYTES (a string, escapes written as $'\033').
+tmux_record_has() { grep -qaF -- "$2" "$1"; }
+# tmux_record_check NAME FILE BYTES...: passes when FILE holds none of BYTES (no newline in
+# one: grep -F reads it as two patterns), else fails naming the first found (cat -v).
+tmux_record_check() {
+    local name=$1 file=$2 b
+    shift 2
+    for b in "$@"; do
+        case $b in '' | *$'\n'*) t_fail "$name" "tmux_record_check: an empty or multi-line pattern"; return 1 ;; esac
+        if grep -qaF -- "$b" "$file"; then
+            t_fail "$name" "the terminal received $(printf '%s' "$b" | cat -v): $(grep -aF -- "$b" "$file" | head -n 1 | cat -v | head -c 300)"
+            return 1
+        fi
+    done
+    t_pass "$name"
+}
+
 # tmux_capture [-e] [-J]: the pane's text (-e with escapes, -J wrapped lines joined).
 tmux_capture() { tm capture-pane -p -t t "$@"; }
 
