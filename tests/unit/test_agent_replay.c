@@ -54,6 +54,7 @@ struct server {
     int fd, port, api;
     pthread_t thread;
     char *message;          /* the body for .../message (the recorded last message) */
+    bool message_fails;     /* .../message answers 500 */
     pthread_mutex_t mu;
     char last_request[512]; /* "POST /path" */
     char last_body[512];
@@ -97,6 +98,8 @@ static void serve_one(struct server *s, int c)
     char hdr[256];
     const char *body = message ? (s->message ? s->message : "[]") : s->api == 1 ? "true" : "";
     int status = message || s->api == 1 ? 200 : 204;
+    if (message && s->message_fails)
+        body = "{\"error\":\"down\"}", status = 500;
     int hl = snprintf(hdr, sizeof hdr, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\n"
                       "Content-Length: %zu\r\nConnection: close\r\n\r\n", status, strlen(body));
     if (write(c, hdr, (size_t)hl) < 0 || write(c, body, strlen(body)) < 0)
@@ -253,7 +256,7 @@ static void replay_free(struct replay *r)
 /* Replays scenario (API api): the whole stream, then the snapshot the watch takes when the
  * stream goes quiet (active_end.json, no request), then the end read (from the loopback
  * server). 0, or -1 when a fixture is missing or malformed. */
-static int replay(struct replay *r, int api, const char *scenario)
+static int replay_as(struct replay *r, int api, const char *scenario, bool message_fails)
 {
     memset(r, 0, sizeof *r);
     r->scenario = scenario;
@@ -263,6 +266,7 @@ static int replay(struct replay *r, int api, const char *scenario)
         free(events);
         return -1;
     }
+    r->srv.message_fails = message_fails;
     r->loop = e2b_loop_new();
     r->w = calloc(1, sizeof *r->w);
     char url[64];
@@ -297,93 +301,35 @@ static int replay(struct replay *r, int api, const char *scenario)
     return 0;
 }
 
+static int replay(struct replay *r, int api, const char *scenario)
+{
+    return replay_as(r, api, scenario, false);
+}
+
 /* ---- the states ---- */
 
-static void test_v2_permission_once(void)
+/* A todo list, a bash call that asks permission, "once", done (both APIs). */
+static void test_permission_once(void)
 {
-    struct replay r;
-    CHECK(replay(&r, 2, "v2_permission") == 0);
-    const e2b_agent_status *st = &r.w->st;
-    /* the server still said "running" while the bash call waited: waiting beats working */
-    CHECK(r.waiting_while_busy);
-    CHECK_STR_EQ(e2b_agent_state_name(r.at_waiting), "waiting for you");
-    CHECK_MSG(strstr(r.states, "working|waiting for you|working"), "states: %s", r.states);
-    CHECK(st->state == E2B_AGENT_IDLE);
-    CHECK(st->last_end == E2B_AGENT_END_DONE);
-    CHECK(st->nrequests == 0);
-    CHECK(st->todo_total == 2 && st->todo_done == 1);
-    CHECK(st->have_usage && st->tokens_input > 0);
-    CHECK(!st->error);
-    char line[256];
-    e2b_agent_status_line(st, line, sizeof line);
-    CHECK_STR_EQ(line, "idle: done");
-    replay_free(&r);
-}
-
-static void test_v2_reject(void)
-{
-    struct replay r;
-    CHECK(replay(&r, 2, "v2_reject") == 0);
-    CHECK_STR_EQ(e2b_agent_state_name(r.at_waiting), "waiting for you");
-    CHECK(r.w->st.state == E2B_AGENT_IDLE);
-    CHECK_MSG(r.w->st.last_end == E2B_AGENT_END_INTERRUPTED, "end %s (states %s)",
-              e2b_agent_end_name(r.w->st.last_end), r.states);
-    CHECK(!r.w->st.error);
-    replay_free(&r);
-}
-
-static void test_v2_failed(void)
-{
-    struct replay r;
-    CHECK(replay(&r, 2, "v2_failed") == 0);
-    const e2b_agent_status *st = &r.w->st;
-    CHECK(st->state == E2B_AGENT_IDLE);
-    CHECK_MSG(st->last_end == E2B_AGENT_END_FAILED, "end %s", e2b_agent_end_name(st->last_end));
-    /* the provider's own words */
-    CHECK_MSG(st->error && strstr(st->error, "model m1 refuses: context too long"), "error: %s",
-              st->error ? st->error : "(none)");
-    char line[256];
-    e2b_agent_status_line(st, line, sizeof line);
-    CHECK_MSG(strstr(line, "idle: failed: ") == line, "line: %s", line);
-    replay_free(&r);
-}
-
-/* interrupted before the model was asked: the stream says only "prompted"; the snapshot
- * finds nothing running and the newest message is still the user's */
-static void test_v2_interrupted(void)
-{
-    struct replay r;
-    CHECK(replay(&r, 2, "v2_interrupted") == 0);
-    CHECK_MSG(strstr(r.states, "working"), "states: %s", r.states);
-    CHECK(r.w->st.state == E2B_AGENT_IDLE);
-    CHECK_MSG(r.w->st.last_end == E2B_AGENT_END_INTERRUPTED, "end %s (states %s)",
-              e2b_agent_end_name(r.w->st.last_end), r.states);
-    replay_free(&r);
-}
-
-static void test_v1_permission_once(void)
-{
-    struct replay r;
-    CHECK(replay(&r, 1, "v1_permission") == 0);
-    const e2b_agent_status *st = &r.w->st;
-    CHECK(r.waiting_while_busy);
-    CHECK_STR_EQ(e2b_agent_state_name(r.at_waiting), "waiting for you");
-    CHECK_MSG(strstr(r.states, "working|waiting for you|working"), "states: %s", r.states);
-    CHECK(st->state == E2B_AGENT_IDLE);
-    CHECK_MSG(st->last_end == E2B_AGENT_END_DONE, "end %s", e2b_agent_end_name(st->last_end));
-    CHECK(st->todo_total == 2 && st->todo_done == 1);
-    replay_free(&r);
-}
-
-static void test_v1_reject(void)
-{
-    struct replay r;
-    CHECK(replay(&r, 1, "v1_reject") == 0);
-    CHECK_STR_EQ(e2b_agent_state_name(r.at_waiting), "waiting for you");
-    CHECK(r.w->st.state == E2B_AGENT_IDLE);
-    CHECK_MSG(r.w->st.last_end == E2B_AGENT_END_INTERRUPTED, "end %s (states %s)",
-              e2b_agent_end_name(r.w->st.last_end), r.states);
-    replay_free(&r);
+    for (int api = 2; api >= 1; api--) {
+        struct replay r;
+        CHECK(replay(&r, api, api == 2 ? "v2_permission" : "v1_permission") == 0);
+        const e2b_agent_status *st = &r.w->st;
+        /* the server still said it runs while the bash call waited: waiting beats working */
+        CHECK(r.waiting_while_busy);
+        CHECK_STR_EQ(e2b_agent_state_name(r.at_waiting), "waiting for you");
+        CHECK_MSG(strstr(r.states, "working|waiting for you|working"), "v%d: states %s", api, r.states);
+        CHECK_MSG(st->state == E2B_AGENT_IDLE && st->last_end == E2B_AGENT_END_DONE, "v%d: %s, ended %s",
+                  api, e2b_agent_state_name(st->state), e2b_agent_end_name(st->last_end));
+        CHECK(st->nrequests == 0);
+        CHECK(st->todo_total == 2 && st->todo_done == 1);
+        CHECK(api == 1 || (st->have_usage && st->tokens_input > 0));
+        CHECK(!st->error);
+        char line[256];
+        e2b_agent_status_line(st, line, sizeof line);
+        CHECK_STR_EQ(line, "idle: done");
+        replay_free(&r);
+    }
 }
 
 static void test_v1_retry_then_done(void)
@@ -409,17 +355,50 @@ static void test_v1_retry_then_done(void)
     replay_free(&r);
 }
 
-static void test_v1_failed(void)
+/* How each recorded turn ended, and in whose words. */
+static const struct turn_end {
+    int api;
+    const char *scenario;
+    bool message_fails; /* the message cannot be read (its route fails): the events decide */
+    bool waited;        /* a permission request was pending on the way */
+    e2b_agent_end end;
+    const char *error;  /* FAILED: words of the provider's the error holds */
+} turn_ends[] = {
+    {2, "v2_reject", false, true, E2B_AGENT_END_INTERRUPTED, NULL},
+    {2, "v2_reject", true, true, E2B_AGENT_END_INTERRUPTED, NULL},
+    {1, "v1_reject", false, true, E2B_AGENT_END_INTERRUPTED, NULL},
+    {2, "v2_failed", false, false, E2B_AGENT_END_FAILED, "model m1 refuses: context too long"},
+    {1, "v1_failed", false, false, E2B_AGENT_END_FAILED, "model m1 refuses: context too long"},
+    /* interrupted before the model was asked: the stream says only "prompted"; the snapshot
+     * finds nothing running and the newest message is still the user's */
+    {2, "v2_interrupted", false, false, E2B_AGENT_END_INTERRUPTED, NULL},
+};
+
+static void test_turn_ends(void)
 {
-    struct replay r;
-    CHECK(replay(&r, 1, "v1_failed") == 0);
-    const e2b_agent_status *st = &r.w->st;
-    CHECK(st->state == E2B_AGENT_IDLE);
-    CHECK_MSG(st->last_end == E2B_AGENT_END_FAILED, "end %s (states %s)",
-              e2b_agent_end_name(st->last_end), r.states);
-    CHECK_MSG(st->error && strstr(st->error, "model m1 refuses: context too long"), "error: %s",
-              st->error ? st->error : "(none)");
-    replay_free(&r);
+    for (size_t i = 0; i < sizeof turn_ends / sizeof *turn_ends; i++) {
+        const struct turn_end *t = &turn_ends[i];
+        struct replay r;
+        CHECK(replay_as(&r, t->api, t->scenario, t->message_fails) == 0);
+        const e2b_agent_status *st = &r.w->st;
+        char line[256];
+        e2b_agent_status_line(st, line, sizeof line);
+        CHECK_MSG(strstr(r.states, "working"), "%s: states %s", t->scenario, r.states);
+        CHECK_MSG(!t->waited || r.at_waiting == E2B_AGENT_WAITING, "%s: %s while a request waited",
+                  t->scenario, e2b_agent_state_name(r.at_waiting));
+        CHECK_MSG(!t->message_fails || r.srv.requests > 0, "%s: the read was not tried", t->scenario);
+        CHECK_MSG(st->state == E2B_AGENT_IDLE && st->last_end == t->end, "%s%s: %s, ended %s (states %s)",
+                  t->scenario, t->message_fails ? " (no message)" : "", e2b_agent_state_name(st->state),
+                  e2b_agent_end_name(st->last_end), r.states);
+        if (t->error) {
+            CHECK_MSG(st->error && strstr(st->error, t->error), "%s: error %s", t->scenario,
+                      st->error ? st->error : "(none)");
+            CHECK_MSG(strstr(line, "idle: failed: ") == line, "%s: line %s", t->scenario, line);
+        } else {
+            CHECK_MSG(!st->error, "%s: error %s", t->scenario, st->error);
+        }
+        replay_free(&r);
+    }
 }
 
 /* ---- the reply on the wire ---- */
@@ -605,14 +584,9 @@ static void test_status_json_schema(void)
 
 int main(void)
 {
-    RUN(test_v2_permission_once);
-    RUN(test_v2_reject);
-    RUN(test_v2_failed);
-    RUN(test_v2_interrupted);
-    RUN(test_v1_permission_once);
-    RUN(test_v1_reject);
+    RUN(test_permission_once);
     RUN(test_v1_retry_then_done);
-    RUN(test_v1_failed);
+    RUN(test_turn_ends);
     RUN(test_reply_bodies);
     RUN(test_status_json_schema);
     return harness_finish();
