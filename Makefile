@@ -3,6 +3,8 @@
 #   make            e2b-tui, libe2bcore.a, libkeystore.a and the test server
 #   make check      ASan+UBSan build, every test under tests/, valgrind on unit tests
 #                   (JOBS=N or -jN: N test programs at a time)
+#   make mutants    plants each bug of tests/mutants/ in a scratch copy and runs the tests
+#                   that must catch it (M="name ..." for some); fails on a survivor
 #   make demo       the dashboard against the bundled local E2B server
 #   make deps       install the Debian packages the build and the tests need
 #   make npm        the npm pieces (tests/npm/package-lock.json) into build/npm, by npm ci
@@ -94,7 +96,7 @@ FUZZ_BIN   := $(FUZZ_SRC:%.c=$(B)/%)
 
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all variant check test asan valgrind demo deps need-deps npm install uninstall clean distclean bench soak fuzz format
+.PHONY: all variant check test mutants asan valgrind demo deps need-deps npm install uninstall clean distclean bench soak fuzz format
 
 all: need-deps
 	@$(MAKE) --no-print-directory variant B=build
@@ -161,6 +163,10 @@ check: asan npm
 # Only the tests named by T (a directory or file under tests/), no valgrind pass.
 test: asan npm
 	@tests/run B=build/asan JOBS=$(JOBS) $(if $(T),T="$(T)")
+
+# Not part of check (each mutant builds and runs real tests): tests/mutants/README.md.
+mutants: asan npm
+	@tests/mutants/run $(if $(M),M="$(M)")
 
 valgrind: all
 	@tests/run B=build VALGRIND_B=build T=valgrind-only

@@ -103,10 +103,13 @@ box_setup_rc "up for the pull tests" 0
 id=$(box_sandbox_of pk)
 before=$(box_snapshot "$BOX_REPO")
 box_exec "$id" "cd '$BOX_REPO' && echo change >src/main.c" >/dev/null
+mark=$(wc -l <"$E2B_LOCAL_STATE/e2b-local.log")
 curl -s -X POST "$E2B_LOCAL_URL/_e2b-local/faults" -d '{"kind":"delay","path":"/files","delayMs":3000}' >/dev/null
 (cd "$BOX_REPO" && "$E2B_TUI_BIN" --pull pk >"$T_TMP/pk.out" 2>"$T_TMP/pk.err"; echo $? >"$T_TMP/pk.rc") &
 ppid_=$!
-sleep 1.5
+# the pull is in its download (held by the delay) when the sandbox goes
+t_ok "killed during pull: the pull reached its download" t_wait_until 20 \
+    sh -c 'tail -n +"$1" "$2" | grep -qF "fault delay injected on GET /files"' sh "$((mark + 1))" "$E2B_LOCAL_STATE/e2b-local.log"
 el_req DELETE "/sandboxes/$id" >/dev/null
 wait $ppid_
 t_eq "killed during pull: fails" "$(($(cat "$T_TMP/pk.rc") != 0))" 1

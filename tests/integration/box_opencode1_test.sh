@@ -40,9 +40,9 @@ rm -f "$T_TMP/tok.hdr"
 printf '%s\n' "attach_command = sh -c '$OPENCODE_BIN attach \"\$1\" --dir \"\$2\"; s=\$?; echo \$s >\"\$3\"; exit \$s' sh {url} {dir} $T_TMP/oc.status" \
     >>"$XDG_CONFIG_HOME/e2b-tui/config"
 mkdir -p "$T_TMP/attach-tmp"
-sock=box-oc1-$$
-t_on_exit "tmux -L $sock kill-server 2>/dev/null"
-tmux -L "$sock" new-session -d -x 120 -y 40 -s a \
+sock=$T_RUN_TMP/tmux-box-oc1-$$
+t_on_exit "tmux -S $sock kill-server 2>/dev/null; rm -f $sock"
+tmux -S "$sock" new-session -d -x 120 -y 40 -s a \
     "cd \"$BOX_REPO\" && TMPDIR=\"$T_TMP/attach-tmp\" \"$E2B_TUI_BIN\" --attach oc1; echo ATTACH-EXIT=\$?; sleep 600"
 printf '%s\n' "$pw" >"$T_TMP/pw.pattern"
 started=0 leaked=0
@@ -63,10 +63,10 @@ t_eq "opencode attach reaches the private box through the tunnel and is let in (
 t_eq "no process has the password in its argv while attach runs" "$leaked" 0
 exited=
 for _ in $(seq 20); do
-    tmux -L "$sock" send-keys -t a C-c
+    tmux -S "$sock" send-keys -t a C-c
     for _ in $(seq 10); do
         sleep 0.3
-        exited=$(tmux -L "$sock" capture-pane -p -t a | sed -n 's/.*ATTACH-EXIT=\([0-9]*\).*/\1/p' | head -1)
+        exited=$(tmux -S "$sock" capture-pane -p -t a | sed -n 's/.*ATTACH-EXIT=\([0-9]*\).*/\1/p' | head -1)
         [ -n "$exited" ] && break 2
     done
 done

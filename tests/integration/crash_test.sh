@@ -177,7 +177,8 @@ for ((i = 0; i < 200; i++)); do
     [ -n "$(sandboxes_named orphan)" ] && [ "$(password_entries orphan)" != 0 ] && break
     sleep 0.1
 done
-sleep 0.3 # now in the health wait
+t_ok "orphan: the up reached its health wait" t_wait_until 30 \
+    sh -c '[ "$(sed -n "s/^[^ ]* box up orphan: //p" "$1" | tail -n 1)" = "waiting for the server" ]' sh "$tuilog"
 kill -KILL "$opid"
 wait "$opid" 2>/dev/null
 t_eq "orphan: the kill landed while it waited for the server" \

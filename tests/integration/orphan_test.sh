@@ -48,7 +48,10 @@ for ((i = 0; i < 300; i++)); do
     [ -n "$(sandboxes_named crashed)" ] && [ "$(password_entries crashed)" != 0 ] && break
     sleep 0.1
 done
-sleep 0.3 # now in the health wait: sandbox and password made, no record
+# now in the health wait (its progress line says so): sandbox and password made, no record
+t_ok "crash: the up reached its health wait" t_wait_until 30 \
+    sh -c '[ "$(sed -n "s/^[^ ]* box up crashed: //p" "$1" | tail -n 1)" = "waiting for the server" ]' sh \
+    "$XDG_STATE_HOME/e2b-tui/e2b-tui.log"
 kill -KILL "$cpid"
 wait "$cpid" 2>/dev/null
 printf '%s\n' "$good_cfg" >"$cfg"

@@ -140,9 +140,12 @@ box_scan_clean "the sandbox's metadata holds no password, key or secret" "$patte
 export TERM=tmux-256color LANG=C.UTF-8
 tmux_start 120 30 "cd '$BOX_REPO' && exec '$E2B_TUI_BIN' --refresh 1"
 tmux_wait sec >/dev/null
-sleep 2.5
+lists0=$(grep -c 'GET /v2/sandboxes ' "$E2B_LOCAL_STATE/e2b-local.log")
+t_ok "the dashboard refreshed three times" t_wait_until 30 \
+    sh -c '[ "$(grep -c "GET /v2/sandboxes " "$1")" -ge "$2" ]' sh "$E2B_LOCAL_STATE/e2b-local.log" "$((lists0 + 3))"
 tmux_keys q
-sleep 0.5
+pane_dead() { [ "$(tm display-message -p -t t '#{pane_dead}')" = 1 ]; }
+t_ok "the dashboard quit" t_wait_until 10 pane_dead
 tmux_kill
 box_tui --kill sec
 box_rc "kill exits 0" 0

@@ -59,7 +59,11 @@ t_wait_until() {
 
 # A scratch directory removed at exit; cleanup hooks run before it goes. TMPDIR points into
 # it, so what the programs under test unpack or leave in "the temp dir" goes with it.
-T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/e2b-tui-test.XXXXXX")
+# T_RUN_TMP is the directory the runner gave this program (tests/run fails a program that
+# leaves anything in it): what must be gone at the end but may outlive T_TMP (a tmux
+# socket, which tmux never removes) is made there.
+T_RUN_TMP=${TMPDIR:-/tmp}
+T_TMP=$(mktemp -d "$T_RUN_TMP/e2b-tui-test.XXXXXX")
 mkdir -p "$T_TMP/tmp"
 export TMPDIR=$T_TMP/tmp
 T_CLEANUPS=()

@@ -1,6 +1,9 @@
 # Helpers for tests that drive the real e2b-tui in a detached tmux session and read the
-# screen. Source after lib.sh. Every session uses a private server socket (tmux -L), so
-# tests never touch the user's tmux or each other, and the server is killed on exit.
+# screen. Source after lib.sh. Every session uses a private server socket (tmux -S), a
+# path in the directory the runner gave the test (T_RUN_TMP, not tmux's own folder, where
+# dead sockets pile up: tmux never removes one), so tests never touch the user's tmux or
+# each other; on exit the server is killed and its socket removed (tests/run fails a test
+# that leaves one). tmux_sock NAME is the path of another server's socket.
 # tmux_start and tmux_shell print a FAIL line when the session or its prompt does not come.
 #
 #   tmux_start 100 30 'bash --norc --noprofile'   # a pane of 100x30 running a command
@@ -11,18 +14,24 @@
 #   screen=$(tmux_capture)                        # the pane as text (-e: with escapes)
 #   tmux_resize 40 8
 
-TMUX_SOCKET_BASE="e2b-tui-test-$$-${RANDOM}"
+TMUX_SOCKET_BASE="$T_RUN_TMP/tmux-$$-${RANDOM}"
 TMUX_SOCKET=$TMUX_SOCKET_BASE-0
 TMUX_SESSIONS=0
 TMUX_WAIT_SECONDS=${TMUX_WAIT_SECONDS:-20}
 
-tm() { tmux -L "$TMUX_SOCKET" -f /dev/null "$@"; }
+tmux_sock() { echo "$TMUX_SOCKET_BASE-$1"; }
+tm() { tmux -S "$TMUX_SOCKET" -f /dev/null "$@"; }
 
-tmux_kill() { tm kill-server >/dev/null 2>&1 || true; }
+# tmux_kill_sock PATH: stops the server of socket PATH and removes the socket.
+tmux_kill_sock() {
+    tmux -S "$1" kill-server >/dev/null 2>&1 || true
+    rm -f "$1"
+}
+tmux_kill() { tmux_kill_sock "$TMUX_SOCKET"; }
 tmux_kill_all() {
     local i
     for ((i = 0; i <= TMUX_SESSIONS; i++)); do
-        tmux -L "$TMUX_SOCKET_BASE-$i" kill-server >/dev/null 2>&1 || true
+        tmux_kill_sock "$TMUX_SOCKET_BASE-$i"
     done
 }
 
@@ -59,6 +68,27 @@ tmux_type() { tm send-keys -t t -l -- "$1"; }
 tmux_keys() { tm send-keys -t t -- "$@"; }
 # tmux_run LINE: types LINE and Enter (in the pane's shell).
 tmux_run() { tmux_type "$1" && tmux_keys Enter; }
+
+# tmux_record FILE: from now on every byte the pane's program writes to its terminal is
+# appended to FILE (tmux pipe-pane). Escapes a program sent are checked there: capture-pane
+# shows the screen tmux made of them, never the sequences (an OSC 0 only sets the title).
+tmux_record() { : >"$1" && tm pipe-pane -o -t t "cat >>'$1'"; }
+# tmux_record_has FILE BYTES: FILE holds BYTES (a string, escapes written as $'\033').
+tmux_record_has() { grep -qaF -- "$2" "$1"; }
+# tmux_record_check NAME FILE BYTES...: passes when FILE holds none of BYTES (no newline in
+# one: grep -F reads it as two patterns), else fails naming the first found (cat -v).
+tmux_record_check() {
+    local name=$1 file=$2 b
+    shift 2
+    for b in "$@"; do
+        case $b in '' | *$'\n'*) t_fail "$name" "tmux_record_check: an empty or multi-line pattern"; return 1 ;; esac
+        if grep -qaF -- "$b" "$file"; then
+            t_fail "$name" "the terminal received $(printf '%s' "$b" | cat -v): $(grep -aF -- "$b" "$file" | head -n 1 | cat -v | head -c 300)"
+            return 1
+        fi
+    done
+    t_pass "$name"
+}
 
 # tmux_capture [-e] [-J]: the pane's text (-e with escapes, -J wrapped lines joined).
 tmux_capture() { tm capture-pane -p -t t "$@"; }

@@ -25,6 +25,9 @@ dash_check "the dashboard is back after the child" "back from main"
 dash_check_line "the status line is the last of 24" 24 "1/1"
 dash_check_format "the dashboard is on the alternate screen again" '#{alternate_on}' 1
 dash_check_format "the pane is 90x24" '#{pane_width}x#{pane_height}' "90x24"
+# (the screen is read once the frame for 90 columns is there, not right after the keys)
+tabs_for_90() { local t; t=$(tmux_capture | sed -n 1p); [ "${#t}" -ge 89 ] && [ "${#t}" -le 90 ]; }
+t_wait_until 10 tabs_for_90
 screen=$(tmux_capture)
 t_not_contains "the child's output was painted over" "$screen" "opencode2 attached"
 # Drawn for 90 columns: the version ends the tabs line at column 90 and the status line

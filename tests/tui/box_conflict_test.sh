@@ -3,8 +3,8 @@
 # record (its sandbox gone) plus a new sandbox of the same box name made elsewhere: K on the
 # shown row kills that sandbox (not the record's), and one-shot --kill NAME is a conflict
 # (exit 5) naming both sandboxes, with nothing killed or removed. Two sandboxes with one box
-# name and no record: one-shot --kill and --stop, and the dashboard's :kill NAME, are
-# conflicts naming both. Checked on the
+# name and no record: one-shot --kill, --stop, --pull and --attach, and the dashboard's
+# :kill NAME and :stop NAME, are conflicts naming both. Checked on the
 # server (e2b-local) and in the records directory. a on that row says the record's
 # password is another sandbox's instead of using it.
 . "$(dirname "$0")/common.sh"
@@ -63,6 +63,16 @@ t_eq "the second still runs" "$(sbx_state "$t2")" running
 box_tui --stop twin
 box_rc "--stop NAME of two sandboxes: exit 5" 5
 t_eq "neither was paused" "$(sbx_state "$t1") $(sbx_state "$t2")" "running running"
+# (the twins of the guard: every one-shot mode that takes a box NAME)
+box_tui --pull twin
+box_rc "--pull NAME of two sandboxes: exit 5" 5
+t_contains "--pull's conflict names both" "$(cat "$BOX_ERR")" "$t1"
+t_contains "... the second too" "$(cat "$BOX_ERR")" "$t2"
+t_not_contains "nothing was pulled" "$(git -C "$BOX_REPO" branch --list 'e2b/twin')" "e2b/twin"
+box_tui --attach twin
+box_rc "--attach NAME of two sandboxes: exit 5" 5
+t_contains "--attach's conflict names both" "$(cat "$BOX_ERR")" "$t1"
+t_contains "... the second too" "$(cat "$BOX_ERR")" "$t2"
 # The dashboard's :cmd NAME is the same conflict: refused, naming both, no row picked.
 dash_start 220 30
 dash_check_row "the first twin is listed" "twin " "$t1"
@@ -73,5 +83,10 @@ dash_check ":kill twin is refused as a conflict" ":kill: 2 sandboxes are box twi
 dash_check_match "the refusal names both sandboxes" "($t1, $t2|$t2, $t1)"
 t_not_contains "no kill question is asked" "$(tmux_capture)" "Kill sandbox"
 t_eq "neither twin was killed" "$(sbx_state "$t1") $(sbx_state "$t2")" "running running"
+tmux_type :
+tmux_type "stop twin"
+tmux_keys Enter
+dash_check ":stop twin is refused as a conflict" ":stop: 2 sandboxes are box twin ("
+t_eq "neither twin was paused" "$(sbx_state "$t1") $(sbx_state "$t2")" "running running"
 dash_quit "quits after the conflict"
 t_finish

@@ -15,9 +15,9 @@ log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
 
 dash_start 160 30 -- --refresh 1
 # A second dashboard on the same log, on a tmux server of its own.
-sock2=$TMUX_SOCKET_BASE-second
-t_on_exit "tmux -L $sock2 kill-server >/dev/null 2>&1"
-tmux -L "$sock2" -f /dev/null new-session -d -s t -x 120 -y 30 "$(printf '%q ' env "HOME=$HOME" "XDG_CONFIG_HOME=$XDG_CONFIG_HOME" \
+sock2=$(tmux_sock second)
+t_on_exit "tmux_kill_sock $sock2"
+tmux -S "$sock2" -f /dev/null new-session -d -s t -x 120 -y 30 "$(printf '%q ' env "HOME=$HOME" "XDG_CONFIG_HOME=$XDG_CONFIG_HOME" \
     "XDG_STATE_HOME=$XDG_STATE_HOME" "E2B_API_URL=$E2B_API_URL" "E2B_API_KEY=$E2B_API_KEY" \
     "E2B_SANDBOX_URL=$E2B_SANDBOX_URL" "E2B_DOMAIN=$E2B_DOMAIN" "TERM=$TERM" \
     "$E2B_TUI_BIN" --refresh 1)"

@@ -101,7 +101,10 @@ el_req GET "/v2/sandboxes/$id/logs" >/dev/null
 newest=$(el_json '.logs[-1].message')
 t_contains "the server logged a new process" "$newest" "started"
 dash_check "the new lifecycle event appears" "$newest"
-sleep 2.5 # two more polls (--refresh 1)
+# two more polls of the E2B logs (e2b-local's request log) before the count
+polls=$(grep -c "GET /v2/sandboxes/$id/logs" "$E2B_LOCAL_STATE/e2b-local.log")
+t_ok "the dashboard polled the E2B logs twice more" t_wait_until 30 \
+    sh -c '[ "$(grep -c "GET /v2/sandboxes/$1/logs" "$2")" -ge "$3" ]' sh "$id" "$E2B_LOCAL_STATE/e2b-local.log" "$((polls + 2))"
 dups=$(tmux_capture | grep -E '^ [0-9]{2}:[0-9]{2}:[0-9]{2} ' | sort | uniq -d)
 t_eq "no E2B log line is shown twice" "$dups" ""
 t_eq "the new event is shown once" "$(count "$newest")" 1

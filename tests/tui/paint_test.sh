@@ -31,10 +31,16 @@ t_ok "the refresh kept listing meanwhile ($((l1 - l0)) lists in the last 4 s)" t
 t_eq "refreshes of unchanged data draw no frame" "$((p1 - p0))" 0
 
 # One sandbox changes state on the server: its row, and only its row, is redrawn.
+ellog=$E2B_LOCAL_STATE/e2b-local.log
+# (the bulk metrics call; e2b-local's log ends its line with the query: the sandbox ids)
+metrics() { grep -cE "GET /sandboxes/metrics 200 [0-9]+ms .*$wake_id" "$ellog"; }
+m0=$(metrics)
 code=$(el_req POST "/sandboxes/$wake_id/resume" '{"timeout":3600}')
 t_ok "the server resumed it (HTTP $code)" test "$code" = 201 -o "$code" = 200
 dash_check "the dashboard shows it running" "running"
-sleep 2 # its metrics arrive too (CPU, MEM of the same row)
+# its metrics arrive too (CPU, MEM of the same row): answered twice, the first one drawn
+metrics_since() { [ "$(metrics)" -ge "$((m0 + 2))" ]; }
+t_ok "its metrics were read" t_wait_until 30 metrics_since
 changed=$(tail -n +"$((p1 + 1))" <(grep 'paint: ' "$log") | sed -n 's/.*paint: \([0-9]*\) of.*/\1/p')
 most=$(printf '%s\n' $changed | sort -n | tail -n 1)
 t_ok "the change was drawn ($(printf '%s' "$changed" | wc -l) frames)" test -n "$most"

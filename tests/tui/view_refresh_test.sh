@@ -21,18 +21,27 @@ dash_check "All lists every page (the row count)" "/301"
 tmux_type q
 dash_check "the dashboard quits" "rc=0"
 
-# Refreshing every second: back on Boxes its lists (boxes only) keep the other rows as last
-# known, so All opened again shows them even while the server does not answer.
+# Refreshing every second: back on Boxes its lists (boxes only, the filter checked on the
+# wire) keep the other rows as last known, so All opened again shows them even while the server does not answer.
 dash_start 120 30 -- --refresh 1
 dash_check "the second dashboard shows the box" "only-box"
 tmux_type 3
 dash_check "All shows the other sandboxes" "other-0"
 tmux_type 1
 dash_check "back on Boxes" "only-box"
-log=$XDG_STATE_HOME/e2b-tui/e2b-tui.log
-n=$(grep -c 'GET /v2/sandboxes' "$log")
-lists_since() { [ "$(grep -c 'GET /v2/sandboxes' "$log")" -ge $((n + $1)) ]; }
-t_ok "Boxes refreshes again (two lists of the boxes)" t_wait_until 30 lists_since 2
+# On the wire (e2b-local's request log, which ends a control-plane line with its query):
+# Boxes' lists carry the boxes' metadata filter, and the secrets are not listed again.
+ellog=$E2B_LOCAL_STATE/e2b-local.log
+box_lists() { grep -cE 'GET /v2/sandboxes 200 [0-9]+ms .*[?&]metadata=e2b-tui%3Dbox(&|$)' "$ellog"; }
+n=$(box_lists)
+lists0=$(grep -c 'GET /v2/sandboxes ' "$ellog")
+secrets0=$(grep -c 'GET /secrets ' "$ellog")
+lists_since() { [ "$(box_lists)" -ge $((n + $1)) ]; }
+t_ok "Boxes refreshes again (two lists with the boxes' metadata filter)" t_wait_until 30 lists_since 2
+t_eq "... and every list of the refresh had the filter" \
+    "$(($(grep -c 'GET /v2/sandboxes ' "$ellog") - lists0))" "$(($(box_lists) - n))"
+t_eq "the refresh of Boxes lists no secrets (they are listed while the view shows them)" \
+    "$(grep -c 'GET /secrets ' "$ellog")" "$secrets0"
 kill -STOP "$E2B_LOCAL_PID"
 tmux_type 3
 dash_check "All opened again shows the last known rows at once" "other-0"

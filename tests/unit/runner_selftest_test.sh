@@ -11,7 +11,8 @@
 tree=$T_TMP/tree
 mkdir -p "$tree/tests/lib" "$tree/tests/unit" "$tree/b"
 cp "$E2B_TUI_ROOT/tests/run" "$tree/tests/"
-cp "$E2B_TUI_ROOT/tests/lib/lib.sh" "$E2B_TUI_ROOT/tests/lib/e2b_local.sh" "$tree/tests/lib/"
+cp "$E2B_TUI_ROOT/tests/lib/lib.sh" "$E2B_TUI_ROOT/tests/lib/e2b_local.sh" "$E2B_TUI_ROOT/tests/lib/tmux.sh" \
+    "$tree/tests/lib/"
 # A build dir with the binaries the fixtures need and no unit programs.
 ln -s "$E2B_LOCAL_BIN" "$tree/b/e2b-local"
 ln -s "$E2B_TUI_BIN" "$tree/b/e2b-tui"
@@ -69,13 +70,28 @@ $head_lines
 t_pass "tmpfile: wrote outside its scratch dir"
 t_finish
 EOF
+# A tmux test that ends as it should leaves no socket; a server started past the library
+# (killed, its socket not removed, as tmux never does) leaves one behind.
+fixture tmux_clean <<EOF
+$head_lines
+. "\$E2B_TUI_ROOT/tests/lib/tmux.sh"
+tmux_start 40 10 'sleep 100' && t_pass "tmux_clean: a session"
+t_finish
+EOF
+fixture tmux_socket <<EOF
+$head_lines
+tmux -S "\$T_RUN_TMP/tmux-stray" -f /dev/null new-session -d -s t 'sleep 100'
+tmux -S "\$T_RUN_TMP/tmux-stray" kill-server
+t_pass "tmux_socket: a server of its own, killed"
+t_finish
+EOF
 
 out=$T_TMP/run1.out
 JOBS=1 bash "$tree/tests/run" B="$tree/b" >"$out" 2>&1
 rc=$?
 report=$(cat "$out")
 t_eq "a run with broken files exits non-zero" "$rc" 1
-t_eq "the final line counts the failures" "$(tail -n 1 "$out")" "7 passed, 6 failed"
+t_eq "the final line counts the failures" "$(tail -n 1 "$out")" "9 passed, 7 failed"
 t_not_contains "the good file has no failure" "$(grep 'ok_test.sh:' "$out")" "ok_test.sh:"
 t_contains "a failing el_create prints a FAIL line" "$report" "FAIL create a sandbox: status 401"
 t_contains "... and its '|| t_finish' is an early stop" "$report" \
@@ -97,6 +113,11 @@ done
 t_eq "... and the runner killed them" "$alive" ""
 t_contains "a file left in TMPDIR fails the file" "$report" \
     "FAIL tests/unit/tmpfile_test.sh: left files in its TMPDIR: stray-file"
+t_contains "a tmux socket left behind fails the file, named" "$report" \
+    "FAIL tests/unit/tmux_socket_test.sh: left a socket: tmux-stray"
+t_not_contains "... and only once (it is removed)" "$report" "tmux_socket_test.sh: left files"
+t_not_contains "a tmux test through tests/lib/tmux.sh leaves none" "$(grep 'tmux_clean_test.sh:' "$out")" \
+    "tmux_clean_test.sh:"
 t_contains "each failure is listed at the end" "$(sed -n '/^Failures:/,$p' "$out")" \
     "tests/unit/silent_exit_test.sh: ended early"
 grep -q '^[0-9][0-9]* tests/unit/ok_test.sh$' "$tree/build/test-times.txt" 2>/dev/null
@@ -145,6 +166,9 @@ for n in p1 p2 p3 p4; do
     [ "$block" = "  PASS $n: one|  PASS $n: two|== tests/unit/${n}_test.sh (Ns)|" ] || contiguous=0
 done
 t_eq "each file's output stays in one piece" "$contiguous" 1
+t_eq "the summary lists the slowest files, slowest first" \
+    "$(sed -n '/^The ten slowest:/,/^$/p' "$out" | sed -n '2,5p' | awk '{ print $2 }' | sort | tr '\n' ' ')" \
+    "tests/unit/p1_test.sh tests/unit/p2_test.sh tests/unit/p3_test.sh tests/unit/p4_test.sh "
 t_contains "the times file keeps a file that did not run" "$(cat "$tree/build/test-times.txt")" \
     "7 tests/unit/gone_test.sh"
 t_not_contains "... and replaces the figures of those that ran" "$(cat "$tree/build/test-times.txt")" \

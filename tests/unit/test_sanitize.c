@@ -23,6 +23,10 @@ static void test_escape_sequences_neutralised(void)
     CHECK(strchr(o, 0x07) == NULL);
     CHECK_STR_EQ(o, "evil?]0;pwned?name?[2J");
     free(o);
+    /* DEL (0x7F) is a control too: a terminal may act on it */
+    o = san("a\x7f" "b", 0);
+    CHECK_STR_EQ(o, "a?b");
+    free(o);
 }
 
 static void test_c1_controls_replaced(void)

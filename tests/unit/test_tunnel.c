@@ -281,6 +281,9 @@ static void test_gate_refuses_without_the_password(void)
                       "Authorization: Basic b3RoZXI6cHctMDEyMzQ1Njc4OQ==\r\n\r\n", &b).status, 401);
     CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n"
                       "Authorization: Bearer " PASSWORD "\r\n\r\n", &b).status, 401);
+    /* Two Authorization headers, even both right: which one the box reads is not ours to
+     * say. */
+    CHECK_INT_EQ(gate("GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n" AUTH AUTH "\r\n", &b).status, 400);
     /* A right query token does not excuse a wrong header. */
     CHECK_INT_EQ(gate("GET /?auth_token=b3BlbmNvZGU6cHctMDEyMzQ1Njc4OQ== HTTP/1.1\r\n"
                       "Host: 127.0.0.1:5555\r\nAuthorization: Basic eDp5\r\n\r\n", &b).status, 401);

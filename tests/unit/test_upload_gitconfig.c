@@ -87,6 +87,7 @@ static void test_rewrite_read_back_by_git(void)
               "git config core.hooksPath /abs/SECRET7 && git config core.ignorecase true && "
               "git config merge.tool vimdiff && git config merge.ours.driver SECRET8 && "
               "git config diff.external SECRET9 && git config commit.gpgSign true && "
+              "git config pull.githubToken SECRET18 && git config push.passphrase SECRET19 && "
               "git config user.name 'Zoë' && git config user.signingkey SECRET10 && "
               "git config alias.x '!SECRET11' && git config lfs.url https://SECRET12@h && "
               "git config 'remote.we\"ird\\\\.name.url' https://SECRET13@h/w && "
