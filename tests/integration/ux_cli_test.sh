@@ -20,7 +20,7 @@ state_of() {
     el_json .state
 }
 
-box_tui --up px --hours 3
+box_tui --up px --hours 3 --yes
 box_rc "up px --hours 3" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of px)
 t_eq "the record keeps the box's hours" "$(jq .hours "$XDG_STATE_HOME/e2b-tui/boxes/px.json")" 3
