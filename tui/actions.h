@@ -120,9 +120,9 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
       "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :q")    \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
-    X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
+    X(BACK, "back", "esc", VIEWS_ANY, 0, "Back: close the overlay, or the pane (to the one it came from); clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
-    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it)")
+    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it, back to where it came from)")
 
 enum action_id {
     ACT_NONE = 0,
