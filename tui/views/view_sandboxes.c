@@ -430,5 +430,8 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     sv->filter = f;
     v->priv = sv;
     v->table.drop = SANDBOX_DROP;
+    /* AGENT narrows to "idle 3m", "! wait", "work" before it is cut (tui/agent_text.h). */
+    v->table.fit = agent_text_fit;
+    v->table.fit_col = SBCOL_AGENT;
     return v;
 }
