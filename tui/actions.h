@@ -96,8 +96,10 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
       "Remove the selected secret (asks first)")                                              \
     X(FILTER, "filter", "/", VIEWS_LISTS, 0, "Filter the list (Enter keeps it, Esc clears)")  \
-    X(SORT, "sort", "", VIEWS_LISTS, 0,                                                       \
-      "Sort by the column with that letter (again: reverse)")                                 \
+    X(SORT_NEXT, "sort-next", ">", VIEWS_LISTS, 0,                                           \
+      "Sort by the next column (the header marks it; after the last: the list's own order)") \
+    X(SORT_PREV, "sort-prev", "<", VIEWS_LISTS, 0, "Sort by the previous column")             \
+    X(SORT_REVERSE, "sort-reverse", "=", VIEWS_LISTS, 0, "Reverse the sort order")            \
     X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \

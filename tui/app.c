@@ -350,8 +350,6 @@ static void handle_key(struct ui *ui, int key)
         run_action(ui, a);
         return;
     }
-    if (!ui->help_open && !ui->pane && list_sort_key(ui_current(ui), ui, key))
-        return;
     if (key != KEYC_ESC) {
         char name[32];
         ui_flash(ui, FLASH_INFO, "key %s does nothing here (? shows the keys)",
