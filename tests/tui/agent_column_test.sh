@@ -2,7 +2,9 @@
 # Issue 30 item 2: the AGENT cell draws whole and right at 80, 90, 100, 120 and 160
 # columns, on the selected row and the others (the coloured pass once drew the unselected
 # cells where a hidden column would have been: "idlidle 3m done4"); where it is too narrow
-# it takes a shorter form ("idle <1m", "idle") before it is cut. The real OpenCode server
+# it takes a shorter form ("idle <1m", "idle") before it is cut. Item 8: the Agent pane
+# reads like a log of work: a tool call is one line ("todo: 1/2 check it", "bash: ..."),
+# not the todo list's raw JSON, which v shows (and v again folds). The real OpenCode server
 # and the scripted model in an e2b-local box; one turn done, so the cell is coloured.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -50,5 +52,25 @@ for cols in 80 90 100 120 160; do
 done
 tmux_resize 160 24
 dash_check_match "at 160 columns the whole cell shows" "feat .* idle (<1m|[0-9]+m) done"
+
+# ---- item 8: tool calls as one line each ----
+agent_script "$id" '{"title":"Todo","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"tool":"read","args":{"path":"'"$BOX_REPO"'/README.md"}},{"text":"Listed."}]}'
+tmux_type /feat
+tmux_keys Enter
+dash_check "the filter leaves the box" "filter: feat"
+tmux_keys Enter
+dash_check "Enter opens the box's Agent pane" "AGENT  feat"
+tmux_type m
+tmux_type "make a list"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=90 dash_check "the todo call is one line: done/total and the open item" "todo: 1/2 check it"
+TMUX_WAIT_SECONDS=60 dash_check "the read call is one line: what it read" "read: $BOX_REPO/README.md"
+TMUX_WAIT_SECONDS=60 dash_check "the turn ends" "Listed."
+t_not_contains "no raw JSON of the todo list" "$(tmux_capture)" '{"todos"'
+tmux_type v
+dash_check "v shows the tool calls whole, the raw input" 'tool todowrite [completed] {"todos"'
+tmux_type v
+dash_check_gone "v again folds them" '{"todos"'
+tmux_keys Escape
 dash_quit "quits"
 t_finish
