@@ -60,6 +60,8 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Changes: read the box's changes again")                                               \
     X(FOCUS, "focus", "tab", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
       "Agent and Changes panes: move between the parts (sessions/activity, files/diff)")     \
+    X(COPY, "copy", "ctrl-o", VIEWS_SANDBOXES | VIEW_DETAIL, 0,                               \
+      "Copy the sandbox id, name or server URL to the clipboard (asks which; OSC 52)")       \
     X(TOOL_INPUT, "tool-input", "v", VIEW_AGENT, 0,                                          \
       "Agent pane: tool calls whole, their input as the server sent it (again: one line each)") \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \

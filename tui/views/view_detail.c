@@ -122,6 +122,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_PULL:
     case ACT_EXTEND:
     case ACT_LOGS:
+    case ACT_COPY:
         /* The row's actions, on the row under the pane (a pane it opens goes over this one,
          * which Esc returns to). */
         return d->list && d->list->ops->act && d->list->ops->act(d->list, ui, a);
