@@ -96,7 +96,7 @@ box_rc "stop of a paused box: exit 0" 0
 t_contains "it says it was already paused" "$(cat "$BOX_ERR")" "already paused"
 
 # 17: arguments as getopt users expect.
-box_tui --up --template opencode --hours 2 zz
+box_tui --up --template opencode --hours 2 --yes zz
 box_rc "the up name may come after the options" 0
 t_eq "the box is named zz" "$(jq -r .name "$XDG_STATE_HOME/e2b-tui/boxes/zz.json")" zz
 box_tui --up zz
