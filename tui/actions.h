@@ -60,6 +60,10 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Changes: read the box's changes again")                                               \
     X(FOCUS, "focus", "tab", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
       "Agent and Changes panes: move between the parts (sessions/activity, files/diff)")     \
+    X(COPY, "copy", "ctrl-o", VIEWS_SANDBOXES | VIEW_DETAIL, 0,                               \
+      "Copy the sandbox id, name or server URL to the clipboard (asks which; OSC 52)")       \
+    X(TOOL_INPUT, "tool-input", "v", VIEW_AGENT, 0,                                          \
+      "Agent pane: tool calls whole, their input as the server sent it (again: one line each)") \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
       "Start a box from a git project (name, template, hours, directory)")                    \
@@ -96,8 +100,10 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(SECRET_REMOVE, "secret-remove", "x", VIEW_SECRETS, ACTION_MUTATES,                      \
       "Remove the selected secret (asks first)")                                              \
     X(FILTER, "filter", "/", VIEWS_LISTS, 0, "Filter the list (Enter keeps it, Esc clears)")  \
-    X(SORT, "sort", "", VIEWS_LISTS, 0,                                                       \
-      "Sort by the column with that letter (again: reverse)")                                 \
+    X(SORT_NEXT, "sort-next", ">", VIEWS_LISTS, 0,                                           \
+      "Sort by the next column (the header marks it; after the last: the list's own order)") \
+    X(SORT_PREV, "sort-prev", "<", VIEWS_LISTS, 0, "Sort by the previous column")             \
+    X(SORT_REVERSE, "sort-reverse", "=", VIEWS_LISTS, 0, "Reverse the sort order")            \
     X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
@@ -120,9 +126,9 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
       "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :q")    \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
-    X(BACK, "back", "esc", VIEWS_ANY, 0, "Close the overlay or pane; clear the filter")       \
+    X(BACK, "back", "esc", VIEWS_ANY, 0, "Back: close the overlay, or the pane (to the one it came from); clear the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
-    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it)")
+    X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it, back to where it came from)")
 
 enum action_id {
     ACT_NONE = 0,

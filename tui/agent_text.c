@@ -6,6 +6,7 @@
 
 #include "tui/sandbox_rows.h"
 #include "tui/widgets/table.h"
+#include "tui/widgets/textwidth.h"
 
 int64_t agent_text_now_ms(void)
 {
@@ -56,6 +57,35 @@ void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size
         break;
     default: snprintf(buf, n, "%s", e2b_agent_state_name(st->state)); break;
     }
+}
+
+const char *agent_text_fit(const char *cell, int width, char *buf, size_t n)
+{
+    /* The state's shorter words, for when even its lead word does not fit. */
+    static const struct {
+        const char *from, *to;
+    } SHORTER[] = {
+        {"! waiting", "! wait"}, {"working", "work"}, {"retrying", "retry"},
+        {"server", "down"},      {"paused", "pause"}, {"unknown", "?"},
+    };
+    snprintf(buf, n, "%s", cell);
+    /* The lead: "! waiting" or the first word ("idle", "working", "server"). */
+    size_t lead = strncmp(buf, AGENT_WAITING_MARK, strlen(AGENT_WAITING_MARK)) == 0
+                      ? strlen(AGENT_WAITING_MARK)
+                      : strcspn(buf, " ");
+    /* The last words go first: "idle 3m done" -> "idle 3m" -> "idle". */
+    while (text_width(buf) > width && strlen(buf) > lead) {
+        char *sp = strrchr(buf + lead, ' ');
+        char *end = sp ? sp : buf + lead;
+        while (end > buf + lead && end[-1] == ':')
+            end--;
+        *end = '\0';
+    }
+    for (size_t i = 0; text_width(buf) > width && i < sizeof SHORTER / sizeof SHORTER[0]; i++) {
+        if (strcmp(buf, SHORTER[i].from) == 0)
+            snprintf(buf, n, "%s", SHORTER[i].to);
+    }
+    return buf;
 }
 
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n)

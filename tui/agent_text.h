@@ -26,6 +26,11 @@ enum agent_tone agent_text_tone(const e2b_agent_status *st);
  * done", "idle 1m failed", "server down", "paused", "unknown"; "-" without a status. */
 void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n);
 
+/* The AGENT cell in width columns (the column's fit, tui/widgets/table.h): the last words
+ * go first ("idle 3m done", "idle 3m", "idle"; "! waiting: bash: ...", "! waiting"), then
+ * the state's shorter word ("! wait", "work", "retry", "down"). Into buf; returns buf. */
+const char *agent_text_fit(const char *cell, int width, char *buf, size_t n);
+
 /* The TODO cell: "2/5", "-" when there is no list. */
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
 

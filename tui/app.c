@@ -215,7 +215,7 @@ static void run_action(struct ui *ui, enum action_id a)
     switch (a) {
     case ACT_QUIT:
         if (ui->pane) {
-            ui_set_pane(ui, NULL);
+            ui_back_pane(ui); /* to the pane it came from, or the list */
         } else {
             ui->quit = true;
         }
@@ -256,7 +256,7 @@ static void run_action(struct ui *ui, enum action_id a)
     if (v->ops->act && v->ops->act(v, ui, a))
         return;
     if (a == ACT_BACK && ui->pane) {
-        ui_set_pane(ui, NULL);
+        ui_back_pane(ui);
         return;
     }
     if (a == ACT_BACK)
@@ -350,8 +350,6 @@ static void handle_key(struct ui *ui, int key)
         run_action(ui, a);
         return;
     }
-    if (!ui->help_open && !ui->pane && list_sort_key(ui_current(ui), ui, key))
-        return;
     if (key != KEYC_ESC) {
         char name[32];
         ui_flash(ui, FLASH_INFO, "key %s does nothing here (? shows the keys)",

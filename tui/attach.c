@@ -61,7 +61,7 @@ void attach_run(void *ud, const char *name, const e2b_box_result *r)
     }
     /* Nothing reads the loop's transfers while the child runs: a Log pane's stream would
      * back up into envd and, through it, block the server's output. */
-    if (ui->pane && ui->pane->ops->bit == VIEW_LOG)
+    if (ui_pane_open(ui, VIEW_LOG))
         ui_set_pane(ui, NULL);
     e2b_error *terr = NULL;
     e2b_tunnel *tun = e2b_box_tunnel_open(r, &terr);

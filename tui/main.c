@@ -84,6 +84,8 @@ static void print_help(FILE *f)
           "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME; --kill: kill\n"
           "                           a box even with work not pulled home\n"
+          "  --yes                    --fork of more than 3, --up for more hours than the\n"
+          "                           config's: make them (else exit 2; the dashboard asks)\n"
           "  --json                   --list, --secrets list, --status: print JSON (one\n"
           "                           compact line with a \"version\" field)\n"
           "  --pretty                 with --json: indented\n"
@@ -243,6 +245,8 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->keep_failed = 1, 1;
     if (strcmp(f, "--force") == 0)
         return a->force = 1, 1;
+    if (strcmp(f, "--yes") == 0)
+        return a->yes = 1, 1;
     if (strcmp(f, "--public") == 0)
         return a->public_traffic = 1, 1;
     if (strcmp(f, "--attach") == 0 && a->mode == CLI_UP) {
@@ -406,10 +410,33 @@ static int check_combination(const cli_args *a)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)
         bad = "--dir";
+    else if (a->yes && a->mode != CLI_UP && a->mode != CLI_FORK)
+        bad = "--yes";
     if (bad) {
         fprintf(stderr, "e2b-tui: %s does not go with %s (see e2b-tui --help)\n", bad,
                 a->mode == CLI_NONE ? "the dashboard" : "this mode");
         return -1;
+    }
+    return 0;
+}
+
+/* A fork of many boxes, or an up for more hours than the config's, costs money: the
+ * dashboard asks, a script says --yes (the same thresholds). */
+static int refuse_costly(const cli_args *a, const e2b_config *cfg)
+{
+    if (a->yes)
+        return 0;
+    if (a->mode == CLI_FORK && a->count > E2B_BOX_FORK_ASK_ABOVE) {
+        fprintf(stderr, "e2b-tui: --fork --count %d makes %d boxes, each the size of %s: add "
+                        "--yes to make them (more than %d need it)\n",
+                a->count, a->count, a->name, E2B_BOX_FORK_ASK_ABOVE);
+        return 1;
+    }
+    if (a->mode == CLI_UP && a->hours > cfg->hours) {
+        fprintf(stderr, "e2b-tui: --up --hours %d is more than the config's hours (%d): add "
+                        "--yes to start the box for %d hours\n",
+                a->hours, cfg->hours, a->hours);
+        return 1;
     }
     return 0;
 }
@@ -518,6 +545,10 @@ int main(int argc, char **argv)
             e2b_config_clear(&cfg);
             return EXIT_USAGE;
         }
+    }
+    if (refuse_costly(&args, &cfg)) {
+        e2b_config_clear(&cfg);
+        return EXIT_USAGE;
     }
     if (info) {
         /* The backend that would be used, probed (not just the configured choice). */

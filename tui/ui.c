@@ -47,17 +47,24 @@ void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
     ui->dirty = true;
 }
 
-static void close_pane(struct ui *ui)
+static void destroy_pane(struct ui *ui, struct view *p, bool shown)
 {
-    struct view *p = ui->pane;
-    if (!p)
-        return;
-    ui->pane = NULL;
-    if (p->ops->close)
+    if (shown && p->ops->close)
         p->ops->close(p, ui);
     if (p->ops->destroy)
         p->ops->destroy(p);
     ui->dirty = true;
+}
+
+/* Closes every pane: the one shown and those below it. */
+static void close_pane(struct ui *ui)
+{
+    struct view *p = ui->pane;
+    ui->pane = NULL;
+    if (p)
+        destroy_pane(ui, p, true);
+    while (ui->nbelow > 0)
+        destroy_pane(ui, ui->below[--ui->nbelow], false);
 }
 
 void ui_show_tab(struct ui *ui, int tab)
@@ -80,12 +87,54 @@ void ui_show_tab(struct ui *ui, int tab)
 
 void ui_set_pane(struct ui *ui, struct view *v)
 {
-    close_pane(ui);
+    if (!v) {
+        close_pane(ui);
+    } else if (ui->pane) {
+        /* The pane it is opened from waits below (the oldest goes when they are many). */
+        struct view *from = ui->pane;
+        if (from->ops->close)
+            from->ops->close(from, ui);
+        if (ui->nbelow == UI_PANES_BELOW) {
+            destroy_pane(ui, ui->below[0], false);
+            memmove(ui->below, ui->below + 1, (UI_PANES_BELOW - 1) * sizeof ui->below[0]);
+            ui->nbelow--;
+        }
+        ui->below[ui->nbelow++] = from;
+    }
     ui->help_open = false;
     ui->pane = v;
     if (v && v->ops->open)
         v->ops->open(v, ui);
     ui->dirty = true;
+}
+
+void ui_back_pane(struct ui *ui)
+{
+    struct view *p = ui->pane;
+    if (!p)
+        return;
+    ui->pane = NULL;
+    destroy_pane(ui, p, true);
+    if (ui->nbelow == 0)
+        return;
+    struct view *v = ui->below[--ui->nbelow];
+    ui->pane = v;
+    if (v->ops->open)
+        v->ops->open(v, ui);
+    if (v->ops->changed)
+        v->ops->changed(v, ui, E2B_LIVE_ALL | UI_CHANGED_CLOCK);
+    ui->dirty = true;
+}
+
+bool ui_pane_open(const struct ui *ui, unsigned bit)
+{
+    if (ui->pane && ui->pane->ops->bit == bit)
+        return true;
+    for (int i = 0; i < ui->nbelow; i++) {
+        if (ui->below[i]->ops->bit == bit)
+            return true;
+    }
+    return false;
 }
 
 void ui_changed(struct ui *ui, unsigned what)

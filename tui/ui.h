@@ -61,6 +61,9 @@ enum { TAB_BOXES, TAB_WORKSPACES, TAB_ALL, TAB_SECRETS, TAB_COUNT };
 
 enum flash_level { FLASH_INFO, FLASH_ERROR };
 
+/* How many panes a pane may be opened over (Detail, then Log, ...); the oldest goes beyond. */
+#define UI_PANES_BELOW 8
+
 struct ui {
     e2b_live *model;
     struct tui_options opts;
@@ -70,6 +73,10 @@ struct ui {
     /* The pane over the current tab (Detail, Log, Operations, Messages, Templates, Agent or
      * Changes); NULL when closed. */
     struct view *pane;
+    /* The panes it was opened from, oldest first (Esc and q return to the last; the tab's
+     * list is the bottom). Hidden: their close ran, open runs again on return. */
+    struct view *below[UI_PANES_BELOW];
+    int nbelow;
     bool help_open;
     int help_top;
 
@@ -116,9 +123,16 @@ void ui_flash(struct ui *ui, enum flash_level level, const char *fmt, ...)
 /* Switches to a tab (closes the pane and the help overlay; the views are told). */
 void ui_show_tab(struct ui *ui, int tab);
 
-/* Replaces the pane over the current tab with v (NULL closes it; the old one is closed
- * and destroyed). */
+/* Opens the pane v over the current one, which waits below it (ui_back_pane returns to it);
+ * NULL closes every pane (they are closed and destroyed): the tab's list shows. */
 void ui_set_pane(struct ui *ui, struct view *v);
+
+/* Closes (and destroys) the pane on top: the one it was opened from shows again, told of
+ * everything (it missed the changes while hidden), or the tab's list. */
+void ui_back_pane(struct ui *ui);
+
+/* Is a pane of that VIEW_* bit open, shown or below another? */
+bool ui_pane_open(const struct ui *ui, unsigned bit);
 
 /* Tells every view (the tabs and the pane) that what changed. */
 void ui_changed(struct ui *ui, unsigned what);

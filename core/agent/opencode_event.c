@@ -48,13 +48,16 @@ static const char *error_text(e2b_oc_event_scratch *s, json_t *err)
     return m ? m : "unknown error";
 }
 
-/* A tool's input in one line: the command when there is one, else the JSON (bounded). */
+/* A tool's input in one line: the command or the file when there is one, else the JSON
+ * (bounded). */
 static const char *tool_input(e2b_oc_event_scratch *s, json_t *input)
 {
     const char *cmd = str_of(s, input, "command", E2B_AGENT_DETAIL_MAX);
     if (cmd)
         return cmd;
     cmd = str_of(s, input, "filePath", E2B_AGENT_DETAIL_MAX);
+    if (!cmd) /* read, list and glob of the v2 server name it so */
+        cmd = str_of(s, input, "path", E2B_AGENT_DETAIL_MAX);
     if (cmd || !input)
         return cmd;
     char *j = json_dumps(input, JSON_COMPACT);

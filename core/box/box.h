@@ -196,6 +196,9 @@ e2b_box_op *e2b_box_snapshot(const e2b_box_env *env, const char *name, const cha
  * sandbox, record or password behind; the op fails only when no fork was made.
  * after_fork (may be NULL) runs on the loop for each box made, before done: the hook for
  * prompting the forks (the agents work). */
+/* A fork of more copies than this asks first in the dashboard and needs --yes in a script
+ * (as an up for more hours than the config's does). */
+#define E2B_BOX_FORK_ASK_ABOVE 3
 typedef void (*e2b_box_fork_hook)(void *ud, const char *fork_name, const char *sandbox_id);
 typedef struct e2b_box_fork_params {
     const char *name;           /* the parent box */

@@ -154,7 +154,7 @@ void live_notify(e2b_live *m, unsigned what)
 
 void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
 {
-    char raw[512];
+    char raw[sizeof m->notice];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);

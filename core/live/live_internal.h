@@ -36,7 +36,7 @@ struct e2b_live {
     struct live_sub *subs;
     size_t nsubs;
 
-    char notice[512];
+    char notice[2048]; /* whole: the Messages pane shows it all (ui_flash keeps 2048) */
     enum e2b_live_level notice_level;
 
     /* the refresh (live_refresh.c) */

@@ -26,7 +26,7 @@ _e2b_tui() {
         --status --prompt --wait --reply --interrupt --snapshot --snapshots --fork --templates
         --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
-        --keep-failed --public --force --json --pretty --refresh --readonly --mouse --no-color
+        --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
         --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout"
 
     case $prev in

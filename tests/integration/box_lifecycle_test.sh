@@ -14,7 +14,7 @@ before=$(box_snapshot "$BOX_REPO")
 ANTHROPIC_API_KEY=sk-ant-lifecycle-secret box_tui --secrets set anthropic
 
 # ---- up ----
-box_tui --up --hours 2
+box_tui --up --hours 2 --yes
 t_eq "up exits 0" "$BOX_RC" 0
 t_contains "up prints the box and its server" "$(cat "$BOX_OUT")" "box main is up"
 id=$(box_sandbox_of main)

@@ -20,7 +20,7 @@ state_of() {
     el_json .state
 }
 
-box_tui --up px --hours 3
+box_tui --up px --hours 3 --yes
 box_rc "up px --hours 3" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of px)
 t_eq "the record keeps the box's hours" "$(jq .hours "$XDG_STATE_HOME/e2b-tui/boxes/px.json")" 3
@@ -96,7 +96,7 @@ box_rc "stop of a paused box: exit 0" 0
 t_contains "it says it was already paused" "$(cat "$BOX_ERR")" "already paused"
 
 # 17: arguments as getopt users expect.
-box_tui --up --template opencode --hours 2 zz
+box_tui --up --template opencode --hours 2 --yes zz
 box_rc "the up name may come after the options" 0
 t_eq "the box is named zz" "$(jq -r .name "$XDG_STATE_HOME/e2b-tui/boxes/zz.json")" zz
 box_tui --up zz

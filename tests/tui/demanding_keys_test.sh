@@ -91,7 +91,7 @@ dash_quit "quits after the keys"
 # 9. After u the new box is selected (the cursor was on another row before).
 DASH_CWD=$BOX_REPO dash_start 120 30
 tmux_wait "elsewhere" >/dev/null
-tmux_type N
+tmux_type '>'
 dash_check "sorted by name: the cursor on the first box" " 1/1"
 tmux_type u
 tmux_wait "up: box name" >/dev/null

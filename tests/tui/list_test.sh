@@ -75,12 +75,12 @@ dash_check "a filter with no match says so" 'No row matches the filter "zzz-no-s
 tmux_keys Escape
 tmux_wait "feature-x" >/dev/null 2>&1
 
-# Sort by Shift+letter; again reverses; the cursor stays on its row.
-tmux_type 'N'
-dash_check "Shift+N sorts by name" "sorted by NAME (ascending)"
+# Sort with > (the first column: NAME); = reverses; the cursor stays on its row.
+tmux_type '>'
+dash_check "> sorts by name" "sorted by NAME (ascending)"
 dash_check_line "ascending by name puts evil first" 3 "evil"
-tmux_type 'N'
-dash_check "Shift+N again reverses" "sorted by NAME (descending)"
+tmux_type '='
+dash_check "= reverses" "sorted by NAME (descending)"
 dash_check_line "descending by name puts the non-ASCII name first" 3 "日本語"
 dash_check_line "the header marks the sort column" 2 "NAME↓"
 
@@ -162,11 +162,11 @@ tmux_type 3
 dash_check "2,000 rows are counted (all pages listed)" "1/2000"
 tmux_keys End
 dash_check "End reaches the last of 2,000 rows" "2000/2000"
-tmux_type 'N'
+tmux_type '>'
 dash_check "sorting 2,000 rows by name" "sorted by NAME (ascending)"
 tmux_type 'g'
 if tmux_wait_line 3 "name-0001" 2>"$T_TMP/wait.err"; then t_pass "ascending: name-0001 first"; else t_fail "ascending: name-0001 first" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
-tmux_type 'N'
+tmux_type '='
 dash_check "again: descending" "sorted by NAME (descending)"
 tmux_type 'g'
 if tmux_wait_line 3 "name-2000" 2>"$T_TMP/wait.err"; then t_pass "descending: name-2000 first"; else t_fail "descending: name-2000 first" "$(tail -c 1500 "$T_TMP/wait.err")"; fi

@@ -26,7 +26,7 @@ dash_check_gone "Esc closes it" "MESSAGES"
 # A message that vanishes: still in the history.
 tmux_type ':boxes'
 tmux_keys Enter
-tmux_type 'N'
+tmux_type '>'
 dash_check "a short message" "sorted by NAME"
 dash_check_gone "it vanishes from the status line" "sorted by NAME" 30
 tmux_type ':messages'

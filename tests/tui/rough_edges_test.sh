@@ -80,7 +80,8 @@ dash_check "/ opens the log search" "search the log: "
 tmux_type PAUSED
 tmux_keys Enter
 dash_check_gone "the search prompt closes" "search the log: "
-match_highlighted() { tmux_capture -e | grep -i paused | head -n 1 | grep -Eq '48;5;25|\[7m'; }
+# (the log's lines: below the header, which names the search and its count)
+match_highlighted() { tmux_capture -e | sed -n '4,$p' | grep -i paused | head -n 1 | grep -Eq '48;5;25|\[7m'; }
 t_ok "the match is highlighted" t_wait_until "$TMUX_WAIT_SECONDS" match_highlighted
 tmux_type n
 tmux_type n

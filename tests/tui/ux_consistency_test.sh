@@ -13,7 +13,7 @@ clean=$T_TMP/work/clean
 git clone -q "$BOX_REPO" "$clean"
 other=$T_TMP/work/other
 git init -q "$other" && git -C "$other" -c user.name=u -c user.email=u@x commit -q --allow-empty -m other
-BOX_CWD=$clean box_tui --up cm --hours 3
+BOX_CWD=$clean box_tui --up cm --hours 3 --yes
 box_rc "up cm --hours 3 (CLI)" 0 || t_abort "the box did not come up"
 id=$(box_sandbox_of cm)
 end_in() {

@@ -555,7 +555,7 @@ static void test_status_json_schema(void)
          .state = e2b_agent_state_name(b.w->st.state), .status = &b.w->st},
         {.name = "gone", .sandbox_id = "sbx3", .sandbox = "gone", .state = "gone", .why = "no sandbox"},
     };
-    char *doc = e2b_agent_status_json(views, 3);
+    char *doc = e2b_agent_status_json(views, 3, false);
     replay_free(&a);
     replay_free(&b);
     CHECK(doc);

@@ -65,6 +65,22 @@ static void test_cells(void)
     CHECK_STR_EQ(buf, "2h");
 }
 
+/* Issue 30: a narrow AGENT column takes the shorter forms before it is cut. */
+static void test_fit(void)
+{
+    char b[64];
+    CHECK_STR_EQ(agent_text_fit("idle 3m done", 12, b, sizeof b), "idle 3m done");
+    CHECK_STR_EQ(agent_text_fit("idle 3m done", 11, b, sizeof b), "idle 3m");
+    CHECK_STR_EQ(agent_text_fit("idle 3m done", 6, b, sizeof b), "idle");
+    CHECK_STR_EQ(agent_text_fit("! waiting: bash: rm -rf build", 12, b, sizeof b), "! waiting");
+    CHECK_STR_EQ(agent_text_fit("! waiting: bash: rm -rf build", 16, b, sizeof b), "! waiting: bash");
+    CHECK_STR_EQ(agent_text_fit("! waiting: bash", 6, b, sizeof b), "! wait");
+    CHECK_STR_EQ(agent_text_fit("working", 5, b, sizeof b), "work");
+    CHECK_STR_EQ(agent_text_fit("retrying (2)", 5, b, sizeof b), "retry");
+    CHECK_STR_EQ(agent_text_fit("server down", 5, b, sizeof b), "down");
+    CHECK_STR_EQ(agent_text_fit("idle 3m done", 3, b, sizeof b), "idle"); /* then cut */
+}
+
 static void test_events(void)
 {
     struct notify_box prev = {.id = "i1", .state = E2B_AGENT_WORKING};
@@ -154,6 +170,7 @@ static void test_format(void)
 int main(void)
 {
     RUN(test_cells);
+    RUN(test_fit);
     RUN(test_events);
     RUN(test_format);
     return harness_finish();

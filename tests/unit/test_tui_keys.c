@@ -212,7 +212,7 @@ static void test_man_output_escapes(void)
     fclose(f);
     CHECK(strstr(text, ".TP\n.B ctrl\\-d\n") != NULL);
     CHECK(strstr(text, "(hidden by \\-\\-readonly)") != NULL);
-    CHECK(strstr(text, ".B Shift+letter\n") != NULL);
+    CHECK(strstr(text, ".B >\n") != NULL); /* sorting: a binding like any other */
     free(text);
 }
 

@@ -92,6 +92,46 @@ static void test_sort_by_letter_and_reverse(void)
     table_free(&t);
 }
 
+/* Issue 30: < > step through the sortable columns (and back to arrival order), ties go by
+ * name, and close figures share a band: 310 and 330 keep their rows in name order, and a
+ * refresh that moves one a little does not swap them. */
+static void test_sort_step_bands_and_name_ties(void)
+{
+    static const char *rows[][4] = {
+        {"id-z", "zulu", "running", "310"},
+        {"id-a", "alpha", "running", "330"},
+        {"id-m", "mike", "paused", "5"},
+    };
+    struct table t;
+    table_init(&t, COLS, 3);
+    fill(&t, rows, 3);
+    CHECK_INT_EQ(table_sort_step(&t, 1, NULL), 0);  /* NAME */
+    CHECK_INT_EQ(table_sort_step(&t, 1, NULL), 1);  /* STATE */
+    CHECK_STR_EQ(t.rows[t.visible[0]].cells[0], "mike"); /* paused < running */
+    CHECK_STR_EQ(t.rows[t.visible[1]].cells[0], "alpha"); /* running: by name */
+    CHECK_STR_EQ(t.rows[t.visible[2]].cells[0], "zulu");
+    table_sort_reverse(&t);
+    CHECK_STR_EQ(t.rows[t.visible[0]].cells[0], "alpha"); /* ties still by name */
+    CHECK_STR_EQ(t.rows[t.visible[2]].cells[0], "mike");
+    int shown[3] = {1, 1, 1};
+    CHECK_INT_EQ(table_sort_step(&t, 1, shown), 2); /* CPU, ascending */
+    CHECK(!t.sort_desc);
+    CHECK_STR_EQ(t.rows[t.visible[0]].cells[0], "mike");
+    CHECK_STR_EQ(t.rows[t.visible[1]].cells[0], "alpha"); /* 330 and 310: one band */
+    CHECK_STR_EQ(t.rows[t.visible[2]].cells[0], "zulu");
+    table_set_cell(&t, 0, 2, "300"); /* zulu moves a little */
+    CHECK_STR_EQ(t.rows[t.visible[1]].cells[0], "alpha");
+    table_set_cell(&t, 0, 2, "900"); /* and a lot */
+    CHECK_STR_EQ(t.rows[t.visible[2]].cells[0], "zulu");
+    CHECK_INT_EQ(table_sort_step(&t, 1, shown), -1); /* after the last: arrival order */
+    CHECK_STR_EQ(t.rows[t.visible[0]].cells[0], "zulu");
+    CHECK_INT_EQ(table_sort_step(&t, -1, shown), 2); /* < from there: the last column */
+    shown[2] = 0;
+    CHECK_INT_EQ(table_sort_step(&t, -1, shown), 1); /* a hidden column is passed over */
+    CHECK_INT_EQ(table_sort_step(&t, 1, shown), -1);
+    table_free(&t);
+}
+
 static void test_cursor_follows_id_across_refresh_sort_filter(void)
 {
     struct table t;
@@ -333,6 +373,7 @@ int main(void)
     RUN(test_fit_never_splits_wide_chars);
     RUN(test_cell_pads_and_truncates);
     RUN(test_sort_by_letter_and_reverse);
+    RUN(test_sort_step_bands_and_name_ties);
     RUN(test_cursor_follows_id_across_refresh_sort_filter);
     RUN(test_filter_case_insensitive_no_match);
     RUN(test_cells_are_sanitised);

@@ -67,6 +67,7 @@ typedef struct cli_args {
     int keep_failed;
     int public_traffic; /* --up --public */
     int force;
+    int yes;                   /* --fork, --up: above the thresholds that ask (main.c) */
     const char *keystore_flag; /* --keystore value, or NULL */
     /* snapshots, forks, templates (cli_snap.c) */
     const char *snap_as;       /* --snapshot NAME --as SNAPNAME */

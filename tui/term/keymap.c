@@ -154,10 +154,6 @@ static void apply_line(struct keymap *km, char *line, int lineno, char *err, siz
         errorf(err, errsz, nerr, lineno, "unknown action '%.40s'", name);
         return;
     }
-    if (a == ACT_SORT) {
-        errorf(err, errsz, nerr, lineno, "sort keys are the column letters; not configurable");
-        return;
-    }
     int keys[8], n = 0;
     if (strcmp(rhs, "none") != 0) {
         char bad[80];
@@ -245,10 +241,6 @@ const char *keymap_keys_for(const struct keymap *km, enum action_id a, char *buf
 const char *keymap_keys_shown(const struct keymap *km, enum action_id a, char *buf,
                               size_t bufsz)
 {
-    if (a == ACT_SORT && bufsz > 0) {
-        snprintf(buf, bufsz, "Shift+letter");
-        return buf;
-    }
     return keymap_keys_for(km, a, buf, bufsz);
 }
 
@@ -266,11 +258,9 @@ void keymap_write_conf(const struct keymap *km, FILE *f)
           "#   key.<action> = <key> [<key>...]     or     key.<action> = none\n"
           "# Keys: a character (K, /, ?), ctrl-x, enter, esc, tab, btab, backspace, space,\n"
           "# up, down, left, right, pgup, pgdn, home, end, delete, insert, f1..f12.\n"
-          "# Sorting uses Shift+<column letter> and is not configurable.\n",
+          "# Sorting: < and > move the sort column (sort-prev, sort-next), = reverses it.\n",
           f);
     for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
-        if (a == ACT_SORT)
-            continue;
         const struct action_info *ai = action_info((enum action_id)a);
         char keys[128];
         conf_keys(km, (enum action_id)a, keys, sizeof keys);

@@ -35,8 +35,8 @@ int keymap_apply_config(struct keymap *km, const char *text, char *err, size_t e
 
 /* "K, ctrl-d": the keys bound to an action, in binding order; "" when unbound. */
 const char *keymap_keys_for(const struct keymap *km, enum action_id a, char *buf, size_t bufsz);
-/* The keys as the help, the man page and --print-keys show them: keymap_keys_for, and
- * "Shift+letter" for sorting (not a binding). */
+/* The keys as the help, the man page and --print-keys show them (keymap_keys_for: every
+ * action's keys are bindings, sorting's < > = too). */
 const char *keymap_keys_shown(const struct keymap *km, enum action_id a, char *buf,
                               size_t bufsz);
 

@@ -411,6 +411,11 @@ int term_run_foreground_hold(char *const argv[], char *const env[], term_hold_fn
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     term_suspend();
+    /* Where the child starts writing on the normal screen (DECSC): its lines are wiped
+     * from there once it is done, so its parting words ("Continue opencode -s ses_...")
+     * are not left under the shell's prompt when the dashboard ends. */
+    fputs("\0337", stdout);
+    fflush(stdout);
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
     pid_t pid = fork();
@@ -443,6 +448,8 @@ int term_run_foreground_hold(char *const argv[], char *const env[], term_hold_fn
         if (msg[0])
             hold_screen(msg);
     }
+    fputs("\0338\033[J", stdout); /* back to where it started (DECRC), erase below */
+    fflush(stdout);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     term_resume();

@@ -29,9 +29,8 @@ void agent_cells_colour(struct view *v, const e2b_live *m, int y, int x, int h, 
     if (t->ncols > 32 || t->ncols <= SBCOL_AGENT || h < 2)
         return;
     table_layout(t, w, widths);
-    int col_x = 0;
-    for (int c = 0; c < SBCOL_AGENT; c++)
-        col_x += widths[c] + 1;
+    /* Where list_draw put the cell (a hidden column takes no room, not even its gap). */
+    int col_x = table_column_x(t, widths, SBCOL_AGENT);
     int cw = widths[SBCOL_AGENT];
     if (col_x + cw > w)
         cw = w - col_x;
@@ -43,12 +42,13 @@ void agent_cells_colour(struct view *v, const e2b_live *m, int y, int x, int h, 
         if (vi == t->cursor)
             continue;
         const struct table_row *row = &t->rows[t->visible[vi]];
-        const char *text = row->cells[SBCOL_AGENT];
         /* the tone of the state itself, as the Agent pane's (not read back from the text) */
         enum agent_tone tone = agent_text_tone(e2b_live_agent(m, row->id));
         if (tone == TONE_PLAIN || cw > 64)
             continue;
-        text_cell(cell, sizeof cell, text, cw);
+        char shorter[128];
+        text_cell(cell, sizeof cell, table_cell_fit(t, row, SBCOL_AGENT, cw, shorter, sizeof shorter),
+                  cw);
         draw_text(y + 1 + i, x + col_x, cw, agent_tone_role(tone), cell, false);
     }
 }

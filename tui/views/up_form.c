@@ -92,6 +92,8 @@ static void ask_dir(struct up_form *f, const char *problem, const char *initial)
     snprintf(label, sizeof label, "%.300s%sup: project directory (empty: the current one): ",
              problem ? problem : "", problem ? "; " : "");
     prompt_open(f->ui, label, false, initial, NULL, dir_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }
 
 /* ---- 3: hours ---- */
@@ -108,6 +110,19 @@ bool up_form_hours(const char *text, int *hours)
     return true;
 }
 
+/* Yes to the hours: the form goes on with a copy of its own (the question frees its copy). */
+static void hours_yes(struct ui *ui, void *ctx, const char *arg)
+{
+    (void)arg;
+    struct up_form *f = malloc(sizeof *f);
+    if (!f) {
+        ui_flash(ui, FLASH_ERROR, "up: out of memory");
+        return;
+    }
+    *f = *(const struct up_form *)ctx;
+    ask_dir(f, NULL, f->dir);
+}
+
 static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
     struct up_form *f = ctx;
@@ -119,7 +134,26 @@ static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ask_hours(f, "give a whole number of hours from 1 to 24", text);
         return;
     }
-    ask_dir(f, NULL, f->dir);
+    const e2b_config *cfg = e2b_live_config(ui->model);
+    if (f->hours <= cfg->hours) {
+        ask_dir(f, NULL, f->dir);
+        return;
+    }
+    /* More hours than the config's cost more: asked, default No. The question owns a copy
+     * of the form (this prompt frees f once the callback returns). */
+    struct up_form *copy = malloc(sizeof *copy);
+    if (!copy) {
+        ui_flash(ui, FLASH_ERROR, "up: out of memory");
+        return;
+    }
+    *copy = *f;
+    char q[300];
+    const char *name = f->name[0] ? f->name : f->default_name;
+    snprintf(q, sizeof q, "Start %s%.100s for %d hours (the config's hours: %d)? It runs, and "
+                          "costs, until then unless stopped.",
+             name[0] ? "box " : "the box", name, f->hours, cfg->hours);
+    dialog_open(&ui->dialog, "up", q, NULL, hours_yes, copy);
+    dialog_watch(&ui->dialog, 0, NULL, free);
 }
 
 static void ask_hours(struct up_form *f, const char *problem, const char *initial)
@@ -128,6 +162,8 @@ static void ask_hours(struct up_form *f, const char *problem, const char *initia
     snprintf(label, sizeof label, "%.300s%sup: hours (1-24): ", problem ? problem : "",
              problem ? "; " : "");
     prompt_open(f->ui, label, false, initial, NULL, hours_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }
 
 /* ---- 2: template ---- */
@@ -158,6 +194,8 @@ static void ask_template(struct up_form *f, const char *problem, const char *ini
     snprintf(label, sizeof label, "%.300s%sup: template (or a snapshot): ", problem ? problem : "",
              problem ? "; " : "");
     prompt_open(f->ui, label, false, initial, NULL, template_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }
 
 /* ---- 1: name ---- */
@@ -212,6 +250,8 @@ static void ask_name(struct up_form *f, const char *problem, const char *initial
     char label[512];
     name_label(f, problem, label, sizeof label);
     prompt_open(f->ui, label, false, initial, NULL, name_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }
 
 /* The current directory's probe answered: the name's question shows the real default. */

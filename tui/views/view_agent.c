@@ -1,6 +1,8 @@
 /* The Agent pane (tui/views/view_agent.h). */
 #include "tui/views/view_agent.h"
 
+#include "core/util/sanitize.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ struct agent_view {
     char session[256]; /* the selected session ("" = the active one) */
     int back;          /* activity rows scrolled back from the end (0 = following) */
     int page;          /* activity rows drawn last */
+    bool tool_input;   /* tool calls whole, their raw input (v), not one line each */
     struct changes_panel *changes; /* made when the tab is first shown */
     /* Coalescing: the last frame asked for, and the timer that asks for the next. */
     int64_t last_frame_ms;
@@ -188,9 +191,49 @@ struct act_row {
     int role;
 };
 
-/* The rows of the shown session's activity, wrapped to w (caller frees *rows). */
+/* A tool call as one line of what it does: "todo: 1/2 check it", "bash: python3 -m
+ * unittest", "edit: todo.py"; its state by the row's colour, an error in words. The
+ * todo list's JSON is the status's list, counted (the raw input is v away). */
+static char *tool_line(const e2b_agent_status *st, const e2b_agent_activity *a)
+{
+    const char *tool = a->tool ? a->tool : "?";
+    const char *text = a->text ? a->text : "";
+    size_t first_line = strcspn(text, "\n");
+    const char *state = a->state ? a->state : "";
+    const char *mark = !strcmp(state, "error")     ? " [error]"
+                       : !strcmp(state, "running") ? " [running]"
+                       : !strcmp(state, "pending") ? " [pending]"
+                                                   : "";
+    char *line = NULL;
+    int rc;
+    if (!strncmp(tool, "todo", 4) && strcmp(state, "error") != 0) {
+        const char *now = "";
+        for (size_t i = 0; i < st->ntodos && !now[0]; i++) {
+            if (st->todos[i].status && !strcmp(st->todos[i].status, "in_progress"))
+                now = st->todos[i].content ? st->todos[i].content : "";
+        }
+        for (size_t i = 0; i < st->ntodos && !now[0]; i++) {
+            if (st->todos[i].status && !strcmp(st->todos[i].status, "pending"))
+                now = st->todos[i].content ? st->todos[i].content : "";
+        }
+        rc = asprintf(&line, "todo: %u/%u%s%s%s", st->todo_done, st->todo_total, now[0] ? " " : "",
+                      now, mark);
+    } else {
+        rc = asprintf(&line, "%s: %.*s%s%s", tool, (int)first_line, text,
+                      text[first_line] ? " ..." : "", mark);
+    }
+    if (rc < 0)
+        return NULL;
+    /* Model text (the todo's words, the command): sanitised again, as one line. */
+    char *safe = e2b_sanitize_display(line, strlen(line), 0);
+    free(line);
+    return safe;
+}
+
+/* The rows of the shown session's activity, wrapped to w (caller frees *rows); a tool call
+ * is one row (tool_line) unless tool_input shows it whole. */
 static size_t activity_rows(const e2b_agent_status *st, const char *session, int w,
-                            struct act_row **rows, char ***owned, size_t *nowned)
+                            bool tool_input, struct act_row **rows, char ***owned, size_t *nowned)
 {
     size_t n = 0, cap = 0;
     *rows = NULL;
@@ -202,7 +245,13 @@ static size_t activity_rows(const e2b_agent_status *st, const char *session, int
             continue;
         char *text = NULL;
         int role = ROLE_NORMAL;
-        if (a->kind == E2B_AGENT_ACT_TOOL) {
+        bool one_row = false;
+        if (a->kind == E2B_AGENT_ACT_TOOL && !tool_input) {
+            text = tool_line(st, a);
+            one_row = true;
+            role = a->state && !strcmp(a->state, "error") ? ROLE_REMOVED
+                   : a->state && !strcmp(a->state, "completed") ? ROLE_DIM : ROLE_HUNK;
+        } else if (a->kind == E2B_AGENT_ACT_TOOL) {
             if (asprintf(&text, "tool %s [%s] %s", a->tool ? a->tool : "?",
                          a->state ? a->state : "?", a->text ? a->text : "") < 0)
                 text = NULL;
@@ -218,6 +267,17 @@ static size_t activity_rows(const e2b_agent_status *st, const char *session, int
         if (!text)
             continue;
         (*owned)[(*nowned)++] = text;
+        if (one_row) { /* cut to the width, never wrapped */
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                struct act_row *r = realloc(*rows, cap * sizeof *r);
+                if (!r)
+                    return n;
+                *rows = r;
+            }
+            (*rows)[n++] = (struct act_row){text, text_fit(text, w, NULL), role};
+            continue;
+        }
         const char *s = text;
         for (;;) {
             const char *nl = strchr(s, '\n');
@@ -258,7 +318,8 @@ static void draw_activity(struct agent_view *av, const e2b_agent_status *st, int
     struct act_row *rows = NULL;
     char **owned = NULL;
     size_t nowned = 0;
-    size_t n = activity_rows(st, shown_session(av, st), w - 1, &rows, &owned, &nowned);
+    size_t n = activity_rows(st, shown_session(av, st), w - 1, av->tool_input, &rows, &owned,
+                             &nowned);
     if (n == 0)
         draw_text(y + 1, x + 1, w - 1, ROLE_DIM, "nothing yet", false);
     int max_back = (int)n > rows_h ? (int)n - rows_h : 0;
@@ -382,6 +443,11 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     bool sessions = av->focus == FOCUS_SESSIONS;
     switch (a) {
     case ACT_REREAD: return false;
+    case ACT_TOOL_INPUT:
+        av->tool_input = !av->tool_input;
+        ui_flash(ui, FLASH_INFO, "%s", av->tool_input ? "tool calls whole, with their input (v: one line each)"
+                                                      : "tool calls one line each (v: whole)");
+        break;
     case ACT_FOCUS: av->focus = sessions ? FOCUS_ACTIVITY : FOCUS_SESSIONS; break;
     case ACT_MOVE_UP:
         if (sessions)

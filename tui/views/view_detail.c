@@ -122,8 +122,9 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_PULL:
     case ACT_EXTEND:
     case ACT_LOGS:
-        /* The row's actions, on the row under the pane (a pane it opens replaces this one:
-         * nothing here is touched after the call). */
+    case ACT_COPY:
+        /* The row's actions, on the row under the pane (a pane it opens goes over this one,
+         * which Esc returns to). */
         return d->list && d->list->ops->act && d->list->ops->act(d->list, ui, a);
     case ACT_MOVE_UP:
         if (d->top > 0)

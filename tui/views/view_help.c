@@ -1,5 +1,6 @@
 /* The Help overlay: generated from the action table and the current key map, for the view
- * it was opened on; --readonly hides the actions that change something. */
+ * it was opened on, each text wrapped whole to the overlay's width; --readonly hides the
+ * actions that change something. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,9 +8,13 @@
 #include "tui/views/view_help.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
+#include "tui/widgets/textwidth.h"
 
-/* Fills lines[] with "keys  help" for the current view; returns how many. */
-static int help_lines(struct ui *ui, char lines[][160], int max)
+enum { KEYS_COLS = 20, HELP_LINES = ACT_COUNT * 4, HELP_LINE = 400 };
+
+/* Fills lines[] with "keys  help" for the current view, the help wrapped to text_w columns
+ * under its first line (never cut); returns how many. */
+static int help_lines(struct ui *ui, char lines[][HELP_LINE], int max, int text_w)
 {
     unsigned bit = ui->pane ? ui->pane->ops->bit : ui->tabs[ui->tab]->ops->bit;
     int n = 0;
@@ -23,16 +28,24 @@ static int help_lines(struct ui *ui, char lines[][160], int max)
         keymap_keys_shown(&ui->keys, (enum action_id)a, keys, sizeof keys);
         if (!keys[0])
             continue;
-        snprintf(lines[n++], 160, "%-19s %s", keys, ai->help);
+        const char *h = ai->help;
+        bool first = true;
+        do {
+            size_t k = text_wrap(h, text_w);
+            snprintf(lines[n++], HELP_LINE, "%-*s %.*s", KEYS_COLS - 1, first ? keys : "", (int)k,
+                     h);
+            h += k;
+            first = false;
+        } while (*h && n < max);
     }
     return n;
 }
 
 void view_help_draw(struct ui *ui)
 {
-    char lines[ACT_COUNT][160];
-    int n = help_lines(ui, lines, ACT_COUNT);
-    int w = COLS - 4 > 90 ? 90 : COLS - 4;
+    static char lines[HELP_LINES][HELP_LINE]; /* the UI thread's only */
+    int w = COLS - 4 > 110 ? 110 : COLS - 4;
+    int n = help_lines(ui, lines, HELP_LINES, w - 2 - KEYS_COLS > 10 ? w - 2 - KEYS_COLS : 10);
     int h = LINES - 4;
     if (h > n + 3)
         h = n + 3;
@@ -48,7 +61,7 @@ void view_help_draw(struct ui *ui)
     draw_text(y + 1, x, w, ROLE_DIALOG, "", true);
     for (int i = 0; i < body; i++) {
         const char *t = i + ui->help_top < n ? lines[i + ui->help_top] : "";
-        char row[200];
+        char row[HELP_LINE + 4];
         snprintf(row, sizeof row, "  %s", t);
         draw_text(y + 2 + i, x, w, ROLE_DIALOG, row, true);
     }

@@ -26,6 +26,7 @@ struct log_view {
     long long dropped;    /* the source's dropped-line count when last drawn */
     char search[128];     /* / search: the text ("" = none), matched in any case */
     int match;            /* the line of the current match, -1 = none */
+    int match_no, matches; /* it is match match_no of matches (as counted when found) */
 };
 
 static const struct view_ops OPS;
@@ -66,12 +67,15 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
     struct log_view *lv = v->priv;
     struct e2b_live_lines *lines = current_lines(lv);
-    char head[512];
+    char head[800];
     const char *what = lv->source == SRC_SERVER ? "server output" : "E2B logs";
     const char *other = !lv->is_box ? "" : lv->source == SRC_SERVER ? "; Tab: E2B logs"
                                                                      : "; Tab: server output";
-    snprintf(head, sizeof head, "LOG  %s  [%s%s]  (%s%s; Esc: back)", lv->title, what,
-             lv->follow ? ", following" : "", lv->follow ? "End follows" : "End: follow",
+    char found[200] = "";
+    if (lv->match >= 0)
+        snprintf(found, sizeof found, "  /%.100s %d/%d", lv->search, lv->match_no, lv->matches);
+    snprintf(head, sizeof head, "LOG  %s  [%s%s]%s  (%s%s; Esc: back)", lv->title, what,
+             lv->follow ? ", following" : "", found, lv->follow ? "End follows" : "End: follow",
              other);
     draw_text(y, x, w, ROLE_HEADER, head, true);
     bool error = false;
@@ -135,6 +139,18 @@ static void find(struct log_view *lv, struct ui *ui, int from, int dir)
             lv->match = i;
             lv->follow = false;
             lv->top = i > 2 ? i - 2 : 0; /* a little context above */
+            /* Which match of how many ("3/17", as less and k9s say). */
+            lv->match_no = lv->matches = 0;
+            for (int k = 0; k < n; k++) {
+                const char *l = e2b_live_lines_get(lines, k);
+                if (l && strcasestr(l, lv->search)) {
+                    lv->matches++;
+                    if (k <= i)
+                        lv->match_no++;
+                }
+            }
+            ui_flash(ui, FLASH_INFO, "\"%s\": match %d of %d (n next, N previous)", lv->search,
+                     lv->match_no, lv->matches);
             ui->dirty = true;
             return;
         }

@@ -25,7 +25,7 @@ struct messages_view {
     int page;
 };
 
-enum { TIME_COLS = 9 }; /* "HH:MM:SS " */
+enum { TIME_COLS = 9, CONT_INDENT = 2 }; /* "HH:MM:SS ", a message's later lines */
 
 static bool push(struct messages_view *mv, struct mline l)
 {
@@ -53,17 +53,9 @@ static void rewrap(struct messages_view *mv, const struct messages *h, int width
         size_t off = 0, len = strlen(t);
         bool first = true;
         do {
-            int used = 0;
-            size_t k = text_fit(t + off, room, &used);
-            if (off + k < len) { /* break at the last blank that fits */
-                size_t b = k;
-                while (b > 0 && t[off + b] != ' ')
-                    b--;
-                if (b > 0)
-                    k = b + 1;
-            }
-            if (k == 0)
-                k = len - off; /* nothing fits (a wide character in one column) */
+            /* A message's later lines are indented: where one ends and the next starts
+             * shows, as does the time at each message's first line. */
+            size_t k = text_wrap(t + off, first ? room : room - CONT_INDENT);
             if (!push(mv, (struct mline){i, off, k, first}))
                 return;
             off += k;
@@ -102,8 +94,8 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
             strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
         }
         char line[1200];
-        snprintf(line, sizeof line, "%-8s %.*s", stamp, (int)(l->len < 1000 ? l->len : 1000),
-                 m->text + l->off);
+        snprintf(line, sizeof line, "%-8s %s%.*s", stamp, l->first ? "" : "  ",
+                 (int)(l->len < 1000 ? l->len : 1000), m->text + l->off);
         draw_text(y + 1 + i, x, w, m->error ? ROLE_ERROR : ROLE_NORMAL, line, true);
     }
 }

@@ -7,6 +7,7 @@
 
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
+#include "tui/views/copy_action.h"
 #include "tui/views/kill_question.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_agent.h"
@@ -337,6 +338,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_EXTEND:
     case ACT_ATTACH:
     case ACT_PULL:
+    case ACT_COPY:
         if (!r) {
             ui_flash(ui, FLASH_ERROR, "%s: no sandbox selected", action_info(a)->name);
             return true;
@@ -346,6 +348,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     }
     switch (a) {
     case ACT_DETAIL: open_pane(ui, view_detail_new(ui, v), "detail: no row selected"); return true;
+    case ACT_COPY: copy_action_open(ui, r->id); return true;
     case ACT_LOGS: {
         if (!e2b_live_has_client(ui->model)) {
             ui_flash(ui, FLASH_ERROR, "logs: no API key (set E2B_API_KEY)");
@@ -430,5 +433,8 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     sv->filter = f;
     v->priv = sv;
     v->table.drop = SANDBOX_DROP;
+    /* AGENT narrows to "idle 3m", "! wait", "work" before it is cut (tui/agent_text.h). */
+    v->table.fit = agent_text_fit;
+    v->table.fit_col = SBCOL_AGENT;
     return v;
 }

@@ -1,10 +1,12 @@
 /* Snapshot and fork from the Boxes view (view_sandboxes_snap.h). */
 #include "tui/views/view_sandboxes_snap.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/box/box.h"
 #include "core/git/gitwork.h"
 #include "core/live/live.h"
 #include "tui/sandbox_rows.h"
@@ -24,6 +26,12 @@ static void snapshot_done(struct ui *ui, void *ctx, bool ok, const char *text)
     e2b_live_snapshot(ui->model, id, *text ? text : NULL);
 }
 
+/* Yes to a fork of many: ctx is the count (not a pointer), arg the box's sandbox id. */
+static void fork_yes(struct ui *ui, void *ctx, const char *id)
+{
+    e2b_live_fork(ui->model, id, (int)(intptr_t)ctx);
+}
+
 static void fork_done(struct ui *ui, void *ctx, bool ok, const char *text)
 {
     const char *id = ctx;
@@ -37,7 +45,28 @@ static void fork_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui_flash(ui, FLASH_ERROR, "fork: give a whole number of forks from 1 to 100");
         return;
     }
-    e2b_live_fork(ui->model, id, (int)n);
+    if (n <= E2B_BOX_FORK_ASK_ABOVE) {
+        e2b_live_fork(ui->model, id, (int)n);
+        return;
+    }
+    /* Many copies of a box cost its size each: say what it makes, default No. */
+    const e2b_sandbox *sb = e2b_live_sandbox(ui->model, id);
+    if (!sb) {
+        ui_flash(ui, FLASH_ERROR, "fork: the box is gone");
+        return;
+    }
+    const char *name = e2b_live_sandbox_name(sb);
+    char size[96] = "";
+    if (sb->cpu_count > 0 && sb->memory_mb > 0)
+        snprintf(size, sizeof size, ", each %d CPU and %d MB of memory%s", sb->cpu_count,
+                 sb->memory_mb, sb->disk_size_mb > 0 ? " and" : "");
+    if (sb->disk_size_mb > 0)
+        snprintf(size + strlen(size), sizeof size - strlen(size), "%s%d MB of disk",
+                 size[0] ? " " : ", each ", sb->disk_size_mb);
+    char q[512];
+    snprintf(q, sizeof q, "Fork %.100s into %ld boxes (%.100s-2, %.100s-3, ...)%s?", name, n, name,
+             name, size);
+    dialog_open(&ui->dialog, "fork", q, id, fork_yes, (void *)(intptr_t)n);
 }
 
 bool view_sandboxes_snap_act(struct ui *ui, enum action_id a, const struct table_row *r)

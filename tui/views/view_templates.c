@@ -81,7 +81,7 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
-    char head[200];
+    char head[300];
     size_t due = 0, others = 0;
     for (size_t i = 0; i < e2b_live_template_count(ui->model); i++) {
         e2b_live_template_row t;
@@ -90,10 +90,14 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
             others += t.other_machine;
         }
     }
+    /* The keys as the key map has them (the config may rebind them). */
+    char del[48], gc[48];
+    keymap_keys_for(&ui->keys, ACT_TEMPLATE_DELETE, del, sizeof del);
+    keymap_keys_for(&ui->keys, ACT_TEMPLATE_GC, gc, sizeof gc);
     snprintf(head, sizeof head,
-             "TEMPLATES  %zu  (%zu the GC would delete, %zu another machine's it keeps; x: delete, G: GC, "
-             "Esc: back)",
-             v->table.nrows, due, others);
+             "TEMPLATES  %zu  (%zu the GC would delete, %zu another machine's it keeps; %s: delete, "
+             "%s: GC, Esc: back)",
+             v->table.nrows, due, others, del[0] ? del : "unbound", gc[0] ? gc : "unbound");
     draw_text(y, x, w, ROLE_HEADER, head, true);
     list_draw(v, ui, y + 1, x, h - 1, w);
 }

@@ -64,6 +64,17 @@ static void filter_done(struct ui *ui, void *ctx, bool ok, const char *text)
     ui->dirty = true;
 }
 
+/* The status line says the new order (the header marks its column). */
+static void sort_said(struct view *v, struct ui *ui)
+{
+    const struct table *t = &v->table;
+    if (t->sort_col < 0)
+        ui_flash(ui, FLASH_INFO, "unsorted: the list's own order");
+    else
+        ui_flash(ui, FLASH_INFO, "sorted by %s (%s)", t->cols[t->sort_col].title,
+                 t->sort_desc ? "descending" : "ascending");
+}
+
 bool list_act(struct view *v, struct ui *ui, enum action_id a)
 {
     struct table *t = &v->table;
@@ -79,6 +90,24 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_FILTER:
         prompt_open(ui, "/", false, t->filter ? t->filter : "", filter_changed, filter_done, v,
                     NULL);
+        break;
+    case ACT_SORT_NEXT:
+    case ACT_SORT_PREV: {
+        int widths[32];
+        if (t->ncols > 32)
+            return false;
+        table_layout(t, COLS, widths); /* a column hidden on this screen is passed over */
+        table_sort_step(t, a == ACT_SORT_NEXT ? 1 : -1, widths);
+        sort_said(v, ui);
+        break;
+    }
+    case ACT_SORT_REVERSE:
+        if (t->sort_col < 0) {
+            ui_flash(ui, FLASH_INFO, "no sort to reverse: > sorts by a column");
+            return true;
+        }
+        table_sort_reverse(t);
+        sort_said(v, ui);
         break;
     case ACT_BACK:
         if (!t->filter)
@@ -111,11 +140,9 @@ bool list_sort_key(struct view *v, struct ui *ui, int key)
 {
     if (!v->has_table || key < 'A' || key > 'Z')
         return false;
-    int c = table_sort_by_letter(&v->table, (char)key);
-    if (c < 0)
+    if (table_sort_by_letter(&v->table, (char)key) < 0)
         return false;
-    ui_flash(ui, FLASH_INFO, "sorted by %s (%s)", v->table.cols[c].title,
-             v->table.sort_desc ? "descending" : "ascending");
+    sort_said(v, ui);
     ui->dirty = true;
     return true;
 }

@@ -21,7 +21,8 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a);
 /* Only the cursor's moves (rows, pages, half pages, first, last): for panes with no filter. */
 bool list_move_act(struct view *v, struct ui *ui, enum action_id a);
 void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w);
-/* Shift+letter: returns true when the letter sorted a column. */
+/* A click on a header: sorts by the column with that letter (again: reversed); true when
+ * it did. The keys sort with < > = (list_act). */
 bool list_sort_key(struct view *v, struct ui *ui, int key);
 
 #endif

@@ -1,5 +1,6 @@
 /* The bottom-line editor: printable characters (UTF-8), Backspace, ctrl-u (clear),
- * ctrl-w (delete a word), Enter (done) and Esc (cancel); multi-line: Enter is a new line,
+ * ctrl-w (delete a word), Enter (done) and Esc (cancel); a default it opens with is
+ * selected until a key replaces it or keeps it (prompt.h); multi-line: Enter is a new line,
  * ctrl-d done, ctrl-e done for $EDITOR. A hidden prompt draws nothing of
  * what is typed and wipes its buffer once its callback has returned. */
 #include <curses.h>
@@ -57,6 +58,7 @@ void prompt_open(struct ui *ui, const char *label, bool hidden, const char *init
     snprintf(p->label, sizeof p->label, "%s", label);
     snprintf(p->buf, sizeof p->buf, "%s", initial ? initial : "");
     p->len = strlen(p->buf);
+    p->selected = p->len > 0;
     p->on_change = on_change;
     p->on_done = on_done;
     p->on_key = NULL;
@@ -115,8 +117,30 @@ void prompt_key(struct ui *ui, int key)
     bool changed = false;
     p->hint[0] = '\0';
     if (p->on_key && p->on_key(ui, p->ctx, key)) {
+        p->selected = false;
         ui->dirty = true;
         return;
+    }
+    if (p->selected && !(p->multiline && key == KEYC_CTRL('d'))) {
+        p->selected = false;
+        ui->dirty = true;
+        switch (key) {
+        case KEYC_ENTER:
+        case KEYC_ESC:
+        case KEYC_CTRL('e'): break; /* taken as it is, or cancelled */
+        case KEYC_LEFT:
+        case KEYC_RIGHT:
+        case KEYC_HOME:
+        case KEYC_END: return; /* kept, to be edited */
+        case KEYC_BACKSPACE:
+        case KEYC_DELETE:
+            key = KEYC_CTRL('u'); /* the selection goes */
+            break;
+        default:
+            if (key == KEYC_SPACE || (key >= ' ' && key < KEYC_SPECIAL))
+                wipe(p); /* the first character typed replaces the default */
+            break;
+        }
     }
     if (p->multiline) {
         switch (key) {
@@ -205,6 +229,20 @@ static void draw_multiline(struct prompt *p, int y, int w)
               " Enter: new line   ctrl-d: send   ctrl-e: edit in $EDITOR   Esc: cancel", true);
 }
 
+/* The label, then the default highlighted as a selection (each part sanitised: the label
+ * and the default may hold names from metadata). */
+static void draw_selected(const char *label, const char *text, int y, int w)
+{
+    char *l = e2b_sanitize_display(label, strlen(label), 0);
+    char *t = e2b_sanitize_display(text, strlen(text), 0);
+    int lw = l ? text_width(l) : 0;
+    draw_text(y, 0, w, ROLE_NORMAL, l ? l : "", true);
+    if (lw < w && t)
+        draw_text(y, lw, w - lw, ROLE_SELECTED, t, false);
+    free(l);
+    free(t);
+}
+
 void prompt_draw(struct ui *ui, int y, int w)
 {
     struct prompt *p = &ui->prompt;
@@ -224,6 +262,10 @@ void prompt_draw(struct ui *ui, int y, int w)
             shown++;
             while ((*shown & 0xC0) == 0x80)
                 shown++;
+        }
+        if (p->selected) {
+            draw_selected(p->label, shown, y, w);
+            return;
         }
         snprintf(line, sizeof line, "%s%s_%s%s", p->label, shown, p->hint[0] ? "   " : "",
                  p->hint);

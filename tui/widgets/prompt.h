@@ -23,6 +23,10 @@ struct prompt {
     char label[512]; /* a question may start with why the last answer was refused */
     char buf[8192];
     size_t len;
+    /* The default the prompt opened with is selected (drawn highlighted): the first
+     * character typed replaces it, Backspace or ctrl-u clears it, an arrow, Home or End
+     * keeps it for editing (readline's and gh's habit). */
+    bool selected;
     prompt_change_fn on_change; /* after every edit (live filter); may be NULL */
     /* Sees each key first (Tab, Up...); true when it used it. Set after prompt_open, which
      * clears it; may be NULL. */

@@ -13,7 +13,7 @@
 
 struct table_column {
     const char *title;
-    char sort_letter; /* Shift+letter sorts by this column; 0 = not sortable */
+    char sort_letter; /* sortable (< and >; a click on the header); 0 = not sortable */
     int min_width;
     int max_width; /* 0 = no limit */
     bool numeric;  /* sort by numeric value */
@@ -49,6 +49,10 @@ struct table {
     /* Drop ranks per column (borrowed, NULL = none): too narrow a screen hides the column
      * with the highest rank first; 0 = never hidden (what users read and copy). */
     const int *drop;
+    /* A shorter form of a cell of column fit_col wider than width (into buf; returns buf or
+     * the text), tried before the cell is cut with an ellipsis; NULL = cut only. */
+    const char *(*fit)(const char *text, int width, char *buf, size_t bufsz);
+    int fit_col;
 };
 
 void table_init(struct table *t, const struct table_column *cols, int ncols);
@@ -81,6 +85,15 @@ int table_set_filter(struct table *t, const char *filter);
  * reverses the order. Returns the column index, or -1 if no column has that letter. */
 int table_sort_by_letter(struct table *t, char letter);
 
+/* Sorts by the next (dir 1) or previous (dir -1) sortable column, ascending; past the last
+ * the rows go back to arrival order (-1). shown (may be NULL): the layout's widths, whose
+ * hidden (0) columns are passed over. Returns the new sort column or -1. Rows that tie
+ * go by the first column (the name); a numeric column compares figures by bands half as
+ * wide again as the one below, so small changes do not move rows. */
+int table_sort_step(struct table *t, int dir, const int *shown);
+/* The other order of the sort column (nothing without one). */
+void table_sort_reverse(struct table *t);
+
 /* Cursor movement, clamped to the visible rows. */
 void table_move(struct table *t, long delta);
 void table_move_to(struct table *t, size_t index);
@@ -100,8 +113,17 @@ void table_scroll(struct table *t, int height);
  * ncols entries. */
 void table_layout(const struct table *t, int width, int *widths);
 
+/* The text a cell shows in width columns: the table's shorter form (fit) when it is wider (the
+ * caller still cuts it to width). */
+const char *table_cell_fit(const struct table *t, const struct table_row *row, int col,
+                           int width, char *buf, size_t bufsz);
+
+/* The screen column where column col starts in a line of these widths (hidden columns take
+ * no room, not even their gap). */
+int table_column_x(const struct table *t, const int *widths, int col);
+
 /* Formats one line (a row, or the header when row is NULL) into buf: exactly `width`
- * columns, cells cut with an ellipsis. The header marks the sort column with its order. */
+ * columns, cells cut with an ellipsis (after their column's shorter form). The header marks the sort column with its order. */
 void table_format_line(const struct table *t, const struct table_row *row, const int *widths,
                        int width, char *buf, size_t bufsz);
 

@@ -88,3 +88,22 @@ size_t text_cell(char *out, size_t outsz, const char *s, int width)
     out[pos] = '\0';
     return pos;
 }
+
+size_t text_wrap(const char *s, int width)
+{
+    size_t len = strlen(s);
+    size_t k = text_fit(s, width > 0 ? width : 1, NULL);
+    if (k < len) { /* break after the last blank that fits */
+        size_t b = k;
+        while (b > 0 && s[b] != ' ')
+            b--;
+        if (b > 0)
+            k = b + 1;
+    }
+    if (k == 0 && len > 0) { /* nothing fits (a wide character in one column): one char */
+        k = 1;
+        while (k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
+            k++;
+    }
+    return k;
+}

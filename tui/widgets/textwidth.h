@@ -14,6 +14,10 @@ int text_width(const char *s);
  * stored in *used when used is not NULL. Never cuts a character in half. */
 size_t text_fit(const char *s, int width, int *used);
 
+/* Wrapping: the bytes of s that go on a line of width columns, broken after the last blank
+ * that fits (a word wider than the line is cut); at least one character while s has any. */
+size_t text_wrap(const char *s, int width);
+
 /* The ellipsis for the current locale: "…" with UTF-8, "~" otherwise (one column). */
 const char *text_ellipsis(void);
 
