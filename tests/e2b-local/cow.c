@@ -92,9 +92,11 @@ static int mount_root(const char *id, const char *lower_rel)
     layer_path(id, "work", work, sizeof work);
     if (!plain_path(lower) || !plain_path(upper) || !plain_path(work))
         return -1;
-    /* redirect_dir lets the box rename a directory of the snapshot (else EXDEV); no index:
-     * a fork's upper is a copy, and index would tie it to the parent's. */
-    int n = snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s,redirect_dir=on,index=off,metacopy=off",
+    /* redirect_dir lets the box rename a directory of the snapshot (else EXDEV); metacopy:
+     * a chown or chmod (up's chown -R of the project) copies up the inode, not the data;
+     * no index: a fork's upper is a copy, and index would tie it to the parent's. The box
+     * cannot forge the layers' trusted.overlay.* attributes: overlayfs refuses them. */
+    int n = snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s,redirect_dir=on,index=off,metacopy=on",
                      lower, upper, work);
     if (n < 0 || (size_t)n >= 4000) /* the kernel takes one page of options */
         return -1;

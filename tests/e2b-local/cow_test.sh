@@ -30,7 +30,9 @@ t_eq "it sees the snapshot's files" \
     "$(el_run "$A" "$TA" 'cat ~/a ~/d/e/f; stat -c %s ~/big' | grep '^stdout' | tr '\n' ' ')" \
     "stdout base stdout deep stdout 20000000 "
 
-el_run "$A" "$TA" 'echo changed > ~/a; rm ~/b; mv ~/d ~/d2; echo new > ~/n' >/dev/null
+el_run "$A" "$TA" 'echo changed > ~/a; rm ~/b; mv ~/d ~/d2; echo new > ~/n; chmod 600 ~/big' >/dev/null
+t_ok "a chmod of a 20 MB file copies its inode up, not its data (A's layer: $(own_kib "$S/cow/$A") KiB)" \
+    test "$(own_kib "$S/cow/$A")" -lt 1024
 t_eq "A's writes, removals and renames are A's" \
     "$(el_run "$A" "$TA" 'cat ~/a ~/n ~/d2/e/f; ls ~/b ~/d 2>&1 | wc -l' | grep '^stdout' | tr '\n' ' ')" \
     "stdout changed stdout new stdout deep stdout 2 "
@@ -49,8 +51,10 @@ t_eq "fork A" "$(el_req POST /sandboxes/$A/fork '{"count":1}' -H "$J")" 201
 F=$(el_json '.[0].sandbox.sandboxID'); TF=$(el_json '.[0].sandbox.envdAccessToken')
 t_eq "the fork has an overlay root" "$(mounts "$F")" 1
 t_eq "the fork sees A's changes" \
-    "$(el_run "$F" "$TF" 'cat ~/a ~/n ~/up.txt; ls ~/b 2>/dev/null | wc -l' | grep '^stdout' | tr '\n' ' ')" \
-    "stdout changed stdout new stdout hello stdout 0 "
+    "$(el_run "$F" "$TF" 'cat ~/a ~/n ~/up.txt; ls ~/b 2>/dev/null | wc -l; stat -c "%a %s" ~/big' | grep '^stdout' | tr '\n' ' ')" \
+    "stdout changed stdout new stdout hello stdout 0 stdout 600 20000000 "
+t_eq "... and reads the data of the file whose inode A copied up" \
+    "$(el_run "$F" "$TF" 'md5sum < ~/big' | grep '^stdout')" "$(md5sum < "$S/roots/$SRC/home/user/big" | sed 's/^/stdout /')"
 el_run "$F" "$TF" 'echo fork > ~/a; head -c 100 /dev/zero >> ~/big' >/dev/null
 t_eq "the fork's writes stay in the fork" \
     "$(el_run "$A" "$TA" 'cat ~/a; stat -c %s ~/big' | grep '^stdout' | tr '\n' ' ')" "stdout changed stdout 20000000 "
