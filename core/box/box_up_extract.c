@@ -26,7 +26,10 @@
  * needs no step here (core/git/upload_pack.h); the reset
  * compares sizes and mtimes only (checkStat=minimal): a copied snapshot has new inodes and
  * ctimes, and a full stat check would hash the whole project again. A full upload over a
- * snapshot of the same path starts from an empty directory (E2B_TUI_CLEAN). */
+ * snapshot of the same path starts from an empty directory (E2B_TUI_CLEAN). The user gets
+ * what is not theirs yet (what tar and git wrote as root), not every file again: a chown
+ * writes the inode even when nothing changes, and a box resumed from a snapshot
+ * copy-on-write would copy up every file of the project. */
 static const char EXTRACT_SCRIPT[] =
     "set -u; d=$E2B_TUI_DIR; f=$E2B_TUI_FIFO\n"
     "G='git -c safe.directory=* -c core.checkStat=minimal -c core.trustctime=false'\n"
@@ -52,7 +55,7 @@ static const char EXTRACT_SCRIPT[] =
     "  k=$((k + 1))\n"
     "done\n"
     "rm -rf -- \"$f\"\n"
-    "chown -R user: -- \"$d\"\n";
+    "find \"$d\" \\( ! -user user -o ! -group user \\) -exec chown -h user: -- {} +\n";
 
 static const char READY[] = "E2B-TUI-READY ";
 

@@ -1,5 +1,6 @@
 # Helpers for the bench scripts (source it). Figures are printed one per line:
-#   bench_figure TEXT VALUE UNIT [OP TARGET]   "TEXT: VALUE UNIT (target OP TARGET UNIT: met)"
+#   bench_figure TEXT VALUE UNIT [OP TARGET]   "TEXT: VALUE UNIT (N cores, load L; target OP
+#                                              TARGET UNIT: met)" (L: the 1-minute load average)
 #   bench_median                               median of the numbers on stdin
 #   bench_cores                                the machine's core count
 bench_cores() { getconf _NPROCESSORS_ONLN 2>/dev/null || nproc; }
@@ -21,5 +22,6 @@ bench_figure() {
             verdict="; target $op $target $unit: NOT met"
         fi
     fi
-    printf '%-44s %10s %-5s (%s cores%s)\n' "$text:" "$value" "$unit" "$(bench_cores)" "$verdict"
+    printf '%-44s %10s %-5s (%s cores, load %s%s)\n' "$text:" "$value" "$unit" "$(bench_cores)" \
+        "$(cut -d' ' -f1 /proc/loadavg)" "$verdict"
 }

@@ -1,5 +1,6 @@
 /* The control plane (api.<domain>): sandboxes, metrics, logs, network, templates, secrets.
  * Wire details follow E2B's OpenAPI as the published SDK uses it. */
+#include "cow.h"
 #include "http.h"
 #include "lifecycle.h"
 #include "process.h"
@@ -94,7 +95,7 @@ static enum MHD_Result create_sandbox(struct req *r)
     if (from[0]) { /* a snapshot: its files become the sandbox's */
         char root[2300];
         sandbox_root_path(sb->id, root, sizeof root);
-        if (copy_tree(from, root) != 0) {
+        if (cow_root_from(sb->id, from) != 0 && copy_tree(from, root) != 0) {
             remove_tree(root);
             json_decref(sb->metadata), json_decref(sb->env_vars), json_decref(sb->logs);
             free(sb);

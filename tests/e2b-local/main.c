@@ -6,6 +6,7 @@
  * Prints "e2b-local listening on http://127.0.0.1:PORT" once ready (PORT 0 picks a free
  * port), logs requests to DIR/e2b-local.log and stops cleanly on SIGTERM or SIGINT: every
  * sandbox process is killed, records and files stay for the next start. */
+#include "cow.h"
 #include "http.h"
 #include "lifecycle.h"
 #include "process.h"
@@ -161,6 +162,7 @@ int main(int argc, char **argv)
     mkdir_p(sub, 0700);
     templates_load();
     int loaded = sandbox_load_all();
+    cow_load_all();
     const char *faults_env = getenv("E2B_LOCAL_FAULTS");
     if (faults_env && *faults_env) {
         json_error_t jerr;
@@ -226,6 +228,7 @@ int main(int argc, char **argv)
     lifecycle_stop_all();
     procs_wait_all(10000);
     runtime_shutdown();
+    cow_unmount_all();
     sandbox_free_all();
     secrets_free();
     log_line("stopped");

@@ -1,5 +1,6 @@
 /* Sandbox registry and records; see sandbox.h. */
 #include "sandbox.h"
+#include "cow.h"
 #include "process.h"
 #include "util.h"
 
@@ -299,6 +300,7 @@ void sandbox_delete_files(const char *id)
     char path[2200];
     sandbox_record_path(id, path, sizeof path);
     unlink(path);
+    cow_drop(id);
     sandbox_root_path(id, path, sizeof path);
     remove_tree(path);
 }

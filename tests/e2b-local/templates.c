@@ -1,6 +1,7 @@
 /* Seeded templates, snapshots and forks (see templates.h). */
 #include "templates.h"
 
+#include "cow.h"
 #include "lifecycle.h"
 #include "sandbox.h"
 #include "util.h"
@@ -246,7 +247,7 @@ static enum MHD_Result delete_template(struct req *r, const char *ref)
     pthread_mutex_unlock(&tpl_lock);
     if (!e)
         return reply_error(r, 404, "template '%s' not found", bare);
-    remove_tree(root);
+    cow_retire(root);
     return reply_empty(r, 204);
 }
 
@@ -455,15 +456,12 @@ enum MHD_Result snapshot_create(struct req *r, const char *sandbox_id)
         remove_tree(tmp);
         return reply_error(r, 500, "cannot copy the sandbox's files into the snapshot");
     }
-    char old[2400];
-    snprintf(old, sizeof old, "%s.old-%s", dir, tag);
-    if (existing)
-        rename(dir, old);
+    if (existing) /* sandboxes made from the old build may still read it */
+        cow_retire(dir);
     if (rename(tmp, dir) != 0) {
         remove_tree(tmp);
         return reply_error(r, 500, "cannot store the snapshot");
     }
-    remove_tree(old);
 
     int64_t now = now_ms();
     pthread_mutex_lock(&tpl_lock);
@@ -503,7 +501,7 @@ static json_t *fork_one(const struct sandbox *parent, const char *src, int64_t s
         return json_pack("{s:{s:i, s:s}}", "error", "code", 500, "message", "cannot create the fork's files");
     char root[2300];
     sandbox_root_path(sb->id, root, sizeof root);
-    if (copy_tree(src, root) != 0) {
+    if (cow_root_fork(parent->id, sb->id) != 0 && copy_tree(src, root) != 0) {
         remove_tree(root);
         json_decref(sb->metadata);
         json_decref(sb->env_vars);

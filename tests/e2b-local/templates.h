@@ -4,7 +4,8 @@
  *
  * A snapshot is a copy of the sandbox's root directory under STATE/templates/<id>/, usable
  * as a templateID in create; a fork is a new sandbox whose root is a copy of the parent's.
- * Both are filesystem copies: processes are not carried (E2B carries memory too).
+ * Both are filesystem copies: processes are not carried (E2B carries memory too). A sandbox
+ * made from a snapshot, and a fork of one, is copy-on-write where cow.h can mount.
  *
  * The registry (STATE/templates.json) has its own lock, taken after g_lock when both are
  * needed; file copies run with neither held. */

@@ -8,7 +8,8 @@
 #                               E2B_LOCAL_URL, E2B_LOCAL_PID, E2B_API_URL, E2B_SANDBOX_URL,
 #                               E2B_DOMAIN, E2B_API_KEY. Stopped (SIGTERM) at exit.
 #   e2b_local_stop              SIGTERM and wait; returns the server's exit status (a FAIL
-#                               line when it had died, did not stop or exited non-zero)
+#                               line when it had died, did not stop or exited non-zero; a
+#                               server it had to SIGKILL leaves no copy-on-write mount)
 #   el_req METHOD PATH [BODY] [CURL ARGS...]
 #                               control-plane request with the API key; prints the HTTP
 #                               status; body in $EL_BODY_FILE, headers in $EL_HEAD_FILE
@@ -56,6 +57,15 @@ e2b_local_start() {
     return 0
 }
 
+# A server killed before its stop leaves its copy-on-write roots mounted (as root): they
+# go, so that removing the state dir does not reach into a mount.
+e2b_local_unmount_left() {
+    local m
+    [ "$(id -u)" = 0 ] || return 0
+    awk -v p="$E2B_LOCAL_STATE/roots/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo |
+        while read -r m; do umount -l "$m" 2>/dev/null; done
+}
+
 e2b_local_stop() {
     [ -n "${E2B_LOCAL_PID:-}" ] || return 0
     local pid=$E2B_LOCAL_PID i
@@ -63,6 +73,7 @@ e2b_local_stop() {
     if ! kill -TERM "$pid" 2>/dev/null; then
         local rc=0
         wait "$pid" 2>/dev/null || rc=$?
+        e2b_local_unmount_left
         t_fail "e2b-local runs until stopped" "it had already exited (status $rc); stderr: $(tail -c 1500 "${E2B_LOCAL_ERR:-/dev/null}")"
         return 1
     fi
@@ -73,6 +84,7 @@ e2b_local_stop() {
     if kill -0 "$pid" 2>/dev/null; then
         kill -KILL "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        e2b_local_unmount_left
         t_fail "e2b-local stops on SIGTERM" "still running after 10 s; killed"
         return 124
     fi
