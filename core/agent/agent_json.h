@@ -4,6 +4,7 @@
 #define E2B_AGENT_JSON_H
 
 #include "core/agent/agent.h"
+#include "core/e2b/opencode_kind.h"
 
 #include <stddef.h>
 
@@ -15,6 +16,7 @@ typedef struct e2b_agent_box_view {
     const char *state;   /* the agent state's name, or "paused" / "gone" / "unknown" */
     const char *why;
     const e2b_agent_status *status;
+    const e2b_opencode_kind *opencode; /* what the box runs (its record's), or NULL */
 } e2b_agent_box_view;
 
 /* {"version":1,"boxes":[...]} as one line (ASCII; strings were sanitised when stored).

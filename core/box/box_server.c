@@ -63,13 +63,12 @@ static long health_backoff(e2b_box_op *op, long cap_ms)
 /* Sets op->health_url, the deadline and the backoff for a new wait. */
 static void health_prepare(e2b_box_op *op)
 {
-    const e2b_config *cfg = op->env.cfg;
+    const char *path = e2b_config_health_path(op->env.cfg, op->rec.opencode);
     free(op->health_url);
-    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
+    size_t n = strlen(op->res.url) + strlen(path) + 2;
     op->health_url = malloc(n);
     if (op->health_url)
-        snprintf(op->health_url, n, "%s%s%s", op->res.url,
-                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
+        snprintf(op->health_url, n, "%s%s%s", op->res.url, path[0] == '/' ? "" : "/", path);
     if (!op->health_timeout_ms)
         op->health_timeout_ms = 90000;
     op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
@@ -338,8 +337,21 @@ int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then)
 {
     const e2b_config *cfg = op->env.cfg;
     e2b_error *err = NULL;
-    char *cmd = e2b_box_command_shell(cfg->serve_command, op->res.url, op->rec.dir,
-                                      op->rec.port ? op->rec.port : E2B_BOX_PORT);
+    e2b_opencode_kind k;
+    e2b_box_record_opencode(&op->rec, &k);
+    if (op->kind == OP_UP && op->ocp.done && !op->ocp.found.api && !cfg->serve_command &&
+        !cfg->opencode) {
+        err = e2b_error_new(E2B_ERR_INVALID,
+                            "the box has no OpenCode: neither opencode2 nor opencode on its PATH "
+                            "answered --version (template %s); use a template with OpenCode 1.x "
+                            "or 2 installed, or set serve_command (and opencode = 1 or 2)",
+                            op->rec.template_id ? op->rec.template_id : "?");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    char *cmd = e2b_box_command_shell(e2b_config_serve_command(cfg, &k), op->res.url,
+                                      op->rec.dir, op->rec.port ? op->rec.port : E2B_BOX_PORT);
     if (!cmd) {
         err = e2b_error_new(E2B_ERR_INVALID, "serve_command is empty or has unbalanced quotes");
         then(op, err);
