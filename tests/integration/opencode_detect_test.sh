@@ -8,8 +8,9 @@
 #      Detail pane say so; --status and the dashboard's agent column read the v1 routes
 #      (a session made through v1 is seen); attach runs the real
 #      `opencode attach URL --dir DIR` with the password only in OPENCODE_SERVER_PASSWORD.
-#   2. a local `opencode` reporting 2.x: attach to the v1 box is refused before anything
-#      runs, saying what to install; --info says what it found here.
+#   2. a local `opencode` reporting 2.x: attach to the v1 box (--attach and the dashboard's)
+#      is refused before anything runs, saying what to install; --info says what it found
+#      here; a set attach_command is run as given.
 #   3. a box with `opencode2` (a shim reporting the beta's version, serving with the real
 #      server, whose /api/... is v2): up picks v2 (/api/health); a local `opencode2` shim
 #      gets `opencode2 --server URL DIR`, a local `opencode` 2.x gets `opencode --server URL
@@ -162,6 +163,14 @@ t_eq "a 2.x client with a 1.x server: attach fails (exit 1)" "$BOX_RC" 1
 t_contains "saying what runs where and what to install" "$(cat "$BOX_ERR")" \
     "box v1box runs opencode 1.18.33 (v1 API), which this machine's opencode 2.0.7 (v2 API) cannot attach to: install OpenCode 1.x"
 t_ok "the client was never run to attach" test ! -e "$T_TMP/opencode.log"
+tmux_start 230 30 "cd '$BOX_REPO' && '$E2B_TUI_BIN'; echo rc=\$?; sleep 600"
+screen_has 'v1box' >/dev/null
+tmux_keys a
+t_ok "the dashboard's attach is refused on its status line, saying what to install" \
+    screen_has 'cannot attach to: install OpenCode 1\.x'
+t_ok "the terminal was never handed over: the client did not run" test ! -e "$T_TMP/opencode.log"
+tmux_keys q
+tmux_kill
 printf 'attach_command = opencode --server {url} {dir}\n' >"$XDG_CONFIG_HOME/e2b-tui/config"
 attach_tui v1box
 t_eq "attach_command set: it is run as given (no check)" "$BOX_RC" 0
