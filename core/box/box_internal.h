@@ -103,6 +103,7 @@ struct e2b_box_op {
         int healthy;
         int running;              /* started, and then has not run yet */
         int quiet;                /* shows no progress steps (an up still extracting) */
+        int health_deferred;      /* up: started before the box's API was known (op->ocp) */
         int stop;                 /* box_server_cancel asked it to stop */
         e2b_error *err;           /* why the wait failed (owned) */
         box_step_fn then;
@@ -148,6 +149,7 @@ struct e2b_box_op {
         char out[512];            /* its output, bounded */
         size_t len;
         int done;                 /* answered (or failed): op->rec's OpenCode fields are set */
+        int bin_known;            /* only one binary is there: op->rec.opencode_bin, before done */
         int early_wanted;         /* the project's directory came first: start early then */
         e2b_opencode_kind found;  /* what was found (api 0: nothing) */
         void (*then)(e2b_box_op *op);
@@ -275,6 +277,9 @@ void box_up_extract_clear(e2b_box_op *op);
  * at once when forced or the probe cannot start). A failed probe counts as nothing found. */
 void box_oc_probe(e2b_box_op *op, void (*then)(e2b_box_op *op));
 void box_oc_probe_cancel(e2b_box_op *op);
+/* The box's API is known now (op->ocp.done): a server started before it begins its health
+ * probes (box_server.c); nothing otherwise. */
+void box_server_api_known(e2b_box_op *op);
 /* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env, cwd op->rec.dir) and
  * probes its health while its stream is open; then(op, NULL) once it answers 2xx (the
  * stream is closed, the server keeps running), then(op, err) when the command exits, the

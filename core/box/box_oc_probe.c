@@ -16,6 +16,13 @@ static int probe_on_event(void *ud, const e2b_process_event *ev)
         memcpy(op->ocp.out + op->ocp.len, ev->data, n);
         op->ocp.len += n;
         op->ocp.out[op->ocp.len] = '\0';
+        char bin[16];
+        if (!op->ocp.bin_known &&
+            e2b_opencode_kind_found(op->ocp.out, op->ocp.len, bin, sizeof bin) > 0 && bin[0]) {
+            /* one binary: its serve command is known; the versions still decide the API */
+            snprintf(op->rec.opencode_bin, sizeof op->rec.opencode_bin, "%s", bin);
+            op->ocp.bin_known = 1;
+        }
     }
     return 0;
 }
@@ -32,6 +39,7 @@ static void probe_settle(e2b_box_op *op, const e2b_opencode_kind *k)
     e2b_logf("box up %s: OpenCode in the box: %s; API v%d", op->rec.name ? op->rec.name : "-",
              e2b_opencode_kind_describe(k, what, sizeof what), op->rec.opencode);
     op->ocp.done = 1;
+    box_server_api_known(op); /* a server started early waits for this to probe its health */
     void (*then)(e2b_box_op *) = op->ocp.then;
     op->ocp.then = NULL;
     if (then)

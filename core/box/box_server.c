@@ -298,6 +298,10 @@ static int server_on_event(void *ud, const e2b_process_event *ev)
         op->srv.started = 1;
         if (!op->srv.quiet)
             box_op_progress(op, "waiting for the server", 0, 0);
+        if (op->kind == OP_UP && !op->ocp.done) { /* which health route: not known yet */
+            op->srv.health_deferred = 1;
+            return 0;
+        }
         /* From the loop: no new transfer may start inside curl's callback. */
         op->srv.probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
         if (op->srv.probe_timer)
@@ -331,6 +335,21 @@ static void server_done(void *ud, const e2b_error *err)
         return;
     }
     server_settle(op, e2b_error_copy(err));
+}
+
+void box_server_api_known(e2b_box_op *op)
+{
+    if (!op->srv.health_deferred)
+        return;
+    op->srv.health_deferred = 0;
+    if (server_outcome_known(op))
+        return;
+    health_prepare(op); /* the API's health route; the server's wait starts now */
+    op->srv.probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
+    if (op->srv.probe_timer)
+        op->pending++;
+    else
+        server_settle(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer (out of memory)"));
 }
 
 int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then)
@@ -386,6 +405,7 @@ int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then)
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
                              .cwd = op->rec.dir, .tag = E2B_BOX_SERVER_TAG};
     op->srv.started = op->srv.ended = op->srv.healthy = op->srv.stop = 0;
+    op->srv.health_deferred = 0;
     op->srv.exit_code = -1;
     op->srv.quiet = quiet;
     e2b_error_free(op->srv.err);

@@ -255,7 +255,7 @@ static void up_dir_ready(e2b_box_op *op)
 {
     if (!e2b_config_serve_early(op->env.cfg))
         return;
-    if (!op->ocp.done) { /* which server to start is not known yet: once it is */
+    if (!op->ocp.done && !op->ocp.bin_known) { /* which server to start: not known yet */
         op->ocp.early_wanted = 1;
         return;
     }

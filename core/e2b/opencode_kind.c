@@ -17,12 +17,14 @@
 
 extern char **environ;
 
-/* Both asked side by side (a version takes 1.5 s from the 1.x binary); each line is one
- * short write, so the two never mix. */
+/* First the names on PATH ("found: opencode2 opencode", at once: the serve command of a
+ * box with one of them needs no more), then both versions asked side by side (one takes
+ * 1.5 s from the 1.x binary); each line is one short write, so they never mix. */
 const char E2B_OPENCODE_KIND_PROBE[] =
     "t=; command -v timeout >/dev/null 2>&1 && t='timeout 20'\n"
-    "for b in opencode2 opencode; do\n"
-    "  command -v \"$b\" >/dev/null 2>&1 || continue\n"
+    "f=; for b in opencode2 opencode; do command -v \"$b\" >/dev/null 2>&1 && f=\"$f $b\"; done\n"
+    "printf 'found:%s\\n' \"$f\"\n"
+    "for b in $f; do\n"
     "  ( v=$($t \"$b\" --version </dev/null 2>/dev/null | head -c 200 | tr -d '\\r' | head -n 1)\n"
     "    printf '%s %s\\n' \"$b\" \"$v\" ) &\n"
     "done\n"
@@ -93,6 +95,27 @@ int e2b_opencode_kind_parse(const char *text, size_t len, int prefer, e2b_openco
             return out->api;
         }
     return 0;
+}
+
+int e2b_opencode_kind_found(const char *text, size_t len, char *bin, size_t size)
+{
+    const char *nl = text ? memchr(text, '\n', len) : NULL;
+    if (!nl || len < 6 || memcmp(text, "found:", 6) != 0)
+        return -1;
+    int have[2] = {0, 0};
+    for (const char *p = text + 6; p < nl;) {
+        while (p < nl && *p == ' ')
+            p++;
+        size_t n = 0;
+        while (p + n < nl && p[n] != ' ')
+            n++;
+        for (int i = 0; i < 2; i++)
+            if (n == strlen(names[i]) && !memcmp(p, names[i], n))
+                have[i] = 1;
+        p += n;
+    }
+    snprintf(bin, size, "%s", have[0] && !have[1] ? names[0] : have[1] && !have[0] ? names[1] : "");
+    return have[0] + have[1];
 }
 
 void e2b_opencode_kind_from_preset(int api, e2b_opencode_kind *out)

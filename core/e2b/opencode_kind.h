@@ -27,9 +27,15 @@ typedef struct e2b_opencode_kind {
     char version[40]; /* what its --version said (one word, sanitised); "" when unknown */
 } e2b_opencode_kind;
 
-/* The box's probe: a bash script printing "NAME VERSION" for each of opencode2 and
- * opencode that is on PATH (VERSION empty when --version failed), each bounded in time. */
+/* The box's probe: a bash script printing at once "found: NAMES" (which of opencode2 and
+ * opencode are on PATH), then "NAME VERSION" for each (VERSION empty when --version
+ * failed), each bounded in time. */
 extern const char E2B_OPENCODE_KIND_PROBE[];
+
+/* The probe's first line, once it is complete in text: how many of the two names are on
+ * PATH, and into bin the one whose serve command is known already (the only one found;
+ * "" when none or both: then the versions decide). -1 while the line is not complete. */
+int e2b_opencode_kind_found(const char *text, size_t len, char *bin, size_t size);
 
 /* Parses probe output ("NAME VERSION" lines; anything else is skipped) and picks as above.
  * out->api is 0 when neither binary gave a version. Returns out->api. */

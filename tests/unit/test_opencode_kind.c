@@ -45,6 +45,31 @@ static void test_parse_names_and_versions(void)
     CHECK_INT_EQ(e2b_opencode_kind_parse(NULL, 0, 0, &k), 0);
 }
 
+/* The probe's first line: which names are there, and the binary when only one is. */
+static void test_found_line(void)
+{
+    char bin[16];
+    const char *t = "found: opencode\nopencode 1.18.33\n";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), 1);
+    CHECK_STR_EQ(bin, "opencode");
+    t = "found: opencode2\n";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), 1);
+    CHECK_STR_EQ(bin, "opencode2");
+    t = "found: opencode2 opencode\n";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), 2);
+    CHECK_STR_EQ(bin, ""); /* both: the versions decide */
+    t = "found:\n";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), 0);
+    t = "found: opencode";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), -1); /* not complete */
+    t = "found: opencodeX\n";
+    CHECK_INT_EQ(e2b_opencode_kind_found(t, strlen(t), bin, sizeof bin), 0);
+    /* the parse skips the line */
+    e2b_opencode_kind k;
+    t = "found: opencode\nopencode 1.18.33\n";
+    CHECK_INT_EQ(parse(t, 0, &k), 1);
+}
+
 static void test_parse_prefers(void)
 {
     e2b_opencode_kind k;
@@ -139,6 +164,7 @@ static void test_local_probe(void)
 int main(void)
 {
     RUN(test_parse_names_and_versions);
+    RUN(test_found_line);
     RUN(test_parse_prefers);
     RUN(test_presets_and_mismatch);
     RUN(test_local_probe);
