@@ -15,8 +15,8 @@ static void attach_hint(int st, const char *cmd, char *buf, size_t bufsz)
 {
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
         snprintf(buf, bufsz,
-                 "the attach command could not be found (exit 127): install OpenCode 2 "
-                 "(opencode2 on PATH) or set attach_command in the config (now: %.200s)",
+                 "the attach command could not be found (exit 127): install OpenCode "
+                 "(opencode or opencode2 on PATH) or set attach_command in the config (now: %.200s)",
                  cmd);
     else if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
         snprintf(buf, bufsz,
@@ -38,16 +38,16 @@ static void hold_fn(int st, void *ctx, char *buf, size_t bufsz)
 /* Runs the attach command with the password only in its environment and {url} a loopback
  * tunnel to the box's server, open for the command's lifetime (the tunnel has threads of
  * its own: this loop is parked in a callback until the command ends). Returns the wait
- * status or -1. */
-static int run_attach(const e2b_config *cfg, const e2b_box_result *r, e2b_tunnel *tun)
+ * status, or -1 with *err (a client that cannot talk to the box is refused here, before
+ * the terminal is handed over); *tmpl is the command it ran (cfg's or static). */
+static int run_attach(const e2b_config *cfg, const e2b_box_result *r, e2b_tunnel *tun,
+                      const char **tmpl, e2b_error **err)
 {
     e2b_attach_cmd cmd;
-    e2b_error *err = e2b_box_attach_cmd(cfg, r, e2b_tunnel_url(tun), &cmd);
-    if (err) {
-        e2b_error_free(err);
+    if ((*err = e2b_box_attach_cmd(cfg, r, e2b_tunnel_url(tun), &cmd)))
         return -1;
-    }
-    int rc = term_run_foreground_hold(cmd.argv, cmd.env, hold_fn, cfg->attach_command);
+    *tmpl = cmd.template;
+    int rc = term_run_foreground_hold(cmd.argv, cmd.env, hold_fn, (void *)cmd.template);
     e2b_box_attach_cmd_free(&cmd);
     return rc;
 }
@@ -70,15 +70,20 @@ void attach_run(void *ud, const char *name, const e2b_box_result *r)
         e2b_error_free(terr);
         return;
     }
-    int st = run_attach(e2b_live_config(ui->model), r, tun);
+    const char *tmpl = "";
+    e2b_error *aerr = NULL;
+    int st = run_attach(e2b_live_config(ui->model), r, tun, &tmpl, &aerr);
     e2b_tunnel_close(tun);
     ui->full_redraw = ui->dirty = true;
-    if (st == -1)
+    if (st == -1 && aerr)
+        ui_flash(ui, FLASH_ERROR, "attach %s: %s", name, e2b_error_message(aerr));
+    else if (st == -1)
         ui_flash(ui, FLASH_ERROR, "attach %s: the attach command could not be run", name);
     else if ((WIFEXITED(st) && WEXITSTATUS(st) != 0) || WIFSIGNALED(st)) {
         char hint[600] = "";
-        attach_hint(st, e2b_live_config(ui->model)->attach_command, hint, sizeof hint);
+        attach_hint(st, tmpl, hint, sizeof hint);
         ui_flash(ui, FLASH_ERROR, "attach %s: %s", name, hint);
     } else
         ui_flash(ui, FLASH_INFO, "back from %s", name);
+    e2b_error_free(aerr);
 }

@@ -30,6 +30,10 @@ static json_t *box_json(const e2b_agent_box_view *b)
     json_object_set_new(o, "sandbox_id", jstr(b->sandbox_id));
     json_object_set_new(o, "sandbox", jstr(b->sandbox));
     json_object_set_new(o, "state", jstr(b->state));
+    if (b->opencode) /* the version is "" when not known (an older record) */
+        json_object_set_new(o, "opencode", json_pack("{s:i,s:s,s:s}", "api", b->opencode->api,
+                                                     "bin", b->opencode->bin, "version",
+                                                     b->opencode->version));
     if (!b->status) {
         json_object_set_new(o, "detail", jstr(b->why));
         return o;

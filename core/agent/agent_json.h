@@ -4,6 +4,7 @@
 #define E2B_AGENT_JSON_H
 
 #include "core/agent/agent.h"
+#include "core/e2b/opencode_kind.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@ typedef struct e2b_agent_box_view {
     const char *state;   /* the agent state's name, or "paused" / "gone" / "unknown" */
     const char *why;
     const e2b_agent_status *status;
+    const e2b_opencode_kind *opencode; /* what the box runs (its record's), or NULL */
 } e2b_agent_box_view;
 
 /* {"version":1,"boxes":[...]} in the one style (core/util/json_style.h: one line, or pretty;

@@ -200,10 +200,10 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
     case OC_ACTIVE: return oc_parse_active(api, root, res);
     case OC_PERMISSIONS: return oc_parse_requests(api, false, root, res);
     case OC_QUESTIONS: return oc_parse_requests(api, true, root, res);
-    case OC_TODOS: return oc_parse_todos(root, &res->todos, &res->ntodos);
+    case OC_TODOS: return oc_parse_todos(oc_list(api, root), &res->todos, &res->ntodos);
     case OC_LAST_TURN: return oc_parse_last_turn(api, root, res);
     case OC_NEW_SESSION: {
-        json_t *s = api == 1 ? root : json_object_get(root, "data");
+        json_t *s = oc_object(api, root);
         res->session_id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
         return res->session_id && *res->session_id ? 0 : -1;
     }
@@ -211,7 +211,7 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
         res->version = oc_str(root, "model", E2B_AGENT_TEXT_MAX); /* "provider/id" */
         return json_is_object(root) ? 0 : -1;
     case OC_CATALOG: {
-        json_t *arr = json_object_get(root, "data");
+        json_t *arr = oc_list(2, root);
         const char *want = call->text ? call->text : "";
         const char *slash = strchr(want, '/');
         size_t i;

@@ -25,6 +25,12 @@ char *oc_str(json_t *obj, const char *key, size_t max);
 char *oc_strv(json_t *v, size_t max);
 /* A JSON integer or real member as int64 (0 when absent). */
 int64_t oc_int(json_t *obj, const char *key);
+/* The array of a list answer: v1 answers the bare array; v2's /api/... wraps it, as
+ * {"data":[...]} (1.18.33, 2.0.7), {"items":[...],"cursor":...} (a 2.x source version) or
+ * {"data":{"items":[...]}}; the first of these found. NULL when none is an array. */
+json_t *oc_list(int api, json_t *root);
+/* The object of an object answer: v1's bare object, v2's {"data":{...}}. */
+json_t *oc_object(int api, json_t *root);
 /* Joins the strings of a JSON array with sep (bounded, sanitised); NULL when none. */
 char *oc_join(json_t *arr, const char *sep, size_t max);
 

@@ -14,6 +14,23 @@ char *oc_strv(json_t *v, size_t max)
     return e2b_agent_text(json_string_value(v), json_string_length(v), max, false, false);
 }
 
+json_t *oc_list(int api, json_t *root)
+{
+    if (api == 1 || json_is_array(root))
+        return json_is_array(root) ? root : NULL;
+    json_t *data = json_object_get(root, "data");
+    json_t *cand[3] = {data, json_object_get(root, "items"), json_object_get(data, "items")};
+    for (int i = 0; i < 3; i++)
+        if (json_is_array(cand[i]))
+            return cand[i];
+    return NULL;
+}
+
+json_t *oc_object(int api, json_t *root)
+{
+    return api == 1 ? root : json_object_get(root, "data");
+}
+
 char *oc_str(json_t *obj, const char *key, size_t max)
 {
     return oc_strv(json_object_get(obj, key), max);
@@ -123,7 +140,7 @@ int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r)
 
 int oc_parse_requests(int api, bool question, json_t *root, e2b_oc_result *res)
 {
-    json_t *arr = api == 1 ? root : json_object_get(root, "data");
+    json_t *arr = oc_list(api, root);
     if (!json_is_array(arr))
         return -1;
     size_t n = json_array_size(arr);
@@ -176,7 +193,7 @@ static int by_updated(const void *a, const void *b)
 
 int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
 {
-    json_t *arr = api == 1 ? root : json_object_get(root, "data");
+    json_t *arr = oc_list(api, root);
     if (!json_is_array(arr))
         return -1;
     size_t n = json_array_size(arr);
@@ -224,7 +241,7 @@ void oc_run_from(json_t *status, e2b_oc_active *a)
 
 int oc_parse_active(int api, json_t *root, e2b_oc_result *res)
 {
-    json_t *obj = api == 1 ? root : json_object_get(root, "data");
+    json_t *obj = oc_object(api, root);
     if (!json_is_object(obj))
         return -1;
     size_t n = json_object_size(obj);

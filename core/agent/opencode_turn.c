@@ -95,7 +95,7 @@ static bool tool_failed(json_t *parts, int64_t *end_ms)
 
 int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res)
 {
-    json_t *list = api == 1 ? root : json_object_get(root, "data");
+    json_t *list = oc_list(api, root);
     if (!json_is_array(list))
         return -1;
     res->end = E2B_AGENT_END_NONE;

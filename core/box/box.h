@@ -91,6 +91,10 @@ typedef struct e2b_box_result {
      * token is in the op's e2b_sandbox (traffic_access_token) from connect. */
     char *traffic_token;
     int port; /* the server's port in the box */
+    /* attach: the OpenCode the box runs (from its record; api as the opencode key makes it)
+     * and the one this machine has (api 0: none found, or attach_command is set), for the
+     * attach command's choice and its mismatch check (e2b_box_attach_cmd) */
+    e2b_opencode_kind box_oc, local_oc;
     uint64_t files, bytes_in, bytes_sent; /* up: files, their bytes, compressed bytes sent */
     /* pull */
     char *branch;  /* "e2b/<name>" */
@@ -310,13 +314,18 @@ int e2b_box_password(char buf[33]);
 char **e2b_box_command_argv(const char *tmpl, const char *url, const char *dir, int port);
 void e2b_box_argv_free(char **argv);
 /* The attach command for box r through a tunnel at url (box_attach_cmd.c): cfg's
- * attach_command as argv, and the environment without the caller's OpenCode password
- * variables plus them with r's password (only there: never in argv). Built before a fork
- * (a child may only exec). Free with e2b_box_attach_cmd_free, which wipes the password. */
+ * attach_command, else the preset of the OpenCode found here (r->local_oc), else of the
+ * box's API, as argv; and the environment without the caller's OpenCode password
+ * variables plus the one that client reads with r's password (only there: never in argv;
+ * OpenCode 1.x reads OPENCODE_SERVER_PASSWORD, 2 is given OPENCODE_PASSWORD too). Built
+ * before a fork (a child may only exec). A client found here that cannot talk to the box's
+ * server (1.x and 2 either way) is E2B_ERR_INVALID saying what to install, before anything
+ * runs. Free with e2b_box_attach_cmd_free, which wipes the password. */
 typedef struct e2b_attach_cmd {
     char **argv;
     char **env; /* borrows environ's strings and pw */
     char *pw[2];
+    const char *template; /* the command it was made from (cfg's or static) */
 } e2b_attach_cmd;
 e2b_error *e2b_box_attach_cmd(const e2b_config *cfg, const e2b_box_result *r, const char *url,
                               e2b_attach_cmd *out);

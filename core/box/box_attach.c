@@ -8,11 +8,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The op ends once both its steps and the local probe are done. */
+static void attach_end(e2b_box_op *op, e2b_error *err)
+{
+    if (op->loc.running) {
+        op->loc.finish_wanted = 1;
+        op->loc.finish_err = err;
+        return;
+    }
+    op->res.local_oc = op->loc.local;
+    e2b_box_record_opencode(&op->rec, &op->res.box_oc);
+    op->res.box_oc.api = e2b_config_box_api(op->env.cfg, &op->res.box_oc);
+    box_op_finish(op, err);
+}
+
+/* On the worker: which OpenCode this machine has (the binaries' --version, cached). */
+static e2b_error *attach_local_run(void *arg, const atomic_int *cancel)
+{
+    e2b_box_op *op = arg; /* only op->loc.local and the record's API, which stay put */
+    e2b_opencode_kind_local(op->rec.opencode, &op->loc.local, cancel);
+    return NULL;
+}
+
+static void attach_local_done(e2b_box_op *op, e2b_error *err)
+{
+    e2b_error_free(err);
+    op->loc.running = 0;
+    if (op->loc.finish_wanted) {
+        e2b_error *e = op->loc.finish_err;
+        op->loc.finish_err = NULL;
+        op->loc.finish_wanted = 0;
+        attach_end(op, e);
+    }
+}
+
 static void attach_fail(e2b_box_op *op, const e2b_error *err, const char *step)
 {
     e2b_error *e = err ? e2b_error_copy(err) : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
     e2b_error_set_action(e, "attaching to box %s: %s", op->res.name ? op->res.name : "", step);
-    box_op_finish(op, e);
+    attach_end(op, e);
 }
 
 static void attach_healthy(e2b_box_op *op, const e2b_error *err)
@@ -25,7 +59,7 @@ static void attach_healthy(e2b_box_op *op, const e2b_error *err)
     op->res.port = op->rec.port ? op->rec.port : E2B_BOX_PORT;
     if (op->sb.traffic_access_token && *op->sb.traffic_access_token)
         op->res.traffic_token = strdup(op->sb.traffic_access_token);
-    box_op_finish(op, NULL);
+    attach_end(op, NULL);
 }
 
 static void attach_server_started(e2b_box_op *op, const e2b_error *err)
@@ -187,6 +221,10 @@ static void attach_resolved(e2b_box_op *op, const e2b_error *err)
         return;
     }
     op->res.dir = strdup(op->rec.dir);
+    /* The client's side, beside the steps (its --version may take seconds); a machine
+     * with no thread to spare attaches with the presets' choice. */
+    if (!op->env.cfg->attach_command && box_op_work(op, attach_local_run, op, attach_local_done) == 0)
+        op->loc.running = 1;
     if (!op->env.ks) {
         e2b_error *e = e2b_error_new(E2B_ERR_INVALID, "no password store is open");
         attach_fail(op, e, "reading the password");

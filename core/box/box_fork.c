@@ -282,6 +282,9 @@ static void fork_next(e2b_box_op *op)
             .template_id = strdup(f->parent.template_id), .branch = strdup(f->parent.branch),
             .base = strdup(f->parent.base), .dir = strdup(f->parent.dir), .port = f->parent.port,
             .opencode = f->parent.opencode};
+        memcpy(op->rec.opencode_bin, f->parent.opencode_bin, sizeof op->rec.opencode_bin);
+        memcpy(op->rec.opencode_version, f->parent.opencode_version,
+               sizeof op->rec.opencode_version);
         free(op->res.url);
         op->res.url = e2b_config_port_url(op->env.cfg, op->rec.port ? op->rec.port : E2B_BOX_PORT,
                                           op->sb.sandbox_id, op->sb.domain);
@@ -364,6 +367,8 @@ static int copy_record(const e2b_box_record *in, e2b_box_record *out)
                         .base = box_strdup(in->base ? in->base : ""),
                         .dir = box_strdup(in->dir ? in->dir : ""), .port = in->port,
                         .opencode = in->opencode, .created_at = in->created_at};
+    memcpy(out->opencode_bin, in->opencode_bin, sizeof out->opencode_bin);
+    memcpy(out->opencode_version, in->opencode_version, sizeof out->opencode_version);
     return out->name && out->sandbox_id && out->template_id && out->branch && out->base && out->dir ? 0 : -1;
 }
 

@@ -103,6 +103,7 @@ struct e2b_box_op {
         int healthy;
         int running;              /* started, and then has not run yet */
         int quiet;                /* shows no progress steps (an up still extracting) */
+        int health_deferred;      /* up: started before the box's API was known (op->ocp) */
         int stop;                 /* box_server_cancel asked it to stop */
         e2b_error *err;           /* why the wait failed (owned) */
         box_step_fn then;
@@ -141,6 +142,25 @@ struct e2b_box_op {
         e2b_error *files_err;  /* owned */
         const char *files_step;
     } upj;
+    /* up: which OpenCode the box has (box_oc_probe.c), asked beside the extraction; the
+     * server starts once it is known */
+    struct {
+        e2b_http_request *stream; /* the probe's process stream, until it ends */
+        char out[512];            /* its output, bounded */
+        size_t len;
+        int done;                 /* answered (or failed): op->rec's OpenCode fields are set */
+        int bin_known;            /* only one binary is there: op->rec.opencode_bin, before done */
+        int early_wanted;         /* the project's directory came first: start early then */
+        e2b_opencode_kind found;  /* what was found (api 0: nothing) */
+        void (*then)(e2b_box_op *op);
+    } ocp;
+    /* attach: which OpenCode this machine has, asked on a worker beside the loop's steps */
+    struct {
+        e2b_opencode_kind local;
+        int running;             /* the worker runs: the op finishes after it */
+        int finish_wanted;       /* the steps are done: finish with finish_err then */
+        e2b_error *finish_err;   /* owned */
+    } loc;
     void (*out_watch)(e2b_box_op *op); /* box_op_run_watch: stdout grew */
     char up_nonce[33];         /* metadata E2B_META_UP of this up's create */
     int create_in_doubt;       /* the create failed in a way that may have made a sandbox */
@@ -252,6 +272,14 @@ void box_up_extract_cancel(e2b_box_op *op);
 void box_up_extract_stop(e2b_box_op *op);
 /* Frees what it holds (op_release). */
 void box_up_extract_clear(e2b_box_op *op);
+/* up: asks the box which OpenCode it has (op->envd; not when the opencode key forces
+ * it), sets op->rec's OpenCode fields and op->ocp.found, then then(op) from the loop (or
+ * at once when forced or the probe cannot start). A failed probe counts as nothing found. */
+void box_oc_probe(e2b_box_op *op, void (*then)(e2b_box_op *op));
+void box_oc_probe_cancel(e2b_box_op *op);
+/* The box's API is known now (op->ocp.done): a server started before it begins its health
+ * probes (box_server.c); nothing otherwise. */
+void box_server_api_known(e2b_box_op *op);
 /* Starts the server (tag E2B_BOX_SERVER_TAG, password in its env, cwd op->rec.dir) and
  * probes its health while its stream is open; then(op, NULL) once it answers 2xx (the
  * stream is closed, the server keeps running), then(op, err) when the command exits, the

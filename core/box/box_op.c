@@ -90,6 +90,7 @@ static void op_release(e2b_box_op *op)
     e2b_error_free(op->upj.server_err);
     e2b_error_free(op->upj.files_err);
     e2b_error_free(op->pull_err);
+    e2b_error_free(op->loc.finish_err);
     box_up_extract_clear(op);
     free(op->out);
     free(op->errout);
@@ -169,6 +170,7 @@ void e2b_box_op_cancel(e2b_box_op *op)
         e2b_http_cancel(op->http);
     box_server_cancel(op);
     box_up_extract_cancel(op);
+    box_oc_probe_cancel(op);
 }
 
 const e2b_box_result *e2b_box_op_result(const e2b_box_op *op)

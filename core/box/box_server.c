@@ -63,13 +63,12 @@ static long health_backoff(e2b_box_op *op, long cap_ms)
 /* Sets op->health_url, the deadline and the backoff for a new wait. */
 static void health_prepare(e2b_box_op *op)
 {
-    const e2b_config *cfg = op->env.cfg;
+    const char *path = e2b_config_health_path(op->env.cfg, op->rec.opencode);
     free(op->health_url);
-    size_t n = strlen(op->res.url) + strlen(cfg->health_path) + 2;
+    size_t n = strlen(op->res.url) + strlen(path) + 2;
     op->health_url = malloc(n);
     if (op->health_url)
-        snprintf(op->health_url, n, "%s%s%s", op->res.url,
-                 cfg->health_path[0] == '/' ? "" : "/", cfg->health_path);
+        snprintf(op->health_url, n, "%s%s%s", op->res.url, path[0] == '/' ? "" : "/", path);
     if (!op->health_timeout_ms)
         op->health_timeout_ms = 90000;
     op->deadline_ms = e2b_now_ms() + op->health_timeout_ms;
@@ -299,6 +298,10 @@ static int server_on_event(void *ud, const e2b_process_event *ev)
         op->srv.started = 1;
         if (!op->srv.quiet)
             box_op_progress(op, "waiting for the server", 0, 0);
+        if (op->kind == OP_UP && !op->ocp.done) { /* which health route: not known yet */
+            op->srv.health_deferred = 1;
+            return 0;
+        }
         /* From the loop: no new transfer may start inside curl's callback. */
         op->srv.probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
         if (op->srv.probe_timer)
@@ -334,12 +337,40 @@ static void server_done(void *ud, const e2b_error *err)
     server_settle(op, e2b_error_copy(err));
 }
 
+void box_server_api_known(e2b_box_op *op)
+{
+    if (!op->srv.health_deferred)
+        return;
+    op->srv.health_deferred = 0;
+    if (server_outcome_known(op))
+        return;
+    health_prepare(op); /* the API's health route; the server's wait starts now */
+    op->srv.probe_timer = e2b_loop_timer_add(op->env.loop, 0, server_probe_try, op);
+    if (op->srv.probe_timer)
+        op->pending++;
+    else
+        server_settle(op, e2b_error_new(E2B_ERR_INTERNAL, "cannot set a timer (out of memory)"));
+}
+
 int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then)
 {
     const e2b_config *cfg = op->env.cfg;
     e2b_error *err = NULL;
-    char *cmd = e2b_box_command_shell(cfg->serve_command, op->res.url, op->rec.dir,
-                                      op->rec.port ? op->rec.port : E2B_BOX_PORT);
+    e2b_opencode_kind k;
+    e2b_box_record_opencode(&op->rec, &k);
+    if (op->kind == OP_UP && op->ocp.done && !op->ocp.found.api && !cfg->serve_command &&
+        !cfg->opencode) {
+        err = e2b_error_new(E2B_ERR_INVALID,
+                            "the box has no OpenCode: neither opencode2 nor opencode on its PATH "
+                            "answered --version (template %s); use a template with OpenCode 1.x "
+                            "or 2 installed, or set serve_command (and opencode = 1 or 2)",
+                            op->rec.template_id ? op->rec.template_id : "?");
+        then(op, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    char *cmd = e2b_box_command_shell(e2b_config_serve_command(cfg, &k), op->res.url,
+                                      op->rec.dir, op->rec.port ? op->rec.port : E2B_BOX_PORT);
     if (!cmd) {
         err = e2b_error_new(E2B_ERR_INVALID, "serve_command is empty or has unbalanced quotes");
         then(op, err);
@@ -374,6 +405,7 @@ int box_op_start_server(e2b_box_op *op, int quiet, box_step_fn then)
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .envs = &env,
                              .cwd = op->rec.dir, .tag = E2B_BOX_SERVER_TAG};
     op->srv.started = op->srv.ended = op->srv.healthy = op->srv.stop = 0;
+    op->srv.health_deferred = 0;
     op->srv.exit_code = -1;
     op->srv.quiet = quiet;
     e2b_error_free(op->srv.err);

@@ -213,7 +213,7 @@ static void up_healthy(e2b_box_op *op, const e2b_error *err)
  * of a failure wins (the other side was stopped because of it and says "cancelled"). */
 static void up_joined(e2b_box_op *op)
 {
-    if (!op->upj.files_done || (op->upj.early && !op->upj.server_done))
+    if (!op->upj.files_done || !op->ocp.done || (op->upj.early && !op->upj.server_done))
         return;
     e2b_error *files = op->upj.files_err, *server = op->upj.server_err;
     op->upj.files_err = op->upj.server_err = NULL;
@@ -255,6 +255,10 @@ static void up_dir_ready(e2b_box_op *op)
 {
     if (!e2b_config_serve_early(op->env.cfg))
         return;
+    if (!op->ocp.done && !op->ocp.bin_known) { /* which server to start: not known yet */
+        op->ocp.early_wanted = 1;
+        return;
+    }
     e2b_logf("box up %s (server): started while the files arrive", op->rec.name);
     op->upj.early = 1;
     /* A start that fails runs up_server_ended at once, which stops the extraction. */
@@ -265,6 +269,8 @@ static void up_dir_ready(e2b_box_op *op)
 static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
 {
     op->upj.files_done = 1;
+    if (err || op->cancelled)
+        box_oc_probe_cancel(op); /* the up fails: its answer is not needed */
     op->upj.files_err = err;
     op->upj.files_step = step;
     if (op->upj.early && !op->upj.server_done) {
@@ -272,6 +278,17 @@ static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
             box_server_cancel(op);
         else
             box_server_speak(op); /* the server is what is left to wait for */
+    }
+    up_joined(op);
+}
+
+/* The box said which OpenCode it has: a start that waited for it goes on. */
+static void up_probed(e2b_box_op *op)
+{
+    if (op->ocp.early_wanted && !op->upj.files_done && !op->cancelled) {
+        op->ocp.early_wanted = 0;
+        up_dir_ready(op);
+        return;
     }
     up_joined(op);
 }
@@ -294,6 +311,7 @@ static void up_password_stored(e2b_box_op *op)
         up_fail(op, err, "reaching envd");
         return;
     }
+    box_oc_probe(op, up_probed);
     box_up_extract(op, up_dir_ready, up_extracted);
 }
 
@@ -563,7 +581,7 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
     op->rec.base = strdup(w->head.oid);
     op->rec.dir = strdup(e2b_gitwork_workdir(w->git));
     op->rec.port = E2B_BOX_PORT;
-    op->rec.opencode = op->env.cfg->opencode;
+    op->rec.opencode = e2b_config_box_api(op->env.cfg, NULL); /* until the box says */
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);

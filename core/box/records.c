@@ -48,11 +48,12 @@ static json_t *record_to_json(const e2b_box_record *r)
 {
     char created[32];
     e2b_format_rfc3339(r->created_at, created, sizeof created);
-    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "version",
+    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:i, s:s}", "version",
                      E2B_BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
                      "template", r->template_id ? r->template_id : "", "branch",
                      r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
+                     "opencode_bin", r->opencode_bin, "opencode_version", r->opencode_version,
                      "hours", r->hours, "created_at", created);
 }
 
@@ -70,7 +71,22 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
     out->base = xstrdup(e2b_json_text(o, "base", ""));
     out->dir = xstrdup(e2b_json_text(o, "dir", ""));
     out->port = (int)json_integer_value(json_object_get(o, "port"));
-    out->opencode = (int)json_integer_value(json_object_get(o, "opencode"));
+    json_int_t api = json_integer_value(json_object_get(o, "opencode"));
+    out->opencode = api == 1 ? 1 : 2; /* a file may be edited: 1 or 2 */
+    /* Version 1 (before detection) named only the preset: its binary. A file may be
+     * edited: only the two names are taken, the version as a version word. */
+    e2b_opencode_kind k;
+    e2b_opencode_kind_from_preset(out->opencode, &k);
+    const char *bin = e2b_json_text(o, "opencode_bin", "");
+    if (!strcmp(bin, "opencode") || !strcmp(bin, "opencode2"))
+        snprintf(k.bin, sizeof k.bin, "%s", bin);
+    char line[80];
+    snprintf(line, sizeof line, "%s %.39s", k.bin, e2b_json_text(o, "opencode_version", ""));
+    e2b_opencode_kind parsed;
+    if (e2b_opencode_kind_parse(line, strlen(line), 0, &parsed))
+        snprintf(k.version, sizeof k.version, "%s", parsed.version);
+    snprintf(out->opencode_bin, sizeof out->opencode_bin, "%s", k.bin);
+    snprintf(out->opencode_version, sizeof out->opencode_version, "%s", k.version);
     json_int_t h = json_integer_value(json_object_get(o, "hours"));
     out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
@@ -294,6 +310,14 @@ const e2b_box_record *e2b_box_record_list_find(const e2b_box_record_list *list, 
         if (strcmp(list->items[i].name, name) == 0)
             return &list->items[i];
     return NULL;
+}
+
+void e2b_box_record_opencode(const e2b_box_record *r, e2b_opencode_kind *out)
+{
+    e2b_opencode_kind_from_preset(r->opencode, out);
+    if (r->opencode_bin[0])
+        snprintf(out->bin, sizeof out->bin, "%s", r->opencode_bin);
+    snprintf(out->version, sizeof out->version, "%s", r->opencode_version);
 }
 
 void e2b_box_record_clear(e2b_box_record *r)

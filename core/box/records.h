@@ -4,19 +4,22 @@
  *                               every write is atomic (temp file + fsync + rename/link)
  *
  * A record never holds a secret: the password lives in the keystore, the API key in the
- * environment. The JSON is versioned ({"version":1,...}); unknown fields are ignored.
+ * environment. The JSON is versioned ({"version":2,...}); unknown fields are ignored.
+ * Version 2 adds what up found in the box ("opencode_bin", "opencode_version"); a version 1
+ * record, written before detection, reads as its preset's binary with no version.
  *
  * Ownership: a e2b_box_record owns its strings (e2b_box_record_clear frees them); a list owns its
  * records (e2b_box_record_list_clear). Errors are e2b_errors the caller frees. */
 #ifndef E2B_RECORDS_H
 #define E2B_RECORDS_H
 
+#include "core/e2b/opencode_kind.h"
 #include "core/util/error.h"
 
 #include <stddef.h>
 #include <time.h>
 
-#define E2B_BOX_RECORD_VERSION 1
+#define E2B_BOX_RECORD_VERSION 2
 
 typedef struct e2b_box_record {
     char *name;        /* the box name (e2b_gitwork_box_name_valid), also the file name */
@@ -26,7 +29,9 @@ typedef struct e2b_box_record {
     char *base;        /* the commit the upload started from (40 hex, "" when unborn) */
     char *dir;         /* the absolute path of the local work tree (and in the sandbox) */
     int port;          /* the OpenCode server's port in the sandbox */
-    int opencode;      /* the OpenCode preset used to start it: 1 or 2 */
+    int opencode;      /* the API its server speaks: 1 (root routes) or 2 (/api/...) */
+    char opencode_bin[16];     /* what serves it: "opencode2" or "opencode" ("" unknown) */
+    char opencode_version[40]; /* its --version ("" when not known: set, or a v1 record) */
     int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
 } e2b_box_record;
@@ -57,6 +62,9 @@ e2b_error *e2b_box_record_list_read(const char *records_dir, e2b_box_record_list
 const e2b_box_record *e2b_box_record_list_find_sandbox(const e2b_box_record_list *list,
                                                const char *sandbox_id);
 const e2b_box_record *e2b_box_record_list_find(const e2b_box_record_list *list, const char *name);
+
+/* The OpenCode of record r (its API, binary and version). */
+void e2b_box_record_opencode(const e2b_box_record *r, e2b_opencode_kind *out);
 
 void e2b_box_record_clear(e2b_box_record *r);
 void e2b_box_record_list_clear(e2b_box_record_list *list);

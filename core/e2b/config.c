@@ -54,19 +54,13 @@ static const char *const key_names[K_COUNT] = {
     "up_stash",
 };
 
-static const char *const preset_serve[3] = {NULL, "opencode serve --hostname 0.0.0.0 --port {port}",
-                                            "opencode2 serve --hostname 0.0.0.0 --port {port}"};
-static const char *const preset_attach[3] = {NULL, "opencode attach {url} --dir {dir}",
-                                             "opencode2 --server {url} {dir}"};
-static const char *const preset_health[3] = {NULL, "/global/health", "/api/health"};
-
 void e2b_config_init(e2b_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->domain = strdup("e2b.app");
     cfg->template_id = strdup("opencode");
     cfg->hours = 1;
-    cfg->opencode = 2;
+    cfg->opencode = 0; /* auto: what the box and this machine have (opencode_kind.h) */
     cfg->workspace_keys = strdup(E2B_DEFAULT_WORKSPACE_KEYS);
     cfg->keystore = strdup("auto");
     cfg->refresh_seconds = E2B_DEFAULT_REFRESH_S;
@@ -355,8 +349,11 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         }
         break;
     case K_OPENCODE:
-        if (parse_int(value, 1, 2, &n) < 0)
-            return e2b_error_new(E2B_ERR_INVALID, "opencode must be 1 (opencode-ai 1.x) or 2 (opencode2)");
+        if (strcmp(value, "auto") == 0)
+            n = 0;
+        else if (parse_int(value, 1, 2, &n) < 0)
+            return e2b_error_new(E2B_ERR_INVALID,
+                                 "opencode must be auto, 1 (OpenCode 1.x) or 2 (OpenCode 2)");
         cfg->opencode = n;
         break;
     case K_WORKSPACE_KEYS:
@@ -564,7 +561,6 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
     const char *(*lookup)(const char *) = env_lookup ? env_lookup : default_env;
     e2b_error *err;
     char *cfg_dir;
-    int o;
 
     /* Paths. */
     if (!cfg->config_path) {
@@ -616,16 +612,48 @@ e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char
         cfg->api_url = e2b_strfmt("%s://api.%s", e2b_domain_is_local(cfg->domain) ? "http" : "https",
                            cfg->domain);
     }
-    o = cfg->opencode == 1 ? 1 : 2;
-    if (!cfg->serve_command)
-        cfg->serve_command = strdup(preset_serve[o]);
-    if (!cfg->attach_command)
-        cfg->attach_command = strdup(preset_attach[o]);
-    if (!cfg->health_path)
-        cfg->health_path = strdup(preset_health[o]);
-    if (!cfg->api_url || !cfg->serve_command || !cfg->attach_command || !cfg->health_path)
+    /* A forced preset fills the three keys it names; auto leaves them unset, to be chosen
+     * per box from what was found (e2b_config_serve_command and the others). */
+    if (cfg->opencode) {
+        e2b_opencode_kind k;
+        e2b_opencode_kind_from_preset(cfg->opencode, &k);
+        if (!cfg->serve_command && !(cfg->serve_command = strdup(e2b_opencode_kind_serve(&k))))
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (!cfg->attach_command && !(cfg->attach_command = strdup(e2b_opencode_kind_attach(&k))))
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (!cfg->health_path && !(cfg->health_path = strdup(e2b_opencode_kind_health(k.api))))
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    if (!cfg->api_url)
         return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     return NULL;
+}
+
+int e2b_config_box_api(const e2b_config *cfg, const e2b_opencode_kind *box)
+{
+    return cfg->opencode ? cfg->opencode : box && box->api ? box->api : 2;
+}
+
+const char *e2b_config_serve_command(const e2b_config *cfg, const e2b_opencode_kind *box)
+{
+    return cfg->serve_command ? cfg->serve_command : e2b_opencode_kind_serve(box);
+}
+
+const char *e2b_config_health_path(const e2b_config *cfg, int api)
+{
+    return cfg->health_path ? cfg->health_path : e2b_opencode_kind_health(api);
+}
+
+const char *e2b_config_attach_command(const e2b_config *cfg, const e2b_opencode_kind *local,
+                                      int box_api)
+{
+    if (cfg->attach_command)
+        return cfg->attach_command;
+    if (local && local->api)
+        return e2b_opencode_kind_attach(local);
+    e2b_opencode_kind k; /* nothing found here: the preset of the box's API */
+    e2b_opencode_kind_from_preset(box_api, &k);
+    return e2b_opencode_kind_attach(&k);
 }
 
 /* Length of the host part of host[:port]. */
@@ -665,7 +693,9 @@ int e2b_config_serve_early(const e2b_config *cfg)
     if (cfg->serve_early != E2B_SERVE_EARLY_AUTO)
         return cfg->serve_early == E2B_SERVE_EARLY_YES;
     const char *s = cfg->serve_command;
-    if (!s || strstr(s, "{dir}") || strpbrk(s, "'\"\\$`;&|<>()"))
+    if (!s)
+        return 1; /* chosen from what the box has: an OpenCode server's own preset */
+    if (strstr(s, "{dir}") || strpbrk(s, "'\"\\$`;&|<>()"))
         return 0; /* quoting or shell syntax: not worth guessing */
     char word[256];
     int after_env = 0;
@@ -769,10 +799,22 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
         fprintf(out, "keystore:       %s\n", cfg->keystore);
     fprintf(out, "template:       %s\n", cfg->template_id);
     fprintf(out, "lifetime:       %d h\n", cfg->hours);
-    fprintf(out, "opencode:       %d (serve: %s; attach: %s; health: %s)\n", cfg->opencode,
-            cfg->serve_command ? cfg->serve_command : "?",
-            cfg->attach_command ? cfg->attach_command : "?",
-            cfg->health_path ? cfg->health_path : "?");
+    e2b_opencode_kind here;
+    char found[80];
+    e2b_opencode_kind_local(cfg->opencode, &here, NULL);
+    e2b_opencode_kind_describe(&here, found, sizeof found);
+    fprintf(out, "opencode:       %s (%s)\n",
+            cfg->opencode == 1 ? "1" : cfg->opencode == 2 ? "2" : "auto",
+            cfg->opencode ? "forced by the opencode key"
+                          : "serve command and API from what each box has, at --up");
+    fprintf(out, "OpenCode here:  %s (opencode2 and opencode on PATH, --version)\n", found);
+    fprintf(out, "serve:          %s\n",
+            cfg->serve_command ? cfg->serve_command : "(per box: opencode2 serve or opencode serve)");
+    fprintf(out, "attach:         %s%s\n", e2b_config_attach_command(cfg, &here, 2),
+            cfg->attach_command ? "" : here.api ? " (from what is here)"
+                                                : " (nothing found here: the v2 default)");
+    fprintf(out, "health:         %s\n",
+            cfg->health_path ? cfg->health_path : "(per box: /api/health, or /global/health for 1.x)");
     fprintf(out, "server start:   %s (serve_early = %s)\n",
             e2b_config_serve_early(cfg) ? "while the files arrive" : "once the files are in place",
             cfg->serve_early == E2B_SERVE_EARLY_YES  ? "yes"

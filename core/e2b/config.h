@@ -25,6 +25,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
 
 #include "core/util/error.h"
 #include "core/util/limits.h"
+#include "core/e2b/opencode_kind.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -61,10 +62,12 @@ typedef struct e2b_config {
     /* Boxes. */
     char *template_id;    /* template, default "opencode" */
     int hours;            /* hours, sandbox lifetime, default 1 */
+    /* The next three are NULL unless set or forced by `opencode`: then they are chosen from
+     * what is found (e2b_config_serve_command, _attach_command, _health_path). */
     char *serve_command;  /* serve_command; {port} is substituted */
     char *attach_command; /* attach_command; {url} and {dir} are substituted */
     char *health_path;    /* health_path */
-    int opencode;         /* opencode preset: 2 (default, opencode2) or 1 (opencode-ai 1.x) */
+    int opencode;         /* opencode: 0 auto (default: detected), 1 or 2 (forced preset) */
     int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
     int serve_early;      /* serve_early: E2B_SERVE_EARLY_* (e2b_config_serve_early) */
     int up_stash;         /* up_stash, default 0: up sends refs/stash and its objects too */
@@ -117,13 +120,25 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
  * preset commands. env_lookup = NULL uses getenv (tests pass their own). */
 e2b_error *e2b_config_load(e2b_config *cfg, const char *(*env_lookup)(const char *name));
 
+/* What a box runs and speaks, from what its up found (core/e2b/opencode_kind.h) and the
+ * keys, which win when set: the API (the opencode key, else box's, else 2), the serve
+ * command (serve_command, else box's preset), the health path (health_path, else the
+ * API's), and the attach command (attach_command, else the preset of what this machine
+ * has, local, else of box_api's). The strings are cfg's or static. */
+int e2b_config_box_api(const e2b_config *cfg, const e2b_opencode_kind *box);
+const char *e2b_config_serve_command(const e2b_config *cfg, const e2b_opencode_kind *box);
+const char *e2b_config_health_path(const e2b_config *cfg, int api);
+const char *e2b_config_attach_command(const e2b_config *cfg, const e2b_opencode_kind *local,
+                                      int box_api);
+
 /* Whether host[:port] is reached over plain http (localhost, *.localhost). */
 int e2b_domain_is_local(const char *domain);
 /* Whether the domain is one of E2B's own (e2b.app, e2b.dev, e2b.pro, e2b-staging.dev). */
 int e2b_domain_is_e2b(const char *domain);
 
 /* Whether an up may start the server while the project's files are still arriving
- * (serve_early): yes / no as set; auto (the default) only for the OpenCode server itself,
+ * (serve_early): yes / no as set; auto (the default) for the serve command chosen from
+ * what the box has (serve_command unset), else only for the OpenCode server itself,
  * `opencode serve` or `opencode2 serve` run by name or absolute path (after `env` and
  * NAME=value words), with no {dir} in the command. OpenCode reads a project only when a
  * request needs it (1.18.33: a server started in an empty directory took the project,

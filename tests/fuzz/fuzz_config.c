@@ -40,7 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         e2b_config_clear(&cfg);
         return 0;
     }
-    FUZZ_CHECK(cfg.api_url && cfg.serve_command && cfg.attach_command);
+    FUZZ_CHECK(cfg.api_url && e2b_config_serve_command(&cfg, &(e2b_opencode_kind){0}) &&
+               e2b_config_attach_command(&cfg, NULL, 2) && e2b_config_health_path(&cfg, 1));
+    FUZZ_CHECK(!cfg.opencode || (cfg.serve_command && cfg.attach_command && cfg.health_path));
     char *envd = e2b_config_envd_url(&cfg, "sbx1", NULL);
     char *port = e2b_config_port_url(&cfg, 4096, "sbx1", "example.localhost");
     if (envd) {

@@ -118,7 +118,7 @@ static void test_attach_fails_when_its_health_retry_cannot_be_timed(void)
     char fault[600];
     e2b_error *err = NULL;
     snprintf(fault, sizeof fault, "{\"kind\":\"503\",\"count\":2,\"path\":\"%s\"}",
-             T.cfg.health_path);
+             e2b_config_health_path(&T.cfg, 2));
     CHECK_INT_EQ(queue_fault(fault), 0);
     w.op = e2b_box_attach(&T.env, "okbox", 20000, no_timers_once_waiting, on_done, &w, &err);
     CHECK(w.op);

@@ -18,12 +18,12 @@ DASH_CWD=$BOX_REPO dash_start 120 30
 tmux_wait "main " >/dev/null
 tmux_type a
 dash_check "the child's own error stays on screen" "cannot run no-such-attach-cmd: No such file or directory"
-dash_check "with what to do about it" "install OpenCode 2 (opencode2 on PATH) or set attach_command"
+dash_check "with what to do about it" "install OpenCode (opencode or opencode2 on PATH) or set attach_comman"
 dash_check "and press Enter to return" "press Enter to return"
 t_not_contains "the dashboard is not drawn over it" "$(tmux_capture)" "1 Boxes"
 tmux_keys Enter
 dash_check "Enter returns to the dashboard" "1 Boxes"
-dash_check "the status line says what to do" "install OpenCode 2"
+dash_check "the status line says what to do" "install OpenCode (open"
 dash_quit "quits after the failed attach"
 
 # A command that runs and fails: its last lines stay.

@@ -238,6 +238,75 @@ static void test_status_line(void)
     e2b_agent_status_clear(&copy);
 }
 
+/* v2 list answers in each shape seen: {"data":[...]} (1.18.33, 2.0.7), {"items":[...],
+ * "cursor":...} (a 2.x source version), {"data":{"items":[...]}}; the same sessions and
+ * requests from each, and an answer with no list is an error, not a crash. */
+static void test_v2_list_shapes(void)
+{
+    const char *sess[] = {
+        "{\"data\":[{\"id\":\"ses_a\",\"title\":\"A\",\"time\":{\"updated\":5}},"
+        "{\"id\":\"ses_b\",\"time\":{\"updated\":9}}],\"cursor\":{\"next\":null}}",
+        "{\"items\":[{\"id\":\"ses_a\",\"title\":\"A\",\"time\":{\"updated\":5}},"
+        "{\"id\":\"ses_b\",\"time\":{\"updated\":9}}],\"cursor\":\"c1\"}",
+        "{\"data\":{\"items\":[{\"id\":\"ses_a\",\"title\":\"A\",\"time\":{\"updated\":5}},"
+        "{\"id\":\"ses_b\",\"time\":{\"updated\":9}}],\"cursor\":null}}",
+    };
+    for (int i = 0; i < 3; i++) {
+        json_error_t je;
+        json_t *root = json_loads(sess[i], 0, &je);
+        e2b_oc_result res = {0};
+        CHECK_MSG(oc_parse_sessions(2, root, &res) == 0, "shape %d", i);
+        CHECK_MSG(res.nsessions == 2, "shape %d: %zu sessions", i, res.nsessions);
+        if (res.nsessions == 2)
+            CHECK_STR_EQ(res.sessions[0].id, "ses_b"); /* newest first */
+        json_decref(root);
+        e2b_oc_result_clear(&res);
+    }
+    const char *reqs[] = {
+        "{\"location\":{},\"data\":[{\"id\":\"per_1\",\"sessionID\":\"ses_a\",\"action\":\"bash\","
+        "\"resources\":[\"ls\"]}]}",
+        "{\"items\":[{\"id\":\"per_1\",\"sessionID\":\"ses_a\",\"action\":\"bash\","
+        "\"resources\":[\"ls\"]}],\"cursor\":null}",
+    };
+    for (int i = 0; i < 2; i++) {
+        json_error_t je;
+        json_t *root = json_loads(reqs[i], 0, &je);
+        e2b_oc_result res = {0};
+        CHECK_MSG(oc_parse_requests(2, false, root, &res) == 0, "shape %d", i);
+        CHECK(res.nrequests == 1);
+        if (res.nrequests == 1)
+            CHECK_STR_EQ(res.requests[0].summary, "bash: ls");
+        json_decref(root);
+        e2b_oc_result_clear(&res);
+    }
+    CHECK(last_turn(2, "{\"items\":[{\"type\":\"assistant\",\"finish\":\"stop\","
+                       "\"time\":{\"created\":1,\"completed\":2}}],\"cursor\":null}", NULL, NULL) ==
+          E2B_AGENT_END_DONE);
+    const char *none[] = {"{\"cursor\":null}", "{\"data\":{\"x\":1}}", "{\"items\":{}}", "3"};
+    for (int i = 0; i < 4; i++) {
+        json_error_t je;
+        json_t *root = json_loads(none[i], JSON_DECODE_ANY, &je);
+        e2b_oc_result res = {0};
+        CHECK_MSG(oc_parse_sessions(2, root, &res) == -1, "no list %d", i);
+        json_decref(root);
+        e2b_oc_result_clear(&res);
+    }
+    /* v2 frames of another release's shape ({id, created, type, data}) with names this
+     * client does not know: harmless */
+    const char *frames[] = {
+        "{\"id\":\"e1\",\"created\":1,\"type\":\"session.execution.started\",\"data\":{\"sessionID\":\"s\"}}",
+        "{\"id\":\"e2\",\"created\":2,\"type\":\"form.created\",\"data\":{\"id\":\"f\"}}",
+        "{\"id\":\"e3\",\"type\":\"x.y\",\"data\":[1,2]}",
+    };
+    for (int i = 0; i < 3; i++) {
+        e2b_oc_event ev;
+        e2b_oc_event_scratch sc;
+        CHECK(e2b_oc_event_parse(2, frames[i], strlen(frames[i]), &ev, &sc) == 0);
+        CHECK(ev.kind == E2B_OC_EV_OTHER);
+        e2b_oc_event_scratch_clear(&sc);
+    }
+}
+
 static void test_text_bounds(void)
 {
     char *big = malloc(10000);
@@ -262,6 +331,7 @@ int main(void)
     RUN(test_event_v1_status_and_hostile_text);
     RUN(test_event_v2_step_failed);
     RUN(test_last_turn);
+    RUN(test_v2_list_shapes);
     RUN(test_status_line);
     RUN(test_text_bounds);
     return harness_finish();

@@ -84,9 +84,9 @@ static void test_defaults(void)
     CHECK_STR_EQ(c.log_path, "/home/u/.local/state/e2b-tui/e2b-tui.log");
     CHECK_STR_EQ(c.template_id, "opencode");
     CHECK_INT_EQ(c.hours, 1);
-    CHECK_STR_EQ(c.serve_command, "opencode2 serve --hostname 0.0.0.0 --port {port}");
-    CHECK_STR_EQ(c.attach_command, "opencode2 --server {url} {dir}");
-    CHECK_STR_EQ(c.health_path, "/api/health");
+    /* opencode = auto: the three are chosen per box from what was found */
+    CHECK_INT_EQ(c.opencode, 0);
+    CHECK(c.serve_command == NULL && c.attach_command == NULL && c.health_path == NULL);
     CHECK_STR_EQ(c.workspace_keys, "opencode-workspace,workspaceID");
     CHECK_STR_EQ(c.keystore, "auto");
     CHECK_INT_EQ(c.refresh_seconds, 3);
@@ -145,7 +145,7 @@ static void test_bad_lines_name_file_and_line(void)
         {"\n\n# c\nnope = 1\n", ":4: unknown key 'nope'"},
         {"hours = 0\n", ":1: hours must be a whole number from 1 to 24"},
         {"hours = 2x\n", ":1: hours must be"},
-        {"opencode = 3\n", ":1: opencode must be 1"},
+        {"opencode = 3\n", ":1: opencode must be auto, 1"},
         {"api_url = ftp://x\n", ":1: api_url must be an http:// or https:// URL"},
         {"api_key = secret-value-here\n", ":1: the API key is read only from the environment"},
         {"domain = https://e2b.app\n", ":1: domain must be a host name"},
@@ -469,12 +469,53 @@ static void test_serve_early(void)
     e2b_config_clear(&c);
 }
 
+/* What auto chooses from what was found, and the keys that override it. */
+static void test_opencode_choice(void)
+{
+    e2b_config c;
+    e2b_opencode_kind v1, stable, beta, none = {0};
+    const char *text = "opencode 1.18.33\n";
+    CHECK_INT_EQ(e2b_opencode_kind_parse(text, strlen(text), 0, &v1), 1);
+    text = "opencode 2.0.7\n";
+    CHECK_INT_EQ(e2b_opencode_kind_parse(text, strlen(text), 0, &stable), 2);
+    text = "opencode2 0.0.0-beta-202601\n";
+    CHECK_INT_EQ(e2b_opencode_kind_parse(text, strlen(text), 0, &beta), 2);
+    e2b_config_init(&c);
+    CHECK_INT_EQ(e2b_config_box_api(&c, &v1), 1);
+    CHECK_INT_EQ(e2b_config_box_api(&c, &none), 2); /* nothing found: the old default */
+    CHECK_STR_EQ(e2b_config_serve_command(&c, &v1), "opencode serve --hostname 0.0.0.0 --port {port}");
+    CHECK_STR_EQ(e2b_config_serve_command(&c, &stable), "opencode serve --hostname 0.0.0.0 --port {port}");
+    CHECK_STR_EQ(e2b_config_serve_command(&c, &beta), "opencode2 serve --hostname 0.0.0.0 --port {port}");
+    CHECK_STR_EQ(e2b_config_health_path(&c, 1), "/global/health");
+    CHECK_STR_EQ(e2b_config_health_path(&c, 2), "/api/health");
+    CHECK_STR_EQ(e2b_config_attach_command(&c, &v1, 1), "opencode attach {url} --dir {dir}");
+    CHECK_STR_EQ(e2b_config_attach_command(&c, &stable, 2), "opencode --server {url} {dir}");
+    CHECK_STR_EQ(e2b_config_attach_command(&c, &beta, 2), "opencode2 --server {url} {dir}");
+    /* nothing here: the preset of the box's API (exit 127 then says what to install) */
+    CHECK_STR_EQ(e2b_config_attach_command(&c, &none, 1), "opencode attach {url} --dir {dir}");
+    CHECK_STR_EQ(e2b_config_attach_command(&c, NULL, 2), "opencode2 --server {url} {dir}");
+    CHECK(e2b_config_serve_early(&c)); /* an OpenCode server's preset */
+    /* the keys win */
+    CHECK(set_why(&c, "opencode", "auto", E2B_SRC_FILE) == NULL);
+    CHECK(set_why(&c, "serve_command", "my-server --port {port}", E2B_SRC_FILE) == NULL);
+    CHECK(set_why(&c, "attach_command", "my-client {url}", E2B_SRC_FILE) == NULL);
+    CHECK(set_why(&c, "health_path", "/h", E2B_SRC_FILE) == NULL);
+    CHECK_STR_EQ(e2b_config_serve_command(&c, &v1), "my-server --port {port}");
+    CHECK_STR_EQ(e2b_config_attach_command(&c, &stable, 2), "my-client {url}");
+    CHECK_STR_EQ(e2b_config_health_path(&c, 1), "/h");
+    CHECK(set_why(&c, "opencode", "1", E2B_SRC_FILE) == NULL);
+    CHECK_INT_EQ(e2b_config_box_api(&c, &stable), 1); /* forced */
+    CHECK(set_why(&c, "opencode", "3", E2B_SRC_FILE) != NULL);
+    e2b_config_clear(&c);
+}
+
 int main(void)
 {
     RUN(test_key_binding_lines_are_skipped);
     RUN(test_serve_early);
     RUN(test_defaults);
     RUN(test_file_env_flag_precedence);
+    RUN(test_opencode_choice);
     RUN(test_bad_lines_name_file_and_line);
     RUN(test_parse_tolerates_odd_bytes);
     RUN(test_missing_explicit_config_is_error);

@@ -53,6 +53,55 @@ static void test_write_read_modes(void)
     CHECK(!e2b_box_record_exists(dir, "other"));
 }
 
+/* What up found in the box is kept (version 2), and a version 1 record, written before
+ * detection, reads as its preset's OpenCode. An edited file gives only a known name and a
+ * version word. */
+static void test_opencode_fields(void)
+{
+    char dir[300], file[400];
+    e2b_box_record r = sample("oc-box"), back;
+    e2b_opencode_kind k;
+    r.opencode = 1;
+    snprintf(r.opencode_bin, sizeof r.opencode_bin, "opencode");
+    snprintf(r.opencode_version, sizeof r.opencode_version, "1.18.33");
+    snprintf(dir, sizeof dir, "%s/oc", base_dir);
+    CHECK(!e2b_box_record_write(dir, &r, 1));
+    CHECK(!e2b_box_record_read(dir, "oc-box", &back));
+    CHECK_INT_EQ(back.opencode, 1);
+    CHECK_STR_EQ(back.opencode_bin, "opencode");
+    CHECK_STR_EQ(back.opencode_version, "1.18.33");
+    e2b_box_record_clear(&back);
+    snprintf(file, sizeof file, "%s/oc-box.json", dir);
+    char text[600];
+    FILE *f = fopen(file, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = 0;
+    CHECK(strstr(text, "\"version\": 2"));
+    const char *old[][2] = {
+        {"{\"version\":1,\"name\":\"old1\",\"sandbox_id\":\"i1\",\"opencode\":1}", "opencode"},
+        {"{\"version\":1,\"name\":\"old2\",\"sandbox_id\":\"i2\",\"opencode\":2}", "opencode2"},
+        {"{\"version\":1,\"name\":\"old3\",\"sandbox_id\":\"i3\"}", "opencode2"},
+        {"{\"version\":2,\"name\":\"old4\",\"sandbox_id\":\"i4\",\"opencode\":2,"
+         "\"opencode_bin\":\"/tmp/evil\",\"opencode_version\":\"2.0\\u001b[2J\"}", "opencode2"},
+    };
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "old%d", i + 1);
+        snprintf(file, sizeof file, "%s/%s.json", dir, name);
+        f = fopen(file, "w");
+        fputs(old[i][0], f);
+        fclose(f);
+        CHECK(!e2b_box_record_read(dir, name, &back));
+        e2b_box_record_opencode(&back, &k);
+        CHECK_STR_EQ(k.bin, old[i][1]);
+        CHECK_INT_EQ(k.api, i == 0 ? 1 : 2);
+        CHECK_STR_EQ(k.version, i == 3 ? "2.0" : "");
+        e2b_box_record_clear(&back);
+    }
+}
+
 static void test_exclusive_conflict(void)
 {
     char dir[300];
@@ -202,13 +251,14 @@ static void test_no_secret_fields(void)
     buf[n] = '\0';
     CHECK(!strstr(buf, "password"));
     CHECK(!strstr(buf, "token"));
-    CHECK(strstr(buf, "\"version\": 1"));
+    CHECK(strstr(buf, "\"version\": 2"));
 }
 
 int main(void)
 {
     make_base();
     RUN(test_write_read_modes);
+    RUN(test_opencode_fields);
     RUN(test_exclusive_conflict);
     RUN(test_missing_and_bad_names);
     RUN(test_list_skips_corrupt_and_temp);

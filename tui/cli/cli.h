@@ -11,11 +11,12 @@
  *
  * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
- * unknown|gone","detail","api","last_end","error","idle_since","last_activity","retry"?,
+ * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
  * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
  * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"}}]}
- * (fields are only ever added).
+ * (fields are only ever added; "opencode" is what the box's up found, its version "" when
+ * not known).
  *
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,

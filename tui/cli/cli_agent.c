@@ -274,11 +274,15 @@ static int cli_status(e2b_live *m, const cli_args *a)
     run_until_settled(m, boxes, n);
     if (a->json) {
         e2b_agent_box_view *views = n ? calloc(n, sizeof *views) : NULL;
-        for (size_t i = 0; views && i < n; i++)
+        e2b_opencode_kind *oc = n ? calloc(n, sizeof *oc) : NULL;
+        for (size_t i = 0; views && oc && i < n; i++) {
+            e2b_box_record_opencode(&boxes[i].rec, &oc[i]);
             views[i] = (e2b_agent_box_view){
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = boxes[i].state, .state = state_word(&boxes[i]), .why = boxes[i].why,
-                .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL};
+                .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL,
+                .opencode = &oc[i]};
+        }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)
             puts(s);
@@ -286,6 +290,7 @@ static int cli_status(e2b_live *m, const cli_args *a)
             fputs("e2b-tui: out of memory\n", stderr);
         free(s);
         free(views);
+        free(oc);
     } else {
         for (size_t i = 0; i < n; i++)
             box_print(&boxes[i]);

@@ -86,6 +86,10 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
     if (sb->kind == E2B_KIND_BOX && e2b_live_box_where(model, sb->sandbox_id, dir, sizeof dir, &url)) {
         add(d, "Project", dir);
         add(d, "Server", url);
+        e2b_opencode_kind oc; /* what its up found in the box (core/e2b/opencode_kind.h) */
+        char what[80];
+        e2b_box_record_opencode(e2b_live_record(model, sb->sandbox_id), &oc);
+        add(d, "OpenCode", e2b_opencode_kind_describe(&oc, what, sizeof what));
     } else if (sb->kind == E2B_KIND_BOX) {
         add(d, "Project", "(no record on this machine)");
     }
