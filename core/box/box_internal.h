@@ -142,9 +142,11 @@ struct e2b_box_op {
         e2b_error *files_err;  /* owned */
         const char *files_step;
     } upj;
-    /* up: which OpenCode the box has (box_oc_probe.c), asked beside the extraction; the
-     * server starts once it is known */
+    /* up: which OpenCode the box has (box_oc_probe.c), asked once the extraction has made
+     * the project's directory (so the extraction's request is always the first process);
+     * the server starts once it is known */
     struct {
+        int asked;                /* box_oc_probe or box_oc_probe_skip ran */
         e2b_http_request *stream; /* the probe's process stream, until it ends */
         char out[512];            /* its output, bounded */
         size_t len;
@@ -277,6 +279,9 @@ void box_up_extract_clear(e2b_box_op *op);
  * at once when forced or the probe cannot start). A failed probe counts as nothing found. */
 void box_oc_probe(e2b_box_op *op, void (*then)(e2b_box_op *op));
 void box_oc_probe_cancel(e2b_box_op *op);
+/* up failed before the probe was asked: counts as nothing found, without asking; then(op)
+ * at once. */
+void box_oc_probe_skip(e2b_box_op *op, void (*then)(e2b_box_op *op));
 /* The box's API is known now (op->ocp.done): a server started before it begins its health
  * probes (box_server.c); nothing otherwise. */
 void box_server_api_known(e2b_box_op *op);

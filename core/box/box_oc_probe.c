@@ -36,7 +36,7 @@ static void probe_settle(e2b_box_op *op, const e2b_opencode_kind *k)
     snprintf(op->rec.opencode_bin, sizeof op->rec.opencode_bin, "%s", k->bin);
     snprintf(op->rec.opencode_version, sizeof op->rec.opencode_version, "%s", k->version);
     char what[80];
-    e2b_logf("box up %s: OpenCode in the box: %s; API v%d", op->rec.name ? op->rec.name : "-",
+    e2b_logf("box up %s (OpenCode): in the box: %s; API v%d", op->rec.name ? op->rec.name : "-",
              e2b_opencode_kind_describe(k, what, sizeof what), op->rec.opencode);
     op->ocp.done = 1;
     box_server_api_known(op); /* a server started early waits for this to probe its health */
@@ -53,15 +53,24 @@ static void probe_done(void *ud, const e2b_error *err)
     op->pending--;
     e2b_opencode_kind k = {0};
     if (err) /* not fatal: the server's start says what is missing */
-        e2b_logf("box up %s: the OpenCode probe failed: %s", op->rec.name ? op->rec.name : "-",
+        e2b_logf("box up %s (OpenCode): the probe failed: %s", op->rec.name ? op->rec.name : "-",
                  e2b_error_message(err));
     else
         e2b_opencode_kind_parse(op->ocp.out, op->ocp.len, 0, &k);
     probe_settle(op, &k);
 }
 
+void box_oc_probe_skip(e2b_box_op *op, void (*then)(e2b_box_op *op))
+{
+    op->ocp.asked = 1;
+    op->ocp.then = then;
+    e2b_opencode_kind none = {0};
+    probe_settle(op, &none);
+}
+
 void box_oc_probe(e2b_box_op *op, void (*then)(e2b_box_op *op))
 {
+    op->ocp.asked = 1;
     op->ocp.then = then;
     if (op->env.cfg->opencode) { /* forced: nothing to ask */
         e2b_opencode_kind k;
@@ -74,7 +83,7 @@ void box_oc_probe(e2b_box_op *op, void (*then)(e2b_box_op *op))
     e2b_process_spec spec = {.cmd = "/bin/bash", .args = args, .timeout_ms = 30000};
     op->ocp.stream = e2b_envd_process_start(op->envd, &spec, probe_on_event, probe_done, op, &err);
     if (!op->ocp.stream) {
-        e2b_logf("box up %s: the OpenCode probe could not start: %s",
+        e2b_logf("box up %s (OpenCode): the probe could not start: %s",
                  op->rec.name ? op->rec.name : "-", e2b_error_message(err));
         e2b_error_free(err);
         e2b_opencode_kind none = {0};

@@ -251,8 +251,12 @@ static void up_server_ended(e2b_box_op *op, const e2b_error *err)
 
 /* The project's directory exists in the box: an OpenCode server may start now and load
  * while the files arrive (e2b_config_serve_early); its progress stays quiet until then. */
+static void up_probed(e2b_box_op *op);
+
 static void up_dir_ready(e2b_box_op *op)
 {
+    if (!op->ocp.asked)
+        box_oc_probe(op, up_probed);
     if (!e2b_config_serve_early(op->env.cfg))
         return;
     if (!op->ocp.done && !op->ocp.bin_known) { /* which server to start: not known yet */
@@ -271,6 +275,15 @@ static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
     op->upj.files_done = 1;
     if (err || op->cancelled)
         box_oc_probe_cancel(op); /* the up fails: its answer is not needed */
+    if (!op->ocp.asked) { /* the directory was never reported: nothing was asked */
+        op->upj.files_err = err;
+        op->upj.files_step = step;
+        if (err || op->cancelled)
+            box_oc_probe_skip(op, up_probed);
+        else
+            box_oc_probe(op, up_probed);
+        return;
+    }
     op->upj.files_err = err;
     op->upj.files_step = step;
     if (op->upj.early && !op->upj.server_done) {
@@ -311,7 +324,7 @@ static void up_password_stored(e2b_box_op *op)
         up_fail(op, err, "reaching envd");
         return;
     }
-    box_oc_probe(op, up_probed);
+    /* The probe starts from up_dir_ready: the extraction's request is always the first. */
     box_up_extract(op, up_dir_ready, up_extracted);
 }
 

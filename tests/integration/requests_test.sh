@@ -75,9 +75,11 @@ requests_of() { awk -F'\t' -v a="$1" '$1 == a {print $4}' "$T_TMP/counted" | sed
 want() { printf '%s\n' "$@" | sort; }
 
 got=$(requests_of up)
+# Three processes: the extraction, the server, and the one probe of which OpenCode the box has.
 t_eq "requests: up makes only its steps' requests and health probes" \
     "$(printf '%s\n' "$got" | grep -v '^GET /api/health$')" \
-    "$(want 'GET /secrets' 'GET /v2/sandboxes' 'POST /v2/sandboxes' 'POST /files' 'POST /files' 'POST /process.Process/Start' 'POST /process.Process/Start')"
+    "$(want 'GET /secrets' 'GET /v2/sandboxes' 'POST /v2/sandboxes' 'POST /files' 'POST /files' 'POST /process.Process/Start' 'POST /process.Process/Start' \
+        'POST /process.Process/Start')"
 t_ok "requests: up probes the health at least once" grep -q '^GET /api/health$' <<<"$got"
 t_eq "requests: attach of a running box = connect + one health probe" "$(requests_of attach)" \
     "$(want 'POST /v2/sandboxes/ID/connect' 'GET /api/health')"

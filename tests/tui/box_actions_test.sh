@@ -20,6 +20,8 @@ dash_check "then the hours" "up: hours (1-24): 1"
 tmux_keys BSpace
 tmux_type 2
 tmux_keys Enter
+dash_check "more hours than the config's are asked about" "Start box main for 2 hours (the config's hours: 1)"
+tmux_type y
 dash_check "then the project directory" "up: project directory"
 tmux_keys Enter
 dash_check "the status line shows the running step" "up (current branch):"
