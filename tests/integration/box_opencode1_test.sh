@@ -53,23 +53,11 @@ for _ in $(seq 600); do
 done
 t_eq "attach starts the real opencode attach" "$started" 1
 t_contains "with the tunnel's URL and the directory" "$(pgrep -af "opencode attach http://127.0.0.1:[0-9]* --dir $BOX_REPO" | head -1)" "--dir $BOX_REPO"
-talked=0
-for _ in $(seq 120); do
-    grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && leaked=1
-    if grep -q "GET 4096-$id.localhost:$E2B_LOCAL_PORT /session 200" "$E2B_LOCAL_STATE/e2b-local.log"; then talked=1; break; fi
-    sleep 0.5
-done
-t_eq "opencode attach reaches the private box through the tunnel and is let in (password from the environment)" "$talked" 1
-t_eq "no process has the password in its argv while attach runs" "$leaked" 0
-exited=
-for _ in $(seq 20); do
-    tmux -S "$sock" send-keys -t a C-c
-    for _ in $(seq 10); do
-        sleep 0.3
-        exited=$(tmux -S "$sock" capture-pane -p -t a | sed -n 's/.*ATTACH-EXIT=\([0-9]*\).*/\1/p' | head -1)
-        [ -n "$exited" ] && break 2
-    done
-done
+BOX_LEAKED=$leaked
+box_attach_talks "$id"
+t_eq "opencode attach reaches the private box through the tunnel and is let in (password from the environment)" "$BOX_TALKED" 1
+t_eq "no process has the password in its argv while attach runs" "$BOX_LEAKED" 0
+exited=$(box_attach_ctrl_c "$sock")
 t_ok "ctrl-c ends opencode attach" test -n "$exited"
 t_eq "e2b-tui returns opencode's exit status" "$exited" "$(cat "$T_TMP/oc.status")"
 t_ok "opencode attach kept its unpacked files in the scratch dir (TMPDIR)" \

@@ -118,9 +118,9 @@ tmux_keys Escape q
 tmux_kill
 
 # attach: the real opencode attach, through the tunnel, password only in its environment
-sock=oc-detect-$$
-t_on_exit "tmux -L $sock kill-server 2>/dev/null"
-tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -s a \
+sock=$T_RUN_TMP/tmux-oc-detect-$$
+t_on_exit "tmux -S $sock kill-server 2>/dev/null; rm -f $sock"
+tmux -S "$sock" -f /dev/null new-session -d -x 120 -y 40 -s a \
     "cd \"$BOX_REPO\" && TMPDIR=\"$T_TMP\" \"$E2B_TUI_BIN\" --attach v1box; echo ATTACH-EXIT=\$?; sleep 600"
 printf '%s\n' "$pw" >"$T_TMP/pw.pattern"
 started=0 leaked=0 apid=
@@ -133,25 +133,13 @@ done
 t_eq "attach runs the real opencode attach URL --dir DIR (found here: 1.18)" "$started" 1
 envs=$(tr '\0' '\n' <"/proc/${apid:-0}/environ" 2>/dev/null | sed -n 's/^\(OPENCODE_[A-Z_]*PASSWORD\)=.*/\1/p' | sort | tr '\n' ' ')
 t_eq "its password is in the variable 1.x reads, and only there" "$envs" "OPENCODE_SERVER_PASSWORD "
-talked=0
-for _ in $(seq 120); do
-    grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && leaked=1
-    if grep -q "GET 4096-$id.localhost:$E2B_LOCAL_PORT /session 200" "$E2B_LOCAL_STATE/e2b-local.log"; then talked=1; break; fi
-    sleep 0.5
-done
-t_eq "opencode attach talks to the box's server (the password from its environment)" "$talked" 1
-t_eq "no process has the password in its argv" "$leaked" 0
-exited=
-for _ in $(seq 20); do
-    tmux -L "$sock" send-keys -t a C-c
-    for _ in $(seq 10); do
-        sleep 0.3
-        exited=$(tmux -L "$sock" capture-pane -p -t a | sed -n 's/.*ATTACH-EXIT=\([0-9]*\).*/\1/p' | head -1)
-        [ -n "$exited" ] && break 2
-    done
-done
+BOX_LEAKED=$leaked
+box_attach_talks "$id"
+t_eq "opencode attach talks to the box's server (the password from its environment)" "$BOX_TALKED" 1
+t_eq "no process has the password in its argv" "$BOX_LEAKED" 0
+exited=$(box_attach_ctrl_c "$sock")
 t_ok "ctrl-c ends opencode attach" test -n "$exited"
-tmux -L "$sock" kill-server 2>/dev/null
+tmux -S "$sock" kill-server 2>/dev/null
 
 # ---- 2. a local OpenCode 2 against the v1 box: refused, saying what to install ----
 local_shim opencode 2.0.7

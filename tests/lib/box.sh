@@ -168,3 +168,34 @@ PY
 box_big_repo() {
     mkdir -p "$1" && git -C "$1" init -q -b main && box_many_files "$1" 300 file
 }
+
+# box_attach_talks ID: waits (60 s) until a real opencode attach of box ID has talked to the
+# box's server (its GET /session in e2b-local's log), watching meanwhile that no process's
+# argv holds a line of $T_TMP/pw.pattern. Sets BOX_TALKED (0/1); sets BOX_LEAKED=1 on a leak.
+box_attach_talks() {
+    BOX_TALKED=0
+    for _ in $(seq 120); do
+        grep -laFf "$T_TMP/pw.pattern" /proc/[0-9]*/cmdline 2>/dev/null | grep -q . && BOX_LEAKED=1
+        if grep -q "GET 4096-$1.localhost:$E2B_LOCAL_PORT /session 200" "$E2B_LOCAL_STATE/e2b-local.log"; then
+            BOX_TALKED=1
+            return 0
+        fi
+        sleep 0.5
+    done
+    return 1
+}
+
+# box_attach_ctrl_c SOCKET: presses ctrl-c in tmux window "a" of SOCKET (a path) until the
+# command there prints ATTACH-EXIT=N; prints N (nothing when it never ended).
+box_attach_ctrl_c() {
+    local exited=
+    for _ in $(seq 20); do
+        tmux -S "$1" send-keys -t a C-c
+        for _ in $(seq 10); do
+            sleep 0.3
+            exited=$(tmux -S "$1" capture-pane -p -t a | sed -n 's/.*ATTACH-EXIT=\([0-9]*\).*/\1/p' | head -1)
+            [ -n "$exited" ] && break 2
+        done
+    done
+    printf '%s' "$exited"
+}
