@@ -53,13 +53,15 @@ check_project() {
         "$(agent_get "$id" "$1" /config | jq -r .model 2>/dev/null)" mock/m1
 }
 
-# ---- auto: the OpenCode server starts before the first archive is sent ----
+# ---- auto: the OpenCode server starts while the files arrive ----
+# (once the project's directory exists and the box has said which OpenCode it has: the
+# probe's first answer, the names, comes while the first archive is on its way)
 rm -f "$log"
 box_tui --up early
 box_rc "auto: up succeeds" 0 || t_abort "the box did not come up"
 started=$(line_of early "(server): started while the files arrive")
-t_ok "auto: the server started before the upload (log: $(up_lines early | tr '\n' '|'))" \
-    before "$started" "$(line_of early ": uploading")"
+t_ok "auto: the server started while the files arrived (log: $(up_lines early | tr '\n' '|'))" \
+    before "$started" "$(line_of early ": extracting")"
 t_eq "auto: no second start once the files are in place" "$(line_of early ": starting the server")" ""
 t_ok "auto: the up waited for the server after the files" \
     before "$(line_of early ": extracting")" "$(line_of early ": writing the record")"
