@@ -272,22 +272,21 @@ static void up_dir_ready(e2b_box_op *op)
 /* The archives are in place (box_up_extract.c sent them into tars already extracting). */
 static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
 {
+    int failed = err || op->cancelled;
     op->upj.files_done = 1;
-    if (err || op->cancelled)
-        box_oc_probe_cancel(op); /* the up fails: its answer is not needed */
-    if (!op->ocp.asked) { /* the directory was never reported: nothing was asked */
-        op->upj.files_err = err;
-        op->upj.files_step = step;
-        if (err || op->cancelled)
+    op->upj.files_err = err;
+    op->upj.files_step = step;
+    if (!op->ocp.asked) { /* the directory was never reported: no probe, no early server */
+        if (failed)
             box_oc_probe_skip(op, up_probed);
         else
             box_oc_probe(op, up_probed);
         return;
     }
-    op->upj.files_err = err;
-    op->upj.files_step = step;
+    if (failed)
+        box_oc_probe_cancel(op); /* the up fails: its answer is not needed */
     if (op->upj.early && !op->upj.server_done) {
-        if (err || op->cancelled)
+        if (failed)
             box_server_cancel(op);
         else
             box_server_speak(op); /* the server is what is left to wait for */
