@@ -46,12 +46,13 @@ t_eq "files written from the host (envd upload) land in A only" \
     "$(el_envd "$A" "$TA" POST '/files?path=/home/user/up.txt' --data-binary hello -H 'Content-Type: application/octet-stream')" 200
 t_ok "... B does not see them" test ! -e "$S/roots/$B/home/user/up.txt"
 
-# A fork of A: A's changes, its own writes, the same lower layer.
+# A fork of A: A's changes, its own writes, the same lower layer. (up.txt has no newline:
+# the echo after it keeps its text a line of its own however the box's output is chunked.)
 t_eq "fork A" "$(el_req POST /sandboxes/$A/fork '{"count":1}' -H "$J")" 201
 F=$(el_json '.[0].sandbox.sandboxID'); TF=$(el_json '.[0].sandbox.envdAccessToken')
 t_eq "the fork has an overlay root" "$(mounts "$F")" 1
 t_eq "the fork sees A's changes" \
-    "$(el_run "$F" "$TF" 'cat ~/a ~/n ~/up.txt; ls ~/b 2>/dev/null | wc -l; stat -c "%a %s" ~/big' | grep '^stdout' | tr '\n' ' ')" \
+    "$(el_run "$F" "$TF" 'cat ~/a ~/n ~/up.txt; echo; ls ~/b 2>/dev/null | wc -l; stat -c "%a %s" ~/big' | grep '^stdout' | tr '\n' ' ')" \
     "stdout changed stdout new stdout hello stdout 0 stdout 600 20000000 "
 t_eq "... and reads the data of the file whose inode A copied up" \
     "$(el_run "$F" "$TF" 'md5sum < ~/big' | grep '^stdout')" "$(md5sum < "$S/roots/$SRC/home/user/big" | sed 's/^/stdout /')"
