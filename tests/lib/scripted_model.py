@@ -26,6 +26,9 @@ and may add
     "times": N        the step answers N requests (default 1; an error retried N times)
     "delay": S        seconds before the answer starts
     "chunk_delay": S  seconds between streamed chunks
+    "stream_seconds": S   the text's chunks spread evenly over S seconds by the clock: a
+                      chunk waits only while it is ahead of its time, so on a loaded machine
+                      the stream catches up instead of growing by a sleep's latency per chunk
     "hang": true      after the text, send nothing more and keep the connection open
     "usage": {"prompt_tokens": 10, "completion_tokens": 5}   (default small numbers)
 A step with text and a tool streams the text first. Each request is logged as one JSON line
@@ -176,7 +179,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         try:
             emit({"role": "assistant", "content": ""})
-            for piece in chunks(text_of(step.get("text"))):
+            pieces = chunks(text_of(step.get("text")))
+            spread = float(step.get("stream_seconds", 0))
+            start = time.monotonic()
+            for i, piece in enumerate(pieces):
+                ahead = start + spread * i / len(pieces) - time.monotonic() if spread else 0
+                if ahead > 0:
+                    time.sleep(ahead)
                 emit({"content": piece})
             if step.get("hang"):
                 while True:  # until the client goes away

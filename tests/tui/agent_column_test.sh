@@ -54,7 +54,7 @@ tmux_resize 160 24
 dash_check_match "at 160 columns the whole cell shows" "feat .* idle (<1m|[0-9]+m) done"
 
 # ---- item 8: tool calls as one line each ----
-agent_script "$id" '{"title":"Todo","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"tool":"read","args":{"path":"'"$BOX_REPO"'/README.md"}},{"text":"Listed."}]}'
+agent_script "$id" '{"title":"Todo","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"tool":"read","args":{"path":"'"$BOX_REPO"'/src/main.c"}},{"text":"Listed."}]}'
 tmux_type /feat
 tmux_keys Enter
 dash_check "the filter leaves the box" "filter: feat"
@@ -64,8 +64,12 @@ tmux_type m
 tmux_type "make a list"
 tmux_keys C-d
 TMUX_WAIT_SECONDS=90 dash_check "the todo call is one line: done/total and the open item" "todo: 1/2 check it"
-TMUX_WAIT_SECONDS=60 dash_check "the read call is one line: what it read" "read: $BOX_REPO/README.md"
+TMUX_WAIT_SECONDS=60 dash_check "the read call is one line: what it read" "read: $BOX_REPO/src/main.c"
 TMUX_WAIT_SECONDS=60 dash_check "the turn ends" "Listed."
+# (a file the fixture has: a missing one makes the line "read: Unable to read ... [error]",
+# which the check above passed only when it caught the call's brief "[running]" form)
+t_eq "the read succeeded: its line has no [error] or [running] mark" \
+    "$(tmux_capture | grep -o 'read: .*' | head -n 1 | sed 's/ *$//')" "read: $BOX_REPO/src/main.c"
 t_not_contains "no raw JSON of the todo list" "$(tmux_capture)" '{"todos"'
 tmux_type v
 dash_check "v shows the tool calls whole, the raw input" 'tool todowrite [completed] {"todos"'
