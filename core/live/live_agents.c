@@ -94,6 +94,10 @@ static keystore *store(e2b_live *m)
 static void start_watch(struct live_agent *t, const char *password)
 {
     e2b_live *m = t->m;
+    /* one watch an agent: a second would be lost with its stream still calling back on t
+     * after agent_free (seen as a use-after-free at quit) */
+    if (t->watch)
+        return;
     const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
     char *url = e2b_config_port_url(&m->cfg, t->rec.port ? t->rec.port : E2B_BOX_PORT,
                                     t->sandbox_id, sb ? sb->domain : NULL);
@@ -129,8 +133,10 @@ static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *er
     free(c);
     if (t) {
         t->token_call = NULL;
-        if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token)
+        if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token) {
+            e2b_wipe_free(t->token);
             t->token = strdup(sb->traffic_access_token);
+        }
         /* Without the token the watch says what it can (the server refuses it). */
         if (t->password && !t->m->closing)
             start_watch(t, t->password);
