@@ -106,8 +106,8 @@ e2b_error *e2b_live_start_headless(e2b_live *m, const e2b_live_headless *h);
  * it is not open yet. *warning: the automatic choice's fallback warning, told once (caller
  * frees; NULL when none). Returns NULL, or why it cannot be opened (caller frees). */
 e2b_error *e2b_live_store_open(e2b_live *m, char **warning);
-/* The open store (NULL when not open), the API client (NULL without one). */
-struct keystore *e2b_live_store(const e2b_live *m);
+/* The API client (NULL without one): --snapshots' list of E2B's snapshots, the one mode the
+ * model has no command for yet. */
 e2b_client *e2b_live_client(const e2b_live *m);
 /* The sweeper (made on first use, with the store open at that time), and a wait until its
  * sweeps are done. */
