@@ -527,6 +527,7 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id)
         unlist(m, t);
         live_notify(m, E2B_LIVE_OPS);
         live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        live_end_fail(t->end, E2B_ERR_CANCELLED, m->notice);
         free(t);
         handoff_ready(m);
         return 0;
