@@ -7,7 +7,8 @@
  *
  * Every operation advances only from loop callbacks (HTTP replies, timers, keystore jobs
  * posted back with e2b_loop_post), so the TUI stays responsive while it runs; the one-shot
- * CLI uses e2b_box_op_wait(), which runs the same loop until the operation is done.
+ * modes wait for them through the model (core/live: e2b_live_op_by_name and
+ * e2b_live_then); core/box's own tests use e2b_box_op_wait().
  *
  * Callbacks run on the loop thread. progress: step is a static phrase ("uploading"), bytes
  * done/total are 0 when they mean nothing for the step. done runs exactly once per op that

@@ -106,8 +106,8 @@ e2b_error *e2b_live_start_headless(e2b_live *m, const e2b_live_headless *h);
  * it is not open yet. *warning: the automatic choice's fallback warning, told once (caller
  * frees; NULL when none). Returns NULL, or why it cannot be opened (caller frees). */
 e2b_error *e2b_live_store_open(e2b_live *m, char **warning);
-/* The open store (NULL when not open), the API client (NULL without one). */
-struct keystore *e2b_live_store(const e2b_live *m);
+/* The API client (NULL without one): --snapshots' list of E2B's snapshots, the one mode the
+ * model has no command for yet. */
 e2b_client *e2b_live_client(const e2b_live *m);
 /* The sweeper (made on first use, with the store open at that time), and a wait until its
  * sweeps are done. */
@@ -121,9 +121,12 @@ typedef struct e2b_live_end {
     long status;    /* the HTTP status (a resume: 201 resumed, else already running) */
     bool updated;   /* a secret set: it existed and was updated */
     long version;   /* a secret set: the version it made */
+    char *session_id; /* an agent's prompt: the session it went to (the waiter frees) */
+    e2b_box_op *op; /* a box operation: its ended step machine, what it did in
+                     * e2b_box_op_result(op) (owned by the waiter: e2b_box_op_free) */
 } e2b_live_end;
 /* The next command started (a list by e2b_live_refresh_now, the secrets' list by
- * e2b_live_show_secrets, a sandbox or secret command) fills *end when it ends, besides its
+ * e2b_live_show_secrets, a sandbox, secret or box operation) fills *end when it ends, besides its
  * notice, and at once when it cannot start; a list already on its way is the list it waits
  * for. *end must outlive the command. */
 void e2b_live_then(e2b_live *m, e2b_live_end *end);
@@ -260,6 +263,7 @@ int e2b_live_secret_remove(e2b_live *m, const char *name);
 typedef struct e2b_live_template_row {
     const char *id;     /* the template id */
     const char *name;   /* this machine's snapshot name, else the aliases ("-" none) */
+    const char *aliases; /* the template's aliases, comma-separated ("-" none) */
     const char *kind;   /* "snapshot" (e2b-tui's), "managed" (opencode-e2b-, made on this
                          * machine), "another machine's" (opencode-e2b-, not made here:
                          * api_templates.h), "public", "" */
@@ -272,13 +276,16 @@ typedef struct e2b_live_template_row {
 } e2b_live_template_row;
 
 /* Lists the templates (GET /templates) and joins this machine's snapshot records; the end
- * is an E2B_LIVE_TEMPLATES change (and a notice on failure). Not part of the refresh. */
+ * is an E2B_LIVE_TEMPLATES change (and a notice on failure), and its waiter's
+ * (e2b_live_then; a list on its way is the one it waits for). Not part of the refresh. */
 void e2b_live_templates_refresh(e2b_live *m);
 bool e2b_live_templates_loading(const e2b_live *m);
 size_t e2b_live_template_count(const e2b_live *m);
 bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *out);
-/* Deletes template id (DELETE /templates/{id}; a snapshot's record goes too); a notice
- * tells the end and the list is asked again. 0, or -1 when it could not start (notice). */
+/* Deletes template id (DELETE /templates/{id}; this machine's snapshot record of it goes
+ * too, also when E2B had it no more); a notice and its waiter (e2b_live_then: a 404 is
+ * E2B_ERR_NOT_FOUND) tell the end, and (unless headless) the list is asked again. 0, or -1
+ * when it could not start (notice). */
 int e2b_live_template_delete(e2b_live *m, const char *id);
 /* Deletes every gc_due template (dry_run: none); returns how many are due. */
 size_t e2b_live_templates_gc(e2b_live *m, bool dry_run);
@@ -292,13 +299,16 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_KILL,
     E2B_LIVE_OP_SNAPSHOT,
     E2B_LIVE_OP_FORK,
+    E2B_LIVE_OP_STOP,     /* pause the box (no password needed) */
+    E2B_LIVE_OP_UNPULLED, /* look for work a kill would lose (result: unpulled) */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
 typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
-    const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork" */
+    const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
+                             * "unpulled" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -315,6 +325,26 @@ typedef struct e2b_live_up_params {
     int hours;
 } e2b_live_up_params;
 unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p);
+/* Any operation on a box named by its record (the one-shot modes: no list is needed first;
+ * core/box resolves the name, and several sandboxes of that name are a conflict, never a
+ * pick). The same start as the dashboard's (same busy guard, store, notices); its waiter
+ * (e2b_live_then) gets the ended step machine in end->op. Strings are copied. */
+typedef struct e2b_live_op_params {
+    e2b_live_op_kind kind;
+    const char *name;          /* the box ("" or NULL for an up: from the current branch) */
+    const char *sandbox_id;    /* act on this sandbox only; NULL = the one the name resolves to */
+    const char *dir;           /* up, pull: the project (NULL = the current one, as --dir) */
+    const char *template_id;   /* up: NULL = the config's; one of this machine's snapshots
+                                * starts from it */
+    const char *from_snapshot; /* up: start from this snapshot of this machine */
+    const char *as;            /* snapshot: its name (NULL = the box's) */
+    int hours;                 /* up: the lifetime (0 = the config's) */
+    int count;                 /* fork: how many boxes (0 = 1) */
+    bool keep_failed, public_traffic; /* up: --keep-failed, --public */
+    bool force;                /* pull: --force */
+    long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
+} e2b_live_op_params;
+unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */
@@ -352,11 +382,26 @@ void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
  * E2B_LIVE_AGENTS change), or NULL when it is not watched (not a box of this machine). A
  * paused box's status says paused. */
 const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id);
+/* Headless (the one-shot agent modes): watches the agent of this machine's box rec (read by
+ * the caller; copied) with no list first: its sandbox is asked (GET /sandboxes/{id}), and
+ * when it runs its password read and its stream opened as the refresh does for every box.
+ * Its waiter (e2b_live_then) hears when the status is settled (synced, or the server down,
+ * or settle_ms passed: 0 = 20 s; e2b_live_agent_synced tells which), or why it cannot be
+ * watched: E2B_ERR_NOT_FOUND its sandbox is gone, E2B_ERR_INVALID its password is not on
+ * this machine, else the API's error. A paused box settles at once (status paused).
+ * Returns 0, or -1 when it could not start (the waiter has heard why). */
+int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms);
+/* Whether the agent of sandbox_id is watched and its state read in full. */
+bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id);
+/* The OpenCode client of the watched agent of sandbox_id (owned by the watch), or NULL: for
+ * a client that waits on the server itself (--prompt waits for its model catalog). */
+struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandbox_id);
 /* How many watched boxes are waiting for the user (for the status line). */
 size_t e2b_live_agents_waiting(const e2b_live *m);
 
-/* Commands on a box's agent (the result is a notice, the status follows through its
- * stream). Return 0 when sent, or -1 when refused (not watched, nothing pending: notice). */
+/* Commands on a box's agent (the result is a notice and its waiter's end, e2b_live_then:
+ * a prompt's session in end->session_id; the status follows through its stream). Return 0
+ * when sent, or -1 when refused (not watched, nothing pending: notice, E2B_ERR_INVALID). */
 /* Replies to request_id (NULL = the oldest pending) with once, always or reject. */
 int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *request_id,
                          e2b_agent_reply reply);

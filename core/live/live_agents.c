@@ -29,6 +29,11 @@ struct live_agent {
     struct token_call *token_call; /* connecting for the traffic token, or NULL */
     char *password;           /* kept while the token comes (secret, wiped) */
     char *token;              /* the sandbox's traffic token (secret, wiped), or NULL */
+    /* headless (e2b_live_agent_watch): the sandbox as asked, and the watch's waiter */
+    e2b_sandbox *got;         /* owned; NULL when listed (or not asked yet) */
+    struct token_call *get_call; /* GET /sandboxes/{id} in flight, or NULL */
+    e2b_live_end *end;        /* until the watch settles, or NULL */
+    uint64_t settle_timer;
 };
 
 /* A connect in flight for an agent's token: outlives the agent when it is freed first. */
@@ -64,11 +69,16 @@ static struct live_agent *find(const e2b_live *m, const char *sandbox_id)
 
 static void agent_free(struct live_agent *t)
 {
-    if (t->token_call) {
-        struct token_call *c = t->token_call;
-        c->t = NULL;
-        e2b_api_cancel(c->call); /* its callback frees c */
+    struct token_call *calls[] = {t->token_call, t->get_call};
+    for (size_t i = 0; i < 2; i++) {
+        if (calls[i]) {
+            calls[i]->t = NULL;
+            e2b_api_cancel(calls[i]->call); /* its callback frees it */
+        }
     }
+    if (t->settle_timer)
+        e2b_loop_timer_cancel(t->m->loop, t->settle_timer);
+    e2b_sandbox_free(t->got);
     e2b_wipe_free(t->password);
     e2b_wipe_free(t->token);
     e2b_agent_watch_free(t->watch);
@@ -79,11 +89,34 @@ static void agent_free(struct live_agent *t)
     free(t);
 }
 
+/* The watch's waiter hears its end: settled (err NULL) or why it cannot be. */
+static void settle(struct live_agent *t, const e2b_error *err)
+{
+    if (!t->end)
+        return;
+    if (t->settle_timer)
+        e2b_loop_timer_cancel(t->m->loop, t->settle_timer);
+    t->settle_timer = 0;
+    live_end(t->end, err, 0);
+    t->end = NULL;
+}
+
+static void settle_fail(struct live_agent *t, e2b_error_kind kind, const char *why)
+{
+    e2b_error *e = e2b_error_new(kind, "box %s: %s", t->name, why);
+    settle(t, e);
+    e2b_error_free(e);
+}
+
 static void on_watch_change(void *ud)
 {
     struct live_agent *t = ud;
-    if (!t->m->closing)
-        live_notify(t->m, E2B_LIVE_AGENTS);
+    if (t->m->closing)
+        return;
+    if (t->end && (e2b_agent_watch_synced(t->watch) ||
+                   e2b_agent_watch_status(t->watch)->state == E2B_AGENT_SERVER_DOWN))
+        settle(t, NULL);
+    live_notify(t->m, E2B_LIVE_AGENTS);
 }
 
 static keystore *store(e2b_live *m)
@@ -91,18 +124,30 @@ static keystore *store(e2b_live *m)
     return m->ks ? m->ks : m->agents ? m->agents->ks : NULL;
 }
 
+/* The sandbox as listed, else as asked (headless). */
+static const e2b_sandbox *sandbox_of(const struct live_agent *t)
+{
+    const e2b_sandbox *sb = live_sandbox_find(&t->m->sandboxes, t->sandbox_id);
+    return sb ? sb : t->got;
+}
+
 static void start_watch(struct live_agent *t, const char *password)
 {
     e2b_live *m = t->m;
     /* one watch an agent: a second would be lost with its stream still calling back on t
-     * after agent_free (seen as a use-after-free at quit) */
-    if (t->watch)
+     * after agent_free (seen as a use-after-free at quit); its waiter hears the first's */
+    if (t->watch) {
+        if (e2b_agent_watch_synced(t->watch))
+            settle(t, NULL);
         return;
-    const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
+    }
+    const e2b_sandbox *sb = sandbox_of(t);
     char *url = e2b_config_port_url(&m->cfg, t->rec.port ? t->rec.port : E2B_BOX_PORT,
                                     t->sandbox_id, sb ? sb->domain : NULL);
-    if (!url)
+    if (!url) {
+        settle_fail(t, E2B_ERR_INTERNAL, "out of memory");
         return;
+    }
     e2b_oc_config oc = {
         .api = t->rec.opencode == 1 ? 1 : 2,
         .base_url = url,
@@ -116,6 +161,7 @@ static void start_watch(struct live_agent *t, const char *password)
     if (!t->watch) {
         live_notice(m, E2B_LIVE_ERROR, "%s: the agent cannot be watched: %s", t->name,
                     e2b_error_message(err));
+        settle(t, err);
         e2b_error_free(err);
         return;
     }
@@ -153,7 +199,7 @@ static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *er
 static void start_watch_private(struct live_agent *t, const char *password)
 {
     e2b_live *m = t->m;
-    const e2b_sandbox *sb = live_sandbox_find(&m->sandboxes, t->sandbox_id);
+    const e2b_sandbox *sb = sandbox_of(t);
     const char *traffic = sb ? e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC) : NULL;
     struct token_call *c = NULL;
     e2b_error *err = NULL;
@@ -184,8 +230,10 @@ static void ask_password(struct live_agent *t)
         return;
     ks_error kerr = {0};
     t->pw_job = keystore_job_get(ks, t->name, t->sandbox_id, 10000, wake, t->m, &kerr);
-    if (!t->pw_job)
+    if (!t->pw_job) {
         t->no_password = true;
+        settle_fail(t, E2B_ERR_IO, kerr.message[0] ? kerr.message : "the password store failed");
+    }
 }
 
 /* On the loop: a keystore job ended (which one is not said: look at all). */
@@ -214,10 +262,12 @@ static void on_jobs(void *ud)
         ks_code rc = keystore_job_result(t->pw_job, &kerr, &pw, NULL, NULL);
         keystore_job_free(t->pw_job);
         t->pw_job = NULL;
-        if (rc == KS_OK && pw)
+        if (rc == KS_OK && pw) {
             start_watch_private(t, pw);
-        else
+        } else {
             t->no_password = true; /* made elsewhere: its agent is not ours to watch */
+            settle_fail(t, E2B_ERR_INVALID, "its password is not on this machine");
+        }
         keystore_password_free(pw);
         changed = true;
     }
@@ -244,6 +294,28 @@ static void open_store(e2b_live *m)
     a->open_job = keystore_job_open(&sel, 10000, wake, m, &kerr);
 }
 
+/* A new entry for the box of record r (not watched yet), or NULL when out of memory. */
+static struct live_agent *agent_new(e2b_live *m, const e2b_box_record *r)
+{
+    struct live_agents *a = agents(m);
+    struct live_agent **g = a ? realloc(a->items, (a->n + 1) * sizeof *g) : NULL;
+    if (!g)
+        return NULL;
+    a->items = g;
+    struct live_agent *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->m = m;
+    snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
+    snprintf(t->name, sizeof t->name, "%s", r->name);
+    t->rec.port = r->port;
+    t->rec.opencode = r->opencode;
+    t->rec.dir = r->dir ? strdup(r->dir) : NULL;
+    t->fixed.api = r->opencode == 1 ? 1 : 2;
+    a->items[a->n++] = t;
+    return t;
+}
+
 void live_agents_sync(e2b_live *m)
 {
     m->agents_resync = false;
@@ -263,21 +335,8 @@ void live_agents_sync(e2b_live *m)
             continue;
         struct live_agent *t = find(m, sb->sandbox_id);
         if (!t) {
-            struct live_agent **g = realloc(a->items, (a->n + 1) * sizeof *g);
-            if (!g)
+            if (!(t = agent_new(m, r)))
                 break;
-            a->items = g;
-            t = calloc(1, sizeof *t);
-            if (!t)
-                break;
-            t->m = m;
-            snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sb->sandbox_id);
-            snprintf(t->name, sizeof t->name, "%s", r->name);
-            t->rec.port = r->port;
-            t->rec.opencode = r->opencode;
-            t->rec.dir = r->dir ? strdup(r->dir) : NULL;
-            t->fixed.api = r->opencode == 1 ? 1 : 2;
-            a->items[a->n++] = t;
             changed = true;
         }
         t->seen = true;
@@ -333,6 +392,92 @@ void live_agents_free(e2b_live *m)
     m->agents = NULL;
 }
 
+/* ---- one box, headless (e2b_live_agent_watch) ---- */
+
+static void on_settle_timer(void *ud)
+{
+    struct live_agent *t = ud;
+    t->settle_timer = 0;
+    settle(t, NULL); /* not synced: the waiter says so */
+}
+
+static void on_got(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    struct token_call *c = ud;
+    struct live_agent *t = c->t;
+    (void)status;
+    free(c);
+    if (!t || t->m->closing) {
+        e2b_sandbox_free(sb);
+        return;
+    }
+    t->get_call = NULL;
+    if (err) {
+        t->no_password = true; /* nothing to watch */
+        if (err->kind == E2B_ERR_NOT_FOUND)
+            settle_fail(t, E2B_ERR_NOT_FOUND, "its sandbox is gone");
+        else
+            settle(t, err);
+        e2b_sandbox_free(sb);
+        return;
+    }
+    t->got = sb;
+    t->paused = sb->state == E2B_STATE_PAUSED;
+    t->fixed.state = t->paused ? E2B_AGENT_PAUSED : E2B_AGENT_UNKNOWN;
+    if (t->paused)
+        settle(t, NULL);
+    else if (!store(t->m))
+        settle_fail(t, E2B_ERR_IO, "the password store is not open");
+    else
+        ask_password(t);
+    live_notify(t->m, E2B_LIVE_AGENTS);
+}
+
+int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
+{
+    e2b_live_end *end = live_then_take(m);
+    struct live_agent *t = find(m, rec->sandbox_id);
+    if (t) { /* watched already */
+        live_end(end, NULL, 0);
+        return 0;
+    }
+    struct token_call *c = calloc(1, sizeof *c);
+    if (!m->client || !c || !(t = agent_new(m, rec))) {
+        free(c);
+        live_end_fail(end, m->client ? E2B_ERR_INTERNAL : E2B_ERR_AUTH,
+                      m->client ? "out of memory" : "no API key (set E2B_API_KEY)");
+        return -1;
+    }
+    t->end = end;
+    t->seen = true;
+    e2b_error *err = NULL;
+    c->t = t;
+    c->call = e2b_api_get(m->client, rec->sandbox_id, on_got, c, &err);
+    if (!c->call) {
+        free(c);
+        t->no_password = true;
+        settle(t, err);
+        e2b_error_free(err);
+        return -1;
+    }
+    t->get_call = c;
+    t->settle_timer = e2b_loop_timer_add(m->loop, settle_ms > 0 ? settle_ms : 20000,
+                                         on_settle_timer, t);
+    return 0;
+}
+
+bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t && t->watch && e2b_agent_watch_synced(t->watch);
+}
+
+struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t && t->watch ? e2b_agent_watch_client(t->watch) : NULL;
+}
+
 /* ---- the public side ---- */
 
 const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id)
@@ -357,7 +502,8 @@ size_t e2b_live_agents_waiting(const e2b_live *m)
 struct agent_cmd {
     e2b_live *m;
     char name[128];
-    char what[32];
+    char what[64];
+    e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
 };
 
 static void on_cmd_done(void *ud, const char *session_id, const e2b_error *err)
@@ -370,18 +516,23 @@ static void on_cmd_done(void *ud, const char *session_id, const e2b_error *err)
             live_notice(c->m, E2B_LIVE_INFO, "%s: %s (session %s)", c->name, c->what, session_id);
         else
             live_notice(c->m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+        if (c->end && session_id)
+            c->end->session_id = strdup(session_id);
+        live_end(c->end, err, 0);
     }
     free(c);
 }
 
+/* The watched agent of sandbox_id, else NULL after a notice (and its waiter's end). */
 static struct live_agent *watched(e2b_live *m, const char *sandbox_id, const char *verb)
 {
     struct live_agent *t = find(m, sandbox_id);
     if (!t || !t->watch) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: %s", verb,
-                    t && t->paused ? "the box is paused: resume it first"
-                    : t ? "its agent has not been reached yet"
-                        : "not a box of this machine (its agent is not watched)");
+        const char *why = t && t->paused ? "the box is paused: resume it first"
+                          : t ? "its agent has not been reached yet"
+                              : "not a box of this machine (its agent is not watched)";
+        live_notice(m, E2B_LIVE_ERROR, "%s: %s", verb, why);
+        live_end_fail(live_then_take(m), E2B_ERR_INVALID, m->notice);
         return NULL;
     }
     return t;
@@ -389,11 +540,14 @@ static struct live_agent *watched(e2b_live *m, const char *sandbox_id, const cha
 
 static struct agent_cmd *cmd_new(e2b_live *m, const struct live_agent *t, const char *what)
 {
+    e2b_live_end *end = live_then_take(m);
     struct agent_cmd *c = calloc(1, sizeof *c);
     if (!c) {
         live_notice(m, E2B_LIVE_ERROR, "%s: out of memory", what);
+        live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         return NULL;
     }
+    c->end = end;
     c->m = m;
     snprintf(c->name, sizeof c->name, "%s", t->name);
     snprintf(c->what, sizeof c->what, "%s", what);
@@ -405,6 +559,10 @@ static int cmd_end(e2b_live *m, struct agent_cmd *c, int rc, e2b_error *err)
     if (rc) {
         live_notice(m, E2B_LIVE_ERROR, "%s: %s: %s", c->name, c->what,
                     err ? e2b_error_message(err) : "failed");
+        if (err)
+            live_end(c->end, err, 0);
+        else
+            live_end_fail(c->end, E2B_ERR_INTERNAL, "failed");
         e2b_error_free(err);
         free(c);
         return -1;
@@ -453,6 +611,7 @@ int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)
     int rc = e2b_agent_watch_interrupt(t->watch, on_cmd_done, c, &err);
     if (rc && idle && err && err->kind == E2B_ERR_NOT_FOUND) { /* not even a session */
         live_notice(m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+        live_end(c->end, NULL, 0);
         e2b_error_free(err);
         free(c);
         return 0;

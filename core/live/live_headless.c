@@ -71,11 +71,6 @@ e2b_error *e2b_live_store_open(e2b_live *m, char **warning)
     return m->ks ? NULL : e2b_keystore_error(&kerr);
 }
 
-struct keystore *e2b_live_store(const e2b_live *m)
-{
-    return m->ks;
-}
-
 e2b_client *e2b_live_client(const e2b_live *m)
 {
     return m->client;

@@ -4,6 +4,7 @@
  * Every start, step and end is an E2B_LIVE_OPS change; every end is a notice. */
 #include "core/live/live_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,15 @@ struct live_op {
     e2b_live_op_kind kind;
     char name[128];
     char sandbox_id[128];
-    char template_id[128]; /* up: the template; snapshot: its name ("" = the box's) */
-    char dir[1024];        /* an up's project directory ("" = the current one) */
-    int hours;             /* up: the lifetime; fork: the count */
+    char template_id[128];   /* up: the template ("" = the config's) */
+    char from_snapshot[128]; /* up: the snapshot it starts from ("" = none) */
+    char as[128];            /* snapshot: its name ("" = the box's) */
+    char dir[1024];          /* up, pull: the project directory ("" = the current one) */
+    int hours;               /* up: the lifetime */
+    int count;               /* fork: how many */
+    bool keep_failed, public_traffic, force;
+    long health_timeout_ms;
+    e2b_live_end *end;       /* its waiter (e2b_live_then), or NULL */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
     /* An attach that is ready but waits for the other operations to end before the
@@ -42,6 +49,8 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_PULL: return "pull";
     case E2B_LIVE_OP_SNAPSHOT: return "snapshot";
     case E2B_LIVE_OP_FORK: return "fork";
+    case E2B_LIVE_OP_STOP: return "stop";
+    case E2B_LIVE_OP_UNPULLED: return "unpulled";
     default: return "kill";
     }
 }
@@ -118,6 +127,16 @@ static void report(struct live_op *t, const e2b_error *err)
                     r && r->nforks == 1 ? "" : "es", r && r->fork_failures ? "; " : "",
                     r && r->fork_failures ? r->fork_failures : "");
         break;
+    case E2B_LIVE_OP_STOP:
+        live_notice(m, E2B_LIVE_INFO, "%s", r && r->note ? r->note : "box paused");
+        break;
+    case E2B_LIVE_OP_UNPULLED: {
+        char text[600];
+        if (r)
+            e2b_box_unpulled_text(t->name, &r->unpulled, text, sizeof text);
+        live_notice(m, E2B_LIVE_INFO, "%s", r ? text : "unpulled work unknown");
+        break;
+    }
     default:
         live_notice(m, E2B_LIVE_INFO, "box %s killed%s%s", t->name, r && r->note ? ": " : "",
                     r && r->note ? r->note : "");
@@ -143,6 +162,12 @@ static void end_op(struct live_op *t, const e2b_error *err)
     if (!m->closing) {
         live_notify(m, E2B_LIVE_OPS);
         report(t, err);
+        if (t->end) { /* the waiter takes the ended step machine with its result */
+            t->end->op = t->op;
+            t->op = NULL;
+            live_end(t->end, err, 0);
+            t->end = NULL;
+        }
         m->agents_resync = true; /* a record may have come or gone */
         live_records_sync(m);
         if (!m->is_headless)
@@ -201,45 +226,64 @@ static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
 static bool begin(struct live_op *t)
 {
     e2b_live *m = t->m;
+    if (t->kind == E2B_LIVE_OP_UP)
+        e2b_live_orphans(m); /* a failed create is looked at again (with the store open now) */
     e2b_box_env env = {.loop = m->loop, .client = m->client, .cfg = &m->cfg, .ks = m->ks,
                        .orphans = m->orphans,
                        .sandbox_id = t->sandbox_id[0] ? t->sandbox_id : NULL};
     e2b_error *err = NULL;
     switch (t->kind) {
     case E2B_LIVE_OP_ATTACH:
-        t->op = e2b_box_attach(&env, t->name, 0, on_progress, on_done, t, &err);
+        t->op = e2b_box_attach(&env, t->name, t->health_timeout_ms, on_progress, on_done, t, &err);
         break;
     case E2B_LIVE_OP_PULL: {
-        e2b_box_pull_params p = {.name = t->name};
+        e2b_box_pull_params p = {.name = t->name[0] ? t->name : NULL, /* "": the branch's */
+                                 .dir = t->dir[0] ? t->dir : NULL,
+                                 .force = t->force};
         t->op = e2b_box_pull(&env, &p, on_progress, on_done, t, &err);
         break;
     }
     case E2B_LIVE_OP_UP: {
         /* A template that names one of this machine's snapshots: up from it (delta). */
-        bool snap = t->template_id[0] && e2b_snap_record_exists(m->cfg.state_dir, t->template_id);
+        bool snap = t->from_snapshot[0] ||
+                    (t->template_id[0] && e2b_snap_record_exists(m->cfg.state_dir, t->template_id));
         e2b_box_up_params p = {.dir = t->dir[0] ? t->dir : NULL,
                                .name = t->name[0] ? t->name : NULL,
                                .template_id = t->template_id[0] && !snap ? t->template_id : NULL,
-                               .from_snapshot = snap ? t->template_id : NULL,
-                               .hours = t->hours};
+                               .from_snapshot = !snap ? NULL
+                                                : t->from_snapshot[0] ? t->from_snapshot
+                                                                      : t->template_id,
+                               .hours = t->hours,
+                               .keep_failed = t->keep_failed,
+                               .public_traffic = t->public_traffic,
+                               .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
     }
     case E2B_LIVE_OP_SNAPSHOT:
-        t->op = e2b_box_snapshot(&env, t->name, t->template_id[0] ? t->template_id : NULL, on_progress,
-                                 on_done, t, &err);
+        t->op = e2b_box_snapshot(&env, t->name, t->as[0] ? t->as : NULL, on_progress, on_done, t,
+                                 &err);
         break;
     case E2B_LIVE_OP_FORK: {
-        /* after_fork: the hook where prompting the forks (the agents work) comes in. */
-        e2b_box_fork_params p = {.name = t->name, .count = t->hours};
+        e2b_box_fork_params p = {.name = t->name, .count = t->count > 0 ? t->count : 1};
         t->op = e2b_box_fork(&env, &p, on_progress, on_done, t, &err);
         break;
     }
+    case E2B_LIVE_OP_STOP:
+        t->op = e2b_box_stop(&env, t->name, on_progress, on_done, t, &err);
+        break;
+    case E2B_LIVE_OP_UNPULLED:
+        t->op = e2b_box_unpulled(&env, t->name, 0, on_progress, on_done, t, &err);
+        break;
     default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
     }
     if (!t->op) {
         unlist(m, t);
         live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+        if (err)
+            live_end(t->end, err, 0);
+        else
+            live_end_fail(t->end, E2B_ERR_INTERNAL, "out of memory");
         e2b_error_free(err);
         live_notify(m, E2B_LIVE_OPS);
         free(t);
@@ -288,6 +332,7 @@ static void on_store_open(void *ud)
             unlist(m, t);
             live_notice(m, E2B_LIVE_ERROR, "%s %s: password store: %s", verb(t->kind), t->name,
                         kerr.message[0] ? kerr.message : "cannot be opened");
+            live_end_fail(t->end, E2B_ERR_IO, m->notice);
             free(t);
             continue;
         }
@@ -320,39 +365,60 @@ bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name, c
     return false;
 }
 
-static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
-                      const char *sandbox_id, const char *template_id, int hours,
-                      const char *dir)
+/* Refuses an operation before it starts: a notice, and its waiter's end of that kind. */
+__attribute__((format(printf, 4, 5))) static unsigned refuse(e2b_live *m, e2b_live_end *end,
+                                                              e2b_error_kind kind,
+                                                              const char *fmt, ...)
 {
-    if (!m->client) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: no API key (set E2B_API_KEY)", verb(kind));
-        return 0;
-    }
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    live_notice(m, E2B_LIVE_ERROR, "%s", text);
+    live_end_fail(end, kind, text);
+    return 0;
+}
+
+/* The one start of every box operation, by the dashboard's row or a one-shot mode's name. */
+static unsigned start(e2b_live *m, const e2b_live_op_params *p)
+{
+    e2b_live_end *end = live_then_take(m);
+    const char *name = p->name ? p->name : "", *sandbox_id = p->sandbox_id;
+    if (!m->client)
+        return refuse(m, end, E2B_ERR_AUTH, "%s: no API key (set E2B_API_KEY)", verb(p->kind));
     char why[300];
-    if (live_op_busy(m, sandbox_id, name, why, sizeof why)) {
-        live_notice(m, E2B_LIVE_ERROR, "%s %s: %s", verb(kind), name, why);
-        return 0;
-    }
+    if (live_op_busy(m, sandbox_id, name, why, sizeof why))
+        return refuse(m, end, E2B_ERR_CONFLICT, "%s %s: %s", verb(p->kind), name, why);
     struct live_op *t = calloc(1, sizeof *t);
     struct live_op **ops = realloc(m->ops, (m->nops + 1) * sizeof *ops);
     if (ops)
         m->ops = ops;
     if (!t || !ops) {
         free(t);
-        live_notice(m, E2B_LIVE_ERROR, "%s: out of memory", verb(kind));
-        return 0;
+        return refuse(m, end, E2B_ERR_INTERNAL, "%s: out of memory", verb(p->kind));
     }
     t->m = m;
     t->id = m->next_op_id++;
-    t->kind = kind;
-    t->hours = hours;
-    snprintf(t->name, sizeof t->name, "%s", name ? name : "");
+    t->kind = p->kind;
+    t->end = end;
+    t->hours = p->hours;
+    t->count = p->count;
+    t->keep_failed = p->keep_failed;
+    t->public_traffic = p->public_traffic;
+    t->force = p->force;
+    t->health_timeout_ms = p->health_timeout_ms;
+    snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
-    snprintf(t->template_id, sizeof t->template_id, "%s", template_id ? template_id : "");
-    snprintf(t->dir, sizeof t->dir, "%s", dir ? dir : "");
+    snprintf(t->template_id, sizeof t->template_id, "%s", p->template_id ? p->template_id : "");
+    snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s",
+             p->from_snapshot ? p->from_snapshot : "");
+    snprintf(t->as, sizeof t->as, "%s", p->as ? p->as : "");
+    snprintf(t->dir, sizeof t->dir, "%s", p->dir ? p->dir : "");
     m->ops[m->nops++] = t;
     unsigned id = t->id;
-    if (m->ks)
+    /* A stop and the look for unpulled work need no password: they do not wait for it. */
+    if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED)
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {
@@ -360,62 +426,57 @@ static unsigned start(e2b_live *m, e2b_live_op_kind kind, const char *name,
         ks_select sel = e2b_keystore_choice(m->keystore_flag, &m->cfg);
         ks_error kerr = {0};
         m->ks_job = keystore_job_open(&sel, 10000, wake_store, m, &kerr);
+        if (!m->ks_job && t->kind == E2B_LIVE_OP_KILL)
+            return begin(t) ? id : 0; /* without the store: it says what it left */
         if (!m->ks_job) {
             unlist(m, t);
             free(t);
-            live_notice(m, E2B_LIVE_ERROR, "password store: %s", kerr.message);
             live_notify(m, E2B_LIVE_OPS);
-            return 0;
+            return refuse(m, end, E2B_ERR_IO, "password store: %s", kerr.message);
         }
     }
     live_notify(m, E2B_LIVE_OPS);
     return id;
 }
 
-unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p)
+unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p)
 {
-    return start(m, E2B_LIVE_OP_UP, p->name, NULL, p->template_id, p->hours, p->dir);
+    return start(m, p);
 }
 
-/* The name of the box shown as sandbox_id into name, else a notice that kind is only for
- * boxes. */
-static bool box_name_of(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id, char *name,
-                        size_t namesz)
+unsigned e2b_live_up_in(e2b_live *m, const e2b_live_up_params *p)
 {
-    if (!e2b_live_is_box(m, sandbox_id)) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: only for boxes (made by e2b-tui)", verb(kind));
-        return false;
-    }
-    snprintf(name, namesz, "%s", e2b_live_sandbox(m, sandbox_id)->box_name);
-    return true;
+    e2b_live_op_params op = {.kind = E2B_LIVE_OP_UP, .name = p->name,
+                             .template_id = p->template_id, .dir = p->dir, .hours = p->hours};
+    return start(m, &op);
+}
+
+/* The operation p on the box shown as p->sandbox_id (its name from the model's row), else a
+ * notice that it is only for boxes. */
+static unsigned on_row(e2b_live *m, e2b_live_op_params *p)
+{
+    if (!e2b_live_is_box(m, p->sandbox_id))
+        return refuse(m, live_then_take(m), E2B_ERR_INVALID, "%s: only for boxes (made by e2b-tui)",
+                      verb(p->kind));
+    p->name = e2b_live_sandbox(m, p->sandbox_id)->box_name;
+    return start(m, p);
 }
 
 unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id)
 {
-    char name[128];
-    if (!box_name_of(m, kind, sandbox_id, name, sizeof name))
-        return 0;
-    return start(m, kind, name, sandbox_id, NULL, 0, NULL);
-}
-
-/* Like e2b_live_box_op, with the snapshot's name or the fork count. */
-static unsigned box_op_with(e2b_live *m, e2b_live_op_kind kind, const char *sandbox_id, const char *as,
-                            int count)
-{
-    char name[128];
-    if (!box_name_of(m, kind, sandbox_id, name, sizeof name))
-        return 0;
-    return start(m, kind, name, sandbox_id, as, count, NULL);
+    return on_row(m, &(e2b_live_op_params){.kind = kind, .sandbox_id = sandbox_id});
 }
 
 unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as)
 {
-    return box_op_with(m, E2B_LIVE_OP_SNAPSHOT, sandbox_id, as, 0);
+    return on_row(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_SNAPSHOT,
+                                           .sandbox_id = sandbox_id, .as = as});
 }
 
 unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count)
 {
-    return box_op_with(m, E2B_LIVE_OP_FORK, sandbox_id, NULL, count);
+    return on_row(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_FORK, .sandbox_id = sandbox_id,
+                                           .count = count});
 }
 
 size_t e2b_live_op_count(const e2b_live *m)
@@ -466,6 +527,7 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id)
         unlist(m, t);
         live_notify(m, E2B_LIVE_OPS);
         live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
+        live_end_fail(t->end, E2B_ERR_CANCELLED, m->notice);
         free(t);
         handoff_ready(m);
         return 0;

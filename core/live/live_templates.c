@@ -14,7 +14,7 @@
 #include <string.h>
 
 struct tpl_row {
-    char *id, *name, *kind, *source;
+    char *id, *name, *aliases, *kind, *source;
     long builds;
     time_t last_used;
     bool gc_due;
@@ -25,6 +25,7 @@ struct live_templates {
     e2b_api_call *call;
     char machine[E2B_MACHINE_ID_LEN + 1]; /* this machine's id ("" until read) */
     bool loading;
+    e2b_live_end *end; /* the list's waiter (e2b_live_then), or NULL */
     struct tpl_row *rows;
     size_t nrows;
     unsigned deletes; /* in flight */
@@ -42,6 +43,7 @@ static void rows_clear(struct live_templates *t)
     for (size_t i = 0; i < t->nrows; i++) {
         free(t->rows[i].id);
         free(t->rows[i].name);
+        free(t->rows[i].aliases);
         free(t->rows[i].kind);
         free(t->rows[i].source);
     }
@@ -89,6 +91,7 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         struct tpl_row *row = &t->rows[t->nrows];
         row->id = strdup(tp->template_id);
         row->name = strdup(r ? r->name : aliases[0] ? aliases : "-");
+        row->aliases = strdup(aliases[0] ? aliases : "-");
         bool managed = !ours && e2b_template_is_managed(tp);
         bool here = managed && e2b_template_made_here(tp, t->machine);
         char project[64] = "";
@@ -104,10 +107,11 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         row->builds = tp->build_count;
         row->last_used = e2b_template_last_used(tp);
         row->gc_due = e2b_template_gc_due(tp, now, m->cfg.template_ttl_s, t->machine);
-        if (row->id && row->name && row->kind && row->source)
+        if (row->id && row->name && row->aliases && row->kind && row->source)
             t->nrows++;
         else
-            free(row->id), free(row->name), free(row->kind), free(row->source);
+            free(row->id), free(row->name), free(row->aliases), free(row->kind),
+                free(row->source);
     }
     e2b_snap_record_list_clear(&recs);
 }
@@ -127,25 +131,39 @@ static void on_listed(void *ud, e2b_template_list *l, const e2b_error *err)
     else
         build_rows(m, t, l);
     e2b_template_list_free(l);
+    live_end(t->end, err, 0);
+    t->end = NULL;
     live_notify(m, E2B_LIVE_TEMPLATES);
 }
 
 void e2b_live_templates_refresh(e2b_live *m)
 {
     struct live_templates *t = state(m);
-    if (!t || t->call)
+    e2b_live_end *end = live_then_take(m);
+    if (t && t->call && end && !t->end) /* the list on its way is the one it waits for */
+        t->end = end;
+    if (!t || t->call) {
+        if (!t)
+            live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         return;
+    }
     if (!m->client) {
         live_notice(m, E2B_LIVE_ERROR, "templates: no API key (set E2B_API_KEY)");
+        live_end_fail(end, E2B_ERR_AUTH, "templates: no API key (set E2B_API_KEY)");
         return;
     }
     e2b_error *err = NULL;
     t->call = e2b_api_templates_list(m->client, on_listed, m, &err);
     if (!t->call) {
         live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "templates: out of memory");
+        if (err)
+            live_end(end, err, 0);
+        else
+            live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         e2b_error_free(err);
         return;
     }
+    t->end = end;
     t->loading = true;
     live_notify(m, E2B_LIVE_TEMPLATES);
 }
@@ -165,7 +183,8 @@ bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *o
     if (!m->tpl || i >= m->tpl->nrows)
         return false;
     const struct tpl_row *r = &m->tpl->rows[i];
-    *out = (e2b_live_template_row){.id = r->id, .name = r->name, .kind = r->kind, .source = r->source,
+    *out = (e2b_live_template_row){.id = r->id, .name = r->name, .aliases = r->aliases,
+                                   .kind = r->kind, .source = r->source,
                                    .builds = r->builds, .last_used = r->last_used, .gc_due = r->gc_due,
                                    .other_machine = r->other_machine};
     return true;
@@ -175,26 +194,28 @@ struct del {
     e2b_live *m;
     char *id;
     char *record; /* the snapshot record to remove with it, or NULL */
+    e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
 };
 
 static void on_deleted(void *ud, long status, const e2b_error *err)
 {
     struct del *d = ud;
     e2b_live *m = d->m;
-    (void)status;
     if (!m->closing) {
         m->tpl->deletes--;
         bool gone = err && err->kind == E2B_ERR_NOT_FOUND;
+        e2b_error *rerr = NULL;
         if (err && !gone) {
             live_notice(m, E2B_LIVE_ERROR, "%s", e2b_error_message(err));
         } else {
-            if (d->record) {
-                e2b_error *rerr = e2b_snap_record_remove(m->cfg.state_dir, d->record);
-                e2b_error_free(rerr);
-            }
+            if (d->record)
+                rerr = e2b_snap_record_remove(m->cfg.state_dir, d->record);
             live_notice(m, E2B_LIVE_INFO, "deleted %s%s", d->id, gone ? " (E2B had it no more)" : "");
         }
-        if (!m->tpl->deletes)
+        /* gone: the waiter hears E2B's 404 (the record, if any, went all the same) */
+        live_end(d->end, rerr ? rerr : err, status);
+        e2b_error_free(rerr);
+        if (!m->tpl->deletes && !m->is_headless)
             e2b_live_templates_refresh(m);
     }
     free(d->id);
@@ -205,26 +226,42 @@ static void on_deleted(void *ud, long status, const e2b_error *err)
 int e2b_live_template_delete(e2b_live *m, const char *id)
 {
     struct live_templates *t = state(m);
-    if (!t || !m->client)
+    e2b_live_end *end = live_then_take(m);
+    if (!t || !m->client) {
+        live_end_fail(end, t ? E2B_ERR_AUTH : E2B_ERR_INTERNAL,
+                      t ? "templates: no API key (set E2B_API_KEY)" : "out of memory");
         return -1;
+    }
     struct del *d = calloc(1, sizeof *d);
     if (!d || !(d->id = strdup(id))) {
         free(d);
+        live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         return -1;
     }
     d->m = m;
-    for (size_t i = 0; i < t->nrows; i++)
-        if (strcmp(t->rows[i].id, id) == 0 && strcmp(t->rows[i].kind, "snapshot") == 0 && t->rows[i].source[0])
-            d->record = strdup(t->rows[i].name);
-    e2b_error *err = NULL;
+    /* This machine's snapshot record of that template goes with it (read now: the rows
+     * need not be listed). */
+    e2b_snap_record_list recs = {0};
+    e2b_error *err = e2b_snap_record_list_read(m->cfg.state_dir, &recs);
+    const e2b_snap_record *r = err ? NULL : e2b_snap_record_list_find_id(&recs, id);
+    if (r)
+        d->record = strdup(r->name);
+    e2b_error_free(err);
+    err = NULL;
+    e2b_snap_record_list_clear(&recs);
     if (!e2b_api_template_delete(m->client, id, on_deleted, d, &err)) {
         live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "delete: out of memory");
+        if (err)
+            live_end(end, err, 0);
+        else
+            live_end_fail(end, E2B_ERR_INTERNAL, "out of memory");
         e2b_error_free(err);
         free(d->id);
         free(d->record);
         free(d);
         return -1;
     }
+    d->end = end;
     t->deletes++;
     return 0;
 }

@@ -2,9 +2,10 @@
 # Up from a snapshot (issue 17): a box with an installed dependency (an ignored directory
 # made in the box) is snapshotted; the project then changes (an edit, a new file, a
 # deletion, a commit, a staged change); --up --from sends only the delta, the new box has
-# exactly the local files (and the dependency), the same git status, and pull works. A
-# snapshot whose commit is not here falls back to a full upload with a note; a snapshot
-# deleted under a record says what to do and leaves no sandbox, record or password.
+# exactly the local files (and the dependency), the same git status, and pull works; so does
+# --up --template with the snapshot's name. A snapshot whose commit is not here falls back
+# to a full upload with a note; a snapshot deleted under a record says what to do and
+# leaves no sandbox, record or password.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -37,6 +38,12 @@ box_rc "up --from exits 0" 0 || t_abort "the box did not come up"
 t_contains "it says it sent only the delta" "$(cat "$BOX_ERR")" "from snapshot base-snap: sent only what differs from its commit"
 sent=$(sed -n 's/.*bytes, \([0-9]*\) sent).*/\1/p' "$BOX_ERR")
 t_ok "the delta is small ($sent bytes sent, the full up sent $full)" test "$sent" -lt 200000 -a "$full" -gt 2000000
+# --template naming one of this machine's snapshots starts from it (the up form's rule)
+box_tui --up bytpl --template base-snap
+box_rc "up --template SNAPSHOT exits 0" 0
+t_contains "--template of a snapshot sends only the delta" "$(cat "$BOX_ERR")" "from snapshot base-snap: sent only what differs from its commit"
+box_tui --kill bytpl --force
+box_rc "the --template box is killed" 0
 fid=$(box_sandbox_of feat)
 root=$(box_root "$fid")
 want=$(cd "$BOX_REPO" && git -c core.quotePath=false ls-files -co --exclude-standard | while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done | sort)

@@ -288,6 +288,41 @@ static void test_conflicts(void)
     e2b_sandbox_clear(&b);
 }
 
+/* An operation by the box's name (the one-shot modes' way into the model): the same start
+ * as a row's, its waiter gets the ended step machine; a name several sandboxes carry (no
+ * record here) is a conflict naming both, and nothing is done. */
+static void test_op_by_name(void)
+{
+    e2b_live_end end;
+    e2b_live_then(M, &end);
+    e2b_live_op_params look = {.kind = E2B_LIVE_OP_UNPULLED, .name = "feature-2"};
+    CHECK(e2b_live_op_by_name(M, &look) > 0);
+    e2b_wait(e2b_live_loop(M), &end.done);
+    CHECK_MSG(!end.err, "unpulled feature-2: %s", end.err ? e2b_error_message(end.err) : "");
+    CHECK(end.op != NULL);
+    if (end.op) {
+        const e2b_box_result *r = e2b_box_op_result(end.op);
+        CHECK_STR_EQ(r->sandbox_id, record_named("feature-2")->sandbox_id);
+        CHECK(r->unpulled.state == E2B_UNPULLED_NONE);
+    }
+    e2b_box_op_free(end.op);
+    e2b_error_free(end.err);
+
+    e2b_live_then(M, &end);
+    e2b_live_op_params stop = {.kind = E2B_LIVE_OP_STOP, .name = "twin"};
+    e2b_live_op_by_name(M, &stop);
+    e2b_wait(e2b_live_loop(M), &end.done);
+    CHECK(end.err && end.err->kind == E2B_ERR_CONFLICT);
+    CHECK_MSG(end.err && strstr(e2b_error_message(end.err), twin1) &&
+                  strstr(e2b_error_message(end.err), twin2),
+              "stop twin: %s", end.err ? e2b_error_message(end.err) : "no error");
+    e2b_box_op_free(end.op);
+    e2b_error_free(end.err);
+    e2b_sandbox a = {0};
+    CHECK(!t_api_get(T.client, twin1, &a) && a.state == E2B_STATE_RUNNING);
+    e2b_sandbox_clear(&a);
+}
+
 int main(void)
 {
     if (t_box_env_open(&T) != 0)
@@ -310,6 +345,7 @@ int main(void)
     snprintf(killed_id, sizeof killed_id, "%s", r ? r->sandbox_id : "");
     RUN(test_kill_by_another_process);
     RUN(test_conflicts);
+    RUN(test_op_by_name);
     e2b_live_free(M);
     t_box_env_close(&T);
     return harness_finish();

@@ -55,6 +55,62 @@ int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found)
     return rc;
 }
 
+/* ---- box operations: the model's, by name ---- */
+
+struct op_progress {
+    e2b_live *m;
+    int tty, shown;
+};
+
+/* The operation moved on: its step (and bytes) on one line of the terminal. */
+static void on_ops(void *ud, unsigned what)
+{
+    struct op_progress *ps = ud;
+    e2b_live_op_info op;
+    (void)what;
+    if (!ps->tty || !e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
+        return;
+    if (op.total > 0)
+        fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", op.step, (long long)(op.done / 1024),
+                (long long)(op.total / 1024), (int)(op.done * 100 / op.total));
+    else if (op.done > 0)
+        fprintf(stderr, "\r\033[K%s: %lld KiB", op.step, (long long)(op.done / 1024));
+    else
+        fprintf(stderr, "\r\033[K%s...", op.step);
+    ps->shown = 1;
+}
+
+void cli_op_note(const e2b_box_result *r)
+{
+    if (r && r->note) {
+        char buf[800];
+        cli_clean(r->note, buf, sizeof buf);
+        fprintf(stderr, "e2b-tui: %s\n", buf);
+    }
+}
+
+e2b_box_op *cli_op_run(e2b_live *m, const e2b_live_op_params *p, int *rc)
+{
+    struct op_progress ps = {.m = m, .tty = isatty(STDERR_FILENO)};
+    if (e2b_live_subscribe(m, E2B_LIVE_OPS, on_ops, &ps) < 0)
+        ps.tty = 0;
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_op_by_name(m, p); /* one that cannot start fills end at once */
+    e2b_wait(e2b_live_loop(m), &end.done);
+    e2b_live_unsubscribe(m, on_ops, &ps);
+    if (ps.shown)
+        fputs("\r\033[K", stderr);
+    if (end.err) {
+        *rc = cli_fail(end.err);
+        e2b_error_free(end.err);
+        cli_op_note(end.op ? e2b_box_op_result(end.op) : NULL);
+        e2b_box_op_free(end.op);
+        return NULL;
+    }
+    return end.op;
+}
+
 /* What a sweep for a failed up's sandbox did (or could not), on stderr. */
 static void orphan_notice(void *ud, const char *done, const e2b_error *failed)
 {

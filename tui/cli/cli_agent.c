@@ -1,11 +1,12 @@
 /* One-shot agent modes: --status, --prompt (and --up ... --prompt), --wait, --reply,
- * --interrupt. Each box is reached the dashboard's way (core/agent/watch.h: health, event
- * stream, snapshot) with the password from the store; results on stdout, the rest on stderr.
+ * --interrupt. Each box is the model's watch of one named box (e2b_live_agent_watch: the
+ * dashboard's watch, with no list first) and each command the model's (e2b_live_agent_*);
+ * results on stdout, the rest on stderr.
  * Exit codes: those of cli.h plus 6 waiting for you and 7 timed out (--wait). */
 #include "tui/cli/cli_internal.h"
 
 #include "core/agent/agent_json.h"
-#include "core/agent/watch.h"
+#include "core/agent/opencode.h"
 #include "core/box/records.h"
 #include "core/util/buf.h"
 #include "core/util/str.h"
@@ -20,105 +21,14 @@
 
 struct agent_box {
     e2b_box_record rec;
-    const char *state;      /* "running", "paused", "gone" */
-    char *domain, *token;   /* of the sandbox (token: a secret) */
-    e2b_agent_watch *w;
-    char *why;              /* not watched: why (sanitised) */
-    e2b_error *api_err;     /* the API's answer when it failed (not a gone sandbox) */
-    int got;                /* the sandbox lookup called back */
-    int private_box;        /* metadata e2b-tui.traffic = private: the token comes from connect */
+    e2b_live_end end; /* the watch's: settled, or why it cannot be watched */
 };
-
-static void on_get(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
-{
-    struct agent_box *b = ud;
-    (void)status;
-    b->got = 1;
-    if (err) {
-        b->state = err->kind == E2B_ERR_NOT_FOUND ? "gone" : "unknown";
-        if (err->kind != E2B_ERR_NOT_FOUND) {
-            b->why = strdup(e2b_error_message(err));
-            b->api_err = e2b_error_copy(err);
-        }
-    } else {
-        b->state = sb->state == E2B_STATE_PAUSED ? "paused" : "running";
-        b->domain = sb->domain ? strdup(sb->domain) : NULL;
-        b->token = sb->traffic_access_token ? strdup(sb->traffic_access_token) : NULL;
-        const char *traffic = e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC);
-        b->private_box = traffic && strcmp(traffic, "private") == 0;
-    }
-    e2b_sandbox_free(sb);
-}
-
-/* A private box's traffic token: only create and connect hand it out (the box runs, so a
- * connect only confirms its timeout, never shortens it). */
-static void on_token(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
-{
-    struct agent_box *b = ud;
-    (void)status;
-    b->got = 1;
-    if (!err && sb && sb->traffic_access_token && *sb->traffic_access_token)
-        b->token = strdup(sb->traffic_access_token);
-    e2b_sandbox_free(sb);
-}
 
 static void box_clear(struct agent_box *b)
 {
-    e2b_agent_watch_free(b->w);
     e2b_box_record_clear(&b->rec);
-    free(b->domain);
-    e2b_wipe_free(b->token);
-    free(b->why);
-    e2b_error_free(b->api_err);
-}
-
-/* Looks the sandbox up and, when it runs, starts watching its agent. */
-static void box_start(e2b_live *m, struct agent_box *b)
-{
-    e2b_error *err = NULL;
-    if (!e2b_api_get(e2b_live_client(m), b->rec.sandbox_id, on_get, b, &err)) {
-        b->state = "unknown";
-        b->why = strdup(e2b_error_message(err));
-        b->api_err = err;
-        return;
-    }
-    e2b_wait(e2b_live_loop(m), &b->got);
-    if (strcmp(b->state, "running"))
-        return;
-    if (b->private_box && !b->token) {
-        b->got = 0;
-        if (e2b_api_connect(e2b_live_client(m), b->rec.sandbox_id, 60, on_token, b, &err))
-            e2b_wait(e2b_live_loop(m), &b->got);
-        e2b_error_free(err); /* without the token the watch tells what the server says */
-        err = NULL;
-    }
-    char *pw = NULL;
-    ks_error kerr = {0};
-    keystore *ks = e2b_live_store(m);
-    if (!ks || keystore_get(ks, b->rec.name, b->rec.sandbox_id, &pw, &kerr) != KS_OK) {
-        b->why = e2b_strfmt("the password of box %s is not on this machine", b->rec.name);
-        return;
-    }
-    char *url = e2b_config_port_url(e2b_live_config(m), b->rec.port ? b->rec.port : E2B_BOX_PORT,
-                                    b->rec.sandbox_id, b->domain);
-    e2b_oc_config oc = {.api = b->rec.opencode == 1 ? 1 : 2, .base_url = url, .password = pw,
-                        .traffic_token = b->token, .directory = b->rec.dir};
-    b->w = url ? e2b_agent_watch_new(e2b_live_loop(m), &oc, NULL, NULL, &err) : NULL;
-    keystore_password_free(pw);
-    free(url);
-    if (!b->w) {
-        b->why = strdup(err ? e2b_error_message(err) : "out of memory");
-        e2b_error_free(err);
-    }
-}
-
-/* Whether the box's status is known enough to be told (synced, or its server is down). */
-static bool box_settled(const struct agent_box *b)
-{
-    if (!b->w)
-        return true;
-    const e2b_agent_status *st = e2b_agent_watch_status(b->w);
-    return e2b_agent_watch_synced(b->w) || st->state == E2B_AGENT_SERVER_DOWN;
+    e2b_error_free(b->end.err);
+    b->end.err = NULL;
 }
 
 static long settle_timeout_ms(void)
@@ -128,21 +38,55 @@ static long settle_timeout_ms(void)
     return s > 0 ? s * 1000 : 20000;
 }
 
-static void run_until_settled(e2b_live *m, struct agent_box *boxes, size_t n)
+/* The model's watch of each box (all at once), until each has settled. */
+static void watch_boxes(e2b_live *m, struct agent_box *boxes, size_t n)
 {
-    int64_t end = e2b_now_ms() + settle_timeout_ms();
-    for (;;) {
-        bool all = true;
-        for (size_t i = 0; i < n; i++)
-            all = all && box_settled(&boxes[i]);
-        if (all || e2b_now_ms() >= end)
-            return;
-        e2b_loop_run_once(e2b_live_loop(m), 200);
+    for (size_t i = 0; i < n; i++) {
+        e2b_live_then(m, &boxes[i].end);
+        e2b_live_agent_watch(m, &boxes[i].rec, settle_timeout_ms()); /* may end at once */
     }
+    for (size_t i = 0; i < n; i++)
+        e2b_wait(e2b_live_loop(m), &boxes[i].end.done);
+}
+
+/* What the watch found: the sandbox ("running", "paused", "gone", "unknown"), the agent's
+ * status when it is watched (else NULL), why it is not (NULL when it is, or gone), and the
+ * API's error when the sandbox could not be asked. */
+static const char *sandbox_word(e2b_live *m, const struct agent_box *b)
+{
+    const e2b_error *err = b->end.err;
+    if (err)
+        return err->kind == E2B_ERR_NOT_FOUND ? "gone"
+               : err->kind == E2B_ERR_INVALID || err->kind == E2B_ERR_IO ? "running"
+                                                                           : "unknown";
+    const e2b_agent_status *st = e2b_live_agent(m, b->rec.sandbox_id);
+    return st && st->state == E2B_AGENT_PAUSED ? "paused" : "running";
+}
+
+static const e2b_agent_status *box_status(e2b_live *m, const struct agent_box *b)
+{
+    const e2b_agent_status *st = b->end.err ? NULL : e2b_live_agent(m, b->rec.sandbox_id);
+    return st && st->state != E2B_AGENT_PAUSED ? st : NULL;
+}
+
+static const char *box_why(const struct agent_box *b)
+{
+    return b->end.err && b->end.err->kind != E2B_ERR_NOT_FOUND ? e2b_error_message(b->end.err)
+                                                               : NULL;
+}
+
+static const e2b_error *box_api_err(const struct agent_box *b)
+{
+    const e2b_error *err = b->end.err;
+    return err && err->kind != E2B_ERR_NOT_FOUND && err->kind != E2B_ERR_INVALID &&
+                   err->kind != E2B_ERR_IO
+               ? err
+               : NULL;
 }
 
 static int read_box(e2b_live *m, const cli_args *a, const char *name, struct agent_box *b)
 {
+    (void)a;
     memset(b, 0, sizeof *b);
     e2b_error *err = e2b_box_record_read(e2b_live_config(m)->records_dir, name, &b->rec);
     if (err) {
@@ -160,33 +104,33 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     int rc = read_box(m, a, a->name, b);
     if (rc)
         return rc;
-    box_start(m, b);
-    if (b->api_err)
-        return cli_fail(b->api_err);
-    if (!strcmp(b->state, "gone")) {
+    watch_boxes(m, b, 1);
+    const char *sandbox = sandbox_word(m, b);
+    if (box_api_err(b))
+        return cli_fail(box_api_err(b));
+    if (!strcmp(sandbox, "gone")) {
         fprintf(stderr, "e2b-tui: box %s's sandbox is gone\n", b->rec.name);
         return 3;
     }
-    if (!strcmp(b->state, "paused")) {
+    if (!strcmp(sandbox, "paused")) {
         fprintf(stderr, "e2b-tui: box %s is paused (e2b-tui --attach %s resumes it)\n",
                 b->rec.name, b->rec.name);
         return 1;
     }
-    if (!b->w) {
+    const e2b_agent_status *st = box_status(m, b);
+    if (!st) {
         char buf[600];
-        cli_clean(b->why, buf, sizeof buf);
-        fprintf(stderr, "e2b-tui: box %s: %s\n", b->rec.name, buf);
+        cli_clean(box_why(b) ? box_why(b) : "its agent cannot be reached", buf, sizeof buf);
+        fprintf(stderr, "e2b-tui: %s\n", buf);
         return 1;
     }
-    run_until_settled(m, b, 1);
-    const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     if (st->state == E2B_AGENT_SERVER_DOWN) {
         char buf[600];
         cli_clean(st->error ? st->error : "it does not answer", buf, sizeof buf);
         fprintf(stderr, "e2b-tui: box %s: the agent's server is down: %s\n", b->rec.name, buf);
         return 1;
     }
-    if (!e2b_agent_watch_synced(b->w)) {
+    if (!e2b_live_agent_synced(m, b->rec.sandbox_id)) {
         /* it answers, but its sessions and requests could not all be read in time */
         fprintf(stderr,
                 "e2b-tui: box %s: the agent's server answers but did not tell its state "
@@ -200,22 +144,24 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 
 /* ---- --status ---- */
 
-static const char *state_word(const struct agent_box *b)
+static const char *state_word(e2b_live *m, const struct agent_box *b)
 {
-    if (!b->w)
-        return !strcmp(b->state, "paused") ? "paused" : !strcmp(b->state, "gone") ? "gone" : "unknown";
-    return e2b_agent_state_name(e2b_agent_watch_status(b->w)->state);
+    const e2b_agent_status *st = box_status(m, b);
+    const char *sandbox = sandbox_word(m, b);
+    if (!st)
+        return !strcmp(sandbox, "paused") || !strcmp(sandbox, "gone") ? sandbox : "unknown";
+    return e2b_agent_state_name(st->state);
 }
 
-static void box_print(const struct agent_box *b)
+static void box_print(e2b_live *m, const struct agent_box *b)
 {
     char line[1024], buf[1200];
-    if (!b->w) {
-        cli_clean(b->why ? b->why : "", line, sizeof line);
-        printf("%s\t%s%s%s\n", b->rec.name, state_word(b), *line ? ": " : "", line);
+    const e2b_agent_status *st = box_status(m, b);
+    if (!st) {
+        cli_clean(box_why(b) ? box_why(b) : "", line, sizeof line);
+        printf("%s\t%s%s%s\n", b->rec.name, state_word(m, b), *line ? ": " : "", line);
         return;
     }
-    const e2b_agent_status *st = e2b_agent_watch_status(b->w);
     e2b_agent_status_line(st, line, sizeof line);
     cli_clean(line, buf, sizeof buf);
     char ago[16] = "";
@@ -269,9 +215,7 @@ static int cli_status(e2b_live *m, const cli_args *a)
         }
         e2b_box_record_list_clear(&recs);
     }
-    for (size_t i = 0; i < n; i++)
-        box_start(m, &boxes[i]);
-    run_until_settled(m, boxes, n);
+    watch_boxes(m, boxes, n);
     if (a->json) {
         e2b_agent_box_view *views = n ? calloc(n, sizeof *views) : NULL;
         e2b_opencode_kind *oc = n ? calloc(n, sizeof *oc) : NULL;
@@ -279,8 +223,8 @@ static int cli_status(e2b_live *m, const cli_args *a)
             e2b_box_record_opencode(&boxes[i].rec, &oc[i]);
             views[i] = (e2b_agent_box_view){
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
-                .sandbox = boxes[i].state, .state = state_word(&boxes[i]), .why = boxes[i].why,
-                .status = boxes[i].w ? e2b_agent_watch_status(boxes[i].w) : NULL,
+                .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
+                .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
                 .opencode = &oc[i]};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
@@ -293,13 +237,13 @@ static int cli_status(e2b_live *m, const cli_args *a)
         free(oc);
     } else {
         for (size_t i = 0; i < n; i++)
-            box_print(&boxes[i]);
+            box_print(m, &boxes[i]);
     }
-    if (a->name && !strcmp(boxes[0].state, "gone"))
+    if (a->name && !strcmp(sandbox_word(m, &boxes[0]), "gone"))
         rc = 3;
     for (size_t i = 0; i < n && !rc; i++) /* the API failed: its exit status, said once */
-        if (boxes[i].api_err)
-            rc = cli_fail(boxes[i].api_err);
+        if (box_api_err(&boxes[i]))
+            rc = cli_fail(box_api_err(&boxes[i]));
     for (size_t i = 0; i < n; i++)
         box_clear(&boxes[i]);
     free(boxes);
@@ -308,35 +252,15 @@ static int cli_status(e2b_live *m, const cli_args *a)
 
 /* ---- commands ---- */
 
-struct cmd_wait {
-    int done;
-    e2b_error *err;
-    char *session_id;
-};
-
-static void on_cmd(void *ud, const char *session_id, const e2b_error *err)
+/* Waits for the agent command just given to the model (after e2b_live_then(m, end)).
+ * Returns 0, or the exit status (told). */
+static int command_end(e2b_live *m, e2b_live_end *end)
 {
-    struct cmd_wait *w = ud;
-    w->done = 1;
-    w->err = err ? e2b_error_copy(err) : NULL;
-    w->session_id = session_id ? strdup(session_id) : NULL;
-}
-
-static int wait_cmd(e2b_live *m, int started, e2b_error *err, struct cmd_wait *w)
-{
-    if (started != 0) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
-        return rc;
-    }
-    e2b_wait(e2b_live_loop(m), &w->done);
-    if (w->err) {
-        int rc = cli_fail(w->err);
-        e2b_error_free(w->err);
-        w->err = NULL;
-        return rc;
-    }
-    return 0;
+    e2b_wait(e2b_live_loop(m), &end->done);
+    int rc = end->err ? cli_fail(end->err) : 0;
+    e2b_error_free(end->err);
+    end->err = NULL;
+    return rc;
 }
 
 /* The prompt's text: --prompt-file, the TEXT given, else stdin ("-" or absent). */
@@ -391,9 +315,9 @@ static void on_tick(void *ud)
  * without an error (a new box's server needs some seconds): wait for it, within bounds. */
 static void wait_model(e2b_live *m, const struct agent_box *b)
 {
-    e2b_oc_client *oc = e2b_agent_watch_client(b->w);
+    e2b_oc_client *oc = e2b_live_agent_client(m, b->rec.sandbox_id);
     int64_t end = e2b_now_ms() + settle_timeout_ms();
-    while (e2b_oc_api(oc) == 2 && e2b_now_ms() < end) {
+    while (oc && e2b_oc_api(oc) == 2 && e2b_now_ms() < end) {
         struct ready_wait r = {0};
         if (!e2b_oc_model_ready(oc, on_ready, &r, NULL))
             return;
@@ -407,20 +331,21 @@ static void wait_model(e2b_live *m, const struct agent_box *b)
     }
 }
 
+/* The model's prompt to the box's agent; prints the session it went to. */
 static int prompt_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 {
     char *text = prompt_text(a);
     if (!text)
         return 1;
     wait_model(m, b);
-    struct cmd_wait w = {0};
-    e2b_error *err = NULL;
-    int started = e2b_agent_watch_prompt(b->w, NULL, a->new_session, text, on_cmd, &w, &err);
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_agent_prompt(m, b->rec.sandbox_id, NULL, a->new_session, text);
     free(text);
-    int rc = wait_cmd(m, started, err, &w);
+    int rc = command_end(m, &end);
     if (rc == 0)
-        printf("%s\n", w.session_id ? w.session_id : "");
-    free(w.session_id);
+        printf("%s\n", end.session_id ? end.session_id : "");
+    free(end.session_id);
     return rc;
 }
 
@@ -440,13 +365,12 @@ int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name)
     int rc = read_box(m, a, name, &b);
     if (rc)
         return rc;
-    box_start(m, &b);
-    if (!b.w) {
+    watch_boxes(m, &b, 1);
+    if (!box_status(m, &b)) {
         fprintf(stderr, "e2b-tui: box %s is up but its agent cannot be reached\n", name);
         box_clear(&b);
         return 1;
     }
-    run_until_settled(m, &b, 1);
     rc = prompt_box(m, a, &b);
     box_clear(&b);
     return rc;
@@ -457,13 +381,13 @@ static int cli_reply(e2b_live *m, const cli_args *a)
     struct agent_box b;
     int rc = one_box(m, a, &b);
     if (rc == 0) {
-        struct cmd_wait w = {0};
-        e2b_error *err = NULL;
-        int started = e2b_agent_watch_reply(b.w, a->request_id, a->reply, on_cmd, &w, &err);
-        rc = wait_cmd(m, started, err, &w);
+        e2b_live_end end;
+        e2b_live_then(m, &end);
+        e2b_live_agent_reply(m, b.rec.sandbox_id, a->request_id, a->reply);
+        rc = command_end(m, &end);
         if (rc == 0)
             printf("replied %s\n", e2b_agent_reply_name(a->reply));
-        free(w.session_id);
+        free(end.session_id);
     }
     box_clear(&b);
     return rc;
@@ -474,24 +398,18 @@ static int cli_interrupt(e2b_live *m, const cli_args *a)
     struct agent_box b;
     int rc = one_box(m, a, &b);
     if (rc == 0) {
-        struct cmd_wait w = {0};
-        e2b_error *err = NULL;
-        /* An idle agent has no turn to stop: the interrupt still goes to its session (a
-         * turn may be starting), but it is told there was nothing to interrupt. */
-        bool idle = e2b_agent_watch_status(b.w)->state == E2B_AGENT_IDLE;
-        int started = e2b_agent_watch_interrupt(b.w, on_cmd, &w, &err);
-        if (started < 0 && err && err->kind == E2B_ERR_NOT_FOUND && idle) {
-            printf("nothing to interrupt: box %s's agent is idle (no session)\n", b.rec.name);
-            e2b_error_free(err);
-            rc = 0;
-        } else {
-            rc = wait_cmd(m, started, err, &w);
-            if (rc == 0 && idle)
-                printf("nothing to interrupt: box %s's agent is idle\n", b.rec.name);
-            else if (rc == 0)
-                printf("interrupted\n");
-        }
-        free(w.session_id);
+        /* An idle agent has no turn to stop: the model still sends the interrupt (a turn
+         * may be starting), and it is told there was nothing to interrupt. */
+        bool idle = box_status(m, &b)->state == E2B_AGENT_IDLE;
+        e2b_live_end end;
+        e2b_live_then(m, &end);
+        e2b_live_agent_interrupt(m, b.rec.sandbox_id);
+        rc = command_end(m, &end);
+        if (rc == 0 && idle)
+            printf("nothing to interrupt: box %s's agent is idle\n", b.rec.name);
+        else if (rc == 0)
+            printf("interrupted\n");
+        free(end.session_id);
     }
     box_clear(&b);
     return rc;
@@ -516,11 +434,12 @@ static int cli_wait(e2b_live *m, const cli_args *a)
     int64_t end = a->timeout_s > 0 ? start + (int64_t)a->timeout_s * 1000 : 0;
     bool seen_turn = false;
     for (;;) {
-        const e2b_agent_status *st = e2b_agent_watch_status(b.w);
+        const e2b_agent_status *st = box_status(m, &b); /* watched: one_box said so */
+        bool synced = e2b_live_agent_synced(m, b.rec.sandbox_id);
         int64_t now = e2b_now_ms();
         if (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_RETRYING)
             seen_turn = true;
-        if (st->state == E2B_AGENT_WAITING && e2b_agent_watch_synced(b.w)) {
+        if (st->state == E2B_AGENT_WAITING && synced) {
             char buf[1200];
             cli_clean(st->requests[0].summary, buf, sizeof buf);
             fprintf(stderr, "e2b-tui: box %s is waiting for you: %s (request %s)\n", b.rec.name,
@@ -528,7 +447,7 @@ static int cli_wait(e2b_live *m, const cli_args *a)
             rc = EXIT_WAITING;
             break;
         }
-        if (st->state == E2B_AGENT_IDLE && e2b_agent_watch_synced(b.w) &&
+        if (st->state == E2B_AGENT_IDLE && synced &&
             ((seen_turn && st->last_end != E2B_AGENT_END_NONE) || now - start >= IDLE_GRACE_MS)) {
             if (st->last_end == E2B_AGENT_END_FAILED) {
                 char buf[1200];

@@ -1,10 +1,9 @@
-/* One-shot box modes: --up, --attach, --stop, --kill, --pull drive core/box/box.h's step
- * machines on the loop until they are done, printing progress on stderr when it is a
- * terminal and results on stdout. */
+/* One-shot box modes: --up, --attach, --tunnel, --stop, --kill, --pull, each the model's
+ * operation on a box by its name (e2b_live_op_by_name, through cli_op_run: progress on
+ * stderr when it is a terminal), then a printer of its result on stdout. */
 #include "tui/cli/cli_internal.h"
 
 #include "core/box/orphans.h"
-
 #include "core/util/log.h"
 #include "core/util/str.h"
 
@@ -17,54 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef struct progress_state {
-    int tty;
-    int shown;
-} progress_state;
-
-static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
-{
-    progress_state *ps = ud;
-    if (!ps->tty)
-        return;
-    if (total > 0)
-        fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", step, (long long)(done / 1024),
-                (long long)(total / 1024), (int)(done * 100 / total));
-    else if (done > 0)
-        fprintf(stderr, "\r\033[K%s: %lld KiB", step, (long long)(done / 1024));
-    else
-        fprintf(stderr, "\r\033[K%s...", step);
-    ps->shown = 1;
-}
-
-static void end_progress(progress_state *ps)
-{
-    if (ps->tty && ps->shown)
-        fputs("\r\033[K", stderr);
-    ps->shown = 0;
-}
-
-static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
-{
-    (void)ud;
-    (void)op;
-    (void)err;
-}
-
 static long health_timeout_ms(void)
 {
     const char *v = getenv("E2B_TUI_HEALTH_TIMEOUT");
     long s = v && *v ? strtol(v, NULL, 10) : 0;
     return s > 0 ? s * 1000 : 0;
-}
-
-static void print_note(const e2b_box_result *r)
-{
-    if (r->note) {
-        char buf[800];
-        cli_clean(r->note, buf, sizeof buf);
-        fprintf(stderr, "e2b-tui: %s\n", buf);
-    }
 }
 
 /* Runs the attach command, {url} being a loopback tunnel to the box's server, with the
@@ -171,20 +127,11 @@ static int run_tunnel(const e2b_box_result *r)
 /* The result's texts came (partly) from the network: printed only through cli_clean. */
 #define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
 
-static int finish_op(e2b_live *m, const cli_args *a, e2b_box_op *op, progress_state *ps)
+/* Prints what the ended operation did (r: its result). */
+static void print_result(const cli_args *a, const e2b_box_result *r)
 {
     char safe[3][600];
-    e2b_error *err = e2b_box_op_wait(op);
-    const e2b_box_result *r = e2b_box_op_result(op);
-    int rc = 0;
-    end_progress(ps);
-    if (err) {
-        rc = cli_fail(err);
-        e2b_error_free(err);
-        print_note(r);
-        return rc;
-    }
-    print_note(r);
+    cli_op_note(r);
     switch (a->mode) {
     case CLI_UP:
         printf("box %s is up: sandbox %s, server %s\n", SAFE(0, r->name), SAFE(1, r->sandbox_id),
@@ -215,61 +162,42 @@ static int finish_op(e2b_live *m, const cli_args *a, e2b_box_op *op, progress_st
         break;
     default: break;
     }
-    return rc;
 }
 
-/* --kill of a box looks for unpulled work first: refused (CLI_EXIT_UNPULLED, nothing
- * killed) unless --force; a check that cannot tell (a paused box is not resumed to look)
- * says so and lets the kill go on, so that `--pull NAME && --kill NAME` keeps working.
- * Returns 0 to go on, else the exit status. */
-static int kill_check(e2b_live *m, const cli_args *a, const e2b_box_env *env, const char *name,
-                      progress_state *ps)
+/* --kill of a box looks for unpulled work first (the model's look, p's box): refused
+ * (CLI_EXIT_UNPULLED, nothing killed) unless --force; a check that cannot tell (a paused box
+ * is not resumed to look) says so and lets the kill go on, so that `--pull NAME && --kill
+ * NAME` keeps working. Returns 0 to go on, else the exit status. */
+static int kill_check(e2b_live *m, const cli_args *a, e2b_live_op_params p)
 {
-    e2b_error *err = NULL;
-    e2b_box_op *op = e2b_box_unpulled(env, name, 0, on_progress, on_done, ps, &err);
-    if (!op) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
+    p.kind = E2B_LIVE_OP_UNPULLED;
+    int rc = 0;
+    e2b_box_op *op = cli_op_run(m, &p, &rc);
+    if (!op)
         return rc;
-    }
-    err = e2b_box_op_wait(op);
-    end_progress(ps);
     const e2b_box_result *r = e2b_box_op_result(op);
     const e2b_unpulled *u = &r->unpulled;
+    const char *name = r->name ? r->name : p.name;
     char text[600], safe[700];
-    e2b_box_unpulled_text(r->name ? r->name : name, u, text, sizeof text);
+    e2b_box_unpulled_text(name, u, text, sizeof text);
     cli_clean(text, safe, sizeof safe);
-    int rc = 0;
-    if (err) {
-        rc = cli_fail(err);
-    } else if (u->state == E2B_UNPULLED_WORK && !a->force) {
+    if (u->state == E2B_UNPULLED_WORK && !a->force) {
         fprintf(stderr, "e2b-tui: %s; nothing was killed: e2b-tui --pull %s brings it home "
                         "first, --kill %s --force kills anyway\n",
-                safe, r->name ? r->name : name, r->name ? r->name : name);
+                safe, name, name);
         rc = CLI_EXIT_UNPULLED;
     } else if (u->state == E2B_UNPULLED_WORK) {
         fprintf(stderr, "e2b-tui: %s; killing it anyway (--force)\n", safe);
     } else if (u->state == E2B_UNPULLED_UNKNOWN && u->found) {
         fprintf(stderr, "e2b-tui: %s; killing it anyway\n", safe);
     }
-    e2b_error_free(err);
     e2b_box_op_free(op);
     return rc;
 }
 
 int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
 {
-    progress_state ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = e2b_live_loop(m),
-                       .client = e2b_live_client(m),
-                       .cfg = e2b_live_config(m),
-                       .sandbox_id = target ? cli_target_sandbox(target) : NULL};
-    const char *name = target ? cli_target_box(target) : a->name;
-    e2b_error *err = NULL;
-    e2b_box_op *op = NULL;
-    struct e2b_orphans *orphans = NULL; /* an up's: a failed create is looked at again */
     int rc;
-
     /* The request log, as in the dashboard: what a failed up or pull did, step by step.
      * Best effort: without it the action still runs. */
     if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
@@ -279,46 +207,38 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
     }
     /* stop needs no password; kill goes on without the store (and says what is left);
      * everything else reads or writes one. */
-    if (a->mode != CLI_STOP) {
-        if ((rc = cli_open_keystore(m, a)) && a->mode != CLI_KILL)
-            return rc;
-        env.ks = e2b_live_store(m);
-    }
+    if (a->mode != CLI_STOP && (rc = cli_open_keystore(m, a)) && a->mode != CLI_KILL)
+        return rc;
+    e2b_live_op_params p = {.name = target ? cli_target_box(target) : a->name,
+                            .sandbox_id = target ? cli_target_sandbox(target) : NULL,
+                            .health_timeout_ms = health_timeout_ms()};
     switch (a->mode) {
-    case CLI_UP: {
-        /* with the store: a sweep may delete a password */
-        env.orphans = orphans = e2b_live_orphans(m);
-        e2b_box_up_params p = {.dir = a->dir, .name = a->name, .template_id = a->template_id,
-                               .from_snapshot = a->from_snapshot,
-                               .hours = a->hours, .keep_failed = a->keep_failed,
-                               .public_traffic = a->public_traffic,
-                               .health_timeout_ms = health_timeout_ms()};
-        op = e2b_box_up(&env, &p, on_progress, on_done, &ps, &err);
+    case CLI_UP:
+        p = (e2b_live_op_params){.kind = E2B_LIVE_OP_UP, .name = a->name, .dir = a->dir,
+                                 .template_id = a->template_id,
+                                 .from_snapshot = a->from_snapshot, .hours = a->hours,
+                                 .keep_failed = a->keep_failed,
+                                 .public_traffic = a->public_traffic,
+                                 .health_timeout_ms = p.health_timeout_ms};
         break;
-    }
     case CLI_ATTACH:
-    case CLI_TUNNEL:
-        op = e2b_box_attach(&env, a->name, health_timeout_ms(), on_progress, on_done, &ps, &err);
-        break;
-    case CLI_STOP: op = e2b_box_stop(&env, name, on_progress, on_done, &ps, &err); break;
-    case CLI_KILL: /* without a client the kill says why it cannot run */
-        if (e2b_live_client(m) && (rc = kill_check(m, a, &env, name, &ps)) != 0)
+    case CLI_TUNNEL: p.kind = E2B_LIVE_OP_ATTACH; break;
+    case CLI_STOP: p.kind = E2B_LIVE_OP_STOP; break;
+    case CLI_KILL:
+        p.kind = E2B_LIVE_OP_KILL;
+        if ((rc = kill_check(m, a, p)) != 0)
             return rc;
-        op = e2b_box_kill(&env, name, on_progress, on_done, &ps, &err);
         break;
-    case CLI_PULL: {
-        e2b_box_pull_params p = {.dir = a->dir, .name = a->name, .force = a->force};
-        op = e2b_box_pull(&env, &p, on_progress, on_done, &ps, &err);
+    case CLI_PULL:
+        p.kind = E2B_LIVE_OP_PULL;
+        p.dir = a->dir;
+        p.force = a->force;
         break;
-    }
     default: fputs("e2b-tui: internal error: unknown mode\n", stderr); return 1;
     }
-    if (!op) {
-        rc = cli_fail(err);
-        e2b_error_free(err);
-        return rc;
-    }
-    rc = finish_op(m, a, op, &ps);
+    rc = 0;
+    e2b_box_op *op = cli_op_run(m, &p, &rc);
+    struct e2b_orphans *orphans = a->mode == CLI_UP ? e2b_live_orphans(m) : NULL;
     if (orphans && e2b_orphans_busy(orphans)) {
         fprintf(stderr,
                 "e2b-tui: E2B may still make the sandbox of that create: looking again in %ld s "
@@ -326,34 +246,31 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
                 e2b_orphans_delay_ms(orphans) / 1000);
         e2b_live_orphans_wait(m);
     }
-    if (rc == 0 && a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
+    if (!op)
+        return rc;
+    print_result(a, e2b_box_op_result(op));
+    if (a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
         /* --up ... --prompt: the box's first task */
         char *box = strdup(e2b_box_op_result(op)->name);
         rc = box ? cli_agent_prompt_after_up(m, a, box) : 1;
         free(box);
     }
-    if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
-        const e2b_box_result *r = e2b_box_op_result(op);
-        if (a->mode == CLI_UP) {
-            /* up made the password and the server; attach again for a fresh connection */
-            char *up_name = strdup(r->name);
-            e2b_box_op_free(op);
-            op = e2b_box_attach(&env, up_name, health_timeout_ms(), on_progress, on_done, &ps,
-                                &err);
-            free(up_name);
-            if (!op) {
-                rc = cli_fail(err);
-                e2b_error_free(err);
-                return rc;
-            }
-            rc = finish_op(m, a, op, &ps);
-            r = e2b_box_op_result(op);
-        }
-        if (rc == 0)
-            rc = run_attach_command(e2b_live_config(m), r);
-    } else if (rc == 0 && a->mode == CLI_TUNNEL) {
-        rc = run_tunnel(e2b_box_op_result(op));
+    if (rc == 0 && a->mode == CLI_UP && a->attach_after_up) {
+        /* up made the password and the server; attach again for a fresh connection */
+        e2b_live_op_params at = {.kind = E2B_LIVE_OP_ATTACH,
+                                 .name = e2b_box_op_result(op)->name,
+                                 .health_timeout_ms = p.health_timeout_ms};
+        e2b_box_op *up = op;
+        op = cli_op_run(m, &at, &rc);
+        e2b_box_op_free(up);
+        if (!op)
+            return rc;
+        cli_op_note(e2b_box_op_result(op));
     }
+    if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up)))
+        rc = run_attach_command(e2b_live_config(m), e2b_box_op_result(op));
+    else if (rc == 0 && a->mode == CLI_TUNNEL)
+        rc = run_tunnel(e2b_box_op_result(op));
     e2b_box_op_free(op);
     return rc;
 }

@@ -28,6 +28,13 @@ int cli_fail(const e2b_error *err);
  * (a conflict naming them all, 5) or none, by the model's list of boxes; prints why and
  * returns the exit status. */
 int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found);
+/* Runs the model's box operation p (e2b_live_op_by_name) to its end, its step on stderr
+ * when that is a terminal. Returns the ended step machine (the caller frees it:
+ * e2b_box_op_free; its result is e2b_box_op_result), or NULL after telling why (its note
+ * too), with the exit status in *rc. */
+e2b_box_op *cli_op_run(e2b_live *m, const e2b_live_op_params *p, int *rc);
+/* Prints an operation's note (what it left or could not do), when it has one. */
+void cli_op_note(const e2b_box_result *r);
 /* Copies s into buf (size n), made safe to print (core/util/sanitize.h). */
 void cli_clean(const char *s, char *buf, size_t n);
 /* up, attach, stop, kill, pull; target (NULL: by a->name) is the box chosen by

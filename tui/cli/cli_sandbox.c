@@ -1,7 +1,7 @@
 /* One-shot modes on one box or sandbox named by a box name or a sandbox id: --stop and
- * --kill (a box goes through its step machine in cli_box.c, so its record and password go
- * too; any other sandbox through the model's command), --resume and --extend (the model's
- * commands, with a box's own lifetime as the default). No curses here. */
+ * --kill (a box is the model's operation by its name in cli_box.c, so its record and
+ * password go too; any other sandbox the model's command by id), --resume and --extend (the
+ * model's commands, with a box's own lifetime as the default). No curses here. */
 #include "tui/cli/cli_internal.h"
 
 #include "core/box/records.h"

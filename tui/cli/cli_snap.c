@@ -122,20 +122,6 @@ static void on_snapshots(void *ud, e2b_snapshot_list *l, const e2b_error *err)
     keep_err(w, err);
 }
 
-static void on_templates(void *ud, e2b_template_list *l, const e2b_error *err)
-{
-    wait_state *w = ud;
-    w->result = l;
-    keep_err(w, err);
-}
-
-static void on_status(void *ud, long status, const e2b_error *err)
-{
-    wait_state *w = ud;
-    w->status = status;
-    keep_err(w, err);
-}
-
 /* Runs the loop until the call started (call != NULL) has called back; the call's error or
  * the start's is returned in w->err. */
 static int finish_wait(e2b_live *m, void *call, wait_state *w,
@@ -153,20 +139,17 @@ static int finish_wait(e2b_live *m, void *call, wait_state *w,
 
 /* ---- --snapshots ---- */
 
+/* The model's delete of template id (with this machine's snapshot record of it); *gone: E2B
+ * had it no more. Returns 0 or the exit status (told). */
 static int delete_template(e2b_live *m, const char *id, int *gone)
 {
-    wait_state w = {0};
-    e2b_error *err = NULL;
-    void *call = e2b_api_template_delete(e2b_live_client(m), id, on_status, &w, &err);
-    if (!call) {
-        int rc = cli_fail(err);
-        e2b_error_free(err);
-        return rc;
-    }
-    e2b_wait(e2b_live_loop(m), &w.done);
-    *gone = w.err && w.err->kind == E2B_ERR_NOT_FOUND;
-    int rc = w.err && !*gone ? cli_fail(w.err) : 0;
-    e2b_error_free(w.err);
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_template_delete(m, id); /* one that cannot start fills end at once */
+    e2b_wait(e2b_live_loop(m), &end.done);
+    *gone = end.err && end.err->kind == E2B_ERR_NOT_FOUND;
+    int rc = end.err && !*gone ? cli_fail(end.err) : 0;
+    e2b_error_free(end.err);
     return rc;
 }
 
@@ -183,13 +166,7 @@ static int snapshot_delete(e2b_live *m, const cli_args *a, const char *name)
     }
     if (!err)
         id = r.snapshot_id;
-    int gone = 0, rc = delete_template(m, id, &gone);
-    if (rc == 0 && !err) {
-        e2b_error *rerr = e2b_snap_record_remove(e2b_live_config(m)->state_dir, name);
-        if (rerr)
-            rc = cli_fail(rerr);
-        e2b_error_free(rerr);
-    }
+    int gone = 0, rc = delete_template(m, id, &gone); /* the record goes with it */
     if (rc == 0 && err && gone) {
         fprintf(stderr, "e2b-tui: no snapshot named %s here or on E2B (e2b-tui --snapshots lists them)\n",
                 SAFE(0, name));
@@ -245,167 +222,120 @@ static int snapshots_list(e2b_live *m, const cli_args *a)
 
 /* ---- --templates and --gc-templates ---- */
 
-/* What a template is to e2b-tui: "managed" (the plugin's, made here), "snapshot" (one of
- * ours), "". */
-static const char *template_mark(const e2b_template *t, const e2b_snap_record_list *recs,
-                                 const char *machine)
+/* The model's list of the templates (its rows: this machine's snapshots joined). Returns 0
+ * or the exit status (told). */
+static int templates_fetch(e2b_live *m)
 {
-    if (e2b_snap_template_is_ours(recs, t))
-        return "e2b-tui snapshot";
-    if (e2b_template_is_managed(t))
-        return e2b_template_made_here(t, machine) ? "managed" : "managed, another machine's";
-    return t->is_public ? "public" : "";
-}
-
-static int templates_fetch(e2b_live *m, const cli_args *a, e2b_template_list **out,
-                           e2b_snap_record_list *recs,
-                           char machine[E2B_MACHINE_ID_LEN + 1])
-{
-    wait_state w = {0};
-    e2b_error *err = NULL;
-    void *call = e2b_api_templates_list(e2b_live_client(m), on_templates, &w, &err);
-    int rc = finish_wait(m, call, &w, err);
-    e2b_error_free(w.err);
-    *out = w.result;
-    if (rc)
-        return rc;
-    err = e2b_machine_id(e2b_live_config(m)->state_dir, machine);
-    if (!err)
-        err = e2b_snap_record_list_read(e2b_live_config(m)->state_dir, recs);
-    if (err) {
-        rc = cli_fail(err);
-        e2b_error_free(err);
-        e2b_template_list_free(*out);
-        *out = NULL;
-    }
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_templates_refresh(m);
+    e2b_wait(e2b_live_loop(m), &end.done);
+    int rc = end.err ? cli_fail(end.err) : 0;
+    e2b_error_free(end.err);
     return rc;
 }
 
-static void template_line(const e2b_template *t, const char *mark, time_t now)
+/* The row's kind in the words of --templates. */
+static const char *template_mark(const e2b_live_template_row *t)
 {
-    char safe[2][400], when[32];
-    char aliases[400] = "";
-    for (size_t k = 0; k < t->naliases; k++) {
-        size_t used = strlen(aliases);
-        snprintf(aliases + used, sizeof aliases - used, "%s%s", k ? "," : "", t->aliases[k]);
-    }
-    age(e2b_template_last_used(t), now, when, sizeof when);
-    printf("%-28s %-28s %6ld %-9s %s\n", SAFE(0, t->template_id), SAFE(1, aliases[0] ? aliases : "-"),
-           t->build_count, when, mark);
+    if (!strcmp(t->kind, "snapshot"))
+        return "e2b-tui snapshot";
+    if (t->other_machine)
+        return "managed, another machine's";
+    return t->kind;
 }
 
-static int templates_list(e2b_live *m, const cli_args *a)
+static void template_line(const e2b_live_template_row *t, time_t now)
 {
-    e2b_template_list *l;
-    e2b_snap_record_list recs;
-    char machine[E2B_MACHINE_ID_LEN + 1];
-    int rc = templates_fetch(m, a, &l, &recs, machine);
+    char safe[2][400], when[32];
+    age(t->last_used, now, when, sizeof when);
+    printf("%-28s %-28s %6ld %-9s %s\n", SAFE(0, t->id), SAFE(1, t->aliases), t->builds, when,
+           template_mark(t));
+}
+
+static int templates_list(e2b_live *m)
+{
+    int rc = templates_fetch(m);
     if (rc)
         return rc;
     time_t now = time(NULL);
+    e2b_live_template_row t;
     printf("%-28s %-28s %6s %-9s %s\n", "TEMPLATE", "ALIASES", "BUILDS", "LAST USED", "");
-    for (size_t i = 0; i < l->count; i++)
-        template_line(&l->items[i], template_mark(&l->items[i], &recs, machine), now);
-    e2b_snap_record_list_clear(&recs);
-    e2b_template_list_free(l);
+    for (size_t i = 0; e2b_live_template_get(m, i, &t); i++)
+        template_line(&t, now);
     return 0;
 }
 
+/* The GC of the model's rows: each one due deleted in turn (its line says so). */
 static int templates_gc(e2b_live *m, const cli_args *a)
 {
     char safe[1][400], when[32];
-    e2b_template_list *l;
-    e2b_snap_record_list recs;
-    char machine[E2B_MACHINE_ID_LEN + 1];
-    int rc = templates_fetch(m, a, &l, &recs, machine);
+    int rc = templates_fetch(m);
     if (rc)
         return rc;
     time_t now = time(NULL);
     long ttl = e2b_live_config(m)->template_ttl_s;
-    size_t due = 0, deleted = 0, failed = 0;
-    for (size_t i = 0; i < l->count; i++) {
-        const e2b_template *t = &l->items[i];
-        if (!e2b_template_gc_due(t, now, ttl, machine))
+    size_t due = 0, failed = 0, n = e2b_live_template_count(m);
+    char **ids = n ? calloc(n, sizeof *ids) : NULL;
+    long *used = n ? calloc(n, sizeof *used) : NULL;
+    e2b_live_template_row t;
+    /* the rows go when a delete ends: what is due is copied first */
+    for (size_t i = 0; ids && used && e2b_live_template_get(m, i, &t); i++) {
+        if (!t.gc_due)
             continue;
+        used[due] = (long)t.last_used;
+        if (!(ids[due] = strdup(t.id)))
+            break;
         due++;
-        age(e2b_template_last_used(t), now, when, sizeof when);
-        if (a->dry_run) {
-            printf("would delete %s (last used %s ago)\n", SAFE(0, t->template_id), when);
-            continue;
-        }
-        int gone = 0;
-        if (delete_template(m, t->template_id, &gone) == 0) {
-            deleted++;
-            printf("deleted %s (last used %s ago)\n", SAFE(0, t->template_id), when);
-        } else {
-            failed++;
-        }
     }
+    if (n && (!ids || !used))
+        fputs("e2b-tui: out of memory\n", stderr), failed++;
+    for (size_t i = 0; i < due; i++) {
+        age((time_t)used[i], now, when, sizeof when);
+        int gone = 0;
+        if (a->dry_run)
+            printf("would delete %s (last used %s ago)\n", SAFE(0, ids[i]), when);
+        else if (delete_template(m, ids[i], &gone) == 0)
+            printf("deleted %s (last used %s ago)\n", SAFE(0, ids[i]), when);
+        else
+            failed++;
+        free(ids[i]);
+    }
+    free(ids);
+    free(used);
     fprintf(stderr, "e2b-tui: %zu managed template%s of this machine unused for more than %ld h%s\n", due,
             due == 1 ? "" : "s",
             ttl / 3600, a->dry_run ? " (dry run: nothing deleted)" : "");
-    (void)deleted;
-    e2b_snap_record_list_clear(&recs);
-    e2b_template_list_free(l);
     return failed ? 1 : 0;
 }
 
 /* ---- --snapshot and --fork ---- */
 
-static void quiet_done(void *ud, e2b_box_op *op, const e2b_error *err)
-{
-    (void)ud, (void)op, (void)err;
-}
-
-static void quiet_progress(void *ud, const char *step, int64_t done, int64_t total)
-{
-    (void)done, (void)total;
-    if (*(int *)ud)
-        fprintf(stderr, "\r\033[K%s...", step);
-}
-
-static int run_op(e2b_live *m, const cli_args *a, int mode, int *tty)
+/* The model's snapshot or fork of the box by its name, then a printer. */
+static int run_op(e2b_live *m, const cli_args *a, int mode)
 {
     char safe[3][600];
-    e2b_box_env env = {
-        .loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = e2b_live_config(m)};
-    e2b_error *err = NULL;
-    e2b_box_op *op;
     int rc = cli_open_keystore(m, a);
     if (rc && mode == CLI_FORK)
         return rc;
-    env.ks = e2b_live_store(m);
-    if (mode == CLI_SNAPSHOT) {
-        op = e2b_box_snapshot(&env, a->name, a->snap_as, quiet_progress, quiet_done, tty, &err);
-    } else {
-        /* after_fork: where --prompt (the agents work) will hand each fork its prompt. */
-        e2b_box_fork_params p = {.name = a->name, .count = a->count ? a->count : 1};
-        op = e2b_box_fork(&env, &p, quiet_progress, quiet_done, tty, &err);
-    }
-    if (!op) {
-        rc = cli_fail(err);
-        e2b_error_free(err);
+    e2b_live_op_params p = {.kind = mode == CLI_SNAPSHOT ? E2B_LIVE_OP_SNAPSHOT : E2B_LIVE_OP_FORK,
+                            .name = a->name, .as = a->snap_as, .count = a->count};
+    rc = 0;
+    e2b_box_op *op = cli_op_run(m, &p, &rc);
+    if (!op)
         return rc;
-    }
-    err = e2b_box_op_wait(op);
-    if (*tty)
-        fputs("\r\033[K", stderr);
     const e2b_box_result *r = e2b_box_op_result(op);
-    rc = err ? cli_fail(err) : 0;
-    e2b_error_free(err);
-    if (r->note)
-        fprintf(stderr, "e2b-tui: %s\n", SAFE(0, r->note));
-    if (!rc && mode == CLI_SNAPSHOT)
+    cli_op_note(r);
+    if (mode == CLI_SNAPSHOT)
         printf("snapshot %s of box %s: %s\n", SAFE(0, r->name), SAFE(1, a->name), SAFE(2, r->snapshot_id));
-    if (!rc && mode == CLI_FORK)
+    else
         for (size_t i = 0; i < r->nforks; i++)
             printf("forked box %s into %s\n", SAFE(0, a->name), SAFE(1, r->forks[i]));
     if (r->fork_failures) {
         char buf[2000];
         cli_clean(r->fork_failures, buf, sizeof buf);
         fprintf(stderr, "e2b-tui: %s\n", buf);
-        if (!rc)
-            rc = 1; /* some forks did not start: a script must notice */
+        rc = 1; /* some forks did not start: a script must notice */
     }
     e2b_box_op_free(op);
     return rc;
@@ -413,17 +343,16 @@ static int run_op(e2b_live *m, const cli_args *a, int mode, int *tty)
 
 int cli_snap(e2b_live *m, const cli_args *a)
 {
-    int tty = isatty(STDERR_FILENO);
     if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
         e2b_log_set_max(e2b_live_config(m)->log_max);
         e2b_error_free(e2b_log_open(e2b_live_config(m)->log_path));
     }
     switch (a->mode) {
     case CLI_SNAPSHOT:
-    case CLI_FORK: return run_op(m, a, a->mode, &tty);
+    case CLI_FORK: return run_op(m, a, a->mode);
     case CLI_SNAPSHOTS:
         return a->snap_delete ? snapshot_delete(m, a, a->snap_delete) : snapshots_list(m, a);
-    case CLI_TEMPLATES: return templates_list(m, a);
+    case CLI_TEMPLATES: return templates_list(m);
     case CLI_GC_TEMPLATES: return templates_gc(m, a);
     default: return 1;
     }
