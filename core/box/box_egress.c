@@ -1,0 +1,123 @@
+/* A box's egress (see box_egress.h). */
+#include "core/box/box_egress.h"
+#include "core/box/secrets_providers.h"
+#include "core/e2b/egress_list.h"
+#include "core/util/sanitize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALL_TRAFFIC "0.0.0.0/0"
+
+json_t *e2b_box_egress_network(const e2b_box_egress *eg, const e2b_secret_list *secrets,
+                               e2b_metadata *env, int *internet)
+{
+    json_t *net = e2b_provider_network(secrets, env);
+    json_t *allow = e2b_egress_list_json(eg ? eg->allow_out : NULL);
+    json_t *deny = e2b_egress_list_json(eg ? eg->deny_out : NULL);
+    bool off = eg && !eg->allow_internet;
+    *internet = off ? 0 : -1;
+    if (json_array_size(allow))
+        e2b_egress_list_add(deny, ALL_TRAFFIC); /* only these */
+    if (json_array_size(allow) || json_array_size(deny) || off) {
+        const char *host;
+        json_t *v;
+        json_object_foreach(json_object_get(net, "rules"), host, v) e2b_egress_list_add(allow, host);
+    }
+    if (json_array_size(allow) || json_array_size(deny)) {
+        if (!net)
+            net = json_object();
+        if (json_array_size(allow))
+            json_object_set(net, "allowOut", allow);
+        if (json_array_size(deny))
+            json_object_set(net, "denyOut", deny);
+    }
+    json_decref(allow);
+    json_decref(deny);
+    return net;
+}
+
+/* Appends to secrets each ${e2b.secrets.NAME} of value, mapped to host. */
+static void add_placeholders(json_t *secrets, const char *host, const char *value)
+{
+    static const char pre[] = "${e2b.secrets.";
+    for (const char *p = value ? strstr(value, pre) : NULL; p; p = strstr(p + 1, pre)) {
+        const char *name = p + sizeof pre - 1, *end = strchr(name, '}');
+        if (!end || end == name || end - name > 128)
+            continue;
+        json_array_append_new(secrets, json_pack("{s:s%, s:s}", "name", name, (size_t)(end - name),
+                                                 "host", host));
+    }
+}
+
+json_t *e2b_box_egress_summary(const json_t *network, int internet)
+{
+    json_t *allow = json_array(), *deny = json_array(), *secrets = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(network, "allowOut"), i, v) {
+        if (json_is_string(v))
+            json_array_append(allow, v);
+    }
+    json_array_foreach(json_object_get(network, "denyOut"), i, v) {
+        if (json_is_string(v))
+            json_array_append(deny, v);
+    }
+    const char *host;
+    json_t *set;
+    json_object_foreach(json_object_get(network, "rules"), host, set) {
+        json_t *rule;
+        json_array_foreach(set, i, rule) {
+            const char *name;
+            json_t *val;
+            json_object_foreach(json_object_get(json_object_get(rule, "transform"), "headers"), name, val)
+                add_placeholders(secrets, host, json_string_value(val));
+        }
+    }
+    return json_pack("{s:b, s:o, s:o, s:o}", "internet", internet != 0, "allow_out", allow,
+                     "deny_out", deny, "secrets", secrets);
+}
+
+/* A string of a record (a file that may be edited) as it may be printed. */
+static void put_clean(const char *s, FILE *out)
+{
+    char *c = e2b_sanitize_display(s ? s : "", s ? strlen(s) : 0, 0);
+    fputs(c ? c : "?", out);
+    free(c);
+}
+
+static void print_list(const char *indent, const char *what, const json_t *list, FILE *out)
+{
+    size_t i;
+    json_t *v;
+    fprintf(out, "%s%s: ", indent, what);
+    if (!json_array_size(list))
+        fputs("(none)", out);
+    json_array_foreach(list, i, v) {
+        fputs(i ? ", " : "", out);
+        put_clean(json_string_value(v), out);
+    }
+    fputc('\n', out);
+}
+
+void e2b_box_egress_print(const char *summary_json, const char *indent, FILE *out)
+{
+    json_t *s = summary_json ? json_loads(summary_json, 0, NULL) : NULL;
+    if (!json_is_object(s)) {
+        json_decref(s);
+        return;
+    }
+    fprintf(out, "%sinternet: %s\n", indent, json_is_false(json_object_get(s, "internet")) ? "off" : "on");
+    print_list(indent, "allow out", json_object_get(s, "allow_out"), out);
+    print_list(indent, "deny out", json_object_get(s, "deny_out"), out);
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(s, "secrets"), i, v) {
+        fprintf(out, "%ssecret ", indent);
+        put_clean(json_string_value(json_object_get(v, "name")), out);
+        fputs(" -> ", out);
+        put_clean(json_string_value(json_object_get(v, "host")), out);
+        fputc('\n', out);
+    }
+    json_decref(s);
+}
