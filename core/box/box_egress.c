@@ -78,46 +78,67 @@ json_t *e2b_box_egress_summary(const json_t *network, int internet)
                      "deny_out", deny, "secrets", secrets);
 }
 
-/* A string of a record (a file that may be edited) as it may be printed. */
-static void put_clean(const char *s, FILE *out)
+/* A list's entries joined by ", " (a new string), or none when empty. */
+static char *joined(const json_t *list, const char *none)
 {
-    char *c = e2b_sanitize_display(s ? s : "", s ? strlen(s) : 0, 0);
-    fputs(c ? c : "?", out);
-    free(c);
-}
-
-static void print_list(const char *indent, const char *what, const json_t *list, FILE *out)
-{
-    size_t i;
+    size_t n = 1, i;
     json_t *v;
-    fprintf(out, "%s%s: ", indent, what);
-    if (!json_array_size(list))
-        fputs("(none)", out);
+    json_array_foreach(list, i, v) n += strlen(json_string_value(v) ? json_string_value(v) : "") + 2;
+    char *out = malloc(n > strlen(none) ? n : strlen(none) + 1);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
     json_array_foreach(list, i, v) {
-        fputs(i ? ", " : "", out);
-        put_clean(json_string_value(v), out);
+        if (i)
+            strcat(out, ", ");
+        strcat(out, json_string_value(v) ? json_string_value(v) : "");
     }
-    fputc('\n', out);
+    if (!json_array_size(list))
+        strcpy(out, none);
+    return out;
 }
 
-void e2b_box_egress_print(const char *summary_json, const char *indent, FILE *out)
+void e2b_box_egress_describe(const char *summary_json, e2b_box_egress_line_fn fn, void *ud)
 {
     json_t *s = summary_json ? json_loads(summary_json, 0, NULL) : NULL;
     if (!json_is_object(s)) {
         json_decref(s);
         return;
     }
-    fprintf(out, "%sinternet: %s\n", indent, json_is_false(json_object_get(s, "internet")) ? "off" : "on");
-    print_list(indent, "allow out", json_object_get(s, "allow_out"), out);
-    print_list(indent, "deny out", json_object_get(s, "deny_out"), out);
+    bool off = json_is_false(json_object_get(s, "internet"));
+    fn(ud, "Internet", off ? "off (only what is allowed)" : "on");
+    char *a = joined(json_object_get(s, "allow_out"), off ? "(none)" : "(none: all that is not denied)");
+    char *d = joined(json_object_get(s, "deny_out"), "(none)");
+    fn(ud, "Allow out", a ? a : "?");
+    fn(ud, "Deny out", d ? d : "?");
+    free(a);
+    free(d);
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(s, "secrets"), i, v) {
-        fprintf(out, "%ssecret ", indent);
-        put_clean(json_string_value(json_object_get(v, "name")), out);
-        fputs(" -> ", out);
-        put_clean(json_string_value(json_object_get(v, "host")), out);
-        fputc('\n', out);
+        char line[400];
+        snprintf(line, sizeof line, "%.128s -> %.253s", json_string_value(json_object_get(v, "name")) ? json_string_value(json_object_get(v, "name")) : "?",
+                 json_string_value(json_object_get(v, "host")) ? json_string_value(json_object_get(v, "host")) : "?");
+        fn(ud, "Secret", line);
     }
     json_decref(s);
+}
+
+struct print_ctx {
+    const char *indent;
+    FILE *out;
+};
+
+static void print_line(void *ud, const char *label, const char *value)
+{
+    struct print_ctx *p = ud;
+    char *c = e2b_sanitize_display(value, strlen(value), 0); /* a record may be edited */
+    fprintf(p->out, "%s%s: %s\n", p->indent, label, c ? c : "?");
+    free(c);
+}
+
+void e2b_box_egress_print(const char *summary_json, const char *indent, FILE *out)
+{
+    struct print_ctx p = {indent, out};
+    e2b_box_egress_describe(summary_json, print_line, &p);
 }

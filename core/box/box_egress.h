@@ -33,9 +33,14 @@ json_t *e2b_box_egress_network(const e2b_box_egress *eg, const e2b_secret_list *
  * ${e2b.secrets.NAME} placeholders; never a value). */
 json_t *e2b_box_egress_summary(const json_t *network, int internet);
 
-/* The summary (its JSON text, as in a record) in words, one line per fact, each line
- * prefixed by indent: "internet: off", "allow: a, b", "deny: ...", "secret openai -> api.openai.com".
- * Writes nothing for NULL. */
+/* The summary (its JSON text, as in a record) in words: fn gets ("Internet", "on" or "off
+ * (only what is allowed)"), ("Allow out", "a, b" or a "(none...)" sentence), ("Deny out",
+ * ...), then ("Secret", "openai -> api.openai.com") per secret. Values are not sanitised
+ * (a record may be edited: the caller sanitises). Nothing for NULL or a text that is not a
+ * summary. */
+typedef void (*e2b_box_egress_line_fn)(void *ud, const char *label, const char *value);
+void e2b_box_egress_describe(const char *summary_json, e2b_box_egress_line_fn fn, void *ud);
+/* The same lines as "INDENTLabel: value\n" on out, sanitised. */
 void e2b_box_egress_print(const char *summary_json, const char *indent, FILE *out);
 
 #endif

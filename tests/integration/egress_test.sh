@@ -115,7 +115,7 @@ t_eq "E2B got allowOut, denyOut and the rule with the placeholder" \
 # a running box's rules change; the secret's rule stays
 box_tui --network eg --allow-out other.example.com
 box_rc "--network eg --allow-out other.example.com: exit 0" 0
-t_contains "--network prints what the box may reach now" "$(cat "$BOX_OUT")" "allow out: other.example.com, api.openai.com"
+t_contains "--network prints what the box may reach now" "$(cat "$BOX_OUT")" "Allow out: other.example.com, api.openai.com"
 t_eq "after --network: the new host answers" "$(code "other.example.com:$E")" 200
 t_eq "after --network: the old one is refused" "$(code "api.example.com:$E")" 403
 printf '%s\n' '[{"text":"Second answer."}]' >"$T_TMP/script.json"
