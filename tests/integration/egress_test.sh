@@ -148,4 +148,27 @@ t_eq "open: other.example.com answers again" "$(code "other.example.com:$E")" 20
 
 box_tui --kill eg --force
 box_rc "kill exits 0" 0
+
+# the config's lists: checked when read, used by --up without flags
+cp "$XDG_CONFIG_HOME/e2b-tui/config" "$T_TMP/config.good"
+printf 'network.deny_out = example.com\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
+box_tui --info
+t_eq "a config with a domain in network.deny_out: refused" "$BOX_RC" 2
+t_contains "the error names the key and the entry" "$(cat "$BOX_ERR")" "network.deny_out: 'example.com' is a domain"
+cp "$T_TMP/config.good" "$XDG_CONFIG_HOME/e2b-tui/config"
+printf 'network.allow_out = *.example.com\nallow_internet = false\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
+box_tui --info
+t_contains "--info tells the configured egress" "$(cat "$BOX_OUT")" "egress:         internet off (allow_internet = false), allow_out: *.example.com, deny_out: (none)"
+box_tui --up cfg
+box_rc "up with the config's egress: exit 0" 0
+box_tui --list --json
+t_eq "the config's lists were sent (and the provider host added)" \
+    "$(jq -c '.boxes[] | select(.name == "cfg") | .egress | [.internet, .allow_out, .deny_out]' "$BOX_OUT")" \
+    '[false,["*.example.com","api.openai.com"],["0.0.0.0/0"]]'
+id=$(box_sandbox_of cfg)
+tok=$(box_token "$id")
+t_eq "a sub-domain of the wildcard answers" "$(code "other.example.com:$E")" 200
+t_eq "the model host answers" "$(code "api.openai.com:$M")" 200
+box_tui --kill cfg --force
+box_rc "kill exits 0" 0
 t_finish
