@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HEAD_MAX 32768
@@ -41,6 +42,12 @@ static pthread_t acceptor;
 static bool started;
 static struct hostmap *hosts;
 static size_t nhosts;
+/* The connections being served: their sockets (client, upstream), so that shutdown can
+ * end them and wait for their threads. */
+#define CONN_MAX 256
+static struct conn *live_conns[CONN_MAX];
+static int nconns;
+static pthread_cond_t conns_gone = PTHREAD_COND_INITIALIZER;
 
 /* ---- the host names e2b-local resolves ---------------------------------------------- */
 
@@ -87,8 +94,42 @@ static bool resolve(const char *host, struct in_addr *ip)
 
 struct conn {
     int fd;
+    int up; /* -1 until connected */
     char id[24];
 };
+
+/* Registers c (false when shutting down or full: the caller closes it). */
+static bool conn_add(struct conn *c)
+{
+    pthread_mutex_lock(&elock);
+    bool ok = !g_stopping && nconns < CONN_MAX;
+    if (ok)
+        live_conns[nconns++] = c;
+    pthread_mutex_unlock(&elock);
+    return ok;
+}
+
+static void conn_set_up(struct conn *c, int up)
+{
+    pthread_mutex_lock(&elock);
+    c->up = up;
+    pthread_mutex_unlock(&elock);
+    if (g_stopping)
+        shutdown(up, SHUT_RDWR);
+}
+
+static void conn_remove(struct conn *c)
+{
+    pthread_mutex_lock(&elock);
+    for (int i = 0; i < nconns; i++)
+        if (live_conns[i] == c) {
+            live_conns[i] = live_conns[--nconns];
+            break;
+        }
+    if (nconns == 0)
+        pthread_cond_broadcast(&conns_gone);
+    pthread_mutex_unlock(&elock);
+}
 
 static bool send_all(int fd, const char *p, size_t n)
 {
@@ -433,6 +474,8 @@ static void serve(struct conn *c)
     else {
         struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr = ip};
         up = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (up >= 0)
+            conn_set_up(c, up);
         if (up < 0 || connect(up, (struct sockaddr *)&sa, sizeof sa) != 0)
             fail = "the connection was refused";
     }
@@ -440,8 +483,6 @@ static void serve(struct conn *c)
         snprintf(msg, sizeof msg, "%s:%d is allowed (%s) but cannot be reached: %s", host, port, why, fail);
         reply(c->fd, 502, "Bad Gateway", "unreachable", msg);
         log_line("egress %s allowed %s %s:%d (%s), unreachable: %s", c->id, method, host, port, why, fail);
-        if (up >= 0)
-            close(up);
         json_decref(net);
         free(buf);
         return;
@@ -482,7 +523,6 @@ static void serve(struct conn *c)
         }
         json_decref(rules);
     }
-    close(up);
     json_decref(net);
     free(buf);
 }
@@ -491,6 +531,9 @@ static void *conn_main(void *arg)
 {
     struct conn *c = arg;
     serve(c);
+    conn_remove(c);
+    if (c->up >= 0)
+        close(c->up);
     close(c->fd);
     free(c);
     return NULL;
@@ -546,9 +589,14 @@ static void *acceptor_main(void *arg)
             pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
             if (c) {
                 c->fd = fd;
+                c->up = -1;
                 snprintf(c->id, sizeof c->id, "%s", snap[i].id);
             }
-            if (!c || pthread_create(&t, &at, conn_main, c) != 0) {
+            if (!c || !conn_add(c)) {
+                close(fd);
+                free(c);
+            } else if (pthread_create(&t, &at, conn_main, c) != 0) {
+                conn_remove(c);
                 close(fd);
                 free(c);
             }
@@ -588,6 +636,19 @@ void egress_shutdown(void)
         pthread_join(acceptor, NULL);
         started = false;
     }
+    /* End the connections still served and wait (bounded) for their threads. */
+    pthread_mutex_lock(&elock);
+    for (int i = 0; i < nconns; i++) {
+        shutdown(live_conns[i]->fd, SHUT_RDWR);
+        if (live_conns[i]->up >= 0)
+            shutdown(live_conns[i]->up, SHUT_RDWR);
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 5;
+    while (nconns > 0 && pthread_cond_timedwait(&conns_gone, &elock, &until) == 0)
+        ;
+    pthread_mutex_unlock(&elock);
     pthread_mutex_lock(&elock);
     for (size_t i = 0; i < nls; i++)
         close(ls[i].fd);
