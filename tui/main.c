@@ -6,6 +6,7 @@
 #include "keystore/keystore.h"
 #include "core/git/gitwork.h"
 #include "tui/cli/cli.h"
+#include "core/e2b/egress_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,10 @@ static void print_help(FILE *f)
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
           "       [--public]          a box whose ports need no traffic token\n"
+          "       [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
+          "                           what the box may reach (domains, *.suffix, IPs, CIDRs;\n"
+          "                           an allow list means only these; the stored secrets'\n"
+          "                           provider hosts stay reachable)\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
@@ -37,6 +42,9 @@ static void print_help(FILE *f)
           "  --kill NAME|ID [--force] delete a box (record and password too) or sandbox;\n"
           "                           a box with unpulled work is refused (exit 8) unless\n"
           "                           --force\n"
+          "  --network NAME|ID [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
+          "                           replace a running box's egress (nothing given: open);\n"
+          "                           the secrets' rules are kept\n"
           "  --resume NAME|ID         resume a paused box or sandbox for its own hours\n"
           "  --extend NAME|ID [--hours H]\n"
           "                           end it H hours from now (default: its own hours)\n"
@@ -206,6 +214,7 @@ static const struct {
     {"--status", CLI_STATUS, OPERAND_OPTIONAL, "a box name", 1},
     {"--wait", CLI_WAIT, OPERAND_REQUIRED, "a box name", 1},
     {"--interrupt", CLI_INTERRUPT, OPERAND_REQUIRED, "a box name", 1},
+    {"--network", CLI_NETWORK, OPERAND_REQUIRED, "a box name or sandbox id", 1},
 };
 #define N_NAMED_MODES (sizeof named_modes / sizeof named_modes[0])
 
@@ -249,6 +258,21 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->yes = 1, 1;
     if (strcmp(f, "--public") == 0)
         return a->public_traffic = 1, 1;
+    if (strcmp(f, "--no-internet") == 0)
+        return a->no_internet = 1, 1;
+    if (strcmp(f, "--allow-out") == 0 || strcmp(f, "--deny-out") == 0) {
+        int deny = f[2] == 'd';
+        const char *v = required_value(argc, argv, i, "a list of domains, IPs or CIDRs");
+        char why[300];
+        if (!v)
+            return -1;
+        if (e2b_egress_list_check(v, deny, why, sizeof why) != 0) {
+            fprintf(stderr, "e2b-tui: %s: %s\n", f, why);
+            return -1;
+        }
+        *(deny ? &a->deny_out : &a->allow_out) = v;
+        return 1;
+    }
     if (strcmp(f, "--attach") == 0 && a->mode == CLI_UP) {
         a->attach_after_up = 1; /* "--up NAME --attach" */
         return 1;
@@ -406,6 +430,9 @@ static int check_combination(const cli_args *a)
              a->mode != CLI_UP)
         bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed"
               : a->public_traffic ? "--public" : "--attach";
+    else if ((a->allow_out || a->deny_out || a->no_internet) && a->mode != CLI_UP &&
+             a->mode != CLI_NETWORK)
+        bad = a->allow_out ? "--allow-out" : a->deny_out ? "--deny-out" : "--no-internet";
     else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)

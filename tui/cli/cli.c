@@ -434,7 +434,8 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_STOP:
         case CLI_KILL:
         case CLI_RESUME:
-        case CLI_EXTEND: rc = cli_sandbox(m, a); break;
+        case CLI_EXTEND:
+        case CLI_NETWORK: rc = cli_sandbox(m, a); break;
         default: rc = cli_box(m, a, NULL); break;
         }
     }

@@ -52,6 +52,7 @@ typedef enum {
     CLI_WAIT,
     CLI_REPLY,
     CLI_INTERRUPT,
+    CLI_NETWORK,   /* cli_network.c */
 } cli_mode;
 
 typedef struct cli_args {
@@ -67,6 +68,9 @@ typedef struct cli_args {
     const char *dir;
     int keep_failed;
     int public_traffic; /* --up --public */
+    const char *allow_out;     /* --up, --network: --allow-out LIST (checked), or NULL */
+    const char *deny_out;      /* --deny-out LIST (checked), or NULL */
+    int no_internet;           /* --no-internet */
     int force;
     int yes;                   /* --fork, --up: above the thresholds that ask (main.c) */
     const char *keystore_flag; /* --keystore value, or NULL */

@@ -24,6 +24,8 @@ int cli_open_keystore(e2b_live *m, const cli_args *a);
 /* Prints the error (sanitised) and returns its exit status: the one mapping of core's
  * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
+/* cli_fail with the action "VERB LABEL" (cli_sandbox.c). */
+int cli_api_fail(const e2b_error *err, const char *verb, const char *label);
 /* name has no record here (not_found says so): a box of another machine, several of them
  * (a conflict naming them all, 5) or none, by the model's list of boxes; prints why and
  * returns the exit status. */
@@ -43,6 +45,8 @@ struct cli_target;
 int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target);
 /* --stop/--kill (a box name or a sandbox id), --resume, --extend (cli_sandbox.c). */
 int cli_sandbox(e2b_live *m, const cli_args *a);
+/* cli_network.c: --network on the target cli_sandbox found. */
+int cli_network(e2b_live *m, const cli_args *a, const struct cli_target *t);
 /* The target's sandbox id (NULL when its sandbox is gone) and box name (borrowed). */
 const char *cli_target_sandbox(const struct cli_target *t);
 const char *cli_target_box(const struct cli_target *t);
