@@ -2,7 +2,8 @@
  * --interrupt. Each box is the model's watch of one named box (e2b_live_agent_watch: the
  * dashboard's watch, with no list first) and each command the model's (e2b_live_agent_*);
  * results on stdout, the rest on stderr.
- * Exit codes: those of cli.h plus 6 waiting for you and 7 timed out (--wait). */
+ * Exit codes: those of cli.h plus 6 waiting for you, 7 timed out (--wait), 9 nothing pending
+ * (--reply) and 10 the turn ended interrupted (--wait). */
 #include "tui/cli/cli_internal.h"
 
 #include "core/agent/agent_json.h"
@@ -18,6 +19,9 @@
 
 #define EXIT_WAITING 6
 #define EXIT_TIMED_OUT 7
+#define EXIT_NOTHING_PENDING 9 /* --reply: no request waits for a reply */
+#define EXIT_NOT_FINISHED 10   /* --wait: the turn ended interrupted (a rejected permission
+                                  or an interrupt), not finished */
 
 struct agent_box {
     e2b_box_record rec;
@@ -384,7 +388,17 @@ static int cli_reply(e2b_live *m, const cli_args *a)
         e2b_live_end end;
         e2b_live_then(m, &end);
         e2b_live_agent_reply(m, b.rec.sandbox_id, a->request_id, a->reply);
-        rc = command_end(m, &end);
+        e2b_wait(e2b_live_loop(m), &end.done);
+        if (end.err && end.err->kind == E2B_ERR_NOT_FOUND) {
+            /* its own code: not a mistyped box (3), nothing to answer */
+            char buf[600];
+            cli_clean(e2b_error_message(end.err), buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s: %s\n", b.rec.name, buf);
+            rc = EXIT_NOTHING_PENDING;
+        } else {
+            rc = end.err ? cli_fail(end.err) : 0;
+        }
+        e2b_error_free(end.err);
         if (rc == 0)
             printf("replied %s\n", e2b_agent_reply_name(a->reply));
         free(end.session_id);
@@ -457,6 +471,12 @@ static int cli_wait(e2b_live *m, const cli_args *a)
             } else {
                 printf("idle: %s\n", st->last_end ? e2b_agent_end_name(st->last_end) : "no turn running");
                 rc = 0;
+                if (st->last_end == E2B_AGENT_END_INTERRUPTED) {
+                    /* refused or stopped work is not finished work (--wait && --pull) */
+                    fprintf(stderr, "e2b-tui: box %s: the turn ended interrupted (a rejected "
+                                    "permission or an interrupt), not finished\n", b.rec.name);
+                    rc = EXIT_NOT_FINISHED;
+                }
             }
             break;
         }
