@@ -69,11 +69,21 @@ static void print_help(FILE *f)
           "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
           "  --wait NAME [--timeout SECONDS]\n"
           "                           wait until the agent stops working: exit 0 idle after\n"
-          "                           a finished turn, 1 the turn failed, 6 waiting for you\n"
+          "                           a finished turn, 10 interrupted (a rejected permission\n"
+          "                           or an interrupt), 1 the turn failed, 6 waiting for you\n"
           "                           (the request on stderr), 7 timed out, 3 no such box\n"
+          "  --wait NAME NAME...|--all  every one (a line each; the worst exit status)\n"
+          "  --wait --any [NAME...]   the first that needs you or ends its turn (its line and\n"
+          "                           its exit status)\n"
+          "  --watch [NAME...] [--json] [--until STATE] [--timeout SECONDS]\n"
+          "                           a line per state change of each box (JSON: one object\n"
+          "                           a line) until interrupted, or until a box is STATE\n"
+          "                           (working, waiting, retrying, idle, down, paused)\n"
           "  --reply NAME once|always|reject [REQUEST_ID]\n"
-          "                           answer the agent's permission request (the oldest)\n"
-          "  --interrupt NAME         interrupt the agent's turn\n"
+          "                           answer the agent's permission request (the oldest);\n"
+          "                           exit 9 when nothing waits for a reply\n"
+          "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
+          "                           requests are rejected)\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -109,7 +119,8 @@ static void print_help(FILE *f)
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
           "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
           "you (--wait), 7 timed out (--wait), 8 unpulled work (--kill: nothing was\n"
-          "killed). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
+          "killed), 9 nothing waits for a reply (--reply), 10 the turn ended interrupted\n"
+          "(--wait). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
           "&& e2b-tui --pull feat-x && e2b-tui --kill feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
@@ -382,6 +393,9 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
  * is a usage error that says what the mode takes. */
 static int place_operands(cli_args *a, const char **operands, int n)
 {
+    int fleet = cli_fleet_operands(a, operands, n); /* --wait and --watch: several names */
+    if (fleet)
+        return fleet < 0 ? -1 : 0;
     int k = named_mode_index(a->mode);
     int next = 0;
     if (k >= 0 && !a->name && n > 0)
@@ -413,7 +427,7 @@ static int place_operands(cli_args *a, const char **operands, int n)
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS &&
+    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_WATCH &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)
@@ -424,7 +438,7 @@ static int check_combination(const cli_args *a)
         bad = a->prompt_file ? "--prompt-file" : "--prompt";
     else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)
         bad = "--new-session";
-    else if (a->timeout_s && a->mode != CLI_WAIT)
+    else if (a->timeout_s && a->mode != CLI_WAIT && a->mode != CLI_WATCH)
         bad = "--timeout";
     else if ((a->template_id || a->keep_failed || a->attach_after_up || a->public_traffic) &&
              a->mode != CLI_UP)
@@ -512,6 +526,8 @@ int main(int argc, char **argv)
             g = mode_option(&args, argc, argv, &i, &pending_attach);
         if (g == 0)
             g = cli_snap_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_fleet_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -560,7 +576,7 @@ int main(int argc, char **argv)
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
-    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0) {
+    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

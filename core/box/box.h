@@ -337,6 +337,10 @@ typedef struct e2b_attach_cmd {
 e2b_error *e2b_box_attach_cmd(const e2b_config *cfg, const e2b_box_result *r, const char *url,
                               e2b_attach_cmd *out);
 void e2b_box_attach_cmd_free(e2b_attach_cmd *c);
+/* Opens the box's session session_id (its active one): appends `--session ID` to an
+ * `opencode attach` command (OpenCode 1.x) that names no session itself. Returns whether it
+ * did (false: another client, an id that is not a session id, or out of memory). */
+bool e2b_box_attach_cmd_session(e2b_attach_cmd *c, const char *session_id);
 /* A shell-quoted command line for `bash -c` (the serve command in the box). New string. */
 char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, int port);
 

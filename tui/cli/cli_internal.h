@@ -10,6 +10,7 @@
 #include "keystore/keystore.h"
 #include "tui/cli/cli.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Every mode runs on the headless model (core/live/live.h "the headless client"), made by
@@ -55,6 +56,10 @@ const char *cli_target_box(const struct cli_target *t);
 int cli_snap(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
 int cli_agent(e2b_live *m, const cli_args *a);
+/* --watch, and --wait over several boxes (cli_fleet.c); cli_fleet_wait_many: a --wait of
+ * that kind (several names, --all or --any). */
+int cli_fleet(e2b_live *m, const cli_args *a);
+bool cli_fleet_wait_many(const cli_args *a);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
 int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 
