@@ -4,6 +4,7 @@
 #define E2B_BOX_INTERNAL_H
 
 #include "core/box/box.h"
+#include "core/box/box_ports.h"
 #include "core/e2b/envd.h"
 #include "core/git/gitwork.h"
 #include "core/git/tarball.h"
@@ -13,7 +14,7 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED, OP_PORTS, OP_GET } op_kind;
 
 struct box_fork_state; /* box_fork.c */
 /* A step's continuation after a helper's call (a process run, the server's start). */
@@ -215,6 +216,11 @@ struct e2b_box_op {
     int unpulled_timed_out;
     long unpulled_timeout_ms;
     struct e2b_changes_summary *summary;
+
+    /* ports (box_ports.c) and get (box_get.c) */
+    e2b_box_ports ports;
+    struct box_get_state *get;              /* owned by box_get.c */
+    void (*get_free)(struct box_get_state *g);
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */

@@ -833,10 +833,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
     const e2b_limits *l = &cfg->limits;
-    char b[3][24];
+    char b[4][24];
     fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "
-                 "tree_depth %u, delta_depth %u, list_pages %u\n",
+                 "get_bytes %s, tree_depth %u, delta_depth %u, list_pages %u\n",
             size_suffixed(l->bundle_bytes, b[0]), size_suffixed(l->object_bytes, b[1]),
-            size_suffixed(l->inflated_bytes, b[2]), l->tree_depth, l->delta_depth, l->list_pages);
+            size_suffixed(l->inflated_bytes, b[2]), size_suffixed(l->get_bytes, b[3]),
+            l->tree_depth, l->delta_depth, l->list_pages);
     free(example);
 }

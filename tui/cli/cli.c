@@ -435,6 +435,10 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_KILL:
         case CLI_RESUME:
         case CLI_EXTEND: rc = cli_sandbox(m, a); break;
+        case CLI_PORTS:
+        case CLI_FORWARD:
+        case CLI_GET:
+        case CLI_KEEPALIVE: rc = cli_life(m, a); break;
         default: rc = cli_box(m, a, NULL); break;
         }
     }
