@@ -23,7 +23,6 @@ struct box_get_state {
     char box_tmp[64];         /* the archive in the box */
     uint64_t size;            /* its size as the box said */
     uint64_t got;             /* bytes downloaded */
-    uint64_t written_files, written_bytes;
 };
 
 static void get_state_free(struct box_get_state *g)
@@ -129,22 +128,25 @@ int e2b_box_get_where(const char *path, const char *project, char **parent, char
 
 /* ---- the archive, on the worker ---- */
 
-typedef struct {
-    struct box_get_state *g;
-    uint64_t cap;
-} get_work;
+typedef e2b_box_unpack get_work;
 
-/* name without its leading "./" (the box's tar writes them), or NULL when it may not be
- * written: empty, absolute, a ".." component, or not under one of the asked leaves. */
-static const char *entry_name(const struct box_get_state *g, const char *name)
+/* name without its leading "./" (the box's tar writes them) and trailing slashes, in buf
+ * (4096 bytes), or NULL when it may not be written: empty, absolute, a ".." component, or
+ * not under one of the asked leaves. */
+static const char *entry_name(const e2b_box_unpack *g, const char *raw, char *buf)
 {
-    if (!name)
+    if (!raw)
         return NULL;
-    while (name[0] == '.' && name[1] == '/')
-        name += 2;
-    size_t len = strlen(name);
-    if (!*name || name[0] == '/' || len > 4000)
+    while (raw[0] == '.' && raw[1] == '/')
+        raw += 2;
+    size_t len = strlen(raw);
+    if (!*raw || raw[0] == '/' || len > 4000)
         return NULL;
+    while (len > 1 && raw[len - 1] == '/')
+        len--;
+    memcpy(buf, raw, len);
+    buf[len] = '\0';
+    const char *name = buf;
     for (const char *p = name; *p;) {
         size_t n = strcspn(p, "/");
         if (n == 2 && p[0] == '.' && p[1] == '.')
@@ -154,7 +156,7 @@ static const char *entry_name(const struct box_get_state *g, const char *name)
             p++;
     }
     size_t top = strcspn(name, "/");
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; i < g->nleaves; i++)
         if (strlen(g->leaves[i]) == top && strncmp(name, g->leaves[i], top) == 0)
             return name;
     return NULL;
@@ -204,7 +206,7 @@ static struct archive *open_archive(int fd, e2b_error **err)
 /* The first pass: every entry checked, nothing written. */
 static e2b_error *check_pass(get_work *w, const atomic_int *cancel)
 {
-    struct box_get_state *g = w->g;
+    get_work *g = w;
     e2b_error *err = NULL;
     struct archive *a = open_archive(g->fd, &err);
     if (!a)
@@ -216,12 +218,13 @@ static e2b_error *check_pass(get_work *w, const atomic_int *cancel)
     struct archive_entry *e;
     int r;
     while (!err && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-        if (atomic_load(cancel)) {
+        if (cancel && atomic_load(cancel)) {
             err = e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
             break;
         }
         const char *raw = archive_entry_pathname(e);
-        const char *name = entry_name(g, raw);
+        char nbuf[4096];
+        const char *name = entry_name(g, raw, nbuf);
         mode_t type = archive_entry_filetype(e);
         if (++entries > E2B_BOX_GET_ENTRIES_MAX) {
             err = hostile(raw, "is past the most entries an archive may hold (200000)");
@@ -303,7 +306,7 @@ static e2b_error *check_pass(get_work *w, const atomic_int *cancel)
 /* The second pass: extraction under DEST's real path, never through a link. */
 static e2b_error *extract_pass(get_work *w, const atomic_int *cancel)
 {
-    struct box_get_state *g = w->g;
+    get_work *g = w;
     e2b_error *err = NULL;
     struct archive *a = open_archive(g->fd, &err);
     if (!a)
@@ -320,14 +323,15 @@ static e2b_error *extract_pass(get_work *w, const atomic_int *cancel)
     struct archive_entry *e;
     int r;
     while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-        if (atomic_load(cancel)) {
+        if (cancel && atomic_load(cancel)) {
             err = e2b_error_new(E2B_ERR_CANCELLED, "cancelled (some files were written)");
             break;
         }
         const char *raw = archive_entry_pathname(e);
         if (raw && (!strcmp(raw, ".") || !strcmp(raw, "./")))
             continue;
-        const char *name = entry_name(g, raw);
+        char nbuf[4096];
+        const char *name = entry_name(g, raw, nbuf);
         if (!name) { /* the first pass saw the same archive */
             err = hostile(raw, "changed between the passes");
             break;
@@ -336,14 +340,15 @@ static e2b_error *extract_pass(get_work *w, const atomic_int *cancel)
         snprintf(path, sizeof path, "%s/%s", g->dest, name);
         archive_entry_copy_pathname(e, path);
         la_int64_t sz = archive_entry_size(e);
-        if (archive_read_extract2(a, e, disk) < ARCHIVE_WARN) {
+        /* A warning fails too: "Cannot extract through symlink" is one. */
+        if (archive_read_extract2(a, e, disk) != ARCHIVE_OK) {
             err = e2b_error_local(E2B_SUB_FILE_IO, "writing %s: %s", name,
                                   archive_error_string(a) ? archive_error_string(a)
                                   : archive_error_string(disk) ? archive_error_string(disk) : "?");
             break;
         }
-        g->written_files++;
-        g->written_bytes += sz > 0 ? (uint64_t)sz : 0;
+        g->files++;
+        g->bytes += sz > 0 ? (uint64_t)sz : 0;
     }
     if (!err && r != ARCHIVE_EOF)
         err = e2b_error_local(E2B_SUB_FAILED, "the box's archive is broken: %s",
@@ -353,11 +358,16 @@ static e2b_error *extract_pass(get_work *w, const atomic_int *cancel)
     return err;
 }
 
+e2b_error *e2b_box_get_unpack(e2b_box_unpack *u, const atomic_int *cancel)
+{
+    u->files = u->bytes = 0;
+    e2b_error *err = check_pass(u, cancel);
+    return err ? err : extract_pass(u, cancel);
+}
+
 static e2b_error *get_work_run(void *arg, const atomic_int *cancel)
 {
-    get_work *w = arg;
-    e2b_error *err = check_pass(w, cancel);
-    return err ? err : extract_pass(w, cancel);
+    return e2b_box_get_unpack(arg, cancel);
 }
 
 /* ---- the op ---- */
@@ -377,11 +387,11 @@ static void get_fail_own(e2b_box_op *op, e2b_error *err, const char *step)
 
 static void get_extracted(e2b_box_op *op, e2b_error *err)
 {
-    struct box_get_state *g = op->get;
-    free(op->work_arg);
+    get_work *w = op->work_arg;
     op->work_arg = NULL;
-    op->res.files = g->written_files;
-    op->res.bytes_in = g->written_bytes;
+    op->res.files = w ? w->files : 0;
+    op->res.bytes_in = w ? w->bytes : 0;
+    free(w);
     if (err || op->cancelled) {
         get_fail(op, err, "writing the files");
         e2b_error_free(err);
@@ -394,7 +404,9 @@ static void get_extract(e2b_box_op *op)
 {
     get_work *w = calloc(1, sizeof *w);
     if (w)
-        *w = (get_work){.g = op->get, .cap = op->env.cfg->limits.get_bytes};
+        *w = (get_work){.fd = op->get->fd, .dest = op->get->dest, .leaves = op->get->leaves,
+                        .nleaves = op->get->n, .force = op->get->force,
+                        .cap = op->env.cfg->limits.get_bytes};
     op->work_arg = w;
     box_op_progress(op, "writing the files", 0, 0);
     if (!w || box_op_work(op, get_work_run, w, get_extracted) < 0) {
@@ -505,7 +517,17 @@ static void get_packed(e2b_box_op *op, const e2b_error *err)
     char *end = NULL;
     unsigned long long size = size_line ? strtoull(size_line + 13, &end, 10) : 0;
     if (op->proc_exit != 0 || !size_line || end == size_line + 13) {
-        get_fail_own(op, box_op_process_error(op, "tar"), "packing the files in the box");
+        /* tar's first complaint names the path; its last only says it failed */
+        const char *t = op->err_len ? op->errout : "";
+        size_t n = strcspn(t, "\n");
+        char line[300];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), t);
+        for (char *c = line; *c; c++)
+            if ((unsigned char)*c < ' ')
+                *c = ' ';
+        get_fail_own(op, *line ? e2b_error_new(E2B_ERR_REMOTE, "%s", line)
+                               : box_op_process_error(op, "tar"),
+                     "packing the files in the box");
         return;
     }
     g->size = size;

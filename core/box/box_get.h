@@ -23,7 +23,9 @@
 
 #include "core/box/box.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define E2B_BOX_GET_PATHS_MAX 32
 #define E2B_BOX_GET_ENTRIES_MAX 200000
@@ -48,5 +50,21 @@ e2b_box_op *e2b_box_get(const e2b_box_env *env, const e2b_box_get_params *p,
  * dropped. Returns 0 or -1 with *err. */
 int e2b_box_get_where(const char *path, const char *project, char **parent, char **leaf,
                       e2b_error **err);
+
+/* The two passes over a downloaded archive (exposed for the unit test; the op runs them on
+ * a worker): fd is the tar (read from its start), dest a real path (no link in it), leaves
+ * the names every entry must start with. Returns NULL with files/bytes set, or the error
+ * (caller frees): E2B_ERR_CONFLICT for existing files without force, nothing written by a
+ * refused archive. cancel may be NULL. */
+typedef struct e2b_box_unpack {
+    int fd;
+    const char *dest;
+    char *const *leaves;
+    size_t nleaves;
+    int force;
+    uint64_t cap;          /* the sizes of the entries, added up, at most */
+    uint64_t files, bytes; /* out: entries written, their sizes */
+} e2b_box_unpack;
+e2b_error *e2b_box_get_unpack(e2b_box_unpack *u, const atomic_int *cancel);
 
 #endif

@@ -3,11 +3,17 @@
  * inside the project or /tmp, never with ".."). */
 #include "core/box/box_get.h"
 #include "core/box/box_ports.h"
+#include "core/util/archive_dl.h"
 #include "tests/lib/harness.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char TCP[] =
     "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
@@ -100,8 +106,184 @@ static void test_get_where(void)
     where_refused("", "/home/me/proj", "empty");
 }
 
+/* ---- the archive's two passes ---- */
+
+typedef struct {
+    char type;          /* 'f' file, 'd' folder, 'l' link, 'p' FIFO */
+    const char *name;
+    const char *data;   /* a file's content, a link's target */
+} tar_entry;
+
+static la_ssize_t to_fd(struct archive *a, void *ud, const void *buf, size_t n)
+{
+    (void)a;
+    return write(*(int *)ud, buf, n);
+}
+
+/* A tar of the entries in an unlinked file: its fd. */
+static int make_tar(const tar_entry *e, size_t n)
+{
+    char path[] = "/tmp/test-box-life-XXXXXX";
+    int fd = mkstemp(path);
+    unlink(path);
+    struct archive *a = archive_write_new();
+    if (!a)
+        return -1;
+    archive_write_set_format_pax_restricted(a);
+    archive_write_open(a, &fd, NULL, to_fd, NULL);
+    for (size_t i = 0; i < n; i++) {
+        struct archive_entry *en = archive_entry_new();
+        archive_entry_copy_pathname(en, e[i].name);
+        archive_entry_set_perm(en, e[i].type == 'd' ? 0755 : 06755);
+        archive_entry_set_filetype(en, e[i].type == 'd'   ? AE_IFDIR
+                                       : e[i].type == 'l' ? AE_IFLNK
+                                       : e[i].type == 'p' ? AE_IFIFO
+                                                          : AE_IFREG);
+        if (e[i].type == 'l')
+            archive_entry_copy_symlink(en, e[i].data);
+        size_t len = e[i].type == 'f' ? strlen(e[i].data) : 0;
+        archive_entry_set_size(en, (la_int64_t)len);
+        archive_write_header(a, en);
+        if (len)
+            archive_write_data(a, e[i].data, len);
+        archive_entry_free(en);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+    return fd;
+}
+
+static char *const DIST[] = {"dist"};
+
+static e2b_error *unpack(const char *dest, const tar_entry *e, size_t n, int force,
+                         uint64_t cap, uint64_t *files)
+{
+    int fd = make_tar(e, n);
+    e2b_box_unpack u = {.fd = fd, .dest = dest, .leaves = DIST, .nleaves = 1, .force = force,
+                        .cap = cap};
+    e2b_error *err = e2b_box_get_unpack(&u, NULL);
+    close(fd);
+    if (files)
+        *files = u.files;
+    return err;
+}
+
+static int empty_dir(const char *d)
+{
+    DIR *dir = opendir(d);
+    struct dirent *x;
+    int n = 0;
+    while (dir && (x = readdir(dir)))
+        n += strcmp(x->d_name, ".") && strcmp(x->d_name, "..");
+    if (dir)
+        closedir(dir);
+    return n == 0;
+}
+
+static char *read_text(const char *path)
+{
+    static char buf[256];
+    int fd = open(path, O_RDONLY);
+    ssize_t r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    buf[r > 0 ? r : 0] = '\0';
+    return buf;
+}
+
+static void test_unpack_keeps_links_as_links(void)
+{
+    char tmpl[] = "/tmp/test-box-life-dXXXXXX", p[PATH_MAX], link[PATH_MAX];
+    char *dest = mkdtemp(tmpl);
+    const tar_entry good[] = {{'d', "./dist", ""},
+                              {'f', "./dist/a.txt", "hi"},
+                              {'l', "./dist/outside", "/etc/passwd"},
+                              {'l', "./dist/up", "../../.."},
+                              {'d', "./dist/sub", ""},
+                              {'f', "./dist/sub/b.txt", "bee"}};
+    uint64_t files = 0;
+    e2b_error *err = unpack(dest, good, 6, 0, 1 << 20, &files);
+    CHECK(err == NULL);
+    e2b_error_free(err);
+    CHECK_INT_EQ(files, 6);
+    snprintf(p, sizeof p, "%s/dist/a.txt", dest);
+    CHECK_STR_EQ(read_text(p), "hi");
+    struct stat st;
+    CHECK(stat(p, &st) == 0 && (st.st_mode & 06000) == 0); /* no set-id bits */
+    snprintf(p, sizeof p, "%s/dist/sub/b.txt", dest);
+    CHECK_STR_EQ(read_text(p), "bee");
+    snprintf(p, sizeof p, "%s/dist/outside", dest);
+    ssize_t n = readlink(p, link, sizeof link - 1);
+    link[n > 0 ? n : 0] = '\0';
+    CHECK_STR_EQ(link, "/etc/passwd"); /* a link, never its target's content */
+    CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
+
+    /* again: the files exist, so without force nothing is written */
+    err = unpack(dest, good, 6, 0, 1 << 20, NULL);
+    CHECK(err && err->kind == E2B_ERR_CONFLICT);
+    CHECK(err && strstr(e2b_error_message(err), "--force") != NULL);
+    e2b_error_free(err);
+    err = unpack(dest, good, 6, 1, 1 << 20, &files);
+    CHECK(err == NULL);
+    e2b_error_free(err);
+
+    /* a local link named like the folder: never written through; force replaces it */
+    char otmpl[] = "/tmp/test-box-life-oXXXXXX";
+    char *outside = mkdtemp(otmpl);
+    char dtmpl[] = "/tmp/test-box-life-lXXXXXX";
+    char *dest2 = mkdtemp(dtmpl);
+    snprintf(p, sizeof p, "%s/dist", dest2);
+    CHECK(symlink(outside, p) == 0);
+    const tar_entry one[] = {{'f', "dist/x.txt", "x"}};
+    err = unpack(dest2, one, 1, 0, 1 << 20, NULL);
+    CHECK(err != NULL);
+    CHECK(err && strstr(e2b_error_message(err), "symlink") != NULL);
+    e2b_error_free(err);
+    CHECK(empty_dir(outside));
+    err = unpack(dest2, one, 1, 1, 1 << 20, NULL);
+    CHECK(err == NULL);
+    e2b_error_free(err);
+    CHECK(empty_dir(outside));
+    CHECK(lstat(p, &st) == 0 && S_ISDIR(st.st_mode));
+    char cmd[PATH_MAX * 3 + 32];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", dest, dest2, outside);
+    CHECK(system(cmd) == 0);
+}
+
+static void refused(const tar_entry *e, size_t n, uint64_t cap, const char *why)
+{
+    char tmpl[] = "/tmp/test-box-life-hXXXXXX";
+    char *dest = mkdtemp(tmpl);
+    e2b_error *err = unpack(dest, e, n, 1, cap, NULL);
+    CHECK(err != NULL);
+    if (err && !strstr(e2b_error_message(err), why))
+        fprintf(stderr, "  got: %s\n", e2b_error_message(err));
+    CHECK(err && strstr(e2b_error_message(err), why) != NULL);
+    e2b_error_free(err);
+    CHECK(empty_dir(dest)); /* nothing was written */
+    rmdir(dest);
+}
+
+static void test_unpack_refuses_hostile_archives(void)
+{
+    const tar_entry dotdot[] = {{'f', "dist/a", "a"}, {'f', "dist/../../evil", "x"}};
+    refused(dotdot, 2, 1 << 20, "not a name under");
+    const tar_entry abs[] = {{'f', "/etc/evil", "x"}};
+    refused(abs, 1, 1 << 20, "not a name under");
+    const tar_entry other[] = {{'f', "dist/a", "a"}, {'f', "elsewhere/b", "b"}};
+    refused(other, 2, 1 << 20, "not a name under");
+    const tar_entry through[] = {{'l', "dist/l", "/tmp"}, {'f', "dist/l/x", "x"}};
+    refused(through, 2, 1 << 20, "under a symbolic link");
+    const tar_entry fifo[] = {{'p', "dist/fifo", ""}};
+    refused(fifo, 1, 1 << 20, "FIFO");
+    const tar_entry big[] = {{'f', "dist/a", "0123456789"}, {'f', "dist/b", "0123456789"}};
+    refused(big, 2, 15, "limit.get_bytes");
+}
+
 int main(void)
 {
+    RUN(test_unpack_keeps_links_as_links);
+    RUN(test_unpack_refuses_hostile_archives);
     RUN(test_ports_parse);
     RUN(test_ports_capped);
     RUN(test_get_where);

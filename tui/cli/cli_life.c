@@ -278,7 +278,13 @@ int cli_life(e2b_live *m, const cli_args *a)
                                 .npaths = (size_t)a->get_npaths, .dest = a->dir,
                                 .force = a->force};
         op = e2b_box_get(&env, &p, on_progress, on_done, &ps, &err);
-        if ((rc = wait_op(op, err, &ps)) == 0) {
+        /* a path or folder refused before the box is asked is a usage error (2) */
+        e2b_error *werr = op ? e2b_box_op_wait(op) : NULL;
+        int usage = (op ? werr : err) && (op ? werr : err)->kind == E2B_ERR_INVALID;
+        e2b_error_free(werr);
+        if ((rc = wait_op(op, err, &ps)) != 0 && usage)
+            rc = 2;
+        if (rc == 0) {
             const e2b_box_result *r = e2b_box_op_result(op);
             char safe[600];
             told_resumed(op, a->name);
