@@ -97,6 +97,7 @@ void e2b_live_free(e2b_live *m)
         live_refresh_stop(m);
         live_ops_shutdown(m);
         live_unpulled_shutdown(m);
+        live_ports_shutdown(m);
         live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
@@ -109,6 +110,7 @@ void e2b_live_free(e2b_live *m)
     live_agents_free(m);
     live_ops_free(m);
     live_templates_free(m);
+    live_ports_free(m);
     live_records_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);

@@ -77,6 +77,7 @@ struct e2b_live {
     struct live_probe *probes; /* project probes on their threads (live_project.c) */
     struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
+    struct live_ports *ports;   /* live_ports.c, made on first use */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
@@ -131,6 +132,9 @@ void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
 /* live_templates.c */
 void live_templates_free(e2b_live *m);
+/* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
+void live_ports_shutdown(e2b_live *m);
+void live_ports_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */
