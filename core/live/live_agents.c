@@ -437,8 +437,16 @@ int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
 {
     e2b_live_end *end = live_then_take(m);
     struct live_agent *t = find(m, rec->sandbox_id);
-    if (t) { /* watched already */
-        live_end(end, NULL, 0);
+    if (t) { /* watched already: settled, or (resumed since) its waiter waits for that */
+        bool settling = !t->paused && !t->no_password && !t->end &&
+                        (!t->watch || !e2b_agent_watch_synced(t->watch));
+        if (!settling) {
+            live_end(end, NULL, 0);
+            return 0;
+        }
+        t->end = end;
+        t->settle_timer = e2b_loop_timer_add(m->loop, settle_ms > 0 ? settle_ms : 20000,
+                                             on_settle_timer, t);
         return 0;
     }
     struct token_call *c = calloc(1, sizeof *c);
@@ -464,6 +472,32 @@ int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
     t->settle_timer = e2b_loop_timer_add(m->loop, settle_ms > 0 ? settle_ms : 20000,
                                          on_settle_timer, t);
     return 0;
+}
+
+const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? t->got : NULL;
+}
+
+void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox *sb)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    if (!t || !t->paused || m->closing)
+        return;
+    t->paused = false;
+    t->fixed.state = E2B_AGENT_UNKNOWN;
+    if (t->got)
+        t->got->state = E2B_STATE_RUNNING;
+    if (sb && sb->traffic_access_token && *sb->traffic_access_token) {
+        e2b_wipe_free(t->token); /* a private box's token comes with the connect */
+        t->token = strdup(sb->traffic_access_token);
+    }
+    if (t->watch)
+        e2b_agent_watch_set_paused(t->watch, false);
+    else if (!m->is_headless || t->got) /* headless: only the boxes asked for */
+        ask_password(t);
+    live_notify(m, E2B_LIVE_AGENTS);
 }
 
 bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id)
