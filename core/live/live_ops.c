@@ -96,6 +96,8 @@ static void report(struct live_op *t, const e2b_error *err)
             m->attach_fn(m->attach_ud, t->name, r);
         else
             live_notice(m, E2B_LIVE_INFO, "box %s is ready to attach", t->name);
+        if (r && r->resumed) /* said once the terminal is back (the attach's own words stay) */
+            live_notice(m, E2B_LIVE_INFO, "box %s was paused: attach resumed it first", t->name);
         break;
     case E2B_LIVE_OP_PULL:
         if (r && r->nothing_pulled)

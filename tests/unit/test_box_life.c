@@ -3,6 +3,7 @@
  * inside the project or /tmp, never with ".."). */
 #include "core/box/box_get.h"
 #include "core/box/box_ports.h"
+#include "core/live/live_idle.h"
 #include "core/util/archive_dl.h"
 #include "tests/lib/harness.h"
 
@@ -280,8 +281,37 @@ static void test_unpack_refuses_hostile_archives(void)
     refused(big, 2, 15, "limit.get_bytes");
 }
 
+/* When an idle box pauses: the latest of the turn's end, the last activity and when the
+ * spell was first seen, plus idle_minutes; never while working, waiting or retrying. */
+static void test_idle_due(void)
+{
+    e2b_agent_status st = {.state = E2B_AGENT_IDLE, .idle_since_ms = 1000,
+                           .last_activity_ms = 500};
+    CHECK_INT_EQ(e2b_live_idle_due(&st, 0, 60000), 61000);
+    CHECK_INT_EQ(e2b_live_idle_due(&st, 5000, 60000), 65000); /* seen later: counts from then */
+    st.last_activity_ms = 9000;
+    CHECK_INT_EQ(e2b_live_idle_due(&st, 5000, 60000), 69000); /* activity restarts it */
+    CHECK_INT_EQ(e2b_live_idle_due(&st, 5000, 0), 0);         /* idle_minutes = 0: never */
+    e2b_agent_request req = {0};
+    st.requests = &req;
+    st.nrequests = 1;
+    CHECK_INT_EQ(e2b_live_idle_due(&st, 5000, 60000), 0); /* something pending */
+    st.nrequests = 0;
+    st.requests = NULL;
+    e2b_agent_state busy[] = {E2B_AGENT_WORKING, E2B_AGENT_WAITING, E2B_AGENT_RETRYING,
+                              E2B_AGENT_SERVER_DOWN, E2B_AGENT_PAUSED, E2B_AGENT_UNKNOWN};
+    for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++) {
+        st.state = busy[i];
+        CHECK_INT_EQ(e2b_live_idle_due(&st, 5000, 60000), 0);
+    }
+    CHECK_INT_EQ(e2b_live_idle_due(NULL, 5000, 60000), 0);
+    e2b_agent_status never = {.state = E2B_AGENT_IDLE};
+    CHECK_INT_EQ(e2b_live_idle_due(&never, 0, 60000), 0); /* no time known */
+}
+
 int main(void)
 {
+    RUN(test_idle_due);
     RUN(test_unpack_keeps_links_as_links);
     RUN(test_unpack_refuses_hostile_archives);
     RUN(test_ports_parse);
