@@ -40,6 +40,27 @@ tmux_type w
 tmux_keys Enter
 dash_check "w again on the same port copies the forward that is open" "copied port 5173's local URL"
 t_eq "still one forward, at the same URL" "$(tm capture-pane -p | grep -c "Forward      5173 -> $url ")" 1
+# D in the Detail pane: files of the box brought home
+box_exec "$id" "cd $dir && mkdir -p dist && printf 'built\n' >dist/app.js && ln -s /etc/passwd dist/outside" >/dev/null
+mkdir -p "$T_TMP/home"
+tmux_type D
+dash_check "D asks which paths of the box" "get: paths in the box (its project or /tmp; space-separated):"
+tmux_type dist
+tmux_keys Enter
+dash_check "then into which local folder" "get: into the local folder: ."
+tmux_keys BSpace
+tmux_type "$T_TMP/home"
+tmux_keys Enter
+dash_check "the copy ends with a message" "fetched 3 entries" 60
+t_eq "dist/app.js came home" "$(cat "$T_TMP/home/dist/app.js")" built
+t_eq "the link is kept as a link" "$(readlink "$T_TMP/home/dist/outside")" /etc/passwd
+tmux_type D
+tmux_type dist
+tmux_keys Enter
+tmux_keys BSpace
+tmux_type "$T_TMP/home"
+tmux_keys Enter
+dash_check "again: existing files are not overwritten" "of the files exist in"
 tmux_keys Escape
 dash_quit "quits"
 t_eq "quitting closes the forward" "$(curl -s -o /dev/null -w '%{http_code}' "$url/headers")" 000

@@ -23,6 +23,7 @@ static const char TCP[] =
     "   2: 00000000:C33F 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 3 1\n"
     "   3: 0100007F:1000 0100007F:9C40 01 00000000:00000000 00:00000000 00000000  1000        0 4 1\n"
     "   4: 0100007F:1435 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 5 1\n"
+    "   5: 0A00000F:D431 0A000001:0050 01 00000000:00000000 00:00000000 00000000  1000        0 6 1\n"
     "  sl  local_address                         remote_address                        st\n"
     "   0: 00000000000000000000000000000000:1435 00000000000000000000000000000000:0000 0A 0\n"
     "   1: 00000000000000000000000001000000:0BB8 00000000000000000000000000000000:0000 0A 0\n"
@@ -34,7 +35,8 @@ static void test_ports_parse(void)
     e2b_box_ports p;
     e2b_box_ports_parse(TCP, sizeof TCP - 1, &p);
     /* 4096, 9090 (loopback), 5173 (v4 loopback, v6 any: reachable), 3000 (::1), 8080
-     * (v4-mapped loopback); 49983 (envd) and the established 4096->40000 are not listed */
+     * (v4-mapped loopback); 49983 (envd), the established 4096->40000 and 54321 (only a
+     * connection, never listening) are not listed */
     CHECK_INT_EQ(p.count, 5);
     CHECK_INT_EQ(p.items[0].port, 3000);
     CHECK_INT_EQ(p.items[0].loopback, 1);

@@ -10,6 +10,7 @@
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
 #include "tui/views/copy_action.h"
+#include "tui/views/get_action.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
 
@@ -232,6 +233,12 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_PULL:
     case ACT_EXTEND:
     case ACT_LOGS:
+    case ACT_GET:
+        if (!d->box_id[0])
+            return false;
+        get_action_open(ui, d->box_id, "");
+        ui->dirty = true;
+        return true;
     case ACT_FORWARD:
         if (!d->box_id[0])
             return false;
