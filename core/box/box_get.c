@@ -656,13 +656,7 @@ static void get_resolved(e2b_box_op *op, const e2b_error *err)
                 return;
             }
     box_op_progress(op, "connecting", 0, 0);
-    op->api_call = e2b_api_connect(op->env.client, op->res.sandbox_id, box_op_lifetime_s(op),
-                                   get_connected, op, &e);
-    if (!op->api_call) {
-        get_fail_own(op, e, "connecting");
-        return;
-    }
-    op->pending++;
+    box_op_connect_as_is(op, get_connected);
 }
 
 e2b_box_op *e2b_box_get(const e2b_box_env *env, const e2b_box_get_params *p,

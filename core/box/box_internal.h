@@ -219,6 +219,7 @@ struct e2b_box_op {
 
     /* ports (box_ports.c) and get (box_get.c) */
     e2b_box_ports ports;
+    e2b_api_sandbox_fn connect_then; /* box_op_connect_as_is */
     struct box_get_state *get;              /* owned by box_get.c */
     void (*get_free)(struct box_get_state *g);
 
@@ -338,6 +339,14 @@ int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
 /* The lifetime a resume gives the box, in seconds: its record's hours, else the
  * configured hours. */
 long box_op_lifetime_s(const e2b_box_op *op);
+/* Connects to op->res.sandbox_id without changing when a running box ends: its state is
+ * asked first; a running box gets a connect of 60 s (a connect never shortens a running
+ * sandbox's time), a paused one is resumed with its own lifetime (box_op_lifetime_s). then
+ * is the connect's callback (a failed look calls it with that error and no sandbox). For
+ * the looks that should not extend a box (ports, get: box_ports.c). Returns -1 when nothing
+ * could start (then has run). */
+int box_op_connect_as_is(e2b_box_op *op, e2b_api_sandbox_fn then);
+
 /* Text helpers. */
 char *box_strdup(const char *s);
 

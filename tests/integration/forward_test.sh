@@ -19,10 +19,14 @@ server_url=$(sed -n 's/.*server //p' "$BOX_OUT")
 dir=$(jq -r .dir "$XDG_STATE_HOME/e2b-tui/boxes/main.json")
 # the agent's dev server: no password, port 5173
 box_exec "$id" "cd $dir && (setsid nohup python3 tools/tunnel_server.py --open --port 5173 >/tmp/dev.log 2>&1 &)" >/dev/null
+end_at() { el_req GET "/sandboxes/$id" >/dev/null; el_json .endAt; }
+end0=$(end_at)
+sleep 1.1 # an extension would move the end by a second at least
 listed() { box_tui --ports main; grep -qx 5173 "$BOX_OUT"; }
 t_ok "--ports lists the dev server's port" t_wait_until 60 listed
 t_eq "and the box's OpenCode server, nothing else (envd's port is not listed)" "$(tr '\n' ' ' <"$BOX_OUT")" "4096 5173 "
 t_eq "--ports exits 0" "$BOX_RC" 0
+t_eq "reading the ports does not extend the box's time" "$(end_at)" "$end0"
 
 (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --forward main 5173 >"$T_TMP/fwd.out" 2>"$T_TMP/fwd.err") &
 fpid=$!
