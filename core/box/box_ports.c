@@ -110,6 +110,51 @@ void e2b_box_ports_parse(const char *text, size_t len, e2b_box_ports *out)
     }
 }
 
+/* ---- connecting without extending ---- */
+
+static void as_is_looked(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    e2b_error *e = NULL;
+    op->api_call = NULL;
+    op->pending--;
+    (void)status;
+    if (err || op->cancelled) {
+        e2b_sandbox_free(sb);
+        e2b_error *c = err ? NULL : e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
+        op->pending++; /* then() takes it back, as a connect's callback */
+        op->connect_then(op, NULL, 0, err ? err : c);
+        e2b_error_free(c);
+        return;
+    }
+    long lifetime = sb->state == E2B_STATE_PAUSED ? box_op_lifetime_s(op) : 60;
+    e2b_sandbox_free(sb);
+    op->api_call = e2b_api_connect(op->env.client, op->res.sandbox_id, lifetime,
+                                   op->connect_then, op, &e);
+    if (!op->api_call) {
+        op->connect_then(op, NULL, 0, e);
+        e2b_error_free(e);
+        return;
+    }
+    op->pending++;
+}
+
+int box_op_connect_as_is(e2b_box_op *op, e2b_api_sandbox_fn then)
+{
+    e2b_error *e = NULL;
+    op->connect_then = then;
+    op->api_call = e2b_api_get(op->env.client, op->res.sandbox_id, as_is_looked, op, &e);
+    if (!op->api_call) {
+        /* then() decrements pending as a call's callback does */
+        op->pending++;
+        then(op, NULL, 0, e);
+        e2b_error_free(e);
+        return -1;
+    }
+    op->pending++;
+    return 0;
+}
+
 /* ---- the op ---- */
 
 static void ports_fail(e2b_box_op *op, const e2b_error *err, const char *step)
@@ -176,15 +221,9 @@ static void ports_resolved(e2b_box_op *op, const e2b_error *err)
         ports_fail(op, err, "finding the box");
         return;
     }
+    (void)e;
     box_op_progress(op, "connecting", 0, 0);
-    op->api_call = e2b_api_connect(op->env.client, op->res.sandbox_id, box_op_lifetime_s(op),
-                                   ports_connected, op, &e);
-    if (!op->api_call) {
-        ports_fail(op, e, "connecting");
-        e2b_error_free(e);
-        return;
-    }
-    op->pending++;
+    box_op_connect_as_is(op, ports_connected);
 }
 
 e2b_box_op *e2b_box_ports_read(const e2b_box_env *env, const char *name,
