@@ -145,52 +145,7 @@ int cli_life_check(const cli_args *a)
     return 0;
 }
 
-/* ---- running ---- */
-
-typedef struct {
-    int tty;
-    int shown;
-} life_progress;
-
-static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
-{
-    life_progress *ps = ud;
-    if (!ps->tty)
-        return;
-    if (total > 0)
-        fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", step, (long long)(done / 1024),
-                (long long)(total / 1024), (int)(done * 100 / total));
-    else
-        fprintf(stderr, "\r\033[K%s...", step);
-    ps->shown = 1;
-}
-
-static void end_progress(life_progress *ps)
-{
-    if (ps->tty && ps->shown)
-        fputs("\r\033[K", stderr);
-    ps->shown = 0;
-}
-
-static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
-{
-    (void)ud, (void)op, (void)err;
-}
-
-/* Waits for op; 0, or the exit status (told). */
-static int wait_op(e2b_box_op *op, e2b_error *start_err, life_progress *ps)
-{
-    if (!op) {
-        int rc = cli_fail(start_err);
-        e2b_error_free(start_err);
-        return rc;
-    }
-    e2b_error *err = e2b_box_op_wait(op);
-    end_progress(ps);
-    int rc = err ? cli_fail(err) : 0;
-    e2b_error_free(err);
-    return rc;
-}
+/* ---- running: each is the model's box operation (cli_op_run) ---- */
 
 static void told_resumed(const e2b_box_op *op, const char *name)
 {
@@ -268,23 +223,17 @@ int cli_life(e2b_live *m, const cli_args *a)
         e2b_log_set_max(cfg->log_max);
         e2b_error_free(e2b_log_open(cfg->log_path));
     }
-    life_progress ps = {.tty = isatty(STDERR_FILENO)};
-    e2b_box_env env = {.loop = e2b_live_loop(m), .client = e2b_live_client(m), .cfg = cfg};
-    e2b_error *err = NULL;
-    e2b_box_op *op;
-    int rc;
+    int rc = 0;
     if (a->mode == CLI_GET) {
-        e2b_box_get_params p = {.name = a->name, .paths = a->get_paths,
-                                .npaths = (size_t)a->get_npaths, .dest = a->dir,
-                                .force = a->force};
-        op = e2b_box_get(&env, &p, on_progress, on_done, &ps, &err);
-        /* a path or folder refused before the box is asked is a usage error (2) */
-        e2b_error *werr = op ? e2b_box_op_wait(op) : NULL;
-        int usage = (op ? werr : err) && (op ? werr : err)->kind == E2B_ERR_INVALID;
-        e2b_error_free(werr);
-        if ((rc = wait_op(op, err, &ps)) != 0 && usage)
-            rc = 2;
-        if (rc == 0) {
+        /* a path or folder refused before the box is asked is a usage error (2: cli_op_run) */
+        e2b_box_op *op = cli_op_run(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_GET,
+                                                             .name = a->name,
+                                                             .paths = a->get_paths,
+                                                             .npaths = (size_t)a->get_npaths,
+                                                             .dir = a->dir,
+                                                             .force = a->force},
+                                    &rc);
+        if (op) {
             const e2b_box_result *r = e2b_box_op_result(op);
             char safe[600];
             told_resumed(op, a->name);
@@ -295,8 +244,9 @@ int cli_life(e2b_live *m, const cli_args *a)
         e2b_box_op_free(op);
         return rc;
     }
-    op = e2b_box_ports_read(&env, a->name, on_progress, on_done, &ps, &err);
-    if ((rc = wait_op(op, err, &ps)) == 0) {
+    e2b_box_op *op =
+        cli_op_run(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_PORTS, .name = a->name}, &rc);
+    if (op) {
         told_resumed(op, a->name);
         if (a->mode == CLI_PORTS)
             print_ports(op, a->name);
