@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/live/live_idle.h"
 #include "tui/sandbox_rows.h"
 #include "tui/widgets/table.h"
 #include "tui/widgets/textwidth.h"
@@ -88,6 +89,18 @@ const char *agent_text_fit(const char *cell, int width, char *buf, size_t n)
     return buf;
 }
 
+void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n)
+{
+    size_t len = strlen(buf);
+    if (!due_ms || len + 1 >= n)
+        return;
+    int64_t left = due_ms - now_ms;
+    if (left < 60000)
+        snprintf(buf + len, n - len, ", pauses in <1m");
+    else
+        snprintf(buf + len, n - len, ", pauses in %lldm", (long long)((left + 59999) / 60000));
+}
+
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n)
 {
     if (!n)
@@ -104,6 +117,7 @@ void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *
     for (size_t i = 0; i < t->nrows; i++) {
         const e2b_agent_status *st = e2b_live_agent(m, t->rows[i].id);
         agent_text_cell(st, now_ms, agent, sizeof agent);
+        agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent, sizeof agent);
         agent_text_todo(st, todo, sizeof todo);
         if (table_set_cell(t, i, SBCOL_AGENT, agent) > 0)
             *changed = true;

@@ -31,6 +31,10 @@ void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size
  * the state's shorter word ("! wait", "work", "retry", "down"). Into buf; returns buf. */
 const char *agent_text_fit(const char *cell, int width, char *buf, size_t n);
 
+/* Appends ", pauses in 4m" (", pauses in <1m") to an AGENT cell when the idle pauser
+ * (core/live/live_idle.h) will pause the box at due_ms (0: nothing appended). */
+void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n);
+
 /* The TODO cell: "2/5", "-" when there is no list. */
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
 

@@ -425,7 +425,7 @@ static void draw_status(struct ui *ui)
         unsigned bit = ui_current_bit(ui);
         const char *hint = bit & VIEWS_LISTS   ? " ? help  : command  / filter  q quit"
                            : bit == VIEW_LOG    ? " ? help  / search  n/N next/previous  Tab source  Esc back"
-                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  Esc back"
+                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  w forward a port  D get files  Esc back"
                                                 : " ? help  : command  Esc back";
         snprintf(left, sizeof left, "%s", hint);
     }

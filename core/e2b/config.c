@@ -33,6 +33,7 @@ enum key_id {
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
     K_TEMPLATE_TTL,
+    K_IDLE_MINUTES,
     K_NOTIFY,
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
@@ -53,7 +54,7 @@ static const char *const key_names[K_COUNT] = {
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
     /* reliability */
-    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
+    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
     "notify",
     "public_traffic", "serve_early",
     "up_stash",
@@ -75,6 +76,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
+    cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
 }
@@ -232,6 +234,17 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
             *err = e2b_error_new(E2B_ERR_INVALID, "template_ttl must be a duration such as 3d or 72h (hours without a unit)");
         else
             cfg->template_ttl_s = v * unit;
+        return 1;
+    }
+    case K_IDLE_MINUTES: { /* minutes, fractions too (tests use a few seconds); 0 = off */
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (end == value || *end || errno || !(v >= 0) || v > 1440 || (v > 0 && v * 60000 < 100))
+            *err = e2b_error_new(E2B_ERR_INVALID, "idle_minutes must be a number of minutes "
+                                 "from 0 (never pause) to 1440, such as 15 or 0.5");
+        else
+            cfg->idle_ms = (long)(v * 60000 + 0.5);
         return 1;
     }
     }
@@ -844,6 +857,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->serve_early == E2B_SERVE_EARLY_YES  ? "yes"
             : cfg->serve_early == E2B_SERVE_EARLY_NO ? "no"
                                                      : "auto");
+    if (cfg->idle_ms)
+        fprintf(out, "idle pause:     after %g minutes idle with nothing pending (idle_minutes)\n",
+                cfg->idle_ms / 60000.0);
+    else
+        fprintf(out, "idle pause:     never (idle_minutes = 0)\n");
     fprintf(out, "new boxes:      %s (public_traffic = %s; --up --public for one box)\n",
             cfg->public_traffic ? "public traffic: the password guards the server"
                                 : "private: ports need the sandbox's traffic token",
@@ -861,10 +879,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
     const e2b_limits *l = &cfg->limits;
-    char b[3][24];
+    char b[4][24];
     fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "
-                 "tree_depth %u, delta_depth %u, list_pages %u\n",
+                 "get_bytes %s, tree_depth %u, delta_depth %u, list_pages %u\n",
             size_suffixed(l->bundle_bytes, b[0]), size_suffixed(l->object_bytes, b[1]),
-            size_suffixed(l->inflated_bytes, b[2]), l->tree_depth, l->delta_depth, l->list_pages);
+            size_suffixed(l->inflated_bytes, b[2]), size_suffixed(l->get_bytes, b[3]),
+            l->tree_depth, l->delta_depth, l->list_pages);
     free(example);
 }

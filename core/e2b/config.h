@@ -43,6 +43,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
 #define E2B_DEFAULT_LOG_MAX (4L * 1024 * 1024)
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
+#define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -89,6 +90,9 @@ typedef struct e2b_config {
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
     long template_ttl_s;      /* template_ttl: managed templates unused this long are GC'd (3d) */
+    long idle_ms;             /* idle_minutes (15; fractions too; 0 = never): a box whose agent
+                               * is idle with nothing pending this long is paused by a running
+                               * dashboard or --keepalive (core/live/live_idle.h) */
 
     /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
     e2b_limits limits;

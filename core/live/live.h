@@ -308,6 +308,9 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_FORK,
     E2B_LIVE_OP_STOP,     /* pause the box (no password needed) */
     E2B_LIVE_OP_UNPULLED, /* look for work a kill would lose (result: unpulled) */
+    E2B_LIVE_OP_GET,      /* files of the box brought home (core/box/box_get.h) */
+    E2B_LIVE_OP_PORTS,    /* what listens in the box (core/box/box_ports.h: the ended op
+                           * opens forwards) */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -315,7 +318,7 @@ typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
     const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
-                             * "unpulled" */
+                             * "unpulled", "get", "ports" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -340,7 +343,11 @@ typedef struct e2b_live_op_params {
     e2b_live_op_kind kind;
     const char *name;          /* the box ("" or NULL for an up: from the current branch) */
     const char *sandbox_id;    /* act on this sandbox only; NULL = the one the name resolves to */
-    const char *dir;           /* up, pull: the project (NULL = the current one, as --dir) */
+    const char *dir;           /* up, pull: the project (NULL = the current one, as --dir);
+                                * get: the local folder it goes to (NULL = ".") */
+    const char *const *paths;  /* get: the paths in the box (core/box/box_get.h), npaths of
+                                * them (1..E2B_BOX_GET_PATHS_MAX; copied) */
+    size_t npaths;
     const char *template_id;   /* up: NULL = the config's; one of this machine's snapshots
                                 * starts from it */
     const char *from_snapshot; /* up: start from this snapshot of this machine */
@@ -348,7 +355,7 @@ typedef struct e2b_live_op_params {
     int hours;                 /* up: the lifetime (0 = the config's) */
     int count;                 /* fork: how many boxes (0 = 1) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
-    bool force;                /* pull: --force */
+    bool force;                /* pull: --force; get: overwrite existing files */
     long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
     /* up: the egress (checked lists, core/e2b/egress_list.h; NULL = the config's
      * network.allow_out / network.deny_out); no_internet: off (--no-internet), else the
@@ -366,6 +373,18 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
  * its fork into count boxes NAME-2, ... (core/box/box.h). Returns the id or 0 (notice). */
 unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as);
 unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count);
+
+/* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
+ * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get
+ * (existing files are a conflict unless force). Returns the id or 0 (notice). */
+unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, const char *dest,
+                      bool force);
+
+/* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
+ * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get
+ * (existing files are a conflict unless force). Returns the id or 0 (notice). */
+unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, const char *dest,
+                      bool force);
 
 size_t e2b_live_op_count(const e2b_live *m);
 /* Operation i (0 = the oldest); false when out of range. */

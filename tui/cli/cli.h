@@ -57,6 +57,10 @@ typedef enum {
     CLI_INTERRUPT,
     CLI_NETWORK,   /* cli_network.c */
     CLI_WATCH,     /* cli_fleet.c */
+    CLI_PORTS,     /* a box's life (cli_life.c) */
+    CLI_FORWARD,
+    CLI_GET,
+    CLI_KEEPALIVE,
 } cli_mode;
 
 #define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */
@@ -99,6 +103,11 @@ typedef struct cli_args {
     int wait_all;              /* --wait --all: every box of this machine */
     int wait_any;              /* --wait --any [NAME...]: the first that needs you or ends */
     const char *until;         /* --watch --until STATE */
+    /* a box's life (cli_life.c) */
+    int port;                  /* --forward NAME PORT */
+    int local_port;            /* --forward ... --local PORT (0: a free one) */
+    const char *get_paths[32]; /* --get NAME PATH... */
+    int get_npaths;
 } cli_args;
 
 /* The options and operands of cli_fleet.c (--watch, --until, --all, --any; --wait's and
@@ -107,6 +116,14 @@ typedef struct cli_args {
 int cli_fleet_option(cli_args *a, int argc, char **argv, int *i);
 int cli_fleet_operands(cli_args *a, const char **operands, int n);
 int cli_fleet_check(const cli_args *a);
+
+/* The options and operands of cli_life.c's modes (--ports, --forward, --get, --keepalive),
+ * as cli_snap_option: 1 it was one, 0 not, -1 usage error (reported). cli_life_place takes
+ * the operands of those modes (returns 1 when it did, 0 for another mode, -1 usage error);
+ * cli_life_check refuses their options with other modes. */
+int cli_life_option(cli_args *a, int argc, char **argv, int *i);
+int cli_life_place(cli_args *a, const char **operands, int n);
+int cli_life_check(const cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */

@@ -103,8 +103,37 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     if (box_api_err(b))
         return cli_fail(box_api_err(b));
     if (!strcmp(sandbox, "gone")) {
-        fprintf(stderr, "e2b-tui: box %s's sandbox is gone\n", b->rec.name);
+        /* never made again silently: the way to make it again is said */
+        char dir[1024];
+        cli_clean(b->rec.dir ? b->rec.dir : ".", dir, sizeof dir);
+        fprintf(stderr, "e2b-tui: box %s's sandbox is gone (E2B no longer has it): "
+                        "e2b-tui --up %s --dir %s makes it again from its project\n",
+                b->rec.name, b->rec.name, dir);
         return 3;
+    }
+    if (!strcmp(sandbox, "paused") && a->mode == CLI_PROMPT) {
+        /* --prompt resumes it first (the model's resume: the box's own hours), and says so;
+         * the watch then waits for the resumed agent to settle */
+        e2b_live_end end = {0};
+        e2b_live_then(m, &end);
+        e2b_live_resume(m, b->rec.sandbox_id, 0);
+        e2b_wait(e2b_live_loop(m), &end.done);
+        if (end.err) {
+            char buf[600];
+            cli_clean(e2b_error_message(end.err), buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s is paused and resuming it failed: %s\n",
+                    b->rec.name, buf);
+            rc = e2b_error_exit_code(end.err);
+            e2b_error_free(end.err);
+            return rc ? rc : 1;
+        }
+        fprintf(stderr, "e2b-tui: box %s was paused: resumed it first\n", b->rec.name);
+        e2b_error_free(b->end.err);
+        memset(&b->end, 0, sizeof b->end);
+        watch_boxes(m, b, 1);
+        sandbox = sandbox_word(m, b);
+        if (box_api_err(b))
+            return cli_fail(box_api_err(b));
     }
     if (!strcmp(sandbox, "paused")) {
         fprintf(stderr, "e2b-tui: box %s is paused (e2b-tui --attach %s resumes it)\n",
