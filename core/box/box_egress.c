@@ -28,8 +28,9 @@ json_t *e2b_box_egress_network(const e2b_box_egress *eg, const e2b_secret_list *
     json_t *deny = e2b_egress_list_json(eg ? eg->deny_out : NULL);
     bool off = eg && !eg->allow_internet;
     *internet = off ? 0 : -1;
-    /* Only these, or nothing: E2B takes a domain in allowOut only with ALL_TRAFFIC in
-     * denyOut (allow_internet_access false does not count), so both say it there. */
+    /* An allow list means only these; no internet with a provider's rule means only its
+     * host. E2B takes a domain in allowOut only with ALL_TRAFFIC in denyOut
+     * (allow_internet_access false does not count), so both put ALL_TRAFFIC there. */
     if (json_array_size(allow) || (off && json_object_size(json_object_get(net, "rules"))))
         e2b_egress_list_add(deny, ALL_TRAFFIC);
     /* The providers' hosts are allowed when all else is blocked. A deny list of some
