@@ -24,7 +24,11 @@ end0=$(end_at)
 sleep 1.1 # an extension would move the end by a second at least
 listed() { box_tui --ports main; grep -qx 5173 "$BOX_OUT"; }
 t_ok "--ports lists the dev server's port" t_wait_until 60 listed
-t_eq "and the box's OpenCode server, nothing else (envd's port is not listed)" "$(tr '\n' ' ' <"$BOX_OUT")" "4096 5173 "
+# e2b-local's egress proxy listens in the box's network namespace (127.0.0.1:3128, its
+# HTTP_PROXY); E2B enforces egress outside the VM, so that port is the emulation's, not the box's
+t_eq "and the box's OpenCode server, nothing else (envd's port is not listed)" \
+    "$(grep -v '^3128 (127.0.0.1 only' "$BOX_OUT" | tr '\n' ' ')" "4096 5173 "
+t_contains "e2b-local's egress proxy is told as loopback-only" "$(cat "$BOX_OUT")" "3128 (127.0.0.1 only"
 t_eq "--ports exits 0" "$BOX_RC" 0
 t_eq "reading the ports does not extend the box's time" "$(end_at)" "$end0"
 
