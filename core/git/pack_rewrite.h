@@ -44,7 +44,7 @@ typedef struct {
 /* Writes dir/pack-<name>.{pack,idx} with the entries of pack_path (its index idx_path) for
  * which keep(id, payload) is nonzero. odb: the repository's objects (a resolved delta is
  * read from there). lim: the scanner's bounds. kept 0: nothing is written, returns NULL. Errors: E2B_SUB_CANCELLED,
- * E2B_SUB_NOMEM, E2B_SUB_FILE_IO (dir), E2B_SUB_FAILED (the pack is odd or corrupt: err
+ * E2B_SUB_NOMEM, E2B_SUB_FILE_IO (dir), E2B_SUB_FAILED (the pack is odd or corrupt: the error
  * names the pack and what). */
 e2b_error *pack_rewrite(struct git_odb *odb, const char *idx_path, const char *pack_path,
                         int (*keep)(const git_oid *id, void *payload), void *payload,
