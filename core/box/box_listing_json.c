@@ -45,6 +45,10 @@ static json_t *entry_json(const e2b_box_entry *e)
         json_object_set_new(o, "branch", str_or_null(branch));
         json_object_set_new(o, "dir", str_or_null(e->record ? e->record->dir : NULL));
         json_object_set_new(o, "local", json_boolean(e->record != NULL));
+        /* what it may reach (core/box/box_egress.h), as up or --network last set it */
+        json_t *eg = e->record && e->record->egress ? json_loads(e->record->egress, 0, NULL) : NULL;
+        json_object_set_new(o, "egress", json_is_object(eg) ? json_incref(eg) : json_null());
+        json_decref(eg);
     } else {
         json_object_set_new(o, "metadata", sb ? e2b_metadata_to_json(&sb->metadata) : json_object());
     }

@@ -48,13 +48,18 @@ static json_t *record_to_json(const e2b_box_record *r)
 {
     char created[32];
     e2b_format_rfc3339(r->created_at, created, sizeof created);
-    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:i, s:s}", "version",
+    json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:i, s:s}", "version",
                      E2B_BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
                      "template", r->template_id ? r->template_id : "", "branch",
                      r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
                      "opencode_bin", r->opencode_bin, "opencode_version", r->opencode_version,
                      "hours", r->hours, "created_at", created);
+    json_t *eg = r->egress ? json_loads(r->egress, 0, NULL) : NULL;
+    if (o && json_is_object(eg))
+        json_object_set(o, "egress", eg);
+    json_decref(eg);
+    return o;
 }
 
 static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_record *out)
@@ -91,6 +96,9 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
     out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
+    const json_t *eg = json_object_get(o, "egress");
+    if (json_is_object(eg))
+        out->egress = json_dumps(eg, JSON_COMPACT | JSON_SORT_KEYS);
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
         e2b_box_record_clear(out);
@@ -330,6 +338,7 @@ void e2b_box_record_clear(e2b_box_record *r)
     free(r->branch);
     free(r->base);
     free(r->dir);
+    free(r->egress);
     memset(r, 0, sizeof *r);
 }
 

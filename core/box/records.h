@@ -34,6 +34,8 @@ typedef struct e2b_box_record {
     char opencode_version[40]; /* its --version ("" when not known: set, or a v1 record) */
     int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
+    char *egress;      /* what the box may reach, as the JSON text of e2b_box_egress_summary
+                        * (core/box/box_egress.h); NULL when not recorded (older records) */
 } e2b_box_record;
 
 typedef struct e2b_box_record_list {

@@ -71,6 +71,10 @@ typedef struct e2b_config {
     int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
     int serve_early;      /* serve_early: E2B_SERVE_EARLY_* (e2b_config_serve_early) */
     int up_stash;         /* up_stash, default 0: up sends refs/stash and its objects too */
+    /* Egress of new boxes (core/e2b/egress_list.h; core/box/box_egress.h applies them). */
+    char *allow_out;      /* network.allow_out: only these (and the secrets' hosts); NULL none */
+    char *deny_out;       /* network.deny_out: addresses and CIDRs refused; NULL none */
+    int allow_internet;   /* allow_internet, default 1; 0: only allow_out and the secrets' hosts */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
