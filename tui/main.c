@@ -65,6 +65,9 @@ static void print_help(FILE *f)
           "                           (the request on stderr), 7 timed out, 3 no such box\n"
           "  --reply NAME once|always|reject [REQUEST_ID]\n"
           "                           answer the agent's permission request (the oldest)\n"
+          "  --answer NAME [REQUEST_ID] TEXT|--option N\n"
+          "                           answer the agent's question (the oldest) with TEXT or\n"
+          "                           its option N (--status lists them)\n"
           "  --interrupt NAME         interrupt the agent's turn\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
@@ -485,6 +488,8 @@ int main(int argc, char **argv)
             g = mode_option(&args, argc, argv, &i, &pending_attach);
         if (g == 0)
             g = cli_snap_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_answer_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -533,7 +538,8 @@ int main(int argc, char **argv)
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
-    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0) {
+    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 ||
+        cli_answer_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

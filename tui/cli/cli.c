@@ -425,6 +425,7 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_PROMPT:
         case CLI_WAIT:
         case CLI_REPLY:
+        case CLI_ANSWER:
         case CLI_INTERRUPT: rc = cli_agent(m, a); break;
         case CLI_SNAPSHOT:
         case CLI_SNAPSHOTS:

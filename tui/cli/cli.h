@@ -52,6 +52,7 @@ typedef enum {
     CLI_WAIT,
     CLI_REPLY,
     CLI_INTERRUPT,
+    CLI_ANSWER,    /* cli_answer.c (its run: cli_agent.c) */
 } cli_mode;
 
 typedef struct cli_args {
@@ -82,8 +83,15 @@ typedef struct cli_args {
     int new_session;           /* --new-session */
     int timeout_s;             /* --wait --timeout SECONDS (0 = none) */
     int reply;                 /* --reply: an e2b_agent_reply */
-    const char *request_id;    /* --reply ... REQUEST_ID, or NULL (the oldest) */
+    const char *request_id;    /* --reply/--answer ... REQUEST_ID, or NULL (the oldest) */
+    const char *answer_text;   /* --answer NAME [REQUEST_ID] TEXT */
+    int answer_option;         /* --answer ... --option N (1-based), or 0 */
 } cli_args;
+
+/* Parses argv[*i] when it is an option of cli_answer.c (--answer, --option): 1 it was, 0 not,
+ * -1 usage error (reported). cli_answer_check: after all options (-1, reported). */
+int cli_answer_option(cli_args *a, int argc, char **argv, int *i);
+int cli_answer_check(cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */

@@ -1,7 +1,7 @@
 /* One-shot agent modes: --status, --prompt (and --up ... --prompt), --wait, --reply,
- * --interrupt. Each box is the model's watch of one named box (e2b_live_agent_watch: the
- * dashboard's watch, with no list first) and each command the model's (e2b_live_agent_*);
- * results on stdout, the rest on stderr.
+ * --answer, --interrupt. Each box is the model's watch of one named box
+ * (e2b_live_agent_watch: the dashboard's watch, with no list first) and each command the
+ * model's (e2b_live_agent_*); results on stdout, the rest on stderr.
  * Exit codes: those of cli.h plus 6 waiting for you and 7 timed out (--wait). */
 #include "tui/cli/cli_internal.h"
 
@@ -182,8 +182,16 @@ static void box_print(e2b_live *m, const struct agent_box *b)
         printf("\ttodo %u/%u", st->todo_done, st->todo_total);
     printf("\n");
     for (size_t i = 0; i < st->nrequests; i++) {
-        cli_clean(st->requests[i].summary, line, sizeof line);
-        printf("  request %s: %s\n", st->requests[i].id, line);
+        const e2b_agent_request *r = &st->requests[i];
+        cli_clean(r->summary, line, sizeof line);
+        printf("  %s %s: %s\n", r->question ? "question" : "request", r->id, line);
+        for (size_t k = 0; r->question && k < r->noptions; k++) {
+            cli_clean(r->option_labels[k], line, sizeof line);
+            cli_clean(r->option_descs[k], buf, sizeof buf);
+            printf("    %zu. %s%s%s\n", k + 1, line, *buf ? " - " : "", buf);
+        }
+        if (r->question)
+            printf("    %s\n", r->custom ? "(or a typed answer)" : "(only these options)");
     }
 }
 
@@ -393,6 +401,24 @@ static int cli_reply(e2b_live *m, const cli_args *a)
     return rc;
 }
 
+static int cli_answer(e2b_live *m, const cli_args *a)
+{
+    struct agent_box b;
+    int rc = one_box(m, a, &b);
+    if (rc == 0) {
+        e2b_live_end end;
+        e2b_live_then(m, &end);
+        e2b_live_agent_answer(m, b.rec.sandbox_id, a->request_id, a->answer_text,
+                              a->answer_option);
+        rc = command_end(m, &end);
+        if (rc == 0)
+            printf("answered\n");
+        free(end.session_id);
+    }
+    box_clear(&b);
+    return rc;
+}
+
 static int cli_interrupt(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
@@ -489,6 +515,7 @@ int cli_agent(e2b_live *m, const cli_args *a)
     case CLI_PROMPT: return cli_prompt(m, a);
     case CLI_WAIT: return cli_wait(m, a);
     case CLI_REPLY: return cli_reply(m, a);
+    case CLI_ANSWER: return cli_answer(m, a);
     case CLI_INTERRUPT: return cli_interrupt(m, a);
     default: return 1;
     }
