@@ -24,6 +24,7 @@
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
+#include "tui/views/view_needs.h"
 #include "tui/views/view_operations.h"
 #include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
@@ -38,6 +39,7 @@ enum { FLASH_NOTE_MS = 10000 };
 
 static void open_operations(struct ui *ui);
 static void open_messages(struct ui *ui);
+static void open_needs(struct ui *ui);
 static void run_action(struct ui *ui, enum action_id a);
 
 /* Selects the row of sandbox id in a tab that lists it (the current one if it does). */
@@ -109,6 +111,7 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     case CMD_ALL: ui_show_tab(ui, TAB_ALL); return;
     case CMD_SECRETS: ui_show_tab(ui, TAB_SECRETS); return;
     case CMD_OPS: open_operations(ui); return;
+    case CMD_NEEDS: open_needs(ui); return;
     case CMD_MESSAGES: open_messages(ui); return;
     case CMD_WAITING:
         /* The boxes waiting for you: their AGENT cell starts with the waiting mark. */
@@ -188,6 +191,15 @@ static void open_operations(struct ui *ui)
         ui_flash(ui, FLASH_ERROR, "operations: out of memory");
 }
 
+static void open_needs(struct ui *ui)
+{
+    struct view *v = view_needs_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "needs: out of memory");
+}
+
 static void open_messages(struct ui *ui)
 {
     struct view *v = view_messages_new(ui);
@@ -236,6 +248,8 @@ static void run_action(struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
+    case ACT_NEEDS: open_needs(ui); return;
+    case ACT_NEXT_NEEDS: needs_jump(ui); return;
     case ACT_MESSAGES: open_messages(ui); return;
     case ACT_TEMPLATES: {
         struct view *v = view_templates_new(ui);

@@ -125,6 +125,12 @@ static int draw_requests(const e2b_agent_status *st, int y, int x, int h, int w)
         if (r->detail && r->detail[0] && used < h)
             used += draw_wrapped(y + used, x + 2, w - 2, h - used < REQUEST_ROWS ? h - used : REQUEST_ROWS,
                                  ROLE_NORMAL, r->detail);
+        for (size_t k = 0; r->question && k < r->noptions && used < h; k++) {
+            char opt[600];
+            snprintf(opt, sizeof opt, "%zu. %s%s%s", k + 1, r->option_labels[k],
+                     r->option_descs[k][0] ? " - " : "", r->option_descs[k]);
+            draw_text(y + used++, x + 2, w - 2, ROLE_NORMAL, opt, false);
+        }
         if (r->nalways && used < h) {
             char pat[400];
             size_t k = (size_t)snprintf(pat, sizeof pat, "always would save:");
@@ -134,7 +140,8 @@ static int draw_requests(const e2b_agent_status *st, int y, int x, int h, int w)
         }
         if (used < h)
             draw_text(y + used++, x + 2, w - 2, ROLE_DIM,
-                      r->question ? "a question: answer it in the agent's own UI (a attaches), or n rejects it"
+                      r->question ? r->custom ? "A: answer (an option's number, or your own words)"
+                                              : "A: answer (an option's number)"
                                   : "y: allow once   Y: allow always (asks)   n: reject",
                       false);
     }
