@@ -3,6 +3,8 @@
  * something changed (one doupdate per frame). It waits in core's loop (tui/term/loop.h). */
 #include "tui/app.h"
 
+#include "core/e2b/cost.h"
+
 #include <curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -426,8 +428,8 @@ static void draw_status(struct ui *ui)
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else if (e2b_live_agents_waiting(ui->model)) {
         size_t w = e2b_live_agents_waiting(ui->model);
-        snprintf(left, sizeof left, " ! %zu box%s waiting for you (:waiting lists them)   ? help", w,
-                 w == 1 ? "" : "es");
+        snprintf(left, sizeof left, " ! %zu box%s waiting for you (! lists them, ] jumps)   ? help",
+                 w, w == 1 ? "" : "es");
         role = ROLE_WAITING;
     } else {
         /* Only what works here. */
@@ -441,6 +443,19 @@ static void draw_status(struct ui *ui)
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
+    /* the fleet's cost (its boxes' agents and running sandboxes), where there is room */
+    if (COLS >= 100 && e2b_live_agent_count(ui->model)) {
+        double fleet;
+        bool whole = agent_text_fleet_cost(ui->model, time(NULL), &fleet);
+        char f[24], txt[48];
+        e2b_cost_format(fleet, f, sizeof f);
+        int k = snprintf(txt, sizeof txt, " fleet %s%s ", f, whole ? "" : "+?");
+        size_t rlen = strlen(right);
+        if (k > 0 && (size_t)k + rlen < sizeof right) {
+            memmove(right + k, right, rlen + 1);
+            memcpy(right, txt, (size_t)k);
+        }
+    }
     int rw = text_width(right);
     /* A message wider than the line ends with where to read it whole. */
     static const char more[] = " ... (ctrl-g: whole message)";

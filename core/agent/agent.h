@@ -151,8 +151,9 @@ typedef struct e2b_agent_status {
     bool have_usage;
     int64_t tokens_input, tokens_output, tokens_reasoning;
     double cost;
-    /* the box's usage over all its sessions: the server's own totals from its session list
-     * (each snapshot), plus the steps that ended since (events) */
+    /* the box's usage over all its sessions: v1, the server's own totals from its session
+     * list (each snapshot) plus the steps that ended since (events); v2 (whose session list
+     * says 0 in 1.18.33), the steps seen ending while watched (unknown before any) */
     e2b_agent_usage total;
     /* the turn running or last run: the sum of its steps (events; unknown when none seen) */
     e2b_agent_usage turn;

@@ -225,7 +225,10 @@ void oc_usage_from(json_t *o, e2b_agent_usage *u)
     }
     if (json_is_number(cost)) {
         double d = json_number_value(cost);
-        if (d >= 0 && d < 1e9) { /* a box's figure, bounded */
+        /* a cost of 0 for tokens used is a server that did not price them (1.18.33's v2
+         * says 0 for a model with a price): unknown, not free */
+        bool unpriced = d == 0 && (u->input > 0 || u->output > 0);
+        if (d >= 0 && d < 1e9 && !unpriced) { /* a box's figure, bounded */
             u->have_cost = true;
             u->cost_usd = d;
         }

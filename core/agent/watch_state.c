@@ -498,7 +498,10 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
         free(st->sessions);
         st->sessions = s->sessions;
         st->nsessions = s->nsessions;
-        st->total = s->usage;
+        /* v1's session list has each session's totals; 1.18.33's v2 list says 0 tokens
+         * for sessions whose messages used some: there the steps seen are the figures */
+        if (!v2(w))
+            st->total = s->usage;
         s->sessions = NULL;
         s->nsessions = 0;
         s->have_sessions = false;

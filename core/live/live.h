@@ -396,6 +396,9 @@ bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id);
 /* The OpenCode client of the watched agent of sandbox_id (owned by the watch), or NULL: for
  * a client that waits on the server itself (--prompt waits for its model catalog). */
 struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandbox_id);
+/* The sandbox of the agent of sandbox_id: as listed, else as its headless watch asked it
+ * (borrowed, valid until the next change), or NULL when not known (a box's cost). */
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id);
 /* The boxes of this machine known to the agent watcher, by index 0..count-1 (the Needs-you
  * queue, the fleet's cost): box i's sandbox id and name (borrowed, valid until the next
  * change; either pointer may be NULL) and its status as e2b_live_agent (NULL: not watched). */

@@ -478,6 +478,12 @@ struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandb
     return t && t->watch ? e2b_agent_watch_client(t->watch) : NULL;
 }
 
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? sandbox_of(t) : live_sandbox_find(&m->sandboxes, sandbox_id);
+}
+
 /* ---- the public side ---- */
 
 const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id)

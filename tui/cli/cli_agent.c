@@ -8,6 +8,7 @@
 #include "core/agent/agent_json.h"
 #include "core/agent/opencode.h"
 #include "core/box/records.h"
+#include "core/e2b/cost.h"
 #include "core/util/buf.h"
 #include "core/util/str.h"
 
@@ -82,6 +83,16 @@ static const e2b_error *box_api_err(const struct agent_box *b)
                    err->kind != E2B_ERR_IO
                ? err
                : NULL;
+}
+
+/* The running sandbox's cost so far (core/e2b/cost.h), from the sandbox the watch found;
+ * false when not known (not running, or its size or start not told). */
+static bool box_sandbox_usd(e2b_live *m, const struct agent_box *b, double *usd)
+{
+    const e2b_config *cfg = e2b_live_config(m);
+    *usd = 0;
+    return e2b_sandbox_cost(e2b_live_agent_sandbox(m, b->rec.sandbox_id), cfg->price_vcpu_second,
+                            cfg->price_gib_second, time(NULL), usd);
 }
 
 static int read_box(e2b_live *m, const cli_args *a, const char *name, struct agent_box *b)
@@ -180,6 +191,16 @@ static void box_print(e2b_live *m, const struct agent_box *b)
     }
     if (st->todo_total)
         printf("\ttodo %u/%u", st->todo_done, st->todo_total);
+    char agent[32] = "?", sandbox[32] = "?";
+    double sandbox_usd;
+    if (st->total.have_cost)
+        e2b_cost_format(st->total.cost_usd, agent, sizeof agent);
+    if (box_sandbox_usd(m, b, &sandbox_usd))
+        e2b_cost_format(sandbox_usd, sandbox, sizeof sandbox);
+    printf("\tcost %s agent + %s sandbox", agent, sandbox);
+    if (st->total.have_tokens)
+        printf("\ttokens %lld in / %lld out", (long long)st->total.input,
+               (long long)st->total.output);
     printf("\n");
     for (size_t i = 0; i < st->nrequests; i++) {
         const e2b_agent_request *r = &st->requests[i];
@@ -229,11 +250,14 @@ static int cli_status(e2b_live *m, const cli_args *a)
         e2b_opencode_kind *oc = n ? calloc(n, sizeof *oc) : NULL;
         for (size_t i = 0; views && oc && i < n; i++) {
             e2b_box_record_opencode(&boxes[i].rec, &oc[i]);
+            double sandbox_usd;
+            bool have_sandbox_usd = box_sandbox_usd(m, &boxes[i], &sandbox_usd);
             views[i] = (e2b_agent_box_view){
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
                 .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
-                .opencode = &oc[i]};
+                .opencode = &oc[i], .have_sandbox_usd = have_sandbox_usd,
+                .sandbox_usd = sandbox_usd};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)

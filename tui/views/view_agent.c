@@ -1,6 +1,7 @@
 /* The Agent pane (tui/views/view_agent.h). */
 #include "tui/views/view_agent.h"
 
+#include "core/e2b/cost.h"
 #include "core/util/sanitize.h"
 
 #include <stdio.h>
@@ -373,9 +374,19 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
                                                                 : st->session_id ? "(untitled)" : "none");
     if (st->todo_total && k > 0 && (size_t)k < sizeof extra)
         k += snprintf(extra + k, sizeof extra - (size_t)k, "   todo %u/%u", st->todo_done, st->todo_total);
-    if (st->have_usage && k > 0 && (size_t)k < sizeof extra)
-        k += snprintf(extra + k, sizeof extra - (size_t)k, "   tokens %lld in / %lld out   $%.4f",
-                      (long long)st->tokens_input, (long long)st->tokens_output, st->cost);
+    /* this turn's figures (the sum of its steps), then the box's (the server's totals) */
+    if ((st->turn.have_tokens || st->turn.have_cost) && k > 0 && (size_t)k < sizeof extra) {
+        char c[24] = "?";
+        if (st->turn.have_cost)
+            e2b_cost_format(st->turn.cost_usd, c, sizeof c);
+        k += snprintf(extra + k, sizeof extra - (size_t)k, "   turn %lld in / %lld out %s",
+                      (long long)st->turn.input, (long long)st->turn.output, c);
+    }
+    if (st->total.have_cost && k > 0 && (size_t)k < sizeof extra) {
+        char c[24];
+        e2b_cost_format(st->total.cost_usd, c, sizeof c);
+        k += snprintf(extra + k, sizeof extra - (size_t)k, "   agent %s", c);
+    }
     if (ago[0] && k > 0 && (size_t)k < sizeof extra)
         snprintf(extra + k, sizeof extra - (size_t)k, "   last event %s ago", ago);
     int sw = text_width(state) + 1;
