@@ -89,7 +89,7 @@ static json_t *box_json(const e2b_agent_box_view *b)
             json_object_set_new(ro, "custom", json_boolean(r->custom));
             json_object_set_new(ro, "multiple", json_boolean(r->multiple));
         }
-        json_object_set_new(ro, "asked_at", jtime(r->asked_ms));
+        json_object_set_new(ro, "seen_at", jtime(r->asked_ms));
         json_array_append_new(reqs, ro);
     }
     json_object_set_new(o, "requests", reqs);

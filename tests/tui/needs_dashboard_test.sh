@@ -77,11 +77,11 @@ tmux_type ']'
 dash_check "] again: the next box" "AGENT  bb ($idb)"
 tmux_type ']'
 dash_check "] again: back to the first (cycling)" "AGENT  aa ($ida)"
-tmux_keys Escape
 
 # ---- restarted: the queue is rebuilt from the servers ----
-tmux_keys Escape
-dash_quit "q quits the dashboard"
+tmux_type ':quit'
+tmux_keys Enter
+dash_check ":quit quits the dashboard (panes open)" "rc=0"
 DASH_CWD=$BOX_REPO dash_start 150 30 -- --refresh 1
 tmux_type ':needs'
 tmux_keys Enter

@@ -13,8 +13,8 @@
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
- * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary","asked_at",
- * and for a question "options":[{"n","label","description"}],"custom","multiple"}],
+ * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary","seen_at",
+ * ("seen_at": when this process first saw it) and for a question "options":[{"n","label","description"}],"custom","multiple"}],
  * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"},
  * "tokens":{"input","output","reasoning","cache_read","cache_write"}|null,
  * "cost":{"agent_usd","sandbox_usd"} (each null when not known)}]}

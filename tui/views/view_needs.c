@@ -80,8 +80,8 @@ static void fill(struct view *v, struct ui *ui)
         int64_t now = agent_text_now_ms();
         for (size_t i = 0; i < n; i++) {
             struct row *r = &text[i];
-            /* the row's id: "<sandbox id>\t<request id>" (both short, from the model) */
-            snprintf(r->id, sizeof r->id, "%s\t%s", needs[i].sandbox_id, needs[i].r->id);
+            /* the row's id: "<sandbox id> <request id>" (both short and without spaces) */
+            snprintf(r->id, sizeof r->id, "%s %s", needs[i].sandbox_id, needs[i].r->id);
             e2b_agent_ago(needs[i].r->asked_ms, now, r->waited, sizeof r->waited);
             r->cells[NCOL_BOX] = needs[i].name;
             r->cells[NCOL_KIND] = needs[i].r->question ? "question" : "permission";
@@ -128,9 +128,11 @@ static const e2b_agent_request *selected(struct view *v, struct ui *ui, char *si
         ui_flash(ui, FLASH_INFO, "nothing needs you");
         return NULL;
     }
-    const char *tab = strchr(row->id, '\t');
-    if (!tab)
+    const char *tab = strchr(row->id, ' ');
+    if (!tab) {
+        ui_flash(ui, FLASH_ERROR, "that row is not a request");
         return NULL;
+    }
     snprintf(sid, sidsz, "%.*s", (int)(tab - row->id), row->id);
     size_t nb = e2b_live_agent_count(ui->model);
     for (size_t i = 0; i < nb; i++) {
