@@ -33,6 +33,11 @@ box_tui --prompt bb "write b"
 box_rc "bb is given a task" 0
 TMUX_WAIT_SECONDS=90 dash_check "then bb waits" "! waiting: bash: echo bb"
 dash_check "the status line counts both" "! 2 boxes waiting for you"
+# ---- what each box costs: COST column, the fleet's total ----
+dash_check "the list has a COST column" "COST"
+# (1.18.33's v2 prices no turn: the agent's part is unknown, shown as ?, never as 0)
+dash_check_row "aa's COST is its sandbox's so far plus an unknown agent part" "echo aa" "+?"
+dash_check_match "the status line has the fleet's total" 'fleet <?\$[0-9.]+\+\?'
 
 # ---- ! lists both, oldest first ----
 tmux_type '!'
@@ -75,6 +80,7 @@ tmux_type ']'
 dash_check "] opens the Agent pane of the first box that needs you" "AGENT  aa ($ida)"
 tmux_type ']'
 dash_check "] again: the next box" "AGENT  bb ($idb)"
+dash_check_match "bb's Agent pane shows this turn's tokens (its cost unknown on v2)" 'turn [0-9]+ in / [0-9]+ out \?'
 tmux_type ']'
 dash_check "] again: back to the first (cycling)" "AGENT  aa ($ida)"
 
