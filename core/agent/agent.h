@@ -157,6 +157,9 @@ typedef struct e2b_agent_status {
     e2b_agent_usage total;
     /* the turn running or last run: the sum of its steps (events; unknown when none seen) */
     e2b_agent_usage turn;
+    /* the turn before it, kept when a turn begins (a turn waiting at its first step has no
+     * figures of its own yet: the Agent pane shows the last one's meanwhile) */
+    e2b_agent_usage last_turn;
 
     int64_t last_activity_ms; /* wall clock ms of the last event or change, 0 none */
     int64_t last_event_ms;    /* the server's own time of the last event that said one */

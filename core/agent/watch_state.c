@@ -606,6 +606,7 @@ void watch_derive(e2b_agent_watch *w)
     bool busy_now = s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING || s == E2B_AGENT_RETRYING;
     if (busy_now && !w->in_turn) {
         w->in_turn = true;
+        st->last_turn = st->turn;
         memset(&st->turn, 0, sizeof st->turn);
         if (!w->turn_failed)
             set_str(&st->error, NULL);

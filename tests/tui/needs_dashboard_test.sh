@@ -80,7 +80,8 @@ tmux_type ']'
 dash_check "] opens the Agent pane of the first box that needs you" "AGENT  aa ($ida)"
 tmux_type ']'
 dash_check "] again: the next box" "AGENT  bb ($idb)"
-dash_check_match "bb's Agent pane shows this turn's tokens (its cost unknown on v2)" 'turn [0-9]+ in / [0-9]+ out \?'
+# (bb's turn waits at its first step: no step of it ended yet, so the last turn's figures)
+dash_check_match "bb's Agent pane shows the last turn's tokens while this one has none (its cost unknown on v2)" 'last turn [0-9]+ in / [0-9]+ out \?'
 tmux_type ']'
 dash_check "] again: back to the first (cycling)" "AGENT  aa ($ida)"
 
@@ -104,6 +105,7 @@ dash_check "its pane shows the request" "! WAITING FOR YOU: bash: echo aa > a.tx
 tmux_type y
 box_tui --wait aa --timeout 90
 box_rc "y in the Agent pane answered it: --wait aa exits 0" 0
+dash_check_match "aa's Agent pane shows its turn's own tokens once its steps ended" '   turn [0-9]+ in / [0-9]+ out \?'
 tmux_keys Escape
 tmux_type '!'
 TMUX_WAIT_SECONDS=30 dash_check "the queue now holds only bb's request" "NEEDS YOU  1 pending"

@@ -374,13 +374,21 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
                                                                 : st->session_id ? "(untitled)" : "none");
     if (st->todo_total && k > 0 && (size_t)k < sizeof extra)
         k += snprintf(extra + k, sizeof extra - (size_t)k, "   todo %u/%u", st->todo_done, st->todo_total);
-    /* this turn's figures (the sum of its steps), then the box's (the server's totals) */
-    if ((st->turn.have_tokens || st->turn.have_cost) && k > 0 && (size_t)k < sizeof extra) {
+    /* this turn's figures (the sum of its steps; until its first step ends, the last
+     * turn's, said so), then the box's (the server's totals) */
+    const e2b_agent_usage *turn = &st->turn;
+    bool last = false;
+    if (!turn->have_tokens && !turn->have_cost &&
+        (st->last_turn.have_tokens || st->last_turn.have_cost)) {
+        turn = &st->last_turn;
+        last = true;
+    }
+    if ((turn->have_tokens || turn->have_cost) && k > 0 && (size_t)k < sizeof extra) {
         char c[24] = "?";
-        if (st->turn.have_cost)
-            e2b_cost_format(st->turn.cost_usd, c, sizeof c);
-        k += snprintf(extra + k, sizeof extra - (size_t)k, "   turn %lld in / %lld out %s",
-                      (long long)st->turn.input, (long long)st->turn.output, c);
+        if (turn->have_cost)
+            e2b_cost_format(turn->cost_usd, c, sizeof c);
+        k += snprintf(extra + k, sizeof extra - (size_t)k, "   %sturn %lld in / %lld out %s",
+                      last ? "last " : "", (long long)turn->input, (long long)turn->output, c);
     }
     if (st->total.have_cost && k > 0 && (size_t)k < sizeof extra) {
         char c[24];
