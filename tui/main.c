@@ -90,6 +90,9 @@ static void print_help(FILE *f)
           "  --reply NAME once|always|reject [REQUEST_ID]\n"
           "                           answer the agent's permission request (the oldest);\n"
           "                           exit 9 when nothing waits for a reply\n"
+          "  --answer NAME [REQUEST_ID] TEXT|--option N\n"
+          "                           answer the agent's question (the oldest) with TEXT or\n"
+          "                           its option N (--status lists them)\n"
           "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
           "                           requests are rejected)\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
@@ -541,6 +544,8 @@ int main(int argc, char **argv)
             g = cli_fleet_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_life_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_answer_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -590,7 +595,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
-        cli_life_check(&args) < 0) {
+        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

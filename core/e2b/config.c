@@ -44,6 +44,9 @@ enum key_id {
     K_ALLOW_OUT,
     K_DENY_OUT,
     K_ALLOW_INTERNET,
+    /* what a sandbox costs (core/e2b/cost.h) */
+    K_PRICE_VCPU,
+    K_PRICE_GIB,
     K_COUNT
 };
 
@@ -59,6 +62,7 @@ static const char *const key_names[K_COUNT] = {
     "public_traffic", "serve_early",
     "up_stash",
     "network.allow_out", "network.deny_out", "allow_internet",
+    "price_vcpu_second", "price_gib_second",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -79,6 +83,8 @@ void e2b_config_init(e2b_config *cfg)
     cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
+    cfg->price_vcpu_second = E2B_DEFAULT_PRICE_VCPU_SECOND;
+    cfg->price_gib_second = E2B_DEFAULT_PRICE_GIB_SECOND;
 }
 
 void e2b_config_clear(e2b_config *cfg)
@@ -102,6 +108,21 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->records_dir);
     free(cfg->log_path);
     memset(cfg, 0, sizeof *cfg);
+}
+
+/* A price as the config writes it: 0.000014, 1 (no exponent, no trailing zeros). */
+static const char *price_text(double d, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.9f", d);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *end = buf + strlen(buf);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = '\0';
+        if (end == dot + 1)
+            *dot = '\0';
+    }
+    return buf;
 }
 
 static int parse_int(const char *v, long lo, long hi, int *out)
@@ -335,6 +356,17 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
             return e2b_error_new(E2B_ERR_INVALID, "template must be a template name or id without spaces");
         slot = &cfg->template_id;
         break;
+    case K_PRICE_VCPU:
+    case K_PRICE_GIB: {
+        char *end;
+        errno = 0;
+        double d = *value ? strtod(value, &end) : -1;
+        if (!*value || errno || *end || !(d >= 0 && d <= 1))
+            return e2b_error_new(E2B_ERR_INVALID, "%s must be dollars per second, a number "
+                                                  "from 0 to 1 (e.g. 0.000014)", key);
+        *(id == K_PRICE_VCPU ? &cfg->price_vcpu_second : &cfg->price_gib_second) = d;
+        break;
+    }
     case K_HOURS:
         if (parse_int(value, 1, 24, &n) < 0)
             return e2b_error_new(E2B_ERR_INVALID, "hours must be a whole number from 1 to 24");
@@ -872,6 +904,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->deny_out && *cfg->deny_out ? cfg->deny_out : "(none)");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    char pv[32], pg[32];
+    fprintf(out, "prices:         price_vcpu_second %s, price_gib_second %s (dollars; a running "
+                 "sandbox's cost)\n", price_text(cfg->price_vcpu_second, pv, sizeof pv),
+            price_text(cfg->price_gib_second, pg, sizeof pg));
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
             cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
             cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");

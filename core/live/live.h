@@ -427,6 +427,15 @@ bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id);
 /* The OpenCode client of the watched agent of sandbox_id (owned by the watch), or NULL: for
  * a client that waits on the server itself (--prompt waits for its model catalog). */
 struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandbox_id);
+/* The sandbox of the agent of sandbox_id: as listed, else as its headless watch asked it
+ * (borrowed, valid until the next change), or NULL when not known (a box's cost). */
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id);
+/* The boxes of this machine known to the agent watcher, by index 0..count-1 (the Needs-you
+ * queue, the fleet's cost): box i's sandbox id and name (borrowed, valid until the next
+ * change; either pointer may be NULL) and its status as e2b_live_agent (NULL: not watched). */
+size_t e2b_live_agent_count(const e2b_live *m);
+const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const char **sandbox_id,
+                                          const char **name);
 /* How many watched boxes are waiting for the user (for the status line). */
 size_t e2b_live_agents_waiting(const e2b_live *m);
 
@@ -436,6 +445,10 @@ size_t e2b_live_agents_waiting(const e2b_live *m);
 /* Replies to request_id (NULL = the oldest pending) with once, always or reject. */
 int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *request_id,
                          e2b_agent_reply reply);
+/* Answers question request_id (NULL = the oldest) with option (1-based) or, when option is
+ * 0, with text (core/agent/watch.h e2b_agent_watch_answer). */
+int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *request_id,
+                          const char *text, int option);
 /* Sends text to session_id (NULL = the active session, or a new one when there is none),
  * or to a new session when new_session. */
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,

@@ -536,12 +536,39 @@ struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandb
     return t && t->watch ? e2b_agent_watch_client(t->watch) : NULL;
 }
 
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? sandbox_of(t) : live_sandbox_find(&m->sandboxes, sandbox_id);
+}
+
 /* ---- the public side ---- */
 
 const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);
     if (!t || t->no_password)
+        return NULL;
+    return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
+}
+
+size_t e2b_live_agent_count(const e2b_live *m)
+{
+    return m->agents ? m->agents->n : 0;
+}
+
+const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const char **sandbox_id,
+                                          const char **name)
+{
+    const struct live_agents *a = m->agents;
+    if (!a || i >= a->n)
+        return NULL;
+    const struct live_agent *t = a->items[i];
+    if (sandbox_id)
+        *sandbox_id = t->sandbox_id;
+    if (name)
+        *name = t->name;
+    if (t->no_password)
         return NULL;
     return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
 }
@@ -639,6 +666,18 @@ int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *reques
         return -1;
     e2b_error *err = NULL;
     int rc = e2b_agent_watch_reply(t->watch, request_id, reply, on_cmd_done, c, &err);
+    return cmd_end(m, c, rc, err);
+}
+
+int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *request_id,
+                          const char *text, int option)
+{
+    struct live_agent *t = watched(m, sandbox_id, "answer");
+    struct agent_cmd *c = t ? cmd_new(m, t, "answered") : NULL;
+    if (!c)
+        return -1;
+    e2b_error *err = NULL;
+    int rc = e2b_agent_watch_answer(t->watch, request_id, text, option, on_cmd_done, c, &err);
     return cmd_end(m, c, rc, err);
 }
 

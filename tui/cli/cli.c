@@ -427,6 +427,7 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_PROMPT:
         case CLI_WAIT:
         case CLI_REPLY:
+        case CLI_ANSWER:
         case CLI_INTERRUPT:
         case CLI_WATCH: rc = cli_agent(m, a); break;
         case CLI_SNAPSHOT:

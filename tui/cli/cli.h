@@ -14,8 +14,11 @@
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","state_since","turn_started","waiting_since","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
- * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
- * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"}}]}
+ * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary","seen_at",
+ * ("seen_at": when this process first saw it) and for a question "options":[{"n","label","description"}],"custom","multiple"}],
+ * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"},
+ * "tokens":{"input","output","reasoning","cache_read","cache_write"}|null,
+ * "cost":{"agent_usd","sandbox_usd"} (each null when not known)}]}
  * (fields are only ever added; "opencode" is what the box's up found, its version "" when
  * not known). `--watch --json` prints one such box object a line, with "version":1, "at" and
  * "request" (the oldest pending: {"id","kind","action","summary","since"} or null), each time
@@ -61,6 +64,7 @@ typedef enum {
     CLI_FORWARD,
     CLI_GET,
     CLI_KEEPALIVE,
+    CLI_ANSWER,    /* cli_answer.c (its run: cli_agent.c) */
 } cli_mode;
 
 #define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */
@@ -96,7 +100,9 @@ typedef struct cli_args {
     int new_session;           /* --new-session */
     int timeout_s;             /* --wait --timeout SECONDS (0 = none) */
     int reply;                 /* --reply: an e2b_agent_reply */
-    const char *request_id;    /* --reply ... REQUEST_ID, or NULL (the oldest) */
+    const char *request_id;    /* --reply/--answer ... REQUEST_ID, or NULL (the oldest) */
+    const char *answer_text;   /* --answer NAME [REQUEST_ID] TEXT */
+    int answer_option;         /* --answer ... --option N (1-based), or 0 */
     /* several boxes (cli_fleet.c) */
     const char *names[CLI_NAMES_MAX]; /* --wait / --watch NAME...: every name given */
     int nnames;
@@ -124,6 +130,12 @@ int cli_fleet_check(const cli_args *a);
 int cli_life_option(cli_args *a, int argc, char **argv, int *i);
 int cli_life_place(cli_args *a, const char **operands, int n);
 int cli_life_check(const cli_args *a);
+
+
+/* Parses argv[*i] when it is an option of cli_answer.c (--answer, --option): 1 it was, 0 not,
+ * -1 usage error (reported). cli_answer_check: after all options (-1, reported). */
+int cli_answer_option(cli_args *a, int argc, char **argv, int *i);
+int cli_answer_check(cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */
