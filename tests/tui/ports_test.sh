@@ -21,7 +21,9 @@ DASH_CWD=$BOX_REPO dash_start 140 30
 tm set-option -g set-clipboard on >/dev/null
 dash_check "the box is listed" "main "
 tmux_type d
-dash_check "the Detail pane lists the box's ports" "Ports        4096, 5173  (w: forward one)" 60
+# e2b-local's egress proxy listens at 127.0.0.1:3128 in the box (E2B's is outside the VM):
+# listed as loopback-only, and never offered first by w (E2B's proxy cannot reach it)
+dash_check "the Detail pane lists the box's ports" "Ports        3128 (127.0.0.1 only), 4096, 5173  (w: forward one)" 60
 tmux_type w
 dash_check "w asks which port, the dev server's first" "forward: which port of the box (a local URL, yours only): 5173"
 tmux_keys Enter

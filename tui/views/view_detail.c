@@ -105,12 +105,13 @@ static void forward_ask(struct detail *d, struct ui *ui)
             ui_flash(ui, FLASH_INFO, "reading the box's ports (a paused box is resumed); w again forwards one");
         return;
     }
-    /* the first port that is not the box's OpenCode server, else the first */
+    /* the first port that is not the box's OpenCode server and that E2B's proxy reaches
+     * (not bound to 127.0.0.1 only), else the first */
     char initial[16] = "";
     if (pi.ports->count)
         snprintf(initial, sizeof initial, "%d", pi.ports->items[0].port);
     for (size_t i = 0; i < pi.ports->count; i++)
-        if (pi.ports->items[i].port != E2B_BOX_PORT) {
+        if (pi.ports->items[i].port != E2B_BOX_PORT && !pi.ports->items[i].loopback) {
             snprintf(initial, sizeof initial, "%d", pi.ports->items[i].port);
             break;
         }
