@@ -48,6 +48,9 @@ static void print_help(FILE *f)
           "  --snapshots [--delete SNAPNAME]\n"
           "                           list this machine's and E2B's snapshots, or delete one\n"
           "  --fork NAME [--count N]  copy a box into boxes NAME-2, NAME-3, ... (new passwords)\n"
+          "  --up NAME --try N --prompt TEXT|--prompt-file F [--models m1,m2,...]\n"
+          "                           best of N: box NAME-1 forked into NAME-2..NAME-N (group\n"
+          "                           NAME), each given the task (the models round robin)\n"
           "  --templates              list the team's templates (managed ones and snapshots marked)\n"
           "  --gc-templates [--dry-run]\n"
           "                           delete managed templates unused for template_ttl (3d)\n"
@@ -485,6 +488,8 @@ int main(int argc, char **argv)
             g = mode_option(&args, argc, argv, &i, &pending_attach);
         if (g == 0)
             g = cli_snap_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_try_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -533,7 +538,7 @@ int main(int argc, char **argv)
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
-    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0) {
+    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_try_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

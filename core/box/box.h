@@ -210,6 +210,9 @@ typedef struct e2b_box_fork_params {
     int count;                  /* 1..100 */
     e2b_box_fork_hook after_fork;
     void *hook_ud;
+    const char *group;          /* a group of attempts (NULL: none): the forks are named
+                                 * GROUP-2, GROUP-3, ... and they and the parent are
+                                 * recorded as its members (records.h "group") */
 } e2b_box_fork_params;
 e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
                          e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,

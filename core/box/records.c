@@ -48,13 +48,18 @@ static json_t *record_to_json(const e2b_box_record *r)
 {
     char created[32];
     e2b_format_rfc3339(r->created_at, created, sizeof created);
-    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:i, s:s}", "version",
+    json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:i, s:s}", "version",
                      E2B_BOX_RECORD_VERSION, "name", r->name, "sandbox_id", r->sandbox_id,
                      "template", r->template_id ? r->template_id : "", "branch",
                      r->branch ? r->branch : "", "base", r->base ? r->base : "", "dir",
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
                      "opencode_bin", r->opencode_bin, "opencode_version", r->opencode_version,
                      "hours", r->hours, "created_at", created);
+    if (o && r->group[0] && json_object_set_new(o, "group", json_string(r->group)) < 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_record *out)
@@ -89,6 +94,9 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
     snprintf(out->opencode_version, sizeof out->opencode_version, "%s", k.version);
     json_int_t h = json_integer_value(json_object_get(o, "hours"));
     out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
+    const char *group = e2b_json_text(o, "group", "");
+    if (strlen(group) < sizeof out->group && e2b_gitwork_box_name_valid(group))
+        snprintf(out->group, sizeof out->group, "%s", group); /* else: none */
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||

@@ -34,6 +34,9 @@ typedef struct e2b_box_record {
     char opencode_version[40]; /* its --version ("" when not known: set, or a v1 record) */
     int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
+    /* the group of attempts it is a member of (--up NAME --try N: group NAME, members
+     * NAME-1 ... NAME-N; a valid box name), "" when none ("group", added in version 2) */
+    char group[64];
 } e2b_box_record;
 
 typedef struct e2b_box_record_list {

@@ -340,6 +340,7 @@ typedef struct e2b_live_op_params {
     const char *as;            /* snapshot: its name (NULL = the box's) */
     int hours;                 /* up: the lifetime (0 = the config's) */
     int count;                 /* fork: how many boxes (0 = 1) */
+    const char *group;         /* fork: of a group of attempts (box.h e2b_box_fork_params) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
     bool force;                /* pull: --force */
     long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
@@ -409,6 +410,10 @@ int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *reques
  * or to a new session when new_session. */
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
                           bool new_session, const char *text);
+/* The same with a model ("provider/model", NULL = the configured one): a group member's
+ * (--try --models). */
+int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char *session_id,
+                                bool new_session, const char *text, const char *model);
 /* Interrupts the turn running in the box. */
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id);
 

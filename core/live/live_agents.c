@@ -587,12 +587,19 @@ int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *reques
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
                           bool new_session, const char *text)
 {
+    return e2b_live_agent_prompt_model(m, sandbox_id, session_id, new_session, text, NULL);
+}
+
+int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char *session_id,
+                                bool new_session, const char *text, const char *model)
+{
     struct live_agent *t = watched(m, sandbox_id, "prompt");
     struct agent_cmd *c = t ? cmd_new(m, t, "prompt sent") : NULL;
     if (!c)
         return -1;
     e2b_error *err = NULL;
-    int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, on_cmd_done, c, &err);
+    int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, model, on_cmd_done,
+                                    c, &err);
     return cmd_end(m, c, rc, err);
 }
 

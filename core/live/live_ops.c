@@ -25,6 +25,7 @@ struct live_op {
     char template_id[128];   /* up: the template ("" = the config's) */
     char from_snapshot[128]; /* up: the snapshot it starts from ("" = none) */
     char as[128];            /* snapshot: its name ("" = the box's) */
+    char group[64];          /* fork: the group of attempts ("" = none) */
     char dir[1024];          /* up, pull: the project directory ("" = the current one) */
     int hours;               /* up: the lifetime */
     int count;               /* fork: how many */
@@ -265,7 +266,8 @@ static bool begin(struct live_op *t)
                                  &err);
         break;
     case E2B_LIVE_OP_FORK: {
-        e2b_box_fork_params p = {.name = t->name, .count = t->count > 0 ? t->count : 1};
+        e2b_box_fork_params p = {.name = t->name, .count = t->count > 0 ? t->count : 1,
+                                 .group = t->group[0] ? t->group : NULL};
         t->op = e2b_box_fork(&env, &p, on_progress, on_done, t, &err);
         break;
     }
@@ -414,6 +416,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s",
              p->from_snapshot ? p->from_snapshot : "");
     snprintf(t->as, sizeof t->as, "%s", p->as ? p->as : "");
+    snprintf(t->group, sizeof t->group, "%s", p->group ? p->group : "");
     snprintf(t->dir, sizeof t->dir, "%s", p->dir ? p->dir : "");
     m->ops[m->nops++] = t;
     unsigned id = t->id;

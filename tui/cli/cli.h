@@ -9,7 +9,7 @@
  * Every --json document is one compact line with its "version" (core/util/json_style.h);
  * --pretty indents it by two.
  *
- * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
+ * `--status --json` prints {"version":1,"boxes":[{"name","group","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
@@ -21,11 +21,12 @@
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,
  *    "boxes":[{"name","sandbox_id","state":"running|paused|gone","template","started_at",
- *              "end_at","branch","dir","local":true|false}],
+ *              "end_at","branch","dir","local":true|false,"group"}],
  *    "workspaces":[{"sandbox_id","state","template","started_at","end_at","metadata":{}}],
  *    "sandboxes":[ same fields as workspaces ]}
  * Times are RFC 3339 UTC strings or null; "dir" is null for a box made on another machine
- * ("local": false), and "template"/"started_at"/"end_at" are null for a gone box. */
+ * ("local": false), and "template"/"started_at"/"end_at" are null for a gone box; "group"
+ * is the group of attempts a box is a member of (--up NAME --try N), else null. */
 #ifndef E2B_TUI_CLI_H
 #define E2B_TUI_CLI_H
 
@@ -83,12 +84,18 @@ typedef struct cli_args {
     int timeout_s;             /* --wait --timeout SECONDS (0 = none) */
     int reply;                 /* --reply: an e2b_agent_reply */
     const char *request_id;    /* --reply ... REQUEST_ID, or NULL (the oldest) */
+    /* groups of attempts (cli_try.c) */
+    int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
+    const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
 } cli_args;
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */
 int cli_snap_option(cli_args *a, int argc, char **argv, int *i);
 int cli_snap_check(const cli_args *a);
+/* The same for the options of cli_try.c (--try, --models). */
+int cli_try_option(cli_args *a, int argc, char **argv, int *i);
+int cli_try_check(const cli_args *a);
 
 /* Runs a one-shot mode with cfg loaded; returns the exit code. */
 struct e2b_config;

@@ -225,7 +225,7 @@ static int cli_status(e2b_live *m, const cli_args *a)
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
                 .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
-                .opencode = &oc[i]};
+                .opencode = &oc[i], .group = boxes[i].rec.group};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)

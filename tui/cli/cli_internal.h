@@ -51,6 +51,8 @@ const char *cli_target_box(const struct cli_target *t);
 int cli_snap(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
 int cli_agent(e2b_live *m, const cli_args *a);
+/* --up NAME --try N: a group of attempts (cli_try.c). */
+int cli_try(e2b_live *m, const cli_args *a);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
 int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 
