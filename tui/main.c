@@ -51,6 +51,8 @@ static void print_help(FILE *f)
           "  --up NAME --try N --prompt TEXT|--prompt-file F [--models m1,m2,...]\n"
           "                           best of N: box NAME-1 forked into NAME-2..NAME-N (group\n"
           "                           NAME), each given the task (the models round robin)\n"
+          "  --compare NAME [--json]  the group's members: state, model, turn time, diff,\n"
+          "                           test_command's result in each, cost\n"
           "  --templates              list the team's templates (managed ones and snapshots marked)\n"
           "  --gc-templates [--dry-run]\n"
           "                           delete managed templates unused for template_ttl (3d)\n"
@@ -392,7 +394,7 @@ static int place_operands(cli_args *a, const char **operands, int n)
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS &&
+    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_COMPARE &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)

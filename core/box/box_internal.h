@@ -13,7 +13,8 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED,
+               OP_TEST } op_kind;
 
 struct box_fork_state; /* box_fork.c */
 /* A step's continuation after a helper's call (a process run, the server's start). */
@@ -215,6 +216,10 @@ struct e2b_box_op {
     int unpulled_timed_out;
     long unpulled_timeout_ms;
     struct e2b_changes_summary *summary;
+
+    /* test (box_test_run.c): the command to run (owned, NULL none) and its limit */
+    char *test_command;
+    int test_timeout_s;
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */

@@ -37,6 +37,10 @@ typedef struct e2b_box_record {
     /* the group of attempts it is a member of (--up NAME --try N: group NAME, members
      * NAME-1 ... NAME-N; a valid box name), "" when none ("group", added in version 2) */
     char group[64];
+    /* a member's task: the model it was given ("provider/model", "" = the configured one)
+     * and when (0 = not known): "model", "task_at" */
+    char model[128];
+    time_t task_at;
 } e2b_box_record;
 
 typedef struct e2b_box_record_list {

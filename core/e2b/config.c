@@ -38,6 +38,9 @@ enum key_id {
     K_SERVE_EARLY,
     /* what up sends */
     K_UP_STASH,
+    /* groups of attempts (--try) */
+    K_TEST_COMMAND,
+    K_TEST_TIMEOUT,
     K_COUNT
 };
 
@@ -52,6 +55,7 @@ static const char *const key_names[K_COUNT] = {
     "notify",
     "public_traffic", "serve_early",
     "up_stash",
+    "test_command", "test_timeout",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -68,6 +72,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
+    cfg->test_timeout_s = E2B_DEFAULT_TEST_TIMEOUT_S;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
 }
@@ -84,6 +89,7 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->serve_command);
     free(cfg->attach_command);
     free(cfg->health_path);
+    free(cfg->test_command);
     free(cfg->workspace_keys);
     free(cfg->keystore);
     free(cfg->config_path);
@@ -213,6 +219,12 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
         else
             cfg->orphan_sweep_delay_s = n;
         return 1;
+    case K_TEST_TIMEOUT:
+        if (parse_int(value, 1, 86400, &n) < 0)
+            *err = e2b_error_new(E2B_ERR_INVALID, "test_timeout must be a number of seconds from 1 to 86400");
+        else
+            cfg->test_timeout_s = n;
+        return 1;
     case K_TEMPLATE_TTL: { /* "72h", "3d" or hours */
         char *end;
         long v = strtol(value, &end, 10);
@@ -323,6 +335,11 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         if (!*value || !printable(value))
             return e2b_error_new(E2B_ERR_INVALID, "%s must be a non-empty command line", key);
         slot = id == K_SERVE ? &cfg->serve_command : &cfg->attach_command;
+        break;
+    case K_TEST_COMMAND:
+        if (!*value || !printable(value) || strlen(value) > 4096)
+            return e2b_error_new(E2B_ERR_INVALID, "test_command must be a command line (e.g. make test)");
+        slot = &cfg->test_command;
         break;
     case K_HEALTH:
         if (*value != '/' || !no_space_token(value))
@@ -824,6 +841,9 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->public_traffic ? "public traffic: the password guards the server"
                                 : "private: ports need the sandbox's traffic token",
             cfg->public_traffic ? "true" : "false");
+    fprintf(out, "test command:   %s (test_timeout %d s)\n",
+            cfg->test_command ? cfg->test_command : "(none: --compare shows no test result)",
+            cfg->test_timeout_s);
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",

@@ -88,6 +88,8 @@ struct e2b_live {
     e2b_live_end *then;  /* filled by the next command started */
     e2b_live_end *list_end, *secrets_end; /* the list's and the secrets' waiters */
     char *records_skipped; /* the unreadable records of the last read */
+    struct live_evidence *evidence; /* the group members' evidence (live_groups.c) */
+    size_t nevidence;
 };
 
 /* Calls the subscribers of what. */
@@ -131,6 +133,9 @@ void live_ops_shutdown(e2b_live *m);
 void live_ops_free(e2b_live *m);
 /* live_templates.c */
 void live_templates_free(e2b_live *m);
+/* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
+void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
+void live_groups_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */

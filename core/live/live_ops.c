@@ -52,6 +52,7 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_FORK: return "fork";
     case E2B_LIVE_OP_STOP: return "stop";
     case E2B_LIVE_OP_UNPULLED: return "unpulled";
+    case E2B_LIVE_OP_TEST: return "test";
     default: return "kill";
     }
 }
@@ -130,6 +131,11 @@ static void report(struct live_op *t, const e2b_error *err)
         break;
     case E2B_LIVE_OP_STOP:
         live_notice(m, E2B_LIVE_INFO, "%s", r && r->note ? r->note : "box paused");
+        break;
+    case E2B_LIVE_OP_TEST:
+        live_groups_evidence_set(m, t->name, r);
+        live_notice(m, E2B_LIVE_INFO, "%s: tests %s", t->name,
+                    !r ? "not run" : e2b_live_test_result_name(r->evidence.test));
         break;
     case E2B_LIVE_OP_UNPULLED: {
         char text[600];
@@ -277,6 +283,10 @@ static bool begin(struct live_op *t)
     case E2B_LIVE_OP_UNPULLED:
         t->op = e2b_box_unpulled(&env, t->name, 0, on_progress, on_done, t, &err);
         break;
+    case E2B_LIVE_OP_TEST:
+        t->op = e2b_box_test_run(&env, t->name, m->cfg.test_command, m->cfg.test_timeout_s,
+                                 on_progress, on_done, t, &err);
+        break;
     default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
     }
     if (!t->op) {
@@ -421,7 +431,8 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     m->ops[m->nops++] = t;
     unsigned id = t->id;
     /* A stop and the look for unpulled work need no password: they do not wait for it. */
-    if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED)
+    if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED ||
+        t->kind == E2B_LIVE_OP_TEST)
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {

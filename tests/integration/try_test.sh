@@ -20,7 +20,9 @@ cat >"$BOX_REPO/check.sh" <<'EOF'
 #!/bin/sh
 # the project's tests: the answer must be good
 echo "checking answer.txt"
-grep -qx good answer.txt
+printf '\033[31m\033]0;pwned\007 raw escapes from the box\n'
+grep -qx good answer.txt || { echo "answer.txt is not good"; exit 1; }
+echo "all good"
 EOF
 cat >"$BOX_REPO/.agent/try-script.json" <<'EOF'
 {"title":"Answer","steps":[{"text":"m1 here.","tool":"bash","args":{"command":"echo good > answer.txt","description":"answer"}},{"text":"I wrote a good answer."}],
@@ -31,6 +33,7 @@ chmod +x "$BOX_REPO/check.sh"
     t_abort "the fixture could not be committed"
 sed -i 's|--script /tmp/agent-script.json|--script "$1/.agent/try-script.json"|' "$XDG_CONFIG_HOME/e2b-tui/config"
 grep -q 'try-script.json' "$XDG_CONFIG_HOME/e2b-tui/config" || t_abort "the serve command was not changed"
+printf 'test_command = sh check.sh\ntest_timeout = 60\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
 
 # ---- usage ----
 box_tui --up g --try 2
@@ -75,6 +78,48 @@ t_eq "--list --json: the group of each member" \
 box_tui --status --json
 t_eq "--status --json: the group of each member" \
     "$(jq -r '[.boxes[] | "\(.name)=\(.group)"] | sort | join(" ")' "$BOX_OUT")" "g-1=g g-2=g"
+
+# ---- the evidence: diff against the group's base and the project's tests, per member ----
+box_tui --compare g --json
+box_rc "--compare g --json: exit 0" 0
+t_ok "--compare --json is valid JSON with its version" jq -e '.version == 1 and .group == "g"' "$BOX_OUT"
+t_eq "one row per member" "$(jq -r '[.members[].name] | join(" ")' "$BOX_OUT")" "g-1 g-2"
+t_eq "g-1's tests pass, g-2's fail" "$(jq -r '[.members[].test.result] | join(" ")' "$BOX_OUT")" "pass fail"
+t_eq "the exit codes of the tests" "$(jq -r '[.members[].test.exit_code] | join(" ")' "$BOX_OUT")" "0 1"
+# what the box's own git says (OpenCode may add files of its own beside the agent's)
+want_diff() {
+    local w="$(box_root "$1")$BOX_REPO" idx=$T_TMP/idx.$1
+    rm -f "$idx"
+    cp "$w/.git/index" "$idx"
+    git -c safe.directory='*' -C "$w" ls-files -z --others --exclude-standard |
+        GIT_INDEX_FILE=$idx git -c safe.directory='*' -C "$w" add -N --pathspec-from-file=- --pathspec-file-nul
+    GIT_INDEX_FILE=$idx git -c safe.directory='*' -C "$w" diff --numstat "$(jq -r .base "$BOXES/g-1.json")" -- |
+        awk '{f++; a += $1; d += $2} END {printf "%d/%d/%d", f, a, d}'
+}
+want1=$(want_diff "$id1")
+want2=$(want_diff "$id2")
+t_eq "the diff against the base: files, +, - (as the box's git counts them)" \
+    "$(jq -r '[.members[] | "\(.diff.files)/\(.diff.added)/\(.diff.deleted)"] | join(" ")' "$BOX_OUT")" "$want1 $want2"
+t_eq "g-2's answer has one line more than g-1's" \
+    "$(jq -r '.members[1].diff.added - .members[0].diff.added' "$BOX_OUT")" 1
+t_eq "the models" "$(jq -r '[.members[].model] | join(" ")' "$BOX_OUT")" "mock/m1 mock/m2"
+t_eq "each turn ended done" "$(jq -r '[.members[].last_end] | join(" ")' "$BOX_OUT")" "done done"
+t_ok "each turn's time is known" jq -e '[.members[].turn_seconds | type == "number"] | all' "$BOX_OUT"
+t_eq "cost unknown (null) for now" "$(jq -r '[.members[].cost] | join(",")' "$BOX_OUT")" ","
+t_contains "g-2's last lines of the tests" "$(jq -r '.members[1].test.tail' "$BOX_OUT")" "answer.txt is not good"
+t_ok "--compare --json has no raw control byte" sh -c "! grep -qP '[\x00-\x08\x0b-\x1f\x7f]' '$BOX_OUT'"
+t_eq "the box's files are as the agent left them (the tests ran in the box, the index untouched)" \
+    "$(git -c safe.directory='*' -C "$(box_root "$id1")$BOX_REPO" status --porcelain -- answer.txt)" "?? answer.txt"
+box_tui --compare g
+box_rc "--compare g: exit 0" 0
+t_ok "the table: g-1 passes, with its diff" grep -Eq "^g-1 +idle: done +mock/m1 .* ${want1%%/*} +\\+$(echo "$want1" | cut -d/ -f2)/-$(echo "$want1" | cut -d/ -f3) pass " "$BOX_OUT"
+t_ok "the table: g-2 fails, with its diff" grep -Eq "^g-2 +idle: done +mock/m2 .* ${want2%%/*} +\\+$(echo "$want2" | cut -d/ -f2)/-$(echo "$want2" | cut -d/ -f3) fail " "$BOX_OUT"
+t_contains "the table: g-2's last test line" "$(cat "$BOX_OUT")" "tests: answer.txt is not good"
+t_ok "the table has no escape from the box" sh -c "! grep -qP '\x1b|\x07' '$BOX_OUT'"
+box_tui --compare nosuch
+box_rc "--compare of no group: exit 3" 3
+box_tui --compare g-1 --json
+box_rc "--compare of a member's name (not a group): exit 3" 3
 
 # ---- a box outside any group says null ----
 box_tui --up solo

@@ -435,7 +435,9 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_KILL:
         case CLI_RESUME:
         case CLI_EXTEND: rc = cli_sandbox(m, a); break;
-        default: rc = a->try_count ? cli_try(m, a) : cli_box(m, a, NULL); break;
+        default:
+            rc = a->try_count || a->mode == CLI_COMPARE ? cli_try(m, a) : cli_box(m, a, NULL);
+            break;
         }
     }
     e2b_live_free(m); /* its store, sweeper, client and loop */

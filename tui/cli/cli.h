@@ -26,7 +26,13 @@
  *    "sandboxes":[ same fields as workspaces ]}
  * Times are RFC 3339 UTC strings or null; "dir" is null for a box made on another machine
  * ("local": false), and "template"/"started_at"/"end_at" are null for a gone box; "group"
- * is the group of attempts a box is a member of (--up NAME --try N), else null. */
+ * is the group of attempts a box is a member of (--up NAME --try N), else null.
+ *
+ * `--compare NAME --json` prints {"version":1,"group","members":[{"name","sandbox_id",
+ * "state","last_end"|null,"model"|null,"turn_seconds"|null,"diff":{"files","added",
+ * "deleted"}|null,"test":{"result":"pass|fail|error|not run|pending","exit_code",
+ * "duration_ms","tail","why"?},"tokens":null,"cost":null,"last_message"|null}]}
+ * (core/box/box_compare.h; tokens and cost are null until the cost figures land). */
 #ifndef E2B_TUI_CLI_H
 #define E2B_TUI_CLI_H
 
@@ -53,6 +59,7 @@ typedef enum {
     CLI_WAIT,
     CLI_REPLY,
     CLI_INTERRUPT,
+    CLI_COMPARE,   /* a group of attempts, member by member (cli_try.c) */
 } cli_mode;
 
 typedef struct cli_args {

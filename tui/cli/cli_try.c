@@ -7,6 +7,7 @@
 #include "tui/cli/cli_internal.h"
 
 #include "core/agent/opencode.h"
+#include "core/box/box_compare.h"
 #include "core/box/records.h"
 #include "core/git/gitwork.h"
 #include "core/util/buf.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The longest group name: its members' names (NAME-100) stay valid box names and fit the
  * record's group field. */
@@ -28,6 +30,20 @@
 int cli_try_option(cli_args *a, int argc, char **argv, int *i)
 {
     const char *f = argv[*i];
+    if (strcmp(f, "--compare") == 0) {
+        if (a->mode != CLI_NONE && a->mode != CLI_COMPARE) {
+            fprintf(stderr, "e2b-tui: --compare cannot be combined with another mode (see "
+                            "e2b-tui --help)\n");
+            return -1;
+        }
+        if (*i + 1 >= argc || !argv[*i + 1][0] || argv[*i + 1][0] == '-') {
+            fprintf(stderr, "e2b-tui: --compare needs a group's name (see e2b-tui --help)\n");
+            return -1;
+        }
+        a->mode = CLI_COMPARE;
+        a->name = argv[++*i];
+        return 1;
+    }
     if (strcmp(f, "--try") == 0) {
         const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
         char *end = NULL;
@@ -57,7 +73,7 @@ int cli_try_option(cli_args *a, int argc, char **argv, int *i)
 static int model_valid(const char *s, size_t n)
 {
     const char *slash = memchr(s, '/', n);
-    if (!slash || slash == s || slash == s + n - 1 || n > 200)
+    if (!slash || slash == s || slash == s + n - 1 || n > 120)
         return 0;
     for (size_t k = 0; k < n; k++)
         if ((unsigned char)s[k] <= ' ' || (unsigned char)s[k] >= 0x7f)
@@ -216,7 +232,7 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
         e2b_wait(e2b_live_loop(m), &mem[i].end.done);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        char mbuf[256];
+        char mbuf[128];
         const char *model = model_of(a->models, i, mbuf, sizeof mbuf);
         if (mem[i].end.err || !e2b_live_agent(m, mem[i].rec.sandbox_id)) {
             char why[600];
@@ -241,15 +257,28 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
         } else {
             printf("%s\t%s\t%s\n", mem[i].rec.name, end.session_id ? end.session_id : "",
                    model ? model : "(configured model)");
+            /* the member's task, for --compare: its model and when it was given */
+            snprintf(mem[i].rec.model, sizeof mem[i].rec.model, "%s", model ? model : "");
+            mem[i].rec.task_at = time(NULL);
+            e2b_error *werr = e2b_box_record_write(e2b_live_config(m)->records_dir,
+                                                   &mem[i].rec, 0);
+            if (werr) {
+                rc = cli_fail(werr);
+                e2b_error_free(werr);
+            }
         }
         free(end.session_id);
     }
     return rc;
 }
 
+static int cli_compare(e2b_live *m, const cli_args *a);
+
 int cli_try(e2b_live *m, const cli_args *a)
 {
     int rc;
+    if (a->mode == CLI_COMPARE)
+        return cli_compare(m, a);
     if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
         e2b_log_set_max(e2b_live_config(m)->log_max);
         e2b_error_free(e2b_log_open(e2b_live_config(m)->log_path));
@@ -318,5 +347,171 @@ int cli_try(e2b_live *m, const cli_args *a)
     }
     free(mem);
     free(text);
+    return rc;
+}
+
+/* ---- --compare ---- */
+
+/* The agent's last text in its active session (the watch's recent activity), or NULL. */
+static const char *last_message(const e2b_agent_status *st)
+{
+    for (size_t i = st ? st->nactivity : 0; i > 0; i--) {
+        const e2b_agent_activity *ac = &st->activity[i - 1];
+        if (ac->kind == E2B_AGENT_ACT_TEXT && ac->text && *ac->text &&
+            (!st->session_id || !ac->session_id || !strcmp(ac->session_id, st->session_id)))
+            return ac->text;
+    }
+    return NULL;
+}
+
+/* Whether a member's turn has ended: its test runs then. */
+static bool turn_ended(const e2b_agent_status *st)
+{
+    return st && st->state == E2B_AGENT_IDLE && st->last_end != E2B_AGENT_END_NONE;
+}
+
+/* The last line of text (into buf), for the table. */
+static void last_line(const char *text, char *buf, size_t n)
+{
+    size_t len = text ? strlen(text) : 0;
+    while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    size_t from = len;
+    while (from && text[from - 1] != '\n')
+        from--;
+    snprintf(buf, n, "%.*s", (int)(len - from), text ? text + from : "");
+}
+
+static int cli_compare(e2b_live *m, const cli_args *a)
+{
+    int rc = cli_open_keystore(m, a);
+    if (rc)
+        return rc;
+    /* the model's records, as of a list of the boxes */
+    e2b_live_end end;
+    e2b_live_then(m, &end);
+    e2b_live_refresh_now(m);
+    e2b_wait(e2b_live_loop(m), &end.done);
+    if (end.err) {
+        rc = cli_fail(end.err);
+        e2b_error_free(end.err);
+        return rc;
+    }
+    size_t n = e2b_live_group_members(m, a->name, NULL, 0);
+    if (n == 0) {
+        fprintf(stderr, "e2b-tui: no group %s on this machine (e2b-tui --up %s --try N "
+                        "--prompt TEXT makes one)\n", a->name, a->name);
+        return 3;
+    }
+    e2b_live_member *mb = calloc(n, sizeof *mb);
+    struct member *mem = calloc(n, sizeof *mem);
+    e2b_live_end *tests = calloc(n, sizeof *tests);
+    e2b_box_compare_row *rows = calloc(n, sizeof *rows);
+    if (!mb || !mem || !tests || !rows) {
+        free(mb), free(mem), free(tests), free(rows);
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
+    e2b_live_group_members(m, a->name, mb, n);
+    /* copies: the records may be read again while we wait */
+    for (size_t i = 0; i < n; i++) {
+        e2b_box_record *r = &mem[i].rec;
+        const e2b_box_record *src = mb[i].rec;
+        *r = (e2b_box_record){.name = strdup(src->name), .sandbox_id = strdup(src->sandbox_id),
+                              .template_id = strdup(src->template_id), .branch = strdup(src->branch),
+                              .base = strdup(src->base), .dir = strdup(src->dir),
+                              .port = src->port, .opencode = src->opencode, .hours = src->hours,
+                              .created_at = src->created_at, .task_at = src->task_at};
+        memcpy(r->opencode_bin, src->opencode_bin, sizeof r->opencode_bin);
+        memcpy(r->opencode_version, src->opencode_version, sizeof r->opencode_version);
+        memcpy(r->group, src->group, sizeof r->group);
+        memcpy(r->model, src->model, sizeof r->model);
+    }
+    /* every member's agent, at once */
+    for (size_t i = 0; i < n; i++) {
+        e2b_live_then(m, &mem[i].end);
+        e2b_live_agent_watch(m, &mem[i].rec, settle_ms());
+    }
+    for (size_t i = 0; i < n; i++)
+        e2b_wait(e2b_live_loop(m), &mem[i].end.done);
+    /* the evidence of every member whose turn has ended, at once */
+    for (size_t i = 0; i < n; i++) {
+        const e2b_agent_status *st = mem[i].end.err ? NULL : e2b_live_agent(m, mem[i].rec.sandbox_id);
+        if (!turn_ended(st)) {
+            tests[i].done = 1;
+            continue;
+        }
+        e2b_live_then(m, &tests[i]);
+        e2b_live_op_by_name(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_TEST,
+                                                     .name = mem[i].rec.name});
+    }
+    for (size_t i = 0; i < n; i++)
+        e2b_wait(e2b_live_loop(m), &tests[i].done);
+    for (size_t i = 0; i < n && !rc; i++)
+        if (tests[i].err && tests[i].err->kind != E2B_ERR_NOT_FOUND)
+            rc = cli_fail(tests[i].err);
+    e2b_live_group_members(m, a->name, mb, n); /* with the evidence just taken */
+    for (size_t i = 0; i < n; i++) {
+        const e2b_agent_status *st = mem[i].end.err ? NULL : e2b_live_agent(m, mem[i].rec.sandbox_id);
+        const e2b_box_result *res = tests[i].op ? e2b_box_op_result(tests[i].op) : NULL;
+        long turn = -1;
+        if (turn_ended(st) && mem[i].rec.task_at && st->idle_since_ms / 1000 >= mem[i].rec.task_at)
+            turn = (long)(st->idle_since_ms / 1000 - mem[i].rec.task_at);
+        rows[i] = (e2b_box_compare_row){
+            .name = mem[i].rec.name, .sandbox_id = mem[i].rec.sandbox_id,
+            .state = st ? e2b_agent_state_name(st->state)
+                     : mem[i].end.err && mem[i].end.err->kind == E2B_ERR_NOT_FOUND ? "gone"
+                                                                                 : "unknown",
+            .last_end = st && st->last_end ? e2b_agent_end_name(st->last_end) : NULL,
+            .model = mem[i].rec.model[0] ? mem[i].rec.model : NULL, .turn_s = turn,
+            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st)};
+    }
+    if (a->json) {
+        char *s = e2b_box_compare_json(a->name, rows, n, a->pretty);
+        if (s)
+            puts(s);
+        else
+            fputs("e2b-tui: out of memory\n", stderr);
+        free(s);
+    } else {
+        printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", "MEMBER", "STATE", "MODEL", "TURN",
+               "FILES", "+/-", "TESTS", "TIME", "COST");
+        for (size_t i = 0; i < n; i++) {
+            const e2b_box_compare_row *r = &rows[i];
+            const e2b_evidence *ev = r->evidence;
+            char state[64], turn[16] = "-", files[16] = "-", lines[32] = "-", tm[16] = "-";
+            snprintf(state, sizeof state, "%s%s%s", r->state, r->last_end ? ": " : "",
+                     r->last_end ? r->last_end : "");
+            if (r->turn_s >= 0)
+                e2b_span_text(r->turn_s, turn, sizeof turn);
+            if (ev && ev->diff_known) {
+                snprintf(files, sizeof files, "%ld", ev->files);
+                snprintf(lines, sizeof lines, "+%ld/-%ld", ev->added, ev->deleted);
+            }
+            if (ev && ev->exit_code >= 0)
+                snprintf(tm, sizeof tm, "%.1fs", ev->test_ms / 1000.0);
+            printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", r->name, state,
+                   r->model ? r->model : "(configured)", turn, files, lines,
+                   !ev ? "pending" : e2b_live_test_result_name(ev->test), tm, "unknown");
+            char line[300];
+            if (ev && ev->why[0])
+                printf("    tests: %s\n", ev->why);
+            else if (ev && ev->tail[0]) {
+                last_line(ev->tail, line, sizeof line);
+                printf("    tests: %s\n", line);
+            }
+            if (r->last_message) {
+                last_line(r->last_message, line, sizeof line);
+                printf("    agent: %s\n", line);
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        e2b_box_record_clear(&mem[i].rec);
+        e2b_error_free(mem[i].end.err);
+        e2b_error_free(tests[i].err);
+        e2b_box_op_free(tests[i].op);
+    }
+    free(mb), free(mem), free(tests), free(rows);
     return rc;
 }
