@@ -28,6 +28,7 @@
 #include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
+#include "tui/network_cmd.h"
 #include "tui/widgets/draw.h"
 #include "tui/widgets/list.h"
 #include "tui/widgets/textwidth.h"
@@ -94,6 +95,10 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
         return;
     }
     const struct cmd_info *info = cmdline_info(c);
+    if (c == CMD_NETWORK) {
+        network_command(ui, arg);
+        return;
+    }
     if (arg && *arg && !info->takes_name) {
         ui_flash(ui, FLASH_ERROR, ":%s takes no argument", info->name);
         return;

@@ -40,13 +40,17 @@ static void hold_fn(int st, void *ctx, char *buf, size_t bufsz)
  * its own: this loop is parked in a callback until the command ends). Returns the wait
  * status, or -1 with *err (a client that cannot talk to the box is refused here, before
  * the terminal is handed over); *tmpl is the command it ran (cfg's or static). */
-static int run_attach(const e2b_config *cfg, const e2b_box_result *r, e2b_tunnel *tun,
-                      const char **tmpl, e2b_error **err)
+static int run_attach(e2b_live *model, const e2b_config *cfg, const e2b_box_result *r,
+                      e2b_tunnel *tun, const char **tmpl, e2b_error **err)
 {
     e2b_attach_cmd cmd;
     if ((*err = e2b_box_attach_cmd(cfg, r, e2b_tunnel_url(tun), &cmd)))
         return -1;
     *tmpl = cmd.template;
+    /* the box's active session, not OpenCode's start screen */
+    const e2b_agent_status *st = r->sandbox_id ? e2b_live_agent(model, r->sandbox_id) : NULL;
+    if (st && st->session_id)
+        e2b_box_attach_cmd_session(&cmd, st->session_id);
     int rc = term_run_foreground_hold(cmd.argv, cmd.env, hold_fn, (void *)cmd.template);
     e2b_box_attach_cmd_free(&cmd);
     return rc;
@@ -72,7 +76,7 @@ void attach_run(void *ud, const char *name, const e2b_box_result *r)
     }
     const char *tmpl = "";
     e2b_error *aerr = NULL;
-    int st = run_attach(e2b_live_config(ui->model), r, tun, &tmpl, &aerr);
+    int st = run_attach(ui->model, e2b_live_config(ui->model), r, tun, &tmpl, &aerr);
     e2b_tunnel_close(tun);
     ui->full_redraw = ui->dirty = true;
     if (st == -1 && aerr)

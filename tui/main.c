@@ -6,6 +6,7 @@
 #include "keystore/keystore.h"
 #include "core/git/gitwork.h"
 #include "tui/cli/cli.h"
+#include "core/e2b/egress_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,10 @@ static void print_help(FILE *f)
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
           "       [--public]          a box whose ports need no traffic token\n"
+          "       [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
+          "                           what the box may reach (domains, *.suffix, IPs, CIDRs;\n"
+          "                           an allow list means only these; the stored secrets'\n"
+          "                           provider hosts stay reachable)\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
@@ -37,6 +42,9 @@ static void print_help(FILE *f)
           "  --kill NAME|ID [--force] delete a box (record and password too) or sandbox;\n"
           "                           a box with unpulled work is refused (exit 8) unless\n"
           "                           --force\n"
+          "  --network NAME|ID [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
+          "                           replace a running box's egress (nothing given: open);\n"
+          "                           the secrets' rules are kept\n"
           "  --resume NAME|ID         resume a paused box or sandbox for its own hours\n"
           "  --extend NAME|ID [--hours H]\n"
           "                           end it H hours from now (default: its own hours)\n"
@@ -66,11 +74,21 @@ static void print_help(FILE *f)
           "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
           "  --wait NAME [--timeout SECONDS]\n"
           "                           wait until the agent stops working: exit 0 idle after\n"
-          "                           a finished turn, 1 the turn failed, 6 waiting for you\n"
+          "                           a finished turn, 10 interrupted (a rejected permission\n"
+          "                           or an interrupt), 1 the turn failed, 6 waiting for you\n"
           "                           (the request on stderr), 7 timed out, 3 no such box\n"
+          "  --wait NAME NAME...|--all  every one (a line each; the worst exit status)\n"
+          "  --wait --any [NAME...]   the first that needs you or ends its turn (its line and\n"
+          "                           its exit status)\n"
+          "  --watch [NAME...] [--json] [--until STATE] [--timeout SECONDS]\n"
+          "                           a line per state change of each box (JSON: one object\n"
+          "                           a line) until interrupted, or until a box is STATE\n"
+          "                           (working, waiting, retrying, idle, down, paused)\n"
           "  --reply NAME once|always|reject [REQUEST_ID]\n"
-          "                           answer the agent's permission request (the oldest)\n"
-          "  --interrupt NAME         interrupt the agent's turn\n"
+          "                           answer the agent's permission request (the oldest);\n"
+          "                           exit 9 when nothing waits for a reply\n"
+          "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
+          "                           requests are rejected)\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -106,7 +124,8 @@ static void print_help(FILE *f)
           "Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or sandbox,\n"
           "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
           "you (--wait), 7 timed out (--wait), 8 unpulled work (--kill: nothing was\n"
-          "killed). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
+          "killed), 9 nothing waits for a reply (--reply), 10 the turn ended interrupted\n"
+          "(--wait). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
           "&& e2b-tui --pull feat-x && e2b-tui --kill feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
@@ -211,6 +230,7 @@ static const struct {
     {"--status", CLI_STATUS, OPERAND_OPTIONAL, "a box name", 1},
     {"--wait", CLI_WAIT, OPERAND_REQUIRED, "a box name", 1},
     {"--interrupt", CLI_INTERRUPT, OPERAND_REQUIRED, "a box name", 1},
+    {"--network", CLI_NETWORK, OPERAND_REQUIRED, "a box name or sandbox id", 1},
 };
 #define N_NAMED_MODES (sizeof named_modes / sizeof named_modes[0])
 
@@ -254,6 +274,21 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return a->yes = 1, 1;
     if (strcmp(f, "--public") == 0)
         return a->public_traffic = 1, 1;
+    if (strcmp(f, "--no-internet") == 0)
+        return a->no_internet = 1, 1;
+    if (strcmp(f, "--allow-out") == 0 || strcmp(f, "--deny-out") == 0) {
+        int deny = f[2] == 'd';
+        const char *v = required_value(argc, argv, i, "a list of domains, IPs or CIDRs");
+        char why[300];
+        if (!v)
+            return -1;
+        if (e2b_egress_list_check(v, deny, why, sizeof why) != 0) {
+            fprintf(stderr, "e2b-tui: %s: %s\n", f, why);
+            return -1;
+        }
+        *(deny ? &a->deny_out : &a->allow_out) = v;
+        return 1;
+    }
     if (strcmp(f, "--attach") == 0 && a->mode == CLI_UP) {
         a->attach_after_up = 1; /* "--up NAME --attach" */
         return 1;
@@ -363,6 +398,9 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
  * is a usage error that says what the mode takes. */
 static int place_operands(cli_args *a, const char **operands, int n)
 {
+    int fleet = cli_fleet_operands(a, operands, n); /* --wait and --watch: several names */
+    if (fleet)
+        return fleet < 0 ? -1 : 0;
     int k = named_mode_index(a->mode);
     int next = 0;
     if (k >= 0 && !a->name && n > 0)
@@ -394,7 +432,8 @@ static int place_operands(cli_args *a, const char **operands, int n)
 static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_COMPARE &&
+    if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_WATCH &&
+        a->mode != CLI_COMPARE &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)
@@ -405,12 +444,15 @@ static int check_combination(const cli_args *a)
         bad = a->prompt_file ? "--prompt-file" : "--prompt";
     else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)
         bad = "--new-session";
-    else if (a->timeout_s && a->mode != CLI_WAIT)
+    else if (a->timeout_s && a->mode != CLI_WAIT && a->mode != CLI_WATCH)
         bad = "--timeout";
     else if ((a->template_id || a->keep_failed || a->attach_after_up || a->public_traffic) &&
              a->mode != CLI_UP)
         bad = a->template_id ? "--template" : a->keep_failed ? "--keep-failed"
               : a->public_traffic ? "--public" : "--attach";
+    else if ((a->allow_out || a->deny_out || a->no_internet) && a->mode != CLI_UP &&
+             a->mode != CLI_NETWORK)
+        bad = a->allow_out ? "--allow-out" : a->deny_out ? "--deny-out" : "--no-internet";
     else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL)
         bad = "--force";
     else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL)
@@ -492,6 +534,8 @@ int main(int argc, char **argv)
             g = cli_snap_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_try_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_fleet_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -540,7 +584,8 @@ int main(int argc, char **argv)
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }
-    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_try_check(&args) < 0) {
+    if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
+        cli_try_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

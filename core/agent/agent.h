@@ -132,7 +132,12 @@ typedef struct e2b_agent_status {
     int64_t tokens_input, tokens_output, tokens_reasoning;
     double cost;
 
-    int64_t last_activity_ms; /* wall clock ms of the last event or change, 0 none */
+    int64_t last_activity_ms; /* wall clock ms of the last event or change (else the active
+                                 session's last update as the server tells it), 0 none */
+    int64_t state_since_ms;   /* wall clock ms the state began: when this watch saw it change
+                                 (idle: the turn's end when known), 0 unknown */
+    int64_t turn_started_ms;  /* wall clock ms the turn running now (or the last one) was seen
+                                 to start, 0 none seen */
     int64_t last_event_ms;    /* the server's own time of the last event that said one */
 
     e2b_agent_request *requests; /* pending, oldest first */

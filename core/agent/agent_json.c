@@ -49,6 +49,9 @@ static json_t *box_json(const e2b_agent_box_view *b)
     json_object_set_new(o, "error", jstr(st->error));
     json_object_set_new(o, "idle_since", jtime(st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0));
     json_object_set_new(o, "last_activity", jtime(st->last_activity_ms));
+    json_object_set_new(o, "state_since", jtime(st->state_since_ms));
+    json_object_set_new(o, "turn_started", jtime(st->turn_started_ms));
+    json_object_set_new(o, "waiting_since", jtime(st->nrequests ? st->requests[0].asked_ms : 0));
     if (st->state == E2B_AGENT_RETRYING)
         json_object_set_new(o, "retry", json_pack("{s:i,s:o,s:o}", "attempt", st->retry_attempt,
                                                   "message", jstr(st->retry_message),
@@ -92,5 +95,24 @@ char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n, bool pret
     json_t *root = arr ? json_pack("{s:i,s:o}", "version", 1, "boxes", arr) : NULL;
     char *s = root ? json_dumps(root, e2b_json_style(pretty)) : NULL;
     json_decref(root);
+    return s;
+}
+
+char *e2b_agent_change_json(const e2b_agent_box_view *b, int64_t at_ms)
+{
+    json_t *o = box_json(b);
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "version", json_integer(1));
+    json_object_set_new(o, "at", jtime(at_ms));
+    const e2b_agent_status *st = b->status;
+    const e2b_agent_request *r = st && st->nrequests ? &st->requests[0] : NULL;
+    json_object_set_new(o, "request", r ? json_pack("{s:s,s:s,s:o,s:o,s:o}", "id", r->id, "kind",
+                                                    r->question ? "question" : "permission",
+                                                    "action", jstr(r->action), "summary",
+                                                    jstr(r->summary), "since", jtime(r->asked_ms))
+                                        : json_null());
+    char *s = json_dumps(o, e2b_json_style(false));
+    json_decref(o);
     return s;
 }

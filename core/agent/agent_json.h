@@ -25,4 +25,10 @@ typedef struct e2b_agent_box_view {
  * ASCII; strings were sanitised when stored). Caller frees; NULL when out of memory. */
 char *e2b_agent_status_json(const e2b_agent_box_view *boxes, size_t n, bool pretty);
 
+/* One line of `--watch --json`: the box as in --status's "boxes" (its fields, same names)
+ * plus "version":1, "at" (when the change was seen) and "request" (the oldest pending one:
+ * {"id","kind","action","summary","since"}, or null). One compact line; caller frees; NULL
+ * when out of memory. */
+char *e2b_agent_change_json(const e2b_agent_box_view *b, int64_t at_ms);
+
 #endif

@@ -22,6 +22,8 @@ struct watch_cmd {
     e2b_error *err;
     char *session_id;
     bool interrupt;          /* the turn ends interrupted, even before its first step */
+    bool soft[8];            /* the call's failure does not fail the command (a reject that
+                                the interrupt made needless) */
     struct watch_cmd *next;
 };
 
@@ -59,7 +61,7 @@ static void on_cmd(void *ud, e2b_oc_result *res, const e2b_error *err)
         }
         return;
     }
-    if (err && !cmd->err)
+    if (err && !cmd->err && !cmd->soft[slot->i])
         cmd->err = e2b_error_copy(err);
     if (!err && res && res->session_id && !cmd->session_id)
         cmd->session_id = strdup(res->session_id);
@@ -174,6 +176,18 @@ int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_
     return cmd_go(cmd, err);
 }
 
+static bool sid_in(const char *const *sids, int n, const char *sid)
+{
+    for (int i = 0; i < n; i++)
+        if (sid && !strcmp(sids[i], sid))
+            return true;
+    return false;
+}
+
+/* An interrupt stops the busy sessions (the active one when none is known busy) and rejects
+ * their pending permission requests: a server may keep listing a request of a session it
+ * aborted (1.18.33's v1 does), which would leave the box "waiting" with no turn behind it. A
+ * session with a pending request counts as busy. */
 int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *ud,
                               e2b_error **err)
 {
@@ -183,16 +197,45 @@ int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *u
     if (!cmd)
         return -1;
     cmd->interrupt = true;
-    for (size_t i = 0; i < w->nactive && cmd->nstarted < 8; i++)
-        if (cmd_add(cmd, e2b_oc_interrupt(w->client, w->active[i].session_id, on_cmd, NEXT(cmd), err)))
+    const char *sids[8];
+    int nsids = 0;
+    for (size_t i = 0; i < w->nactive && nsids < 8; i++)
+        if (!sid_in(sids, nsids, w->active[i].session_id))
+            sids[nsids++] = w->active[i].session_id;
+    for (size_t i = 0; i < w->st.nrequests && nsids < 8; i++)
+        if (!w->st.requests[i].question && w->st.requests[i].session_id &&
+            !sid_in(sids, nsids, w->st.requests[i].session_id))
+            sids[nsids++] = w->st.requests[i].session_id;
+    if (nsids == 0 && w->st.session_id)
+        sids[nsids++] = w->st.session_id;
+    if (nsids == 0) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_NOT_FOUND, "the agent has no session to interrupt");
+        cmd_free(cmd);
+        return -1;
+    }
+    /* the rejects first (each may fail harmlessly: the abort may have cleared it) */
+    for (size_t i = 0; i < w->st.nrequests && cmd->nstarted < 8 - nsids; i++) {
+        const e2b_agent_request *r = &w->st.requests[i];
+        if (r->question || !sid_in(sids, nsids, r->session_id))
+            continue;
+        int k = cmd->nstarted;
+        e2b_error *rerr = NULL;
+        if (cmd_add(cmd, e2b_oc_reply(w->client, r->session_id, r->id, E2B_AGENT_REPLY_REJECT,
+                                      on_cmd, NEXT(cmd), &rerr)) == 0)
+            cmd->soft[k] = true;
+        e2b_error_free(rerr);
+    }
+    int hard = 0;
+    for (int i = 0; i < nsids && cmd->nstarted < 8; i++)
+        if (cmd_add(cmd, e2b_oc_interrupt(w->client, sids[i], on_cmd, NEXT(cmd), err)) == 0)
+            hard++;
+        else
             break;
-    if (cmd->nstarted == 0 && !(err && *err)) {
-        if (!w->st.session_id) {
-            if (err)
-                *err = e2b_error_new(E2B_ERR_NOT_FOUND, "the agent has no session to interrupt");
-        } else {
-            cmd_add(cmd, e2b_oc_interrupt(w->client, w->st.session_id, on_cmd, NEXT(cmd), err));
-        }
+    if (hard == 0 && cmd->nstarted > 0) {
+        /* the interrupt could not start: the command fails, after its rejects end */
+        cmd->err = err && *err ? e2b_error_copy(*err)
+                               : e2b_error_new(E2B_ERR_INTERNAL, "the interrupt could not start");
     }
     return cmd_go(cmd, err);
 }

@@ -60,8 +60,11 @@ static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
     set_str(&w->end_msg, res->message_id);
     st->last_end = end;
     set_str(&st->error, end == E2B_AGENT_END_FAILED ? res->error : NULL);
-    if (res->ended_ms > 0)
+    if (res->ended_ms > 0) {
         st->idle_since_ms = res->ended_ms;
+        if (st->state == E2B_AGENT_IDLE)
+            st->state_since_ms = res->ended_ms; /* idle since the turn's end */
+    }
 }
 
 static void on_last_turn(void *ud, e2b_oc_result *res, const e2b_error *err)

@@ -501,6 +501,10 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
     }
     char *before = st->session_id ? strdup(st->session_id) : NULL;
     watch_derive(w);
+    /* a process that saw no event yet: the server's time of the active session's last change */
+    for (size_t i = 0; st->session_id && i < st->nsessions; i++)
+        if (same(st->sessions[i].id, st->session_id) && st->sessions[i].updated_ms > st->last_activity_ms)
+            st->last_activity_ms = st->sessions[i].updated_ms;
     if (!same(before, st->session_id) || (st->session_id && !same(w->todo_session, st->session_id))) {
         if (!same(w->todo_session, st->session_id))
             todos_clear(w);
@@ -599,6 +603,7 @@ void watch_derive(e2b_agent_watch *w)
     bool busy_now = s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING || s == E2B_AGENT_RETRYING;
     if (busy_now && !w->in_turn) {
         w->in_turn = true;
+        st->turn_started_ms = watch_wall_ms();
         if (!w->turn_failed)
             set_str(&st->error, NULL);
         w->turn_interrupted = false;
@@ -636,6 +641,11 @@ void watch_derive(e2b_agent_watch *w)
         /* a failure reported after the idle (v1 may order them so) */
         st->last_end = E2B_AGENT_END_FAILED;
         w->turn_failed = false;
+    }
+    if (s != st->state || !st->state_since_ms) {
+        /* idle: since the turn's end when it is known (a process that just looked) */
+        st->state_since_ms = s == E2B_AGENT_IDLE && st->idle_since_ms ? st->idle_since_ms
+                                                                       : watch_wall_ms();
     }
     st->state = s;
 }

@@ -153,6 +153,11 @@ typedef struct e2b_box_up_params {
     long health_timeout_ms;  /* 0 = 90 s */
     const char *from_snapshot; /* a snapshot's local name: create from it and send only
                                   what differs (template_id is then not used), or NULL */
+    /* Egress (core/box/box_egress.h): checked lists, NULL = the config's network.allow_out /
+     * network.deny_out; no_internet 1 = off (--no-internet), 0 = the config's allow_internet. */
+    const char *allow_out;
+    const char *deny_out;
+    int no_internet;
 } e2b_box_up_params;
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
@@ -320,7 +325,8 @@ void e2b_box_listing_clear(e2b_box_listing *l);
 /* "running", "paused" or "gone". */
 const char *e2b_box_list_state_name(e2b_box_list_state s);
 /* Writes the listing as the `--list --json` document (version 1: boxes, workspaces,
- * sandboxes) to out, in the one style (core/util/json_style.h: compact, or pretty). */
+ * sandboxes; a box has "egress": {"internet","allow_out","deny_out","secrets":[{"name",
+ * "host"}]} as e2b_box_egress_summary, or null when its record predates it) to out, in the one style (core/util/json_style.h: compact, or pretty). */
 void e2b_box_listing_print_json(const e2b_box_listing *l, bool pretty, FILE *out);
 
 /* The one translation of a keystore error into core's: "password store: <its sentence>",
@@ -366,6 +372,10 @@ typedef struct e2b_attach_cmd {
 e2b_error *e2b_box_attach_cmd(const e2b_config *cfg, const e2b_box_result *r, const char *url,
                               e2b_attach_cmd *out);
 void e2b_box_attach_cmd_free(e2b_attach_cmd *c);
+/* Opens the box's session session_id (its active one): appends `--session ID` to an
+ * `opencode attach` command (OpenCode 1.x) that names no session itself. Returns whether it
+ * did (false: another client, an id that is not a session id, or out of memory). */
+bool e2b_box_attach_cmd_session(e2b_attach_cmd *c, const char *session_id);
 /* A shell-quoted command line for `bash -c` (the serve command in the box). New string. */
 char *e2b_box_command_shell(const char *tmpl, const char *url, const char *dir, int port);
 

@@ -113,6 +113,8 @@ struct e2b_box_op {
     /* up */
     e2b_box_up_params up;
     char *up_name, *up_dir, *up_template;
+    char *up_allow_out, *up_deny_out; /* up: the egress lists (the params', else the config's) */
+    int up_internet;                  /* up: 1 internet on, 0 off */
     e2b_tarball *tar;         /* tar.gz of what gzip shrinks */
     e2b_tarball *tar_plain;   /* plain tar of what is compressed already (or NULL) */
     e2b_secret_list secrets;

@@ -48,6 +48,10 @@ static json_t *entry_json(const e2b_box_entry *e)
         /* a member of a group of attempts (--try): its group's name, else null */
         json_object_set_new(o, "group",
                             str_or_null(e->record && e->record->group[0] ? e->record->group : NULL));
+        /* what it may reach (core/box/box_egress.h), as up or --network last set it */
+        json_t *eg = e->record && e->record->egress ? json_loads(e->record->egress, 0, NULL) : NULL;
+        json_object_set_new(o, "egress", json_is_object(eg) ? json_incref(eg) : json_null());
+        json_decref(eg);
     } else {
         json_object_set_new(o, "metadata", sb ? e2b_metadata_to_json(&sb->metadata) : json_object());
     }

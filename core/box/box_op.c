@@ -85,6 +85,8 @@ static void op_release(e2b_box_op *op)
     free(op->up_name);
     free(op->up_dir);
     free(op->up_template);
+    free(op->up_allow_out);
+    free(op->up_deny_out);
     free(op->health_url);
     e2b_error_free(op->srv.err);
     e2b_error_free(op->upj.server_err);

@@ -8,6 +8,7 @@
  * (core/box/orphans.h). */
 #include "core/box/box_internal.h"
 #include "core/box/orphans.h"
+#include "core/box/box_egress.h"
 #include "core/box/secrets_providers.h"
 #include "core/box/snap_records.h"
 #include "core/git/upload.h"
@@ -408,7 +409,14 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
             return;
         }
     }
-    json_t *network = e2b_provider_network(&op->secrets, &env);
+    e2b_box_egress eg = {.allow_out = op->up_allow_out, .deny_out = op->up_deny_out,
+                         .allow_internet = op->up_internet};
+    int internet = -1;
+    json_t *network = e2b_box_egress_network(&eg, &op->secrets, &env, &internet);
+    json_t *summary = e2b_box_egress_summary(network, internet);
+    free(op->rec.egress);
+    op->rec.egress = summary ? json_dumps(summary, JSON_COMPACT) : NULL;
+    json_decref(summary);
     /* Private unless asked: the ports then answer only requests with the traffic token. */
     if (!box_up_public(op)) {
         if (!network)
@@ -418,7 +426,7 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     e2b_create_params p = {.template_id = op->rec.template_id,
                            .timeout_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600,
                            .metadata = &md, .env_vars = env.count ? &env : NULL,
-                           .auto_pause = 1, .allow_internet_access = -1, .network = network};
+                           .auto_pause = 1, .allow_internet_access = internet, .network = network};
     box_op_progress(op, "creating the sandbox", 0, 0);
     op->api_call = e2b_api_create(op->env.client, &p, up_created, op, &e);
     json_decref(network);
@@ -667,7 +675,11 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
     op->up_dir = box_strdup(p->dir);
     op->up_template = box_strdup(p->template_id);
     op->snap_as = box_strdup(p->from_snapshot); /* an up from a snapshot: its local name */
+    op->up_allow_out = box_strdup(p->allow_out ? p->allow_out : env->cfg->allow_out);
+    op->up_deny_out = box_strdup(p->deny_out ? p->deny_out : env->cfg->deny_out);
+    op->up_internet = p->no_internet ? 0 : env->cfg->allow_internet;
     op->up.name = op->up.dir = op->up.template_id = op->up.from_snapshot = NULL;
+    op->up.allow_out = op->up.deny_out = NULL;
     op->health_timeout_ms = p->health_timeout_ms;
     box_op_start(op, NULL, up_local);
     return op;

@@ -63,6 +63,10 @@ static json_t *record_to_json(const e2b_box_record *r)
         json_decref(o);
         return NULL;
     }
+    json_t *eg = r->egress ? json_loads(r->egress, 0, NULL) : NULL;
+    if (o && json_is_object(eg))
+        json_object_set(o, "egress", eg);
+    json_decref(eg);
     return o;
 }
 
@@ -111,6 +115,9 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
         out->task_at = 0;
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
+    const json_t *eg = json_object_get(o, "egress");
+    if (json_is_object(eg))
+        out->egress = json_dumps(eg, JSON_COMPACT | JSON_SORT_KEYS);
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
         e2b_box_record_clear(out);
@@ -350,6 +357,7 @@ void e2b_box_record_clear(e2b_box_record *r)
     free(r->branch);
     free(r->base);
     free(r->dir);
+    free(r->egress);
     memset(r, 0, sizeof *r);
 }
 

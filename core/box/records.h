@@ -41,6 +41,8 @@ typedef struct e2b_box_record {
      * and when (0 = not known): "model", "task_at" */
     char model[128];
     time_t task_at;
+    char *egress;      /* what the box may reach, as the JSON text of e2b_box_egress_summary
+                        * (core/box/box_egress.h); NULL when not recorded (older records) */
 } e2b_box_record;
 
 typedef struct e2b_box_record_list {

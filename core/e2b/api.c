@@ -1016,6 +1016,28 @@ e2b_api_call *e2b_api_set_timeout(e2b_client *c, const char *id, long timeout_s,
     return launch(call, err);
 }
 
+e2b_api_call *e2b_api_set_network(e2b_client *c, const char *id, const json_t *network,
+                                  int allow_internet_access, e2b_api_status_fn fn, void *ud,
+                                  e2b_error **err)
+{
+    if (bad_id(id))
+        return invalid(err, "changing a sandbox's network", "no sandbox id given");
+    char *s = seg(id);
+    e2b_api_call *call = call_new(c, R_NONE, "PUT", s ? e2b_strfmt("/sandboxes/%s/network", s) : NULL,
+                                  e2b_strfmt("changing the network of sandbox %s", id), 204, 200,
+                                  (void (*)(void))fn, ud);
+    if (call) {
+        call->not_found = e2b_strfmt("no sandbox with id %s", id);
+        json_t *b = network ? json_deep_copy(network) : json_object();
+        if (b && allow_internet_access >= 0)
+            json_object_set_new(b, "allow_internet_access", json_boolean(allow_internet_access));
+        call->body = b ? json_dumps(b, JSON_COMPACT) : NULL;
+        json_decref(b);
+    }
+    free(s);
+    return launch(call, err);
+}
+
 e2b_api_call *e2b_api_metrics(e2b_client *c, const char *id, int64_t start, int64_t end,
                               e2b_api_metrics_fn fn, void *ud, e2b_error **err)
 {

@@ -113,6 +113,12 @@ e2b_api_call *e2b_api_connect(e2b_client *c, const char *id, long timeout_s,
                               e2b_api_sandbox_fn fn, void *ud, e2b_error **err);
 e2b_api_call *e2b_api_set_timeout(e2b_client *c, const char *id, long timeout_s,
                                   e2b_api_status_fn fn, void *ud, e2b_error **err);
+/* PUT /sandboxes/{id}/network: replaces the whole egress config of a running sandbox
+ * (network: the §1.13 object, borrowed, NULL = none; allow_internet_access -1 omit, 0/1).
+ * 404 is E2B_ERR_NOT_FOUND, 409 (not running) E2B_ERR_CONFLICT. */
+e2b_api_call *e2b_api_set_network(e2b_client *c, const char *id, const json_t *network,
+                                  int allow_internet_access, e2b_api_status_fn fn, void *ud,
+                                  e2b_error **err);
 /* start/end: unix seconds, 0 = omit. */
 e2b_api_call *e2b_api_metrics(e2b_client *c, const char *id, int64_t start, int64_t end,
                               e2b_api_metrics_fn fn, void *ud, e2b_error **err);

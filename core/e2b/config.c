@@ -1,4 +1,5 @@
 #include "core/e2b/config.h"
+#include "core/e2b/egress_list.h"
 
 #include "core/e2b/objects.h"
 #include "core/util/str.h"
@@ -41,6 +42,10 @@ enum key_id {
     /* groups of attempts (--try) */
     K_TEST_COMMAND,
     K_TEST_TIMEOUT,
+    /* boxes' egress (core/e2b/egress_list.h) */
+    K_ALLOW_OUT,
+    K_DENY_OUT,
+    K_ALLOW_INTERNET,
     K_COUNT
 };
 
@@ -56,6 +61,7 @@ static const char *const key_names[K_COUNT] = {
     "public_traffic", "serve_early",
     "up_stash",
     "test_command", "test_timeout",
+    "network.allow_out", "network.deny_out", "allow_internet",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -64,6 +70,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->domain = strdup("e2b.app");
     cfg->template_id = strdup("opencode");
     cfg->hours = 1;
+    cfg->allow_internet = 1;
     cfg->opencode = 0; /* auto: what the box and this machine have (opencode_kind.h) */
     cfg->workspace_keys = strdup(E2B_DEFAULT_WORKSPACE_KEYS);
     cfg->keystore = strdup("auto");
@@ -90,6 +97,8 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->attach_command);
     free(cfg->health_path);
     free(cfg->test_command);
+    free(cfg->allow_out);
+    free(cfg->deny_out);
     free(cfg->workspace_keys);
     free(cfg->keystore);
     free(cfg->config_path);
@@ -354,6 +363,20 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
             return bad;
         break;
     }
+    case K_ALLOW_OUT:
+    case K_DENY_OUT: {
+        char why[300];
+        if (e2b_egress_list_check(value, id == K_DENY_OUT, why, sizeof why) != 0)
+            return e2b_error_new(E2B_ERR_INVALID, "%s: %s", key, why);
+        slot = id == K_ALLOW_OUT ? &cfg->allow_out : &cfg->deny_out;
+        break;
+    }
+    case K_ALLOW_INTERNET: {
+        e2b_error *bad = set_bool(&cfg->allow_internet, "allow_internet", value);
+        if (bad)
+            return bad;
+        break;
+    }
     case K_SERVE_EARLY:
         if (strcmp(value, "auto") == 0) {
             cfg->serve_early = E2B_SERVE_EARLY_AUTO;
@@ -467,7 +490,8 @@ e2b_error *e2b_config_parse_text(e2b_config *cfg, const char *text, size_t len,
         }
         for (char *p = key; *p; p++) {
             if (!islower((unsigned char)*p) && *p != '_' &&
-                !(*p == '.' && p == key + 5 && strncmp(key, "limit.", 6) == 0)) {
+                !(*p == '.' && p == key + 5 && strncmp(key, "limit.", 6) == 0) &&
+                !(*p == '.' && p == key + 7 && strncmp(key, "network.", 8) == 0)) {
                 free(line);
                 return e2b_error_new(E2B_ERR_INVALID, "%s:%d: expected 'key = value'", origin,
                                      lineno);
@@ -844,6 +868,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "test command:   %s (test_timeout %d s)\n",
             cfg->test_command ? cfg->test_command : "(none: --compare shows no test result)",
             cfg->test_timeout_s);
+    fprintf(out, "egress:         internet %s (allow_internet = %s), allow_out: %s, deny_out: %s\n",
+            cfg->allow_internet ? "on" : "off", cfg->allow_internet ? "true" : "false",
+            cfg->allow_out && *cfg->allow_out ? cfg->allow_out : "(none)",
+            cfg->deny_out && *cfg->deny_out ? cfg->deny_out : "(none)");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",

@@ -76,6 +76,10 @@ typedef struct e2b_config {
      * turn has ended (--compare), NULL = none; test_timeout: its limit in seconds (600) */
     char *test_command;
     int test_timeout_s;
+    /* Egress of new boxes (core/e2b/egress_list.h; core/box/box_egress.h applies them). */
+    char *allow_out;      /* network.allow_out: only these (and the secrets' hosts); NULL none */
+    char *deny_out;       /* network.deny_out: addresses and CIDRs refused; NULL none */
+    int allow_internet;   /* allow_internet, default 1; 0: only allow_out and the secrets' hosts */
 
     /* Dashboard. */
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */

@@ -249,6 +249,13 @@ int e2b_live_resume(e2b_live *m, const char *sandbox_id, int hours);
  * this sandbox's), any other sandbox through the API. */
 int e2b_live_kill(e2b_live *m, const char *sandbox_id);
 int e2b_live_extend(e2b_live *m, const char *sandbox_id, int hours);
+/* Replaces the egress of a running sandbox (live_network.c; core/box/box_egress.h): its
+ * secrets' rules are kept (the stored secrets are listed first), the lists and the internet
+ * flag are eg's (copied; checked here: E2B_ERR_INVALID names the bad entry). box_name: the
+ * box whose record gets the new summary, or NULL. */
+struct e2b_box_egress;
+int e2b_live_set_network(e2b_live *m, const char *sandbox_id, const char *box_name,
+                         const struct e2b_box_egress *eg);
 
 /* ---- secrets (core/e2b/secret_put.h: create, or update when it exists) ---- */
 
@@ -347,6 +354,11 @@ typedef struct e2b_live_op_params {
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
     bool force;                /* pull: --force */
     long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
+    /* up: the egress (checked lists, core/e2b/egress_list.h; NULL = the config's
+     * network.allow_out / network.deny_out); no_internet: off (--no-internet), else the
+     * config's allow_internet. */
+    const char *allow_out, *deny_out;
+    bool no_internet;
 } e2b_live_op_params;
 unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox

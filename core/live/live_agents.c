@@ -203,6 +203,8 @@ static void start_watch_private(struct live_agent *t, const char *password)
     const char *traffic = sb ? e2b_metadata_get(&sb->metadata, E2B_META_TRAFFIC) : NULL;
     struct token_call *c = NULL;
     e2b_error *err = NULL;
+    if (t->token_call)
+        return; /* one token call an agent: a second would overwrite its password copy */
     if (t->token || !m->client || !traffic || strcmp(traffic, "private") != 0 ||
         (sb->traffic_access_token && *sb->traffic_access_token) ||
         !(c = calloc(1, sizeof *c)) || !(t->password = strdup(password))) {
@@ -226,7 +228,8 @@ static void start_watch_private(struct live_agent *t, const char *password)
 static void ask_password(struct live_agent *t)
 {
     keystore *ks = store(t->m);
-    if (!ks || t->pw_job || t->watch || t->no_password)
+    /* a token call in flight holds the password it will watch with */
+    if (!ks || t->pw_job || t->watch || t->token_call || t->no_password)
         return;
     ks_error kerr = {0};
     t->pw_job = keystore_job_get(ks, t->name, t->sandbox_id, 10000, wake, t->m, &kerr);

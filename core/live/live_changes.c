@@ -14,7 +14,8 @@
 #include "core/util/log.h"
 #include "core/util/sanitize.h"
 
-enum { SCRIPT_TIMEOUT_MS = 60000, TAB_WIDTH = 8 };
+enum { SCRIPT_TIMEOUT_MS = 60000, TAB_WIDTH = 8,
+       EDIT_READ_MS = 2000 /* at most one read per this long for the agent's edits */ };
 
 enum read_kind { READ_LIST, READ_DIFF };
 
@@ -51,6 +52,10 @@ struct live_changes {
     /* A turn's end (the agent's idle time moves on) reads the list again. */
     bool subscribed;
     int64_t seen_turn_end; /* the idle_since_ms last seen, -1 = nothing seen yet */
+    /* The agent's edits (a file tool call done) read the list again, at a bounded rate. */
+    int64_t seen_edit_ms;  /* the newest edit's time seen (wall clock ms of its entry) */
+    int64_t edit_read_ms;  /* when an edit last asked a read (monotonic), 0 none */
+    uint64_t edit_timer;
 };
 
 static void kick(struct live_changes *c);
@@ -357,7 +362,52 @@ static void kick(struct live_changes *c)
     c->kick_timer = e2b_loop_timer_add(c->m->loop, 0, on_kick, c);
 }
 
-/* ---- the agent's turns ---- */
+/* ---- the agent's turns and edits ---- */
+
+/* A tool call that writes files (OpenCode's edit, write, patch tools, and bash). */
+static bool edits_files(const char *tool)
+{
+    static const char *const tools[] = {"edit", "write", "apply_patch", "patch", "multiedit",
+                                        "bash"};
+    for (size_t i = 0; tool && i < sizeof tools / sizeof *tools; i++)
+        if (!strcmp(tool, tools[i]))
+            return true;
+    return false;
+}
+
+/* The newest finished file-writing tool call's time in st's activity (0 none). */
+static int64_t newest_edit(const e2b_agent_status *st)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < st->nactivity; i++) {
+        const e2b_agent_activity *a = &st->activity[i];
+        if (a->kind == E2B_AGENT_ACT_TOOL && a->state && !strcmp(a->state, "completed") &&
+            edits_files(a->tool) && a->at_ms > t)
+            t = a->at_ms;
+    }
+    return t;
+}
+
+static void on_edit_timer(void *ud)
+{
+    struct live_changes *c = ud;
+    c->edit_timer = 0;
+    if (c->closed)
+        return;
+    c->edit_read_ms = e2b_now_ms();
+    e2b_live_changes_refresh(c);
+}
+
+/* An edit seen: a read now, or when EDIT_READ_MS has passed since the last one asked. */
+static void edit_seen(struct live_changes *c)
+{
+    if (c->edit_timer)
+        return; /* one is due: it reads what this edit did too */
+    int64_t now = e2b_now_ms(), wait = 0;
+    if (c->edit_read_ms && now - c->edit_read_ms < EDIT_READ_MS)
+        wait = EDIT_READ_MS - (now - c->edit_read_ms);
+    c->edit_timer = e2b_loop_timer_add(c->m->loop, (long)wait, on_edit_timer, c);
+}
 
 static void on_agents_changed(void *ud, unsigned what)
 {
@@ -368,6 +418,11 @@ static void on_agents_changed(void *ud, unsigned what)
     const e2b_agent_status *st = e2b_live_agent(c->m, c->id);
     if (!st)
         return;
+    int64_t edit = newest_edit(st);
+    if (edit > c->seen_edit_ms) {
+        c->seen_edit_ms = edit;
+        edit_seen(c);
+    }
     int64_t end = st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
     bool ended = c->seen_turn_end >= 0 && end != 0 && end != c->seen_turn_end;
     c->seen_turn_end = end;
@@ -411,6 +466,7 @@ struct live_changes *e2b_live_changes_open(e2b_live *m, const char *sandbox_id)
     read_record(c);
     const e2b_agent_status *st = e2b_live_agent(m, c->id);
     c->seen_turn_end = !st ? -1 : st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
+    c->seen_edit_ms = st ? newest_edit(st) : 0; /* (the read below shows them) */
     c->subscribed = e2b_live_subscribe(m, E2B_LIVE_AGENTS, on_agents_changed, c) == 0;
     e2b_live_changes_refresh(c);
     return c;
@@ -427,6 +483,9 @@ void e2b_live_changes_close(struct live_changes *c)
     if (c->kick_timer)
         e2b_loop_timer_cancel(c->m->loop, c->kick_timer);
     c->kick_timer = 0;
+    if (c->edit_timer)
+        e2b_loop_timer_cancel(c->m->loop, c->edit_timer);
+    c->edit_timer = 0;
     if (c->get_call)
         e2b_api_cancel(c->get_call);
     if (c->proc)

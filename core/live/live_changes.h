@@ -7,7 +7,9 @@
  * Each read asks E2B for the sandbox first (its state, envd's token), then runs the script;
  * one read at a time, later requests coalesce (the newest selection wins). Everything read
  * is bounded (E2B_CHANGES_* in core/util/limits.h) and sanitised before it is kept. Every
- * change (list, diff, status) is an E2B_LIVE_CHANGES notification. No timer runs and
+ * change (list, diff, status) is an E2B_LIVE_CHANGES notification. The list is read again when
+ * the agent's turn ends and when it finishes a file-writing tool call (edit, write, patch,
+ * bash: at most one read per 2 s). No timer runs and
  * nothing is asked while nobody calls refresh or select.
  *
  *   struct live_changes *c = e2b_live_changes_open(m, id); // reads the list at once; NULL: no memory

@@ -31,6 +31,8 @@ struct live_op {
     int count;               /* fork: how many */
     bool keep_failed, public_traffic, force;
     long health_timeout_ms;
+    char *allow_out, *deny_out; /* up: the egress lists (NULL = the config's) */
+    bool no_internet;
     e2b_live_end *end;       /* its waiter (e2b_live_then), or NULL */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
@@ -57,11 +59,21 @@ static const char *verb(e2b_live_op_kind k)
     }
 }
 
+/* Frees t itself (not its step machine). */
+static void destroy(struct live_op *t)
+{
+    if (!t)
+        return;
+    free(t->allow_out);
+    free(t->deny_out);
+    free(t);
+}
+
 static void free_op(void *ud)
 {
     struct live_op *t = ud;
     e2b_box_op_free(t->op);
-    free(t);
+    destroy(t);
 }
 
 /* Takes t out of the list (it is no longer shown or cancellable). */
@@ -263,6 +275,8 @@ static bool begin(struct live_op *t)
                                .hours = t->hours,
                                .keep_failed = t->keep_failed,
                                .public_traffic = t->public_traffic,
+                               .allow_out = t->allow_out, .deny_out = t->deny_out,
+                               .no_internet = t->no_internet,
                                .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
@@ -298,7 +312,7 @@ static bool begin(struct live_op *t)
             live_end_fail(t->end, E2B_ERR_INTERNAL, "out of memory");
         e2b_error_free(err);
         live_notify(m, E2B_LIVE_OPS);
-        free(t);
+        destroy(t);
         handoff_ready(m);
         return false;
     }
@@ -345,7 +359,7 @@ static void on_store_open(void *ud)
             live_notice(m, E2B_LIVE_ERROR, "%s %s: password store: %s", verb(t->kind), t->name,
                         kerr.message[0] ? kerr.message : "cannot be opened");
             live_end_fail(t->end, E2B_ERR_IO, m->notice);
-            free(t);
+            destroy(t);
             continue;
         }
         begin(t);
@@ -406,8 +420,12 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     struct live_op **ops = realloc(m->ops, (m->nops + 1) * sizeof *ops);
     if (ops)
         m->ops = ops;
+    if (t && p->allow_out && !(t->allow_out = strdup(p->allow_out)))
+        ops = NULL;
+    if (t && p->deny_out && !(t->deny_out = strdup(p->deny_out)))
+        ops = NULL;
     if (!t || !ops) {
-        free(t);
+        destroy(t);
         return refuse(m, end, E2B_ERR_INTERNAL, "%s: out of memory", verb(p->kind));
     }
     t->m = m;
@@ -420,6 +438,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     t->public_traffic = p->public_traffic;
     t->force = p->force;
     t->health_timeout_ms = p->health_timeout_ms;
+    t->no_internet = p->no_internet;
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
     snprintf(t->template_id, sizeof t->template_id, "%s", p->template_id ? p->template_id : "");
@@ -444,7 +463,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
             return begin(t) ? id : 0; /* without the store: it says what it left */
         if (!m->ks_job) {
             unlist(m, t);
-            free(t);
+            destroy(t);
             live_notify(m, E2B_LIVE_OPS);
             return refuse(m, end, E2B_ERR_IO, "password store: %s", kerr.message);
         }
@@ -542,7 +561,7 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id)
         live_notify(m, E2B_LIVE_OPS);
         live_notice(m, E2B_LIVE_INFO, "%s %s: cancelled", verb(t->kind), t->name);
         live_end_fail(t->end, E2B_ERR_CANCELLED, m->notice);
-        free(t);
+        destroy(t);
         handoff_ready(m);
         return 0;
     }
@@ -564,7 +583,7 @@ void live_ops_shutdown(e2b_live *m)
             e2b_box_op_cancel(t->op);
         } else {
             unlist(m, t);
-            free(t);
+            destroy(t);
         }
     }
     /* A cancelled up kills the sandbox it made: give them a few seconds, then leave. */

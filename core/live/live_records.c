@@ -62,7 +62,8 @@ bool live_records_look(e2b_live *m)
         const e2b_box_record *a = &fresh.items[i], *b = &m->records.items[i];
         changed = strcmp(a->name, b->name) != 0 || strcmp(a->sandbox_id, b->sandbox_id) != 0 ||
                   a->port != b->port || a->opencode != b->opencode ||
-                  strcmp(a->dir ? a->dir : "", b->dir ? b->dir : "") != 0;
+                  strcmp(a->dir ? a->dir : "", b->dir ? b->dir : "") != 0 ||
+                  strcmp(a->egress ? a->egress : "", b->egress ? b->egress : "") != 0;
     }
     *was = now;
     if (!changed) {

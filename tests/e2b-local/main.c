@@ -13,6 +13,7 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "secrets.h"
+#include "egress.h"
 #include "templates.h"
 #include "util.h"
 
@@ -194,6 +195,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "e2b-local: cannot start threads\n");
         return 1;
     }
+    if (egress_init() != 0) {
+        runtime_shutdown();
+        return 1;
+    }
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG |
             MHD_ALLOW_UPGRADE, 0,
@@ -202,6 +207,7 @@ int main(int argc, char **argv)
         (unsigned)0, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "e2b-local: cannot listen on %s (in use?)\n", listen);
+        egress_shutdown();
         runtime_shutdown();
         return 1;
     }
@@ -227,6 +233,7 @@ int main(int argc, char **argv)
     pthread_join(ticker, NULL);
     lifecycle_stop_all();
     procs_wait_all(10000);
+    egress_shutdown();
     runtime_shutdown();
     cow_unmount_all();
     sandbox_free_all();

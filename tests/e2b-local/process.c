@@ -1,5 +1,6 @@
 /* Sandbox processes and their event streams; see process.h. */
 #include "process.h"
+#include "egress.h"
 #include "envelope.h"
 #include "util.h"
 
@@ -363,6 +364,15 @@ struct proc *proc_start_locked(struct sandbox *sb, json_t *request, const char *
     json_object_set_new(env, "LOGNAME", json_string(user));
     json_object_set_new(env, "E2B_SANDBOX", json_string("true"));
     json_object_set_new(env, "E2B_SANDBOX_ID", json_string(sb->id));
+    if (g_cfg.net_isolation) { /* the only way out: the egress proxy (egress.h) */
+        char proxy[64];
+        snprintf(proxy, sizeof proxy, "http://127.0.0.1:%d", EGRESS_PORT);
+        static const char *const vars[] = {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"};
+        for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+            json_object_set_new(env, vars[i], json_string(proxy));
+        json_object_set_new(env, "NO_PROXY", json_string("localhost,127.0.0.1,::1"));
+        json_object_set_new(env, "no_proxy", json_string("localhost,127.0.0.1,::1"));
+    }
     env_add(env, sb->env_vars);
     if (envs)
         env_add(env, envs);

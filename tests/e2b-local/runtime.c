@@ -1,5 +1,6 @@
 /* Sandbox runtime with bubblewrap and setns(); see runtime.h. */
 #include "runtime.h"
+#include "egress.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -64,7 +65,9 @@ static void *spawner_main(void *arg)
             dup2(job->info_fd, 3);
             dup2(ready, 4);
             syscall(SYS_close_range, 5, ~0U, 0);
-            execv(job->argv[0], job->argv);
+            /* Not e2b-local's environment: the holder is a process of the sandbox. */
+            static char *const holder_env[] = {"PATH=/usr/bin:/bin", NULL};
+            execve(job->argv[0], job->argv, holder_env);
             _exit(127);
         }
         job->pid = pid;
@@ -289,6 +292,8 @@ int runtime_ensure_holder_locked(struct sandbox *sb, char *err, size_t errlen)
     sb->holder_pid = child;
     sb->cpu_ticks_last = 0;
     sb->cpu_ms_last = mono_ms();
+    if (g_cfg.net_isolation)
+        egress_attach_locked(sb);
     return 0;
 }
 
@@ -533,6 +538,7 @@ void runtime_freeze_locked(struct sandbox *sb, bool stop)
 
 void runtime_kill_locked(struct sandbox *sb)
 {
+    egress_detach_locked(sb);
     if (sb->holder_pid > 0) {
         /* Killing a pid namespace's init kills every process in it. */
         kill(sb->holder_pid, SIGKILL);

@@ -218,3 +218,13 @@ enum MHD_Result secrets_handle(struct req *r)
     json_decref(body);
     return rc;
 }
+
+char *secrets_value(const char *name)
+{
+    pthread_mutex_lock(&lock);
+    json_t *rec = store && name && *name ? find(name, NULL) : NULL;
+    const char *v = rec ? json_string_value(json_object_get(rec, "value")) : NULL;
+    char *out = v ? strdup(v) : NULL;
+    pthread_mutex_unlock(&lock);
+    return out;
+}

@@ -58,6 +58,16 @@ t_contains "the man page says test_command has none" "$(awk '$0 == ".B test_comm
 t_ok "the example config shows test_command commented out" grep -q '^# test_command = ' "$root/share/e2b-tui.conf.example"
 echo 'test_timeout = 42' >"$T_TMP/tt.conf"
 t_contains "a config file's test_timeout replaces the default" "$("$E2B_TUI_BIN" --config "$T_TMP/tt.conf" --info)" "(test_timeout 42 s)"
+# The egress defaults (core/e2b/config.c): internet on, no lists; --info, the README's
+# table, the man page and the example config tell the same.
+t_contains "--info tells the egress defaults" "$info" "egress:         internet on (allow_internet = true), allow_out: (none), deny_out: (none)"
+t_eq "the README tells allow_internet's default" "$(sed -n 's/^| `allow_internet` | `\([a-z]*\)`.*/\1/p' "$root/README.md")" true
+t_eq "the README tells network.allow_out's default" "$(sed -n 's/^| `network.allow_out` | \([^|]*\) |.*/\1/p' "$root/README.md")" "(none)"
+t_eq "the README tells network.deny_out's default" "$(sed -n 's/^| `network.deny_out` | \([^|]*\) |.*/\1/p' "$root/README.md")" "(none)"
+got=$(awk '/^\.B allow_internet$/ {f=1; next} f {print; exit}' "$root/man/e2b-tui.1")
+t_contains "the man page tells allow_internet's default" "$got" "true (default)"
+t_ok "the example config tells allow_internet's default" grep -qx '# allow_internet = true' "$root/share/e2b-tui.conf.example"
+t_ok "the example config says the lists are empty by default" grep -qx '# Defaults: no lists, internet on.' "$root/share/e2b-tui.conf.example"
 
 # With no config, the dashboard uses what --info says: a file value is what it reads.
 mkdir -p "$XDG_CONFIG_HOME/e2b-tui"

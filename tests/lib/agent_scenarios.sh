@@ -71,7 +71,7 @@ agent_scenarios() {
     box_tui --reply feat reject
     box_rc "v$api: --reply reject: exit 0" 0
     box_tui --wait feat --timeout 90
-    box_rc "v$api: --wait after reject: exit 0" 0
+    box_rc "v$api: --wait after reject: exit 10 (not finished)" 10
     # (the turn may end before --wait starts: a process that never saw it end reads how it
     # ended from the session's newest message)
     t_contains "v$api: a rejected turn ends interrupted" "$(cat "$BOX_OUT")" "idle: interrupted"
@@ -121,7 +121,7 @@ agent_scenarios() {
     box_tui --interrupt feat
     box_rc "v$api: --interrupt: exit 0" 0
     box_tui --wait feat --timeout 90
-    box_rc "v$api: --wait after the interrupt: exit 0" 0
+    box_rc "v$api: --wait after the interrupt: exit 10 (not finished)" 10
     t_contains "v$api: an interrupted turn ends interrupted (not failed, not done)" "$(cat "$BOX_OUT")" "idle: interrupted"
 
     # ---- a turn interrupted before its first step, seen by a watch that lives through it ----
@@ -140,11 +140,11 @@ agent_scenarios() {
     box_tui --interrupt feat
     box_rc "v$api: early interrupt: --interrupt exit 0" 0
     wait "$pid"
-    t_eq "v$api: a watch across an interrupt before the first step sees the turn end (exit 0, not 7)" "$?" 0
+    t_eq "v$api: a watch across an interrupt before the first step sees the turn end (exit 10, not 7)" "$?" 10
     t_contains "v$api: and says it ended interrupted" "$(cat "$wout")" "idle: interrupted"
     rm -f "$wout"
     box_tui --wait feat --timeout 30 # a late model answer (none is asked for) would show here
-    box_rc "v$api: the server is idle after the early interrupt" 0
+    box_rc "v$api: the server is idle after the early interrupt (10: interrupted)" 10
     box_tui --status feat
     t_contains "v$api: a process started after it also says the turn was interrupted" "$(cat "$BOX_OUT")" "interrupted"
 

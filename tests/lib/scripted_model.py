@@ -35,7 +35,8 @@ and may add
     "usage": {"prompt_tokens": 10, "completion_tokens": 5}   (default small numbers)
 A step with text and a tool streams the text first. Each request is logged as one JSON line
 (--log): its number, whether it was a title request, the step index answered, the roles of
-its messages and the tool results it carried.
+its messages, the tool results it carried, its Host header and the SHA-256 of its
+Authorization header (never the header itself).
 """
 import argparse
 import hashlib
@@ -153,6 +154,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "n": num, "title": is_title, "step": idx, "model": req.get("model"),
                 "roles": [m.get("role") for m in msgs],
                 "tool_results": [str(m.get("content"))[:2000] for m in msgs if m.get("role") == "tool"],
+                # what arrived as the key, hashed (the egress test compares it with the secret's)
+                "auth_sha256": hashlib.sha256(self.headers["Authorization"].encode()).hexdigest()
+                if self.headers.get("Authorization") else None,
+                "host": self.headers.get("Host"),
             }
             with LOCK, open(self.log, "a") as f:
                 f.write(json.dumps(entry) + "\n")

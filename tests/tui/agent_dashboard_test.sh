@@ -87,13 +87,19 @@ dash_check "the todo list" "[x] write the note"
 dash_check "its open item" "[ ] check it"
 dash_check "the session with its title and state" "> busy New session"
 dash_check "the activity: the todo call as one line, counted" "todo: 1/2 check it"
-# The Changes tab before the reply, then y from it: the turn's end reads the changes again.
+# The Changes tab before the reply (y there does not answer), then y from the activity: the
+# agent's edit and the turn's end read the changes again.
 tmux_type c
 dash_check "c switches the pane to Changes" "Activity [Changes]"
 dash_check "the changes are read" "against base"
 t_not_contains "the note is not written yet" "$(tmux_capture)" "note.txt"
 tmux_type y
-TMUX_WAIT_SECONDS=60 dash_check "y: the tool runs, and the turn's end shows its file in Changes (no R)" "note.txt"
+dash_check "y in the Changes tab does not answer (the request is not shown there)" "allow: the request is not shown here"
+tmux_type c
+dash_check "c back to the activity" "[Activity] Changes"
+tmux_type y
+tmux_type c
+TMUX_WAIT_SECONDS=60 dash_check "y: the tool runs, and its file shows in Changes (no R)" "note.txt"
 wait_check "the file the tool wrote is in the box" 20 test -e "$note"
 t_eq "with what the command wrote" "$(cat "$note" 2>/dev/null)" "hi"
 # On the wire: y replied "once", so the box's server saved no rule (an "always" would be in

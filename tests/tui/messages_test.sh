@@ -44,9 +44,9 @@ tmux_keys Escape
 tmux_type ':this-is-a-long-command-name-that-does-not-exist-anywhere'
 tmux_keys Enter
 dash_check "the long message is cut and says where the rest is" "(ctrl-g: whole message)"
-t_not_contains "its end is not on the line" "$(tmux_capture | tail -n 1)" ":detail [NAME])"
+t_not_contains "its end is not on the line" "$(tmux_capture | tail -n 1)" ":network (net))"
 tmux_keys C-g
-dash_check "the pane has its end" ":detail [NAME])"
+dash_check "the pane has its end" ":network (net))"
 dash_check "the pane has its start" ":this-is-a-long-command-name-that-does-not"
 tmux_type q
 dash_check_gone "q closes the pane" "MESSAGES"

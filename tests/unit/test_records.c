@@ -48,7 +48,16 @@ static void test_write_read_modes(void)
     CHECK_INT_EQ(back.opencode, 2);
     CHECK_INT_EQ(back.hours, 3); /* the box's lifetime: a resume gives it that again */
     CHECK(back.created_at == 1700000000);
+    CHECK(!back.egress); /* none written: none read (an older record) */
     e2b_box_record_clear(&back);
+    /* the egress summary (core/box/box_egress.h) comes back as it went */
+    r.egress = "{\"allow_out\":[\"a.example\"],\"deny_out\":[],\"internet\":false,\"secrets\":[]}";
+    CHECK(!e2b_box_record_write(dir, &r, 0));
+    CHECK(!e2b_box_record_read(dir, "feat-x", &back));
+    CHECK(back.egress);
+    CHECK_STR_EQ(back.egress, r.egress);
+    e2b_box_record_clear(&back);
+    r.egress = NULL;
     CHECK(e2b_box_record_exists(dir, "feat-x"));
     CHECK(!e2b_box_record_exists(dir, "other"));
 }

@@ -425,7 +425,8 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_PROMPT:
         case CLI_WAIT:
         case CLI_REPLY:
-        case CLI_INTERRUPT: rc = cli_agent(m, a); break;
+        case CLI_INTERRUPT:
+        case CLI_WATCH: rc = cli_agent(m, a); break;
         case CLI_SNAPSHOT:
         case CLI_SNAPSHOTS:
         case CLI_FORK:
@@ -434,7 +435,8 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_STOP:
         case CLI_KILL:
         case CLI_RESUME:
-        case CLI_EXTEND: rc = cli_sandbox(m, a); break;
+        case CLI_EXTEND:
+        case CLI_NETWORK: rc = cli_sandbox(m, a); break;
         default:
             rc = a->try_count || a->mode == CLI_COMPARE ? cli_try(m, a) : cli_box(m, a, NULL);
             break;

@@ -4,19 +4,22 @@
  * (core/live/live.h). No curses; errors on stderr; progress on stderr only when it
  * is a terminal; results on stdout. Exit codes: 0 ok, 1 failed, 2 usage, 3 no such box or
  * sandbox, 4 authentication, 5 conflict, 6 the agent waits for you (--wait), 7 timed out
- * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed).
+ * (--wait), 8 the box has unpulled work (--kill without --force: nothing was killed), 9
+ * nothing waits for a reply (--reply), 10 the turn ended interrupted (--wait).
  *
  * Every --json document is one compact line with its "version" (core/util/json_style.h);
  * --pretty indents it by two.
  *
  * `--status --json` prints {"version":1,"boxes":[{"name","group","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
- * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","retry"?,
+ * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","state_since","turn_started","waiting_since","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
  * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
  * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"}}]}
  * (fields are only ever added; "opencode" is what the box's up found, its version "" when
- * not known).
+ * not known). `--watch --json` prints one such box object a line, with "version":1, "at" and
+ * "request" (the oldest pending: {"id","kind","action","summary","since"} or null), each time
+ * a box's state, oldest request or last turn's end changes (core/agent/agent_json.h).
  *
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,
@@ -60,7 +63,11 @@ typedef enum {
     CLI_REPLY,
     CLI_INTERRUPT,
     CLI_COMPARE,   /* a group of attempts, member by member (cli_try.c) */
+    CLI_NETWORK,   /* cli_network.c */
+    CLI_WATCH,     /* cli_fleet.c */
 } cli_mode;
+
+#define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */
 
 typedef struct cli_args {
     cli_mode mode;
@@ -75,6 +82,9 @@ typedef struct cli_args {
     const char *dir;
     int keep_failed;
     int public_traffic; /* --up --public */
+    const char *allow_out;     /* --up, --network: --allow-out LIST (checked), or NULL */
+    const char *deny_out;      /* --deny-out LIST (checked), or NULL */
+    int no_internet;           /* --no-internet */
     int force;
     int yes;                   /* --fork, --up: above the thresholds that ask (main.c) */
     const char *keystore_flag; /* --keystore value, or NULL */
@@ -94,7 +104,20 @@ typedef struct cli_args {
     /* groups of attempts (cli_try.c) */
     int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
     const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
+    /* several boxes (cli_fleet.c) */
+    const char *names[CLI_NAMES_MAX]; /* --wait / --watch NAME...: every name given */
+    int nnames;
+    int wait_all;              /* --wait --all: every box of this machine */
+    int wait_any;              /* --wait --any [NAME...]: the first that needs you or ends */
+    const char *until;         /* --watch --until STATE */
 } cli_args;
+
+/* The options and operands of cli_fleet.c (--watch, --until, --all, --any; --wait's and
+ * --watch's names): as cli_snap_option. cli_fleet_operands takes the operands of those two
+ * modes (1 taken, 0 not its mode, -1 usage error, reported). */
+int cli_fleet_option(cli_args *a, int argc, char **argv, int *i);
+int cli_fleet_operands(cli_args *a, const char **operands, int n);
+int cli_fleet_check(const cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */

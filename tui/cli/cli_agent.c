@@ -2,8 +2,10 @@
  * --interrupt. Each box is the model's watch of one named box (e2b_live_agent_watch: the
  * dashboard's watch, with no list first) and each command the model's (e2b_live_agent_*);
  * results on stdout, the rest on stderr.
- * Exit codes: those of cli.h plus 6 waiting for you and 7 timed out (--wait). */
+ * Exit codes: those of cli.h plus 6 waiting for you, 7 timed out (--wait), 9 nothing pending
+ * (--reply) and 10 the turn ended interrupted (--wait). */
 #include "tui/cli/cli_internal.h"
+#include "tui/cli/cli_agent_box.h"
 
 #include "core/agent/agent_json.h"
 #include "core/agent/opencode.h"
@@ -15,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define EXIT_WAITING 6
-#define EXIT_TIMED_OUT 7
-
-struct agent_box {
-    e2b_box_record rec;
-    e2b_live_end end; /* the watch's: settled, or why it cannot be watched */
-};
 
 static void box_clear(struct agent_box *b)
 {
@@ -384,7 +378,17 @@ static int cli_reply(e2b_live *m, const cli_args *a)
         e2b_live_end end;
         e2b_live_then(m, &end);
         e2b_live_agent_reply(m, b.rec.sandbox_id, a->request_id, a->reply);
-        rc = command_end(m, &end);
+        e2b_wait(e2b_live_loop(m), &end.done);
+        if (end.err && end.err->kind == E2B_ERR_NOT_FOUND) {
+            /* its own code: not a mistyped box (3), nothing to answer */
+            char buf[600];
+            cli_clean(e2b_error_message(end.err), buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s: %s\n", b.rec.name, buf);
+            rc = EXIT_NOTHING_PENDING;
+        } else {
+            rc = end.err ? cli_fail(end.err) : 0;
+        }
+        e2b_error_free(end.err);
         if (rc == 0)
             printf("replied %s\n", e2b_agent_reply_name(a->reply));
         free(end.session_id);
@@ -435,38 +439,18 @@ static int cli_wait(e2b_live *m, const cli_args *a)
     bool seen_turn = false;
     for (;;) {
         const e2b_agent_status *st = box_status(m, &b); /* watched: one_box said so */
-        bool synced = e2b_live_agent_synced(m, b.rec.sandbox_id);
         int64_t now = e2b_now_ms();
         if (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_RETRYING)
             seen_turn = true;
-        if (st->state == E2B_AGENT_WAITING && synced) {
-            char buf[1200];
-            cli_clean(st->requests[0].summary, buf, sizeof buf);
-            fprintf(stderr, "e2b-tui: box %s is waiting for you: %s (request %s)\n", b.rec.name,
-                    buf, st->requests[0].id);
-            rc = EXIT_WAITING;
-            break;
+        rc = cli_agent_exit_wait(m, &b, seen_turn, now - start, false);
+        if (rc == 0 || rc == EXIT_NOT_FINISHED) {
+            printf("idle: %s\n", st->last_end ? e2b_agent_end_name(st->last_end) : "no turn running");
+            if (rc == EXIT_NOT_FINISHED) /* refused or stopped work is not finished work */
+                fprintf(stderr, "e2b-tui: box %s: the turn ended interrupted (a rejected "
+                                "permission or an interrupt), not finished\n", b.rec.name);
         }
-        if (st->state == E2B_AGENT_IDLE && synced &&
-            ((seen_turn && st->last_end != E2B_AGENT_END_NONE) || now - start >= IDLE_GRACE_MS)) {
-            if (st->last_end == E2B_AGENT_END_FAILED) {
-                char buf[1200];
-                cli_clean(st->error ? st->error : "", buf, sizeof buf);
-                fprintf(stderr, "e2b-tui: box %s: the turn failed: %s\n", b.rec.name, buf);
-                rc = 1;
-            } else {
-                printf("idle: %s\n", st->last_end ? e2b_agent_end_name(st->last_end) : "no turn running");
-                rc = 0;
-            }
+        if (rc >= 0)
             break;
-        }
-        if (st->state == E2B_AGENT_SERVER_DOWN) {
-            char buf[600];
-            cli_clean(st->error ? st->error : "", buf, sizeof buf);
-            fprintf(stderr, "e2b-tui: box %s: the agent's server is down: %s\n", b.rec.name, buf);
-            rc = 1;
-            break;
-        }
         if (end && now >= end) {
             fprintf(stderr, "e2b-tui: box %s: still %s after %d s\n", b.rec.name,
                     e2b_agent_state_name(st->state), a->timeout_s);
@@ -487,9 +471,89 @@ int cli_agent(e2b_live *m, const cli_args *a)
     switch (a->mode) {
     case CLI_STATUS: return cli_status(m, a);
     case CLI_PROMPT: return cli_prompt(m, a);
-    case CLI_WAIT: return cli_wait(m, a);
+    case CLI_WAIT: return cli_fleet_wait_many(a) ? cli_fleet(m, a) : cli_wait(m, a);
+    case CLI_WATCH: return cli_fleet(m, a);
     case CLI_REPLY: return cli_reply(m, a);
     case CLI_INTERRUPT: return cli_interrupt(m, a);
     default: return 1;
     }
+}
+
+/* ---- for the other agent modes (tui/cli/cli_agent_box.h) ---- */
+
+int cli_agent_box_read(e2b_live *m, const cli_args *a, const char *name, struct agent_box *b)
+{
+    return read_box(m, a, name, b);
+}
+
+void cli_agent_boxes_watch(e2b_live *m, struct agent_box *boxes, size_t n)
+{
+    watch_boxes(m, boxes, n);
+}
+
+const e2b_agent_status *cli_agent_box_status(e2b_live *m, const struct agent_box *b)
+{
+    return box_status(m, b);
+}
+
+const char *cli_agent_box_sandbox(e2b_live *m, const struct agent_box *b)
+{
+    return sandbox_word(m, b);
+}
+
+const char *cli_agent_box_state(e2b_live *m, const struct agent_box *b)
+{
+    return state_word(m, b);
+}
+
+const char *cli_agent_box_why(const struct agent_box *b)
+{
+    return box_why(b);
+}
+
+const e2b_error *cli_agent_box_api_err(const struct agent_box *b)
+{
+    return box_api_err(b);
+}
+
+void cli_agent_box_clear(struct agent_box *b)
+{
+    box_clear(b);
+}
+
+int cli_agent_exit_wait(e2b_live *m, const struct agent_box *b, bool seen_turn,
+                        int64_t waited_ms, bool quiet)
+{
+    const e2b_agent_status *st = box_status(m, b);
+    bool synced = e2b_live_agent_synced(m, b->rec.sandbox_id);
+    char buf[1200];
+    if (!st)
+        return 1;
+    if (st->state == E2B_AGENT_WAITING && synced) {
+        if (!quiet) {
+            cli_clean(st->requests[0].summary, buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s is waiting for you: %s (request %s)\n", b->rec.name,
+                    buf, st->requests[0].id);
+        }
+        return EXIT_WAITING;
+    }
+    if (st->state == E2B_AGENT_IDLE && synced &&
+        ((seen_turn && st->last_end != E2B_AGENT_END_NONE) || waited_ms >= IDLE_GRACE_MS)) {
+        if (st->last_end == E2B_AGENT_END_FAILED) {
+            if (!quiet) {
+                cli_clean(st->error ? st->error : "", buf, sizeof buf);
+                fprintf(stderr, "e2b-tui: box %s: the turn failed: %s\n", b->rec.name, buf);
+            }
+            return 1;
+        }
+        return st->last_end == E2B_AGENT_END_INTERRUPTED ? EXIT_NOT_FINISHED : 0;
+    }
+    if (st->state == E2B_AGENT_SERVER_DOWN) {
+        if (!quiet) {
+            cli_clean(st->error ? st->error : "", buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s: the agent's server is down: %s\n", b->rec.name, buf);
+        }
+        return 1;
+    }
+    return -1;
 }

@@ -219,6 +219,8 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
                                  .from_snapshot = a->from_snapshot, .hours = a->hours,
                                  .keep_failed = a->keep_failed,
                                  .public_traffic = a->public_traffic,
+                                 .allow_out = a->allow_out, .deny_out = a->deny_out,
+                                 .no_internet = a->no_internet,
                                  .health_timeout_ms = p.health_timeout_ms};
         break;
     case CLI_ATTACH:

@@ -10,6 +10,7 @@
 #include "keystore/keystore.h"
 #include "tui/cli/cli.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Every mode runs on the headless model (core/live/live.h "the headless client"), made by
@@ -24,6 +25,8 @@ int cli_open_keystore(e2b_live *m, const cli_args *a);
 /* Prints the error (sanitised) and returns its exit status: the one mapping of core's
  * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
+/* cli_fail with the action "VERB LABEL" (cli_sandbox.c). */
+int cli_api_fail(const e2b_error *err, const char *verb, const char *label);
 /* name has no record here (not_found says so): a box of another machine, several of them
  * (a conflict naming them all, 5) or none, by the model's list of boxes; prints why and
  * returns the exit status. */
@@ -43,6 +46,8 @@ struct cli_target;
 int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target);
 /* --stop/--kill (a box name or a sandbox id), --resume, --extend (cli_sandbox.c). */
 int cli_sandbox(e2b_live *m, const cli_args *a);
+/* cli_network.c: --network on the target cli_sandbox found. */
+int cli_network(e2b_live *m, const cli_args *a, const struct cli_target *t);
 /* The target's sandbox id (NULL when its sandbox is gone) and box name (borrowed). */
 const char *cli_target_sandbox(const struct cli_target *t);
 const char *cli_target_box(const struct cli_target *t);
@@ -53,6 +58,10 @@ int cli_snap(e2b_live *m, const cli_args *a);
 int cli_agent(e2b_live *m, const cli_args *a);
 /* --up NAME --try N: a group of attempts (cli_try.c). */
 int cli_try(e2b_live *m, const cli_args *a);
+/* --watch, and --wait over several boxes (cli_fleet.c); cli_fleet_wait_many: a --wait of
+ * that kind (several names, --all or --any). */
+int cli_fleet(e2b_live *m, const cli_args *a);
+bool cli_fleet_wait_many(const cli_args *a);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
 int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 

@@ -81,7 +81,7 @@ const char *cli_target_box(const cli_target *t)
     return t->box_name;
 }
 
-static int api_fail(const e2b_error *err, const char *verb, const char *label)
+int cli_api_fail(const e2b_error *err, const char *verb, const char *label)
 {
     e2b_error *e = e2b_error_copy(err);
     e2b_error_set_action(e, "%s %s", verb, label);
@@ -107,7 +107,7 @@ static int plain_stop_kill(e2b_live *m, const cli_args *a, const cli_target *t)
         return 0;
     }
     if (end.err) {
-        int rc = api_fail(end.err, stop ? "pausing" : "killing", t->label);
+        int rc = cli_api_fail(end.err, stop ? "pausing" : "killing", t->label);
         e2b_error_free(end.err);
         return rc;
     }
@@ -129,7 +129,7 @@ static int resume_extend(e2b_live *m, const cli_args *a, const cli_target *t)
         e2b_live_extend(m, t->sandbox_id, hours);
     e2b_wait(e2b_live_loop(m), &end.done);
     if (end.err) {
-        int rc = api_fail(end.err, resume ? "resuming" : "extending", t->label);
+        int rc = cli_api_fail(end.err, resume ? "resuming" : "extending", t->label);
         e2b_error_free(end.err);
         return rc;
     }
@@ -149,6 +149,8 @@ int cli_sandbox(e2b_live *m, const cli_args *a)
     if (rc == 0) {
         if (a->mode == CLI_RESUME || a->mode == CLI_EXTEND)
             rc = resume_extend(m, a, &t);
+        else if (a->mode == CLI_NETWORK)
+            rc = cli_network(m, a, &t);
         else if (t.box_name) /* by its record's name, or the sandbox chosen by its id */
             rc = cli_box(m, a, t.have_record ? NULL : &t);
         else

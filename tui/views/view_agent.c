@@ -432,6 +432,13 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         ui->dirty = true;
         return true;
     }
+    if (av->tab == TAB_CHANGES &&
+        (a == ACT_ALLOW || a == ACT_ALLOW_ALWAYS || a == ACT_REJECT)) {
+        /* an answer only where the request is shown: the Changes tab does not show it */
+        ui_flash(ui, FLASH_INFO, "%s: the request is not shown here (c: the activity, where "
+                                 "it is answered)", action_info(a)->name);
+        return true;
+    }
     if (agent_actions_handles(a)) {
         const e2b_agent_status *st = status_of(av);
         const char *s = st ? shown_session(av, st) : "";

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/box/box_egress.h"
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
 #include "tui/term/term.h"
@@ -56,6 +57,11 @@ static void add_int(struct detail *d, const char *label, int v, const char *unit
     add(d, label, buf);
 }
 
+static void egress_line(void *ud, const char *label, const char *value)
+{
+    add(ud, label, value);
+}
+
 static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sandbox *sb)
 {
     char left[32];
@@ -90,6 +96,11 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
         char what[80];
         e2b_box_record_opencode(e2b_live_record(model, sb->sandbox_id), &oc);
         add(d, "OpenCode", e2b_opencode_kind_describe(&oc, what, sizeof what));
+        /* what it may reach (core/box/box_egress.h), as up or a network change set it */
+        const e2b_box_record *rec = e2b_live_record(model, sb->sandbox_id);
+        add(d, "Egress", rec && rec->egress ? "(n: change)" : "not recorded (made before egress rules)");
+        if (rec && rec->egress)
+            e2b_box_egress_describe(rec->egress, egress_line, d);
     } else if (sb->kind == E2B_KIND_BOX) {
         add(d, "Project", "(no record on this machine)");
     }

@@ -24,6 +24,7 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_EXTEND] = {"extend", "", true},
     [CMD_LOGS] = {"logs", "", true},
     [CMD_DETAIL] = {"detail", "", true},
+    [CMD_NETWORK] = {"network", "net", false}, /* its own options (tui/network_cmd.h) */
 };
 
 const struct cmd_info *cmdline_info(enum cmd_id id)
