@@ -3,7 +3,8 @@
 # model: `--up g --try 2 --prompt ... --models mock/m1,mock/m2` makes one box g-1 (one
 # upload), forks it into g-2, records both as group g, and gives each the task with its own
 # model; the scripted model answers m1 and m2 differently (m1's answer passes the project's
-# test_command, m2's fails it). --list --json and --status --json show the group.
+# test_command, m2's fails it). --list --json and --status --json show the group;
+# --compare shows each member's diff and test result; a member pulls as e2b/g.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -127,5 +128,18 @@ box_rc "an up with no --try" 0
 box_tui --list --json
 t_eq "--list --json: a box of no group has group null" "$(jq -r '.boxes[] | select(.name == "solo") | .group' "$BOX_OUT")" "null"
 
-for b in g-1 g-2 solo; do box_tui --kill "$b" --force; done
+# ---- the pick: a member comes home as the group's branch e2b/g ----
+box_tui --pull g-1
+box_rc "--pull g-1: exit 0" 0
+t_contains "it names the group's branch" "$(cat "$BOX_OUT")" "e2b/g "
+t_eq "e2b/g holds g-1's (the passing member's) answer" "$(git -C "$BOX_REPO" show e2b/g:answer.txt 2>/dev/null)" "good"
+t_ok "no branch e2b/g-1 was made" sh -c "! git -C '$BOX_REPO' rev-parse -q --verify e2b/g-1"
+box_tui --kill g-2
+box_rc "--kill g-2 (not pulled): refused, exit 8" 8
+box_tui --kill g-1
+box_rc "--kill g-1 (its work is in e2b/g): exit 0" 0
+box_tui --pull solo
+t_contains "a box of no group still pulls as e2b/NAME" "$(cat "$BOX_OUT")$(cat "$BOX_ERR")" "solo"
+
+for b in g-2 solo; do box_tui --kill "$b" --force; done
 t_finish
