@@ -64,6 +64,11 @@ static void print_help(FILE *f)
           "  --snapshots [--delete SNAPNAME]\n"
           "                           list this machine's and E2B's snapshots, or delete one\n"
           "  --fork NAME [--count N]  copy a box into boxes NAME-2, NAME-3, ... (new passwords)\n"
+          "  --up NAME --try N --prompt TEXT|--prompt-file F [--models m1,m2,...]\n"
+          "                           best of N: box NAME-1 forked into NAME-2..NAME-N (group\n"
+          "                           NAME), each given the task (the models round robin)\n"
+          "  --compare NAME [--json]  the group's members: state, model, turn time, diff,\n"
+          "                           test_command's result in each, cost\n"
           "  --templates              list the team's templates (managed ones and snapshots marked)\n"
           "  --gc-templates [--dry-run]\n"
           "                           delete managed templates unused for template_ttl (3d)\n"
@@ -442,6 +447,7 @@ static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
     if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_WATCH &&
+        a->mode != CLI_COMPARE &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)
@@ -541,6 +547,8 @@ int main(int argc, char **argv)
         if (g == 0)
             g = cli_snap_option(&args, argc, argv, &i);
         if (g == 0)
+            g = cli_try_option(&args, argc, argv, &i);
+        if (g == 0)
             g = cli_fleet_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_life_option(&args, argc, argv, &i);
@@ -595,7 +603,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
-        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0) {
+        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 || cli_try_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

@@ -27,6 +27,7 @@ static json_t *box_json(const e2b_agent_box_view *b)
 {
     json_t *o = json_object();
     json_object_set_new(o, "name", jstr(b->name));
+    json_object_set_new(o, "group", b->group && *b->group ? jstr(b->group) : json_null());
     json_object_set_new(o, "sandbox_id", jstr(b->sandbox_id));
     json_object_set_new(o, "sandbox", jstr(b->sandbox));
     json_object_set_new(o, "state", jstr(b->state));

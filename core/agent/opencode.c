@@ -36,6 +36,7 @@ struct e2b_oc_call {
     void *ud;
     char *text;       /* OC_NEW_SESSION: the prompt to send next */
     char *session_id; /* the session of a prompt */
+    char *model;      /* a prompt's model, "provider/model" (NULL = the session's) */
     bool cancelled;
 };
 
@@ -183,6 +184,7 @@ static void call_free(struct e2b_oc_call *call)
 {
     free(call->text);
     free(call->session_id);
+    free(call->model);
     free(call);
 }
 
@@ -360,6 +362,11 @@ static void prompt_send(struct e2b_oc_call *call, e2b_error **err)
     json_t *body = call->c->api == 1
         ? json_pack("{s:[{s:s,s:s}]}", "parts", "type", "text", "text", call->text)
         : json_pack("{s:{s:s}}", "prompt", "text", call->text);
+    const char *slash = call->model ? strchr(call->model, '/') : NULL;
+    if (body && slash && call->c->api == 1) /* v1 takes a model per message */
+        json_object_set_new(body, "model",
+                            json_pack("{s:s%,s:s}", "providerID", call->model,
+                                      (size_t)(slash - call->model), "modelID", slash + 1));
     char *b = body ? json_dumps(body, JSON_COMPACT) : NULL;
     json_decref(body);
     char *path = sid ? e2b_strfmt(call->c->api == 1 ? "/session/%s/prompt_async"
@@ -495,8 +502,14 @@ e2b_oc_call *e2b_oc_answer(e2b_oc_client *c, const char *session_id, const char 
 }
 
 e2b_oc_call *e2b_oc_prompt(e2b_oc_client *c, const char *session_id, const char *text,
-                           e2b_oc_done_fn done, void *ud, e2b_error **err)
+                           const char *model, e2b_oc_done_fn done, void *ud, e2b_error **err)
 {
+    const char *slash = model ? strchr(model, '/') : NULL;
+    if (model && (!slash || slash == model || !slash[1])) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "model '%s' is not provider/model", model);
+        return NULL;
+    }
     if (!text) {
         if (err)
             *err = e2b_error_new(E2B_ERR_INVALID, "no prompt text");
@@ -505,7 +518,8 @@ e2b_oc_call *e2b_oc_prompt(e2b_oc_client *c, const char *session_id, const char 
     struct e2b_oc_call *call = calloc(1, sizeof *call);
     e2b_error *e = NULL;
     if (!call || !(call->text = strdup(text)) ||
-        (session_id && !(call->session_id = strdup(session_id)))) {
+        (session_id && !(call->session_id = strdup(session_id))) ||
+        (model && !(call->model = strdup(model)))) {
         e = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
         goto fail;
     }
@@ -521,6 +535,10 @@ e2b_oc_call *e2b_oc_prompt(e2b_oc_client *c, const char *session_id, const char 
         if (c->api == 2) {
             const char *d = c->dir_header ? c->dir_header + strlen("x-opencode-directory: ") : NULL;
             json_t *j = d ? json_pack("{s:{s:s}}", "location", "directory", d) : json_object();
+            if (j && slash) /* v2 takes the model with the new session */
+                json_object_set_new(j, "model",
+                                    json_pack("{s:s%,s:s}", "providerID", model,
+                                              (size_t)(slash - model), "id", slash + 1));
             body = j ? json_dumps(j, JSON_COMPACT) : NULL;
             json_decref(j);
         } else {

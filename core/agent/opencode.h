@@ -136,9 +136,10 @@ e2b_oc_call *e2b_oc_answer(e2b_oc_client *c, const char *session_id, const char 
                            void *ud, e2b_error **err);
 /* Sends text as the next prompt of session_id, or of a new session when session_id is NULL
  * (made first; its id comes back in res->session_id either way). Returns when the server
- * admitted it, not when the turn ends. */
+ * admitted it, not when the turn ends. model: "provider/model", NULL = the configured one
+ * (v1 sends it with the message, v2 with the new session: a given v2 session keeps its own). */
 e2b_oc_call *e2b_oc_prompt(e2b_oc_client *c, const char *session_id, const char *text,
-                           e2b_oc_done_fn done, void *ud, e2b_error **err);
+                           const char *model, e2b_oc_done_fn done, void *ud, e2b_error **err);
 /* Interrupts session_id's turn (v2 interrupt, v1 abort). */
 e2b_oc_call *e2b_oc_interrupt(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                               void *ud, e2b_error **err);

@@ -55,9 +55,11 @@ int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_
 int e2b_agent_watch_answer(e2b_agent_watch *w, const char *request_id, const char *text,
                            int option, e2b_agent_cmd_fn done, void *ud, e2b_error **err);
 /* Sends text to session_id, or the active session when session_id is NULL, or a new
- * session when new_session (or when there is none). */
+ * session when new_session (or when there is none); model "provider/model" or NULL (the
+ * configured one; opencode.h e2b_oc_prompt). */
 int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_session,
-                           const char *text, e2b_agent_cmd_fn done, void *ud, e2b_error **err);
+                           const char *text, const char *model, e2b_agent_cmd_fn done,
+                           void *ud, e2b_error **err);
 /* Interrupts the busy sessions (the active one when none is known busy). */
 int e2b_agent_watch_interrupt(e2b_agent_watch *w, e2b_agent_cmd_fn done, void *ud,
                               e2b_error **err);

@@ -222,7 +222,8 @@ int e2b_agent_watch_answer(e2b_agent_watch *w, const char *request_id, const cha
 }
 
 int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_session,
-                           const char *text, e2b_agent_cmd_fn done, void *ud, e2b_error **err)
+                           const char *text, const char *model, e2b_agent_cmd_fn done,
+                           void *ud, e2b_error **err)
 {
     if (refuse(w, err))
         return -1;
@@ -230,7 +231,7 @@ int e2b_agent_watch_prompt(e2b_agent_watch *w, const char *session_id, bool new_
     struct watch_cmd *cmd = cmd_new(w, done, ud, err);
     if (!cmd)
         return -1;
-    cmd_add(cmd, e2b_oc_prompt(w->client, sid, text, on_cmd, NEXT(cmd), err));
+    cmd_add(cmd, e2b_oc_prompt(w->client, sid, text, model, on_cmd, NEXT(cmd), err));
     return cmd_go(cmd, err);
 }
 

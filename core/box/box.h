@@ -74,6 +74,25 @@ typedef struct e2b_unpulled {
     char why[300]; /* UNKNOWN (and a gone sandbox): why, in words (sanitised) */
 } e2b_unpulled;
 
+/* What a member of a group of attempts has to show (e2b_box_test_run): its diff against
+ * the group's base and the result of the project's test_command run in it. */
+typedef enum e2b_test_result {
+    E2B_TEST_NONE,  /* not run: no test_command, or the box could not be asked (why) */
+    E2B_TEST_PASS,  /* exit 0 */
+    E2B_TEST_FAIL,  /* another exit status */
+    E2B_TEST_ERROR, /* it could not run: timed out, not found (126/127), killed */
+} e2b_test_result;
+
+typedef struct e2b_evidence {
+    int diff_known;             /* files, added, deleted were read */
+    long files, added, deleted; /* changed files (untracked too) and their +/- lines */
+    e2b_test_result test;
+    int exit_code;              /* the test_command's exit status (-1 not run) */
+    long test_ms;               /* how long it ran */
+    char tail[2048];            /* its last lines (at most 20; sanitised, newlines kept) */
+    char why[300];              /* NONE / ERROR: why, in words (sanitised) */
+} e2b_evidence;
+
 /* What an operation produced (owned by the op; valid until e2b_box_op_free). */
 typedef struct e2b_box_result {
     char *name;       /* the box */
@@ -108,6 +127,8 @@ typedef struct e2b_box_result {
     e2b_unpulled unpulled;
     /* snapshot: E2B's snapshot id (res.name is the snapshot's local name) */
     char *snapshot_id;
+    /* test: a group member's evidence (e2b_box_test_run) */
+    e2b_evidence evidence;
     /* fork: the boxes made (nforks names) and one line per fork that did not start */
     char **forks;
     size_t nforks;
@@ -215,10 +236,24 @@ typedef struct e2b_box_fork_params {
     int count;                  /* 1..100 */
     e2b_box_fork_hook after_fork;
     void *hook_ud;
+    const char *group;          /* a group of attempts (NULL: none): the forks are named
+                                 * GROUP-2, GROUP-3, ... and they and the parent are
+                                 * recorded as its members (records.h "group") */
 } e2b_box_fork_params;
 e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
                          e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
                          e2b_error **err);
+
+/* The evidence of a group member (box_test_run.c): in the running box, without touching its
+ * index, work tree or HEAD, the diff of its work tree (untracked files too) against its
+ * record's base (files, +/- lines), then test_command (NULL: none, only the diff) run in
+ * the project with bash, stdin closed, for at most timeout_s (killed after), its output kept
+ * in the box and only its last lines read back (bounded), into res.evidence. A paused or
+ * gone box is not resumed: the evidence says why. done's err is only a cancel, no memory
+ * or a name this machine has no record of. */
+e2b_box_op *e2b_box_test_run(const e2b_box_env *env, const char *name, const char *test_command,
+                             int timeout_s, e2b_box_progress_fn progress, e2b_box_done_fn done,
+                             void *ud, e2b_error **err);
 
 /* Stops the operation: its pending call is cancelled and done runs with E2B_ERR_CANCELLED
  * (after cleaning up what it made, e.g. the new sandbox of an up). */

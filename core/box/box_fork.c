@@ -22,6 +22,7 @@ struct box_fork_state {
     uint32_t *pids;         /* server processes to stop in the current fork */
     size_t npids, pid_next;
     e2b_buf failures;       /* one line per fork that did not start */
+    char group[64];         /* a group's forks: named <group>-N, recorded in it ("" none) */
 };
 
 static void fork_state_free(struct box_fork_state *f)
@@ -246,7 +247,7 @@ static char *fork_name(e2b_box_op *op)
 {
     struct box_fork_state *f = op->fork;
     for (int tries = 0; tries < 1000; tries++, f->next_suffix++) {
-        char *n = e2b_strfmt("%s-%d", f->parent.name, f->next_suffix);
+        char *n = e2b_strfmt("%s-%d", f->group[0] ? f->group : f->parent.name, f->next_suffix);
         if (!n)
             return NULL;
         if (e2b_gitwork_box_name_valid(n) && !e2b_box_record_exists(op->env.cfg->records_dir, n)) {
@@ -285,6 +286,7 @@ static void fork_next(e2b_box_op *op)
         memcpy(op->rec.opencode_bin, f->parent.opencode_bin, sizeof op->rec.opencode_bin);
         memcpy(op->rec.opencode_version, f->parent.opencode_version,
                sizeof op->rec.opencode_version);
+        memcpy(op->rec.group, f->group, sizeof op->rec.group);
         free(op->res.url);
         op->res.url = e2b_config_port_url(op->env.cfg, op->rec.port ? op->rec.port : E2B_BOX_PORT,
                                           op->sb.sandbox_id, op->sb.domain);
@@ -394,6 +396,15 @@ static void fork_resolved(e2b_box_op *op, const e2b_error *err)
         e2b_error_free(e);
         return;
     }
+    if (op->fork->group[0] && strcmp(op->rec.group, op->fork->group)) {
+        /* the parent is the group's first member */
+        snprintf(op->rec.group, sizeof op->rec.group, "%s", op->fork->group);
+        if ((e = e2b_box_record_write(op->env.cfg->records_dir, &op->rec, 0))) {
+            fork_fail(op, e, "recording the group");
+            e2b_error_free(e);
+            return;
+        }
+    }
     char what[64];
     snprintf(what, sizeof what, "forking into %d", op->fork->p.count);
     box_op_progress(op, what, 0, 0);
@@ -415,6 +426,10 @@ e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
         *err = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid box name", p->name ? p->name : "");
         return NULL;
     }
+    if (p->group && (!e2b_gitwork_box_name_valid(p->group) || strlen(p->group) > 50)) {
+        *err = e2b_error_new(E2B_ERR_INVALID, "'%s' is not a valid group name", p->group);
+        return NULL;
+    }
     if (p->count < 1 || p->count > 100) {
         *err = e2b_error_new(E2B_ERR_INVALID, "--count must be from 1 to 100, not %d", p->count);
         return NULL;
@@ -430,7 +445,9 @@ e2b_box_op *e2b_box_fork(const e2b_box_env *env, const e2b_box_fork_params *p,
         return NULL;
     }
     f->p = *p;
-    f->p.name = NULL; /* the caller's string is not kept */
+    f->p.name = NULL; /* the caller's strings are not kept */
+    f->p.group = NULL;
+    snprintf(f->group, sizeof f->group, "%s", p->group ? p->group : "");
     f->next_suffix = 2;
     op->fork = f;
     op->fork_free = fork_state_free;

@@ -14,7 +14,8 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED, OP_PORTS, OP_GET } op_kind;
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED,
+               OP_PORTS, OP_GET, OP_TEST } op_kind;
 
 struct box_fork_state; /* box_fork.c */
 /* A step's continuation after a helper's call (a process run, the server's start). */
@@ -224,6 +225,9 @@ struct e2b_box_op {
     e2b_api_sandbox_fn connect_then; /* box_op_connect_as_is */
     struct box_get_state *get;              /* owned by box_get.c */
     void (*get_free)(struct box_get_state *g);
+    /* test (box_test_run.c): the command to run (owned, NULL none) and its limit */
+    char *test_command;
+    int test_timeout_s;
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */

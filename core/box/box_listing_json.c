@@ -45,6 +45,9 @@ static json_t *entry_json(const e2b_box_entry *e)
         json_object_set_new(o, "branch", str_or_null(branch));
         json_object_set_new(o, "dir", str_or_null(e->record ? e->record->dir : NULL));
         json_object_set_new(o, "local", json_boolean(e->record != NULL));
+        /* a member of a group of attempts (--try): its group's name, else null */
+        json_object_set_new(o, "group",
+                            str_or_null(e->record && e->record->group[0] ? e->record->group : NULL));
         /* what it may reach (core/box/box_egress.h), as up or --network last set it */
         json_t *eg = e->record && e->record->egress ? json_loads(e->record->egress, 0, NULL) : NULL;
         json_object_set_new(o, "egress", json_is_object(eg) ? json_incref(eg) : json_null());

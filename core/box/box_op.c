@@ -128,6 +128,7 @@ static void op_release(e2b_box_op *op)
         free(op->summary);
     }
     free(op->snap_as);
+    free(op->test_command);
     free(op->up_src.note);
     free(op->up_src.snapshot_id);
     if (op->fork && op->fork_free)

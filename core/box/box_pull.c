@@ -356,7 +356,8 @@ static void pull_resolved(e2b_box_op *op, const e2b_error *err)
     free(op->res.dir);
     op->res.dir = strdup(e2b_gitwork_workdir(op->git));
     char branch[300];
-    snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
+    /* a member of a group of attempts comes home as the group's one branch: the pick */
+    snprintf(branch, sizeof branch, "e2b/%s", op->rec.group[0] ? op->rec.group : op->res.name);
     op->res.branch = strdup(branch);
     box_op_progress(op, "connecting", 0, 0);
     /* A paused box is resumed with its own lifetime (paused again at the end), not the

@@ -222,7 +222,8 @@ static e2b_error *un_local_run(void *arg, const atomic_int *cancel)
         op->git = NULL;
         return NULL;
     }
-    snprintf(branch, sizeof branch, "e2b/%s", op->res.name);
+    /* a group member's pull goes to the group's branch (box_pull.c) */
+    snprintf(branch, sizeof branch, "e2b/%s", op->rec.group[0] ? op->rec.group : op->res.name);
     if ((g = e2b_gitwork_branch_tip(op->git, branch, op->commit)))
         op->commit[0] = '\0';
     e2b_error_free(g);

@@ -55,6 +55,14 @@ static json_t *record_to_json(const e2b_box_record *r)
                      r->dir ? r->dir : "", "port", r->port, "opencode", r->opencode,
                      "opencode_bin", r->opencode_bin, "opencode_version", r->opencode_version,
                      "hours", r->hours, "created_at", created);
+    char task_at[32];
+    e2b_format_rfc3339(r->task_at, task_at, sizeof task_at);
+    if (o && ((r->group[0] && json_object_set_new(o, "group", json_string(r->group)) < 0) ||
+              (r->model[0] && json_object_set_new(o, "model", json_string(r->model)) < 0) ||
+              (r->task_at && json_object_set_new(o, "task_at", json_string(task_at)) < 0))) {
+        json_decref(o);
+        return NULL;
+    }
     json_t *eg = r->egress ? json_loads(r->egress, 0, NULL) : NULL;
     if (o && json_is_object(eg))
         json_object_set(o, "egress", eg);
@@ -94,6 +102,17 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
     snprintf(out->opencode_version, sizeof out->opencode_version, "%s", k.version);
     json_int_t h = json_integer_value(json_object_get(o, "hours"));
     out->hours = h >= 1 && h <= 24 ? (int)h : 0; /* a file may be edited: bounded */
+    const char *group = e2b_json_text(o, "group", "");
+    if (strlen(group) < sizeof out->group && e2b_gitwork_box_name_valid(group))
+        snprintf(out->group, sizeof out->group, "%s", group); /* else: none */
+    const char *model = e2b_json_text(o, "model", "");
+    int model_ok = strlen(model) < sizeof out->model && strchr(model, '/');
+    for (const char *c = model; model_ok && *c; c++)
+        model_ok = (unsigned char)*c > ' ' && (unsigned char)*c < 0x7f;
+    if (model_ok)
+        snprintf(out->model, sizeof out->model, "%s", model);
+    if (e2b_parse_rfc3339(e2b_json_text(o, "task_at", ""), &out->task_at, NULL) < 0)
+        out->task_at = 0;
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
     const json_t *eg = json_object_get(o, "egress");

@@ -34,6 +34,13 @@ typedef struct e2b_box_record {
     char opencode_version[40]; /* its --version ("" when not known: set, or a v1 record) */
     int hours;         /* its lifetime in hours (up's --hours); 0 when not known (older records) */
     time_t created_at;
+    /* the group of attempts it is a member of (--up NAME --try N: group NAME, members
+     * NAME-1 ... NAME-N; a valid box name), "" when none ("group", added in version 2) */
+    char group[64];
+    /* a member's task: the model it was given ("provider/model", "" = the configured one)
+     * and when (0 = not known): "model", "task_at" */
+    char model[128];
+    time_t task_at;
     char *egress;      /* what the box may reach, as the JSON text of e2b_box_egress_summary
                         * (core/box/box_egress.h); NULL when not recorded (older records) */
 } e2b_box_record;

@@ -48,6 +48,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 #define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
+#define E2B_DEFAULT_TEST_TIMEOUT_S 600 /* test_timeout: a member's test_command, 10 min */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -76,6 +77,10 @@ typedef struct e2b_config {
     int public_traffic;   /* public_traffic, default 0: new boxes' ports need the traffic token */
     int serve_early;      /* serve_early: E2B_SERVE_EARLY_* (e2b_config_serve_early) */
     int up_stash;         /* up_stash, default 0: up sends refs/stash and its objects too */
+    /* test_command: the project's tests, run in each member of a group of attempts when its
+     * turn has ended (--compare), NULL = none; test_timeout: its limit in seconds (600) */
+    char *test_command;
+    int test_timeout_s;
     /* Egress of new boxes (core/e2b/egress_list.h; core/box/box_egress.h applies them). */
     char *allow_out;      /* network.allow_out: only these (and the secrets' hosts); NULL none */
     char *deny_out;       /* network.deny_out: addresses and CIDRs refused; NULL none */

@@ -113,6 +113,7 @@ void e2b_live_free(e2b_live *m)
     live_ops_free(m);
     live_templates_free(m);
     live_ports_free(m);
+    live_groups_free(m);
     live_records_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);

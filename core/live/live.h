@@ -311,6 +311,9 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_GET,      /* files of the box brought home (core/box/box_get.h) */
     E2B_LIVE_OP_PORTS,    /* what listens in the box (core/box/box_ports.h: the ended op
                            * opens forwards) */
+    E2B_LIVE_OP_TEST,     /* a group member's evidence: its diff and the config's
+                           * test_command run in it (result: evidence; kept by the model,
+                           * e2b_live_group_members) */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -318,7 +321,7 @@ typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
     const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
-                             * "unpulled", "get", "ports" */
+                             * "unpulled", "get", "ports", "test" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -354,6 +357,7 @@ typedef struct e2b_live_op_params {
     const char *as;            /* snapshot: its name (NULL = the box's) */
     int hours;                 /* up: the lifetime (0 = the config's) */
     int count;                 /* fork: how many boxes (0 = 1) */
+    const char *group;         /* fork: of a group of attempts (box.h e2b_box_fork_params) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
     bool force;                /* pull: --force; get: overwrite existing files */
     long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
@@ -401,6 +405,24 @@ int e2b_live_op_cancel(e2b_live *m, unsigned id);
  * is ready. */
 typedef void (*e2b_live_attach_fn)(void *ud, const char *name, const e2b_box_result *r);
 void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
+
+/* ---- groups of attempts (live_groups.c; --up NAME --try N) ----
+ *
+ * A group is the boxes whose records name it (core/box/records.h "group"): one task tried
+ * N ways. The model keeps each member's evidence from its last E2B_LIVE_OP_TEST (an
+ * E2B_LIVE_OPS change when it ends). */
+
+typedef struct e2b_live_member {
+    const e2b_box_record *rec;    /* its record (the model's, as e2b_live_records) */
+    const e2b_evidence *evidence; /* its last test run's, or NULL (none yet) */
+    int64_t evidence_ms;          /* when that run ended (wall clock ms) */
+} e2b_live_member;
+/* The members of group (sorted by name) into out, at most max; returns how many there are.
+ * Valid until the next E2B_LIVE_SANDBOXES or E2B_LIVE_OPS change. */
+size_t e2b_live_group_members(const e2b_live *m, const char *group, e2b_live_member *out,
+                              size_t max);
+/* "pass", "fail", "error", "not run". */
+const char *e2b_live_test_result_name(e2b_test_result t);
 
 /* ---- agents (live_agents.c): the OpenCode agent in each running box ----
  *
@@ -453,6 +475,10 @@ int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *reque
  * or to a new session when new_session. */
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
                           bool new_session, const char *text);
+/* The same with a model ("provider/model", NULL = the configured one): a group member's
+ * (--try --models). */
+int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char *session_id,
+                                bool new_session, const char *text, const char *model);
 /* Interrupts the turn running in the box. */
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id);
 

@@ -36,7 +36,7 @@ struct live_agent {
     uint64_t settle_timer;
     /* a message for a paused box: it is resumed first, and the message goes once its agent
      * answers again (live_idle.h: m resumes a box the idle pause stopped) */
-    char *pending_text, *pending_session;
+    char *pending_text, *pending_session, *pending_model;
     bool pending_new;
     uint64_t pending_timer;
     e2b_live_end *pending_end; /* the message's waiter (e2b_live_then), or NULL */
@@ -89,6 +89,7 @@ static void agent_free(struct live_agent *t)
     e2b_wipe_free(t->token);
     free(t->pending_text);
     free(t->pending_session);
+    free(t->pending_model);
     if (t->pending_timer && t->m->loop)
         e2b_loop_timer_cancel(t->m->loop, t->pending_timer);
     live_end_fail(t->pending_end, E2B_ERR_CANCELLED, "the box's agent went before the message");
@@ -684,6 +685,12 @@ int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *reque
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
                           bool new_session, const char *text)
 {
+    return e2b_live_agent_prompt_model(m, sandbox_id, session_id, new_session, text, NULL);
+}
+
+int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char *session_id,
+                                bool new_session, const char *text, const char *model)
+{
     struct live_agent *p = find(m, sandbox_id);
     if (p && p->paused) { /* resumed first; the message goes once its agent answers */
         /* the message's waiter, taken before the resume's (which has none) */
@@ -696,11 +703,13 @@ int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *sessi
         }
         p->pending_text = strdup(text);
         p->pending_session = session_id ? strdup(session_id) : NULL;
+        p->pending_model = model ? strdup(model) : NULL;
         p->pending_new = new_session;
         if (!p->pending_text || e2b_live_resume(m, sandbox_id, 0) != 0) {
             free(p->pending_text);
             free(p->pending_session);
-            p->pending_text = p->pending_session = NULL;
+            free(p->pending_model);
+            p->pending_text = p->pending_session = p->pending_model = NULL;
             live_end_fail(end, E2B_ERR_INTERNAL, "resuming the box failed");
             return -1;
         }
@@ -714,7 +723,8 @@ int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *sessi
     if (!c)
         return -1;
     e2b_error *err = NULL;
-    int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, on_cmd_done, c, &err);
+    int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, model, on_cmd_done,
+                                    c, &err);
     return cmd_end(m, c, rc, err);
 }
 
@@ -722,16 +732,17 @@ static void send_pending(void *ud)
 {
     struct live_agent *t = ud;
     t->pending_timer = 0;
-    char *text = t->pending_text, *session = t->pending_session;
-    t->pending_text = t->pending_session = NULL;
+    char *text = t->pending_text, *session = t->pending_session, *model = t->pending_model;
+    t->pending_text = t->pending_session = t->pending_model = NULL;
     if (text && !t->m->closing) {
         if (t->pending_end)
             e2b_live_then(t->m, t->pending_end);
         t->pending_end = NULL;
-        e2b_live_agent_prompt(t->m, t->sandbox_id, session, t->pending_new, text);
+        e2b_live_agent_prompt_model(t->m, t->sandbox_id, session, t->pending_new, text, model);
     }
     free(text);
     free(session);
+    free(model);
 }
 
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)

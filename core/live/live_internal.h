@@ -90,6 +90,8 @@ struct e2b_live {
     e2b_live_end *then;  /* filled by the next command started */
     e2b_live_end *list_end, *secrets_end; /* the list's and the secrets' waiters */
     char *records_skipped; /* the unreadable records of the last read */
+    struct live_evidence *evidence; /* the group members' evidence (live_groups.c) */
+    size_t nevidence;
 };
 
 /* Calls the subscribers of what. */
@@ -145,6 +147,9 @@ void live_idle_free(e2b_live *m);
 /* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
 void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);
+/* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
+void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
+void live_groups_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */

@@ -27,6 +27,7 @@ struct live_op {
     char template_id[128];   /* up: the template ("" = the config's) */
     char from_snapshot[128]; /* up: the snapshot it starts from ("" = none) */
     char as[128];            /* snapshot: its name ("" = the box's) */
+    char group[64];          /* fork: the group of attempts ("" = none) */
     char dir[1024];          /* up, pull: the project directory ("" = the current one);
                               * get: DEST ("" = ".") */
     char paths[4096];        /* get: the paths in the box, each ended by a NUL */
@@ -60,6 +61,7 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_UNPULLED: return "unpulled";
     case E2B_LIVE_OP_GET: return "get";
     case E2B_LIVE_OP_PORTS: return "ports";
+    case E2B_LIVE_OP_TEST: return "test";
     default: return "kill";
     }
 }
@@ -163,6 +165,11 @@ static void report(struct live_op *t, const e2b_error *err)
         break;
     case E2B_LIVE_OP_STOP:
         live_notice(m, E2B_LIVE_INFO, "%s", r && r->note ? r->note : "box paused");
+        break;
+    case E2B_LIVE_OP_TEST:
+        live_groups_evidence_set(m, t->name, r);
+        live_notice(m, E2B_LIVE_INFO, "%s: tests %s", t->name,
+                    !r ? "not run" : e2b_live_test_result_name(r->evidence.test));
         break;
     case E2B_LIVE_OP_UNPULLED: {
         char text[600];
@@ -301,7 +308,8 @@ static bool begin(struct live_op *t)
                                  &err);
         break;
     case E2B_LIVE_OP_FORK: {
-        e2b_box_fork_params p = {.name = t->name, .count = t->count > 0 ? t->count : 1};
+        e2b_box_fork_params p = {.name = t->name, .count = t->count > 0 ? t->count : 1,
+                                 .group = t->group[0] ? t->group : NULL};
         t->op = e2b_box_fork(&env, &p, on_progress, on_done, t, &err);
         break;
     }
@@ -323,6 +331,10 @@ static bool begin(struct live_op *t)
     }
     case E2B_LIVE_OP_PORTS:
         t->op = e2b_box_ports_read(&env, t->name, on_progress, on_done, t, &err);
+        break;
+    case E2B_LIVE_OP_TEST:
+        t->op = e2b_box_test_run(&env, t->name, m->cfg.test_command, m->cfg.test_timeout_s,
+                                 on_progress, on_done, t, &err);
         break;
     default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
     }
@@ -478,6 +490,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s",
              p->from_snapshot ? p->from_snapshot : "");
     snprintf(t->as, sizeof t->as, "%s", p->as ? p->as : "");
+    snprintf(t->group, sizeof t->group, "%s", p->group ? p->group : "");
     snprintf(t->dir, sizeof t->dir, "%s", p->dir ? p->dir : "");
     for (size_t i = 0, at = 0; p->kind == E2B_LIVE_OP_GET && i < p->npaths; i++) {
         size_t n = strlen(p->paths[i]) + 1;
@@ -487,10 +500,10 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     }
     m->ops[m->nops++] = t;
     unsigned id = t->id;
-    /* A stop, the look for unpulled work, a get and the ports need no password: they do not
-     * wait for it. */
+    /* A stop, the look for unpulled work, a get, the ports and a test run need no password:
+     * they do not wait for it. */
     if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED ||
-        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS)
+        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS || t->kind == E2B_LIVE_OP_TEST)
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {

@@ -389,7 +389,7 @@ int main(int argc, char **argv)
     char *sid = NULL;
     for (int i = 0; pc && i < turns; i++) {
         struct cmd c = {0};
-        if (!e2b_oc_prompt(pc, sid, "hello", on_prompt, &c, &err)) {
+        if (!e2b_oc_prompt(pc, sid, "hello", NULL, on_prompt, &c, &err)) {
             fprintf(stderr, "agent_bench: prompt: %s\n", e2b_error_message(err));
             return 1;
         }

@@ -44,6 +44,20 @@ while read -r key want; do
     t_eq "the example config tells limit.$key's default" "$got" "$want"
 done < <(printf '%s\n' "$limits" | sed 's/, /\n/g')
 
+# test_timeout (core/e2b/config.h): --info prints it; README, man page and example config
+# tell the same; test_command has no default (none) in all three.
+want=$(printf '%s\n' "$info" | sed -n 's/^test command: .*(test_timeout \([0-9]*\) s)$/\1/p')
+[ -n "$want" ] || t_fail "--info prints test_timeout" "no 'test command: ... (test_timeout N s)' line in: $info"
+t_eq "the README tells test_timeout's default" "$(sed -n 's/^| `test_timeout` | `\([0-9]*\)`.*/\1/p' "$root/README.md")" "$want"
+got=$(awk '$0 == ".B test_timeout" {f=1; next} f && /default [0-9]+/ {match($0, /default [0-9]+/); print substr($0, RSTART+8, RLENGTH-8); exit}' "$root/man/e2b-tui.1")
+t_eq "the man page tells test_timeout's default" "$got" "$want"
+t_eq "the example config tells test_timeout's default" "$(sed -n 's/^# test_timeout = \([0-9]*\)$/\1/p' "$root/share/e2b-tui.conf.example")" "$want"
+t_contains "--info says no test_command is set by default" "$(printf '%s\n' "$info" | grep '^test command:')" "(none"
+t_eq "the README says test_command has none" "$(sed -n 's/^| `test_command` | \([^|]*\) |.*/\1/p' "$root/README.md")" "(none)"
+t_contains "the man page says test_command has none" "$(awk '$0 == ".B test_command" {f=1; next} f && /^\.TP/ {exit} f' "$root/man/e2b-tui.1")" "None by default"
+t_ok "the example config shows test_command commented out" grep -q '^# test_command = ' "$root/share/e2b-tui.conf.example"
+echo 'test_timeout = 42' >"$T_TMP/tt.conf"
+t_contains "a config file's test_timeout replaces the default" "$("$E2B_TUI_BIN" --config "$T_TMP/tt.conf" --info)" "(test_timeout 42 s)"
 # The egress defaults (core/e2b/config.c): internet on, no lists; --info, the README's
 # table, the man page and the example config tell the same.
 t_contains "--info tells the egress defaults" "$info" "egress:         internet on (allow_internet = true), allow_out: (none), deny_out: (none)"

@@ -14,7 +14,9 @@ carries tools (an agent step) answers with the next step; requests without tools
 OpenCode asks for untitled sessions) answer with the title (default "Scripted session"). When
 the steps run out the answer is the text "Done." The script file is read again at each
 request: when its content changed, the steps start again from the first (so a test can give
-each scenario its own script while the server runs).
+each scenario its own script while the server runs). {"by_model": {"m2": SCRIPT, ...}} gives
+the agent requests for model m2 their own script (a list of steps or {"title","steps"}); the
+document's own steps answer every other model.
 
 A step is one of:
     {"text": "Hello"}                         streamed text, then finish "stop"
@@ -49,7 +51,7 @@ LOCK = threading.Lock()
 STATE = {"digest": None, "pos": 0, "left": None, "n": 0}
 
 
-def load(path):
+def load(path, model=None):
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -58,12 +60,17 @@ def load(path):
     doc = json.loads(raw.decode() or "[]")
     if isinstance(doc, list):
         doc = {"steps": doc}
-    return hashlib.sha256(raw).hexdigest(), doc
+    by_model = doc.get("by_model")
+    if model and isinstance(by_model, dict) and model in by_model:
+        doc = by_model[model]
+        if isinstance(doc, list):
+            doc = {"steps": doc}
+    return hashlib.sha256(raw + (model or "").encode()).hexdigest(), doc
 
 
-def next_step(path):
+def next_step(path, model=None):
     """The step that answers the next agent request (None: the script is used up)."""
-    digest, doc = load(path)
+    digest, doc = load(path, model)
     steps = doc.get("steps", [])
     with LOCK:
         if digest != STATE["digest"]:
@@ -139,12 +146,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             _, doc = load(self.script)
             step = {"text": doc.get("title", "Scripted session")}
         else:
-            idx, step, doc = next_step(self.script)
+            idx, step, doc = next_step(self.script, req.get("model"))
             if step is None:
                 step = {"text": "Done."}
         if self.log:
             entry = {
-                "n": num, "title": is_title, "step": idx,
+                "n": num, "title": is_title, "step": idx, "model": req.get("model"),
                 "roles": [m.get("role") for m in msgs],
                 "tool_results": [str(m.get("content"))[:2000] for m in msgs if m.get("role") == "tool"],
                 # what arrived as the key, hashed (the egress test compares it with the secret's)

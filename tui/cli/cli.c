@@ -444,7 +444,9 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_FORWARD:
         case CLI_GET:
         case CLI_KEEPALIVE: rc = cli_life(m, a); break;
-        default: rc = cli_box(m, a, NULL); break;
+        default:
+            rc = a->try_count || a->mode == CLI_COMPARE ? cli_try(m, a) : cli_box(m, a, NULL);
+            break;
         }
     }
     e2b_live_free(m); /* its store, sweeper, client and loop */

@@ -10,7 +10,7 @@
  * Every --json document is one compact line with its "version" (core/util/json_style.h);
  * --pretty indents it by two.
  *
- * `--status --json` prints {"version":1,"boxes":[{"name","sandbox_id","sandbox":"running|
+ * `--status --json` prints {"version":1,"boxes":[{"name","group","sandbox_id","sandbox":"running|
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","state_since","turn_started","waiting_since","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
@@ -27,11 +27,18 @@
  * `--list --json` prints one stable JSON object (version 1; fields are only ever added):
  *   {"version":1,
  *    "boxes":[{"name","sandbox_id","state":"running|paused|gone","template","started_at",
- *              "end_at","branch","dir","local":true|false}],
+ *              "end_at","branch","dir","local":true|false,"group"}],
  *    "workspaces":[{"sandbox_id","state","template","started_at","end_at","metadata":{}}],
  *    "sandboxes":[ same fields as workspaces ]}
  * Times are RFC 3339 UTC strings or null; "dir" is null for a box made on another machine
- * ("local": false), and "template"/"started_at"/"end_at" are null for a gone box. */
+ * ("local": false), and "template"/"started_at"/"end_at" are null for a gone box; "group"
+ * is the group of attempts a box is a member of (--up NAME --try N), else null.
+ *
+ * `--compare NAME --json` prints {"version":1,"group","members":[{"name","sandbox_id",
+ * "state","last_end"|null,"model"|null,"turn_seconds"|null,"diff":{"files","added",
+ * "deleted"}|null,"test":{"result":"pass|fail|error|not run|pending","exit_code",
+ * "duration_ms","tail","why"?},"tokens":null,"cost":null,"last_message"|null}]}
+ * (core/box/box_compare.h; tokens and cost are null until the cost figures land). */
 #ifndef E2B_TUI_CLI_H
 #define E2B_TUI_CLI_H
 
@@ -58,6 +65,7 @@ typedef enum {
     CLI_WAIT,
     CLI_REPLY,
     CLI_INTERRUPT,
+    CLI_COMPARE,   /* a group of attempts, member by member (cli_try.c) */
     CLI_NETWORK,   /* cli_network.c */
     CLI_WATCH,     /* cli_fleet.c */
     CLI_PORTS,     /* a box's life (cli_life.c) */
@@ -103,6 +111,9 @@ typedef struct cli_args {
     const char *request_id;    /* --reply/--answer ... REQUEST_ID, or NULL (the oldest) */
     const char *answer_text;   /* --answer NAME [REQUEST_ID] TEXT */
     int answer_option;         /* --answer ... --option N (1-based), or 0 */
+    /* groups of attempts (cli_try.c) */
+    int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
+    const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
     /* several boxes (cli_fleet.c) */
     const char *names[CLI_NAMES_MAX]; /* --wait / --watch NAME...: every name given */
     int nnames;
@@ -141,6 +152,9 @@ int cli_answer_check(cli_args *a);
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */
 int cli_snap_option(cli_args *a, int argc, char **argv, int *i);
 int cli_snap_check(const cli_args *a);
+/* The same for the options of cli_try.c (--try, --models). */
+int cli_try_option(cli_args *a, int argc, char **argv, int *i);
+int cli_try_check(const cli_args *a);
 
 /* Runs a one-shot mode with cfg loaded; returns the exit code. */
 struct e2b_config;

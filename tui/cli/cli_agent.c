@@ -280,7 +280,7 @@ static int cli_status(e2b_live *m, const cli_args *a)
                 .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
                 .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
                 .opencode = &oc[i], .have_sandbox_usd = have_sandbox_usd,
-                .sandbox_usd = sandbox_usd};
+                .sandbox_usd = sandbox_usd, .group = boxes[i].rec.group};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)

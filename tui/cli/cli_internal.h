@@ -58,6 +58,8 @@ int cli_snap(e2b_live *m, const cli_args *a);
 int cli_life(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
 int cli_agent(e2b_live *m, const cli_args *a);
+/* --up NAME --try N: a group of attempts (cli_try.c). */
+int cli_try(e2b_live *m, const cli_args *a);
 /* --watch, and --wait over several boxes (cli_fleet.c); cli_fleet_wait_many: a --wait of
  * that kind (several names, --all or --any). */
 int cli_fleet(e2b_live *m, const cli_args *a);
