@@ -336,8 +336,8 @@ static e2b_error *write_pack(pack_ctx *c, const char *dir, e2b_tarball *pack_to)
     e2b_error *e = NULL;
     if (git_packbuilder_write(c->pb, dir, 0600, on_index_progress, (void *)c->cancel) != 0)
         e = cancelled(c->cancel)
-                 ? e2b_error_local(E2B_SUB_CANCELLED, "cancelled")
-                 : e2b_gitwork_git_error(E2B_SUB_FAILED, "writing the pack of the project's history");
+                ? e2b_error_local(E2B_SUB_CANCELLED, "cancelled")
+                : e2b_gitwork_git_error(E2B_SUB_FAILED, "writing the pack of the project's history");
     char name[128];
     snprintf(name, sizeof name, "%s", !e && git_packbuilder_name(c->pb) ? git_packbuilder_name(c->pb) : "");
     if (!e)
@@ -432,7 +432,7 @@ static e2b_error *add_refs(pack_ctx *c, e2b_tarball *t)
         snprintf(rel, sizeof rel, ".git/%s", name);
         e2b_buf_addf(&text, "ref: %s\n", target);
         e = text.failed ? e2b_error_local(E2B_SUB_NOMEM, "out of memory")
-                         : e2b_tarball_add_data(t, rel, text.data, text.len);
+                        : e2b_tarball_add_data(t, rel, text.data, text.len);
         e2b_buf_clear(&text);
     }
     return e;
@@ -520,7 +520,7 @@ static e2b_error *send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_
         } else if (pack_idx_each(idx, pack, on_unreachable, c->reach) == 0) {
             if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
                 e = e2b_error_local(E2B_SUB_FILE_CHANGED, "the pack %s changed while it "
-                                         "was read; try again", de->d_name);
+                                    "was read; try again", de->d_name);
             snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
             if (!e)
                 e = e2b_tarball_add_path(t, rel);
