@@ -574,6 +574,9 @@ void watch_derive(e2b_agent_watch *w)
         char *n = sid ? strdup(sid) : NULL;
         free(st->session_id);
         st->session_id = n;
+        /* another session is the active one (ctrl-n): the old one's list is not its list */
+        if (w->todo_session && !same(w->todo_session, sid))
+            todos_clear(w);
     }
     const e2b_agent_session *cur = st->session_id ? session_find(st, st->session_id) : NULL;
     set_str(&st->session_title, cur ? cur->title : st->session_id ? "" : NULL);
