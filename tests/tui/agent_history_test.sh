@@ -4,7 +4,8 @@
 # e2b-local box: after ctrl-n the row shows the new session's todos (none), not the old
 # session's; a tool call that waits for permission says so in the activity ("[waiting for
 # you]", not "[running]"); two sessions with one title are told apart by the end of their
-# ids; at 80, 100 and 160 columns. (How long a box is in its state, "working 12m", is
+# ids; the user's prompts mark where each turn begins ("── you 13:05: second task"); at 80,
+# 100 and 160 columns. (How long a box is in its state, "working 12m", is
 # tests/unit/test_tui_agent.c's.)
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -36,11 +37,13 @@ TMUX_WAIT_SECONDS=90 dash_check "the new session waits" "! waiting: bash: echo t
 t_not_contains "the row no longer shows the old session's todos" "$(row)" "1/2"
 tmux_keys Enter
 dash_check "the Agent pane" "AGENT  feat"
+TMUX_WAIT_SECONDS=60 dash_check_match "the user's prompt begins its turn in the activity" '── you [0-9]{2}:[0-9]{2}: second task'
+t_not_contains "the other session's prompt is not in this one's activity" "$(tmux_capture)" "first task"
 TMUX_WAIT_SECONDS=60 dash_check "the call that waits says so" "bash: echo two > two.txt [waiting for you]"
 t_not_contains "not [running]" "$(tmux_capture)" "echo two > two.txt [running]"
 TMUX_WAIT_SECONDS=60 dash_check_match "the two sessions called Same are told apart" 'Same \(\.\.\.[A-Za-z0-9]{6}\)'
-tell() { tmux_capture | grep -oE 'Same \(\.\.\.[A-Za-z0-9]{6}\)' | sort -u | wc -l; }
-t_wait_until 30 test "$(tell)" -ge 2 && t_pass "each with its own end of id" || t_fail "each with its own end of id" "$(tmux_capture)"
+tells_two() { [ "$(tmux_capture | grep -oE 'Same \(\.\.\.[A-Za-z0-9]{6}\)' | sort -u | wc -l)" -ge 2 ]; }
+t_wait_until 30 tells_two && t_pass "each with its own end of id" || t_fail "each with its own end of id" "$(tmux_capture)"
 for cols in 80 160; do
     tmux_resize "$cols" 24
     dash_check "$cols cols: the waiting call" "[waiting for you]"
@@ -49,6 +52,23 @@ done
 tmux_resize 100 24
 tmux_type n
 TMUX_WAIT_SECONDS=60 dash_check_gone "n rejects" "WAITING FOR YOU"
+
+# ---- a next turn in the same session: its prompt marks where it begins ----
+TMUX_WAIT_SECONDS=60 dash_check "the rejected turn ends" "idle: interrupted"
+agent_script "$id" '{"title":"Same","steps":[{"text":"Three done."}]}'
+tmux_type m
+dash_check "m in the Agent pane opens the editor" "Message to feat"
+tmux_type "third task"
+tmux_keys C-d
+TMUX_WAIT_SECONDS=90 dash_check "the third turn's answer" "Three done."
+line_of() { tmux_capture | grep -nF -- "$1" | head -n 1 | cut -d: -f1; }
+l2=$(line_of "── you") l3=$(line_of ": third task") lr=$(line_of "bash: ") ld=$(line_of "Three done.")
+if [ -n "$l2" ] && [ -n "$l3" ] && [ -n "$lr" ] && [ -n "$ld" ] && [ "$l2" -lt "$lr" ] && [ "$lr" -lt "$l3" ] && [ "$l3" -lt "$ld" ]; then
+    t_pass "the turns are in order, each after its prompt"
+else
+    t_fail "the turns are in order, each after its prompt" "$(tmux_capture)"
+fi
+t_contains "the third prompt is marked as the user's" "$(tmux_capture)" "── you"
 tmux_keys Escape
 dash_quit "quits"
 box_tui --kill feat --force

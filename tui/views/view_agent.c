@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/net/loop.h"
 #include "tui/agent_text.h"
@@ -295,6 +296,15 @@ static size_t activity_rows(const e2b_agent_status *st, const char *session, int
             if (asprintf(&text, "error: %s", a->text ? a->text : "") < 0)
                 text = NULL;
             role = ROLE_REMOVED;
+        } else if (a->kind == E2B_AGENT_ACT_PROMPT) { /* a turn begins: the user's words */
+            char at[8] = "";
+            time_t t = (time_t)(a->at_ms / 1000);
+            struct tm tm;
+            if (a->at_ms > 0 && localtime_r(&t, &tm))
+                strftime(at, sizeof at, " %H:%M", &tm);
+            if (asprintf(&text, "── you%s: %s", at, a->text ? a->text : "") < 0)
+                text = NULL;
+            role = ROLE_INFO;
         } else {
             text = strdup(a->text ? a->text : "");
         }
