@@ -43,12 +43,18 @@ void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size
         snprintf(buf, n, "-");
         return;
     }
-    char ago[16];
+    char ago[16], since[20] = "";
+    /* How long in this state, from a minute on ("working 12m", "! waiting 3m: ..."): the
+     * clock redraws the rows once a minute. */
+    e2b_agent_ago(st->state_since_ms, now_ms, ago, sizeof ago);
+    if (ago[0] && ago[strlen(ago) - 1] != 's')
+        snprintf(since, sizeof since, " %s", ago);
     switch (st->state) {
     case E2B_AGENT_WAITING:
-        snprintf(buf, n, "! waiting: %s",
+        snprintf(buf, n, "! waiting%s: %s", since,
                  st->nrequests && st->requests[0].summary ? st->requests[0].summary : "?");
         break;
+    case E2B_AGENT_WORKING: snprintf(buf, n, "working%s", since); break;
     case E2B_AGENT_RETRYING: snprintf(buf, n, "retrying (%d)", st->retry_attempt); break;
     case E2B_AGENT_IDLE:
         /* Minutes: the row is redrawn by the clock once a minute, not every second. */

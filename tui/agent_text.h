@@ -26,7 +26,8 @@ int64_t agent_text_now_ms(void);
 enum agent_tone agent_text_tone(const e2b_agent_status *st);
 
 /* The AGENT cell: "! waiting: bash: rm -rf build", "working", "retrying (2)", "idle 3m
- * done", "idle 1m failed", "server down", "paused", "unknown"; "-" without a status. */
+ * done", "idle 1m failed", "server down", "paused", "unknown"; "-" without a status. From a
+ * minute on, how long in the state: "working 12m", "! waiting 3m: bash: ...". */
 void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size_t n);
 
 /* The AGENT cell in width columns (the column's fit, tui/widgets/table.h): the last words

@@ -108,6 +108,7 @@ typedef enum e2b_agent_activity_kind {
     E2B_AGENT_ACT_TEXT,  /* assistant text (text holds its tail) */
     E2B_AGENT_ACT_TOOL,  /* a tool call: tool, state, text = its input in one line */
     E2B_AGENT_ACT_ERROR, /* a step failed: text = the error */
+    E2B_AGENT_ACT_PROMPT, /* the user's prompt, where its turn begins: text = the prompt */
 } e2b_agent_activity_kind;
 
 /* One entry of a session's recent activity, oldest first in e2b_agent_status.activity. */

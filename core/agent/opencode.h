@@ -182,6 +182,8 @@ typedef enum e2b_oc_event_kind {
     E2B_OC_EV_TODOS,          /* the todo list of session_id: todos */
     E2B_OC_EV_USER_MESSAGE,   /* v1: message_id is the user's (its text parts are not the
                                  assistant's) */
+    E2B_OC_EV_PROMPT,         /* v2 session.next.prompted: the user's prompt began a turn
+                                 (as BUSY); message_id, text = the prompt */
 } e2b_oc_event_kind;
 
 /* One event, normalised from either API. Everything is borrowed for the callback and
@@ -191,7 +193,7 @@ typedef struct e2b_oc_event {
     const char *type;        /* the server's own type name (bounded, sanitised) */
     const char *session_id;  /* or NULL */
     const char *key;         /* TEXT / TOOL: the part's or call's id */
-    const char *message_id;  /* TEXT, USER_MESSAGE, STEP_ENDED: its message, or NULL */
+    const char *message_id;  /* TEXT, USER_MESSAGE, STEP_ENDED, PROMPT: its message, or NULL */
     const char *text;
     bool whole;              /* TEXT: text is the whole text so far, not a delta */
     const char *tool, *state;

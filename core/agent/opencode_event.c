@@ -205,8 +205,14 @@ int e2b_oc_event_parse(int api, const char *json, size_t len, e2b_oc_event *out,
             out->todos = s->todos;
             out->ntodos = s->ntodos;
         }
-    } else if (is(type, "session.next.prompt.admitted") || is(type, "session.next.prompted") ||
-               is(type, "session.next.step.started")) {
+    } else if (is(type, "session.next.prompted")) {
+        out->kind = E2B_OC_EV_PROMPT;
+        out->message_id = str_of(s, p, "messageID", E2B_AGENT_TEXT_MAX);
+        json_t *t = json_object_get(json_object_get(p, "prompt"), "text");
+        out->text = keep(s, json_is_string(t) ? e2b_agent_text(json_string_value(t), json_string_length(t),
+                                                                 E2B_AGENT_TAIL_MAX, true, true)
+                                              : NULL);
+    } else if (is(type, "session.next.prompt.admitted") || is(type, "session.next.step.started")) {
         out->kind = E2B_OC_EV_BUSY;
     } else if (is(type, "session.next.retried")) {
         out->kind = E2B_OC_EV_RETRY;

@@ -318,6 +318,16 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
     switch (ev->kind) {
     case E2B_OC_EV_CONNECTED:
         return WATCH_SNAPSHOT_NOW; /* not activity */
+    case E2B_OC_EV_PROMPT: /* v2: the user's prompt, where its turn begins */
+        if (ev->message_id) {
+            e2b_agent_activity *a = activity_get(st, E2B_AGENT_ACT_PROMPT, sid, ev->message_id);
+            if (a) {
+                activity_text(a, ev->text ? ev->text : "", true);
+                a->at_ms = now;
+            }
+        }
+        /* a turn begins: */
+        /* fall through */
     case E2B_OC_EV_BUSY:
         active_set(w, sid, E2B_OC_BUSY, 0, NULL, 0);
         w->end_clear = false; /* a step begins */
@@ -344,9 +354,12 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         }
         return 0;
     case E2B_OC_EV_TEXT: {
-        if (is_user_message(w, ev->message_id))
+        /* v1: a text part of the user's message is the prompt (where its turn begins) */
+        bool prompt = is_user_message(w, ev->message_id);
+        if (prompt && (!ev->whole || !ev->key))
             return 0;
-        e2b_agent_activity *a = activity_get(st, E2B_AGENT_ACT_TEXT, sid, ev->key);
+        e2b_agent_activity *a =
+            activity_get(st, prompt ? E2B_AGENT_ACT_PROMPT : E2B_AGENT_ACT_TEXT, sid, ev->key);
         if (a) {
             activity_text(a, ev->text, ev->whole);
             a->at_ms = now;
@@ -581,6 +594,9 @@ void watch_derive(e2b_agent_watch *w)
         char *n = sid ? strdup(sid) : NULL;
         free(st->session_id);
         st->session_id = n;
+        /* another session is the active one (ctrl-n): the old one's list is not its list */
+        if (w->todo_session && !same(w->todo_session, sid))
+            todos_clear(w);
     }
     const e2b_agent_session *cur = st->session_id ? session_find(st, st->session_id) : NULL;
     set_str(&st->session_title, cur ? cur->title : st->session_id ? "" : NULL);

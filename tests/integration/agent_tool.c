@@ -72,7 +72,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < st->nactivity; i++) {
         const e2b_agent_activity *a = &st->activity[i];
         printf("activity %s %s %s: %.200s\n",
-               a->kind == E2B_AGENT_ACT_TEXT ? "text" : a->kind == E2B_AGENT_ACT_TOOL ? "tool" : "error",
+               a->kind == E2B_AGENT_ACT_TEXT     ? "text"
+               : a->kind == E2B_AGENT_ACT_TOOL   ? "tool"
+               : a->kind == E2B_AGENT_ACT_PROMPT ? "prompt"
+                                                 : "error",
                a->tool ? a->tool : "-", a->state ? a->state : "-", a->text);
     }
     for (size_t i = 0; i < st->ntodos; i++)

@@ -328,6 +328,15 @@ static void test_permission_once(void)
         char line[256];
         e2b_agent_status_line(st, line, sizeof line);
         CHECK_STR_EQ(line, "idle: done");
+        /* the user's prompt is in the activity, once, before the turn's first entry */
+        size_t prompts = 0, first = st->nactivity;
+        for (size_t i = 0; i < st->nactivity; i++)
+            if (st->activity[i].kind == E2B_AGENT_ACT_PROMPT) {
+                prompts++;
+                first = first < i ? first : i;
+                CHECK_STR_EQ(st->activity[i].text, "Do the task, please.");
+            }
+        CHECK_MSG(prompts == 1 && first == 0, "v%d: %zu prompts, the first at %zu", api, prompts, first);
         replay_free(&r);
     }
 }

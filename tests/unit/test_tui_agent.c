@@ -50,6 +50,22 @@ static void test_cells(void)
     agent_text_cell(&st, 0, buf, sizeof buf);
     CHECK_STR_EQ(buf, "server down");
     CHECK(agent_text_tone(&st) == TONE_BAD);
+    /* how long in the state, from a minute on */
+    st = status(E2B_AGENT_WORKING);
+    st.state_since_ms = 1000000;
+    agent_text_cell(&st, 1000000 + 12 * 60000 + 5000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "working 12m");
+    agent_text_cell(&st, 1000000 + 30000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "working");
+    char fit[64];
+    CHECK_STR_EQ(agent_text_fit("working 12m", 8, fit, sizeof fit), "working");
+    st = status(E2B_AGENT_WAITING);
+    st.requests = &req;
+    st.nrequests = 1;
+    st.state_since_ms = 1000000;
+    agent_text_cell(&st, 1000000 + 3 * 60000, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "! waiting 3m: bash: rm -rf build");
+    CHECK_STR_EQ(agent_text_fit(buf, 12, fit, sizeof fit), "! waiting 3m");
     st = status(E2B_AGENT_WORKING);
     agent_text_todo(&st, buf, sizeof buf);
     CHECK_STR_EQ(buf, "-");

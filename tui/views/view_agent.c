@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/net/loop.h"
 #include "tui/agent_text.h"
@@ -149,6 +150,23 @@ static int draw_requests(const e2b_agent_status *st, int y, int x, int h, int w)
     return used;
 }
 
+/* " (…a1b2c3)", the end of the session's id, when another session has its title (two
+ * sessions with one title told apart); else "". Linear in the sessions (bounded). */
+static void session_tell(const e2b_agent_status *st, const e2b_agent_session *s, char *buf,
+                         size_t n)
+{
+    buf[0] = '\0';
+    const char *t = s->title ? s->title : "";
+    for (size_t k = 0; k < st->nsessions; k++) {
+        const e2b_agent_session *o = &st->sessions[k];
+        if (o != s && !strcmp(o->title ? o->title : "", t)) {
+            size_t len = strlen(s->id);
+            snprintf(buf, n, " (...%s)", len > 6 ? s->id + len - 6 : s->id);
+            return;
+        }
+    }
+}
+
 static int draw_sessions(struct agent_view *av, const e2b_agent_status *st, int y, int x, int h,
                          int w)
 {
@@ -160,9 +178,10 @@ static int draw_sessions(struct agent_view *av, const e2b_agent_status *st, int 
     for (size_t i = 0; i < st->nsessions && used < h; i++) {
         const e2b_agent_session *s = &st->sessions[i];
         bool sel = strcmp(s->id, shown) == 0;
-        char line[600];
-        snprintf(line, sizeof line, "%s %s %s", sel ? ">" : " ", s->busy ? "busy" : "idle",
-                 s->title && s->title[0] ? s->title : "(untitled)");
+        char line[600], tell[40];
+        session_tell(st, s, tell, sizeof tell);
+        snprintf(line, sizeof line, "%s %s %s%s", sel ? ">" : " ", s->busy ? "busy" : "idle",
+                 s->title && s->title[0] ? s->title : "(untitled)", tell);
         int role = sel ? (av->focus == FOCUS_SESSIONS ? ROLE_SELECTED : ROLE_INFO)
                    : s->busy ? ROLE_HUNK : ROLE_NORMAL;
         draw_text(y + used++, x, w, role, line, true);
@@ -199,16 +218,32 @@ struct act_row {
     int role;
 };
 
+/* Whether a permission request of the call's session for its tool waits: the call waits for
+ * the user, it does not run. */
+static bool tool_waits(const e2b_agent_status *st, const e2b_agent_activity *a)
+{
+    for (size_t i = 0; a->tool && i < st->nrequests; i++) {
+        const e2b_agent_request *r = &st->requests[i];
+        if (!r->question && r->action && !strcmp(r->action, a->tool) &&
+            (!a->session_id || !r->session_id || !strcmp(a->session_id, r->session_id)))
+            return true;
+    }
+    return false;
+}
+
 /* A tool call as one line of what it does: "todo: 1/2 check it", "bash: python3 -m
- * unittest", "edit: todo.py"; its state by the row's colour, an error in words. The
- * todo list's JSON is the status's list, counted (the raw input is v away). */
+ * unittest", "edit: todo.py"; its state by the row's colour, an error in words, a call
+ * that waits for a permission reply "[waiting for you]". The todo list's JSON is the
+ * status's list, counted (the raw input is v away). */
 static char *tool_line(const e2b_agent_status *st, const e2b_agent_activity *a)
 {
     const char *tool = a->tool ? a->tool : "?";
     const char *text = a->text ? a->text : "";
     size_t first_line = strcspn(text, "\n");
     const char *state = a->state ? a->state : "";
+    bool live = !strcmp(state, "running") || !strcmp(state, "pending");
     const char *mark = !strcmp(state, "error")     ? " [error]"
+                       : live && tool_waits(st, a) ? " [waiting for you]"
                        : !strcmp(state, "running") ? " [running]"
                        : !strcmp(state, "pending") ? " [pending]"
                                                    : "";
@@ -269,6 +304,15 @@ static size_t activity_rows(const e2b_agent_status *st, const char *session, int
             if (asprintf(&text, "error: %s", a->text ? a->text : "") < 0)
                 text = NULL;
             role = ROLE_REMOVED;
+        } else if (a->kind == E2B_AGENT_ACT_PROMPT) { /* a turn begins: the user's words */
+            char at[8] = "";
+            time_t t = (time_t)(a->at_ms / 1000);
+            struct tm tm;
+            if (a->at_ms > 0 && localtime_r(&t, &tm))
+                strftime(at, sizeof at, " %H:%M", &tm);
+            if (asprintf(&text, "── you%s: %s", at, a->text ? a->text : "") < 0)
+                text = NULL;
+            role = ROLE_INFO;
         } else {
             text = strdup(a->text ? a->text : "");
         }
@@ -369,9 +413,14 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     char state[400], extra[300], ago[16];
     e2b_agent_status_line(st, state, sizeof state);
     e2b_agent_ago(st->last_activity_ms, agent_text_now_ms(), ago, sizeof ago);
-    int k = snprintf(extra, sizeof extra, "   session: %s", st->session_title && st->session_title[0]
+    char tell[40] = "";
+    for (size_t i = 0; st->session_id && i < st->nsessions; i++)
+        if (!strcmp(st->sessions[i].id, st->session_id))
+            session_tell(st, &st->sessions[i], tell, sizeof tell);
+    int k = snprintf(extra, sizeof extra, "   session: %s%s", st->session_title && st->session_title[0]
                                                                 ? st->session_title
-                                                                : st->session_id ? "(untitled)" : "none");
+                                                                : st->session_id ? "(untitled)" : "none",
+                     tell);
     if (st->todo_total && k > 0 && (size_t)k < sizeof extra)
         k += snprintf(extra + k, sizeof extra - (size_t)k, "   todo %u/%u", st->todo_done, st->todo_total);
     /* this turn's figures (the sum of its steps; until its first step ends, the last
