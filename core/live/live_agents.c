@@ -499,6 +499,12 @@ int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
     return 0;
 }
 
+bool live_agent_pending(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t && t->pending_text;
+}
+
 const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);

@@ -69,6 +69,10 @@ static void on_timer(void *ud);
 static bool kept_awake(e2b_live *m, const e2b_sandbox *sb)
 {
     char why[64];
+    /* a message waits for the resumed agent (m on a paused box): until it went, the box
+     * is not idle, however long the agent takes to answer again */
+    if (live_agent_pending(m, sb->sandbox_id))
+        return true;
     if (live_op_busy(m, sb->sandbox_id, sb->box_name ? sb->box_name : "", why, sizeof why))
         return true;
     e2b_live_ports_info pi;

@@ -5,7 +5,8 @@
  *
  * What keeps a box awake: a turn running, a request waiting for the user, a retry, a box
  * operation of this dashboard on it (up, attach, pull, ...), a port forward this dashboard
- * holds open to it, and any agent activity (each event restarts the count). What does not:
+ * holds open to it, a message waiting for the resumed agent (m on a paused box), and any
+ * agent activity (each event restarts the count). What does not:
  * a terminal attached from another process while the agent is idle, a --tunnel or --forward
  * of another process, a dev server running in the box. The count starts at the latest of
  * the last turn's end, the last agent activity, and when this model saw the idle spell

@@ -139,6 +139,8 @@ void live_templates_free(e2b_live *m);
  * resume of it succeeded (sb: the connect's answer, borrowed): its agent is unpaused and
  * watched again. */
 const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id);
+/* Whether a message for sandbox_id's agent waits for it to answer after its resume. */
+bool live_agent_pending(const e2b_live *m, const char *sandbox_id);
 void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox *sb);
 /* live_idle.c: the pauser starts with the dashboard's model (or --keepalive); freed
  * before the loop goes. */

@@ -2,9 +2,14 @@
 # Idle boxes sleep in the dashboard (idle_minutes = 0.25 here: 15 s) with the real OpenCode
 # server and the scripted model: the row of an idle box says "pauses in <1m", the dashboard
 # pauses it and says so; m on the paused box resumes it first (and says so) and the message
-# goes once its agent answers: the turn runs, and after it the box is paused again.
+# goes once its agent answers: the turn runs, and after it the box is paused again. The
+# resumed agent's event stream is held back longer than idle_minutes (a delay fault): the
+# message waiting for it keeps the box awake (it is not paused again with the message
+# unsent). Notices are read in the Messages pane (C-g), which keeps them: the status line
+# shows each only until the next one.
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
 agent_setup 2 || t_abort "the box could not be set up"
 printf 'idle_minutes = 0.25\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
@@ -26,11 +31,18 @@ tmux_keys Escape
 tmux_type m
 dash_check "m opens the message editor on the paused box" "Message to feat"
 tmux_type "say hello"
+# the resumed agent answers late: its event stream comes 25 s after it is asked (> 15 s)
+fault_set '{"kind":"delay","path":"/event","delayMs":25000}'
 tmux_keys C-d
-dash_check "m resumes the box first and says so" "box feat was paused: resuming it first"
 t_ok "the box runs again" t_wait_until 60 is_state running
+tmux_keys C-g
+dash_check "m resumed the box first and said so (Messages)" "box feat was paused: resuming it first"
+tmux_keys Escape
+fault_taken() { [ "$(fault_left)" = 0 ]; }
+t_ok "the resumed agent's stream was held back" t_wait_until 60 fault_taken
 asked() { agent_model_log "$id" | grep -q '"step"'; }
 t_ok "the message went once its agent answered: the model was asked" t_wait_until 90 asked
+t_ok "the box was not paused with the message waiting" [ "$(state)" = running ]
 TMUX_WAIT_SECONDS=90 dash_check "after the turn the row counts again" "done, pauses in <1m"
 t_ok "and it is paused again" t_wait_until 90 is_state paused
 dash_quit "quits"
