@@ -161,7 +161,7 @@ void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *
         agent_text_cell(st, now_ms, agent, sizeof agent);
         agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent, sizeof agent);
         agent_text_todo(st, todo, sizeof todo);
-        agent_text_cost(st, st ? e2b_live_sandbox(m, t->rows[i].id) : NULL, cfg, now, cost,
+        agent_text_cost(st, st ? e2b_live_agent_sandbox(m, t->rows[i].id) : NULL, cfg, now, cost,
                         sizeof cost);
         if (table_set_cell(t, i, SBCOL_AGENT, agent) > 0)
             *changed = true;
@@ -172,19 +172,38 @@ void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *
     }
 }
 
+bool agent_text_box_cost_today(const e2b_agent_status *st, const e2b_sandbox *sb,
+                               const e2b_config *cfg, time_t now, double *agent_usd,
+                               double *sandbox_usd)
+{
+    int64_t day = e2b_agent_day_start((int64_t)now * 1000);
+    bool a;
+    if (st && st->today.day_ms == day) {
+        a = st->today.usage.have_cost && !st->today.partial;
+        *agent_usd = st->today.usage.have_cost ? st->today.usage.cost_usd : 0;
+    } else { /* nothing seen today: none spent, where the box's figures are known at all */
+        a = st && st->total.have_cost;
+        *agent_usd = 0;
+    }
+    bool s = e2b_sandbox_cost_since(sb, cfg->price_vcpu_second, cfg->price_gib_second,
+                                    (time_t)(day / 1000), now, sandbox_usd);
+    if (!s)
+        *sandbox_usd = 0;
+    return a && (s || (sb && sb->state == E2B_STATE_PAUSED));
+}
+
 bool agent_text_fleet_cost(const e2b_live *m, time_t now, double *usd)
 {
     const e2b_config *cfg = e2b_live_config(m);
     bool whole = true, any = false;
     *usd = 0;
     size_t n = e2b_live_agent_count(m);
-    for (size_t i = 0; i < n; i++) {
-        const char *id = NULL;
-        const e2b_agent_status *st = e2b_live_agent_at(m, i, &id, NULL);
+    for (size_t i = 0; i < n; i++) { /* one pass: each box's sandbox without a search */
+        const e2b_agent_status *st = e2b_live_agent_at(m, i, NULL, NULL);
         if (!st)
             continue;
         double a, s;
-        whole &= agent_text_box_cost(st, e2b_live_sandbox(m, id), cfg, now, &a, &s);
+        whole &= agent_text_box_cost_today(st, e2b_live_agent_sandbox_at(m, i), cfg, now, &a, &s);
         *usd += a + s;
         any = true;
     }

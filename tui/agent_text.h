@@ -52,8 +52,14 @@ bool agent_text_box_cost(const e2b_agent_status *st, const e2b_sandbox *sb,
  * nothing is, "-" without a status. */
 void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2b_config *cfg,
                      time_t now, char *buf, size_t n);
-/* The fleet's cost: every watched box's agent and sandbox figures summed into *usd; false
- * when some part is not known (then *usd is what is known). */
+/* The same for today (the local day of now): the agent's spent today (e2b_agent_status
+ * today; a box with no figure of today spent none, where its figures are known at all) and
+ * the sandbox's run since midnight. */
+bool agent_text_box_cost_today(const e2b_agent_status *st, const e2b_sandbox *sb,
+                               const e2b_config *cfg, time_t now, double *agent_usd,
+                               double *sandbox_usd);
+/* The fleet's cost today: every watched box's figures of today summed into *usd (one pass
+ * over the boxes); false when some part is not known (then *usd is what is known). */
 bool agent_text_fleet_cost(const e2b_live *m, time_t now, double *usd);
 
 /* Sets the AGENT, TODO and COST cells (columns SBCOL_AGENT, SBCOL_TODO) of every row of a sandbox

@@ -448,13 +448,13 @@ static void draw_status(struct ui *ui)
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
-    /* the fleet's cost (its boxes' agents and running sandboxes), where there is room */
+    /* the fleet's cost today (its boxes' agents and running sandboxes), where there is room */
     if (COLS >= 100 && e2b_live_agent_count(ui->model)) {
         double fleet;
         bool whole = agent_text_fleet_cost(ui->model, time(NULL), &fleet);
         char f[24], txt[48];
         e2b_cost_format(fleet, f, sizeof f);
-        int k = snprintf(txt, sizeof txt, " fleet %s%s ", f, whole ? "" : "+?");
+        int k = snprintf(txt, sizeof txt, " fleet today %s%s ", f, whole ? "" : "+?");
         size_t rlen = strlen(right);
         if (k > 0 && (size_t)k + rlen < sizeof right) {
             memmove(right + k, right, rlen + 1);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *e2b_agent_state_name(e2b_agent_state s)
 {
@@ -100,6 +101,18 @@ void e2b_agent_usage_add(e2b_agent_usage *a, const e2b_agent_usage *b)
         a->have_cost = true;
         a->cost_usd += b->cost_usd;
     }
+}
+
+int64_t e2b_agent_day_start(int64_t wall_ms)
+{
+    time_t t = (time_t)(wall_ms / 1000);
+    struct tm tm;
+    if (!localtime_r(&t, &tm))
+        return wall_ms - wall_ms % 86400000;
+    tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+    tm.tm_isdst = -1; /* midnight's own offset */
+    time_t day = mktime(&tm);
+    return day == (time_t)-1 ? wall_ms - wall_ms % 86400000 : (int64_t)day * 1000;
 }
 
 void e2b_agent_request_clear(e2b_agent_request *r)

@@ -91,6 +91,18 @@ typedef struct e2b_agent_usage {
 /* a += b (what each side knows). */
 void e2b_agent_usage_add(e2b_agent_usage *a, const e2b_agent_usage *b);
 
+/* The part of a box's usage spent on one local day: day_ms is that day's local midnight
+ * (wall-clock ms; 0: no figure yet). partial: some of the day's is not in it (a session
+ * begun the day before: the server does not tell how its cost splits across the days). */
+typedef struct e2b_agent_day {
+    int64_t day_ms;
+    bool partial;
+    e2b_agent_usage usage;
+} e2b_agent_day;
+
+/* The local midnight (wall-clock ms) that starts the day of wall_ms. */
+int64_t e2b_agent_day_start(int64_t wall_ms);
+
 typedef struct e2b_agent_todo {
     char *content;
     char *status;   /* "pending", "in_progress", "completed", "cancelled" (as the server says) */
@@ -161,6 +173,10 @@ typedef struct e2b_agent_status {
     /* the turn before it, kept when a turn begins (a turn waiting at its first step has no
      * figures of its own yet: the Agent pane shows the last one's meanwhile) */
     e2b_agent_usage last_turn;
+    /* today's part of total (the fleet's total for today): v1, the sessions begun today
+     * (partial when one begun before was busy today) plus the steps ended since; v2, the
+     * steps seen ending today */
+    e2b_agent_day today;
 
     int64_t last_activity_ms; /* wall clock ms of the last event or change (else the active
                                  session's last update as the server tells it), 0 none */

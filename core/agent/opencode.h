@@ -86,6 +86,7 @@ typedef struct e2b_oc_result {
     e2b_agent_session *sessions;   /* sessions: newest first */
     size_t nsessions;
     e2b_agent_usage usage;         /* sessions: the sum of every listed session's figures */
+    e2b_agent_day today;           /* sessions: today's part of it (e2b_agent_day) */
     e2b_oc_active *active;         /* active: only sessions that are not idle */
     size_t nactive;
     e2b_agent_request *requests;   /* permissions / questions: pending, oldest first */

@@ -39,6 +39,8 @@ int oc_parse_requests(int api, bool question, json_t *root, e2b_oc_result *res);
 int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r);
 int oc_parse_todos(json_t *arr, e2b_agent_todo **out, size_t *n);
 int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res);
+/* The same, with today (res->today) the local day of now_ms (tests). */
+int oc_parse_sessions_at(int api, json_t *root, int64_t now_ms, e2b_oc_result *res);
 int oc_parse_active(int api, json_t *root, e2b_oc_result *res);
 /* An object's "tokens" {input,output,reasoning,cache{read,write}} and "cost" (a message, a
  * step, a session: both APIs) into u; what is absent stays unknown. */

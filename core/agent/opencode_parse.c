@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 char *oc_strv(json_t *v, size_t max)
 {
@@ -243,6 +244,14 @@ static int by_updated(const void *a, const void *b)
 
 int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return oc_parse_sessions_at(api, root, (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000, res);
+}
+
+int oc_parse_sessions_at(int api, json_t *root, int64_t now_ms, e2b_oc_result *res)
+{
+    res->today.day_ms = e2b_agent_day_start(now_ms);
     json_t *arr = oc_list(api, root);
     if (!json_is_array(arr))
         return -1;
@@ -257,6 +266,14 @@ int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
         e2b_agent_usage u;
         oc_usage_from(s, &u); /* every session counts, also those not kept */
         e2b_agent_usage_add(&res->usage, &u);
+        /* today's: a session begun today counts whole; one begun before and changed today
+         * spent some today, how much is not told */
+        json_t *tm = json_object_get(s, "time");
+        int64_t created = oc_int(tm, "created"), updated = oc_int(tm, "updated");
+        if (created >= res->today.day_ms)
+            e2b_agent_usage_add(&res->today.usage, &u);
+        else if (updated >= res->today.day_ms && (u.have_cost || u.have_tokens))
+            res->today.partial = true;
         e2b_agent_session *d = &res->sessions[res->nsessions];
         d->id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
         if (!d->id) {

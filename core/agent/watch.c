@@ -314,6 +314,7 @@ SNAP_CB(on_snap_sessions, SNAP_SESSIONS, {
     w->snap.sessions = res->sessions;
     w->snap.nsessions = res->nsessions;
     w->snap.usage = res->usage;
+    w->snap.today = res->today;
     w->snap.have_sessions = true;
     res->sessions = NULL;
     res->nsessions = 0;

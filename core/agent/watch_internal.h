@@ -22,6 +22,7 @@ struct watch_snapshot {
     e2b_agent_session *sessions;
     size_t nsessions;
     e2b_agent_usage usage; /* the sessions' sum */
+    e2b_agent_day today;   /* and today's part of it */
     bool have_sessions;
 };
 

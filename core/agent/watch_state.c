@@ -397,6 +397,10 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
             /* the turn's sum, and the box's until the next snapshot says the server's own */
             e2b_agent_usage_add(&st->turn, &ev->usage);
             e2b_agent_usage_add(&st->total, &ev->usage);
+            int64_t day = e2b_agent_day_start(now); /* a new day begins its own figure */
+            if (st->today.day_ms != day)
+                st->today = (e2b_agent_day){.day_ms = day};
+            e2b_agent_usage_add(&st->today.usage, &ev->usage);
         }
         if (v2(w) && !same(ev->finish, "tool-calls")) {
             /* v2 says no "idle": the turn ended here; the snapshot confirms it */
@@ -513,8 +517,10 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
         st->nsessions = s->nsessions;
         /* v1's session list has each session's totals; 1.18.33's v2 list says 0 tokens
          * for sessions whose messages used some: there the steps seen are the figures */
-        if (!v2(w))
+        if (!v2(w)) {
             st->total = s->usage;
+            st->today = s->today;
+        }
         s->sessions = NULL;
         s->nsessions = 0;
         s->have_sessions = false;

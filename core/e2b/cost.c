@@ -6,10 +6,17 @@
 bool e2b_sandbox_cost(const e2b_sandbox *sb, double vcpu_second, double gib_second, time_t now,
                       double *usd)
 {
+    return e2b_sandbox_cost_since(sb, vcpu_second, gib_second, 0, now, usd);
+}
+
+bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gib_second,
+                            time_t since, time_t now, double *usd)
+{
     if (!sb || sb->state != E2B_STATE_RUNNING || sb->cpu_count < 0 || sb->memory_mb < 0 ||
         !sb->started_at)
         return false;
-    double secs = now > sb->started_at ? (double)(now - sb->started_at) : 0;
+    time_t from = sb->started_at > since ? sb->started_at : since;
+    double secs = now > from ? (double)(now - from) : 0;
     *usd = secs * ((double)sb->cpu_count * vcpu_second +
                    (double)sb->memory_mb / 1024.0 * gib_second);
     return true;

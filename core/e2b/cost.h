@@ -17,6 +17,9 @@
  * running, or its size or start is not known. */
 bool e2b_sandbox_cost(const e2b_sandbox *sb, double vcpu_second, double gib_second, time_t now,
                       double *usd);
+/* The same for the part of the current run after since (today's: since = local midnight). */
+bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gib_second,
+                            time_t since, time_t now, double *usd);
 
 /* Dollars for a person: "$0.42", "$12.30", "$0.004" under a cent, "<$0.001" above 0. */
 void e2b_cost_format(double usd, char *buf, size_t n);

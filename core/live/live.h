@@ -458,6 +458,8 @@ const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox
 size_t e2b_live_agent_count(const e2b_live *m);
 const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const char **sandbox_id,
                                           const char **name);
+/* Box i's sandbox as e2b_live_agent_sandbox, without a search (the fleet's cost: linear). */
+const e2b_sandbox *e2b_live_agent_sandbox_at(const e2b_live *m, size_t i);
 /* How many watched boxes are waiting for the user (for the status line). */
 size_t e2b_live_agents_waiting(const e2b_live *m);
 

@@ -25,6 +25,7 @@ struct live_agent {
     bool no_password;         /* the store has none: not watched */
     bool paused;
     bool seen;                /* in the latest list (sync) */
+    size_t listed_at;         /* its index in that list (a hint: checked before use) */
     e2b_agent_status fixed;   /* shown while there is no watch (unknown / paused) */
     struct token_call *token_call; /* connecting for the traffic token, or NULL */
     char *password;           /* kept while the token comes (secret, wiped) */
@@ -146,10 +147,15 @@ static keystore *store(e2b_live *m)
     return m->ks ? m->ks : m->agents ? m->agents->ks : NULL;
 }
 
-/* The sandbox as listed, else as asked (headless). */
+/* The sandbox as listed, else as asked (headless): where the last sync saw it when it is
+ * still there (no search: the fleet's cost asks for every box), else looked up. */
 static const e2b_sandbox *sandbox_of(const struct live_agent *t)
 {
-    const e2b_sandbox *sb = live_sandbox_find(&t->m->sandboxes, t->sandbox_id);
+    const e2b_sandbox_list *l = &t->m->sandboxes;
+    const e2b_sandbox *sb = t->listed_at < l->count &&
+                                    !strcmp(l->items[t->listed_at].sandbox_id, t->sandbox_id)
+                                ? &l->items[t->listed_at]
+                                : live_sandbox_find(l, t->sandbox_id);
     return sb ? sb : t->got;
 }
 
@@ -365,6 +371,7 @@ void live_agents_sync(e2b_live *m)
             changed = true;
         }
         t->seen = true;
+        t->listed_at = i;
         bool paused = sb->state == E2B_STATE_PAUSED;
         if (paused != t->paused) {
             t->paused = paused;
@@ -578,6 +585,12 @@ const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const cha
     if (t->no_password)
         return NULL;
     return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
+}
+
+const e2b_sandbox *e2b_live_agent_sandbox_at(const e2b_live *m, size_t i)
+{
+    const struct live_agents *a = m->agents;
+    return a && i < a->n ? sandbox_of(a->items[i]) : NULL;
 }
 
 size_t e2b_live_agents_waiting(const e2b_live *m)

@@ -37,7 +37,7 @@ dash_check "the status line counts both" "! 2 boxes waiting for you"
 dash_check "the list has a COST column" "COST"
 # (1.18.33's v2 prices no turn: the agent's part is unknown, shown as ?, never as 0)
 dash_check_row "aa's COST is its sandbox's so far plus an unknown agent part" "echo aa" "+?"
-dash_check_match "the status line has the fleet's total" 'fleet <?\$[0-9.]+\+\?'
+dash_check_match "the status line has the fleet's total for today" 'fleet today <?\$[0-9.]+\+\?'
 
 # ---- ! lists both, oldest first ----
 tmux_type '!'

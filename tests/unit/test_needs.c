@@ -122,11 +122,56 @@ static void test_sandbox_cost(void)
     CHECK(!strcmp(buf, "$0.000"));
 }
 
+/* Today's part of a box's usage: sessions begun today count whole, one begun before and
+ * busy today makes it partial, older ones do not count; a sandbox's run since midnight. */
+static void test_today(void)
+{
+    int64_t now = 1796178765201; /* any moment */
+    int64_t day = e2b_agent_day_start(now);
+    CHECK(day <= now && now - day < 25 * 3600000LL);
+    CHECK(e2b_agent_day_start(day) == day);
+    CHECK(e2b_agent_day_start(day - 1) < day);
+    char body[1024];
+    snprintf(body, sizeof body,
+             "[{\"id\":\"ses_a\",\"time\":{\"created\":%lld,\"updated\":%lld},\"cost\":0.5,"
+             "\"tokens\":{\"input\":100,\"output\":10}},"
+             "{\"id\":\"ses_b\",\"time\":{\"created\":%lld,\"updated\":%lld},\"cost\":0.25,"
+             "\"tokens\":{\"input\":50,\"output\":5}},"
+             "{\"id\":\"ses_c\",\"time\":{\"created\":%lld,\"updated\":%lld},\"cost\":1}]",
+             (long long)(day + 1000), (long long)(day + 2000), (long long)(day - 5000),
+             (long long)(day + 3000), (long long)(day - 90000000), (long long)(day - 80000000));
+    json_t *root = json_loads(body, 0, NULL);
+    CHECK(root);
+    e2b_oc_result res = {0};
+    CHECK(oc_parse_sessions_at(1, root, now, &res) == 0);
+    CHECK(res.usage.cost_usd == 1.75);               /* all time: every session */
+    CHECK(res.today.day_ms == day);
+    CHECK(res.today.usage.have_cost && res.today.usage.cost_usd == 0.5); /* begun today */
+    CHECK(res.today.usage.input == 100);
+    CHECK(res.today.partial);                        /* ses_b: begun yesterday, busy today */
+    e2b_oc_result_clear(&res);
+    json_array_remove(root, 1);
+    e2b_oc_result r2 = {0};
+    CHECK(oc_parse_sessions_at(1, root, now, &r2) == 0);
+    CHECK(!r2.today.partial && r2.today.usage.cost_usd == 0.5);
+    e2b_oc_result_clear(&r2);
+    json_decref(root);
+    /* the sandbox: only its run after since counts */
+    e2b_sandbox sb = {.state = E2B_STATE_RUNNING, .cpu_count = 2, .memory_mb = 1024,
+                      .started_at = 1000};
+    double usd = -1;
+    CHECK(e2b_sandbox_cost_since(&sb, 0.000014, 0.0000045, 1000 + 1800, 1000 + 3600, &usd));
+    CHECK(usd > 0.0584 && usd < 0.0586); /* half the hour */
+    CHECK(e2b_sandbox_cost_since(&sb, 0.000014, 0.0000045, 0, 1000 + 3600, &usd));
+    CHECK(usd > 0.1169 && usd < 0.1171); /* started after since: the whole run */
+}
+
 int main(void)
 {
     RUN(test_question_options);
     RUN(test_usage);
     RUN(test_session_totals);
     RUN(test_sandbox_cost);
+    RUN(test_today);
     return harness_finish();
 }

@@ -183,11 +183,38 @@ static void test_format(void)
     CHECK(buf[n - 1] == '\a');
 }
 
+/* The fleet's figure of today for one box: the agent's today, the sandbox since midnight. */
+static void test_cost_today(void)
+{
+    e2b_config cfg = {.price_vcpu_second = 0.000014, .price_gib_second = 0.0000045};
+    time_t now = 1796178765;
+    int64_t day = e2b_agent_day_start((int64_t)now * 1000);
+    time_t midnight = (time_t)(day / 1000);
+    e2b_sandbox sb = {.state = E2B_STATE_RUNNING, .cpu_count = 1, .memory_mb = 0,
+                      .started_at = midnight - 86400}; /* running since yesterday */
+    e2b_agent_status st = status(E2B_AGENT_IDLE);
+    st.total = (e2b_agent_usage){.have_cost = true, .cost_usd = 9};
+    st.today = (e2b_agent_day){.day_ms = day, .usage = {.have_cost = true, .cost_usd = 0.3}};
+    double a = -1, s = -1;
+    CHECK(agent_text_box_cost_today(&st, &sb, &cfg, now, &a, &s));
+    CHECK(a == 0.3); /* today's, not the 9 of all time */
+    double want = (double)(now - midnight) * 0.000014;
+    CHECK(s > want - 1e-9 && s < want + 1e-9); /* since midnight, not since it started */
+    st.today.partial = true; /* a session of yesterday was busy today: not whole */
+    CHECK(!agent_text_box_cost_today(&st, &sb, &cfg, now, &a, &s));
+    st.today = (e2b_agent_day){.day_ms = day - 86400000, .usage = {.have_cost = true, .cost_usd = 2}};
+    CHECK(agent_text_box_cost_today(&st, &sb, &cfg, now, &a, &s)); /* yesterday's figure */
+    CHECK(a == 0);                                                  /* nothing spent today */
+    st.total.have_cost = false; /* the server tells no cost at all (v2): unknown */
+    CHECK(!agent_text_box_cost_today(&st, &sb, &cfg, now, &a, &s));
+}
+
 int main(void)
 {
     RUN(test_cells);
     RUN(test_fit);
     RUN(test_events);
     RUN(test_format);
+    RUN(test_cost_today);
     return harness_finish();
 }
