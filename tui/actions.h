@@ -26,15 +26,16 @@ enum view_bit {
     VIEW_TEMPLATES = 1u << 9,
     VIEW_CHANGES = 1u << 10,
     VIEW_AGENT = 1u << 11,
+    VIEW_COMPARE = 1u << 12, /* a group of attempts (tui/views/view_compare.h) */
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
 #define VIEWS_SCROLL                                                                          \
     (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES |             \
-     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT)
+     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_COMPARE)
 /* Where a box's agent can be acted on: its row and its Agent pane. */
 #define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT)
-#define VIEWS_ANY 0xfffu
+#define VIEWS_ANY 0x1fffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -75,7 +76,7 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Resume a paused sandbox")                                                              \
     X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
       "Kill the sandbox (asks first, default No; says if a box has unpulled work)")           \
-    X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
+    X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL | VIEW_COMPARE, ACTION_MUTATES,                       \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
       "Extend the sandbox's timeout")                                                         \

@@ -9,32 +9,9 @@
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
-agent_setup 2 || t_abort "the box could not be set up"
+. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
+try_fixture || t_abort "the fixture could not be set up"
 BOXES=$XDG_STATE_HOME/e2b-tui/boxes
-
-# The fixture project: two models, bash allowed, a check that passes only for "good", and
-# the model's script in the project (each member's model reads it from its own copy).
-cat >"$BOX_REPO/opencode.json" <<'EOF'
-{"$schema":"https://opencode.ai/config.json","provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"Mock","options":{"baseURL":"http://127.0.0.1:8111/v1","apiKey":"x"},"models":{"m1":{},"m2":{}}}},"model":"mock/m1","small_model":"mock/m1","permission":{"bash":"allow"},"autoupdate":false,"share":"disabled"}
-EOF
-cat >"$BOX_REPO/check.sh" <<'EOF'
-#!/bin/sh
-# the project's tests: the answer must be good
-echo "checking answer.txt"
-printf '\033[31m\033]0;pwned\007 raw escapes from the box\n'
-grep -qx good answer.txt || { echo "answer.txt is not good"; exit 1; }
-echo "all good"
-EOF
-cat >"$BOX_REPO/.agent/try-script.json" <<'EOF'
-{"title":"Answer","steps":[{"text":"m1 here.","tool":"bash","args":{"command":"echo good > answer.txt","description":"answer"}},{"text":"I wrote a good answer."}],
- "by_model":{"m2":{"title":"Answer","steps":[{"text":"m2 here.","tool":"bash","args":{"command":"echo bad > answer.txt; echo extra >> answer.txt","description":"answer"}},{"text":"I wrote a bad answer."}]}}}
-EOF
-chmod +x "$BOX_REPO/check.sh"
-(cd "$BOX_REPO" && git add -f opencode.json check.sh .agent && git commit -q -m "try fixture") ||
-    t_abort "the fixture could not be committed"
-sed -i 's|--script /tmp/agent-script.json|--script "$1/.agent/try-script.json"|' "$XDG_CONFIG_HOME/e2b-tui/config"
-grep -q 'try-script.json' "$XDG_CONFIG_HOME/e2b-tui/config" || t_abort "the serve command was not changed"
-printf 'test_command = sh check.sh\ntest_timeout = 60\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
 
 # ---- usage ----
 box_tui --up g --try 2
@@ -115,6 +92,7 @@ box_tui --compare g
 box_rc "--compare g: exit 0" 0
 t_ok "the table: g-1 passes, with its diff" grep -Eq "^g-1 +idle: done +mock/m1 .* ${want1%%/*} +\\+$(echo "$want1" | cut -d/ -f2)/-$(echo "$want1" | cut -d/ -f3) pass " "$BOX_OUT"
 t_ok "the table: g-2 fails, with its diff" grep -Eq "^g-2 +idle: done +mock/m2 .* ${want2%%/*} +\\+$(echo "$want2" | cut -d/ -f2)/-$(echo "$want2" | cut -d/ -f3) fail " "$BOX_OUT"
+t_eq "the table's first line: the group's summary" "$(head -n 1 "$BOX_OUT")" "group g: 2/2 done, 1 passing"
 t_contains "the table: g-2's last test line" "$(cat "$BOX_OUT")" "tests: answer.txt is not good"
 t_ok "the table has no escape from the box" sh -c "! grep -qP '\x1b|\x07' '$BOX_OUT'"
 box_tui --compare nosuch

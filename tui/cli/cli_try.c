@@ -474,6 +474,9 @@ static int cli_compare(e2b_live *m, const cli_args *a)
             fputs("e2b-tui: out of memory\n", stderr);
         free(s);
     } else {
+        char sum[120];
+        e2b_live_group_summary(m, a->name, sum, sizeof sum);
+        printf("group %s: %s\n", a->name, sum);
         printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", "MEMBER", "STATE", "MODEL", "TURN",
                "FILES", "+/-", "TESTS", "TIME", "COST");
         for (size_t i = 0; i < n; i++) {
