@@ -41,10 +41,12 @@ id2=$(box_sandbox_of g-2)
 t_ok "two sandboxes" test -n "$id1" -a -n "$id2" -a "$id1" != "$id2"
 t_eq "one upload: g-2 is a fork (its record's base is g-1's)" "$(jq -r .base "$BOXES/g-2.json")" "$(jq -r .base "$BOXES/g-1.json")"
 
-box_tui --wait g-1 --timeout 120
-box_rc "g-1's turn ends: exit 0" 0
-box_tui --wait g-2 --timeout 120
-box_rc "g-2's turn ends: exit 0" 0
+box_tui --wait g --timeout 180
+box_rc "--wait g (the group): every member's turn ends, one passes: exit 0" 0
+t_eq "--wait g prints the group's summary" "$(head -n 1 "$BOX_OUT")" "group g: 2/2 done, 1 passing"
+box_tui --wait g-2 --timeout 60
+box_rc "--wait of one member is that box's own --wait: exit 0" 0
+t_contains "and says how its turn ended" "$(cat "$BOX_OUT")" "idle: done"
 t_eq "g-1 (model m1) wrote the good answer" "$(cat "$(box_root "$id1")$BOX_REPO/answer.txt" 2>/dev/null)" "good"
 t_eq "g-2 (model m2) wrote the bad one" "$(head -n 1 "$(box_root "$id2")$BOX_REPO/answer.txt" 2>/dev/null)" "bad"
 t_eq "g-2's agent requests asked model m2" \
@@ -106,18 +108,28 @@ box_rc "an up with no --try" 0
 box_tui --list --json
 t_eq "--list --json: a box of no group has group null" "$(jq -r '.boxes[] | select(.name == "solo") | .group' "$BOX_OUT")" "null"
 
-# ---- the pick: a member comes home as the group's branch e2b/g ----
-box_tui --pull g-1
-box_rc "--pull g-1: exit 0" 0
-t_contains "it names the group's branch" "$(cat "$BOX_OUT")" "e2b/g "
+# ---- the pick: a member comes home as the group's branch e2b/g, the rest go ----
+box_tui --kill g-2
+box_rc "--kill g-2 (its work is in no branch): refused, exit 8" 8
+box_tui --pick solo
+box_rc "--pick of a box of no group: exit 1, saying so" 1
+box_tui --list --kill-rest
+box_rc "--kill-rest without --pick: exit 2" 2
+box_tui --pick g-1 --kill-rest
+box_rc "--pick g-1 --kill-rest: exit 0" 0
+t_ok "it names the group's branch and the member" grep -Eq '^e2b/g [0-9a-f]{40} created \(member g-1 of group g\)$' "$BOX_OUT"
+t_contains "it names the member it killed" "$(cat "$BOX_OUT")" "killed member g-2 (not picked)"
 t_eq "e2b/g holds g-1's (the passing member's) answer" "$(git -C "$BOX_REPO" show e2b/g:answer.txt 2>/dev/null)" "good"
 t_ok "no branch e2b/g-1 was made" sh -c "! git -C '$BOX_REPO' rev-parse -q --verify e2b/g-1"
-box_tui --kill g-2
-box_rc "--kill g-2 (not pulled): refused, exit 8" 8
+t_ok "g-2's record is gone" test ! -e "$BOXES/g-2.json"
+t_eq "g-2's sandbox is gone" "$(el_req GET "/sandboxes/$id2")" 404
+box_tui --pull g-1
+box_rc "--pull g-1 again: exit 0" 0
+t_contains "a member's --pull goes to the group's branch too" "$(cat "$BOX_OUT")" "e2b/g"
 box_tui --kill g-1
 box_rc "--kill g-1 (its work is in e2b/g): exit 0" 0
 box_tui --pull solo
 t_contains "a box of no group still pulls as e2b/NAME" "$(cat "$BOX_OUT")$(cat "$BOX_ERR")" "solo"
 
-for b in g-2 solo; do box_tui --kill "$b" --force; done
+for b in solo; do box_tui --kill "$b" --force; done
 t_finish

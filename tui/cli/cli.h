@@ -63,6 +63,7 @@ typedef enum {
     CLI_REPLY,
     CLI_INTERRUPT,
     CLI_COMPARE,   /* a group of attempts, member by member (cli_try.c) */
+    CLI_PICK,      /* a group's member pulled as e2b/GROUP (cli_try.c) */
     CLI_NETWORK,   /* cli_network.c */
     CLI_WATCH,     /* cli_fleet.c */
 } cli_mode;
@@ -104,6 +105,7 @@ typedef struct cli_args {
     /* groups of attempts (cli_try.c) */
     int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
     const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
+    int kill_rest;             /* --pick NAME-K --kill-rest: kill the other members */
     /* several boxes (cli_fleet.c) */
     const char *names[CLI_NAMES_MAX]; /* --wait / --watch NAME...: every name given */
     int nnames;
