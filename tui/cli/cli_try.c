@@ -577,12 +577,6 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
             }
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        e2b_box_record_clear(&mem[i].rec);
-        e2b_error_free(mem[i].end.err);
-        e2b_error_free(tests[i].err);
-        e2b_box_op_free(tests[i].op);
-    }
     if (wait && !rc) {
         size_t passing = 0;
         for (size_t i = 0; i < n; i++)
@@ -603,6 +597,12 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
                     a->name, a->timeout_s);
         else if (!waiting && !passing)
             fprintf(stderr, "e2b-tui: group %s: no member passes its tests\n", a->name);
+    }
+    for (size_t i = 0; i < n; i++) {
+        e2b_box_record_clear(&mem[i].rec);
+        e2b_error_free(mem[i].end.err);
+        e2b_error_free(tests[i].err);
+        e2b_box_op_free(tests[i].op);
     }
     free(mb), free(mem), free(tests), free(rows);
     return rc;
