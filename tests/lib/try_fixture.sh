@@ -1,10 +1,10 @@
 # The fixture of the "Best of N" tests (tests/integration/try_test.sh, tests/tui/compare_test.sh):
-# source after lib.sh, e2b_local.sh, box.sh and agent.sh, then call try_fixture. It runs
-# agent_setup 2 and commits a project with two models (mock/m1, mock/m2), bash allowed, a
+# source after lib.sh, e2b_local.sh, box.sh and agent.sh, then call try_fixture [API]. It
+# runs agent_setup API (default 2) and commits a project with two models (mock/m1, mock/m2), bash allowed, a
 # check (check.sh, the config's test_command) that passes only when answer.txt says "good",
 # and the scripted model's script in the project: m1 writes "good", m2 "bad" (two lines).
 try_fixture() {
-agent_setup 2 || return 1
+agent_setup "${1:-2}" || return 1
 # The fixture project: two models, bash allowed, a check that passes only for "good", and
 # the model's script in the project (each member's model reads it from its own copy).
 cat >"$BOX_REPO/opencode.json" <<'EOF'
