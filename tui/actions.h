@@ -43,7 +43,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(DETAIL, "detail", "d", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")           \
     X(AGENT, "agent", "enter o", VIEWS_SANDBOXES, 0,                                          \
       "Agent: the box's sessions, activity, todos and pending request (else Details)")       \
-    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT, 0,                               \
+    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_COMPARE, 0,                               \
       "Changes: what the agent changed against the box's base, file by file")                \
     X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \
       "Allow the box's pending request once")                                                 \

@@ -33,6 +33,13 @@ dash_check_row "g-2 (mock/m2) fails them" "g-2 " "fail"
 dash_check_row "g-2's last test line" "g-2 " "answer.txt is not good"
 dash_check_row "the cost is unknown for now" "g-1 " "unknown"
 t_ok "the box's OSC title sequence did not reach the terminal" test "$(tm display-message -p -t t '#{pane_title}')" != pwned
+tmux_type j
+tmux_type c
+dash_check "c opens the selected member's Changes pane (g-2, after j)" "CHANGES  g-2 ($(box_sandbox_of g-2))"
+dash_check "its changes list the agent's file" "answer.txt"
+tmux_keys Escape
+dash_check "Esc comes back to the Compare pane" "COMPARE  g  2/2 done, 1 passing"
+tmux_type k
 tmux_type p
 dash_check "p says which member is pulled as the group's branch" "pulling member g-1 of group g as branch e2b/g"
 t_ok "e2b/g is made" t_wait_until 60 git -C "$BOX_REPO" rev-parse -q --verify e2b/g

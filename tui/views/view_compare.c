@@ -7,6 +7,7 @@
 #include "core/live/live.h"
 #include "core/util/sanitize.h"
 #include "tui/term/term.h"
+#include "tui/views/view_changes.h"
 #include "tui/widgets/draw.h"
 
 enum { MEMBERS_MAX = 100 };
@@ -64,7 +65,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         cv->sel = n ? n - 1 : 0;
     char sum[120], head[400];
     e2b_live_group_summary(ui->model, cv->group, sum, sizeof sum);
-    snprintf(head, sizeof head, "COMPARE  %s  %s  (p: pull the selected member as e2b/%s, Esc: back)",
+    snprintf(head, sizeof head, "COMPARE  %s  %s  (c: its changes, p: pull it as e2b/%s, Esc: back)",
              cv->group, sum, cv->group);
     draw_text(y, x, w, ROLE_HEADER, head, true);
     char line[1200];
@@ -124,6 +125,16 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_MOVE_DOWN: cv->sel = cv->sel + 1 < n ? cv->sel + 1 : cv->sel; break;
     case ACT_FIRST: cv->sel = 0; break;
     case ACT_LAST: cv->sel = n ? n - 1 : 0; break;
+    case ACT_CHANGES: { /* the selected member's Changes pane (Esc comes back here) */
+        if (cv->sel >= n)
+            return true;
+        struct view *cw = view_changes_new(ui, mb[cv->sel].rec->sandbox_id, mb[cv->sel].rec->name);
+        if (cw)
+            ui_set_pane(ui, cw);
+        else
+            ui_flash(ui, FLASH_ERROR, "changes: out of memory");
+        return true;
+    }
     case ACT_PULL: {
         if (cv->sel >= n) {
             ui_flash(ui, FLASH_ERROR, "compare %s: no member to pull", cv->group);

@@ -2,7 +2,8 @@
  * row): one row per member (state, model, diff against the group's base, the result of
  * test_command in it), the group's summary ("3/5 done, 2 passing") in its header; the tests
  * run in each member once its turn has ended (the model's E2B_LIVE_OP_TEST); p pulls the
- * selected member as the group's branch e2b/NAME and says which member it was. */
+ * selected member as the group's branch e2b/NAME and says which member it was; c opens the
+ * selected member's Changes pane. */
 #ifndef E2B_TUI_VIEW_COMPARE_H
 #define E2B_TUI_VIEW_COMPARE_H
 
