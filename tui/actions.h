@@ -26,24 +26,29 @@ enum view_bit {
     VIEW_TEMPLATES = 1u << 9,
     VIEW_CHANGES = 1u << 10,
     VIEW_AGENT = 1u << 11,
-    VIEW_COMPARE = 1u << 12, /* a group of attempts (tui/views/view_compare.h) */
+    VIEW_NEEDS = 1u << 12,
+    VIEW_COMPARE = 1u << 13, /* a group of attempts (tui/views/view_compare.h) */
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
 #define VIEWS_SCROLL                                                                          \
     (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES |             \
-     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_COMPARE)
-/* Where a box's agent can be acted on: its row and its Agent pane. */
-#define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT)
-#define VIEWS_ANY 0x1fffu
+     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE)
+/* Where a box's agent can be acted on: its row, its Agent pane and the Needs-you pane. */
+#define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS)
+#define VIEWS_ANY 0x3fffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
 #define ACTION_LIST(X)                                                                        \
     X(DETAIL, "detail", "d", VIEWS_SANDBOXES, 0, "Details of the selected sandbox")           \
-    X(AGENT, "agent", "enter o", VIEWS_SANDBOXES, 0,                                          \
+    X(AGENT, "agent", "enter o", VIEWS_SANDBOXES | VIEW_NEEDS, 0,                             \
       "Agent: the box's sessions, activity, todos and pending request (else Details)")       \
-    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_COMPARE, 0,                               \
+    X(NEEDS, "needs", "!", VIEWS_ANY & ~VIEW_NEEDS, 0,                                        \
+      "Needs you: every box's pending requests and questions, oldest first (:needs)")        \
+    X(NEXT_NEEDS, "next-needs", "]", VIEWS_ANY, 0,                                            \
+      "The Agent pane of the next box that needs you (again: the one after, cycling)")       \
+    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE, 0,                           \
       "Changes: what the agent changed against the box's base, file by file")                \
     X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \
       "Allow the box's pending request once")                                                 \
@@ -51,6 +56,8 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Allow the pending request from now on (asks first)")                                   \
     X(REJECT, "reject", "n", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                \
       "Reject the box's pending request (the turn ends)")                                     \
+    X(ANSWER, "answer", "A", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                \
+      "Answer the agent's question: an option's number, or typed text where it allows")      \
     X(MESSAGE, "message", "m", VIEWS_AGENT_ACTS, ACTION_MUTATES,                              \
       "Message the agent: the next task, to its current session (ctrl-e: $EDITOR)")          \
     X(MESSAGE_NEW, "message-new", "ctrl-n", VIEWS_AGENT_ACTS, ACTION_MUTATES,                      \
@@ -65,6 +72,10 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Copy the sandbox id, name or server URL to the clipboard (asks which; OSC 52)")       \
     X(TOOL_INPUT, "tool-input", "v", VIEW_AGENT, 0,                                          \
       "Agent pane: tool calls whole, their input as the server sent it (again: one line each)") \
+    X(FORWARD, "forward", "w", VIEW_DETAIL, 0,                                                \
+      "Detail pane: forward one of the box's ports to a local URL, yours only (asks which; copies the URL)") \
+    X(GET, "get", "D", VIEW_CHANGES | VIEW_DETAIL, 0,                                         \
+      "Fetch files of the box (the selected one first; build output, logs) into a local folder") \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
       "Start a box from a git project (name, template, hours, directory)")                    \

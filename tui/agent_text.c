@@ -1,9 +1,12 @@
 #include "tui/agent_text.h"
 
+#include "core/e2b/cost.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/live/live_idle.h"
 #include "tui/sandbox_rows.h"
 #include "tui/widgets/table.h"
 #include "tui/widgets/textwidth.h"
@@ -88,6 +91,18 @@ const char *agent_text_fit(const char *cell, int width, char *buf, size_t n)
     return buf;
 }
 
+void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n)
+{
+    size_t len = strlen(buf);
+    if (!due_ms || len + 1 >= n)
+        return;
+    int64_t left = due_ms - now_ms;
+    if (left < 60000)
+        snprintf(buf + len, n - len, ", pauses in <1m");
+    else
+        snprintf(buf + len, n - len, ", pauses in %lldm", (long long)((left + 59999) / 60000));
+}
+
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n)
 {
     if (!n)
@@ -98,16 +113,74 @@ void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n)
         snprintf(buf, n, "%u/%u", st->todo_done, st->todo_total);
 }
 
+bool agent_text_box_cost(const e2b_agent_status *st, const e2b_sandbox *sb,
+                         const e2b_config *cfg, time_t now, double *agent_usd,
+                         double *sandbox_usd)
+{
+    bool a = st && st->total.have_cost;
+    *agent_usd = a ? st->total.cost_usd : 0;
+    bool s = e2b_sandbox_cost(sb, cfg->price_vcpu_second, cfg->price_gib_second, now, sandbox_usd);
+    if (!s)
+        *sandbox_usd = 0;
+    return a && (s || (sb && sb->state == E2B_STATE_PAUSED));
+}
+
+void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2b_config *cfg,
+                     time_t now, char *buf, size_t n)
+{
+    if (!st) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    double a, s;
+    bool whole = agent_text_box_cost(st, sb, cfg, now, &a, &s);
+    bool known = st->total.have_cost || e2b_sandbox_cost(sb, cfg->price_vcpu_second,
+                                                         cfg->price_gib_second, now, &s);
+    if (!known) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    char f[24];
+    e2b_cost_format(a + s, f, sizeof f);
+    snprintf(buf, n, "%s%s", f, whole ? "" : "+?"); /* a part not known: never taken as 0 */
+}
+
 void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *changed)
 {
-    char agent[300], todo[32];
+    char agent[300], todo[32], cost[32];
+    const e2b_config *cfg = e2b_live_config(m);
+    time_t now = (time_t)(now_ms / 1000);
     for (size_t i = 0; i < t->nrows; i++) {
         const e2b_agent_status *st = e2b_live_agent(m, t->rows[i].id);
         agent_text_cell(st, now_ms, agent, sizeof agent);
+        agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent, sizeof agent);
         agent_text_todo(st, todo, sizeof todo);
+        agent_text_cost(st, st ? e2b_live_sandbox(m, t->rows[i].id) : NULL, cfg, now, cost,
+                        sizeof cost);
         if (table_set_cell(t, i, SBCOL_AGENT, agent) > 0)
             *changed = true;
         if (table_set_cell(t, i, SBCOL_TODO, todo) > 0)
             *changed = true;
+        if (table_set_cell(t, i, SBCOL_COST, cost) > 0)
+            *changed = true;
     }
+}
+
+bool agent_text_fleet_cost(const e2b_live *m, time_t now, double *usd)
+{
+    const e2b_config *cfg = e2b_live_config(m);
+    bool whole = true, any = false;
+    *usd = 0;
+    size_t n = e2b_live_agent_count(m);
+    for (size_t i = 0; i < n; i++) {
+        const char *id = NULL;
+        const e2b_agent_status *st = e2b_live_agent_at(m, i, &id, NULL);
+        if (!st)
+            continue;
+        double a, s;
+        whole &= agent_text_box_cost(st, e2b_live_sandbox(m, id), cfg, now, &a, &s);
+        *usd += a + s;
+        any = true;
+    }
+    return any && whole;
 }

@@ -10,6 +10,9 @@
 
 #include "core/agent/agent.h"
 #include "core/live/live.h"
+#include "core/e2b/config.h"
+
+#include <time.h>
 
 /* How a state is drawn (the views map it to a role). */
 enum agent_tone { TONE_PLAIN, TONE_GOOD, TONE_BAD, TONE_BUSY, TONE_WAITING };
@@ -31,10 +34,28 @@ void agent_text_cell(const e2b_agent_status *st, int64_t now_ms, char *buf, size
  * the state's shorter word ("! wait", "work", "retry", "down"). Into buf; returns buf. */
 const char *agent_text_fit(const char *cell, int width, char *buf, size_t n);
 
+/* Appends ", pauses in 4m" (", pauses in <1m") to an AGENT cell when the idle pauser
+ * (core/live/live_idle.h) will pause the box at due_ms (0: nothing appended). */
+void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n);
+
 /* The TODO cell: "2/5", "-" when there is no list. */
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
 
-/* Sets the AGENT and TODO cells (columns SBCOL_AGENT, SBCOL_TODO) of every row of a sandbox
+/* A box's cost: the agent's (the server's own total over its sessions) and the sandbox's
+ * (its current run: core/e2b/cost.h; a paused one adds nothing). Returns whether both parts
+ * are known (each unknown part is 0 in its figure). */
+bool agent_text_box_cost(const e2b_agent_status *st, const e2b_sandbox *sb,
+                         const e2b_config *cfg, time_t now, double *agent_usd,
+                         double *sandbox_usd);
+/* The COST cell: "$0.43" (agent and sandbox), "$0.42+?" when a part is not known, "?" when
+ * nothing is, "-" without a status. */
+void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2b_config *cfg,
+                     time_t now, char *buf, size_t n);
+/* The fleet's cost: every watched box's agent and sandbox figures summed into *usd; false
+ * when some part is not known (then *usd is what is known). */
+bool agent_text_fleet_cost(const e2b_live *m, time_t now, double *usd);
+
+/* Sets the AGENT, TODO and COST cells (columns SBCOL_AGENT, SBCOL_TODO) of every row of a sandbox
  * table from the model; *changed is set when a cell changed. */
 struct table;
 void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *changed);

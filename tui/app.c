@@ -3,6 +3,8 @@
  * something changed (one doupdate per frame). It waits in core's loop (tui/term/loop.h). */
 #include "tui/app.h"
 
+#include "core/e2b/cost.h"
+
 #include <curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
 #include "tui/views/view_compare.h"
+#include "tui/views/view_needs.h"
 #include "tui/views/view_operations.h"
 #include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
@@ -40,6 +43,7 @@ enum { FLASH_NOTE_MS = 10000 };
 
 static void open_operations(struct ui *ui);
 static void open_messages(struct ui *ui);
+static void open_needs(struct ui *ui);
 static void run_action(struct ui *ui, enum action_id a);
 
 /* Selects the row of sandbox id in a tab that lists it (the current one if it does). */
@@ -119,6 +123,7 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     case CMD_ALL: ui_show_tab(ui, TAB_ALL); return;
     case CMD_SECRETS: ui_show_tab(ui, TAB_SECRETS); return;
     case CMD_OPS: open_operations(ui); return;
+    case CMD_NEEDS: open_needs(ui); return;
     case CMD_MESSAGES: open_messages(ui); return;
     case CMD_WAITING:
         /* The boxes waiting for you: their AGENT cell starts with the waiting mark. */
@@ -198,6 +203,15 @@ static void open_operations(struct ui *ui)
         ui_flash(ui, FLASH_ERROR, "operations: out of memory");
 }
 
+static void open_needs(struct ui *ui)
+{
+    struct view *v = view_needs_new(ui);
+    if (v)
+        ui_set_pane(ui, v);
+    else
+        ui_flash(ui, FLASH_ERROR, "needs: out of memory");
+}
+
 static void open_messages(struct ui *ui)
 {
     struct view *v = view_messages_new(ui);
@@ -246,6 +260,8 @@ static void run_action(struct ui *ui, enum action_id a)
             ui_flash(ui, FLASH_INFO, "nothing to cancel");
         return;
     case ACT_OPERATIONS: open_operations(ui); return;
+    case ACT_NEEDS: open_needs(ui); return;
+    case ACT_NEXT_NEEDS: needs_jump(ui); return;
     case ACT_MESSAGES: open_messages(ui); return;
     case ACT_TEMPLATES: {
         struct view *v = view_templates_new(ui);
@@ -422,21 +438,34 @@ static void draw_status(struct ui *ui)
         snprintf(left, sizeof left, " filter: %s   (/ edit, Esc clear)", v->table.filter);
     } else if (e2b_live_agents_waiting(ui->model)) {
         size_t w = e2b_live_agents_waiting(ui->model);
-        snprintf(left, sizeof left, " ! %zu box%s waiting for you (:waiting lists them)   ? help", w,
-                 w == 1 ? "" : "es");
+        snprintf(left, sizeof left, " ! %zu box%s waiting for you (! lists them, ] jumps)   ? help",
+                 w, w == 1 ? "" : "es");
         role = ROLE_WAITING;
     } else {
         /* Only what works here. */
         unsigned bit = ui_current_bit(ui);
         const char *hint = bit & VIEWS_LISTS   ? " ? help  : command  / filter  q quit"
                            : bit == VIEW_LOG    ? " ? help  / search  n/N next/previous  Tab source  Esc back"
-                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  Esc back"
+                           : bit == VIEW_DETAIL ? " ? help  a s r K p e l: the row's actions  w forward a port  D get files  Esc back"
                                                 : " ? help  : command  Esc back";
         snprintf(left, sizeof left, "%s", hint);
     }
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
         snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
                  v->table.nvisible);
+    /* the fleet's cost (its boxes' agents and running sandboxes), where there is room */
+    if (COLS >= 100 && e2b_live_agent_count(ui->model)) {
+        double fleet;
+        bool whole = agent_text_fleet_cost(ui->model, time(NULL), &fleet);
+        char f[24], txt[48];
+        e2b_cost_format(fleet, f, sizeof f);
+        int k = snprintf(txt, sizeof txt, " fleet %s%s ", f, whole ? "" : "+?");
+        size_t rlen = strlen(right);
+        if (k > 0 && (size_t)k + rlen < sizeof right) {
+            memmove(right + k, right, rlen + 1);
+            memcpy(right, txt, (size_t)k);
+        }
+    }
     int rw = text_width(right);
     /* A message wider than the line ends with where to read it whole. */
     static const char more[] = " ... (ctrl-g: whole message)";

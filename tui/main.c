@@ -38,6 +38,14 @@ static void print_help(FILE *f)
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
+          "  --ports NAME             list the TCP ports that listen in the box\n"
+          "  --forward NAME PORT [--local PORT]\n"
+          "                           print a local URL that reaches PORT of the box (yours\n"
+          "                           only: no password; the traffic token added) until Ctrl-C\n"
+          "  --get NAME PATH... [--dir DEST] [--force]\n"
+          "                           copy files or folders of the box's project (or /tmp)\n"
+          "                           into DEST (default .); existing files need --force\n"
+          "  --keepalive              pause boxes idle for idle_minutes, until Ctrl-C\n"
           "  --stop NAME|ID           pause a box or sandbox (paused already is no error)\n"
           "  --kill NAME|ID [--force] delete a box (record and password too) or sandbox;\n"
           "                           a box with unpulled work is refused (exit 8) unless\n"
@@ -91,6 +99,9 @@ static void print_help(FILE *f)
           "  --reply NAME once|always|reject [REQUEST_ID]\n"
           "                           answer the agent's permission request (the oldest);\n"
           "                           exit 9 when nothing waits for a reply\n"
+          "  --answer NAME [REQUEST_ID] TEXT|--option N\n"
+          "                           answer the agent's question (the oldest) with TEXT or\n"
+          "                           its option N (--status lists them)\n"
           "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
           "                           requests are rejected)\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
@@ -110,7 +121,8 @@ static void print_help(FILE *f)
           "  --public                 --up: open the box's ports to anyone with the password\n"
           "                           (default private: they need the sandbox's traffic token)\n"
           "  --force                  --pull: overwrite a diverged e2b/NAME; --kill: kill\n"
-          "                           a box even with work not pulled home\n"
+          "                           a box even with work not pulled home; --get: overwrite\n"
+          "                           local files\n"
           "  --yes                    --fork of more than 3, --up for more hours than the\n"
           "                           config's: make them (else exit 2; the dashboard asks)\n"
           "  --json                   --list, --secrets list, --status: print JSON (one\n"
@@ -406,7 +418,9 @@ static int place_operands(cli_args *a, const char **operands, int n)
     if (fleet)
         return fleet < 0 ? -1 : 0;
     int k = named_mode_index(a->mode);
-    int next = 0;
+    int next = 0, life = cli_life_place(a, operands, n);
+    if (life)
+        return life < 0 ? -1 : 0;
     if (k >= 0 && !a->name && n > 0)
         a->name = operands[next++];
     if (next < n) {
@@ -457,9 +471,11 @@ static int check_combination(const cli_args *a)
     else if ((a->allow_out || a->deny_out || a->no_internet) && a->mode != CLI_UP &&
              a->mode != CLI_NETWORK)
         bad = a->allow_out ? "--allow-out" : a->deny_out ? "--deny-out" : "--no-internet";
-    else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL && a->mode != CLI_PICK)
+    else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL && a->mode != CLI_GET &&
+             a->mode != CLI_PICK)
         bad = "--force";
-    else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL && a->mode != CLI_PICK)
+    else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL && a->mode != CLI_GET &&
+             a->mode != CLI_PICK)
         bad = "--dir";
     else if (a->yes && a->mode != CLI_UP && a->mode != CLI_FORK)
         bad = "--yes";
@@ -540,6 +556,10 @@ int main(int argc, char **argv)
             g = cli_try_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_fleet_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_life_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_answer_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -589,6 +609,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
+        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 ||
         cli_try_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;

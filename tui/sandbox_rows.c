@@ -104,6 +104,7 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
     rt->cells[SBCOL_KIND] = e2b_sandbox_kind_name(sb->kind);
     rt->cells[SBCOL_AGENT] = "-";
     rt->cells[SBCOL_TODO] = "-";
+    rt->cells[SBCOL_COST] = "-";
 }
 
 int sandbox_rows_fill(struct table *t, enum sandbox_filter f, const e2b_sandbox_list *list,

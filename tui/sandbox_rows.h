@@ -5,8 +5,8 @@
  * TEMPLATE (alias or id), STATE, CPU (percent in use) and MEM (MiB in use) from the latest
  * metric, "-" without one (paused or not sampled yet; the sandbox's size is in the Detail
  * pane), ENDS (time left: "3d 04h", "2h 05m", "42m", "9:59" in the last ten minutes;
- * "expired" once past; "paused"; "-" unknown), AGENT and TODO ("-" here: the agent's cells
- * come from tui/agent_text.h, agent_text_apply), KIND (All only). Every cell is sanitised by the table when the
+ * "expired" once past; "paused"; "-" unknown), AGENT, TODO and COST ("-" here: the agent's
+ * cells come from tui/agent_text.h, agent_text_apply), KIND (All only). Every cell is sanitised by the table when the
  * rows are set.
  *
  * A refresh costs what changed: rows are updated in place (tui/widgets/table.h) and
@@ -23,7 +23,7 @@
 
 /* Column order of every sandbox row: the cells handed to the table. */
 enum { SBCOL_NAME, SBCOL_BRANCH, SBCOL_ID, SBCOL_TEMPLATE, SBCOL_STATE, SBCOL_CPU, SBCOL_MEM,
-       SBCOL_ENDS, SBCOL_AGENT, SBCOL_TODO, SBCOL_KIND, SBCOL_COUNT };
+       SBCOL_ENDS, SBCOL_AGENT, SBCOL_TODO, SBCOL_COST, SBCOL_KIND, SBCOL_COUNT };
 /* KIND ("box", "workspace", "other") is last: only All shows it (the other views' tables
  * have SBCOL_COUNT - 1 columns, so their rows' last cell is not drawn). */
 

@@ -73,6 +73,7 @@ struct ui {
     /* The pane over the current tab (Detail, Log, Operations, Messages, Templates, Agent or
      * Changes); NULL when closed. */
     struct view *pane;
+    char needs_last[128]; /* ]: the sandbox id of the box jumped to last (view_needs.h) */
     /* The panes it was opened from, oldest first (Esc and q return to the last; the tab's
      * list is the bottom). Hidden: their close ran, open runs again on return. */
     struct view *below[UI_PANES_BELOW];

@@ -86,6 +86,22 @@ char *e2b_agent_text(const char *s, size_t len, size_t max, bool keep_newlines, 
     return e2b_sanitize_display(s, len, keep_newlines ? E2B_SANITIZE_KEEP_NEWLINES : 0);
 }
 
+void e2b_agent_usage_add(e2b_agent_usage *a, const e2b_agent_usage *b)
+{
+    if (b->have_tokens) {
+        a->have_tokens = true;
+        a->input += b->input;
+        a->output += b->output;
+        a->reasoning += b->reasoning;
+        a->cache_read += b->cache_read;
+        a->cache_write += b->cache_write;
+    }
+    if (b->have_cost) {
+        a->have_cost = true;
+        a->cost_usd += b->cost_usd;
+    }
+}
+
 void e2b_agent_request_clear(e2b_agent_request *r)
 {
     if (!r)
@@ -98,6 +114,12 @@ void e2b_agent_request_clear(e2b_agent_request *r)
     for (size_t i = 0; i < r->nalways; i++)
         free(r->always[i]);
     free(r->always);
+    for (size_t i = 0; i < r->noptions; i++) {
+        free(r->option_labels[i]);
+        free(r->option_descs[i]);
+    }
+    free(r->option_labels);
+    free(r->option_descs);
     memset(r, 0, sizeof *r);
 }
 
@@ -179,6 +201,17 @@ static int copy_request(e2b_agent_request *d, const e2b_agent_request *s)
             return -1;
         for (size_t i = 0; i < s->nalways; i++, d->nalways++)
             bad |= dup_str(&d->always[i], s->always[i]);
+    }
+    d->option_labels = d->option_descs = NULL;
+    d->noptions = 0;
+    if (s->noptions) {
+        d->option_labels = calloc(s->noptions, sizeof *d->option_labels);
+        d->option_descs = calloc(s->noptions, sizeof *d->option_descs);
+        if (!d->option_labels || !d->option_descs)
+            return -1;
+        for (size_t i = 0; i < s->noptions; i++, d->noptions++)
+            bad |= dup_str(&d->option_labels[i], s->option_labels[i]) |
+                   dup_str(&d->option_descs[i], s->option_descs[i]);
     }
     return bad ? -1 : 0;
 }

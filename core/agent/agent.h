@@ -20,6 +20,7 @@
 #define E2B_AGENT_TAIL_MAX 4096       /* the assistant text kept per activity entry (its tail) */
 #define E2B_AGENT_TODOS_MAX 64        /* todo items kept (the counts are of all of them) */
 #define E2B_AGENT_REQUESTS_MAX 16     /* pending requests kept */
+#define E2B_AGENT_OPTIONS_MAX 16      /* a question's options kept */
 #define E2B_AGENT_SESSIONS_MAX 32     /* sessions kept (most recently updated first) */
 #define E2B_AGENT_ACTIVITY_MAX 48     /* recent activity entries kept per box */
 #define E2B_AGENT_ACTIVITY_BYTES 65536 /* and their text, at most (oldest dropped first) */
@@ -62,14 +63,33 @@ int e2b_agent_reply_parse(const char *s, e2b_agent_reply *out);
 typedef struct e2b_agent_request {
     char *id;         /* "per_…" (permission) or "que_…" (question) */
     char *session_id;
-    bool question;    /* a question (answered in the agent's own UI), not a permission */
+    bool question;    /* a question (e2b_agent_watch_answer), not a permission */
     char *action;     /* permission: the tool ("bash", "edit"); question: its header */
     char *detail;     /* what exactly: the command, the file, the question's text */
     char *summary;    /* one line: "bash: rm -rf build" */
     char **always;    /* the patterns an "always" reply saves (may be 0) */
     size_t nalways;
     int64_t asked_ms; /* wall clock ms when first seen, 0 unknown */
+    /* question: its first question's options (label, and what it means), in the server's
+     * order; custom: a typed answer is allowed (OpenCode's default); multiple: several
+     * options may be picked; nquestions: how many questions the request asks (the answer
+     * goes to the first, the others are answered empty) */
+    char **option_labels, **option_descs;
+    size_t noptions;
+    bool custom, multiple;
+    unsigned nquestions;
 } e2b_agent_request;
+
+/* Tokens and cost as the server reports them. have_tokens / have_cost: the server said
+ * (a figure it did not say is unknown, never 0). */
+typedef struct e2b_agent_usage {
+    bool have_tokens, have_cost;
+    int64_t input, output, reasoning, cache_read, cache_write;
+    double cost_usd;
+} e2b_agent_usage;
+
+/* a += b (what each side knows). */
+void e2b_agent_usage_add(e2b_agent_usage *a, const e2b_agent_usage *b);
 
 typedef struct e2b_agent_todo {
     char *content;
@@ -131,6 +151,15 @@ typedef struct e2b_agent_status {
     bool have_usage;
     int64_t tokens_input, tokens_output, tokens_reasoning;
     double cost;
+    /* the box's usage over all its sessions: v1, the server's own totals from its session
+     * list (each snapshot) plus the steps that ended since (events); v2 (whose session list
+     * says 0 in 1.18.33), the steps seen ending while watched (unknown before any) */
+    e2b_agent_usage total;
+    /* the turn running or last run: the sum of its steps (events; unknown when none seen) */
+    e2b_agent_usage turn;
+    /* the turn before it, kept when a turn begins (a turn waiting at its first step has no
+     * figures of its own yet: the Agent pane shows the last one's meanwhile) */
+    e2b_agent_usage last_turn;
 
     int64_t last_activity_ms; /* wall clock ms of the last event or change (else the active
                                  session's last update as the server tells it), 0 none */

@@ -35,8 +35,16 @@ static json_t *box_json(const e2b_agent_box_view *b)
         json_object_set_new(o, "opencode", json_pack("{s:i,s:s,s:s}", "api", b->opencode->api,
                                                      "bin", b->opencode->bin, "version",
                                                      b->opencode->version));
+    /* cost: each figure null when unknown (never 0 for "not said") */
+    const e2b_agent_usage *tot = b->status ? &b->status->total : NULL;
+    json_object_set_new(o, "cost", json_pack("{s:o,s:o}", "agent_usd",
+                                             tot && tot->have_cost ? json_real(tot->cost_usd)
+                                                                   : json_null(),
+                                             "sandbox_usd", b->have_sandbox_usd
+                                                 ? json_real(b->sandbox_usd) : json_null()));
     if (!b->status) {
         json_object_set_new(o, "detail", jstr(b->why));
+        json_object_set_new(o, "tokens", json_null());
         return o;
     }
     const e2b_agent_status *st = b->status;
@@ -70,19 +78,45 @@ static json_t *box_json(const e2b_agent_box_view *b)
     json_t *reqs = json_array();
     for (size_t i = 0; i < st->nrequests; i++) {
         const e2b_agent_request *r = &st->requests[i];
-        json_array_append_new(reqs, json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "id", r->id,
-                                              "session_id", jstr(r->session_id),
-                                              "kind", r->question ? "question" : "permission",
-                                              "action", jstr(r->action), "detail", jstr(r->detail),
-                                              "summary", jstr(r->summary)));
+        json_t *ro = json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "id", r->id,
+                               "session_id", jstr(r->session_id),
+                               "kind", r->question ? "question" : "permission",
+                               "action", jstr(r->action), "detail", jstr(r->detail),
+                               "summary", jstr(r->summary));
+        if (ro && r->question) {
+            json_t *opts = json_array();
+            for (size_t k = 0; k < r->noptions; k++)
+                json_array_append_new(opts, json_pack("{s:i,s:s,s:s}", "n", (int)k + 1, "label",
+                                                      r->option_labels[k], "description",
+                                                      r->option_descs[k]));
+            json_object_set_new(ro, "options", opts);
+            json_object_set_new(ro, "custom", json_boolean(r->custom));
+            json_object_set_new(ro, "multiple", json_boolean(r->multiple));
+        }
+        json_object_set_new(ro, "seen_at", jtime(r->asked_ms));
+        json_array_append_new(reqs, ro);
     }
     json_object_set_new(o, "requests", reqs);
     json_object_set_new(o, "stream", json_pack("{s:b,s:i}", "up", st->stream_up, "reconnects",
                                                (int)st->reconnects));
+    /* usage: the last step's figures when this process saw one, else the box's totals (the
+     * server's own, from its sessions); null when the server said none */
+    const e2b_agent_usage *t = &st->total;
     json_object_set_new(o, "usage", st->have_usage
                         ? json_pack("{s:I,s:I,s:I,s:f}", "input", (json_int_t)st->tokens_input,
                                     "output", (json_int_t)st->tokens_output, "reasoning",
                                     (json_int_t)st->tokens_reasoning, "cost", st->cost)
+                        : t->have_tokens || t->have_cost
+                        ? json_pack("{s:I,s:I,s:I,s:o}", "input", (json_int_t)t->input, "output",
+                                    (json_int_t)t->output, "reasoning", (json_int_t)t->reasoning,
+                                    "cost", t->have_cost ? json_real(t->cost_usd) : json_null())
+                        : json_null());
+    json_object_set_new(o, "tokens", t->have_tokens
+                        ? json_pack("{s:I,s:I,s:I,s:I,s:I}", "input", (json_int_t)t->input,
+                                    "output", (json_int_t)t->output, "reasoning",
+                                    (json_int_t)t->reasoning, "cache_read",
+                                    (json_int_t)t->cache_read, "cache_write",
+                                    (json_int_t)t->cache_write)
                         : json_null());
     return o;
 }

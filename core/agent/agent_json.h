@@ -19,6 +19,8 @@ typedef struct e2b_agent_box_view {
     const e2b_agent_status *status;
     const e2b_opencode_kind *opencode; /* what the box runs (its record's), or NULL */
     const char *group; /* the group of attempts it is a member of, or NULL ("group": null) */
+    bool have_sandbox_usd;             /* the sandbox's cost is known (core/box/cost.h) */
+    double sandbox_usd;
 } e2b_agent_box_view;
 
 /* {"version":1,"boxes":[...]} in the one style (core/util/json_style.h: one line, or pretty;

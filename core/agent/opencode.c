@@ -18,6 +18,7 @@ enum oc_kind {
     OC_PERMISSIONS,
     OC_QUESTIONS,
     OC_REPLY,
+    OC_ANSWER,
     OC_NEW_SESSION, /* the first half of a prompt to a new session */
     OC_PROMPT,
     OC_INTERRUPT,
@@ -168,6 +169,7 @@ static const char *kind_doing(enum oc_kind k)
     case OC_PERMISSIONS: return "listing the agent's permission requests";
     case OC_QUESTIONS: return "listing the agent's questions";
     case OC_REPLY: return "replying to the agent";
+    case OC_ANSWER: return "answering the agent's question";
     case OC_NEW_SESSION: return "making a new session";
     case OC_PROMPT: return "sending the prompt";
     case OC_INTERRUPT: return "interrupting the agent";
@@ -262,7 +264,7 @@ static void on_http(void *ud, const e2b_http_response *resp, const e2b_error *he
                !(resp->content_type && strstr(resp->content_type, "json"))) {
         res.status = resp->status; /* v2 has no todo route (the web app answers): empty */
     } else if (resp->status < 200 || resp->status > 299) {
-        err = e2b_http_status_error(resp, call->kind == OC_REPLY ? "no such request (answered already?)"
+        err = e2b_http_status_error(resp, call->kind == OC_REPLY || call->kind == OC_ANSWER ? "no such request (answered already?)"
                                           : "no such session on the agent's server");
     } else {
         res.status = resp->status;
@@ -461,6 +463,41 @@ e2b_oc_call *e2b_oc_reply(e2b_oc_client *c, const char *session_id, const char *
     free(sid);
     free(path);
     free(body);
+    return call;
+}
+
+e2b_oc_call *e2b_oc_answer(e2b_oc_client *c, const char *session_id, const char *request_id,
+                           const char *answer, unsigned nquestions, e2b_oc_done_fn done,
+                           void *ud, e2b_error **err)
+{
+    if (!request_id || !*request_id || !answer || (c->api == 2 && (!session_id || !*session_id))) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "an answer needs the question (and its session)");
+        return NULL;
+    }
+    if (nquestions < 1)
+        nquestions = 1;
+    if (nquestions > 64)
+        nquestions = 64;
+    json_t *answers = json_array();
+    json_array_append_new(answers, json_pack("[s]", answer));
+    for (unsigned i = 1; i < nquestions; i++)
+        json_array_append_new(answers, json_array());
+    json_t *root = json_pack("{s:o}", "answers", answers);
+    char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    char *rid = enc(request_id), *sid = enc(session_id);
+    char *path = c->api == 1 ? e2b_strfmt("/question/%s/reply", rid)
+                             : e2b_strfmt("/api/session/%s/question/%s/reply", sid, rid);
+    e2b_oc_call *call = NULL;
+    if (rid && sid && path && body)
+        call = start(c, OC_ANSWER, "POST", path, body, done, ud, err);
+    else if (err)
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    free(rid);
+    free(sid);
+    free(path);
+    e2b_wipe_free(body); /* the user's words */
     return call;
 }
 

@@ -85,6 +85,7 @@ typedef struct e2b_oc_result {
     char *version;                 /* health (v1 says it), or NULL */
     e2b_agent_session *sessions;   /* sessions: newest first */
     size_t nsessions;
+    e2b_agent_usage usage;         /* sessions: the sum of every listed session's figures */
     e2b_oc_active *active;         /* active: only sessions that are not idle */
     size_t nactive;
     e2b_agent_request *requests;   /* permissions / questions: pending, oldest first */
@@ -126,6 +127,13 @@ e2b_oc_call *e2b_oc_questions(e2b_oc_client *c, e2b_oc_done_fn done, void *ud, e
 /* Replies to permission request_id of session_id (v1 needs no session: may be NULL). */
 e2b_oc_call *e2b_oc_reply(e2b_oc_client *c, const char *session_id, const char *request_id,
                           e2b_agent_reply reply, e2b_oc_done_fn done, void *ud, e2b_error **err);
+/* Answers question request_id of session_id (v1 needs no session: may be NULL) with answer
+ * (an option's label or a typed text) for its first question; the request's other questions
+ * (nquestions in all) are answered empty. v2 POST /api/session/{sid}/question/{rid}/reply,
+ * v1 POST /question/{rid}/reply, both {"answers":[["answer"],[]…]}. */
+e2b_oc_call *e2b_oc_answer(e2b_oc_client *c, const char *session_id, const char *request_id,
+                           const char *answer, unsigned nquestions, e2b_oc_done_fn done,
+                           void *ud, e2b_error **err);
 /* Sends text as the next prompt of session_id, or of a new session when session_id is NULL
  * (made first; its id comes back in res->session_id either way). Returns when the server
  * admitted it, not when the turn ends. model: "provider/model", NULL = the configured one
@@ -197,6 +205,7 @@ typedef struct e2b_oc_event {
     bool have_usage;         /* STEP_ENDED */
     int64_t tokens_input, tokens_output, tokens_reasoning;
     double cost;
+    e2b_agent_usage usage;   /* STEP_ENDED: the same, with the cache and what is known */
     int64_t at_ms;           /* the event's own time (wall clock ms), 0 none */
 } e2b_oc_event;
 

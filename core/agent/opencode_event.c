@@ -30,15 +30,14 @@ static bool is(const char *t, const char *name)
 
 static void usage_from(e2b_oc_event *ev, json_t *o)
 {
-    json_t *tok = json_object_get(o, "tokens");
-    json_t *cost = json_object_get(o, "cost");
-    if (!json_is_object(tok) && !json_is_number(cost))
+    oc_usage_from(o, &ev->usage);
+    if (!ev->usage.have_tokens && !ev->usage.have_cost)
         return;
     ev->have_usage = true;
-    ev->tokens_input = oc_int(tok, "input");
-    ev->tokens_output = oc_int(tok, "output");
-    ev->tokens_reasoning = oc_int(tok, "reasoning");
-    ev->cost = json_is_number(cost) ? json_number_value(cost) : 0;
+    ev->tokens_input = ev->usage.input;
+    ev->tokens_output = ev->usage.output;
+    ev->tokens_reasoning = ev->usage.reasoning;
+    ev->cost = ev->usage.cost_usd;
 }
 
 /* The error's words (oc_error_text: the same as the REST read of the turn's end). */

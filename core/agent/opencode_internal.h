@@ -40,6 +40,9 @@ int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r);
 int oc_parse_todos(json_t *arr, e2b_agent_todo **out, size_t *n);
 int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res);
 int oc_parse_active(int api, json_t *root, e2b_oc_result *res);
+/* An object's "tokens" {input,output,reasoning,cache{read,write}} and "cost" (a message, a
+ * step, a session: both APIs) into u; what is absent stays unknown. */
+void oc_usage_from(json_t *o, e2b_agent_usage *u);
 /* v1 {"type":"retry","attempt","message","next"} or v2 {"type":"running"} into a. */
 void oc_run_from(json_t *status, e2b_oc_active *a);
 

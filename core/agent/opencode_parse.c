@@ -112,6 +112,30 @@ int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r)
         r->detail = oc_str(q, "question", E2B_AGENT_DETAIL_MAX);
         if (!r->action)
             r->action = strdup("question");
+        json_t *qs = json_object_get(o, "questions");
+        r->nquestions = json_is_array(qs) ? (unsigned)json_array_size(qs) : 0;
+        /* OpenCode allows a typed answer unless the question says custom: false */
+        r->custom = !json_is_false(json_object_get(q, "custom"));
+        r->multiple = json_is_true(json_object_get(q, "multiple"));
+        json_t *opts = json_object_get(q, "options");
+        size_t n = json_is_array(opts) ? json_array_size(opts) : 0;
+        if (n > E2B_AGENT_OPTIONS_MAX)
+            n = E2B_AGENT_OPTIONS_MAX;
+        if (n) {
+            r->option_labels = calloc(n, sizeof *r->option_labels);
+            r->option_descs = calloc(n, sizeof *r->option_descs);
+        }
+        for (size_t i = 0; r->option_labels && r->option_descs && i < n; i++) {
+            json_t *op = json_array_get(opts, i);
+            char *label = oc_str(op, "label", E2B_AGENT_TEXT_MAX);
+            if (!label || !*label) {
+                free(label);
+                continue;
+            }
+            char *desc = oc_str(op, "description", E2B_AGENT_TEXT_MAX);
+            r->option_labels[r->noptions] = label;
+            r->option_descs[r->noptions++] = desc ? desc : strdup("");
+        }
     } else if (api == 1) {
         r->action = oc_str(o, "permission", E2B_AGENT_TEXT_MAX);
         r->detail = oc_str(json_object_get(o, "metadata"), "command", E2B_AGENT_DETAIL_MAX);
@@ -185,6 +209,32 @@ int oc_parse_todos(json_t *arr, e2b_agent_todo **out, size_t *count)
     return 0;
 }
 
+void oc_usage_from(json_t *o, e2b_agent_usage *u)
+{
+    memset(u, 0, sizeof *u);
+    json_t *tok = json_object_get(o, "tokens");
+    json_t *cost = json_object_get(o, "cost");
+    if (json_is_object(tok)) {
+        json_t *cache = json_object_get(tok, "cache");
+        u->have_tokens = true;
+        u->input = oc_int(tok, "input");
+        u->output = oc_int(tok, "output");
+        u->reasoning = oc_int(tok, "reasoning");
+        u->cache_read = oc_int(cache, "read");
+        u->cache_write = oc_int(cache, "write");
+    }
+    if (json_is_number(cost)) {
+        double d = json_number_value(cost);
+        /* a cost of 0 for tokens used is a server that did not price them (1.18.33's v2
+         * says 0 for a model with a price): unknown, not free */
+        bool unpriced = d == 0 && (u->input > 0 || u->output > 0);
+        if (d >= 0 && d < 1e9 && !unpriced) { /* a box's figure, bounded */
+            u->have_cost = true;
+            u->cost_usd = d;
+        }
+    }
+}
+
 static int by_updated(const void *a, const void *b)
 {
     const e2b_agent_session *x = a, *y = b;
@@ -204,6 +254,9 @@ int oc_parse_sessions(int api, json_t *root, e2b_oc_result *res)
         json_t *s = json_array_get(arr, i);
         if (!json_is_object(s))
             continue;
+        e2b_agent_usage u;
+        oc_usage_from(s, &u); /* every session counts, also those not kept */
+        e2b_agent_usage_add(&res->usage, &u);
         e2b_agent_session *d = &res->sessions[res->nsessions];
         d->id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
         if (!d->id) {

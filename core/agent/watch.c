@@ -313,6 +313,7 @@ SNAP_CB(on_snap_questions, SNAP_QUESTIONS, {
 SNAP_CB(on_snap_sessions, SNAP_SESSIONS, {
     w->snap.sessions = res->sessions;
     w->snap.nsessions = res->nsessions;
+    w->snap.usage = res->usage;
     w->snap.have_sessions = true;
     res->sessions = NULL;
     res->nsessions = 0;

@@ -46,9 +46,14 @@ e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
 /* The command ends: err NULL on success; session_id is the prompt's session (else NULL). */
 typedef void (*e2b_agent_cmd_fn)(void *ud, const char *session_id, const e2b_error *err);
 
-/* Replies to request_id (NULL = the oldest pending request). */
+/* Replies to permission request_id (NULL = the oldest pending permission request). */
 int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_reply reply,
                           e2b_agent_cmd_fn done, void *ud, e2b_error **err);
+/* Answers question request_id (NULL = the oldest pending question) with option (1-based: its
+ * label is the answer) or, when option is 0, with text (refused when the question allows
+ * only its options and text is none of their labels). Replies to a permission are refused. */
+int e2b_agent_watch_answer(e2b_agent_watch *w, const char *request_id, const char *text,
+                           int option, e2b_agent_cmd_fn done, void *ud, e2b_error **err);
 /* Sends text to session_id, or the active session when session_id is NULL, or a new
  * session when new_session (or when there is none); model "provider/model" or NULL (the
  * configured one; opencode.h e2b_oc_prompt). */

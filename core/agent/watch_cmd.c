@@ -1,4 +1,4 @@
-/* Commands through a watch (reply, prompt, interrupt: core/agent/watch.h). Each is one
+/* Commands through a watch (reply, answer, prompt, interrupt: core/agent/watch.h). Each is one
  * client call (an interrupt one per busy session); when it ends, a snapshot follows so the
  * status does not wait for the events. */
 #include "core/agent/watch_internal.h"
@@ -137,8 +137,8 @@ int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_
     if (refuse(w, err))
         return -1;
     const e2b_agent_request *r = NULL;
-    for (size_t i = 0; i < w->st.nrequests; i++)
-        if (!request_id || !strcmp(w->st.requests[i].id, request_id)) {
+    for (size_t i = 0; i < w->st.nrequests; i++) /* (the oldest: permissions only) */
+        if (request_id ? !strcmp(w->st.requests[i].id, request_id) : !w->st.requests[i].question) {
             r = &w->st.requests[i];
             break;
         }
@@ -151,14 +151,73 @@ int e2b_agent_watch_reply(e2b_agent_watch *w, const char *request_id, e2b_agent_
     }
     if (r->question) {
         if (err)
-            *err = e2b_error_new(E2B_ERR_INVALID, "the agent asks a question (%s): answer it in "
-                                                  "the agent's own UI (attach)", r->summary);
+            *err = e2b_error_new(E2B_ERR_INVALID, "the agent asks a question (%s): answer it, "
+                                                  "not reply to it", r->summary);
         return -1;
     }
     struct watch_cmd *cmd = cmd_new(w, done, ud, err);
     if (!cmd)
         return -1;
     cmd_add(cmd, e2b_oc_reply(w->client, r->session_id, r->id, reply, on_cmd, NEXT(cmd), err));
+    return cmd_go(cmd, err);
+}
+
+int e2b_agent_watch_answer(e2b_agent_watch *w, const char *request_id, const char *text,
+                           int option, e2b_agent_cmd_fn done, void *ud, e2b_error **err)
+{
+    if (refuse(w, err))
+        return -1;
+    const e2b_agent_request *r = NULL;
+    for (size_t i = 0; i < w->st.nrequests; i++) /* (the oldest: questions only) */
+        if (request_id ? !strcmp(w->st.requests[i].id, request_id) : w->st.requests[i].question) {
+            r = &w->st.requests[i];
+            break;
+        }
+    if (!r) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_NOT_FOUND, request_id ? "no pending question %s"
+                                                               : "the agent asks no question",
+                                 request_id);
+        return -1;
+    }
+    if (!r->question) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "%s is a permission request (%s): reply to it "
+                                                  "(once, always or reject)", r->id, r->summary);
+        return -1;
+    }
+    const char *answer = text;
+    if (option) {
+        if (option < 1 || (size_t)option > r->noptions) {
+            if (err)
+                *err = r->noptions
+                    ? e2b_error_new(E2B_ERR_INVALID, "the question has options 1 to %zu, not %d",
+                                    r->noptions, option)
+                    : e2b_error_new(E2B_ERR_INVALID, "the question has no options: answer "
+                                                     "with text");
+            return -1;
+        }
+        answer = r->option_labels[option - 1];
+    } else if (!text || !*text) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "the answer is empty");
+        return -1;
+    } else if (!r->custom) {
+        bool listed = false;
+        for (size_t i = 0; i < r->noptions && !listed; i++)
+            listed = !strcmp(r->option_labels[i], text);
+        if (!listed) {
+            if (err)
+                *err = e2b_error_new(E2B_ERR_INVALID, "the question takes only one of its %zu "
+                                                      "options (no typed answer)", r->noptions);
+            return -1;
+        }
+    }
+    struct watch_cmd *cmd = cmd_new(w, done, ud, err);
+    if (!cmd)
+        return -1;
+    cmd_add(cmd, e2b_oc_answer(w->client, r->session_id, r->id, answer, r->nquestions, on_cmd,
+                               NEXT(cmd), err));
     return cmd_go(cmd, err);
 }
 

@@ -21,6 +21,7 @@ struct watch_snapshot {
     size_t nperms, nquestions;
     e2b_agent_session *sessions;
     size_t nsessions;
+    e2b_agent_usage usage; /* the sessions' sum */
     bool have_sessions;
 };
 

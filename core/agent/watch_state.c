@@ -381,6 +381,9 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
             st->tokens_output = ev->tokens_output;
             st->tokens_reasoning = ev->tokens_reasoning;
             st->cost = ev->cost;
+            /* the turn's sum, and the box's until the next snapshot says the server's own */
+            e2b_agent_usage_add(&st->turn, &ev->usage);
+            e2b_agent_usage_add(&st->total, &ev->usage);
         }
         if (v2(w) && !same(ev->finish, "tool-calls")) {
             /* v2 says no "idle": the turn ended here; the snapshot confirms it */
@@ -495,6 +498,10 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
         free(st->sessions);
         st->sessions = s->sessions;
         st->nsessions = s->nsessions;
+        /* v1's session list has each session's totals; 1.18.33's v2 list says 0 tokens
+         * for sessions whose messages used some: there the steps seen are the figures */
+        if (!v2(w))
+            st->total = s->usage;
         s->sessions = NULL;
         s->nsessions = 0;
         s->have_sessions = false;
@@ -604,6 +611,8 @@ void watch_derive(e2b_agent_watch *w)
     if (busy_now && !w->in_turn) {
         w->in_turn = true;
         st->turn_started_ms = watch_wall_ms();
+        st->last_turn = st->turn;
+        memset(&st->turn, 0, sizeof st->turn);
         if (!w->turn_failed)
             set_str(&st->error, NULL);
         w->turn_interrupted = false;

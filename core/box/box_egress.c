@@ -9,6 +9,17 @@
 
 #define ALL_TRAFFIC "0.0.0.0/0"
 
+static bool has_entry(const json_t *list, const char *entry)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(list, i, v) {
+        if (json_string_value(v) && strcmp(json_string_value(v), entry) == 0)
+            return true;
+    }
+    return false;
+}
+
 json_t *e2b_box_egress_network(const e2b_box_egress *eg, const e2b_secret_list *secrets,
                                e2b_metadata *env, int *internet)
 {
@@ -17,9 +28,15 @@ json_t *e2b_box_egress_network(const e2b_box_egress *eg, const e2b_secret_list *
     json_t *deny = e2b_egress_list_json(eg ? eg->deny_out : NULL);
     bool off = eg && !eg->allow_internet;
     *internet = off ? 0 : -1;
-    if (json_array_size(allow))
-        e2b_egress_list_add(deny, ALL_TRAFFIC); /* only these */
-    if (json_array_size(allow) || json_array_size(deny) || off) {
+    /* An allow list means only these; no internet with a provider's rule means only its
+     * host. E2B takes a domain in allowOut only with ALL_TRAFFIC in denyOut
+     * (allow_internet_access false does not count), so both put ALL_TRAFFIC there. */
+    if (json_array_size(allow) || (off && json_object_size(json_object_get(net, "rules"))))
+        e2b_egress_list_add(deny, ALL_TRAFFIC);
+    /* The providers' hosts are allowed when all else is blocked. A deny list of some
+     * addresses alone leaves them reachable (E2B denies by address, never by name) and
+     * must not name them (a domain in allowOut would be refused without ALL_TRAFFIC). */
+    if (has_entry(deny, ALL_TRAFFIC)) {
         const char *host;
         json_t *v;
         json_object_foreach(json_object_get(net, "rules"), host, v) e2b_egress_list_add(allow, host);

@@ -4,8 +4,11 @@
  *
  * The rules: each stored secret of a known provider gets its rule (secrets_providers.h);
  * an allow list means "only these": denyOut 0.0.0.0/0 is added (E2B: allow wins);
- * no internet is allow_internet_access false; whenever anything is restricted, the hosts of
- * the secrets' providers are allowed too (E2B's rules grant no access by themselves).
+ * no internet is allow_internet_access false (and denyOut 0.0.0.0/0 as well when a
+ * provider's host is allowed); whenever all other traffic is blocked (denyOut holds
+ * 0.0.0.0/0), the hosts of the secrets' providers are allowed too (E2B's rules grant no
+ * access by themselves). E2B refuses a domain in allowOut without 0.0.0.0/0 in denyOut:
+ * a deny list of some addresses alone gets no provider hosts (they are not denied).
  * Nothing here does I/O; nothing holds a secret's value (names only). */
 #ifndef E2B_BOX_EGRESS_H
 #define E2B_BOX_EGRESS_H

@@ -4,6 +4,7 @@
 #define E2B_BOX_INTERNAL_H
 
 #include "core/box/box.h"
+#include "core/box/box_ports.h"
 #include "core/e2b/envd.h"
 #include "core/git/gitwork.h"
 #include "core/git/tarball.h"
@@ -13,7 +14,7 @@
 
 #include <stdatomic.h>
 
-typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED,
+typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED, OP_PORTS, OP_GET,
                OP_TEST } op_kind;
 
 struct box_fork_state; /* box_fork.c */
@@ -222,6 +223,11 @@ struct e2b_box_op {
     /* test (box_test_run.c): the command to run (owned, NULL none) and its limit */
     char *test_command;
     int test_timeout_s;
+    /* ports (box_ports.c) and get (box_get.c) */
+    e2b_box_ports ports;
+    e2b_api_sandbox_fn connect_then; /* box_op_connect_as_is */
+    struct box_get_state *get;              /* owned by box_get.c */
+    void (*get_free)(struct box_get_state *g);
 
     /* snapshot and fork */
     char *snap_as;               /* the snapshot's local name */
@@ -339,6 +345,14 @@ int box_up_orphan_sweep(e2b_box_op *op, box_step_fn then);
 /* The lifetime a resume gives the box, in seconds: its record's hours, else the
  * configured hours. */
 long box_op_lifetime_s(const e2b_box_op *op);
+/* Connects to op->res.sandbox_id without changing when a running box ends: its state is
+ * asked first; a running box gets a connect of 60 s (a connect never shortens a running
+ * sandbox's time), a paused one is resumed with its own lifetime (box_op_lifetime_s). then
+ * is the connect's callback (a failed look calls it with that error and no sandbox). For
+ * the looks that should not extend a box (ports, get: box_ports.c). Returns -1 when nothing
+ * could start (then has run). */
+int box_op_connect_as_is(e2b_box_op *op, e2b_api_sandbox_fn then);
+
 /* Text helpers. */
 char *box_strdup(const char *s);
 

@@ -45,7 +45,8 @@ static const char *op_kind_name(op_kind k)
 {
     return k == OP_UP ? "up" : k == OP_ATTACH ? "attach" : k == OP_STOP ? "stop"
          : k == OP_KILL ? "kill" : k == OP_PULL ? "pull" : k == OP_SNAPSHOT ? "snapshot"
-         : k == OP_FORK ? "fork" : "unpulled-check";
+         : k == OP_FORK ? "fork" : k == OP_PORTS ? "ports" : k == OP_GET ? "get"
+         : "unpulled-check";
 }
 
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total)
@@ -132,6 +133,8 @@ static void op_release(e2b_box_op *op)
     free(op->up_src.snapshot_id);
     if (op->fork && op->fork_free)
         op->fork_free(op->fork);
+    if (op->get && op->get_free)
+        op->get_free(op->get);
     explicit_bzero(op->password, sizeof op->password);
     free(op);
 }

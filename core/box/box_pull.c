@@ -100,8 +100,9 @@ static e2b_error *pull_write(void *ud, const char *data, size_t len)
     e2b_box_op *op = ud;
     if (op->cancelled)
         return e2b_error_new(E2B_ERR_CANCELLED, "cancelled");
-    if (e2b_bundle_import_write(op->bundle, data, len) != 0)
-        return e2b_error_copy(e2b_bundle_import_error(op->bundle));
+    const e2b_error *e = e2b_bundle_import_write(op->bundle, data, len);
+    if (e)
+        return e2b_error_copy(e);
     op->res.bundle_bytes += len;
     box_op_progress(op, "downloading", (int64_t)op->res.bundle_bytes, (int64_t)op->tar_out);
     return NULL;
@@ -123,10 +124,9 @@ static e2b_error *pull_import_run(void *arg, const atomic_int *cancel)
 {
     pull_import_work *w = arg;
     (void)cancel; /* the importer asks through its progress callback (pull_import_progress) */
-    if (e2b_bundle_import_finish_branch(w->bundle, E2B_PULL_SCRIPT_REF, w->branch, w->force, &w->outcome,
-                                    w->oid) != 0)
-        return e2b_error_copy(e2b_bundle_import_error(w->bundle));
-    return NULL;
+    const e2b_error *e = e2b_bundle_import_finish_branch(w->bundle, E2B_PULL_SCRIPT_REF, w->branch,
+                                                         w->force, &w->outcome, w->oid);
+    return e ? e2b_error_copy(e) : NULL;
 }
 
 static void pull_imported(e2b_box_op *op, e2b_error *err)
@@ -189,7 +189,7 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
         pull_fail(op, err, "committing the work in the box");
         return;
     }
-    if (e2b_pull_script_parse_output(op->out ? op->out : "", op->out_len, &r, &g) != 0) {
+    if ((g = e2b_pull_script_parse_output(op->out ? op->out : "", op->out_len, &r))) {
         e = op->proc_exit != 0 && !strstr(op->out ? op->out : "", "E2B-TUI-ERROR")
                 ? box_op_process_error(op, "the pull script")
                 : e2b_error_new(E2B_ERR_REMOTE, "%s", e2b_error_message(g));
@@ -220,7 +220,7 @@ static void pull_scripted(e2b_box_op *op, const e2b_error *err)
                         "importing the bundle");
         return;
     }
-    if (e2b_bundle_import_new(&op->bundle, op->git, pull_import_progress, op, &g) != 0) {
+    if ((g = e2b_bundle_import_new(&op->bundle, op->git, pull_import_progress, op))) {
         pull_fail_local(op, g, "importing the bundle");
         return;
     }
@@ -259,8 +259,7 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
         e2b_error_free(e);
         return;
     }
-    e2b_gitwork_user(op->git, &uname, &uemail, &g);
-    e2b_local_error_clear(&g); /* no name: the script uses its own */
+    e2b_error_free(e2b_gitwork_user(op->git, &uname, &uemail)); /* none: the script uses its own */
     const char *dir = op->rec.dir[0] ? op->rec.dir : e2b_gitwork_workdir(op->git);
     /* The local e2b/<name> tip: the box builds on it, so repeated pulls fast-forward. */
     char prev[GIT_OID_HEXSZ + 1] = "", refname[300];
@@ -272,10 +271,10 @@ static void pull_connected(void *ud, e2b_sandbox *sb, long status, const e2b_err
     }
     e2b_pull_script_params pp = {.dir = dir, .base = op->rec.base, .prev = prev,
                              .box_name = op->res.name, .user_name = uname, .user_email = uemail};
-    int rc = e2b_pull_script_env(&pp, &vars, &nvars, &g);
+    g = e2b_pull_script_env(&pp, &vars, &nvars);
     free(uname);
     free(uemail);
-    if (rc != 0) {
+    if (g) {
         pull_fail_local(op, g, "preparing the pull");
         return;
     }
@@ -299,7 +298,7 @@ static int pull_open_project(e2b_box_op *op)
     const char *own = op->have_record && op->rec.dir && op->rec.dir[0] ? op->rec.dir : NULL;
     if (op->git)
         return 0; /* opened by pull_local: --dir, or the current branch's box */
-    if (e2b_gitwork_open(&op->git, own ? own : ".", 0, &g) == 0)
+    if (!(g = e2b_gitwork_open(&op->git, own ? own : ".", 0)))
         return 0;
     e2b_error *e = own ? e2b_error_local(E2B_SUB_NOT_REPO,
                                          "box %s belongs to %s, which is not a git project here "
@@ -383,7 +382,7 @@ static void pull_local(e2b_box_op *op, const e2b_error *unused)
     char name[E2B_GITWORK_BOX_NAME_MAX + 8];
     (void)unused;
     if (op->pull.dir || !op->pull.name) {
-        if (e2b_gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0, &g) != 0) {
+        if ((g = e2b_gitwork_open(&op->git, op->pull.dir ? op->pull.dir : ".", 0))) {
             if (!op->pull.dir) {
                 e2b_error_free(g);
                 g = e2b_error_local(E2B_SUB_NOT_REPO,
@@ -397,7 +396,7 @@ static void pull_local(e2b_box_op *op, const e2b_error *unused)
     if (op->pull.name) {
         snprintf(name, sizeof name, "%s", op->pull.name);
     } else {
-        if (e2b_gitwork_head_info(op->git, &head, &g) != 0) {
+        if ((g = e2b_gitwork_head_info(op->git, &head))) {
             pull_fail_local(op, g, "opening the git project");
             return;
         }

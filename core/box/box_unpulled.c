@@ -213,18 +213,18 @@ static void un_got_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_err
 static e2b_error *un_local_run(void *arg, const atomic_int *cancel)
 {
     e2b_box_op *op = arg;
-    e2b_error *g = NULL;
     char branch[300];
     (void)cancel;
     op->commit[0] = '\0';
-    if (e2b_gitwork_open(&op->git, op->rec.dir, 0, &g) != 0) {
+    e2b_error *g = e2b_gitwork_open(&op->git, op->rec.dir, 0);
+    if (g) {
         e2b_error_free(g);
         op->git = NULL;
         return NULL;
     }
     /* a group member's pull goes to the group's branch (box_pull.c) */
     snprintf(branch, sizeof branch, "e2b/%s", op->rec.group[0] ? op->rec.group : op->res.name);
-    if (e2b_gitwork_branch_tip(op->git, branch, op->commit, &g) != 0)
+    if ((g = e2b_gitwork_branch_tip(op->git, branch, op->commit)))
         op->commit[0] = '\0';
     e2b_error_free(g);
     return NULL;

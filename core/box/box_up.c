@@ -499,10 +499,12 @@ typedef struct {
 static e2b_error *up_open_run(void *arg, const atomic_int *cancel)
 {
     up_local_work *w = arg;
-    e2b_error *g = NULL;
     (void)cancel; /* quick: the steps after it look at the cancel */
     w->failed_step = "opening the git project";
-    if (e2b_gitwork_open(&w->git, w->dir, 0, &g) != 0 || e2b_gitwork_head_info(w->git, &w->head, &g) != 0)
+    e2b_error *g = e2b_gitwork_open(&w->git, w->dir, 0);
+    if (!g)
+        g = e2b_gitwork_head_info(w->git, &w->head);
+    if (g)
         return g;
     w->failed_step = "listing the project's files";
     return box_up_source(w->state_dir, w->from, &w->snap, &w->src);

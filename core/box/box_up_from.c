@@ -25,14 +25,14 @@ e2b_error *box_up_source(const char *state_dir, const char *from, e2b_snap_recor
 e2b_error *box_up_prepare(e2b_gitwork *g, const e2b_snap_record *r, const char *from, int gzip_level,
                           unsigned flags, const atomic_int *cancel, e2b_upload_set *set, up_source *src)
 {
-    e2b_error *err = NULL;
     if (src->snapshot_id) {
         if (strcmp(r->dir, e2b_gitwork_workdir(g)) != 0) {
             src->note = e2b_strfmt("snapshot %s holds the project %s, not this one: sent everything",
                                    from, r->dir);
         } else {
             e2b_delta_info info;
-            if (e2b_delta_prepare(g, r->commit, gzip_level, flags, cancel, set, &info, &err) == 0) {
+            e2b_error *err = e2b_delta_prepare(g, r->commit, gzip_level, flags, cancel, set, &info);
+            if (!err) {
                 src->delta = 1;
                 snprintf(src->delta_base, sizeof src->delta_base, "%s", r->commit);
                 src->note = e2b_strfmt("from snapshot %s: sent only what differs from its commit %.12s "
@@ -41,18 +41,15 @@ e2b_error *box_up_prepare(e2b_gitwork *g, const e2b_snap_record *r, const char *
                                        (unsigned long long)info.deleted, (unsigned long long)info.objects);
                 return NULL;
             }
-            if (err->sub != E2B_SUB_MISSING_BASE)
+            if (e2b_error_sub_of(err) != E2B_SUB_MISSING_BASE)
                 return err;
             e2b_error_free(err);
-            err = NULL;
             src->clean_first = 1;
             src->note = e2b_strfmt("snapshot %s's commit %.12s is not in this repository: sent everything",
                                    from, r->commit);
         }
     }
-    if (e2b_upload_prepare(g, gzip_level, flags, cancel, set, &err) != 0)
-        return err;
-    return NULL;
+    return e2b_upload_prepare(g, gzip_level, flags, cancel, set);
 }
 
 e2b_error *box_up_snapshot_gone(const e2b_box_op *op, const e2b_error *err)

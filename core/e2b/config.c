@@ -33,6 +33,7 @@ enum key_id {
     K_LOG_MAX,
     K_ORPHAN_SWEEP_DELAY,
     K_TEMPLATE_TTL,
+    K_IDLE_MINUTES,
     K_NOTIFY,
     /* boxes' network */
     K_PUBLIC_TRAFFIC,
@@ -46,6 +47,9 @@ enum key_id {
     K_ALLOW_OUT,
     K_DENY_OUT,
     K_ALLOW_INTERNET,
+    /* what a sandbox costs (core/e2b/cost.h) */
+    K_PRICE_VCPU,
+    K_PRICE_GIB,
     K_COUNT
 };
 
@@ -56,12 +60,13 @@ static const char *const key_names[K_COUNT] = {
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
     /* reliability */
-    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl",
+    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
     "notify",
     "public_traffic", "serve_early",
     "up_stash",
     "test_command", "test_timeout",
     "network.allow_out", "network.deny_out", "allow_internet",
+    "price_vcpu_second", "price_gib_second",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -80,8 +85,11 @@ void e2b_config_init(e2b_config *cfg)
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
     cfg->test_timeout_s = E2B_DEFAULT_TEST_TIMEOUT_S;
+    cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
+    cfg->price_vcpu_second = E2B_DEFAULT_PRICE_VCPU_SECOND;
+    cfg->price_gib_second = E2B_DEFAULT_PRICE_GIB_SECOND;
 }
 
 void e2b_config_clear(e2b_config *cfg)
@@ -106,6 +114,21 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->records_dir);
     free(cfg->log_path);
     memset(cfg, 0, sizeof *cfg);
+}
+
+/* A price as the config writes it: 0.000014, 1 (no exponent, no trailing zeros). */
+static const char *price_text(double d, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.9f", d);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *end = buf + strlen(buf);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = '\0';
+        if (end == dot + 1)
+            *dot = '\0';
+    }
+    return buf;
 }
 
 static int parse_int(const char *v, long lo, long hi, int *out)
@@ -246,6 +269,17 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
             cfg->template_ttl_s = v * unit;
         return 1;
     }
+    case K_IDLE_MINUTES: { /* minutes, fractions too (tests use a few seconds); 0 = off */
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (end == value || *end || errno || !(v >= 0) || v > 1440 || (v > 0 && v * 60000 < 100))
+            *err = e2b_error_new(E2B_ERR_INVALID, "idle_minutes must be a number of minutes "
+                                 "from 0 (never pause) to 1440, such as 15 or 0.5");
+        else
+            cfg->idle_ms = (long)(v * 60000 + 0.5);
+        return 1;
+    }
     }
     return 0;
 }
@@ -334,6 +368,17 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
             return e2b_error_new(E2B_ERR_INVALID, "template must be a template name or id without spaces");
         slot = &cfg->template_id;
         break;
+    case K_PRICE_VCPU:
+    case K_PRICE_GIB: {
+        char *end;
+        errno = 0;
+        double d = *value ? strtod(value, &end) : -1;
+        if (!*value || errno || *end || !(d >= 0 && d <= 1))
+            return e2b_error_new(E2B_ERR_INVALID, "%s must be dollars per second, a number "
+                                                  "from 0 to 1 (e.g. 0.000014)", key);
+        *(id == K_PRICE_VCPU ? &cfg->price_vcpu_second : &cfg->price_gib_second) = d;
+        break;
+    }
     case K_HOURS:
         if (parse_int(value, 1, 24, &n) < 0)
             return e2b_error_new(E2B_ERR_INVALID, "hours must be a whole number from 1 to 24");
@@ -861,6 +906,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->serve_early == E2B_SERVE_EARLY_YES  ? "yes"
             : cfg->serve_early == E2B_SERVE_EARLY_NO ? "no"
                                                      : "auto");
+    if (cfg->idle_ms)
+        fprintf(out, "idle pause:     after %g minutes idle with nothing pending (idle_minutes)\n",
+                cfg->idle_ms / 60000.0);
+    else
+        fprintf(out, "idle pause:     never (idle_minutes = 0)\n");
     fprintf(out, "new boxes:      %s (public_traffic = %s; --up --public for one box)\n",
             cfg->public_traffic ? "public traffic: the password guards the server"
                                 : "private: ports need the sandbox's traffic token",
@@ -874,6 +924,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->deny_out && *cfg->deny_out ? cfg->deny_out : "(none)");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    char pv[32], pg[32];
+    fprintf(out, "prices:         price_vcpu_second %s, price_gib_second %s (dollars; a running "
+                 "sandbox's cost)\n", price_text(cfg->price_vcpu_second, pv, sizeof pv),
+            price_text(cfg->price_gib_second, pg, sizeof pg));
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
             cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
             cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");
@@ -881,10 +935,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
     const e2b_limits *l = &cfg->limits;
-    char b[3][24];
+    char b[4][24];
     fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "
-                 "tree_depth %u, delta_depth %u, list_pages %u\n",
+                 "get_bytes %s, tree_depth %u, delta_depth %u, list_pages %u\n",
             size_suffixed(l->bundle_bytes, b[0]), size_suffixed(l->object_bytes, b[1]),
-            size_suffixed(l->inflated_bytes, b[2]), l->tree_depth, l->delta_depth, l->list_pages);
+            size_suffixed(l->inflated_bytes, b[2]), size_suffixed(l->get_bytes, b[3]),
+            l->tree_depth, l->delta_depth, l->list_pages);
     free(example);
 }

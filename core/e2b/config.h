@@ -34,6 +34,10 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
  * README, the man page and the example config are checked against it by
  * tests/integration/defaults_doc_test.sh). */
 #define E2B_DEFAULT_REFRESH_S 3
+/* E2B's published usage prices (dollars per second while a sandbox runs): per vCPU, and per
+ * GiB of memory (its billing documentation, 2026). */
+#define E2B_DEFAULT_PRICE_VCPU_SECOND 0.000014
+#define E2B_DEFAULT_PRICE_GIB_SECOND 0.0000045
 #define E2B_STRINGIFY_(x) #x
 #define E2B_STRINGIFY(x) E2B_STRINGIFY_(x)
 
@@ -44,6 +48,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 #define E2B_DEFAULT_TEST_TIMEOUT_S 600 /* test_timeout: a member's test_command, 10 min */
+#define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -94,6 +99,14 @@ typedef struct e2b_config {
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
     long template_ttl_s;      /* template_ttl: managed templates unused this long are GC'd (3d) */
+    long idle_ms;             /* idle_minutes (15; fractions too; 0 = never): a box whose agent
+                               * is idle with nothing pending this long is paused by a running
+                               * dashboard or --keepalive (core/live/live_idle.h) */
+
+    /* What a running sandbox costs per second (core/e2b/cost.h): per vCPU and per GiB of
+     * memory allocated, price_vcpu_second / price_gib_second, defaults E2B's published
+     * prices (E2B_DEFAULT_PRICE_*). */
+    double price_vcpu_second, price_gib_second;
 
     /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
     e2b_limits limits;

@@ -53,12 +53,21 @@ struct e2b_bundle_import {
 
 #define QUARANTINE_PREFIX "e2b-tui-incoming-"
 
-#define FAIL(bi, code, ...) ((bi)->state = ST_FAILED, e2b_local_error_set(&(bi)->err, (code), __VA_ARGS__))
+/* Marks the import failed with e (replacing an earlier error); returns -1, as every step
+ * of the import does on failure (the error stays in bi->err). */
+static int bi_fail(e2b_bundle_import *bi, e2b_error *e)
+{
+    bi->state = ST_FAILED;
+    e2b_error_free(bi->err);
+    bi->err = e;
+    return -1;
+}
+
+#define FAIL(bi, sub, ...) bi_fail((bi), e2b_error_local((sub), __VA_ARGS__))
 
 static int git_fail(e2b_bundle_import *bi, e2b_error_sub code, const char *what)
 {
-    bi->state = ST_FAILED;
-    return e2b_gitwork_git_error(&bi->err, code, what);
+    return bi_fail(bi, e2b_gitwork_git_error(code, what));
 }
 
 /* An import killed mid-pack (SIGKILL, power loss) leaves libgit2's temporary pack,
@@ -126,28 +135,27 @@ static int lock_and_sweep(git_repository *repo)
     return fd;
 }
 
-int e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_progress_cb cb, void *ud,
-                      e2b_error **err)
+e2b_error *e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_progress_cb cb,
+                                 void *ud)
 {
     *out = NULL;
-    e2b_local_error_clear(err);
     e2b_bundle_import *bi = calloc(1, sizeof *bi);
     if (!bi)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     bi->g = g;
     bi->limits = e2b_limits_default();
     bi->cb = cb;
     bi->ud = ud;
     bi->lock_fd = lock_and_sweep(e2b_gitwork_repo(g));
     if (git_repository_odb(&bi->odb, e2b_gitwork_repo(g)) < 0) {
-        e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot open the object database");
+        e2b_error *e = e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot open the object database");
         if (bi->lock_fd >= 0)
             close(bi->lock_fd);
         free(bi);
-        return E2B_SUB_FAILED;
+        return e;
     }
     *out = bi;
-    return 0;
+    return NULL;
 }
 
 static void take_stats(e2b_bundle_import *bi, const git_indexer_progress *s)
@@ -234,10 +242,9 @@ static int start_pack(e2b_bundle_import *bi)
     int rc = git_indexer_new(&bi->idx, bi->qdir, 0, bi->odb, &o);
     if (rc < 0)
         return git_fail(bi, E2B_SUB_FAILED, "cannot start the pack import");
-    if (!(bi->feed = pack_feed_start(bi->idx, &bi->err))) {
-        bi->state = ST_FAILED;
-        return e2b_local_error_code(bi->err);
-    }
+    e2b_error *e = NULL;
+    if (!(bi->feed = pack_feed_start(bi->idx, &e)))
+        return bi_fail(bi, e);
     bi->state = ST_PACK;
     return 0;
 }
@@ -248,13 +255,11 @@ static int feed_pack(e2b_bundle_import *bi, const uint8_t *p, size_t n)
         if (p[i] != (uint8_t)"PACK"[bi->magic_len + i])
             return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle data after the header is not a pack");
     /* Scanned first: a refused object's bytes never reach the indexer. */
-    int rc = pack_scan_feed(bi->scan, p, n, &bi->err);
-    if (rc == 0)
-        rc = pack_feed_push(bi->feed, p, n, &bi->err);
-    if (rc != 0) {
-        bi->state = ST_FAILED;
-        return rc;
-    }
+    e2b_error *e = pack_scan_feed(bi->scan, p, n);
+    if (!e)
+        e = pack_feed_push(bi->feed, p, n);
+    if (e)
+        return bi_fail(bi, e);
     bi->magic_len = bi->magic_len + n < 4 ? bi->magic_len + n : 4;
     bi->pack_bytes += n;
     git_indexer_progress st;
@@ -269,11 +274,10 @@ static int feed_pack(e2b_bundle_import *bi, const uint8_t *p, size_t n)
 
 static int try_header(e2b_bundle_import *bi, int final)
 {
-    int r = e2b_bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &bi->err);
-    if (r < 0) {
-        bi->state = ST_FAILED;
-        return e2b_local_error_code(bi->err);
-    }
+    e2b_error *e = NULL;
+    int r = e2b_bundle_header_parse(bi->hbuf, bi->hlen, &bi->hdr, &e);
+    if (r < 0)
+        return bi_fail(bi, e);
     if (r == 0) {
         if (final)
             return FAIL(bi, E2B_SUB_BAD_BUNDLE, "bundle is truncated (incomplete header)");
@@ -289,10 +293,11 @@ static int try_header(e2b_bundle_import *bi, int final)
     return rc;
 }
 
-int e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n)
+/* e2b_bundle_import_write: 0, or -1 with bi->err. */
+static int import_write(e2b_bundle_import *bi, const void *buf, size_t n)
 {
     if (bi->state == ST_FAILED)
-        return e2b_local_error_code(bi->err);
+        return -1;
     if (bi->state == ST_DONE)
         return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (n == 0) /* nothing to add (and no buffer yet to add it to) */
@@ -338,6 +343,11 @@ int e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n)
     if (rc == 0 && bi->state == ST_PACK && take < n)
         rc = feed_pack(bi, (const uint8_t *)buf + take, n - take);
     return rc;
+}
+
+const e2b_error *e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n)
+{
+    return import_write(bi, buf, n) != 0 ? bi->err : NULL;
 }
 
 void e2b_bundle_import_set_limits(e2b_bundle_import *bi, const e2b_limits *limits)
@@ -710,10 +720,11 @@ out:
     return rc;
 }
 
-int e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref, char oid_out[41])
+/* e2b_bundle_import_finish: 0, or -1 with bi->err. */
+static int import_finish(e2b_bundle_import *bi, const char *want_ref, char oid_out[41])
 {
     if (bi->state == ST_FAILED)
-        return e2b_local_error_code(bi->err);
+        return -1;
     if (bi->state == ST_DONE)
         return FAIL(bi, E2B_SUB_BAD_ARG, "bundle import already finished");
     if (bi->state == ST_HEADER) {
@@ -742,12 +753,10 @@ int e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref, char o
     }
     /* Every byte appended (the feed's thread ends), then the pack is committed into the
      * quarantine and checked there; only a pack that passes moves into objects/pack. */
-    int frc = pack_feed_finish(bi->feed, &bi->stats, &bi->err);
+    e2b_error *fe = pack_feed_finish(bi->feed, &bi->stats);
     bi->feed = NULL;
-    if (frc != 0) {
-        bi->state = ST_FAILED;
-        return frc;
-    }
+    if (fe)
+        return bi_fail(bi, fe);
     if (git_indexer_commit(bi->idx, &bi->stats) < 0)
         return index_error(bi, "bundle pack is truncated or corrupt");
     on_index_progress(&bi->stats, bi);
@@ -792,19 +801,26 @@ int e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref, char o
     return 0;
 }
 
-int e2b_bundle_import_finish_branch(e2b_bundle_import *bi, const char *want_ref, const char *branch,
-                                int force, e2b_gitwork_branch_outcome *outcome, char oid_out[41])
+const e2b_error *e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref,
+                                          char oid_out[41])
 {
-    int rc = e2b_bundle_import_finish(bi, want_ref, oid_out);
-    if (rc != 0)
-        return rc;
-    rc = e2b_gitwork_update_branch(bi->g, branch, oid_out, force, outcome, &bi->err);
-    if (rc != 0) {
+    return import_finish(bi, want_ref, oid_out) != 0 ? bi->err : NULL;
+}
+
+const e2b_error *e2b_bundle_import_finish_branch(e2b_bundle_import *bi, const char *want_ref,
+                                                 const char *branch, int force,
+                                                 e2b_gitwork_branch_outcome *outcome,
+                                                 char oid_out[41])
+{
+    if (e2b_bundle_import_finish(bi, want_ref, oid_out))
+        return bi->err;
+    e2b_error *e = e2b_gitwork_update_branch(bi->g, branch, oid_out, force, outcome);
+    if (e) {
         /* a refused branch update (diverged, checked out) leaves no new pack either */
         move_out(bi);
-        bi->state = ST_FAILED;
+        bi_fail(bi, e);
     }
-    return rc;
+    return e;
 }
 
 const e2b_error *e2b_bundle_import_error(const e2b_bundle_import *bi) { return bi->err; }

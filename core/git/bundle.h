@@ -16,7 +16,7 @@
 #define E2B_BUNDLE_H
 
 #include "core/git/gitwork.h"
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 #include "core/util/limits.h"
 
 #include <stddef.h>
@@ -42,8 +42,8 @@ typedef struct {
 
 /* Parses the header at the start of buf[0..len).
  * Returns 1 when complete (out filled; free with e2b_bundle_header_free), 0 when buf is a valid
- * prefix that needs more bytes, -1 when invalid (err: E2B_SUB_BAD_BUNDLE with the reason; out left
- * empty). Rules: signature "# v2 git bundle" or "# v3 git bundle"; v3 capabilities
+ * prefix that needs more bytes, -1 when invalid (*err, when err is not NULL, set to a new
+ * error: E2B_SUB_BAD_BUNDLE with the reason; out left empty). Rules: signature "# v2 git bundle" or "# v3 git bundle"; v3 capabilities
  * "@object-format=sha1" only (sha256 and "@filter=" are refused, as are unknown ones);
  * "-<40 hex>[ comment]" prerequisites; "<40 hex> <name>" refs (name: printable, no space;
  * "HEAD" and names outside refs/ allowed); lowercase hex of exactly 40 digits; no NUL or CR;
@@ -72,8 +72,8 @@ typedef int (*e2b_bundle_progress_cb)(const e2b_bundle_progress *p, void *ud);
 typedef struct e2b_bundle_import e2b_bundle_import;
 
 /* Prepares an import into g's repository (g must outlive the importer). cb may be NULL. */
-int e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_progress_cb cb, void *ud,
-                      e2b_error **err);
+e2b_error *e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_progress_cb cb,
+                                 void *ud);
 
 /* The caps of the input policy that apply (core/util/limits.h): limits->bundle_bytes
  * (bytes fed in all; more is E2B_SUB_BAD_BUNDLE), limits->tree_depth (trees nested
@@ -83,23 +83,27 @@ int e2b_bundle_import_new(e2b_bundle_import **out, e2b_gitwork *g, e2b_bundle_pr
  * its memory never spent. The defaults apply until this is called (before the first write). */
 void e2b_bundle_import_set_limits(e2b_bundle_import *bi, const e2b_limits *limits);
 
-/* Feeds the next n bytes of the bundle. Returns 0 or an error code (details in
- * e2b_bundle_import_error); after an error every later call returns the same code.
- * Errors: E2B_SUB_BAD_BUNDLE (bad header/pack), E2B_SUB_MISSING_BASE (a prerequisite is not here:
- * nothing was written), E2B_SUB_CANCELLED, E2B_SUB_FILE_IO/E2B_SUB_FAILED (local repository). */
-int e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n);
+/* Feeds the next n bytes of the bundle. Returns NULL, or the import's error (owned by bi, as
+ * e2b_bundle_import_error; e2b_error_copy keeps it); after an error every later call returns
+ * it again. Errors (subcodes): E2B_SUB_BAD_BUNDLE (bad header/pack), E2B_SUB_MISSING_BASE (a
+ * prerequisite is not here: nothing was written), E2B_SUB_CANCELLED,
+ * E2B_SUB_FILE_IO/E2B_SUB_FAILED (local repository). */
+const e2b_error *e2b_bundle_import_write(e2b_bundle_import *bi, const void *buf, size_t n);
 
 
 /* Ends the input: commits the pack and resolves want_ref (a ref name from the bundle;
  * NULL = the bundle's only ref) to oid_out (41 bytes). The commit must be in the
  * repository afterwards. Errors: as for write, plus E2B_SUB_BAD_BUNDLE for a truncated bundle and
  * E2B_SUB_NO_REF when want_ref is not in the bundle (or NULL with several refs). */
-int e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref, char oid_out[41]);
+const e2b_error *e2b_bundle_import_finish(e2b_bundle_import *bi, const char *want_ref,
+                                          char oid_out[41]);
 
 /* e2b_bundle_import_finish, then e2b_gitwork_update_branch(branch, force): the whole pull import.
  * outcome is set on success. Errors: those of both. */
-int e2b_bundle_import_finish_branch(e2b_bundle_import *bi, const char *want_ref, const char *branch,
-                                int force, e2b_gitwork_branch_outcome *outcome, char oid_out[41]);
+const e2b_error *e2b_bundle_import_finish_branch(e2b_bundle_import *bi, const char *want_ref,
+                                                 const char *branch, int force,
+                                                 e2b_gitwork_branch_outcome *outcome,
+                                                 char oid_out[41]);
 
 const e2b_error *e2b_bundle_import_error(const e2b_bundle_import *bi);
 const e2b_bundle_progress *e2b_bundle_import_progress(const e2b_bundle_import *bi);

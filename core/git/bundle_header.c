@@ -3,6 +3,7 @@
 
 #include "core/util/buf.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,51 +70,63 @@ static int add_ref(e2b_bundle_header *h, const uint8_t *hex, const uint8_t *name
     return 0;
 }
 
-/* One header line (without its newline). Returns 0 or -1 with err set. */
+/* Sets *err (err may be NULL) to a new E2B_SUB_* error of the header; returns -1. */
+static int header_error(e2b_error **err, e2b_error_sub sub, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int header_error(e2b_error **err, e2b_error_sub sub, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        *err = e2b_error_localv(sub, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* One header line (without its newline). Returns 0 or -1 with *err set. */
 static int parse_line(e2b_bundle_header *h, const uint8_t *l, size_t n, size_t lineno, e2b_error **err)
 {
     if (l[0] == '@') {
         if (h->version != 3)
-            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: capability in a v2 bundle",
-                                lineno), -1;
+            return header_error(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: capability in a v2 bundle",
+                                lineno);
         static const char fmt_sha1[] = "@object-format=sha1";
         if (n == sizeof fmt_sha1 - 1 && memcmp(l, fmt_sha1, n) == 0)
             return 0;
         if (n >= 15 && memcmp(l, "@object-format=", 15) == 0)
-            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
+            return header_error(err, E2B_SUB_BAD_BUNDLE,
                                 "bundle uses an object format other than sha1 (SHA-256 "
-                                "repositories are not supported)"), -1;
+                                "repositories are not supported)");
         if (n >= 8 && memcmp(l, "@filter=", 8) == 0)
-            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
-                                "bundle is filtered (partial): objects would be missing"), -1;
-        return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: unknown capability", lineno), -1;
+            return header_error(err, E2B_SUB_BAD_BUNDLE,
+                                "bundle is filtered (partial): objects would be missing");
+        return header_error(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: unknown capability", lineno);
     }
     if (l[0] == '-') {
         if (!is_hex40(l + 1, n - 1) || (n > 41 && l[41] != ' '))
-            return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE,
-                                "bundle line %zu: malformed prerequisite", lineno), -1;
+            return header_error(err, E2B_SUB_BAD_BUNDLE,
+                                "bundle line %zu: malformed prerequisite", lineno);
         if (add_prereq(h, l + 1) < 0)
-            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
+            return header_error(err, E2B_SUB_NOMEM, "out of memory");
         return 0;
     }
     if (!is_hex40(l, n) || n < 42 || l[40] != ' ' || !valid_ref_name(l + 41, n - 41))
-        return e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: malformed reference", lineno), -1;
+        return header_error(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu: malformed reference", lineno);
     if (add_ref(h, l, l + 41, n - 41) < 0)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory"), -1;
+        return header_error(err, E2B_SUB_NOMEM, "out of memory");
     return 0;
 }
 
 int e2b_bundle_header_parse(const uint8_t *buf, size_t len, e2b_bundle_header *out, e2b_error **err)
 {
     memset(out, 0, sizeof *out);
-    e2b_local_error_clear(err);
     if (len == 0) /* buf may be NULL then: nothing to compare yet */
         return 0;
     size_t sl = len < SIG_LEN ? len : SIG_LEN;
     int v2 = memcmp(buf, SIG2, sl) == 0, v3 = memcmp(buf, SIG3, sl) == 0;
     if (!v2 && !v3) {
-        e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "not a git bundle (v2 or v3 signature expected)");
-        return -1;
+        return header_error(err, E2B_SUB_BAD_BUNDLE, "not a git bundle (v2 or v3 signature expected)");
     }
     if (len < SIG_LEN)
         return 0;
@@ -127,16 +140,16 @@ int e2b_bundle_header_parse(const uint8_t *buf, size_t len, e2b_bundle_header *o
         const uint8_t *nl = memchr(buf + pos, '\n', avail);
         size_t n = nl ? (size_t)(nl - (buf + pos)) : avail;
         if (n > E2B_BUNDLE_LINE_MAX) {
-            e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu is too long", lineno);
+            header_error(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu is too long", lineno);
             goto bad;
         }
         if (memchr(buf + pos, '\0', n) || memchr(buf + pos, '\r', n)) {
-            e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
+            header_error(err, E2B_SUB_BAD_BUNDLE, "bundle line %zu holds a NUL or CR byte", lineno);
             goto bad;
         }
         if (!nl) {
             if (pos + avail >= E2B_BUNDLE_HEADER_MAX) {
-                e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle header is larger than %u bytes",
+                header_error(err, E2B_SUB_BAD_BUNDLE, "bundle header is larger than %u bytes",
                              E2B_BUNDLE_HEADER_MAX);
                 goto bad;
             }
@@ -150,7 +163,7 @@ int e2b_bundle_header_parse(const uint8_t *buf, size_t len, e2b_bundle_header *o
         pos += n + 1;
     }
     if (h.nrefs == 0) {
-        e2b_local_error_set(err, E2B_SUB_BAD_BUNDLE, "bundle lists no references");
+        header_error(err, E2B_SUB_BAD_BUNDLE, "bundle lists no references");
         goto bad;
     }
     h.header_len = pos + 1;

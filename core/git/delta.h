@@ -38,7 +38,7 @@ typedef struct {
 /* Fills out with the delta from base_hex (40 hex); flags: E2B_UPLOAD_STASH (upload.h). Errors:
  * E2B_SUB_MISSING_BASE when base is not a commit of this repository (the caller then sends
  * everything), E2B_SUB_CANCELLED, E2B_SUB_NOMEM, E2B_SUB_FAILED (libgit2). */
-int e2b_delta_prepare(e2b_gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
-                  const atomic_int *cancel, e2b_upload_set *out, e2b_delta_info *info, e2b_error **err);
+e2b_error *e2b_delta_prepare(e2b_gitwork *g, const char *base_hex, int gzip_level, unsigned flags,
+                             const atomic_int *cancel, e2b_upload_set *out, e2b_delta_info *info);
 
 #endif

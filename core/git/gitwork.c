@@ -15,10 +15,10 @@ struct e2b_gitwork {
     char *workdir; /* absolute, no trailing slash */
 };
 
-int e2b_gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what)
+e2b_error *e2b_gitwork_git_error(e2b_error_sub code, const char *what)
 {
     const git_error *e = git_error_last();
-    return e2b_local_error_set(err, code, "%s: %s", what, e && e->message ? e->message : "unknown error");
+    return e2b_error_local(code, "%s: %s", what, e && e->message ? e->message : "unknown error");
 }
 
 /* libgit2 frees a thread's error state when the thread ends, but only while libgit2 is
@@ -33,13 +33,12 @@ static void take_hold(void)
         atexit(release_hold);
 }
 
-int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_error **err)
+e2b_error *e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags)
 {
     *out = NULL;
-    e2b_local_error_clear(err);
     pthread_once(&hold_once, take_hold);
     if (git_libgit2_init() < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot initialise libgit2");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot initialise libgit2");
     if (flags & E2B_GITWORK_ALLOW_FOREIGN_OWNER)
         git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 
@@ -51,31 +50,30 @@ int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_err
          * repository it finds was refused for its owner. */
         git_buf found = {0};
         int disc = git_repository_discover(&found, dir, 0, NULL);
-        int code = disc == 0 ? E2B_SUB_FOREIGN_OWNER : E2B_SUB_NOT_REPO;
-        if (disc == 0)
-            e2b_local_error_set(err, E2B_SUB_FOREIGN_OWNER,
-                         "repository %s is owned by another user; if you trust it, run "
-                         "'git config --global --add safe.directory <its work tree>'",
-                         found.ptr);
-        else
-            e2b_local_error_set(err, E2B_SUB_NOT_REPO, "not a git repository (or any parent directory): %s",
-                         dir);
+        e2b_error *e =
+            disc == 0 ? e2b_error_local(E2B_SUB_FOREIGN_OWNER,
+                                        "repository %s is owned by another user; if you trust it, "
+                                        "run 'git config --global --add safe.directory <its work "
+                                        "tree>'",
+                                        found.ptr)
+                      : e2b_error_local(E2B_SUB_NOT_REPO,
+                                        "not a git repository (or any parent directory): %s", dir);
         git_buf_dispose(&found);
         git_error_clear();
         git_libgit2_shutdown();
-        return code;
+        return e;
     }
     if (rc < 0) {
-        e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot open repository");
+        e2b_error *e = e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot open repository");
         git_libgit2_shutdown();
-        return E2B_SUB_FAILED;
+        return e;
     }
     const char *wd = git_repository_workdir(repo);
     if (!wd) {
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return e2b_local_error_set(err, E2B_SUB_FAILED, "%s is a bare repository: a box needs a work tree",
-                            dir);
+        return e2b_error_local(E2B_SUB_FAILED, "%s is a bare repository: a box needs a work tree",
+                               dir);
     }
     e2b_gitwork *g = calloc(1, sizeof *g);
     char *w = strdup(wd);
@@ -84,7 +82,7 @@ int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_err
         free(w);
         git_repository_free(repo);
         git_libgit2_shutdown();
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     }
     size_t n = strlen(w);
     while (n > 1 && w[n - 1] == '/')
@@ -92,7 +90,7 @@ int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_err
     g->repo = repo;
     g->workdir = w;
     *out = g;
-    return 0;
+    return NULL;
 }
 
 void e2b_gitwork_close(e2b_gitwork *g)
@@ -109,47 +107,46 @@ struct git_repository *e2b_gitwork_repo(e2b_gitwork *g) { return g->repo; }
 
 const char *e2b_gitwork_workdir(const e2b_gitwork *g) { return g->workdir; }
 
-static int copy_branch(e2b_gitwork_head *out, const char *refname, e2b_error **err)
+static e2b_error *copy_branch(e2b_gitwork_head *out, const char *refname)
 {
     const char *p = strncmp(refname, "refs/heads/", 11) == 0 ? refname + 11 : refname;
     if (strlen(p) >= sizeof out->branch)
-        return e2b_local_error_set(err, E2B_SUB_FAILED, "branch name is too long (%zu bytes)", strlen(p));
+        return e2b_error_local(E2B_SUB_FAILED, "branch name is too long (%zu bytes)", strlen(p));
     strcpy(out->branch, p);
-    return 0;
+    return NULL;
 }
 
-int e2b_gitwork_head_info(e2b_gitwork *g, e2b_gitwork_head *out, e2b_error **err)
+e2b_error *e2b_gitwork_head_info(e2b_gitwork *g, e2b_gitwork_head *out)
 {
     memset(out, 0, sizeof *out);
-    e2b_local_error_clear(err);
     git_reference *head = NULL;
     int rc = git_repository_head(&head, g->repo);
     if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND) {
         /* HEAD is symbolic and its branch has no commit: read the name it points to. */
         git_reference *sym = NULL;
         if (git_reference_lookup(&sym, g->repo, "HEAD") < 0)
-            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
+            return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read HEAD");
         const char *target = git_reference_symbolic_target(sym);
-        rc = target ? copy_branch(out, target, err)
-                    : e2b_local_error_set(err, E2B_SUB_FAILED, "HEAD is neither a branch nor a commit");
+        e2b_error *e = target ? copy_branch(out, target)
+                              : e2b_error_local(E2B_SUB_FAILED, "HEAD is neither a branch nor a commit");
         git_reference_free(sym);
         out->kind = E2B_GITWORK_HEAD_UNBORN;
-        return rc;
+        return e;
     }
     if (rc < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read HEAD");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read HEAD");
     const git_oid *oid = git_reference_target(head);
     if (oid)
         git_oid_tostr(out->oid, sizeof out->oid, oid);
+    e2b_error *e = NULL;
     if (git_repository_head_detached(g->repo) == 1) {
         out->kind = E2B_GITWORK_HEAD_DETACHED;
-        rc = 0;
     } else {
         out->kind = E2B_GITWORK_HEAD_BRANCH;
-        rc = copy_branch(out, git_reference_name(head), err);
+        e = copy_branch(out, git_reference_name(head));
     }
     git_reference_free(head);
-    return rc;
+    return e;
 }
 
 static int name_byte_ok(unsigned char c)
@@ -242,29 +239,28 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error **err)
+e2b_error *e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out)
 {
     memset(out, 0, sizeof *out);
-    e2b_local_error_clear(err);
     e2b_strvec files = {0}, subs = {0};
     git_status_list *sl = NULL;
     char *full = NULL;
-    int rc = 0;
+    e2b_error *err = NULL;
 
     /* A linked worktree or --separate-git-dir has a ".git" file; its objects live
      * elsewhere, so an upload of the work tree would not carry a usable repository. */
     size_t wl = strlen(g->workdir);
     full = malloc(wl + 4097 + 2);
     if (!full)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     snprintf(full, wl + 4097 + 2, "%s/.git", g->workdir);
     if (lstat(full, &st) != 0 || !S_ISDIR(st.st_mode)) {
         free(full);
-        return e2b_local_error_set(err, E2B_SUB_FAILED,
-                            "%s has no .git directory (a linked worktree or separate git "
-                            "dir): only ordinary repositories can be uploaded",
-                            g->workdir);
+        return e2b_error_local(E2B_SUB_FAILED,
+                               "%s has no .git directory (a linked worktree or separate git "
+                               "dir): only ordinary repositories can be uploaded",
+                               g->workdir);
     }
 
     /* NB: STATUS_OPTIONS_INIT has flags 0; OPT_DEFAULTS would include ignored files. */
@@ -274,7 +270,7 @@ int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error 
     o.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
               GIT_STATUS_OPT_INCLUDE_UNMODIFIED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
     if (git_status_list_new(&sl, g->repo, &o) < 0) {
-        rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot list the repository's files");
+        err = e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot list the repository's files");
         goto out;
     }
     size_t n = git_status_list_entrycount(sl);
@@ -293,14 +289,14 @@ int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error 
         if (lstat(full, &st) != 0)
             continue;
         if (e2b_strvec_push(&files, path) < 0) {
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            err = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
             goto out;
         }
     }
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_str);
     if (e2b_strvec_push(&files, ".git") < 0) {
-        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        err = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
         goto out;
     }
 
@@ -308,7 +304,7 @@ int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error 
      * but leaks pcre2 match data in libgit2 1.5.1). */
     git_index *idx = NULL;
     if (git_repository_index(&idx, g->repo) < 0) {
-        rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the index");
+        err = e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read the index");
         goto out;
     }
     size_t ni = git_index_entrycount(idx);
@@ -316,7 +312,7 @@ int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error 
         const git_index_entry *ie = git_index_get_byindex(idx, i);
         if (ie && ie->mode == GIT_FILEMODE_COMMIT && git_index_entry_stage(ie) == 0 &&
             e2b_strvec_push(&subs, ie->path) < 0) {
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            err = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
             break;
         }
     }
@@ -329,9 +325,9 @@ out:
     out->count = files.n;
     out->submodules = subs.v;
     out->nsubmodules = subs.n;
-    if (rc != 0)
+    if (err)
         e2b_gitwork_filelist_free(out);
-    return rc;
+    return err;
 }
 
 void e2b_gitwork_filelist_free(e2b_gitwork_filelist *l)
@@ -347,38 +343,37 @@ void e2b_gitwork_filelist_free(e2b_gitwork_filelist *l)
     memset(l, 0, sizeof *l);
 }
 
-static int config_string(git_config *cfg, const char *key, char **out, e2b_error **err)
+static e2b_error *config_string(git_config *cfg, const char *key, char **out)
 {
     git_buf b = {0};
     int rc = git_config_get_string_buf(&b, cfg, key);
     if (rc == GIT_ENOTFOUND) {
         git_error_clear();
-        return 0;
+        return NULL;
     }
     if (rc < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read git config");
     *out = strdup(b.ptr);
     git_buf_dispose(&b);
-    return *out ? 0 : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    return *out ? NULL : e2b_error_local(E2B_SUB_NOMEM, "out of memory");
 }
 
-int e2b_gitwork_user(e2b_gitwork *g, char **name, char **email, e2b_error **err)
+e2b_error *e2b_gitwork_user(e2b_gitwork *g, char **name, char **email)
 {
     *name = *email = NULL;
-    e2b_local_error_clear(err);
     git_config *cfg = NULL;
     if (git_repository_config_snapshot(&cfg, g->repo) < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read git config");
-    int rc = config_string(cfg, "user.name", name, err);
-    if (rc == 0)
-        rc = config_string(cfg, "user.email", email, err);
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read git config");
+    e2b_error *e = config_string(cfg, "user.name", name);
+    if (!e)
+        e = config_string(cfg, "user.email", email);
     git_config_free(cfg);
-    if (rc != 0) {
+    if (e) {
         free(*name);
         free(*email);
         *name = *email = NULL;
     }
-    return rc;
+    return e;
 }
 
 const char *e2b_gitwork_branch_outcome_name(e2b_gitwork_branch_outcome o)
@@ -392,44 +387,42 @@ const char *e2b_gitwork_branch_outcome_name(e2b_gitwork_branch_outcome o)
     return "?";
 }
 
-int e2b_gitwork_branch_tip(e2b_gitwork *g, const char *branch, char oid_out[41], e2b_error **err)
+e2b_error *e2b_gitwork_branch_tip(e2b_gitwork *g, const char *branch, char oid_out[41])
 {
-    e2b_local_error_clear(err);
     oid_out[0] = '\0';
     char refname[512];
     int valid = 0;
     if (!branch[0] ||
         snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid)
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
     git_oid oid;
     int rc = git_reference_name_to_id(&oid, g->repo, refname);
     if (rc == GIT_ENOTFOUND) {
         git_error_clear();
-        return 0;
+        return NULL;
     }
     if (rc < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read the branch");
     git_oid_tostr(oid_out, GIT_OID_HEXSZ + 1, &oid);
-    return 0;
+    return NULL;
 }
 
-int e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oid_hex, int force,
-                          e2b_gitwork_branch_outcome *outcome, e2b_error **err)
+e2b_error *e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oid_hex,
+                                     int force, e2b_gitwork_branch_outcome *outcome)
 {
-    e2b_local_error_clear(err);
     char refname[512];
     int valid = 0;
     if (snprintf(refname, sizeof refname, "refs/heads/%s", branch) >= (int)sizeof refname ||
         git_reference_name_is_valid(&valid, refname) < 0 || !valid || !branch[0])
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "invalid branch name '%s'", branch);
 
     git_oid oid;
     if (strlen(oid_hex) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, oid_hex) < 0)
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "invalid commit id '%s'", oid_hex);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "invalid commit id '%s'", oid_hex);
     git_commit *commit = NULL;
     if (git_commit_lookup(&commit, g->repo, &oid) < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "commit not found in the repository");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "commit not found in the repository");
     git_commit_free(commit);
 
     git_reference *ref = NULL, *newref = NULL;
@@ -438,52 +431,52 @@ int e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oi
     if (rc == GIT_ENOTFOUND) {
         snprintf(msg, sizeof msg, "e2b-tui: create %s", branch);
         if (git_reference_create(&newref, g->repo, refname, &oid, 0, msg) < 0)
-            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot create the branch");
+            return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot create the branch");
         git_reference_free(newref);
         *outcome = E2B_GITWORK_BRANCH_CREATED;
-        return 0;
+        return NULL;
     }
     if (rc < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot read the branch");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot read the branch");
 
     git_reference *resolved = NULL;
     if (git_reference_resolve(&resolved, ref) < 0) {
         git_reference_free(ref);
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot resolve the branch");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot resolve the branch");
     }
     git_reference_free(ref);
     if (git_reference_type(resolved) != GIT_REFERENCE_DIRECT ||
         strcmp(git_reference_name(resolved), refname) != 0) {
         git_reference_free(resolved);
-        return e2b_local_error_set(err, E2B_SUB_FAILED, "%s is a symbolic reference; not changing it", refname);
+        return e2b_error_local(E2B_SUB_FAILED, "%s is a symbolic reference; not changing it", refname);
     }
     git_oid old = *git_reference_target(resolved);
     git_reference_free(resolved);
 
     if (git_oid_equal(&old, &oid)) {
         *outcome = E2B_GITWORK_BRANCH_UP_TO_DATE;
-        return 0;
+        return NULL;
     }
     int desc = git_graph_descendant_of(g->repo, &oid, &old);
     if (desc < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot compare commits");
     e2b_gitwork_branch_outcome oc = E2B_GITWORK_BRANCH_FAST_FORWARDED;
     if (!desc) {
         int contained = git_graph_descendant_of(g->repo, &old, &oid);
         if (contained < 0)
-            return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot compare commits");
+            return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot compare commits");
         if (contained) {
             *outcome = E2B_GITWORK_BRANCH_UP_TO_DATE;
-            return 0;
+            return NULL;
         }
         if (!force) {
             char o[GIT_OID_HEXSZ + 1];
             git_oid_tostr(o, sizeof o, &old);
-            return e2b_local_error_set(err, E2B_SUB_DIVERGED,
-                                "branch %s (at %.12s) has diverged: it has commits the box's work (%.12s) "
-                                "does not contain; nothing was changed (use --force to "
-                                "overwrite it)",
-                                branch, o, oid_hex);
+            return e2b_error_local(E2B_SUB_DIVERGED,
+                                   "branch %s (at %.12s) has diverged: it has commits the box's work (%.12s) "
+                                   "does not contain; nothing was changed (use --force to "
+                                   "overwrite it)",
+                                   branch, o, oid_hex);
         }
         oc = E2B_GITWORK_BRANCH_FORCED;
     }
@@ -493,15 +486,15 @@ int e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oi
         int co = git_branch_is_checked_out(cur);
         git_reference_free(cur);
         if (co == 1)
-            return e2b_local_error_set(err, E2B_SUB_CHECKED_OUT,
-                                "branch %s is checked out here; switch to another branch "
-                                "before pulling",
-                                branch);
+            return e2b_error_local(E2B_SUB_CHECKED_OUT,
+                                   "branch %s is checked out here; switch to another branch "
+                                   "before pulling",
+                                   branch);
     }
     snprintf(msg, sizeof msg, "e2b-tui: %s %s", oc == E2B_GITWORK_BRANCH_FORCED ? "force-update" : "fast-forward", branch);
     if (git_reference_create_matching(&newref, g->repo, refname, &oid, 1, &old, msg) < 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "cannot update the branch");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "cannot update the branch");
     git_reference_free(newref);
     *outcome = oc;
-    return 0;
+    return NULL;
 }

@@ -9,11 +9,15 @@
  * Nothing here ever changes HEAD, the index or the work tree. No network code.
  *
  * libgit2 lifetime: every gitwork handle holds one git_libgit2_init() reference, released
- * by e2b_gitwork_close(), so callers never call git_libgit2_init/shutdown themselves. */
+ * by e2b_gitwork_close(), so callers never call git_libgit2_init/shutdown themselves.
+ *
+ * Errors (this module and the rest of core/git): a call that can fail returns e2b_error *,
+ * NULL on success, else a new error the caller owns (e2b_error_free) whose subcode
+ * (e2b_error_sub_of) names the local case a caller may act on, e.g. E2B_SUB_DIVERGED. */
 #ifndef E2B_GITWORK_H
 #define E2B_GITWORK_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 
@@ -30,7 +34,7 @@ enum {
 /* Opens the repository containing dir (dir itself or a parent). Bare repositories are
  * refused (a box needs a work tree). On success *out is owned by the caller (e2b_gitwork_close).
  * Errors: E2B_SUB_NOT_REPO, E2B_SUB_FOREIGN_OWNER, E2B_SUB_FAILED. */
-int e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags, e2b_error **err);
+e2b_error *e2b_gitwork_open(e2b_gitwork **out, const char *dir, unsigned flags);
 void e2b_gitwork_close(e2b_gitwork *g);
 
 /* The libgit2 repository (owned by g); for the other core modules (bundle). */
@@ -51,7 +55,7 @@ typedef struct {
 } e2b_gitwork_head;
 
 /* Fills *out. Errors: E2B_SUB_FAILED (e.g. a branch name longer than 255 bytes). */
-int e2b_gitwork_head_info(e2b_gitwork *g, e2b_gitwork_head *out, e2b_error **err);
+e2b_error *e2b_gitwork_head_info(e2b_gitwork *g, e2b_gitwork_head *out);
 
 /* Box names.
  * Rule: Latin-1 letters become ASCII ("ü" -> "u", "ß" -> "ss"); bytes [A-Za-z0-9._-] are
@@ -88,12 +92,12 @@ typedef struct {
 /* Fills *out (caller frees with e2b_gitwork_filelist_free, also after an error).
  * Errors: E2B_SUB_FAILED (e.g. ".git" is not a directory: linked worktrees and separate git
  * dirs cannot be uploaded), E2B_SUB_NOMEM. */
-int e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out, e2b_error **err);
+e2b_error *e2b_gitwork_list_files(e2b_gitwork *g, e2b_gitwork_filelist *out);
 void e2b_gitwork_filelist_free(e2b_gitwork_filelist *l);
 
 /* user.name and user.email as git resolves them for this repository (local, global,
  * system config). Each result is malloc'd (caller frees) or NULL when unset. */
-int e2b_gitwork_user(e2b_gitwork *g, char **name, char **email, e2b_error **err);
+e2b_error *e2b_gitwork_user(e2b_gitwork *g, char **name, char **email);
 
 typedef enum {
     E2B_GITWORK_BRANCH_CREATED,        /* the branch did not exist */
@@ -108,13 +112,13 @@ typedef enum {
  * one HEAD is on (moving it would change what the work tree is compared with). Only
  * refs/heads/ is ever written; HEAD, index and work tree are never touched. The update is a
  * compare-and-swap, so a concurrent change is an error, not lost. */
-int e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oid_hex, int force,
-                          e2b_gitwork_branch_outcome *outcome, e2b_error **err);
+e2b_error *e2b_gitwork_update_branch(e2b_gitwork *g, const char *branch, const char *oid_hex,
+                                     int force, e2b_gitwork_branch_outcome *outcome);
 
 /* The commit refs/heads/<branch> points to, as 40 hex in oid_out (41 bytes), or "" when
  * the branch does not exist. For pull: pass it as e2b_pull_script_params.prev so successive
  * pulls fast-forward. Errors: E2B_SUB_BAD_ARG (invalid name), E2B_SUB_FAILED. */
-int e2b_gitwork_branch_tip(e2b_gitwork *g, const char *branch, char oid_out[41], e2b_error **err);
+e2b_error *e2b_gitwork_branch_tip(e2b_gitwork *g, const char *branch, char oid_out[41]);
 
 /* Whether the file rel_path of the work tree holds what a box holds there (gitwork_match.c):
  * blob_hex is the blob id of the box's content (git hash-object without filters; a
@@ -127,7 +131,8 @@ int e2b_gitwork_file_matches(e2b_gitwork *g, const char *rel_path, const char *b
 /* A short phrase for an outcome ("created", "fast-forwarded", ...). */
 const char *e2b_gitwork_branch_outcome_name(e2b_gitwork_branch_outcome o);
 
-/* Sets err from libgit2's last error with a prefix; returns code. For core modules. */
-int e2b_gitwork_git_error(e2b_error **err, e2b_error_sub code, const char *what);
+/* A new error of subcode code from libgit2's last error, "<what>: <libgit2's text>". For
+ * core modules. */
+e2b_error *e2b_gitwork_git_error(e2b_error_sub code, const char *what);
 
 #endif

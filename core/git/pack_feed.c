@@ -50,7 +50,7 @@ static void *feed_main(void *arg)
         int rc = git_indexer_append(f->idx, c->data, c->len, &st);
         e2b_error *e = NULL;
         if (rc < 0) /* libgit2's error is this thread's: read it here */
-            e2b_gitwork_git_error(&e, E2B_SUB_BAD_BUNDLE, "bad pack in bundle");
+            e = e2b_gitwork_git_error(E2B_SUB_BAD_BUNDLE, "bad pack in bundle");
         pthread_mutex_lock(&f->mu);
         f->queued -= c->len;
         free(c);
@@ -72,7 +72,7 @@ pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err)
 {
     pack_feed *f = calloc(1, sizeof *f);
     if (!f) {
-        e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        *err = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
         return NULL;
     }
     f->idx = idx;
@@ -83,30 +83,19 @@ pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err)
         pthread_cond_destroy(&f->changed);
         pthread_mutex_destroy(&f->mu);
         free(f);
-        e2b_local_error_set(err, E2B_SUB_FAILED, "cannot start a thread for the pack import");
+        *err = e2b_error_local(E2B_SUB_FAILED, "cannot start a thread for the pack import");
         return NULL;
     }
     return f;
 }
 
-/* The indexer's error, copied for the caller; the code to return. */
-static int feed_error(pack_feed *f, e2b_error **err)
-{
-    int code = e2b_local_error_code(f->err);
-    if (err) {
-        e2b_error_free(*err);
-        *err = e2b_error_copy(f->err);
-    }
-    return code;
-}
-
-int pack_feed_push(pack_feed *f, const void *p, size_t n, e2b_error **err)
+e2b_error *pack_feed_push(pack_feed *f, const void *p, size_t n)
 {
     if (n == 0)
-        return 0;
+        return NULL;
     chunk *c = malloc(sizeof *c + n);
     if (!c)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     c->next = NULL;
     c->len = n;
     memcpy(c->data, p, n);
@@ -116,11 +105,11 @@ int pack_feed_push(pack_feed *f, const void *p, size_t n, e2b_error **err)
         pthread_cond_wait(&f->changed, &f->mu);
     }
     f->full = 0;
-    if (f->failed) {
-        int code = feed_error(f, err);
+    if (f->failed) { /* the indexer's error, copied for the caller */
+        e2b_error *e = e2b_error_copy(f->err);
         pthread_mutex_unlock(&f->mu);
         free(c);
-        return code;
+        return e;
     }
     if (f->tail)
         f->tail->next = c;
@@ -131,7 +120,7 @@ int pack_feed_push(pack_feed *f, const void *p, size_t n, e2b_error **err)
     if (f->idle)
         pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->mu);
-    return 0;
+    return NULL;
 }
 
 void pack_feed_stats(pack_feed *f, git_indexer_progress *out)
@@ -143,15 +132,15 @@ void pack_feed_stats(pack_feed *f, git_indexer_progress *out)
 
 int pack_feed_stopping(const pack_feed *f) { return atomic_load(&f->stop); }
 
-/* Closes the queue, joins the thread and frees f; the indexer's error code or 0. */
-static int end(pack_feed *f, git_indexer_progress *stats, e2b_error **err)
+/* Closes the queue, joins the thread and frees f; the indexer's error or NULL. */
+static e2b_error *end(pack_feed *f, git_indexer_progress *stats)
 {
     pthread_mutex_lock(&f->mu);
     f->closed = 1;
     pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->mu);
     pthread_join(f->thread, NULL);
-    int rc = f->failed ? feed_error(f, err) : 0;
+    e2b_error *e = f->err; /* set only when the indexer failed */
     if (stats)
         *stats = f->stats;
     while (f->head) {
@@ -159,16 +148,15 @@ static int end(pack_feed *f, git_indexer_progress *stats, e2b_error **err)
         f->head = c->next;
         free(c);
     }
-    e2b_error_free(f->err);
     pthread_cond_destroy(&f->changed);
     pthread_mutex_destroy(&f->mu);
     free(f);
-    return rc;
+    return e;
 }
 
-int pack_feed_finish(pack_feed *f, git_indexer_progress *stats, e2b_error **err)
+e2b_error *pack_feed_finish(pack_feed *f, git_indexer_progress *stats)
 {
-    return end(f, stats, err);
+    return end(f, stats);
 }
 
 void pack_feed_stop(pack_feed *f)
@@ -176,5 +164,5 @@ void pack_feed_stop(pack_feed *f)
     if (!f)
         return;
     atomic_store(&f->stop, 1);
-    end(f, NULL, NULL);
+    e2b_error_free(end(f, NULL));
 }

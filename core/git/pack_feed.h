@@ -13,7 +13,7 @@
 #ifndef E2B_PACK_FEED_H
 #define E2B_PACK_FEED_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <git2.h>
 #include <stddef.h>
@@ -22,21 +22,22 @@
 
 typedef struct pack_feed pack_feed;
 
-/* Starts the thread that appends to idx (borrowed). NULL with err set when it cannot. */
+/* Starts the thread that appends to idx (borrowed). NULL with *err set (a new error) when
+ * it cannot. */
 pack_feed *pack_feed_start(git_indexer *idx, e2b_error **err);
 
-/* Queues a copy of p[0..n), waiting while the queue is full. Returns 0, or the indexer's
- * error (E2B_SUB_BAD_BUNDLE "bad pack in bundle: ...", or E2B_SUB_NOMEM) with err set;
- * after an error nothing more is queued. */
-int pack_feed_push(pack_feed *f, const void *p, size_t n, e2b_error **err);
+/* Queues a copy of p[0..n), waiting while the queue is full. Returns NULL, or (a new error
+ * the caller owns) the indexer's error (E2B_SUB_BAD_BUNDLE "bad pack in bundle: ...") or
+ * E2B_SUB_NOMEM; after an error nothing more is queued. */
+e2b_error *pack_feed_push(pack_feed *f, const void *p, size_t n);
 
 /* The indexer's latest progress (what its appends reported). */
 void pack_feed_stats(pack_feed *f, git_indexer_progress *out);
 
 /* Waits until every queued byte was appended and ends the thread; then frees f. stats gets
  * the appends' last progress, which git_indexer_commit must be given (it checks the object
- * count in it). Returns 0 or the indexer's error, as push. */
-int pack_feed_finish(pack_feed *f, git_indexer_progress *stats, e2b_error **err);
+ * count in it). Returns NULL or the indexer's error, as push. */
+e2b_error *pack_feed_finish(pack_feed *f, git_indexer_progress *stats);
 
 /* Tells the thread to stop (the indexer's progress callback then answers "cancel"), ends
  * it and frees f; queued bytes are dropped. NULL is a no-op. */

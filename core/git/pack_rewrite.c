@@ -158,10 +158,9 @@ static int on_tick(void *cancel)
     return on_progress(NULL, cancel);
 }
 
-static int bad(rewrite *r, e2b_error **err, const char *what)
+static e2b_error *bad(const rewrite *r, const char *what)
 {
-    return e2b_local_error_set(err, E2B_SUB_FAILED, "the pack %s cannot be rewritten: %s",
-                               r->name, what);
+    return e2b_error_local(E2B_SUB_FAILED, "the pack %s cannot be rewritten: %s", r->name, what);
 }
 
 /* The entry starting at off, by binary search, or NULL. */
@@ -199,34 +198,34 @@ static const entry *entry_of(const rewrite *r, const git_oid *id)
 
 /* The entry's source bytes from skip on to the sink, all of them through the CRC, which
  * must be the index's. */
-static int copy_entry(rewrite *r, const entry *e, uint64_t skip, e2b_error **err)
+static e2b_error *copy_entry(rewrite *r, const entry *e, uint64_t skip)
 {
     uint32_t crc = (uint32_t)crc32(0, Z_NULL, 0);
     for (uint64_t at = e->off; at < e->end;) {
         size_t k = e->end - at < COPY_BYTES ? (size_t)(e->end - at) : COPY_BYTES;
         ssize_t got = pread(r->fd, r->copy, k, (off_t)at);
         if (got != (ssize_t)k)
-            return bad(r, err, "it is shorter than its index says (changed while read?)");
+            return bad(r, "it is shorter than its index says (changed while read?)");
         crc = (uint32_t)crc32(crc, r->copy, (uInt)k);
         uint64_t from = at - e->off < skip ? skip - (at - e->off) : 0;
         if (from < k && put(r->out, r->copy + from, k - from) != 0)
-            return 0; /* the sink's failure is reported once, at the end */
+            return NULL; /* the sink's failure is reported once, at the end */
         at += k;
     }
     if (crc != r->idx->crcs[e->ord])
-        return bad(r, err, "an entry's bytes do not match their checksum in the index");
-    return 0;
+        return bad(r, "an entry's bytes do not match their checksum in the index");
+    return NULL;
 }
 
 /* A delta whose base is dropped: the object read whole from the repository and deflated. */
-static int write_whole(rewrite *r, const entry *e, e2b_error **err)
+static e2b_error *write_whole(rewrite *r, const entry *e)
 {
     git_odb_object *obj = NULL;
     if (git_odb_read(&obj, r->odb, &r->idx->ids[e->ord]) != 0) {
         const git_error *ge = git_error_last();
         char why[300];
         snprintf(why, sizeof why, "a delta's object cannot be read (%s)", ge ? ge->message : "?");
-        return bad(r, err, why);
+        return bad(r, why);
     }
     unsigned char head[HEAD_MAX];
     size_t size = git_odb_object_size(obj);
@@ -249,73 +248,73 @@ static int write_whole(rewrite *r, const entry *e, e2b_error **err)
     }
     deflateEnd(&z);
     git_odb_object_free(obj);
-    return rc == 0 ? 0 : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    return rc == 0 ? NULL : e2b_error_local(E2B_SUB_NOMEM, "out of memory");
 }
 
 /* One kept entry: as it is, with its base's new distance, or whole. */
-static int write_entry(rewrite *r, entry *e, pack_rewrite_info *info, e2b_error **err)
+static e2b_error *write_entry(rewrite *r, entry *e, pack_rewrite_info *info)
 {
     unsigned char raw[HEAD_MAX];
     size_t n = e->end - e->off < HEAD_MAX ? (size_t)(e->end - e->off) : HEAD_MAX;
     entry_head h;
     if (pread(r->fd, raw, n, (off_t)e->off) != (ssize_t)n)
-        return bad(r, err, "it is shorter than its index says (changed while read?)");
+        return bad(r, "it is shorter than its index says (changed while read?)");
     if (parse_head(raw, n, &h) != 0 || h.len >= e->end - e->off)
-        return bad(r, err, "an entry's header is malformed");
+        return bad(r, "an entry's header is malformed");
     e->new_off = r->out->written;
     const entry *base = NULL;
     if (h.type == OBJ_OFS_DELTA) {
         base = h.dist <= e->off ? entry_at(r, e->off - h.dist) : NULL;
         if (!base)
-            return bad(r, err, "a delta's base is not an entry of the pack");
+            return bad(r, "a delta's base is not an entry of the pack");
     } else if (h.type == OBJ_REF_DELTA) {
         base = entry_of(r, &h.base_id); /* NULL: not in this pack, written whole */
     }
     if (h.type < OBJ_OFS_DELTA) {
         info->copied++;
-        return copy_entry(r, e, 0, err);
+        return copy_entry(r, e, 0);
     }
     if (!base || !r->keep[base->ord]) {
         info->resolved++;
-        return write_whole(r, e, err);
+        return write_whole(r, e);
     }
     info->copied++;
     if (h.type == OBJ_REF_DELTA)
-        return copy_entry(r, e, 0, err);
+        return copy_entry(r, e, 0);
     unsigned char head[HEAD_MAX];
     unsigned k = encode_head(head, OBJ_OFS_DELTA, h.size);
     k += encode_dist(head + k, e->new_off - base->new_off);
     put(r->out, head, k);
-    return copy_entry(r, e, h.len, err);
+    return copy_entry(r, e, h.len);
 }
 
 /* The whole source through the pack scanner before anything of it is used: every size an
  * entry or a delta declares within lim, every zlib stream no longer than declared. Then
  * libgit2 reading an object of it (a delta written whole, and the indexer applying a copied
  * delta) builds nothing larger than lim->object_bytes. */
-static int scan_source(rewrite *r, const atomic_int *cancel, e2b_error **err)
+static e2b_error *scan_source(rewrite *r, const atomic_int *cancel)
 {
     pack_scan *ps = pack_scan_new(r->lim, NULL, on_tick, (void *)cancel);
     if (!ps)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    e2b_error *why = NULL;
-    int rc = 0;
-    for (uint64_t at = 0; rc == 0 && at < r->idx->pack_size - 20;) {
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    e2b_error *e = NULL;
+    for (uint64_t at = 0; !e && at < r->idx->pack_size - 20;) {
         uint64_t left = r->idx->pack_size - 20 - at;
         size_t k = left < COPY_BYTES ? (size_t)left : COPY_BYTES;
+        e2b_error *why = NULL;
         if (pread(r->fd, r->copy, k, (off_t)at) != (ssize_t)k)
-            rc = bad(r, err, "it is shorter than its index says (changed while read?)");
-        else if (pack_scan_feed(ps, r->copy, k, &why) != 0)
-            rc = e2b_local_error_code(why) == E2B_SUB_CANCELLED
-                     ? e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
-                     : bad(r, err, "an entry is malformed, or larger than a rewrite reads");
+            e = bad(r, "it is shorter than its index says (changed while read?)");
+        else if ((why = pack_scan_feed(ps, r->copy, k)))
+            e = e2b_error_sub_of(why) == E2B_SUB_CANCELLED
+                    ? e2b_error_local(E2B_SUB_CANCELLED, "cancelled")
+                    : bad(r, "an entry is malformed, or larger than a rewrite reads");
+        e2b_error_free(why); /* its sentence speaks of bundles: pack_rewrite says its own */
         at += k;
     }
-    if (rc == 0 && !pack_scan_complete(ps))
-        rc = bad(r, err, "its entries end before the count its header declares");
-    e2b_error_free(why); /* its sentence speaks of bundles: pack_rewrite says its own */
+    if (!e && !pack_scan_complete(ps))
+        e = bad(r, "its entries end before the count its header declares");
     pack_scan_free(ps);
-    return rc;
+    return e;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -326,7 +325,7 @@ static int by_offset(const void *a, const void *b)
 
 /* The pack's entries in pack order, each with its end (the next one's start, the trailer's
  * for the last); pos maps the index's order to them. */
-static int lay_out(rewrite *r, e2b_error **err)
+static e2b_error *lay_out(rewrite *r)
 {
     const pack_idx *p = r->idx;
     for (uint32_t i = 0; i < p->n; i++)
@@ -335,10 +334,10 @@ static int lay_out(rewrite *r, e2b_error **err)
     for (uint32_t i = 0; i < p->n; i++) {
         r->entries[i].end = i + 1 < p->n ? r->entries[i + 1].off : p->pack_size - 20;
         if (r->entries[i].end <= r->entries[i].off)
-            return bad(r, err, "two entries of its index start at the same offset");
+            return bad(r, "two entries of its index start at the same offset");
         r->pos[r->entries[i].ord] = i;
     }
-    return 0;
+    return NULL;
 }
 
 
@@ -363,38 +362,39 @@ static int on_new_id(const git_oid *id, void *payload)
 }
 
 /* Writes the kept entries, then the trailer, and has the indexer finish and check. */
-static int write_pack(rewrite *r, const char *dir, uint32_t kept, const atomic_int *cancel,
-                      pack_rewrite_info *info, e2b_error **err)
+static e2b_error *write_pack(rewrite *r, const char *dir, uint32_t kept, const atomic_int *cancel,
+                             pack_rewrite_info *info)
 {
     unsigned char head[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2,
                               (unsigned char)(kept >> 24), (unsigned char)(kept >> 16),
                               (unsigned char)(kept >> 8), (unsigned char)kept};
-    int rc = put(r->out, head, sizeof head);
-    for (uint32_t i = 0; rc == 0 && !r->out->failed && i < r->idx->n; i++) {
-        entry *e = &r->entries[i];
-        if (!r->keep[e->ord])
+    e2b_error *e = NULL;
+    put(r->out, head, sizeof head); /* a failure is the sink's, told below */
+    for (uint32_t i = 0; !e && !r->out->failed && i < r->idx->n; i++) {
+        entry *en = &r->entries[i];
+        if (!r->keep[en->ord])
             continue;
-        rc = write_entry(r, e, info, err);
-        if (rc == 0 && (i & 63) == 63 && on_progress(NULL, (void *)cancel))
-            rc = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        e = write_entry(r, en, info);
+        if (!e && (i & 63) == 63 && on_progress(NULL, (void *)cancel))
+            e = e2b_error_local(E2B_SUB_CANCELLED, "cancelled");
     }
     unsigned char sum[EVP_MAX_MD_SIZE];
     unsigned sumlen = 0;
-    if (rc == 0 && (flush(r->out) != 0 ||
+    if (!e && (flush(r->out) != 0 ||
                     EVP_DigestFinal_ex(r->out->sha, sum, &sumlen) != 1 ||
                     git_indexer_append(r->out->ix, sum, sumlen, &r->out->stats) != 0 ||
                     git_indexer_commit(r->out->ix, &r->out->stats) != 0))
         r->out->failed = 1;
-    if (rc == 0 && r->out->failed) {
+    if (!e && r->out->failed) {
         if (cancel && atomic_load(cancel))
-            return e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+            return e2b_error_local(E2B_SUB_CANCELLED, "cancelled");
         const git_error *ge = git_error_last();
         char why[300];
         snprintf(why, sizeof why, "the new pack does not index (%s)", ge ? ge->message : "?");
-        return bad(r, err, why);
+        return bad(r, why);
     }
-    if (rc != 0)
-        return rc;
+    if (e)
+        return e;
     snprintf(info->name, sizeof info->name, "%s", git_indexer_name(r->out->ix));
     char idx[4200], pack[4200];
     snprintf(idx, sizeof idx, "%s/pack-%s.idx", dir, info->name);
@@ -407,65 +407,65 @@ static int write_pack(rewrite *r, const char *dir, uint32_t kept, const atomic_i
         unlink(idx);
         unlink(pack);
         info->name[0] = 0;
-        return bad(r, err, "the new pack holds other objects than the kept ones");
+        return bad(r, "the new pack holds other objects than the kept ones");
     }
     info->kept = kept;
-    return 0;
+    return NULL;
 }
 
-int pack_rewrite(git_odb *odb, const char *idx_path, const char *pack_path,
-                 int (*keep)(const git_oid *id, void *payload), void *payload,
-                 const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
-                 pack_rewrite_info *info, e2b_error **err)
+e2b_error *pack_rewrite(git_odb *odb, const char *idx_path, const char *pack_path,
+                        int (*keep)(const git_oid *id, void *payload), void *payload,
+                        const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
+                        pack_rewrite_info *info)
 {
     memset(info, 0, sizeof *info);
     const char *slash = strrchr(pack_path, '/');
     pack_idx p;
     const char *why = NULL;
     rewrite r = {.idx = &p, .fd = -1, .name = slash ? slash + 1 : pack_path, .odb = odb, .lim = lim};
-    int rc = pack_idx_load(idx_path, pack_path, &p, &why);
-    if (rc == -2)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    if (rc != 0)
-        return bad(&r, err, why);
+    int loaded = pack_idx_load(idx_path, pack_path, &p, &why);
+    if (loaded == -2)
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    if (loaded != 0)
+        return bad(&r, why);
     r.entries = malloc((size_t)p.n * sizeof *r.entries + 1);
     r.pos = malloc((size_t)p.n * sizeof *r.pos + 1);
     r.keep = malloc((size_t)p.n + 1);
     r.copy = malloc(COPY_BYTES);
     sink *out = r.out = calloc(1, sizeof *out);
-    rc = r.entries && r.pos && r.keep && r.copy && out
-             ? 0
-             : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    e2b_error *e = r.entries && r.pos && r.keep && r.copy && out
+                       ? NULL
+                       : e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     uint32_t kept = 0;
-    for (uint32_t i = 0; rc == 0 && i < p.n; i++) {
+    for (uint32_t i = 0; !e && i < p.n; i++) {
         r.keep[i] = keep(&p.ids[i], payload) != 0;
         kept += r.keep[i];
     }
-    if (rc == 0 && kept > 0)
-        rc = lay_out(&r, err);
+    if (!e && kept > 0)
+        e = lay_out(&r);
     struct stat st;
-    if (rc == 0 && kept > 0) {
+    if (!e && kept > 0) {
         r.fd = open(pack_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         if (r.fd < 0 || fstat(r.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
             (uint64_t)st.st_size != p.pack_size)
-            rc = bad(&r, err, "it cannot be read, or changed while read");
+            e = bad(&r, "it cannot be read, or changed while read");
     }
     git_indexer_options opts;
     git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION);
     opts.progress_cb = on_progress;
     opts.progress_cb_payload = (void *)cancel;
-    if (rc == 0 && kept > 0) {
+    if (!e && kept > 0) {
         out->sha = EVP_MD_CTX_new();
         if (!out->sha || EVP_DigestInit_ex(out->sha, EVP_sha1(), NULL) != 1)
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
         else if (git_indexer_new(&out->ix, dir, 0600, NULL, &opts) != 0)
-            rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot write the rewritten pack: %s",
-                                     git_error_last() ? git_error_last()->message : "?");
+            e = e2b_error_local(E2B_SUB_FILE_IO, "cannot write the rewritten pack: %s",
+                                git_error_last() ? git_error_last()->message : "?");
     }
-    if (rc == 0 && kept > 0)
-        rc = scan_source(&r, cancel, err);
-    if (rc == 0 && kept > 0)
-        rc = write_pack(&r, dir, kept, cancel, info, err);
+    if (!e && kept > 0)
+        e = scan_source(&r, cancel);
+    if (!e && kept > 0)
+        e = write_pack(&r, dir, kept, cancel, info);
     if (r.fd >= 0)
         close(r.fd);
     if (out) {
@@ -478,7 +478,7 @@ int pack_rewrite(git_odb *odb, const char *idx_path, const char *pack_path,
     free(r.pos);
     free(r.keep);
     pack_idx_free(&p);
-    if (rc != 0)
+    if (e)
         memset(info, 0, sizeof *info);
-    return rc;
+    return e;
 }

@@ -25,7 +25,7 @@
 #ifndef E2B_PACK_REWRITE_H
 #define E2B_PACK_REWRITE_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 #include "core/git/pack_scan.h"
 
 #include <git2/oid.h>
@@ -43,12 +43,12 @@ typedef struct {
 
 /* Writes dir/pack-<name>.{pack,idx} with the entries of pack_path (its index idx_path) for
  * which keep(id, payload) is nonzero. odb: the repository's objects (a resolved delta is
- * read from there). lim: the scanner's bounds. kept 0: nothing is written, returns 0. Errors: E2B_SUB_CANCELLED,
- * E2B_SUB_NOMEM, E2B_SUB_FILE_IO (dir), E2B_SUB_FAILED (the pack is odd or corrupt: err
+ * read from there). lim: the scanner's bounds. kept 0: nothing is written, returns NULL. Errors: E2B_SUB_CANCELLED,
+ * E2B_SUB_NOMEM, E2B_SUB_FILE_IO (dir), E2B_SUB_FAILED (the pack is odd or corrupt: the error
  * names the pack and what). */
-int pack_rewrite(struct git_odb *odb, const char *idx_path, const char *pack_path,
-                 int (*keep)(const git_oid *id, void *payload), void *payload,
-                 const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
-                 pack_rewrite_info *info, e2b_error **err);
+e2b_error *pack_rewrite(struct git_odb *odb, const char *idx_path, const char *pack_path,
+                        int (*keep)(const git_oid *id, void *payload), void *payload,
+                        const pack_scan_limits *lim, const char *dir, const atomic_int *cancel,
+                        pack_rewrite_info *info);
 
 #endif

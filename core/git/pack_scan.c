@@ -27,7 +27,7 @@ struct pack_scan {
     void *ud;
     int state;
     pack_scan_refusal refused;
-    int code;
+    e2b_error_sub code; /* what pack_scan_feed reports (S_FAILED) */
     char why[400]; /* the refusal, for every later call (errors are sticky) */
 
     uint64_t pos;         /* bytes of the pack consumed */
@@ -103,10 +103,10 @@ static size_text size_str(uint64_t n)
     return t;
 }
 
-/* Records the refusal (the state becomes S_FAILED); returns its code. */
-static int refuse(pack_scan *ps, pack_scan_refusal what, int code, const char *fmt, ...)
+/* Records the refusal (the state becomes S_FAILED); returns non-zero (its subcode). */
+static int refuse(pack_scan *ps, pack_scan_refusal what, e2b_error_sub code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static int refuse(pack_scan *ps, pack_scan_refusal what, int code, const char *fmt, ...)
+static int refuse(pack_scan *ps, pack_scan_refusal what, e2b_error_sub code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -115,7 +115,7 @@ static int refuse(pack_scan *ps, pack_scan_refusal what, int code, const char *f
     ps->state = S_FAILED;
     ps->refused = what;
     ps->code = code;
-    return code;
+    return (int)code;
 }
 
 static int bad(pack_scan *ps, const char *what)
@@ -377,7 +377,7 @@ static int step(pack_scan *ps, uint8_t c)
     return 0;
 }
 
-int pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n, e2b_error **err)
+e2b_error *pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n)
 {
     while (n > 0 && ps->state != S_FAILED && ps->state != S_END) {
         size_t used = 1;
@@ -389,6 +389,6 @@ int pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n, e2b_error **err)
         n -= used;
     }
     if (ps->state == S_FAILED)
-        return e2b_local_error_set(err, (e2b_error_sub)ps->code, "%s", ps->why);
-    return 0;
+        return e2b_error_local(ps->code, "%s", ps->why);
+    return NULL;
 }

@@ -25,7 +25,7 @@
 #ifndef E2B_PACK_SCAN_H
 #define E2B_PACK_SCAN_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,11 +60,12 @@ typedef struct pack_scan pack_scan;
 pack_scan *pack_scan_new(const pack_scan_limits *lim, pack_scan_local_cb local,
                          pack_scan_tick_cb tick, void *ud);
 
-/* Scans the next n bytes. Returns 0 when they may go to the indexer, or an E2B_SUB_* code
- * (E2B_SUB_BAD_BUNDLE for every refusal, E2B_SUB_CANCELLED, E2B_SUB_NOMEM) with err set to a
- * sentence that says what was refused and which limit key raises it; errors are sticky.
- * Bytes after the pack's last object (its checksum, or more) are left to the indexer. */
-int pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n, e2b_error **err);
+/* Scans the next n bytes. Returns NULL when they may go to the indexer, or a new error
+ * (E2B_SUB_BAD_BUNDLE for every refusal, E2B_SUB_CANCELLED, E2B_SUB_NOMEM) whose message
+ * says what was refused and which limit key raises it; errors are sticky (every later call
+ * returns the same again). Bytes after the pack's last object (its checksum, or more) are
+ * left to the indexer. */
+e2b_error *pack_scan_feed(pack_scan *ps, const uint8_t *p, size_t n);
 
 /* 1 once every object the pack header declared was scanned whole: an import must not
  * commit a pack the scanner did not finish (the indexer would have unchecked bytes). */

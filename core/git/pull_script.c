@@ -152,27 +152,26 @@ void e2b_pull_script_env_free(e2b_pull_script_var *vars, size_t n)
     free(vars);
 }
 
-int e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars, size_t *n,
-                    e2b_error **err)
+e2b_error *e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars,
+                               size_t *n)
 {
     *vars = NULL;
     *n = 0;
-    e2b_local_error_clear(err);
     if (!p->dir || p->dir[0] != '/')
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "the box directory must be an absolute path");
+        return e2b_error_local(E2B_SUB_BAD_ARG, "the box directory must be an absolute path");
     if (!p->box_name || !p->box_name[0])
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "a box name is required");
+        return e2b_error_local(E2B_SUB_BAD_ARG, "a box name is required");
     if (p->base && p->base[0] && !is_hex40(p->base))
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "base '%s' is not a 40-digit commit id", p->base);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "base '%s' is not a 40-digit commit id", p->base);
     if (p->prev && p->prev[0] && !is_hex40(p->prev))
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "'%s' is not a 40-digit commit id", p->prev);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "'%s' is not a 40-digit commit id", p->prev);
     const char *name = p->user_name && p->user_name[0] ? p->user_name : "e2b-tui";
     const char *email = p->user_email && p->user_email[0] ? p->user_email : "e2b-tui@localhost";
     /* git refuses identities with newlines or angle brackets in odd places; a newline
      * would also break the one-line protocol, so refuse it here with a clear message. */
     if (strpbrk(name, "\n<>") || strpbrk(email, "\n<>"))
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "git user.name/user.email must not contain "
-                                            "newlines or angle brackets");
+        return e2b_error_local(E2B_SUB_BAD_ARG, "git user.name/user.email must not contain "
+                                                "newlines or angle brackets");
     const char *pairs[][2] = {
         {"E2B_TUI_DIR", p->dir},
         {"E2B_TUI_BASE", p->base ? p->base : ""},
@@ -187,18 +186,18 @@ int e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **v
     size_t count = sizeof pairs / sizeof *pairs;
     e2b_pull_script_var *v = calloc(count, sizeof *v);
     if (!v)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         v[i].name = strdup(pairs[i][0]);
         v[i].value = strdup(pairs[i][1]);
         if (!v[i].name || !v[i].value) {
             e2b_pull_script_env_free(v, count);
-            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
         }
     }
     *vars = v;
     *n = count;
-    return 0;
+    return NULL;
 }
 
 static int parse_u64(const char *s, size_t n, uint64_t *out)
@@ -215,16 +214,16 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
     return 0;
 }
 
-/* One line (without newline) -> 1 parsed, 0 not a result line, minus the subcode on an
- * error line or failure (err set). */
+/* One line (without newline) -> 1 parsed, 0 not a result line, -1 on an error line or
+ * failure (*err set). */
 static int parse_line(const char *l, size_t n, e2b_pull_script_result *r, e2b_error **err)
 {
     static const char B[] = "E2B-TUI-BUNDLE ", W[] = "E2B-TUI-NOWORK ", E[] = "E2B-TUI-ERROR ";
     if (n >= sizeof E - 1 && memcmp(l, E, sizeof E - 1) == 0) {
         char *msg = e2b_sanitize_display(l + sizeof E - 1, n - (sizeof E - 1), 0);
-        e2b_local_error_set(err, E2B_SUB_FAILED, "in the box: %s", msg ? msg : "error");
+        *err = e2b_error_local(E2B_SUB_FAILED, "in the box: %s", msg ? msg : "error");
         free(msg);
-        return -E2B_SUB_FAILED;
+        return -1;
     }
     char hex[41];
     if (n == sizeof W - 1 + 40 && memcmp(l, W, sizeof W - 1) == 0) {
@@ -258,7 +257,8 @@ static int parse_line(const char *l, size_t n, e2b_pull_script_result *r, e2b_er
             return 0;
         char *path = strndup(sp + 1, (size_t)(end - sp - 1));
         if (!path) {
-            return -e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            *err = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+            return -1;
         }
         memset(r, 0, sizeof *r);
         r->kind = E2B_PULL_SCRIPT_BUNDLE;
@@ -271,20 +271,20 @@ static int parse_line(const char *l, size_t n, e2b_pull_script_result *r, e2b_er
     return 0;
 }
 
-int e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r, e2b_error **err)
+e2b_error *e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r)
 {
     memset(r, 0, sizeof *r);
-    e2b_local_error_clear(err);
     const char *p = out, *end = out + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        int k = parse_line(p, n, r, err);
+        e2b_error *err = NULL;
+        int k = parse_line(p, n, r, &err);
         if (k < 0)
-            return -k;
+            return err;
         if (k > 0)
-            return 0;
+            return NULL;
         p += n + 1;
     }
-    return e2b_local_error_set(err, E2B_SUB_FAILED, "the pull script in the box printed no result line");
+    return e2b_error_local(E2B_SUB_FAILED, "the pull script in the box printed no result line");
 }

@@ -27,7 +27,7 @@
 #ifndef E2B_PULL_SCRIPT_H
 #define E2B_PULL_SCRIPT_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -59,8 +59,8 @@ typedef struct {
  * frees with e2b_pull_script_env_free). Errors: E2B_SUB_BAD_ARG (dir not absolute, no box name, a
  * base/prev that is not 40 lowercase hex, a newline or <> in the user's name/email),
  * E2B_SUB_NOMEM. */
-int e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars, size_t *n,
-                    e2b_error **err);
+e2b_error *e2b_pull_script_env(const e2b_pull_script_params *p, e2b_pull_script_var **vars,
+                               size_t *n);
 void e2b_pull_script_env_free(e2b_pull_script_var *vars, size_t n);
 
 typedef enum { E2B_PULL_SCRIPT_BUNDLE, E2B_PULL_SCRIPT_NOWORK } e2b_pull_script_kind;
@@ -73,9 +73,9 @@ typedef struct {
     char *path;    /* BUNDLE: malloc'd path in the box (caller frees); NULL for NOWORK */
 } e2b_pull_script_result;
 
-/* Finds the result line in the script's stdout. Returns 0 with *r filled, or E2B_SUB_FAILED
- * with the box's error message (control characters replaced) or "no result line" when the
- * output holds no valid result. */
-int e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r, e2b_error **err);
+/* Finds the result line in the script's stdout. Returns NULL with *r filled, or an error
+ * (E2B_SUB_FAILED) with the box's error message (control characters replaced) or "no result
+ * line" when the output holds no valid result. */
+e2b_error *e2b_pull_script_parse_output(const char *out, size_t len, e2b_pull_script_result *r);
 
 #endif

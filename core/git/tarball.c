@@ -49,8 +49,23 @@ struct e2b_tarball {
     e2b_tarball_progress prog;
 };
 
-/* Marks the stream failed and records why; evaluates to the code. */
-#define FAIL(t, code, ...) ((t)->failed = 1, e2b_local_error_set(&(t)->err, (code), __VA_ARGS__))
+/* Records why the archive cannot be made or go on in t->err (replacing an earlier one);
+ * returns -1, as every internal step does on failure. */
+static int t_error(e2b_tarball *t, e2b_error_sub sub, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int t_error(e2b_tarball *t, e2b_error_sub sub, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    e2b_error *e = e2b_error_localv(sub, fmt, ap);
+    va_end(ap);
+    e2b_error_free(t->err);
+    t->err = e;
+    return -1;
+}
+
+/* Marks the stream failed and records why; evaluates to -1. */
+#define FAIL(t, sub, ...) ((t)->failed = 1, t_error((t), (sub), __VA_ARGS__))
 
 static la_ssize_t on_write(struct archive *a, void *ud, const void *buf, size_t len)
 {
@@ -111,7 +126,7 @@ static int add_entry(e2b_tarball *t, char *rel, const struct stat *st)
         tb_entry *n = realloc(t->ents, cap * sizeof *n);
         if (!n) {
             free(rel);
-            return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+            return t_error(t, E2B_SUB_NOMEM, "out of memory");
         }
         t->ents = n;
         t->cap = cap;
@@ -141,12 +156,12 @@ static int add_dir_children(e2b_tarball *t, const char *rel, int depth)
 {
     char *full = join(t->root, rel);
     if (!full)
-        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return t_error(t, E2B_SUB_NOMEM, "out of memory");
     DIR *d = opendir(full);
     if (!d) {
-        e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read directory %s: %s", rel, strerror(errno));
+        t_error(t, E2B_SUB_FILE_IO, "cannot read directory %s: %s", rel, strerror(errno));
         free(full);
-        return E2B_SUB_FILE_IO;
+        return -1;
     }
     free(full);
     char **names = NULL;
@@ -160,13 +175,13 @@ static int add_dir_children(e2b_tarball *t, const char *rel, int depth)
             cap = cap ? cap * 2 : 32;
             char **nn = realloc(names, cap * sizeof *nn);
             if (!nn) {
-                rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+                rc = t_error(t, E2B_SUB_NOMEM, "out of memory");
                 break;
             }
             names = nn;
         }
         if (!(names[n] = strdup(de->d_name))) {
-            rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+            rc = t_error(t, E2B_SUB_NOMEM, "out of memory");
             break;
         }
         n++;
@@ -178,7 +193,7 @@ static int add_dir_children(e2b_tarball *t, const char *rel, int depth)
         if (rc == 0) {
             char *child = join(rel, names[i]);
             if (!child)
-                rc = e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+                rc = t_error(t, E2B_SUB_NOMEM, "out of memory");
             else {
                 rc = add_path(t, child, depth + 1);
                 free(child);
@@ -193,48 +208,47 @@ static int add_dir_children(e2b_tarball *t, const char *rel, int depth)
 static int add_path(e2b_tarball *t, const char *rel, int depth)
 {
     if (depth > 256)
-        return e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "directories nested too deeply at %s", rel);
+        return t_error(t, E2B_SUB_FILE_IO, "directories nested too deeply at %s", rel);
     char *full = join(t->root, rel);
     if (!full)
-        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return t_error(t, E2B_SUB_NOMEM, "out of memory");
     struct stat st;
     int r = lstat(full, &st);
     int e = errno;
     free(full);
     if (r != 0)
-        return e2b_local_error_set(&t->err, E2B_SUB_FILE_IO, "cannot read %s: %s", rel, strerror(e));
+        return t_error(t, E2B_SUB_FILE_IO, "cannot read %s: %s", rel, strerror(e));
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
         t->prog.skipped++;
         return 0;
     }
     char *copy = strdup(rel);
     if (!copy)
-        return e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+        return t_error(t, E2B_SUB_NOMEM, "out of memory");
     int rc = add_entry(t, copy, &st);
     if (rc == 0 && S_ISDIR(st.st_mode))
         rc = add_dir_children(t, rel, depth);
     return rc;
 }
 
-int e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *paths, size_t count,
-                int gzip_level, e2b_error **err)
+e2b_error *e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *paths,
+                           size_t count, int gzip_level)
 {
     *out = NULL;
-    e2b_local_error_clear(err);
     if (gzip_level < E2B_TARBALL_PLAIN || gzip_level > 9)
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "gzip level must be 0..9 or E2B_TARBALL_PLAIN, not %d",
-                            gzip_level);
+        return e2b_error_local(E2B_SUB_BAD_ARG, "gzip level must be 0..9 or E2B_TARBALL_PLAIN, not %d",
+                               gzip_level);
     e2b_tarball *t = calloc(1, sizeof *t);
     if (!t)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     t->fd = -1;
     t->root = strdup(root);
     t->chunk = malloc(E2B_TARBALL_CHUNK);
-    int rc = (t->root && t->chunk) ? 0 : e2b_local_error_set(&t->err, E2B_SUB_NOMEM, "out of memory");
+    int rc = (t->root && t->chunk) ? 0 : t_error(t, E2B_SUB_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < count; i++) {
         if (!safe_relative(paths[i]))
-            rc = e2b_local_error_set(&t->err, E2B_SUB_BAD_ARG,
-                              "refusing path '%s': not relative to the project", paths[i]);
+            rc = t_error(t, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+                         paths[i]);
         else
             rc = add_path(t, paths[i], 0);
     }
@@ -250,23 +264,20 @@ int e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *path
             (gz && archive_write_set_options(t->a, opt) != ARCHIVE_OK) ||
             archive_write_set_bytes_in_last_block(t->a, 1) != ARCHIVE_OK ||
             archive_write_open(t->a, t, NULL, on_write, NULL) != ARCHIVE_OK)
-            rc = e2b_local_error_set(&t->err, E2B_SUB_FAILED, "cannot start the archive: %s",
-                              t->a ? archive_error_string(t->a)
-                              : *e2b_archive_dl_error() ? e2b_archive_dl_error() : "out of memory");
+            rc = t_error(t, E2B_SUB_FAILED, "cannot start the archive: %s",
+                         t->a ? archive_error_string(t->a)
+                         : *e2b_archive_dl_error() ? e2b_archive_dl_error() : "out of memory");
     }
     if (t->utf8)
         uselocale(old);
     if (rc != 0) {
-        if (err) {
-            e2b_error_free(*err);
-            *err = t->err;
-            t->err = NULL;
-        }
+        e2b_error *e = t->err;
+        t->err = NULL;
         e2b_tarball_free(t);
-        return rc;
+        return e;
     }
     *out = t;
-    return 0;
+    return NULL;
 }
 
 static struct archive_entry *new_header(e2b_tarball *t, const tb_entry *e, mode_t type, mode_t perm,
@@ -322,7 +333,7 @@ static int start_entry(e2b_tarball *t)
         if (lseek(e->src_fd, 0, SEEK_SET) != 0)
             return FAIL(t, E2B_SUB_FILE_IO, "cannot read %s: %s", e->rel, strerror(errno));
         if (!(ae = new_header(t, e, AE_IFREG, 0644, e->size)))
-            return e2b_local_error_code(t->err);
+            return -1;
         t->fd = e->src_fd;
         e->src_fd = -1;
         t->remaining = e->size;
@@ -384,7 +395,7 @@ static int start_entry(e2b_tarball *t)
     }
     free(full);
     if (rc == 0 && !ae)
-        rc = e2b_local_error_code(t->err);
+        rc = -1;
     if (rc == 0)
         rc = write_header(t, ae, e->rel);
     if (rc == 0 && t->fd < 0)
@@ -469,51 +480,42 @@ ssize_t e2b_tarball_read(void *ud, char *buf, size_t n)
 }
 
 /* What every tarball_add_* checks first: the stream has not started, rel is relative. */
-static int can_add(const e2b_tarball *t, const char *rel, e2b_error **err)
+static e2b_error *can_add(const e2b_tarball *t, const char *rel)
 {
-    e2b_local_error_clear(err);
     if (t->next > 0 || t->prog.out_bytes > 0)
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "the archive has already started");
+        return e2b_error_local(E2B_SUB_BAD_ARG, "the archive has already started");
     if (!safe_relative(rel))
-        return e2b_local_error_set(err, E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
+        return e2b_error_local(E2B_SUB_BAD_ARG, "refusing path '%s': not relative to the project",
                                rel);
-    return 0;
+    return NULL;
 }
 
-/* Hands the stream's error (set by add_entry or add_path) to the caller. */
-static void copy_error(const e2b_tarball *t, e2b_error **err)
-{
-    if (err) {
-        e2b_error_free(*err);
-        *err = e2b_error_copy(t->err);
-    }
-}
+/* The error add_entry or add_path just recorded, for the caller (the stream keeps its own
+ * copy: nothing failed in it). */
+static e2b_error *copy_error(const e2b_tarball *t) { return e2b_error_copy(t->err); }
 
-int e2b_tarball_add_empty_dir(e2b_tarball *t, const char *rel, e2b_error **err)
+e2b_error *e2b_tarball_add_empty_dir(e2b_tarball *t, const char *rel)
 {
-    int rc = can_add(t, rel, err);
-    if (rc != 0)
-        return rc;
+    e2b_error *e = can_add(t, rel);
+    if (e)
+        return e;
     struct stat st = {0};
     st.st_mode = S_IFDIR | 0755;
     st.st_mtime = time(NULL);
     char *copy = strdup(rel);
     if (!copy)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    if ((rc = add_entry(t, copy, &st)) != 0) {
-        copy_error(t, err);
-        return rc;
-    }
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    if (add_entry(t, copy, &st) != 0)
+        return copy_error(t);
     t->ents[t->nents - 1].synthetic = 1;
-    return 0;
+    return NULL;
 }
 
-int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size_t len,
-                     e2b_error **err)
+e2b_error *e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size_t len)
 {
-    int rc = can_add(t, rel, err);
-    if (rc != 0)
-        return rc;
+    e2b_error *e = can_add(t, rel);
+    if (e)
+        return e;
     struct stat st = {0};
     st.st_mode = S_IFREG | 0644;
     st.st_size = (off_t)len;
@@ -522,49 +524,48 @@ int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size
     if (!copy || !bytes) {
         free(copy);
         free(bytes);
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     }
     memcpy(bytes, data, len);
-    if ((rc = add_entry(t, copy, &st)) != 0) {
+    if (add_entry(t, copy, &st) != 0) {
         explicit_bzero(bytes, len);
         free(bytes);
-        copy_error(t, err);
-        return rc;
+        return copy_error(t);
     }
     t->ents[t->nents - 1].synthetic = 1;
     t->ents[t->nents - 1].data = bytes;
-    return 0;
+    return NULL;
 }
 
-int e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err)
+e2b_error *e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd)
 {
     struct stat st;
-    int rc = can_add(t, rel, err);
-    if (rc == 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
-        rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
-    char *copy = rc == 0 ? strdup(rel) : NULL;
-    if (rc == 0 && !copy)
-        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    if (rc == 0) {
+    e2b_error *e = can_add(t, rel);
+    if (!e && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
+        e = e2b_error_local(E2B_SUB_FILE_IO, "cannot read the file for %s", rel);
+    char *copy = !e ? strdup(rel) : NULL;
+    if (!e && !copy)
+        e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    if (!e) {
         st.st_mode = S_IFREG | 0644;
-        if ((rc = add_entry(t, copy, &st)) != 0)
-            copy_error(t, err);
+        if (add_entry(t, copy, &st) != 0)
+            e = copy_error(t);
     }
-    if (rc != 0) {
+    if (e) {
         close(fd);
-        return rc;
+        return e;
     }
     t->ents[t->nents - 1].synthetic = 1;
     t->ents[t->nents - 1].src_fd = fd;
-    return 0;
+    return NULL;
 }
 
-int e2b_tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err)
+e2b_error *e2b_tarball_add_path(e2b_tarball *t, const char *rel)
 {
-    int rc = can_add(t, rel, err);
-    if (rc == 0 && (rc = add_path(t, rel, 0)) != 0)
-        copy_error(t, err);
-    return rc;
+    e2b_error *e = can_add(t, rel);
+    if (!e && add_path(t, rel, 0) != 0)
+        e = copy_error(t);
+    return e;
 }
 
 const e2b_error *e2b_tarball_error(const e2b_tarball *t) { return t->err; }

@@ -21,7 +21,7 @@
 #ifndef E2B_TARBALL_H
 #define E2B_TARBALL_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,32 +47,31 @@ typedef struct {
  * (6), or E2B_TARBALL_PLAIN for a plain tar (for data that is compressed already). On success
  * *out is owned by the caller (e2b_tarball_free). Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO
  * (a listed path cannot be lstat'ed), E2B_SUB_NOMEM, E2B_SUB_FAILED (libarchive). */
-int e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *paths, size_t count,
-                int gzip_level, e2b_error **err);
+e2b_error *e2b_tarball_new(e2b_tarball **out, const char *root, const char *const *paths,
+                           size_t count, int gzip_level);
 
 /* Adds an empty directory entry rel (mode 0755, not walked) at the end of the archive; for
  * submodule paths, so that git in the box sees an uninitialised submodule rather than a
  * deleted one. Only before the first e2b_tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
-int e2b_tarball_add_empty_dir(e2b_tarball *t, const char *rel, e2b_error **err);
+e2b_error *e2b_tarball_add_empty_dir(e2b_tarball *t, const char *rel);
 
 /* Adds a regular file rel (mode 0644) whose content is data (len bytes, copied) at the end
  * of the archive, in place of anything on disk: for files the upload rewrites, such as
  * .git/config. Only before the first e2b_tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_NOMEM. */
-int e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size_t len,
-                     e2b_error **err);
+e2b_error *e2b_tarball_add_data(e2b_tarball *t, const char *rel, const void *data, size_t len);
 
 /* Adds a regular file rel (mode 0644) whose content is the open file fd (read from its
  * start when its turn comes; its size now is the size archived), for data made for the
  * upload, such as a pack in an unlinked temporary file. Takes ownership of fd (closed by
  * the stream or e2b_tarball_free; also when this fails). Only before the first e2b_tarball_read.
  * Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO (fd is not a regular file), E2B_SUB_NOMEM. */
-int e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd, e2b_error **err);
+e2b_error *e2b_tarball_add_fd(e2b_tarball *t, const char *rel, int fd);
 
 /* Adds rel, a path under the archive's root, at the end of the archive as e2b_tarball_new lists
  * its paths (lstat'ed now, read when its turn comes, the same rules if it vanishes or
  * changes): for files picked one by one, such as the loose objects an up sends. Only before
  * the first e2b_tarball_read. Errors: E2B_SUB_BAD_ARG, E2B_SUB_FILE_IO, E2B_SUB_NOMEM. */
-int e2b_tarball_add_path(e2b_tarball *t, const char *rel, e2b_error **err);
+e2b_error *e2b_tarball_add_path(e2b_tarball *t, const char *rel);
 
 /* Pull-style read: copies up to n bytes of the tar.gz into buf. Returns the number of
  * bytes (> 0), 0 at the end of the archive, or -1 on error (details in e2b_tarball_error()).

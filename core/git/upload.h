@@ -34,11 +34,11 @@ enum {
  * phases and while the pack is made: once it is non-zero the work stops with
  * E2B_SUB_CANCELLED. Errors: those of e2b_gitwork_list_files, e2b_upload_split, e2b_upload_gitconfig,
  * e2b_tarball_new and e2b_upload_pack_add. */
-int e2b_upload_prepare(e2b_gitwork *g, int gzip_level, unsigned flags, const atomic_int *cancel,
-                   e2b_upload_set *out, e2b_error **err);
+e2b_error *e2b_upload_prepare(e2b_gitwork *g, int gzip_level, unsigned flags,
+                              const atomic_int *cancel, e2b_upload_set *out);
 void e2b_upload_set_free(e2b_upload_set *s);
 /* Adds the rewritten .git/<name> ("config", "config.worktree") to t when the project has
  * that file (upload_gitconfig.h: no credentials). */
-int e2b_upload_add_gitconfig(e2b_tarball *t, const char *root, const char *name, e2b_error **err);
+e2b_error *e2b_upload_add_gitconfig(e2b_tarball *t, const char *root, const char *name);
 
 #endif

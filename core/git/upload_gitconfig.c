@@ -195,20 +195,19 @@ static int name_ok(const char *s, size_t n)
     return n > 0;
 }
 
-int e2b_upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err)
+e2b_error *e2b_upload_gitconfig(const char *path, char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
-    e2b_local_error_clear(err);
     git_config *cfg = NULL;
     git_config_iterator *it = NULL;
     if (git_config_open_ondisk(&cfg, path) < 0 || git_config_iterator_new(&it, cfg) < 0) {
         const git_error *ge = git_error_last();
-        e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config: %s",
-                        ge && ge->message ? ge->message : "unknown error");
+        e2b_error *err = e2b_error_local(E2B_SUB_FILE_IO, "cannot read the project's .git/config: %s",
+                                         ge && ge->message ? ge->message : "unknown error");
         git_config_iterator_free(it);
         git_config_free(cfg);
-        return E2B_SUB_FILE_IO;
+        return err;
     }
     e2b_buf b = {.secret = 1};
     e2b_buf_adds(&b, "# written by e2b-tui: the project's settings without credentials\n");
@@ -287,11 +286,11 @@ int e2b_upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **
         int oom = b.failed;
         e2b_buf_clear(&b);
         if (oom)
-            return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the project's .git/config");
+            return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+        return e2b_error_local(E2B_SUB_FILE_IO, "cannot read the project's .git/config");
     }
     git_error_clear();
     *len = b.len;
     *out = e2b_buf_take(&b);
-    return *out ? 0 : e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+    return *out ? NULL : e2b_error_local(E2B_SUB_NOMEM, "out of memory");
 }

@@ -36,7 +36,7 @@
 #ifndef E2B_UPLOAD_GITCONFIG_H
 #define E2B_UPLOAD_GITCONFIG_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 
@@ -44,7 +44,7 @@
  * output) and writes the allowlisted config text to *out (malloc'd, NUL-terminated,
  * *len bytes; the caller frees and should wipe it). Errors: E2B_SUB_FILE_IO (the file
  * cannot be parsed or read), E2B_SUB_NOMEM. */
-int e2b_upload_gitconfig(const char *path, char **out, size_t *len, e2b_error **err);
+e2b_error *e2b_upload_gitconfig(const char *path, char **out, size_t *len);
 
 /* s with the user info of every "scheme://user:password@host" in it removed (both parts:
  * tokens are often the user part), and, when s is itself an http(s) URL, without its query

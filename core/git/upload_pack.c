@@ -2,7 +2,6 @@
 #include "core/git/upload_pack.h"
 
 #include "core/git/gitwork.h"
-#include "core/git/local_error.h"
 #include "core/git/oid_set.h"
 #include "core/git/pack_idx.h"
 #include "core/git/pack_rewrite.h"
@@ -318,34 +317,34 @@ static void remove_dir(const char *dir)
 
 /* Hands dir/pack-<name>.<ext> to t as the box's .git/objects/pack/pack-<name>.<ext>: the
  * open file goes to the archive, its name is removed with the directory. */
-static int add_pack_file(e2b_tarball *t, const char *dir, const char *name, const char *ext,
-                         e2b_error **err)
+static e2b_error *add_pack_file(e2b_tarball *t, const char *dir, const char *name,
+                                const char *ext)
 {
     char path[4096 + 260], rel[260];
     snprintf(path, sizeof path, "%s/pack-%.128s.%.8s", dir, name, ext);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
+        return e2b_error_local(E2B_SUB_FILE_IO, "cannot read the pack just written: %s",
                                strerror(errno));
     snprintf(rel, sizeof rel, ".git/objects/pack/pack-%.128s.%.8s", name, ext);
-    return e2b_tarball_add_fd(t, rel, fd, err);
+    return e2b_tarball_add_fd(t, rel, fd);
 }
 
 /* Writes the pack with its index into dir and hands both files to pack_to. */
-static int write_pack(pack_ctx *c, const char *dir, e2b_tarball *pack_to, e2b_error **err)
+static e2b_error *write_pack(pack_ctx *c, const char *dir, e2b_tarball *pack_to)
 {
-    int rc = 0;
+    e2b_error *e = NULL;
     if (git_packbuilder_write(c->pb, dir, 0600, on_index_progress, (void *)c->cancel) != 0)
-        rc = cancelled(c->cancel)
-                 ? e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled")
-                 : e2b_gitwork_git_error(err, E2B_SUB_FAILED, "writing the pack of the project's history");
+        e = cancelled(c->cancel)
+                 ? e2b_error_local(E2B_SUB_CANCELLED, "cancelled")
+                 : e2b_gitwork_git_error(E2B_SUB_FAILED, "writing the pack of the project's history");
     char name[128];
-    snprintf(name, sizeof name, "%s", rc == 0 && git_packbuilder_name(c->pb) ? git_packbuilder_name(c->pb) : "");
-    if (rc == 0)
-        rc = add_pack_file(pack_to, dir, name, "pack", err);
-    if (rc == 0)
-        rc = add_pack_file(pack_to, dir, name, "idx", err);
-    return rc;
+    snprintf(name, sizeof name, "%s", !e && git_packbuilder_name(c->pb) ? git_packbuilder_name(c->pb) : "");
+    if (!e)
+        e = add_pack_file(pack_to, dir, name, "pack");
+    if (!e)
+        e = add_pack_file(pack_to, dir, name, "idx");
+    return e;
 }
 
 /* The bytes of the regular files in dir whose names end with suffix ("" for all). */
@@ -416,27 +415,27 @@ static int set_config(git_repository *own, const char *dir)
 }
 
 /* packed-refs, the symbolic refs as loose files, and the directories git looks for. */
-static int add_refs(pack_ctx *c, e2b_tarball *t, e2b_error **err)
+static e2b_error *add_refs(pack_ctx *c, e2b_tarball *t)
 {
     static const char *const dirs[] = {".git/refs", ".git/refs/heads", ".git/refs/tags",
                                        ".git/objects", ".git/objects/pack", NULL};
-    int rc = 0;
-    for (const char *const *d = dirs; rc == 0 && *d; d++)
-        rc = e2b_tarball_add_empty_dir(t, *d, err);
-    if (rc == 0)
-        rc = e2b_tarball_add_data(t, ".git/packed-refs", c->refs.data, c->refs.len, err);
-    for (size_t at = 0; rc == 0 && at < c->symrefs.len;) {
+    e2b_error *e = NULL;
+    for (const char *const *d = dirs; !e && *d; d++)
+        e = e2b_tarball_add_empty_dir(t, *d);
+    if (!e)
+        e = e2b_tarball_add_data(t, ".git/packed-refs", c->refs.data, c->refs.len);
+    for (size_t at = 0; !e && at < c->symrefs.len;) {
         const char *name = c->symrefs.data + at, *target = name + strlen(name) + 1;
         at = (size_t)(target - c->symrefs.data) + strlen(target) + 1;
         char rel[4200];
         e2b_buf text = {0};
         snprintf(rel, sizeof rel, ".git/%s", name);
         e2b_buf_addf(&text, "ref: %s\n", target);
-        rc = text.failed ? e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory")
-                         : e2b_tarball_add_data(t, rel, text.data, text.len, err);
+        e = text.failed ? e2b_error_local(E2B_SUB_NOMEM, "out of memory")
+                         : e2b_tarball_add_data(t, rel, text.data, text.len);
         e2b_buf_clear(&text);
     }
-    return rc;
+    return e;
 }
 
 static int on_unreachable(const git_oid *id, void *reach)
@@ -461,33 +460,29 @@ static int on_unsent(const git_oid *id, void *reach)
  * sent. A pack that cannot be rewritten (odd, corrupt) is logged and left: its objects go
  * to the builder, which reads them through libgit2 (and fails, saying so, on what is
  * really broken). */
-static int send_rewritten(pack_ctx *c, const char *idx, const char *pack, const char *tmp,
-                          e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
+static e2b_error *send_rewritten(pack_ctx *c, const char *idx, const char *pack, const char *tmp,
+                                 e2b_tarball *t, e2b_upload_pack_info *info)
 {
     git_odb *odb = NULL;
     pack_rewrite_info ri;
-    e2b_error *why = NULL;
     if (git_repository_odb(&odb, c->repo) != 0)
-        return e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+        return e2b_gitwork_git_error(E2B_SUB_FAILED, "collecting the project's history");
     /* The user's own pack: bounds that only a corrupt one crosses (a bigger object goes
      * through the builder, as every object did before); depth is no memory bound. */
     static const pack_scan_limits lim = {.object_bytes = 1ull << 30,
                                          .inflated_bytes = UINT64_MAX,
                                          .delta_depth = UINT_MAX};
-    int rc = pack_rewrite(odb, idx, pack, on_unsent, c->reach, &lim, tmp, c->cancel, &ri, &why);
+    e2b_error *why = pack_rewrite(odb, idx, pack, on_unsent, c->reach, &lim, tmp, c->cancel, &ri);
     git_odb_free(odb);
-    if (rc == E2B_SUB_FAILED) {
+    if (e2b_error_sub_of(why) == E2B_SUB_FAILED) {
         e2b_logf("up: %s; its objects are packed here instead", e2b_error_message(why));
         e2b_error_free(why);
-        return 0;
+        return NULL;
     }
-    if (rc != 0) {
-        *err = why;
-        return rc;
-    }
-    e2b_error_free(why);
+    if (why)
+        return why;
     if (ri.kept == 0)
-        return 0;
+        return NULL;
     const char *base = strrchr(pack, '/');
     e2b_logf("up: %s rewritten without what is not sent: %llu objects, %llu copied as they are, "
              "%llu deltas written whole (their base was dropped)",
@@ -497,23 +492,23 @@ static int send_rewritten(pack_ctx *c, const char *idx, const char *pack, const 
     snprintf(new_idx, sizeof new_idx, "%s/pack-%s.idx", tmp, ri.name);
     snprintf(new_pack, sizeof new_pack, "%s/pack-%s.pack", tmp, ri.name);
     if (pack_idx_each(new_idx, new_pack, on_sent, c->reach) != 0)
-        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read the pack just written");
+        return e2b_error_local(E2B_SUB_FILE_IO, "cannot read the pack just written");
     info->packs_rewritten++;
     info->rewritten += ri.kept;
-    rc = add_pack_file(t, tmp, ri.name, "pack", err);
-    return rc == 0 ? add_pack_file(t, tmp, ri.name, "idx", err) : rc;
+    e2b_error *e = add_pack_file(t, tmp, ri.name, "pack");
+    return e ? e : add_pack_file(t, tmp, ri.name, "idx");
 }
 
 /* One round over objects/pack (send_packs). */
-static int send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_tarball *t,
-                            e2b_upload_pack_info *info, e2b_error **err)
+static e2b_error *send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_tarball *t,
+                                   e2b_upload_pack_info *info)
 {
     char dir[4200], idx[4500], pack[4500], rel[600];
     snprintf(dir, sizeof dir, "%sobjects/pack", git_repository_path(c->repo));
     DIR *d = opendir(dir);
     struct dirent *de;
-    int rc = 0;
-    while (rc == 0 && d && (de = readdir(d))) {
+    e2b_error *e = NULL;
+    while (!e && d && (de = readdir(d))) {
         size_t n = strlen(de->d_name);
         if (n < 9 || n > 200 || strncmp(de->d_name, "pack-", 5) || strcmp(de->d_name + n - 4, ".idx"))
             continue;
@@ -521,25 +516,25 @@ static int send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_tarball
         snprintf(idx, sizeof idx, "%s/%s", dir, de->d_name);
         snprintf(pack, sizeof pack, "%s/%.*s.pack", dir, stem, de->d_name);
         if (round == 1) {
-            rc = send_rewritten(c, idx, pack, tmp, t, info, err);
+            e = send_rewritten(c, idx, pack, tmp, t, info);
         } else if (pack_idx_each(idx, pack, on_unreachable, c->reach) == 0) {
             if (pack_idx_each(idx, pack, on_sent, c->reach) != 0)
-                rc = e2b_local_error_set(err, E2B_SUB_FILE_CHANGED, "the pack %s changed while it "
+                e = e2b_error_local(E2B_SUB_FILE_CHANGED, "the pack %s changed while it "
                                          "was read; try again", de->d_name);
             snprintf(rel, sizeof rel, ".git/objects/pack/%.*s.pack", stem, de->d_name);
-            if (rc == 0)
-                rc = e2b_tarball_add_path(t, rel, err);
+            if (!e)
+                e = e2b_tarball_add_path(t, rel);
             snprintf(rel, sizeof rel, ".git/objects/pack/%s", de->d_name);
-            if (rc == 0)
-                rc = e2b_tarball_add_path(t, rel, err);
-            info->packs_as_is += rc == 0;
+            if (!e)
+                e = e2b_tarball_add_path(t, rel);
+            info->packs_as_is += !e;
         }
-        if (rc == 0 && cancelled(c->cancel))
-            rc = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        if (!e && cancelled(c->cancel))
+            e = e2b_error_local(E2B_SUB_CANCELLED, "cancelled");
     }
     if (d)
         closedir(d);
-    return rc;
+    return e;
 }
 
 /* The packs of objects/pack, in two rounds. First each pack whose every object is
@@ -547,40 +542,40 @@ static int send_packs_round(pack_ctx *c, int round, const char *tmp, e2b_tarball
  * objects marked as sent. Then each other pack goes rewritten without what is not to be
  * sent (send_rewritten): a pack sent as it is has nothing left to send. What neither
  * round sends goes another way. */
-static int send_packs(pack_ctx *c, const char *tmp, e2b_tarball *t, e2b_upload_pack_info *info,
-                      e2b_error **err)
+static e2b_error *send_packs(pack_ctx *c, const char *tmp, e2b_tarball *t,
+                             e2b_upload_pack_info *info)
 {
-    int rc = 0;
-    for (int round = 0; rc == 0 && round < 2; round++)
-        rc = send_packs_round(c, round, tmp, t, info, err);
-    return rc;
+    e2b_error *e = NULL;
+    for (int round = 0; !e && round < 2; round++)
+        e = send_packs_round(c, round, tmp, t, info);
+    return e;
 }
 
 /* What no pack sent: a loose object as its file (objects/xx/...), the rest (objects
  * of the other packs, of alternates, the index's trees made in memory) to the builder. */
-static int send_loose_or_build(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info, e2b_error **err)
+static e2b_error *send_loose_or_build(pack_ctx *c, e2b_tarball *t, e2b_upload_pack_info *info)
 {
     char hex[GIT_OID_HEXSZ + 1], path[4300], rel[64];
     struct stat st;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < c->reach->cap; i++) {
+    e2b_error *e = NULL;
+    for (size_t i = 0; !e && i < c->reach->cap; i++) {
         int marked;
         const git_oid *id = oid_set_slot(c->reach, i, &marked);
         if (!id || marked)
             continue;
         if ((i & 1023) == 1023 && cancelled(c->cancel))
-            return e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+            return e2b_error_local(E2B_SUB_CANCELLED, "cancelled");
         git_oid_tostr(hex, sizeof hex, id);
         snprintf(path, sizeof path, "%sobjects/%.2s/%s", git_repository_path(c->repo), hex, hex + 2);
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
             snprintf(rel, sizeof rel, ".git/objects/%.2s/%s", hex, hex + 2);
-            rc = e2b_tarball_add_path(t, rel, err);
+            e = e2b_tarball_add_path(t, rel);
             info->loose++;
         } else if (git_packbuilder_insert(c->pb, id, NULL) != 0) {
-            rc = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+            e = e2b_gitwork_git_error(E2B_SUB_FAILED, "collecting the project's history");
         }
     }
-    return rc;
+    return e;
 }
 
 /* Whether the repository's git directory is the work tree's .git (the archive's names are
@@ -594,18 +589,17 @@ static int git_dir_in_tree(git_repository *repo)
            !strcmp(git_repository_commondir(repo), path);
 }
 
-int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
-                    unsigned flags, const atomic_int *cancel, e2b_tarball *refs_to,
-                    e2b_tarball *pack_to, e2b_upload_pack_info *info, e2b_error **err)
+e2b_error *e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hide_tree,
+                               unsigned flags, const atomic_int *cancel, e2b_tarball *refs_to,
+                               e2b_tarball *pack_to, e2b_upload_pack_info *info)
 {
-    e2b_local_error_clear(err);
     memset(info, 0, sizeof *info);
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/e2b-tui-pack.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) /* mode 0700: the pack holds the project's history */
-        return e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot make a temporary directory for the "
-                                                     "pack: %s", strerror(errno));
+        return e2b_error_local(E2B_SUB_FILE_IO, "cannot make a temporary directory for the "
+                                                "pack: %s", strerror(errno));
     /* A handle of its own, whose object store writes to memory first (the index's trees
      * are computed there: nothing is written into the repository) and whose config says
      * how to pack (set_config). */
@@ -623,10 +617,10 @@ int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hid
         mem->free(mem);
     git_odb_free(odb);
     if (rc != 0) {
-        int code = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "opening the repository for its pack");
+        e2b_error *e = e2b_gitwork_git_error(E2B_SUB_FAILED, "opening the repository for its pack");
         git_repository_free(own);
         remove_dir(dir);
-        return code;
+        return e;
     }
     oid_set reach = {0};
     pack_ctx c = {.repo = own, .cancel = cancel, .reach = !hide && git_dir_in_tree(own) ? &reach : NULL};
@@ -648,22 +642,22 @@ int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hid
         rc = GIT_EUSER;
     if (rc == 0)
         rc = take_index(&c, hide_tree);
-    int code = 0;
+    e2b_error *e = NULL;
     if (rc == GIT_EUSER || (rc == 0 && cancelled(cancel)))
-        code = e2b_local_error_set(err, E2B_SUB_CANCELLED, "cancelled");
+        e = e2b_error_local(E2B_SUB_CANCELLED, "cancelled");
     else if (rc != 0)
-        code = e2b_gitwork_git_error(err, E2B_SUB_FAILED, "collecting the project's history");
+        e = e2b_gitwork_git_error(E2B_SUB_FAILED, "collecting the project's history");
     else if (c.refs.failed || c.symrefs.failed || c.nomem)
-        code = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    if (code == 0)
-        code = add_refs(&c, refs_to, err);
-    if (code == 0 && c.reach)
-        code = send_packs(&c, dir, pack_to, info, err);
-    if (code == 0 && c.reach)
-        code = send_loose_or_build(&c, pack_to, info, err);
-    if (code == 0 && git_packbuilder_object_count(c.pb) > 0)
-        code = write_pack(&c, dir, pack_to, err);
-    if (code == 0) {
+        e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    if (!e)
+        e = add_refs(&c, refs_to);
+    if (!e && c.reach)
+        e = send_packs(&c, dir, pack_to, info);
+    if (!e && c.reach)
+        e = send_loose_or_build(&c, pack_to, info);
+    if (!e && git_packbuilder_object_count(c.pb) > 0)
+        e = write_pack(&c, dir, pack_to);
+    if (!e) {
         info->built = git_packbuilder_object_count(c.pb);
         info->objects = c.reach ? reach.count : info->built;
         info->refs = c.nrefs;
@@ -677,5 +671,5 @@ int e2b_upload_pack_add(git_repository *repo, const git_oid *hide, git_tree *hid
     git_revwalk_free(c.walk);
     git_packbuilder_free(c.pb);
     git_repository_free(own);
-    return code;
+    return e;
 }

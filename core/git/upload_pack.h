@@ -66,9 +66,9 @@ typedef struct {
 struct git_repository;
 struct git_oid;
 struct git_tree;
-int e2b_upload_pack_add(struct git_repository *repo, const struct git_oid *hide,
-                    struct git_tree *hide_tree,
-                    unsigned flags, const atomic_int *cancel, e2b_tarball *refs_to,
-                    e2b_tarball *pack_to, e2b_upload_pack_info *info, e2b_error **err);
+e2b_error *e2b_upload_pack_add(struct git_repository *repo, const struct git_oid *hide,
+                               struct git_tree *hide_tree, unsigned flags, const atomic_int *cancel,
+                               e2b_tarball *refs_to, e2b_tarball *pack_to,
+                               e2b_upload_pack_info *info);
 
 #endif

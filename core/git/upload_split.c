@@ -112,73 +112,74 @@ static int read_names(const char *dir, e2b_upload_list *names)
 }
 
 /* .git/hooks without git's *.sample files (its templates, not the project's hooks). */
-static int split_hooks(const char *gitdir, const char *git, e2b_upload_list *gz, e2b_error **err)
+static e2b_error *split_hooks(const char *gitdir, const char *git, e2b_upload_list *gz)
 {
     char dir[4300], hooks[4200];
     snprintf(dir, sizeof dir, "%s/hooks", gitdir);
     snprintf(hooks, sizeof hooks, "%.4100s/hooks", git);
     e2b_upload_list names = {0};
-    int r = read_names(dir, &names), rc = 0;
+    int r = read_names(dir, &names);
+    e2b_error *e = NULL;
     if (r == -2)
-        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < names.count; i++) {
+        e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    for (size_t i = 0; !e && i < names.count; i++) {
         size_t n = strlen(names.paths[i]);
         if ((n < 7 || strcmp(names.paths[i] + n - 7, ".sample") != 0) &&
             push(gz, hooks, names.paths[i]))
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     }
     e2b_upload_list_free(&names);
-    return rc;
+    return e;
 }
 
 /* .git's children that a box may have, in name order: objects to plain, the rest to gz. */
-static int split_git(const char *root, const char *git, unsigned flags, e2b_upload_list *gz,
-                     e2b_upload_list *plain, e2b_error **err)
+static e2b_error *split_git(const char *root, const char *git, unsigned flags,
+                            e2b_upload_list *gz, e2b_upload_list *plain)
 {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", root, git);
     e2b_upload_list names = {0};
-    int r = read_names(dir, &names), rc = 0;
+    int r = read_names(dir, &names);
+    e2b_error *e = NULL;
     if (r == -1)
-        rc = e2b_local_error_set(err, E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
+        e = e2b_error_local(E2B_SUB_FILE_IO, "cannot read %s: %s", git, strerror(errno));
     else if (r == -2)
-        rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < names.count; i++) {
+        e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    for (size_t i = 0; !e && i < names.count; i++) {
         const char *name = names.paths[i];
         int what = e2b_upload_git_entry(name);
         if (what == E2B_UPLOAD_GIT_HISTORY && !(flags & E2B_UPLOAD_SPLIT_HISTORY_FILES))
             continue;
         if (what == E2B_UPLOAD_GIT_SEND && !strcmp(name, "hooks")) {
-            rc = split_hooks(dir, git, gz, err);
+            e = split_hooks(dir, git, gz);
         } else if ((what == E2B_UPLOAD_GIT_SEND || what == E2B_UPLOAD_GIT_HISTORY) &&
                    push(strcmp(name, "objects") ? gz : plain, git, name)) {
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
         }
     }
     e2b_upload_list_free(&names);
-    return rc;
+    return e;
 }
 
-int e2b_upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
-                 e2b_upload_list *gz, e2b_upload_list *plain, e2b_error **err)
+e2b_error *e2b_upload_split(const char *root, const char *const *paths, size_t count,
+                            unsigned flags, e2b_upload_list *gz, e2b_upload_list *plain)
 {
     memset(gz, 0, sizeof *gz);
     memset(plain, 0, sizeof *plain);
-    e2b_local_error_clear(err);
     size_t rl = strlen(root);
     char *full = malloc(rl + 4098 + 2);
     if (!full)
-        return e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < count; i++) {
+        return e2b_error_local(E2B_SUB_NOMEM, "out of memory");
+    e2b_error *e = NULL;
+    for (size_t i = 0; !e && i < count; i++) {
         if (strcmp(paths[i], ".git") == 0) {
-            rc = split_git(root, paths[i], flags, gz, plain, err);
+            e = split_git(root, paths[i], flags, gz, plain);
             continue;
         }
         snprintf(full, rl + 4098 + 2, "%s/%.4096s", root, paths[i]);
         if (push(e2b_upload_looks_compressed(full) ? plain : gz, paths[i], NULL))
-            rc = e2b_local_error_set(err, E2B_SUB_NOMEM, "out of memory");
+            e = e2b_error_local(E2B_SUB_NOMEM, "out of memory");
     }
     free(full);
-    return rc;
+    return e;
 }

@@ -17,7 +17,7 @@
 #ifndef E2B_UPLOAD_SPLIT_H
 #define E2B_UPLOAD_SPLIT_H
 
-#include "core/git/local_error.h"
+#include "core/util/error.h"
 
 #include <stddef.h>
 
@@ -35,8 +35,8 @@ enum {
 
 /* root: the work tree; paths: relative paths as e2b_gitwork_list_files gives them.
  * Errors: E2B_SUB_NOMEM, E2B_SUB_FILE_IO (.git cannot be read). */
-int e2b_upload_split(const char *root, const char *const *paths, size_t count, unsigned flags,
-                 e2b_upload_list *gz, e2b_upload_list *plain, e2b_error **err);
+e2b_error *e2b_upload_split(const char *root, const char *const *paths, size_t count,
+                            unsigned flags, e2b_upload_list *gz, e2b_upload_list *plain);
 
 /* What of .git leaves the machine, by the name of a child of .git. Sent: HEAD, index,
  * shallow, info/, hooks/, description, COMMIT_EDITMSG, the state of an operation in

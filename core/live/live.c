@@ -82,6 +82,7 @@ int e2b_live_start(e2b_live *m)
         return 0;
     }
     live_refresh_start(m);
+    live_idle_start(m);
     e2b_box_env env = {.loop = m->loop, .client = m->client, .cfg = &m->cfg};
     m->orphans = e2b_orphans_new(&env, m->cfg.orphan_sweep_delay_s * 1000L, orphan_notice, m);
     e2b_orphans_sweep_journal(m->orphans);
@@ -95,8 +96,10 @@ void e2b_live_free(e2b_live *m)
     m->closing = true;
     if (m->loop) {
         live_refresh_stop(m);
+        live_idle_free(m);
         live_ops_shutdown(m);
         live_unpulled_shutdown(m);
+        live_ports_shutdown(m);
         live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
@@ -110,6 +113,7 @@ void e2b_live_free(e2b_live *m)
     live_ops_free(m);
     live_templates_free(m);
     live_groups_free(m);
+    live_ports_free(m);
     live_records_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);

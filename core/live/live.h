@@ -311,6 +311,9 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_TEST,     /* a group member's evidence: its diff and the config's
                            * test_command run in it (result: evidence; kept by the model,
                            * e2b_live_group_members) */
+    E2B_LIVE_OP_GET,      /* files of the box brought home (core/box/box_get.h) */
+    E2B_LIVE_OP_PORTS,    /* what listens in the box (core/box/box_ports.h: the ended op
+                           * opens forwards) */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -318,7 +321,7 @@ typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
     const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
-                             * "unpulled", "test" */
+                             * "unpulled", "get", "ports", "test" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -343,7 +346,11 @@ typedef struct e2b_live_op_params {
     e2b_live_op_kind kind;
     const char *name;          /* the box ("" or NULL for an up: from the current branch) */
     const char *sandbox_id;    /* act on this sandbox only; NULL = the one the name resolves to */
-    const char *dir;           /* up, pull: the project (NULL = the current one, as --dir) */
+    const char *dir;           /* up, pull: the project (NULL = the current one, as --dir);
+                                * get: the local folder it goes to (NULL = ".") */
+    const char *const *paths;  /* get: the paths in the box (core/box/box_get.h), npaths of
+                                * them (1..E2B_BOX_GET_PATHS_MAX; copied) */
+    size_t npaths;
     const char *template_id;   /* up: NULL = the config's; one of this machine's snapshots
                                 * starts from it */
     const char *from_snapshot; /* up: start from this snapshot of this machine */
@@ -352,7 +359,7 @@ typedef struct e2b_live_op_params {
     int count;                 /* fork: how many boxes (0 = 1) */
     const char *group;         /* fork: of a group of attempts (box.h e2b_box_fork_params) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
-    bool force;                /* pull: --force */
+    bool force;                /* pull: --force; get: overwrite existing files */
     long health_timeout_ms;    /* up, attach: how long the server may take (0 = default) */
     /* up: the egress (checked lists, core/e2b/egress_list.h; NULL = the config's
      * network.allow_out / network.deny_out); no_internet: off (--no-internet), else the
@@ -370,6 +377,18 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
  * its fork into count boxes NAME-2, ... (core/box/box.h). Returns the id or 0 (notice). */
 unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as);
 unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count);
+
+/* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
+ * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get
+ * (existing files are a conflict unless force). Returns the id or 0 (notice). */
+unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, const char *dest,
+                      bool force);
+
+/* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
+ * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get
+ * (existing files are a conflict unless force). Returns the id or 0 (notice). */
+unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, const char *dest,
+                      bool force);
 
 size_t e2b_live_op_count(const e2b_live *m);
 /* Operation i (0 = the oldest); false when out of range. */
@@ -433,6 +452,15 @@ bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id);
 /* The OpenCode client of the watched agent of sandbox_id (owned by the watch), or NULL: for
  * a client that waits on the server itself (--prompt waits for its model catalog). */
 struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandbox_id);
+/* The sandbox of the agent of sandbox_id: as listed, else as its headless watch asked it
+ * (borrowed, valid until the next change), or NULL when not known (a box's cost). */
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id);
+/* The boxes of this machine known to the agent watcher, by index 0..count-1 (the Needs-you
+ * queue, the fleet's cost): box i's sandbox id and name (borrowed, valid until the next
+ * change; either pointer may be NULL) and its status as e2b_live_agent (NULL: not watched). */
+size_t e2b_live_agent_count(const e2b_live *m);
+const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const char **sandbox_id,
+                                          const char **name);
 /* How many watched boxes are waiting for the user (for the status line). */
 size_t e2b_live_agents_waiting(const e2b_live *m);
 
@@ -442,6 +470,10 @@ size_t e2b_live_agents_waiting(const e2b_live *m);
 /* Replies to request_id (NULL = the oldest pending) with once, always or reject. */
 int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *request_id,
                          e2b_agent_reply reply);
+/* Answers question request_id (NULL = the oldest) with option (1-based) or, when option is
+ * 0, with text (core/agent/watch.h e2b_agent_watch_answer). */
+int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *request_id,
+                          const char *text, int option);
 /* Sends text to session_id (NULL = the active session, or a new one when there is none),
  * or to a new session when new_session. */
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,

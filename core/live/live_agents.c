@@ -34,6 +34,12 @@ struct live_agent {
     struct token_call *get_call; /* GET /sandboxes/{id} in flight, or NULL */
     e2b_live_end *end;        /* until the watch settles, or NULL */
     uint64_t settle_timer;
+    /* a message for a paused box: it is resumed first, and the message goes once its agent
+     * answers again (live_idle.h: m resumes a box the idle pause stopped) */
+    char *pending_text, *pending_session;
+    bool pending_new;
+    uint64_t pending_timer;
+    e2b_live_end *pending_end; /* the message's waiter (e2b_live_then), or NULL */
 };
 
 /* A connect in flight for an agent's token: outlives the agent when it is freed first. */
@@ -81,6 +87,11 @@ static void agent_free(struct live_agent *t)
     e2b_sandbox_free(t->got);
     e2b_wipe_free(t->password);
     e2b_wipe_free(t->token);
+    free(t->pending_text);
+    free(t->pending_session);
+    if (t->pending_timer && t->m->loop)
+        e2b_loop_timer_cancel(t->m->loop, t->pending_timer);
+    live_end_fail(t->pending_end, E2B_ERR_CANCELLED, "the box's agent went before the message");
     e2b_agent_watch_free(t->watch);
     if (t->pw_job)
         keystore_job_free(t->pw_job);
@@ -108,6 +119,8 @@ static void settle_fail(struct live_agent *t, e2b_error_kind kind, const char *w
     e2b_error_free(e);
 }
 
+static void send_pending(void *ud);
+
 static void on_watch_change(void *ud)
 {
     struct live_agent *t = ud;
@@ -116,6 +129,14 @@ static void on_watch_change(void *ud)
     if (t->end && (e2b_agent_watch_synced(t->watch) ||
                    e2b_agent_watch_status(t->watch)->state == E2B_AGENT_SERVER_DOWN))
         settle(t, NULL);
+    /* A message waits for this box's agent to answer after its resume: sent from the
+     * loop, not inside the watch's own call. */
+    if (t->pending_text && !t->pending_timer && t->watch && !t->paused &&
+        e2b_agent_watch_synced(t->watch)) {
+        e2b_agent_state s = e2b_agent_watch_status(t->watch)->state;
+        if (s == E2B_AGENT_IDLE || s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING)
+            t->pending_timer = e2b_loop_timer_add(t->m->loop, 0, send_pending, t);
+    }
     live_notify(t->m, E2B_LIVE_AGENTS);
 }
 
@@ -440,8 +461,16 @@ int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
 {
     e2b_live_end *end = live_then_take(m);
     struct live_agent *t = find(m, rec->sandbox_id);
-    if (t) { /* watched already */
-        live_end(end, NULL, 0);
+    if (t) { /* watched already: settled, or (resumed since) its waiter waits for that */
+        bool settling = !t->paused && !t->no_password && !t->end &&
+                        (!t->watch || !e2b_agent_watch_synced(t->watch));
+        if (!settling) {
+            live_end(end, NULL, 0);
+            return 0;
+        }
+        t->end = end;
+        t->settle_timer = e2b_loop_timer_add(m->loop, settle_ms > 0 ? settle_ms : 20000,
+                                             on_settle_timer, t);
         return 0;
     }
     struct token_call *c = calloc(1, sizeof *c);
@@ -469,6 +498,32 @@ int e2b_live_agent_watch(e2b_live *m, const e2b_box_record *rec, long settle_ms)
     return 0;
 }
 
+const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? t->got : NULL;
+}
+
+void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox *sb)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    if (!t || !t->paused || m->closing)
+        return;
+    t->paused = false;
+    t->fixed.state = E2B_AGENT_UNKNOWN;
+    if (t->got)
+        t->got->state = E2B_STATE_RUNNING;
+    if (sb && sb->traffic_access_token && *sb->traffic_access_token) {
+        e2b_wipe_free(t->token); /* a private box's token comes with the connect */
+        t->token = strdup(sb->traffic_access_token);
+    }
+    if (t->watch)
+        e2b_agent_watch_set_paused(t->watch, false);
+    else if (!m->is_headless || t->got) /* headless: only the boxes asked for */
+        ask_password(t);
+    live_notify(m, E2B_LIVE_AGENTS);
+}
+
 bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);
@@ -481,12 +536,39 @@ struct e2b_oc_client *e2b_live_agent_client(const e2b_live *m, const char *sandb
     return t && t->watch ? e2b_agent_watch_client(t->watch) : NULL;
 }
 
+const e2b_sandbox *e2b_live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? sandbox_of(t) : live_sandbox_find(&m->sandboxes, sandbox_id);
+}
+
 /* ---- the public side ---- */
 
 const e2b_agent_status *e2b_live_agent(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);
     if (!t || t->no_password)
+        return NULL;
+    return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
+}
+
+size_t e2b_live_agent_count(const e2b_live *m)
+{
+    return m->agents ? m->agents->n : 0;
+}
+
+const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const char **sandbox_id,
+                                          const char **name)
+{
+    const struct live_agents *a = m->agents;
+    if (!a || i >= a->n)
+        return NULL;
+    const struct live_agent *t = a->items[i];
+    if (sandbox_id)
+        *sandbox_id = t->sandbox_id;
+    if (name)
+        *name = t->name;
+    if (t->no_password)
         return NULL;
     return t->watch ? e2b_agent_watch_status(t->watch) : &t->fixed;
 }
@@ -587,14 +669,62 @@ int e2b_live_agent_reply(e2b_live *m, const char *sandbox_id, const char *reques
     return cmd_end(m, c, rc, err);
 }
 
+int e2b_live_agent_answer(e2b_live *m, const char *sandbox_id, const char *request_id,
+                          const char *text, int option)
+{
+    struct live_agent *t = watched(m, sandbox_id, "answer");
+    struct agent_cmd *c = t ? cmd_new(m, t, "answered") : NULL;
+    if (!c)
+        return -1;
+    e2b_error *err = NULL;
+    int rc = e2b_agent_watch_answer(t->watch, request_id, text, option, on_cmd_done, c, &err);
+    return cmd_end(m, c, rc, err);
+}
+
+static int prompt_watched(e2b_live *m, const char *sandbox_id, const char *session_id,
+                          bool new_session, const char *text, const char *model);
+
 int e2b_live_agent_prompt(e2b_live *m, const char *sandbox_id, const char *session_id,
                           bool new_session, const char *text)
 {
-    return e2b_live_agent_prompt_model(m, sandbox_id, session_id, new_session, text, NULL);
+    struct live_agent *p = find(m, sandbox_id);
+    if (p && p->paused) { /* resumed first; the message goes once its agent answers */
+        /* the message's waiter, taken before the resume's (which has none) */
+        e2b_live_end *end = live_then_take(m);
+        if (p->pending_text) {
+            live_notice(m, E2B_LIVE_ERROR, "prompt: %s is being resumed for a message already",
+                        p->name);
+            live_end_fail(end, E2B_ERR_CONFLICT, m->notice);
+            return -1;
+        }
+        p->pending_text = strdup(text);
+        p->pending_session = session_id ? strdup(session_id) : NULL;
+        p->pending_new = new_session;
+        if (!p->pending_text || e2b_live_resume(m, sandbox_id, 0) != 0) {
+            free(p->pending_text);
+            free(p->pending_session);
+            p->pending_text = p->pending_session = NULL;
+            live_end_fail(end, E2B_ERR_INTERNAL, "resuming the box failed");
+            return -1;
+        }
+        p->pending_end = end;
+        live_notice(m, E2B_LIVE_INFO, "box %s was paused: resuming it first; the message goes "
+                    "once its agent answers", p->name);
+        return 0;
+    }
+    return prompt_watched(m, sandbox_id, session_id, new_session, text, NULL);
 }
 
 int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char *session_id,
                                 bool new_session, const char *text, const char *model)
+{
+    if (!model) /* the paused box's path too */
+        return e2b_live_agent_prompt(m, sandbox_id, session_id, new_session, text);
+    return prompt_watched(m, sandbox_id, session_id, new_session, text, model);
+}
+
+static int prompt_watched(e2b_live *m, const char *sandbox_id, const char *session_id,
+                          bool new_session, const char *text, const char *model)
 {
     struct live_agent *t = watched(m, sandbox_id, "prompt");
     struct agent_cmd *c = t ? cmd_new(m, t, "prompt sent") : NULL;
@@ -604,6 +734,22 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
     int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, model, on_cmd_done,
                                     c, &err);
     return cmd_end(m, c, rc, err);
+}
+
+static void send_pending(void *ud)
+{
+    struct live_agent *t = ud;
+    t->pending_timer = 0;
+    char *text = t->pending_text, *session = t->pending_session;
+    t->pending_text = t->pending_session = NULL;
+    if (text && !t->m->closing) {
+        if (t->pending_end)
+            e2b_live_then(t->m, t->pending_end);
+        t->pending_end = NULL;
+        e2b_live_agent_prompt(t->m, t->sandbox_id, session, t->pending_new, text);
+    }
+    free(text);
+    free(session);
 }
 
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)

@@ -16,6 +16,7 @@ struct live_cmd {
     e2b_live *m;
     enum cmd_kind kind;
     char name[128]; /* the sandbox's (or secret's) name, for the notice */
+    char id[128];   /* the sandbox's id ("" for a secret) */
     long hours;
     long version; /* secret set: the version the put made */
     e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
@@ -89,6 +90,10 @@ static void on_status(void *ud, long status, const e2b_error *err)
 
 static void on_sandbox(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
 {
+    struct live_cmd *c = ud;
+    /* resumed: its agent is watched again at once (headless, no list will say it runs) */
+    if (!err && sb && c->kind == CMD_RESUME && !c->m->closing)
+        live_agents_resumed(c->m, c->id, sb);
     e2b_sandbox_free(sb);
     finish(ud, err, status, 0);
 }
@@ -149,9 +154,12 @@ static int sandbox_cmd(e2b_live *m, enum cmd_kind k, const char *id, long hours)
         return -1;
     }
     const e2b_sandbox *sb = e2b_live_sandbox(m, id);
+    if (!sb) /* headless: the sandbox its agent's watch asked for */
+        sb = live_agent_sandbox(m, id);
     struct live_cmd *c = new_cmd(m, k, sb ? e2b_live_sandbox_name(sb) : id);
     if (!c)
         return -1;
+    snprintf(c->id, sizeof c->id, "%s", id);
     c->hours = hours;
     e2b_error *err = NULL;
     e2b_api_call *call = NULL;

@@ -77,6 +77,8 @@ struct e2b_live {
     struct live_probe *probes; /* project probes on their threads (live_project.c) */
     struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
+    struct live_ports *ports;   /* live_ports.c, made on first use */
+    struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
@@ -136,6 +138,18 @@ void live_templates_free(e2b_live *m);
 /* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
 void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
 void live_groups_free(e2b_live *m);
+/* live_agents.c: the sandbox sandbox_id's agent watch asked for (headless), or NULL; and a
+ * resume of it succeeded (sb: the connect's answer, borrowed): its agent is unpaused and
+ * watched again. */
+const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id);
+void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox *sb);
+/* live_idle.c: the pauser starts with the dashboard's model (or --keepalive); freed
+ * before the loop goes. */
+void live_idle_start(e2b_live *m);
+void live_idle_free(e2b_live *m);
+/* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
+void live_ports_shutdown(e2b_live *m);
+void live_ports_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/box/box.h"
+#include "core/box/box_get.h"
+#include "core/box/box_ports.h"
 #include "core/box/snap_records.h"
 #include "core/util/log.h"
 #include "keystore/keystore.h"
@@ -26,7 +28,10 @@ struct live_op {
     char from_snapshot[128]; /* up: the snapshot it starts from ("" = none) */
     char as[128];            /* snapshot: its name ("" = the box's) */
     char group[64];          /* fork: the group of attempts ("" = none) */
-    char dir[1024];          /* up, pull: the project directory ("" = the current one) */
+    char dir[1024];          /* up, pull: the project directory ("" = the current one);
+                              * get: DEST ("" = ".") */
+    char paths[4096];        /* get: the paths in the box, each ended by a NUL */
+    size_t npaths;
     int hours;               /* up: the lifetime */
     int count;               /* fork: how many */
     bool keep_failed, public_traffic, force;
@@ -55,6 +60,8 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_STOP: return "stop";
     case E2B_LIVE_OP_UNPULLED: return "unpulled";
     case E2B_LIVE_OP_TEST: return "test";
+    case E2B_LIVE_OP_GET: return "get";
+    case E2B_LIVE_OP_PORTS: return "ports";
     default: return "kill";
     }
 }
@@ -110,6 +117,8 @@ static void report(struct live_op *t, const e2b_error *err)
             m->attach_fn(m->attach_ud, t->name, r);
         else
             live_notice(m, E2B_LIVE_INFO, "box %s is ready to attach", t->name);
+        if (r && r->resumed) /* said once the terminal is back (the attach's own words stay) */
+            live_notice(m, E2B_LIVE_INFO, "box %s was paused: attach resumed it first", t->name);
         break;
     case E2B_LIVE_OP_PULL:
         if (r && r->nothing_pulled)
@@ -135,6 +144,19 @@ static void report(struct live_op *t, const e2b_error *err)
                     r && r->name ? r->name : "?", t->name, r && r->snapshot_id ? r->snapshot_id : "?",
                     r && r->name ? r->name : "?");
         break;
+    case E2B_LIVE_OP_GET:
+        live_notice(m, E2B_LIVE_INFO, "fetched %llu entries (%llu bytes) from box %s into %s%s",
+                    r ? (unsigned long long)r->files : 0ULL,
+                    r ? (unsigned long long)r->bytes_in : 0ULL, t->name,
+                    r && r->dir ? r->dir : "?", r && r->resumed ? " (it was paused: resumed)" : "");
+        break;
+    case E2B_LIVE_OP_PORTS: {
+        const e2b_box_ports *p = t->op ? e2b_box_ports_of(t->op) : NULL;
+        live_notice(m, E2B_LIVE_INFO, "box %s: %zu port%s listening%s", t->name,
+                    p ? p->count : 0, p && p->count == 1 ? "" : "s",
+                    r && r->resumed ? " (it was paused: resumed)" : "");
+        break;
+    }
     case E2B_LIVE_OP_FORK:
         live_notice(m, r && r->fork_failures ? E2B_LIVE_ERROR : E2B_LIVE_INFO,
                     "forked box %s into %zu box%s%s%s", t->name, r ? r->nforks : 0,
@@ -301,6 +323,19 @@ static bool begin(struct live_op *t)
         t->op = e2b_box_test_run(&env, t->name, m->cfg.test_command, m->cfg.test_timeout_s,
                                  on_progress, on_done, t, &err);
         break;
+    case E2B_LIVE_OP_GET: {
+        const char *paths[E2B_BOX_GET_PATHS_MAX];
+        size_t n = 0;
+        for (const char *s = t->paths; n < t->npaths; s += strlen(s) + 1)
+            paths[n++] = s;
+        e2b_box_get_params p = {.name = t->name, .paths = paths, .npaths = n,
+                                .dest = t->dir[0] ? t->dir : NULL, .force = t->force};
+        t->op = e2b_box_get(&env, &p, on_progress, on_done, t, &err);
+        break;
+    }
+    case E2B_LIVE_OP_PORTS:
+        t->op = e2b_box_ports_read(&env, t->name, on_progress, on_done, t, &err);
+        break;
     default: t->op = e2b_box_kill(&env, t->name, on_progress, on_done, t, &err); break;
     }
     if (!t->op) {
@@ -413,6 +448,16 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     const char *name = p->name ? p->name : "", *sandbox_id = p->sandbox_id;
     if (!m->client)
         return refuse(m, end, E2B_ERR_AUTH, "%s: no API key (set E2B_API_KEY)", verb(p->kind));
+    if (p->kind == E2B_LIVE_OP_GET) { /* the paths are copied whole, or refused */
+        size_t len = 0;
+        for (size_t i = 0; i < p->npaths && p->paths; i++)
+            len += strlen(p->paths[i]) + 1;
+        if (!p->paths || p->npaths == 0 || p->npaths > E2B_BOX_GET_PATHS_MAX ||
+            len > sizeof ((struct live_op *)0)->paths)
+            return refuse(m, end, E2B_ERR_INVALID,
+                          "get: 1 to %d paths at once, %zu bytes in all at most",
+                          E2B_BOX_GET_PATHS_MAX, sizeof ((struct live_op *)0)->paths);
+    }
     char why[300];
     if (live_op_busy(m, sandbox_id, name, why, sizeof why))
         return refuse(m, end, E2B_ERR_CONFLICT, "%s %s: %s", verb(p->kind), name, why);
@@ -447,10 +492,18 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     snprintf(t->as, sizeof t->as, "%s", p->as ? p->as : "");
     snprintf(t->group, sizeof t->group, "%s", p->group ? p->group : "");
     snprintf(t->dir, sizeof t->dir, "%s", p->dir ? p->dir : "");
+    for (size_t i = 0, at = 0; p->kind == E2B_LIVE_OP_GET && i < p->npaths; i++) {
+        size_t n = strlen(p->paths[i]) + 1;
+        memcpy(t->paths + at, p->paths[i], n);
+        at += n;
+        t->npaths++;
+    }
     m->ops[m->nops++] = t;
     unsigned id = t->id;
-    /* A stop and the look for unpulled work need no password: they do not wait for it. */
+    /* A stop, the look for unpulled work, a get, the ports and a test run need no password: they do not
+     * wait for it. */
     if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED ||
+        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS ||
         t->kind == E2B_LIVE_OP_TEST)
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
@@ -510,6 +563,25 @@ unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count)
 {
     return on_row(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_FORK, .sandbox_id = sandbox_id,
                                            .count = count});
+}
+
+unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, const char *dest,
+                      bool force)
+{
+    char buf[4096];
+    const char *list[E2B_BOX_GET_PATHS_MAX];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", paths ? paths : "");
+    char *save = NULL;
+    for (char *s = strtok_r(buf, " \t", &save); s; s = strtok_r(NULL, " \t", &save)) {
+        if (n == E2B_BOX_GET_PATHS_MAX)
+            return refuse(m, live_then_take(m), E2B_ERR_INVALID, "get: at most %d paths at once",
+                          E2B_BOX_GET_PATHS_MAX);
+        list[n++] = s;
+    }
+    return on_row(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_GET, .sandbox_id = sandbox_id,
+                                           .paths = list, .npaths = n, .dir = dest,
+                                           .force = force});
 }
 
 size_t e2b_live_op_count(const e2b_live *m)

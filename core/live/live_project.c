@@ -52,9 +52,11 @@ static void *probe_main(void *arg)
     e2b_live_project *r = &p->result;
     e2b_gitwork *g = NULL;
     e2b_gitwork_head head;
-    e2b_error *err = NULL;
-    if (e2b_gitwork_open(&g, p->dir, 0, &err) != 0 || e2b_gitwork_head_info(g, &head, &err) != 0) {
-        snprintf(r->why, sizeof r->why, "%s", err ? e2b_error_message(err) : "not a git project");
+    e2b_error *err = e2b_gitwork_open(&g, p->dir, 0);
+    if (!err)
+        err = e2b_gitwork_head_info(g, &head);
+    if (err) {
+        snprintf(r->why, sizeof r->why, "%s", e2b_error_message(err));
     } else {
         r->ok = true;
         snprintf(r->workdir, sizeof r->workdir, "%s", e2b_gitwork_workdir(g));

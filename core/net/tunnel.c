@@ -57,8 +57,10 @@ struct e2b_tunnel {
     char *upstream;   /* scheme://authority */
     char *host;       /* authority, for Host */
     char **headers;   /* NULL-ended copies (secret) */
-    uint8_t *cred;    /* "opencode:PASSWORD" (secret) */
+    uint8_t *cred;    /* "opencode:PASSWORD" (secret); NULL when owner_only */
     size_t cred_len;
+    bool owner_only;  /* only connections of owner (the peer's uid) are served */
+    uid_t owner;
     long connect_timeout_ms;
     pthread_t acceptor;
     pthread_mutex_t lock;
@@ -210,6 +212,7 @@ static const char *reason_phrase(int status)
     switch (status) {
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
     case 421: return "Misdirected Request";
@@ -379,6 +382,13 @@ static void head_done(struct conn *k)
 static void serve(struct conn *k)
 {
     e2b_tunnel *t = k->t;
+    if (t->owner_only && k->uid != t->owner) {
+        /* Refused before a byte is read: another user (or one the kernel does not name). */
+        head_done(k);
+        e2b_logf("tunnel: a connection of another user (uid %ld) refused", k->uid == UNKNOWN_UID ? -1L : (long)k->uid);
+        reply_error(t, k->fd, 403, "e2b-tui tunnel: only the user who opened this tunnel may use it\n");
+        return;
+    }
     char *buf = malloc(HEAD_MAX);
     size_t have = 0;
     if (!buf)
@@ -615,14 +625,23 @@ e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err)
         tunnel_free(t);
         return NULL;
     }
-    if (!p->password || !*p->password ||
-        asprintf((char **)&t->cred, "opencode:%s", p->password) < 0) {
+    t->owner_only = p->owner_only != 0;
+    t->owner = geteuid();
+    if (t->owner_only) {
+        t->cred = NULL;
+    } else if (!p->password || !*p->password ||
+               asprintf((char **)&t->cred, "opencode:%s", p->password) < 0) {
         t->cred = NULL;
         *err = e2b_error_new(E2B_ERR_INVALID, "the tunnel needs the box's password");
         tunnel_free(t);
         return NULL;
     }
-    t->cred_len = strlen((char *)t->cred);
+    t->cred_len = t->cred ? strlen((char *)t->cred) : 0;
+    if (p->local_port < 0 || p->local_port > 65535) {
+        *err = e2b_error_new(E2B_ERR_INVALID, "a local port is a number from 1 to 65535");
+        tunnel_free(t);
+        return NULL;
+    }
     size_t n = 0;
     while (p->headers && p->headers[n])
         n++;
@@ -635,16 +654,23 @@ e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err)
             return NULL;
         }
     }
-    struct sockaddr_in sa = {.sin_family = AF_INET};
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->local_port)};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t sl = sizeof sa;
     if (!t->headers || pipe2(t->stop_pipe, O_CLOEXEC) != 0 ||
         (t->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+        (p->local_port && setsockopt(t->listen_fd, SOL_SOCKET, SO_REUSEADDR, &(int){1},
+                                     sizeof(int)) != 0) ||
         bind(t->listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
         listen(t->listen_fd, 64) != 0 ||
         getsockname(t->listen_fd, (struct sockaddr *)&sa, &sl) != 0) {
-        *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot listen on 127.0.0.1 for the tunnel: %s",
-                             strerror(errno));
+        int en = errno;
+        if (p->local_port && en == EADDRINUSE)
+            *err = e2b_error_new(E2B_ERR_CONFLICT, "local port %d is taken: give another with "
+                                 "--local PORT, or none to get a free one", p->local_port);
+        else
+            *err = e2b_error_new(E2B_ERR_INTERNAL, "cannot listen on 127.0.0.1 for the tunnel: %s",
+                                 strerror(en));
         tunnel_free(t);
         return NULL;
     }

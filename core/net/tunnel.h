@@ -17,6 +17,11 @@
  * the box is asked to close after it, and no byte past the request's body goes up (until
  * the box switched protocols for a WebSocket), so a second request on a kept-alive
  * connection never reaches the box without the gate; the client opens a new connection.
+ * An owner-only tunnel (a port of the box with no password of its own, such as a dev
+ * server: e2b-tui --forward) asks no password; it serves only connections whose peer socket
+ * belongs to the user who opened it (NETLINK_SOCK_DIAG, peer_uid.h), and refuses every other
+ * with 403 before reading a byte, besides the same Host, target and framing checks (so a
+ * web page of another site, which runs as the owner, still cannot reach it by DNS rebinding).
  * Each user (the peer socket's uid, from the kernel) may hold at most 16 connections that
  * have not sent a complete head, each for at most 5 s, so another local user cannot fill
  * the tunnel and lock its owner out.
@@ -48,13 +53,20 @@ typedef struct e2b_tunnel e2b_tunnel;
 typedef struct e2b_tunnel_params {
     const char *upstream_url;   /* http:// or https://host[:port]; a path is ignored */
     const char *const *headers; /* "Name: value" lines added to each request; NULL-ended */
-    const char *password;       /* the box's server password (required): only requests that
-                                 * carry it as user opencode are forwarded (tunnel_gate.h) */
+    const char *password;       /* the box's server password (required unless owner_only):
+                                 * only requests that carry it as user opencode are forwarded
+                                 * (tunnel_gate.h) */
+    int owner_only;             /* a port with no password of its own (a dev server in the
+                                 * box): no password is asked; instead only connections whose
+                                 * peer socket belongs to this process's user (the kernel's
+                                 * word, peer_uid.h) are served, others get 403 before their
+                                 * head is read; Host, target and framing are checked alike */
+    int local_port;             /* the port to listen on; 0 = one the kernel picks */
     long connect_timeout_ms;    /* 0 = 10 s */
 } e2b_tunnel_params;
 
 /* Listens and starts accepting. Returns the tunnel, or NULL with *err (also when there is
- * no password). */
+ * no password and not owner_only, or local_port is taken). */
 e2b_tunnel *e2b_tunnel_open(const e2b_tunnel_params *p, e2b_error **err);
 /* "http://127.0.0.1:PORT" (owned by the tunnel). */
 const char *e2b_tunnel_url(const e2b_tunnel *t);

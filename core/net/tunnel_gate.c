@@ -170,7 +170,7 @@ e2b_tunnel_verdict e2b_tunnel_gate(const char *head, size_t len, int port, const
         if (name == 4 && strncasecmp(p, "Host", 4) == 0) {
             hosts++;
             host_ok = host_is_the_tunnel(v, vn, port);
-        } else if (name == 13 && strncasecmp(p, "Authorization", 13) == 0) {
+        } else if (cred && name == 13 && strncasecmp(p, "Authorization", 13) == 0) {
             auths++;
             auth_ok = vn > 6 && strncasecmp(v, "Basic ", 6) == 0 &&
                       b64_matches(v + 6, vn - 6, cred, cred_len);
@@ -189,7 +189,8 @@ e2b_tunnel_verdict e2b_tunnel_gate(const char *head, size_t len, int port, const
         return refuse(421, "the tunnel answers only to Host 127.0.0.1:PORT or localhost:PORT");
     if (auths > 1)
         return refuse(400, "more than one Authorization header");
-    if (!auth_ok && !(auths == 0 && query_token_matches(target, target_len, cred, cred_len)))
+    if (cred && !auth_ok &&
+        !(auths == 0 && query_token_matches(target, target_len, cred, cred_len)))
         return refuse(401, "the box's password is needed (user opencode)");
     if (lengths > 1 || chunked > 1 || (lengths && chunked))
         return refuse(400, "the request's body length is ambiguous");

@@ -37,7 +37,9 @@ typedef struct e2b_tunnel_verdict {
 } e2b_tunnel_verdict;
 
 /* Checks the head (len bytes ending in CRLF CRLF) of a request to the tunnel listening on
- * port; cred is "opencode:PASSWORD" (cred_len bytes). */
+ * port; cred is "opencode:PASSWORD" (cred_len bytes), or NULL for an owner-only tunnel
+ * (tunnel.h: its caller checked the peer's uid; no credential is asked then, and an
+ * Authorization header goes through to the box untouched). */
 e2b_tunnel_verdict e2b_tunnel_gate(const char *head, size_t len, int port, const uint8_t *cred,
                                    size_t cred_len, e2b_tunnel_body *body);
 

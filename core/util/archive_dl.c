@@ -62,6 +62,19 @@ static void load(void)
     R(entry_set_mtime, archive_entry_set_mtime)
     R(entry_set_uid, archive_entry_set_uid)
     R(entry_set_gid, archive_entry_set_gid)
+    R(read_new, archive_read_new)
+    R(read_free, archive_read_free)
+    R(read_support_format_tar, archive_read_support_format_tar)
+    R(read_open_fd, archive_read_open_fd)
+    R(read_next_header, archive_read_next_header)
+    R(read_extract2, archive_read_extract2)
+    R(write_disk_new, archive_write_disk_new)
+    R(write_disk_set_options, archive_write_disk_set_options)
+    R(entry_pathname, archive_entry_pathname)
+    R(entry_symlink, archive_entry_symlink)
+    R(entry_hardlink, archive_entry_hardlink)
+    R(entry_filetype, archive_entry_filetype)
+    R(entry_size, archive_entry_size)
 #undef R
     loaded = &fns; /* the handle stays open for the life of the process */
     return;
@@ -90,4 +103,16 @@ struct archive_entry *e2b_archive_dl_entry_new(void)
 {
     const struct e2b_archive_dl *a = e2b_archive_dl();
     return a ? a->entry_new() : NULL;
+}
+
+struct archive *e2b_archive_dl_read_new(void)
+{
+    const struct e2b_archive_dl *a = e2b_archive_dl();
+    return a ? a->read_new() : NULL;
+}
+
+struct archive *e2b_archive_dl_write_disk_new(void)
+{
+    const struct e2b_archive_dl *a = e2b_archive_dl();
+    return a ? a->write_disk_new() : NULL;
 }

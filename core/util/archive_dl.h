@@ -49,6 +49,20 @@ struct e2b_archive_dl {
     void (*entry_set_mtime)(struct archive_entry *, time_t, long);
     void (*entry_set_uid)(struct archive_entry *, la_int64_t);
     void (*entry_set_gid)(struct archive_entry *, la_int64_t);
+    /* reading and extracting (e2b-tui --get) */
+    struct archive *(*read_new)(void);
+    int (*read_free)(struct archive *);
+    int (*read_support_format_tar)(struct archive *);
+    int (*read_open_fd)(struct archive *, int, size_t);
+    int (*read_next_header)(struct archive *, struct archive_entry **);
+    int (*read_extract2)(struct archive *, struct archive_entry *, struct archive *);
+    struct archive *(*write_disk_new)(void);
+    int (*write_disk_set_options)(struct archive *, int);
+    const char *(*entry_pathname)(struct archive_entry *);
+    const char *(*entry_symlink)(struct archive_entry *);
+    const char *(*entry_hardlink)(struct archive_entry *);
+    mode_t (*entry_filetype)(struct archive_entry *);
+    la_int64_t (*entry_size)(struct archive_entry *);
 };
 
 /* The loaded functions, or NULL when libarchive cannot be loaded. Loads on the first call. */
@@ -61,6 +75,9 @@ const char *e2b_archive_dl_error(void);
 struct archive *e2b_archive_dl_write_new(void);
 /* archive_entry_new() likewise. */
 struct archive_entry *e2b_archive_dl_entry_new(void);
+/* archive_read_new() and archive_write_disk_new() likewise. */
+struct archive *e2b_archive_dl_read_new(void);
+struct archive *e2b_archive_dl_write_disk_new(void);
 
 #ifndef ARCHIVE_DL_IMPL
 #define archive_write_new e2b_archive_dl_write_new
@@ -89,6 +106,19 @@ struct archive_entry *e2b_archive_dl_entry_new(void);
 #define archive_entry_set_mtime (*e2b_archive_dl()->entry_set_mtime)
 #define archive_entry_set_uid (*e2b_archive_dl()->entry_set_uid)
 #define archive_entry_set_gid (*e2b_archive_dl()->entry_set_gid)
+#define archive_read_new e2b_archive_dl_read_new
+#define archive_write_disk_new e2b_archive_dl_write_disk_new
+#define archive_read_free (*e2b_archive_dl()->read_free)
+#define archive_read_support_format_tar (*e2b_archive_dl()->read_support_format_tar)
+#define archive_read_open_fd (*e2b_archive_dl()->read_open_fd)
+#define archive_read_next_header (*e2b_archive_dl()->read_next_header)
+#define archive_read_extract2 (*e2b_archive_dl()->read_extract2)
+#define archive_write_disk_set_options (*e2b_archive_dl()->write_disk_set_options)
+#define archive_entry_pathname (*e2b_archive_dl()->entry_pathname)
+#define archive_entry_symlink (*e2b_archive_dl()->entry_symlink)
+#define archive_entry_hardlink (*e2b_archive_dl()->entry_hardlink)
+#define archive_entry_filetype (*e2b_archive_dl()->entry_filetype)
+#define archive_entry_size (*e2b_archive_dl()->entry_size)
 #endif
 
 #endif

@@ -12,6 +12,7 @@ e2b_limits e2b_limits_default(void)
         .bundle_bytes = (uint64_t)2 << 30,
         .object_bytes = (uint64_t)256 << 20,
         .inflated_bytes = (uint64_t)8 << 30,
+        .get_bytes = (uint64_t)1 << 30,
         .tree_depth = 4096,
         .delta_depth = 4095,
         .list_pages = 1000,
@@ -55,6 +56,7 @@ e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value)
     uint64_t *size = !strcmp(name, "bundle_bytes")     ? &l->bundle_bytes
                      : !strcmp(name, "object_bytes")   ? &l->object_bytes
                      : !strcmp(name, "inflated_bytes") ? &l->inflated_bytes
+                     : !strcmp(name, "get_bytes")      ? &l->get_bytes
                                                        : NULL;
     unsigned *count = !strcmp(name, "tree_depth")    ? &l->tree_depth
                       : !strcmp(name, "delta_depth") ? &l->delta_depth
@@ -74,7 +76,7 @@ e2b_error *e2b_limits_set(e2b_limits *l, const char *name, const char *value)
     }
     return e2b_error_new(E2B_ERR_INVALID,
                          "unknown key 'limit.%s' (limit.bundle_bytes, limit.object_bytes, "
-                         "limit.inflated_bytes, limit.tree_depth, limit.delta_depth, "
+                         "limit.inflated_bytes, limit.get_bytes, limit.tree_depth, limit.delta_depth, "
                          "limit.list_pages)",
                          name);
 }

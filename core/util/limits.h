@@ -6,6 +6,8 @@
  * Caps a user may raise (config file: `limit.<name> = <value>`, see
  * share/e2b-tui.conf.example), with their defaults:
  *   limit.bundle_bytes  2G     a pulled bundle as downloaded (a box could fill the disk)
+ *   limit.get_bytes     1G     what --get copies from a box: its archive as downloaded and
+ *                              the sizes its entries declare, added up
  *   limit.object_bytes  256M   one object of a pulled bundle, or one delta's base, result
  *                              or instructions, as declared (checked before inflating:
  *                              a few KB can declare gigabytes, which the import would build
@@ -49,6 +51,7 @@ typedef struct e2b_limits {
     uint64_t bundle_bytes;
     uint64_t object_bytes;
     uint64_t inflated_bytes;
+    uint64_t get_bytes;
     unsigned tree_depth;
     unsigned delta_depth;
     unsigned list_pages;

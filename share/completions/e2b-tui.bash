@@ -22,15 +22,15 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --tunnel --stop --kill --resume --extend --pull --secrets
+    local modes="--list --up --attach --tunnel --ports --forward --get --keepalive --stop --kill --resume --extend --pull --secrets
         --status --prompt --wait --reply --interrupt --snapshot --snapshots --fork --templates
         --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
         --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
-        --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout"
+        --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout --local"
 
     case $prev in
-    --attach|--tunnel|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--reply|--interrupt)
+    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--reply|--interrupt)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;

@@ -1,6 +1,7 @@
 /* The control plane (api.<domain>): sandboxes, metrics, logs, network, templates, secrets.
  * Wire details follow E2B's OpenAPI as the published SDK uses it. */
 #include "cow.h"
+#include "egress_policy.h"
 #include "http.h"
 #include "lifecycle.h"
 #include "process.h"
@@ -77,9 +78,13 @@ static enum MHD_Result create_sandbox(struct req *r)
         why = "autoPause must be a boolean";
     else if (internet && !json_is_boolean(internet) && !json_is_null(internet))
         why = "allow_internet_access must be a boolean";
+    char net_why[400];
+    if (!why && json_is_object(net) && !egress_network_valid(net, net_why, sizeof net_why))
+        why = net_why;
     if (why) {
+        enum MHD_Result rc = reply_error(r, 400, "%s", why);
         json_decref(body);
-        return reply_error(r, 400, "%s", why);
+        return rc;
     }
     char tname[32], from[2300];
     if (strlen(template_id) > 200 || !template_resolve(template_id, tname, sizeof tname, from, sizeof from)) {
@@ -499,8 +504,11 @@ static enum MHD_Result one_sandbox(struct req *r, const char *id, const char *ac
     } else if (strcmp(action, "network") == 0 && !v2 && strcmp(m, "PUT") == 0) {
         bool bad;
         json_t *body = parse_body(r, &bad);
+        char why[400];
         if (bad) {
             rc = reply_error(r, 400, "the body must be a JSON object");
+        } else if (!egress_network_valid(body, why, sizeof why)) {
+            rc = reply_error(r, 400, "%s", why);
         } else {
             json_t *internet = json_object_get(body, "allow_internet_access");
             json_object_del(body, "allow_internet_access");

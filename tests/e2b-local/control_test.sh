@@ -62,7 +62,8 @@ t_eq "pause of an unknown id is 404" "$(el_req POST /sandboxes/inope/pause)" 404
 t_eq "connect of an unknown id is 404" "$(el_req POST /v2/sandboxes/inope/connect '{}')" 404
 
 # --- network, logs, metrics ------------------------------------------------------------------
-t_eq "network PUT answers 204" "$(el_req PUT "/sandboxes/$ID/network" '{"allowOut":["api.anthropic.com"],"rules":{"api.anthropic.com":[{"transform":{"headers":{"x-api-key":"${e2b.secrets.anthropic}"}}}]}}')" 204
+t_eq "network PUT of a domain without 0.0.0.0/0 in denyOut is 400 (as E2B)" "$(el_req PUT "/sandboxes/$ID/network" '{"allowOut":["api.anthropic.com"]}')" 400
+t_eq "network PUT answers 204" "$(el_req PUT "/sandboxes/$ID/network" '{"allowOut":["api.anthropic.com"],"denyOut":["0.0.0.0/0"],"rules":{"api.anthropic.com":[{"transform":{"headers":{"x-api-key":"${e2b.secrets.anthropic}"}}}]}}')" 204
 el_req GET "/sandboxes/$ID" >/dev/null
 t_eq "network rules are stored and returned" "$(el_json '.network.rules["api.anthropic.com"][0].transform.headers["x-api-key"]')" '${e2b.secrets.anthropic}'
 t_eq "logs v2 answers 200" "$(el_req GET "/v2/sandboxes/$ID/logs")" 200

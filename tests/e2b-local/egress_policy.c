@@ -62,6 +62,59 @@ static const char *first_match(const json_t *list, const char *host, const struc
     return NULL;
 }
 
+/* Whether list is absent, null or an array of strings; false with why naming key. */
+static bool strings_array(const json_t *list, const char *key, char *why, size_t whylen)
+{
+    if (!list || json_is_null(list))
+        return true;
+    size_t i;
+    const json_t *v;
+    if (json_is_array(list)) {
+        json_array_foreach(list, i, v) {
+            if (!json_is_string(v))
+                break;
+        }
+        if (i == json_array_size(list))
+            return true;
+    }
+    snprintf(why, whylen, "network.%s must be an array of strings", key);
+    return false;
+}
+
+bool egress_network_valid(const json_t *network, char *why, size_t whylen)
+{
+    if (!network || json_is_null(network))
+        return true;
+    const json_t *allow = json_object_get(network, "allowOut");
+    const json_t *deny = json_object_get(network, "denyOut");
+    if (!strings_array(allow, "allowOut", why, whylen) ||
+        !strings_array(deny, "denyOut", why, whylen))
+        return false;
+    size_t i;
+    const json_t *v;
+    bool block_all = false;
+    uint32_t net, mask;
+    json_array_foreach(deny, i, v) {
+        const char *e = json_string_value(v);
+        if (!parse_cidr(e, &net, &mask)) {
+            snprintf(why, whylen,
+                     "invalid denied CIDR %.200s: denyOut takes IPv4 addresses and CIDRs only", e);
+            return false;
+        }
+        block_all = block_all || strcmp(e, "0.0.0.0/0") == 0;
+    }
+    json_array_foreach(allow, i, v) {
+        const char *e = json_string_value(v);
+        if (!block_all && !parse_cidr(e, &net, &mask)) {
+            snprintf(why, whylen,
+                     "allowOut names the domain %.200s: a domain in allowOut needs 0.0.0.0/0 "
+                     "(ALL_TRAFFIC) in denyOut, so that all other traffic is blocked", e);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool egress_allowed(const json_t *network, int allow_internet, const char *host,
                     const struct in_addr *ip, char *why, size_t whylen)
 {
@@ -72,12 +125,12 @@ bool egress_allowed(const json_t *network, int allow_internet, const char *host,
         snprintf(why, whylen, "allowOut %.200s", hit);
         return true;
     }
-    if ((hit = first_match(deny, host, ip))) {
-        snprintf(why, whylen, "denyOut %.200s", hit);
+    if (allow_internet == 0) { /* the same as denyOut 0.0.0.0/0, and the reason to give */
+        snprintf(why, whylen, "internet access off");
         return false;
     }
-    if (allow_internet == 0) {
-        snprintf(why, whylen, "internet access off");
+    if ((hit = first_match(deny, host, ip))) {
+        snprintf(why, whylen, "denyOut %.200s", hit);
         return false;
     }
     snprintf(why, whylen, "no rule denies it");

@@ -59,6 +59,32 @@ e2bl_api PUT "/sandboxes/$id/network" -H 'Content-Type: application/json' --data
 e2bl_run "$id" "$tok" "curl -s -o /dev/null -w '%{http_code}' http://other.test:$P/e"
 t_eq "after a new holder the proxy answers again, with the rules of the PUT" "$RUN_OUT" 200
 
+# what E2B refuses: a domain in denyOut, a domain in allowOut without 0.0.0.0/0 in denyOut
+put_net() { e2bl_api PUT "/sandboxes/$id/network" -H 'Content-Type: application/json' --data-binary "$1"; }
+put_net '{"denyOut":["other.test"]}'
+t_eq "PUT with a domain in denyOut: 400" "$E2BL_STATUS" 400
+t_contains "... saying denyOut takes addresses" "$E2BL_BODY" "invalid denied CIDR other.test"
+put_net '{"allowOut":["allowed.test"],"denyOut":["10.0.0.0/8"]}'
+t_eq "PUT with a domain in allowOut, no 0.0.0.0/0 in denyOut: 400" "$E2BL_STATUS" 400
+t_contains "... saying what is missing" "$E2BL_BODY" "needs 0.0.0.0/0 (ALL_TRAFFIC) in denyOut"
+put_net '{"allowOut":["allowed.test"],"allow_internet_access":false}'
+t_eq "... internet access off does not stand for it (400)" "$E2BL_STATUS" 400
+put_net '{"denyOut":"0.0.0.0/0"}'
+t_eq "PUT with denyOut not an array: 400" "$E2BL_STATUS" 400
+e2bl_run "$id" "$tok" "curl -s -o /dev/null -w '%{http_code}' http://other.test:$P/f"
+t_eq "a refused PUT changed nothing" "$RUN_OUT" 200
+put_net '{"allowOut":["127.0.0.1/32"],"denyOut":["127.0.0.2"]}'
+t_eq "PUT with addresses only in allowOut, no 0.0.0.0/0: 204" "$E2BL_STATUS" 204
+e2bl_run "$id" "$tok" "curl -s -o /dev/null -w '%{http_code}' http://other.test:$P/g"
+t_eq "... and an address of denyOut is refused" "$RUN_OUT" 403
+e2bl_create '{"templateID":"base","network":{"denyOut":["0.0.0.0/0","*.test"]}}'
+t_eq "create with a domain in denyOut: 400" "$E2BL_STATUS" 400
+t_contains "... naming the entry" "$E2BL_BODY" "invalid denied CIDR *.test"
+e2bl_create '{"templateID":"base","allow_internet_access":false,"network":{"allowOut":["allowed.test"]}}'
+t_eq "create with a domain in allowOut and no 0.0.0.0/0 in denyOut: 400" "$E2BL_STATUS" 400
+e2bl_api GET /v2/sandboxes
+t_eq "the refused creates made no sandbox" "$(e2bl_jq 'length')" 1
+
 log=$E2BL_STATE/e2b-local.log
 t_ok "logged: allowed with the rule, the header names and the secret's name" \
     grep -qE "egress $id allowed GET allowed.test:$P \(allowOut allowed.test\), rule allowed.test sets Authorization X-Extra \(secret tok, secret tok\)" "$log"

@@ -216,8 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int preset = (cut >> 1) & 1, force = cut & 1;
 
     e2b_gitwork *g = NULL;
-    e2b_error *gerr = NULL;
-    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0, &gerr) == 0);
+    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0) == NULL);
     git_repository *repo = e2b_gitwork_repo(g);
     if (preset) {
         git_oid id;
@@ -234,7 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     branch_tip(repo, tip_before);
 
     e2b_bundle_import *bi = NULL;
-    FUZZ_CHECK(e2b_bundle_import_new(&bi, g, NULL, NULL, &gerr) == 0);
+    FUZZ_CHECK(e2b_bundle_import_new(&bi, g, NULL, NULL) == NULL);
     /* A tree depth cap that inputs of the fuzzer's size can reach and cross (the seeds
      * deep_trees_at_cap and deep_trees_over_cap sit on either side of it). */
     e2b_limits lim = e2b_limits_default();
@@ -243,28 +242,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lim.inflated_bytes = 1 << 20;
     lim.delta_depth = 16;
     e2b_bundle_import_set_limits(bi, &lim);
-    int rc = e2b_bundle_import_write(bi, data, cut);
-    int rc2 = e2b_bundle_import_write(bi, data + cut, size - cut);
-    FUZZ_CHECK(rc == 0 || rc2 == rc); /* errors are sticky */
+    const e2b_error *w1 = e2b_bundle_import_write(bi, data, cut);
+    const e2b_error *w2 = e2b_bundle_import_write(bi, data + cut, size - cut);
+    FUZZ_CHECK(!w1 || w2 == w1); /* errors are sticky */
     e2b_gitwork_branch_outcome outcome = E2B_GITWORK_BRANCH_CREATED;
-    rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, BRANCH, force, &outcome, oid);
-    const e2b_error *e = e2b_bundle_import_error(bi);
-    FUZZ_CHECK(rc == 0 || rc == E2B_SUB_BAD_BUNDLE || rc == E2B_SUB_MISSING_BASE || rc == E2B_SUB_NO_REF ||
+    const e2b_error *e = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, BRANCH, force,
+                                                         &outcome, oid);
+    e2b_error_sub rc = e2b_error_sub_of(e);
+    FUZZ_CHECK(!e || rc == E2B_SUB_BAD_BUNDLE || rc == E2B_SUB_MISSING_BASE || rc == E2B_SUB_NO_REF ||
                rc == E2B_SUB_DIVERGED || rc == E2B_SUB_CHECKED_OUT || rc == E2B_SUB_FAILED || rc == E2B_SUB_FILE_IO);
-    FUZZ_CHECK(rc == 0 || ((int)e2b_error_sub_of(e) == rc && e2b_error_message(e)[0] != '\0'));
+    FUZZ_CHECK(e == e2b_bundle_import_error(bi));
+    FUZZ_CHECK(!e || e2b_error_message(e)[0] != '\0');
     if (getenv("FUZZ_BUNDLE_IMPORT_VERBOSE"))
         fprintf(stderr, "preset %d force %d: %s\n", preset, force,
-                rc == 0 ? e2b_gitwork_branch_outcome_name(outcome) : e2b_error_message(e));
+                !e ? e2b_gitwork_branch_outcome_name(outcome) : e2b_error_message(e));
+    int failed = e != NULL; /* e is the importer's: gone with it */
     e2b_bundle_import_free(bi);
 
     /* Look again through a fresh handle: what a later `git` would see. */
     e2b_gitwork_close(g);
-    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0, &gerr) == 0);
+    FUZZ_CHECK(e2b_gitwork_open(&g, repo_dir, 0) == NULL);
     repo = e2b_gitwork_repo(g);
     snapshot_refs(repo, &refs_after);
     FUZZ_CHECK(fuzz_log_equal(&refs_before, &refs_after));
     int has_tip = branch_tip(repo, tip_after);
-    if (rc != 0) {
+    if (failed) {
         FUZZ_CHECK(strcmp(tip_before, tip_after) == 0);
         /* whatever failed (a bad bundle, a diverged branch), nothing of it stays */
         list_objects(objdir, &objs_after);
@@ -308,6 +310,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_log_free(&refs_after);
     fuzz_log_free(&objs_before);
     fuzz_log_free(&objs_after);
-    e2b_error_free(gerr);
     return 0;
 }

@@ -68,6 +68,16 @@ got=$(awk '/^\.B allow_internet$/ {f=1; next} f {print; exit}' "$root/man/e2b-tu
 t_contains "the man page tells allow_internet's default" "$got" "true (default)"
 t_ok "the example config tells allow_internet's default" grep -qx '# allow_internet = true' "$root/share/e2b-tui.conf.example"
 t_ok "the example config says the lists are empty by default" grep -qx '# Defaults: no lists, internet on.' "$root/share/e2b-tui.conf.example"
+# idle_minutes (core/e2b/config.h): --info, the README's table, the man page and the
+# example config tell the same default.
+want=$(printf '%s\n' "$info" | sed -n 's/^idle pause: *after \([0-9.]*\) minutes.*/\1/p')
+t_ok "--info prints the idle pause default ($want min)" test -n "$want"
+got=$(sed -n 's/^| `idle_minutes` | `\([0-9.]*\)`.*/\1/p' "$root/README.md")
+t_eq "the README tells idle_minutes's default" "$got" "$want"
+got=$(awk '$0 == ".B idle_minutes" {f=1; next} f && /default [0-9]+/ {match($0, /default [0-9]+/); print substr($0, RSTART+8, RLENGTH-8); exit}' "$root/man/e2b-tui.1")
+t_eq "the man page tells idle_minutes's default" "$got" "$want"
+got=$(sed -n 's/^# idle_minutes = \([0-9.]*\)$/\1/p' "$root/share/e2b-tui.conf.example")
+t_eq "the example config tells idle_minutes's default" "$got" "$want"
 
 # With no config, the dashboard uses what --info says: a file value is what it reads.
 mkdir -p "$XDG_CONFIG_HOME/e2b-tui"

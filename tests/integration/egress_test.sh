@@ -139,7 +139,16 @@ t_eq "--no-internet: the mapped provider host is still reachable" "$(code "api.o
 box_tui --list --json
 t_eq "--list --json: internet off, only the provider host allowed" \
     "$(jq -c '.boxes[] | select(.name == "eg") | .egress | [.internet, .allow_out, .deny_out]' "$BOX_OUT")" \
-    '[false,["api.openai.com"],[]]'
+    '[false,["api.openai.com"],["0.0.0.0/0"]]'
+box_tui --network eg --deny-out 127.0.0.2
+box_rc "--network eg --deny-out ADDRESS (a secret stored): exit 0, E2B takes it" 0
+t_eq "--deny-out alone: the denied address is refused" "$(code "other.example.com:$E")" 403
+t_eq "--deny-out alone: another host answers" "$(code "api.example.com:$E")" 200
+t_eq "--deny-out alone: the provider host answers" "$(code "api.openai.com:$M")" 200
+box_tui --list --json
+t_eq "--deny-out alone: no domain in the allow list (E2B would refuse it)" \
+    "$(jq -c '.boxes[] | select(.name == "eg") | .egress | [.internet, .allow_out, .deny_out]' "$BOX_OUT")" \
+    '[true,[],["127.0.0.2"]]'
 box_tui --network eg --deny-out 10.0.0.0/99
 box_rc "--network with a bad CIDR: usage error" 2
 box_tui --network eg

@@ -31,11 +31,6 @@ static int die_owned(e2b_error *e)
     return rc;
 }
 
-static int die(e2b_error *const *e)
-{
-    return die_owned(*e);
-}
-
 static int die_kept(const e2b_error *e)
 {
     return die_owned(e ? e2b_error_copy(e) : NULL);
@@ -44,12 +39,12 @@ static int die_kept(const e2b_error *e)
 static int cmd_info(const char *dir)
 {
     e2b_gitwork *g;
-    e2b_error *e = NULL;
     e2b_gitwork_head h;
-    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
-        return die(&e);
-    int rc = e2b_gitwork_head_info(g, &h, &e);
-    if (rc == 0) {
+    e2b_error *e = e2b_gitwork_open(&g, dir, 0);
+    if (e)
+        return die_owned(e);
+    e = e2b_gitwork_head_info(g, &h);
+    if (!e) {
         char name[E2B_GITWORK_BOX_NAME_MAX + 1];
         e2b_gitwork_default_box_name(&h, name, sizeof name);
         static const char *kinds[] = {"branch", "detached", "unborn"};
@@ -57,20 +52,20 @@ static int cmd_info(const char *dir)
                name, h.oid, e2b_gitwork_workdir(g));
     }
     e2b_gitwork_close(g);
-    return rc == 0 ? 0 : die(&e);
+    return !e ? 0 : die_owned(e);
 }
 
 static int cmd_list(const char *dir)
 {
     e2b_gitwork *g;
-    e2b_error *e = NULL;
     e2b_gitwork_filelist l;
-    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
-        return die(&e);
-    int rc = e2b_gitwork_list_files(g, &l, &e);
+    e2b_error *e = e2b_gitwork_open(&g, dir, 0);
+    if (e)
+        return die_owned(e);
+    e = e2b_gitwork_list_files(g, &l);
     e2b_gitwork_close(g);
-    if (rc != 0)
-        return die(&e);
+    if (e)
+        return die_owned(e);
     for (size_t i = 0; i < l.count; i++)
         printf("%s\n", l.paths[i]);
     e2b_gitwork_filelist_free(&l);
@@ -80,20 +75,21 @@ static int cmd_list(const char *dir)
 static int cmd_upload(const char *dir, int level)
 {
     e2b_gitwork *g;
-    e2b_error *e = NULL;
-    if (e2b_gitwork_open(&g, dir, 0, &e) != 0)
-        return die(&e);
+    e2b_error *e = e2b_gitwork_open(&g, dir, 0);
+    if (e)
+        return die_owned(e);
     e2b_gitwork_filelist l;
-    if (e2b_gitwork_list_files(g, &l, &e) == 0)
+    e = e2b_gitwork_list_files(g, &l);
+    if (!e)
         for (size_t i = 0; i < l.nsubmodules; i++)
             fprintf(stderr, "git_tool: submodule %s is not uploaded\n", l.submodules[i]);
     e2b_gitwork_filelist_free(&l);
-    e2b_local_error_clear(&e);
+    e2b_error_free(e); /* the upload says it again */
     e2b_upload_set up = {0};
-    int rc = e2b_upload_prepare(g, level, E2B_UPLOAD_ONE_ARCHIVE, NULL, &up, &e);
+    e = e2b_upload_prepare(g, level, E2B_UPLOAD_ONE_ARCHIVE, NULL, &up);
     e2b_gitwork_close(g);
-    if (rc != 0)
-        return die(&e);
+    if (e)
+        return die_owned(e);
     e2b_tarball *t = up.gz;
     char buf[65536];
     ssize_t n;
@@ -117,23 +113,23 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
                         const char *prev, const char *name)
 {
     e2b_gitwork *g;
-    e2b_error *e = NULL;
     char *uname = NULL, *uemail = NULL;
-    if (e2b_gitwork_open(&g, local, 0, &e) != 0)
-        return die(&e);
-    int rc = e2b_gitwork_user(g, &uname, &uemail, &e);
+    e2b_error *e = e2b_gitwork_open(&g, local, 0);
+    if (e)
+        return die_owned(e);
+    e = e2b_gitwork_user(g, &uname, &uemail);
     e2b_gitwork_close(g);
-    if (rc != 0)
-        return die(&e);
+    if (e)
+        return die_owned(e);
     e2b_pull_script_params p = {.dir = boxdir, .base = base, .prev = prev, .box_name = name,
                             .user_name = uname, .user_email = uemail};
     e2b_pull_script_var *vars;
     size_t nv;
-    rc = e2b_pull_script_env(&p, &vars, &nv, &e);
+    e = e2b_pull_script_env(&p, &vars, &nv);
     free(uname);
     free(uemail);
-    if (rc != 0)
-        return die(&e);
+    if (e)
+        return die_owned(e);
     int fds[2];
     if (pipe(fds) != 0)
         return 1;
@@ -160,8 +156,8 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
     close(fds[0]);
     waitpid(pid, NULL, 0);
     e2b_pull_script_result res;
-    if (e2b_pull_script_parse_output(out, len, &res, &e) != 0)
-        return die(&e);
+    if ((e = e2b_pull_script_parse_output(out, len, &res)))
+        return die_owned(e);
     if (res.kind == E2B_PULL_SCRIPT_NOWORK)
         printf("nowork %s\n", res.commit);
     else
@@ -174,27 +170,27 @@ static int cmd_pull_run(const char *local, const char *boxdir, const char *base,
 static int cmd_import(const char *repo, const char *branch, int force)
 {
     e2b_gitwork *g;
-    e2b_error *e = NULL;
     e2b_bundle_import *bi;
-    if (e2b_gitwork_open(&g, repo, 0, &e) != 0)
-        return die(&e);
-    if (e2b_bundle_import_new(&bi, g, NULL, NULL, &e) != 0) {
+    e2b_error *e = e2b_gitwork_open(&g, repo, 0);
+    if (e)
+        return die_owned(e);
+    if ((e = e2b_bundle_import_new(&bi, g, NULL, NULL))) {
         e2b_gitwork_close(g);
-        return die(&e);
+        return die_owned(e);
     }
     /* fed in download-sized pieces as they arrive */
     char buf[16384];
     size_t n;
-    int rc = 0;
-    while (rc == 0 && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
-        rc = e2b_bundle_import_write(bi, buf, n);
+    const e2b_error *failed = NULL;
+    while (!failed && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        failed = e2b_bundle_import_write(bi, buf, n);
     char oid[41];
     e2b_gitwork_branch_outcome oc = E2B_GITWORK_BRANCH_CREATED;
-    if (rc == 0)
-        rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, force, &oc, oid);
+    if (!failed)
+        failed = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, force, &oc, oid);
     int status = 0;
-    if (rc != 0)
-        status = die_kept(e2b_bundle_import_error(bi));
+    if (failed)
+        status = die_kept(failed);
     else
         printf("%s %s %s\n", e2b_gitwork_branch_outcome_name(oc), branch, oid);
     e2b_bundle_import_free(bi);

@@ -6,7 +6,9 @@
 #                            committed as .agent/scripted_model.py) and the config a serve
 #                            command that starts the model (127.0.0.1:8111 inside the box) and
 #                            the real `opencode serve`; API 1 = the `opencode = 1` preset (v1
-#                            routes), 2 = v2 (/api/...) against the same server
+#                            routes), 2 = v2 (/api/...) against the same server;
+#                            AGENT_MODEL_JSON: the model's entry (default {}; e.g.
+#                            {"cost":{"input":1,"output":2}}: dollars per million tokens)
 #   agent_script ID JSON     the box's script (tests/lib/scripted_model.py says the format);
 #                            read again at each model request, restarting when it changed
 #   agent_model_log ID       the model's request log (one JSON line per request)
@@ -25,8 +27,8 @@ agent_setup() {
     box_setup || return 1
     mkdir -p "$BOX_REPO/.agent"
     cp "$AGENT_LIB_DIR/scripted_model.py" "$BOX_REPO/.agent/scripted_model.py"
-    cat >"$BOX_REPO/opencode.json" <<'EOF'
-{"$schema":"https://opencode.ai/config.json","provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"Mock","options":{"baseURL":"http://127.0.0.1:8111/v1","apiKey":"x"},"models":{"m1":{}}}},"model":"mock/m1","small_model":"mock/m1","permission":{"bash":"ask"},"autoupdate":false,"share":"disabled"}
+    cat >"$BOX_REPO/opencode.json" <<EOF
+{"\$schema":"https://opencode.ai/config.json","provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"Mock","options":{"baseURL":"http://127.0.0.1:8111/v1","apiKey":"x"},"models":{"m1":${AGENT_MODEL_JSON:-{\}}}}},"model":"mock/m1","small_model":"mock/m1","permission":{"bash":"ask"},"autoupdate":false,"share":"disabled"}
 EOF
     (cd "$BOX_REPO" && git add -f opencode.json .agent && git commit -q -m "agent fixture" -- opencode.json .agent) || return 1
     {

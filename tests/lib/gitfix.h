@@ -3,6 +3,8 @@
 #ifndef E2B_TEST_GITFIX_H
 #define E2B_TEST_GITFIX_H
 
+#include "core/util/error.h"
+
 #include <stddef.h>
 
 /* Creates a fresh scratch directory (mkdtemp under $TMPDIR or /tmp) and sets the git
@@ -29,5 +31,22 @@ char *gitfix_bash_script(const char *script, const char *argv0, const char *cons
 
 /* Reads a whole file (malloc'd, caller frees; *len set). NULL on error. */
 unsigned char *gitfix_read_file(const char *path, size_t *len);
+
+/* For tests of core/git's calls, which return an e2b_error (NULL on success): keeps e in
+ * *kept (the error kept before is freed; kept NULL: e is freed) and returns its subcode, 0
+ * for NULL (E2B_SUB_NOMEM for the static out-of-memory error, which has none). So
+ *   CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), E2B_SUB_NOT_REPO);
+ * checks the case, and err's message the words the user reads. */
+static inline int gitfix_sub(e2b_error **kept, e2b_error *e)
+{
+    int sub = !e ? 0 : e2b_error_sub_of(e) != E2B_SUB_NONE ? (int)e2b_error_sub_of(e) : E2B_SUB_NOMEM;
+    if (kept) {
+        e2b_error_free(*kept);
+        *kept = e;
+    } else {
+        e2b_error_free(e);
+    }
+    return sub;
+}
 
 #endif

@@ -43,7 +43,8 @@ DASH_CWD=$BOX_REPO dash_start 140 44 E2B_TUI_DEBUG_PAINT=1 -- --refresh 1
 tm pipe-pane -o -t t "cat >>'$raw_out'"
 dash_check "the box is listed with an AGENT column" "AGENT"
 TMUX_WAIT_SECONDS=120 dash_check "the agent is reached: idle" "idle"
-t_ok "its TODO cell is empty" grep -qE ' -$' <<<"$(row)"
+# (the TODO cell, then the COST cell last: "$0.001", "$0.001+?" or "?", never "-" once reached)
+t_ok "its TODO cell is empty" grep -qE ' - +[^ -][^ ]*$' <<<"$(row)"
 
 # ---- a task with a todo list and a bash call that asks permission ----
 agent_script "$id" '{"title":"Note task","steps":[{"tool":"todowrite","args":{"todos":[{"content":"write the note","status":"completed","priority":"high"},{"content":"check it","status":"pending","priority":"low"}]}},{"text":"Writing it.","tool":"bash","args":{"command":"echo hi > note.txt","description":"write the note"}},{"text":"Wrote note.txt."}]}'

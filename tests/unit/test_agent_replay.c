@@ -332,6 +332,30 @@ static void test_permission_once(void)
     }
 }
 
+/* The next turn's first step waits (no step of it ended yet): the turn's own figures are
+ * unknown, the last turn's are kept (the Agent pane shows them meanwhile). */
+static void test_turn_figures_kept(void)
+{
+    struct replay r;
+    CHECK(replay(&r, 2, "v2_permission") == 0);
+    e2b_agent_status *st = &r.w->st;
+    CHECK(st->turn.have_tokens && st->turn.input > 0);
+    e2b_agent_usage before = st->turn;
+    const char *frame = "{\"type\":\"session.next.step.started\",\"data\":{\"sessionID\":"
+                        "\"ses_dcb672576ffeAuQevUoUt3CCJi\",\"agent\":\"build\"}}";
+    e2b_oc_event ev;
+    e2b_oc_event_scratch scratch;
+    CHECK(e2b_oc_event_parse(2, frame, strlen(frame), &ev, &scratch) == 0);
+    watch_apply_event(r.w, &ev);
+    watch_changed(r.w);
+    e2b_oc_event_scratch_clear(&scratch);
+    CHECK_STR_EQ(e2b_agent_state_name(st->state), "working");
+    CHECK(!st->turn.have_tokens && !st->turn.have_cost);
+    CHECK(st->last_turn.have_tokens && st->last_turn.input == before.input &&
+          st->last_turn.output == before.output);
+    replay_free(&r);
+}
+
 static void test_v1_retry_then_done(void)
 {
     struct replay r;
@@ -586,6 +610,7 @@ int main(void)
 {
     RUN(test_permission_once);
     RUN(test_v1_retry_then_done);
+    RUN(test_turn_figures_kept);
     RUN(test_turn_ends);
     RUN(test_reply_bodies);
     RUN(test_status_json_schema);

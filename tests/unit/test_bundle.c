@@ -199,20 +199,22 @@ static int on_progress(const e2b_bundle_progress *p, void *ud)
     return u->cancel_after && u->calls >= u->cancel_after;
 }
 
-/* A copy of an error's subcode and message, kept in a result by value. */
+/* A copy of an error's subcode, kind and message, kept in a result by value. */
 typedef struct {
     int code;
+    e2b_error_kind kind; /* 0 for no error */
     char msg[512];
 } err_snap;
 
 static void snap(err_snap *s, const e2b_error *e)
 {
     s->code = e2b_error_sub_of(e);
+    s->kind = e ? e->kind : 0;
     snprintf(s->msg, sizeof s->msg, "%s", e ? e2b_error_message(e) : "");
 }
 
 typedef struct {
-    int rc;             /* first error code, or 0 */
+    int rc;             /* the first error's subcode (-1 for one without), or 0 */
     err_snap err;
     char oid[41];
     e2b_gitwork_branch_outcome outcome;
@@ -236,8 +238,8 @@ static import_result import_file(const char *repo, const char *file, size_t limi
     e2b_bundle_import *bi = NULL;
     prog_ud u = {0, cancel_after};
     e2b_error *e = NULL;
-    if (!data || e2b_gitwork_open(&g, rp, 0, &e) != 0 ||
-        e2b_bundle_import_new(&bi, g, on_progress, &u, &e) != 0) {
+    if (!data || (e = e2b_gitwork_open(&g, rp, 0)) ||
+        (e = e2b_bundle_import_new(&bi, g, on_progress, &u))) {
         snap(&res.err, e);
         e2b_error_free(e);
         res.rc = E2B_SUB_FAILED;
@@ -248,18 +250,23 @@ static import_result import_file(const char *repo, const char *file, size_t limi
     if (limit && limit < len)
         len = limit;
     size_t pos = 0, step = 1;
-    while (pos < len && res.rc == 0) {
+    const e2b_error *w = NULL;
+    while (pos < len && !w) {
         size_t k = step < len - pos ? step : len - pos;
-        res.rc = e2b_bundle_import_write(bi, data + pos, k);
+        w = e2b_bundle_import_write(bi, data + pos, k);
         pos += k;
         step = step * 3 + 7; /* 1, 10, 37, ...: splits the header and the pack anywhere */
         if (step > 100000)
             step = 13;
     }
-    if (res.rc == 0)
-        res.rc = branch ? e2b_bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
-                        : e2b_bundle_import_finish(bi, want, res.oid);
-    snap(&res.err, e2b_bundle_import_error(bi));
+    if (!w)
+        w = branch ? e2b_bundle_import_finish_branch(bi, want, branch, 0, &res.outcome, res.oid)
+                   : e2b_bundle_import_finish(bi, want, res.oid);
+    /* what a call returns is the importer's one error, and it stays */
+    if (w != e2b_bundle_import_error(bi) || (w && e2b_bundle_import_write(bi, "x", 1) != w))
+        harness_fail(__FILE__, __LINE__, "a call's error is not the importer's sticky one");
+    res.rc = !w ? 0 : e2b_error_sub_of(w) != E2B_SUB_NONE ? (int)e2b_error_sub_of(w) : -1;
+    snap(&res.err, w);
     res.prog = *e2b_bundle_import_progress(bi);
 out:
     res.progress_calls = u.calls;
@@ -365,6 +372,8 @@ static void test_import_head_only_fast_forward(void)
                     "git commit -qm d && git branch -q -f e2b/other side && git checkout -q main") == 0);
     import_result dv = import_file("ff", "head.bundle", 0, NULL, "e2b/other", 0);
     CHECK_INT_EQ(dv.rc, E2B_SUB_DIVERGED);
+    CHECK_INT_EQ(dv.err.kind, E2B_ERR_CONFLICT); /* exit status 5 */
+    CHECK(strstr(dv.err.msg, "has diverged") && strstr(dv.err.msg, "--force"));
     CHECK(gitfix_sh("test \"$(git -C ff rev-parse e2b/other)\" = \"$(git -C ff rev-parse side)\"") == 0);
 }
 
@@ -376,6 +385,7 @@ static void test_missing_prerequisite_writes_nothing(void)
     import_result r = import_file("stranger", "inc.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("stranger");
     CHECK_INT_EQ(r.rc, E2B_SUB_MISSING_BASE);
+    CHECK_INT_EQ(r.err.kind, E2B_ERR_IO);
     CHECK(strstr(r.err.msg, "is not in this repository") != NULL);
     CHECK(strstr(r.err.msg, "full history") == NULL); /* no advice of an option that is not */
     CHECK_STR_EQ(after, before);
@@ -393,6 +403,7 @@ static void test_corrupt_header_writes_nothing(void)
     import_result r = import_file("e1", "bad-hdr.bundle", 0, NULL, "e2b/box", 0);
     char *after = repo_state("e1");
     CHECK_INT_EQ(r.rc, E2B_SUB_BAD_BUNDLE);
+    CHECK_INT_EQ(r.err.kind, E2B_ERR_PROTOCOL);
     CHECK(strstr(r.err.msg, "malformed reference") != NULL);
     CHECK_STR_EQ(after, before);
     free(before);
@@ -672,19 +683,21 @@ static void test_empty_input(void)
     e2b_error *err = NULL;
     e2b_bundle_header h;
     CHECK_INT_EQ(e2b_bundle_header_parse(NULL, 0, &h, &err), 0);
+    CHECK(err == NULL);
     CHECK(gitfix_sh("git init -q -b main e5") == 0);
     char *before = repo_state("e5");
     char path[4096];
     snprintf(path, sizeof path, "%s/e5", gitfix_tmpdir());
     e2b_gitwork *g = NULL;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, path, 0, &err), 0);
+    CHECK(e2b_gitwork_open(&g, path, 0) == NULL);
     e2b_bundle_import *bi = NULL;
-    CHECK_INT_EQ(e2b_bundle_import_new(&bi, g, NULL, NULL, &err), 0);
-    CHECK_INT_EQ(e2b_bundle_import_write(bi, NULL, 0), 0);
-    CHECK_INT_EQ(e2b_bundle_import_write(bi, "", 0), 0);
+    CHECK(e2b_bundle_import_new(&bi, g, NULL, NULL) == NULL);
+    CHECK(e2b_bundle_import_write(bi, NULL, 0) == NULL);
+    CHECK(e2b_bundle_import_write(bi, "", 0) == NULL);
     char oid[41];
-    CHECK_INT_EQ(e2b_bundle_import_finish(bi, NULL, oid), E2B_SUB_BAD_BUNDLE);
-    CHECK(strstr(e2b_error_message(e2b_bundle_import_error(bi)), "truncated") != NULL);
+    const e2b_error *fe = e2b_bundle_import_finish(bi, NULL, oid);
+    CHECK_INT_EQ(e2b_error_sub_of(fe), E2B_SUB_BAD_BUNDLE);
+    CHECK(fe && strstr(e2b_error_message(fe), "truncated") != NULL);
     e2b_bundle_import_free(bi);
     e2b_gitwork_close(g);
     char *after = repo_state("e5");

@@ -248,8 +248,8 @@ static void test_summary(void)
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/here", gitfix_tmpdir());
     e2b_gitwork *g = NULL;
-    e2b_error *e = NULL;
-    CHECK(e2b_gitwork_open(&g, dir, 0, &e) == 0);
+    e2b_error *e = e2b_gitwork_open(&g, dir, 0);
+    CHECK(e == NULL);
     for (size_t i = 0; g && i < s.count; i++)
         CHECK(e2b_gitwork_file_matches(g, s.files[i].raw, s.files[i].blob, 1u << 20));
     CHECK(gitfix_sh("printf 'changed here\\n' > here/new.txt && printf 'back\\n' > here/gone.txt") == 0);

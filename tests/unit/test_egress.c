@@ -86,22 +86,32 @@ static void test_network(void)
     json_decref(net);
     e2b_metadata_clear(&env);
 
-    /* a deny list alone: the provider's host is allowed (allow wins), nothing else */
+    /* a deny list of some addresses alone: the provider's host is not denied and is not
+     * named (E2B refuses a domain in allowOut without 0.0.0.0/0 in denyOut) */
     e2b_box_egress some = {.deny_out = "10.0.0.0/8", .allow_internet = 1};
     net = e2b_box_egress_network(&some, &secrets, NULL, &internet);
     allow = json_object_get(net, "allowOut"), deny = json_object_get(net, "denyOut");
-    CHECK(json_array_size(allow) == 1 && !strcmp(str_at(allow, 0), "api.openai.com"));
+    CHECK(!allow);
     CHECK(json_array_size(deny) == 1 && !strcmp(str_at(deny, 0), "10.0.0.0/8"));
+    CHECK(json_object_get(json_object_get(net, "rules"), "api.openai.com"));
+    CHECK_INT_EQ(internet, -1);
+    json_decref(net);
+    /* a deny list with 0.0.0.0/0: all else is blocked, the provider's host is allowed */
+    e2b_box_egress all = {.deny_out = "10.0.0.0/8 0.0.0.0/0", .allow_internet = 1};
+    net = e2b_box_egress_network(&all, &secrets, NULL, &internet);
+    allow = json_object_get(net, "allowOut");
+    CHECK(json_array_size(allow) == 1 && !strcmp(str_at(allow, 0), "api.openai.com"));
     CHECK_INT_EQ(internet, -1);
     json_decref(net);
 
-    /* no internet: allow_internet_access false, the provider's host allowed */
+    /* no internet: allow_internet_access false, the provider's host allowed, and denyOut
+     * 0.0.0.0/0 beside it (E2B looks for it there, not at the flag) */
     e2b_box_egress off = {.allow_internet = 0};
     net = e2b_box_egress_network(&off, &secrets, NULL, &internet);
     CHECK_INT_EQ(internet, 0);
-    allow = json_object_get(net, "allowOut");
+    allow = json_object_get(net, "allowOut"), deny = json_object_get(net, "denyOut");
     CHECK(json_array_size(allow) == 1 && !strcmp(str_at(allow, 0), "api.openai.com"));
-    CHECK(!json_object_get(net, "denyOut"));
+    CHECK(json_array_size(deny) == 1 && !strcmp(str_at(deny, 0), "0.0.0.0/0"));
     sum = e2b_box_egress_summary(net, internet);
     CHECK(json_is_false(json_object_get(sum, "internet")));
     json_decref(sum);

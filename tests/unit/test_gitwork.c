@@ -23,7 +23,7 @@ static void test_not_a_repository(void)
     char *dir = path_in("plain/sub");
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = e2b_gitwork_open(&g, dir, 0, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0));
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
     CHECK(g == NULL);
@@ -39,7 +39,7 @@ static void test_errors_are_e2b_errors(void)
     char *dir = path_in("plain2");
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = e2b_gitwork_open(&g, dir, 0, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0));
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_NOT_REPO);
     CHECK(err != NULL);
@@ -68,7 +68,7 @@ static void test_bare_repository_refused(void)
     char *dir = path_in("bare.git");
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = e2b_gitwork_open(&g, dir, 0, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0));
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_FAILED);
     CHECK(strstr(e2b_error_message(err), "bare") != NULL);
@@ -81,7 +81,7 @@ static void test_discovers_upwards_and_workdir(void)
     char *dir = path_in("up/a/b");
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
     char *want = gitfix_out("cd up && pwd -P");
     CHECK(want != NULL);
@@ -103,8 +103,8 @@ static void test_head_branch_detached_unborn(void)
     e2b_error *err = NULL;
     e2b_gitwork_head h;
     char name[64];
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
-    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_head_info(g, &h)), 0);
     CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_BRANCH);
     CHECK_STR_EQ(h.branch, "feat/x");
     char *oid = gitfix_out("git -C hk rev-parse HEAD");
@@ -113,7 +113,7 @@ static void test_head_branch_detached_unborn(void)
     CHECK_STR_EQ(name, "feat-x");
 
     CHECK(gitfix_sh("git -C hk checkout -q --detach") == 0);
-    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_head_info(g, &h)), 0);
     CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_DETACHED);
     CHECK_STR_EQ(h.branch, "");
     CHECK_STR_EQ(h.oid, oid);
@@ -128,9 +128,9 @@ static void test_head_branch_detached_unborn(void)
     CHECK(gitfix_sh("git init -q -b trunk unborn") == 0);
     free(dir);
     dir = path_in("unborn");
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    CHECK_INT_EQ(e2b_gitwork_head_info(g, &h, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_head_info(g, &h)), 0);
     e2b_gitwork_close(g);
     CHECK_INT_EQ(h.kind, E2B_GITWORK_HEAD_UNBORN);
     CHECK_STR_EQ(h.branch, "trunk");
@@ -226,9 +226,9 @@ static void test_file_list_matches_git(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     e2b_gitwork_filelist l;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    int rc = e2b_gitwork_list_files(g, &l, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_list_files(g, &l));
     e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
@@ -268,9 +268,9 @@ static void test_submodule_reported_not_listed(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     e2b_gitwork_filelist l;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    int rc = e2b_gitwork_list_files(g, &l, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_list_files(g, &l));
     e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *got = join_list(&l);
@@ -290,9 +290,9 @@ static void test_linked_worktree_refused(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     e2b_gitwork_filelist l;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    int rc = e2b_gitwork_list_files(g, &l, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_list_files(g, &l));
     e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, E2B_SUB_FAILED);
     CHECK(strstr(e2b_error_message(err), "linked worktree") != NULL);
@@ -308,12 +308,12 @@ static void test_user_from_config(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     char *name, *email;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    int rc = e2b_gitwork_user(g, &name, &email, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_user(g, &name, &email));
     gitfix_sh("git config --global --unset user.email");
     char *n2 = NULL, *e2 = NULL;
-    int rc2 = e2b_gitwork_user(g, &n2, &e2, &err);
+    int rc2 = gitfix_sub(&err, e2b_gitwork_user(g, &n2, &e2));
     e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     CHECK_STR_EQ(name, "Zoë Local");
@@ -358,37 +358,37 @@ static void test_update_branch_outcomes(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     e2b_gitwork_branch_outcome oc;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
     free(dir);
-    int r1 = e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
+    int r1 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc));
     e2b_gitwork_branch_outcome o1 = oc;
     char *at1 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r2 = e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc, &err);
+    int r2 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", c2, 0, &oc));
     e2b_gitwork_branch_outcome o2 = oc;
-    int r3 = e2b_gitwork_update_branch(g, "e2b/box", c3, 0, &oc, &err);
+    int r3 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", c3, 0, &oc));
     e2b_gitwork_branch_outcome o3 = oc;
     char *at3 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r4 = e2b_gitwork_update_branch(g, "e2b/box", c1, 0, &oc, &err); /* ancestor: contained */
+    int r4 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", c1, 0, &oc)); /* ancestor: contained */
     e2b_gitwork_branch_outcome o4 = oc;
-    int r5 = e2b_gitwork_update_branch(g, "e2b/box", cd, 0, &oc, &err);
+    int r5 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", cd, 0, &oc));
     e2b_error *e5 = err;
     err = NULL;
     char *at5 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r6 = e2b_gitwork_update_branch(g, "e2b/box", cd, 1, &oc, &err);
+    int r6 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", cd, 1, &oc));
     e2b_gitwork_branch_outcome o6 = oc;
     char *at6 = gitfix_out("git -C ub rev-parse refs/heads/e2b/box");
-    int r7 = e2b_gitwork_update_branch(g, "e2b/bad..name", c1, 0, &oc, &err);
-    int r8 = e2b_gitwork_update_branch(g, "e2b/box", "0123", 0, &oc, &err);
-    int r9 = e2b_gitwork_update_branch(g, "e2b/box2", "1111111111111111111111111111111111111111",
-                                   0, &oc, &err);
+    int r7 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/bad..name", c1, 0, &oc));
+    int r8 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "e2b/box", "0123", 0, &oc));
+    int r9 = gitfix_sub(&err, e2b_gitwork_update_branch(
+                                  g, "e2b/box2", "1111111111111111111111111111111111111111", 0, &oc));
     /* the checked-out branch is never moved */
-    int r10 = e2b_gitwork_update_branch(g, "main", c3, 0, &oc, &err);
+    int r10 = gitfix_sub(&err, e2b_gitwork_update_branch(g, "main", c3, 0, &oc));
     e2b_error *e10 = err;
     err = NULL;
     char tip[41], none[41] = "x";
-    int t1 = e2b_gitwork_branch_tip(g, "e2b/box", tip, &err);
-    int t2 = e2b_gitwork_branch_tip(g, "e2b/absent", none, &err);
-    int t3 = e2b_gitwork_branch_tip(g, "bad..name", none, &err);
+    int t1 = gitfix_sub(&err, e2b_gitwork_branch_tip(g, "e2b/box", tip));
+    int t2 = gitfix_sub(&err, e2b_gitwork_branch_tip(g, "e2b/absent", none));
+    int t3 = gitfix_sub(&err, e2b_gitwork_branch_tip(g, "bad..name", none));
     e2b_gitwork_close(g);
     char *after = fingerprint("ub");
     char *main_after = gitfix_out("git -C ub rev-parse main");
@@ -405,6 +405,8 @@ static void test_update_branch_outcomes(void)
     CHECK_INT_EQ(o4, E2B_GITWORK_BRANCH_UP_TO_DATE);
     CHECK_INT_EQ(r5, E2B_SUB_DIVERGED);
     CHECK(strstr(e2b_error_message(e5), "diverged") != NULL && strstr(e2b_error_message(e5), "--force") != NULL);
+    CHECK_INT_EQ(e5->kind, E2B_ERR_CONFLICT); /* --pull exits 5 */
+    CHECK_INT_EQ(e2b_error_exit_code(e5), 5);
     CHECK_STR_EQ(at5, c3);
     CHECK_INT_EQ(r6, 0);
     CHECK_INT_EQ(o6, E2B_GITWORK_BRANCH_FORCED);
@@ -414,6 +416,7 @@ static void test_update_branch_outcomes(void)
     CHECK_INT_EQ(r9, E2B_SUB_FAILED);
     CHECK_INT_EQ(r10, E2B_SUB_CHECKED_OUT);
     CHECK(strstr(e2b_error_message(e10), "checked out") != NULL);
+    CHECK_INT_EQ(e2b_error_exit_code(e10), 5);
     CHECK_STR_EQ(main_after, c1);
     CHECK_INT_EQ(t1, 0);
     CHECK_STR_EQ(tip, cd);
@@ -436,18 +439,18 @@ static void test_foreign_owner(void)
     char *dir = path_in("owned");
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
-    int rc = e2b_gitwork_open(&g, dir, 0, &err);
+    int rc = gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0));
     e2b_gitwork_close(g);
     g = NULL;
     e2b_error *e1 = err;
     err = NULL;
     /* git's safe.directory is honoured without the flag */
     gitfix_sh("git config --global --add safe.directory \"$(pwd)/owned\"");
-    int rc3 = e2b_gitwork_open(&g, dir, 0, &err);
+    int rc3 = gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0));
     e2b_gitwork_close(g);
     g = NULL;
     gitfix_sh("git config --global --unset-all safe.directory");
-    int rc2 = e2b_gitwork_open(&g, dir, E2B_GITWORK_ALLOW_FOREIGN_OWNER, &err);
+    int rc2 = gitfix_sub(&err, e2b_gitwork_open(&g, dir, E2B_GITWORK_ALLOW_FOREIGN_OWNER));
     e2b_gitwork_close(g);
     free(dir);
     CHECK_INT_EQ(rc, E2B_SUB_FOREIGN_OWNER);

@@ -69,7 +69,7 @@ static pull_run pull_prev(const char *boxrel, const char *base, const char *prev
     e2b_pull_script_var *vars;
     size_t n;
     e2b_error *e = NULL;
-    pr.rc = e2b_pull_script_env(&p, &vars, &n, &e);
+    pr.rc = gitfix_sub(&e, e2b_pull_script_env(&p, &vars, &n));
     snap(&pr.err, e);
     e2b_error_free(e);
     free(dir);
@@ -77,7 +77,7 @@ static pull_run pull_prev(const char *boxrel, const char *base, const char *prev
         return pr;
     pr.stdout_text = run_script(vars, n, &pr.status);
     e2b_pull_script_env_free(vars, n);
-    pr.rc = e2b_pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res, &e);
+    pr.rc = gitfix_sub(&e, e2b_pull_script_parse_output(pr.stdout_text, strlen(pr.stdout_text), &pr.res));
     snap(&pr.err, e);
     e2b_error_free(e);
     return pr;
@@ -103,18 +103,16 @@ static int import_bundle(const char *repo, const char *file, const char *branch,
     unsigned char *data = gitfix_read_file(file, &len);
     e2b_gitwork *g = NULL;
     e2b_bundle_import *bi = NULL;
-    int rc = data ? e2b_gitwork_open(&g, rp, 0, err) : E2B_SUB_FILE_IO;
+    int rc = data ? gitfix_sub(err, e2b_gitwork_open(&g, rp, 0)) : E2B_SUB_FILE_IO;
     if (rc == 0)
-        rc = e2b_bundle_import_new(&bi, g, NULL, NULL, err);
-    for (size_t pos = 0; rc == 0 && pos < len; pos += 4096)
-        rc = e2b_bundle_import_write(bi, data + pos, len - pos < 4096 ? len - pos : 4096);
-    if (rc == 0)
-        rc = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, 0, oc, oid);
-    if (bi && rc != 0)
-    {
-        e2b_error_free(*err);
-        *err = e2b_error_copy(e2b_bundle_import_error(bi));
-    }
+        rc = gitfix_sub(err, e2b_bundle_import_new(&bi, g, NULL, NULL));
+    const e2b_error *w = NULL;
+    for (size_t pos = 0; rc == 0 && !w && pos < len; pos += 4096)
+        w = e2b_bundle_import_write(bi, data + pos, len - pos < 4096 ? len - pos : 4096);
+    if (rc == 0 && !w)
+        w = e2b_bundle_import_finish_branch(bi, E2B_PULL_SCRIPT_REF, branch, 0, oc, oid);
+    if (w)
+        rc = gitfix_sub(err, e2b_error_copy(w));
     e2b_bundle_import_free(bi);
     e2b_gitwork_close(g);
     free(data);
@@ -223,7 +221,7 @@ static int pull_and_import(e2b_gitwork_branch_outcome *oc, e2b_pull_script_kind 
     int rc = pr.rc;
     *kind = pr.res.kind;
     if (rc != 0)
-        e2b_local_error_set(err, pr.err.code, "%s", pr.err.msg);
+        gitfix_sub(err, e2b_error_local(pr.err.code, "%s", pr.err.msg));
     if (rc == 0 && pr.res.kind == E2B_PULL_SCRIPT_BUNDLE) {
         char oid[41];
         rc = import_bundle("local", pr.res.path, "e2b/feat-x", oc, oid, err);
@@ -402,13 +400,13 @@ static void test_errors_are_reported(void)
     e2b_pull_script_var *v;
     size_t n;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_pull_script_env(&p, &v, &n)), E2B_SUB_BAD_ARG);
     p.dir = "/abs";
     p.base = "HEAD~1";
-    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_pull_script_env(&p, &v, &n)), E2B_SUB_BAD_ARG);
     p.base = NULL;
     p.user_name = "two\nlines";
-    CHECK_INT_EQ(e2b_pull_script_env(&p, &v, &n, &err), E2B_SUB_BAD_ARG);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_pull_script_env(&p, &v, &n)), E2B_SUB_BAD_ARG);
     e2b_error_free(err);
 }
 
@@ -418,7 +416,7 @@ static void test_parse_output(void)
     e2b_error *err = NULL;
     const char *ok = "noise\nE2B-TUI-BUNDLE " "0123456789abcdef0123456789abcdef01234567"
                      " thin 1234 /tmp/a b.bundle\n";
-    CHECK_INT_EQ(e2b_pull_script_parse_output(ok, strlen(ok), &r, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_pull_script_parse_output(ok, strlen(ok), &r)), 0);
     CHECK_INT_EQ(r.kind, E2B_PULL_SCRIPT_BUNDLE);
     CHECK_INT_EQ(r.full, 0);
     CHECK_INT_EQ(r.size, 1234);
@@ -434,11 +432,11 @@ static void test_parse_output(void)
         "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        int rc = e2b_pull_script_parse_output(bad[i], strlen(bad[i]), &r, &err);
+        int rc = gitfix_sub(&err, e2b_pull_script_parse_output(bad[i], strlen(bad[i]), &r));
         CHECK_MSG(rc == E2B_SUB_FAILED && strstr(e2b_error_message(err), "no result line"), "case %zu: %d %s", i, rc, e2b_error_message(err));
     }
     const char *e = "E2B-TUI-ERROR bad \x1b[31mthing\n";
-    CHECK_INT_EQ(e2b_pull_script_parse_output(e, strlen(e), &r, &err), E2B_SUB_FAILED);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_pull_script_parse_output(e, strlen(e), &r)), E2B_SUB_FAILED);
     CHECK_STR_EQ(e2b_error_message(err), "in the box: bad ?[31mthing");
     e2b_error_free(err);
 }

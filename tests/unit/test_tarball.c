@@ -65,8 +65,8 @@ static void test_round_trip_with_real_tar(void)
     e2b_gitwork *g = NULL;
     e2b_error *err = NULL;
     e2b_gitwork_filelist l;
-    CHECK_INT_EQ(e2b_gitwork_open(&g, dir, 0, &err), 0);
-    int rc = e2b_gitwork_list_files(g, &l, &err);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_gitwork_open(&g, dir, 0)), 0);
+    int rc = gitfix_sub(&err, e2b_gitwork_list_files(g, &l));
     e2b_gitwork_close(g);
     CHECK_INT_EQ(rc, 0);
     char *listfile = path_in("list0");
@@ -74,7 +74,7 @@ static void test_round_trip_with_real_tar(void)
     free(listfile);
 
     e2b_tarball *t = NULL;
-    rc = e2b_tarball_new(&t, dir, (const char *const *)l.paths, l.count, 0, &err);
+    rc = gitfix_sub(&err, e2b_tarball_new(&t, dir, (const char *const *)l.paths, l.count, 0));
     free(dir);
     e2b_gitwork_filelist_free(&l);
     CHECK_INT_EQ(rc, 0);
@@ -148,13 +148,13 @@ static void test_refuses_unsafe_and_missing_paths(void)
     const char *dots[] = {"x/../../a"};
     const char *missing[] = {"nope"};
     const char *fifo[] = {"a", "fifo"};
-    int r1 = e2b_tarball_new(&t, dir, abs, 2, 0, &err);
+    int r1 = gitfix_sub(&err, e2b_tarball_new(&t, dir, abs, 2, 0));
     CHECK(t == NULL);
-    int r2 = e2b_tarball_new(&t, dir, dots, 1, 0, &err);
-    int r3 = e2b_tarball_new(&t, dir, missing, 1, 0, &err);
+    int r2 = gitfix_sub(&err, e2b_tarball_new(&t, dir, dots, 1, 0));
+    int r3 = gitfix_sub(&err, e2b_tarball_new(&t, dir, missing, 1, 0));
     e2b_error *e3 = err;
     err = NULL;
-    int r4 = e2b_tarball_new(&t, dir, fifo, 2, 0, &err);
+    int r4 = gitfix_sub(&err, e2b_tarball_new(&t, dir, fifo, 2, 0));
     free(dir);
     CHECK_INT_EQ(r1, E2B_SUB_BAD_ARG);
     CHECK_INT_EQ(r2, E2B_SUB_BAD_ARG);
@@ -197,7 +197,7 @@ static void test_file_changing_size_fails_cleanly(void)
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
     size_t total;
-    CHECK_INT_EQ(e2b_tarball_new(&t, dir, one, 1, 1, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_tarball_new(&t, dir, one, 1, 1)), 0);
     int part = read_partway(t, size);
     gitfix_sh("truncate -s 100 ch/big");
     ssize_t r = drain(t, NULL, 4096, &total);
@@ -211,7 +211,7 @@ static void test_file_changing_size_fails_cleanly(void)
     CHECK(strstr(e2b_error_message(e), "big shrank") != NULL);
 
     t = NULL;
-    CHECK_INT_EQ(e2b_tarball_new(&t, dir, two, 1, 1, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_tarball_new(&t, dir, two, 1, 1)), 0);
     part = read_partway(t, size);
     gitfix_sh("head -c 100000 /dev/urandom >> ch/big2");
     r = drain(t, NULL, 4096, &total);
@@ -234,7 +234,7 @@ static void test_edit_before_read_uses_new_content(void)
     const char *one[] = {"f"};
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_tarball_new(&t, dir, one, 1, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_tarball_new(&t, dir, one, 1, 0)), 0);
     free(dir);
     CHECK(gitfix_sh("echo 'a longer line than before' > ed/f") == 0);
     char *out = path_in("ed.tgz");
@@ -260,7 +260,7 @@ static void test_file_replaced_by_symlink_fails(void)
     const char *paths[] = {"f"};
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_tarball_new(&t, dir, paths, 1, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_tarball_new(&t, dir, paths, 1, 0)), 0);
     free(dir);
     CHECK(gitfix_sh("rm sy/f && ln -s target sy/f") == 0);
     size_t total;
@@ -282,16 +282,16 @@ static void test_vanished_file_and_empty_dirs(void)
     const char *paths[] = {"gone", "keep"};
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_tarball_new(&t, dir, paths, 2, 0, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_tarball_new(&t, dir, paths, 2, 0)), 0);
     free(dir);
     /* a submodule path: an empty directory entry, its contents not walked */
-    int a1 = e2b_tarball_add_empty_dir(t, "sub/mod", &err);
-    int a2 = e2b_tarball_add_empty_dir(t, "../escape", &err);
+    int a1 = gitfix_sub(&err, e2b_tarball_add_empty_dir(t, "sub/mod"));
+    int a2 = gitfix_sub(&err, e2b_tarball_add_empty_dir(t, "../escape"));
     CHECK(gitfix_sh("rm va/gone") == 0);
     char *out = path_in("va.tgz");
     size_t total;
     ssize_t r = drain(t, out, 1000, &total);
-    int a3 = e2b_tarball_add_empty_dir(t, "late", &err);
+    int a3 = gitfix_sub(&err, e2b_tarball_add_empty_dir(t, "late"));
     e2b_tarball_progress p;
     e2b_tarball_get_progress(t, &p);
     e2b_tarball_free(t);
@@ -333,7 +333,7 @@ static void test_bounded_memory_for_large_project(void)
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
     long before = max_rss_kib();
-    int rc = e2b_tarball_new(&t, dir, paths, n, 1, &err);
+    int rc = gitfix_sub(&err, e2b_tarball_new(&t, dir, paths, n, 1));
     free(dir);
     CHECK_INT_EQ(rc, 0);
     size_t total;

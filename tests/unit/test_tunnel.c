@@ -389,6 +389,55 @@ static void test_tunnel_refuses_without_contacting_the_box(void)
     close(up);
 }
 
+/* An owner-only tunnel (--forward to a dev server): no password asked, the Host still is;
+ * it listens on the local port asked for, and a taken one is a conflict. */
+static void test_owner_only_tunnel(void)
+{
+    e2b_tunnel_body b;
+    char head[128];
+    snprintf(head, sizeof head, "GET / HTTP/1.1\r\nHost: 127.0.0.1:5555\r\n\r\n");
+    CHECK_INT_EQ(e2b_tunnel_gate(head, strlen(head), 5555, NULL, 0, &b).status, 0);
+    snprintf(head, sizeof head, "GET / HTTP/1.1\r\nHost: evil.example:5555\r\n\r\n");
+    CHECK_INT_EQ(e2b_tunnel_gate(head, strlen(head), 5555, NULL, 0, &b).status, 421);
+
+    struct upstream u = {0};
+    u.fd = listen_any(&u.port);
+    CHECK(u.fd >= 0);
+    CHECK(pthread_create(&u.thread, NULL, upstream_main, &u) == 0);
+    int lport;
+    int probe = listen_any(&lport);
+    CHECK(probe >= 0);
+    close(probe); /* a port that was free a moment ago */
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", u.port);
+    e2b_error *err = NULL;
+    e2b_tunnel_params p = {.upstream_url = url, .headers = EXTRA, .owner_only = 1,
+                           .local_port = lport};
+    e2b_tunnel *t = e2b_tunnel_open(&p, &err);
+    CHECK(t != NULL);
+    CHECK_INT_EQ(e2b_tunnel_port(t), lport);
+    e2b_tunnel *t2 = e2b_tunnel_open(&p, &err);
+    CHECK(t2 == NULL);
+    CHECK(err && err->kind == E2B_ERR_CONFLICT);
+    e2b_error_free(err);
+    int c = dial(lport);
+    CHECK(c >= 0);
+    char req[256];
+    snprintf(req, sizeof req, "POST /x HTTP/1.1\r\nHost: localhost:%d\r\nAuthorization: Basic "
+             "ZGV2OmRldg==\r\nContent-Length: 5\r\n\r\nhello", lport);
+    CHECK(write(c, req, strlen(req)) == (ssize_t)strlen(req));
+    char ans[4096];
+    read_all(c, ans, sizeof ans);
+    close(c);
+    pthread_join(u.thread, NULL);
+    close(u.fd);
+    e2b_tunnel_close(t);
+    CHECK(strstr(ans, "\r\n\r\nworld") != NULL);
+    CHECK(strstr(u.got, "\r\ne2b-traffic-access-token: tok123\r\n") != NULL);
+    /* the dev server's own credential passes untouched */
+    CHECK(strstr(u.got, "\r\nAuthorization: Basic ZGV2OmRldg==\r\n") != NULL);
+}
+
 /* The kernel tells the peer's uid: ours, for a connection we made. */
 static void test_peer_uid_is_ours(void)
 {
@@ -421,5 +470,6 @@ int main(void)
     RUN(test_same_secret);
     RUN(test_tunnel_refuses_without_contacting_the_box);
     RUN(test_peer_uid_is_ours);
+    RUN(test_owner_only_tunnel);
     return harness_finish();
 }

@@ -63,7 +63,7 @@ static char *rewrite(const char *repo)
     char *out = NULL;
     size_t len = 0;
     e2b_error *err = NULL;
-    int rc = e2b_upload_gitconfig(path, &out, &len, &err);
+    int rc = gitfix_sub(&err, e2b_upload_gitconfig(path, &out, &len));
     if (rc != 0)
         fprintf(stderr, "e2b_upload_gitconfig: %s\n", e2b_error_message(err));
     e2b_error_free(err);
@@ -146,7 +146,7 @@ static void test_unreadable_config(void)
     char *out = NULL;
     size_t len = 0;
     e2b_error *err = NULL;
-    CHECK_INT_EQ(e2b_upload_gitconfig(path, &out, &len, &err), E2B_SUB_FILE_IO);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_upload_gitconfig(path, &out, &len)), E2B_SUB_FILE_IO);
     CHECK(out == NULL);
     CHECK(strstr(e2b_error_message(err), ".git/config") != NULL);
     e2b_error_free(err);

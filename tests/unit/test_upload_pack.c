@@ -64,11 +64,11 @@ static void test_pack_read_back_by_git(void)
     e2b_error *err = NULL;
     char root[700];
     snprintf(root, sizeof root, "%s/r", gitfix_tmpdir());
-    CHECK(e2b_tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
-    CHECK(e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    CHECK(gitfix_sub(&err, e2b_tarball_new(&refs, root, NULL, 0, 1)) == 0);
+    CHECK(gitfix_sub(&err, e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN)) == 0);
     e2b_upload_pack_info info;
     atomic_int cancel = 0;
-    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info)), 0);
     CHECK_MSG(dir_empty(tmp_for_pack), "temporary files left in %s", tmp_for_pack);
     /* two commits, their trees and the index's (a, b), three blobs, the tag: not the
      * unstaged blob */
@@ -127,11 +127,11 @@ static void test_packs_as_they_are(void)
         return;
     e2b_tarball *refs = NULL, *pack = NULL;
     e2b_error *err = NULL;
-    CHECK(e2b_tarball_new(&refs, root, NULL, 0, 1, &err) == 0);
-    CHECK(e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    CHECK(gitfix_sub(&err, e2b_tarball_new(&refs, root, NULL, 0, 1)) == 0);
+    CHECK(gitfix_sub(&err, e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN)) == 0);
     e2b_upload_pack_info info;
     atomic_int cancel = 0;
-    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info, &err), 0);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, &info)), 0);
     CHECK_INT_EQ((int)info.packs_as_is, 1);
     CHECK_INT_EQ((int)info.loose, 3); /* commit two, its tree, k's new blob */
     CHECK_INT_EQ((int)info.packs_rewritten, 1);
@@ -197,11 +197,11 @@ static int up_to_box(const char *name, e2b_upload_pack_info *info, e2b_error **e
         return -1;
     e2b_tarball *refs = NULL, *pack = NULL;
     atomic_int cancel = 0;
-    int rc = e2b_tarball_new(&refs, root, NULL, 0, 1, err);
+    int rc = gitfix_sub(err, e2b_tarball_new(&refs, root, NULL, 0, 1));
     if (rc == 0)
-        rc = e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN, err);
+        rc = gitfix_sub(err, e2b_tarball_new(&pack, root, NULL, 0, E2B_TARBALL_PLAIN));
     if (rc == 0)
-        rc = e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, info, err);
+        rc = gitfix_sub(err, e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, refs, pack, info));
     if (rc == 0) {
         char rn[800], pn[800];
         snprintf(rn, sizeof rn, "%s-refs", name);
@@ -340,10 +340,10 @@ static void test_cancel(void)
     CHECK(git_repository_open(&repo, path) == 0);
     e2b_tarball *t = NULL;
     e2b_error *err = NULL;
-    CHECK(e2b_tarball_new(&t, path, NULL, 0, E2B_TARBALL_PLAIN, &err) == 0);
+    CHECK(gitfix_sub(&err, e2b_tarball_new(&t, path, NULL, 0, E2B_TARBALL_PLAIN)) == 0);
     e2b_upload_pack_info info;
     atomic_int cancel = 1;
-    CHECK_INT_EQ(e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, t, t, &info, &err), E2B_SUB_CANCELLED);
+    CHECK_INT_EQ(gitfix_sub(&err, e2b_upload_pack_add(repo, NULL, NULL, 0, &cancel, t, t, &info)), E2B_SUB_CANCELLED);
     CHECK_INT_EQ((int)info.objects, 0);
     CHECK(dir_empty(tmp_for_pack));
     e2b_error_free(err);

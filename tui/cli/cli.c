@@ -103,6 +103,8 @@ e2b_box_op *cli_op_run(e2b_live *m, const e2b_live_op_params *p, int *rc)
         fputs("\r\033[K", stderr);
     if (end.err) {
         *rc = cli_fail(end.err);
+        if (p->kind == E2B_LIVE_OP_GET && end.err->kind == E2B_ERR_INVALID)
+            *rc = 2; /* --get: a path or folder refused before the box is asked (usage) */
         e2b_error_free(end.err);
         cli_op_note(end.op ? e2b_box_op_result(end.op) : NULL);
         e2b_box_op_free(end.op);
@@ -427,6 +429,7 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_PROMPT:
         case CLI_WAIT:
         case CLI_REPLY:
+        case CLI_ANSWER:
         case CLI_INTERRUPT:
         case CLI_WATCH: rc = cli_agent(m, a); break;
         case CLI_SNAPSHOT:
@@ -439,6 +442,10 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_RESUME:
         case CLI_EXTEND:
         case CLI_NETWORK: rc = cli_sandbox(m, a); break;
+        case CLI_PORTS:
+        case CLI_FORWARD:
+        case CLI_GET:
+        case CLI_KEEPALIVE: rc = cli_life(m, a); break;
         default:
             rc = a->try_count || a->mode == CLI_COMPARE || a->mode == CLI_PICK ? cli_try(m, a)
                                                                                : cli_box(m, a, NULL);

@@ -14,8 +14,11 @@
  * paused|gone|unknown","state":"working|waiting for you|retrying|idle|server down|paused|
  * unknown|gone","opencode":{"api":1|2,"bin","version"},"detail","api","last_end","error","idle_since","last_activity","state_since","turn_started","waiting_since","retry"?,
  * "session":{"id","title"}|null,"todos":{"done","total","items":[{"content","status",
- * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary"}],
- * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"}}]}
+ * "priority"}]},"requests":[{"id","session_id","kind","action","detail","summary","seen_at",
+ * ("seen_at": when this process first saw it) and for a question "options":[{"n","label","description"}],"custom","multiple"}],
+ * "usage":{"input","output","reasoning","cost"}|null,"stream":{"up","reconnects"},
+ * "tokens":{"input","output","reasoning","cache_read","cache_write"}|null,
+ * "cost":{"agent_usd","sandbox_usd"} (each null when not known)}]}
  * (fields are only ever added; "opencode" is what the box's up found, its version "" when
  * not known). `--watch --json` prints one such box object a line, with "version":1, "at" and
  * "request" (the oldest pending: {"id","kind","action","summary","since"} or null), each time
@@ -66,6 +69,11 @@ typedef enum {
     CLI_PICK,      /* a group's member pulled as e2b/GROUP (cli_try.c) */
     CLI_NETWORK,   /* cli_network.c */
     CLI_WATCH,     /* cli_fleet.c */
+    CLI_PORTS,     /* a box's life (cli_life.c) */
+    CLI_FORWARD,
+    CLI_GET,
+    CLI_KEEPALIVE,
+    CLI_ANSWER,    /* cli_answer.c (its run: cli_agent.c) */
 } cli_mode;
 
 #define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */
@@ -101,7 +109,9 @@ typedef struct cli_args {
     int new_session;           /* --new-session */
     int timeout_s;             /* --wait --timeout SECONDS (0 = none) */
     int reply;                 /* --reply: an e2b_agent_reply */
-    const char *request_id;    /* --reply ... REQUEST_ID, or NULL (the oldest) */
+    const char *request_id;    /* --reply/--answer ... REQUEST_ID, or NULL (the oldest) */
+    const char *answer_text;   /* --answer NAME [REQUEST_ID] TEXT */
+    int answer_option;         /* --answer ... --option N (1-based), or 0 */
     /* groups of attempts (cli_try.c) */
     int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
     const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
@@ -112,6 +122,11 @@ typedef struct cli_args {
     int wait_all;              /* --wait --all: every box of this machine */
     int wait_any;              /* --wait --any [NAME...]: the first that needs you or ends */
     const char *until;         /* --watch --until STATE */
+    /* a box's life (cli_life.c) */
+    int port;                  /* --forward NAME PORT */
+    int local_port;            /* --forward ... --local PORT (0: a free one) */
+    const char *get_paths[32]; /* --get NAME PATH... */
+    int get_npaths;
 } cli_args;
 
 /* The options and operands of cli_fleet.c (--watch, --until, --all, --any; --wait's and
@@ -120,6 +135,20 @@ typedef struct cli_args {
 int cli_fleet_option(cli_args *a, int argc, char **argv, int *i);
 int cli_fleet_operands(cli_args *a, const char **operands, int n);
 int cli_fleet_check(const cli_args *a);
+
+/* The options and operands of cli_life.c's modes (--ports, --forward, --get, --keepalive),
+ * as cli_snap_option: 1 it was one, 0 not, -1 usage error (reported). cli_life_place takes
+ * the operands of those modes (returns 1 when it did, 0 for another mode, -1 usage error);
+ * cli_life_check refuses their options with other modes. */
+int cli_life_option(cli_args *a, int argc, char **argv, int *i);
+int cli_life_place(cli_args *a, const char **operands, int n);
+int cli_life_check(const cli_args *a);
+
+
+/* Parses argv[*i] when it is an option of cli_answer.c (--answer, --option): 1 it was, 0 not,
+ * -1 usage error (reported). cli_answer_check: after all options (-1, reported). */
+int cli_answer_option(cli_args *a, int argc, char **argv, int *i);
+int cli_answer_check(cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_snap.c: 1 it was, 0 not, -1 usage error
  * (reported). cli_snap_check: those options only with their modes (-1, reported). */

@@ -1,7 +1,7 @@
 /* One-shot agent modes: --status, --prompt (and --up ... --prompt), --wait, --reply,
- * --interrupt. Each box is the model's watch of one named box (e2b_live_agent_watch: the
- * dashboard's watch, with no list first) and each command the model's (e2b_live_agent_*);
- * results on stdout, the rest on stderr.
+ * --answer, --interrupt. Each box is the model's watch of one named box
+ * (e2b_live_agent_watch: the dashboard's watch, with no list first) and each command the
+ * model's (e2b_live_agent_*); results on stdout, the rest on stderr.
  * Exit codes: those of cli.h plus 6 waiting for you, 7 timed out (--wait), 9 nothing pending
  * (--reply) and 10 the turn ended interrupted (--wait). */
 #include "tui/cli/cli_internal.h"
@@ -10,6 +10,7 @@
 #include "core/agent/agent_json.h"
 #include "core/agent/opencode.h"
 #include "core/box/records.h"
+#include "core/e2b/cost.h"
 #include "core/util/buf.h"
 #include "core/util/str.h"
 
@@ -78,6 +79,16 @@ static const e2b_error *box_api_err(const struct agent_box *b)
                : NULL;
 }
 
+/* The running sandbox's cost so far (core/e2b/cost.h), from the sandbox the watch found;
+ * false when not known (not running, or its size or start not told). */
+static bool box_sandbox_usd(e2b_live *m, const struct agent_box *b, double *usd)
+{
+    const e2b_config *cfg = e2b_live_config(m);
+    *usd = 0;
+    return e2b_sandbox_cost(e2b_live_agent_sandbox(m, b->rec.sandbox_id), cfg->price_vcpu_second,
+                            cfg->price_gib_second, time(NULL), usd);
+}
+
 static int read_box(e2b_live *m, const cli_args *a, const char *name, struct agent_box *b)
 {
     (void)a;
@@ -103,8 +114,37 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     if (box_api_err(b))
         return cli_fail(box_api_err(b));
     if (!strcmp(sandbox, "gone")) {
-        fprintf(stderr, "e2b-tui: box %s's sandbox is gone\n", b->rec.name);
+        /* never made again silently: the way to make it again is said */
+        char dir[1024];
+        cli_clean(b->rec.dir ? b->rec.dir : ".", dir, sizeof dir);
+        fprintf(stderr, "e2b-tui: box %s's sandbox is gone (E2B no longer has it): "
+                        "e2b-tui --up %s --dir %s makes it again from its project\n",
+                b->rec.name, b->rec.name, dir);
         return 3;
+    }
+    if (!strcmp(sandbox, "paused") && a->mode == CLI_PROMPT) {
+        /* --prompt resumes it first (the model's resume: the box's own hours), and says so;
+         * the watch then waits for the resumed agent to settle */
+        e2b_live_end end = {0};
+        e2b_live_then(m, &end);
+        e2b_live_resume(m, b->rec.sandbox_id, 0);
+        e2b_wait(e2b_live_loop(m), &end.done);
+        if (end.err) {
+            char buf[600];
+            cli_clean(e2b_error_message(end.err), buf, sizeof buf);
+            fprintf(stderr, "e2b-tui: box %s is paused and resuming it failed: %s\n",
+                    b->rec.name, buf);
+            rc = e2b_error_exit_code(end.err);
+            e2b_error_free(end.err);
+            return rc ? rc : 1;
+        }
+        fprintf(stderr, "e2b-tui: box %s was paused: resumed it first\n", b->rec.name);
+        e2b_error_free(b->end.err);
+        memset(&b->end, 0, sizeof b->end);
+        watch_boxes(m, b, 1);
+        sandbox = sandbox_word(m, b);
+        if (box_api_err(b))
+            return cli_fail(box_api_err(b));
     }
     if (!strcmp(sandbox, "paused")) {
         fprintf(stderr, "e2b-tui: box %s is paused (e2b-tui --attach %s resumes it)\n",
@@ -174,10 +214,28 @@ static void box_print(e2b_live *m, const struct agent_box *b)
     }
     if (st->todo_total)
         printf("\ttodo %u/%u", st->todo_done, st->todo_total);
+    char agent[32] = "?", sandbox[32] = "?";
+    double sandbox_usd;
+    if (st->total.have_cost)
+        e2b_cost_format(st->total.cost_usd, agent, sizeof agent);
+    if (box_sandbox_usd(m, b, &sandbox_usd))
+        e2b_cost_format(sandbox_usd, sandbox, sizeof sandbox);
+    printf("\tcost %s agent + %s sandbox", agent, sandbox);
+    if (st->total.have_tokens)
+        printf("\ttokens %lld in / %lld out", (long long)st->total.input,
+               (long long)st->total.output);
     printf("\n");
     for (size_t i = 0; i < st->nrequests; i++) {
-        cli_clean(st->requests[i].summary, line, sizeof line);
-        printf("  request %s: %s\n", st->requests[i].id, line);
+        const e2b_agent_request *r = &st->requests[i];
+        cli_clean(r->summary, line, sizeof line);
+        printf("  %s %s: %s\n", r->question ? "question" : "request", r->id, line);
+        for (size_t k = 0; r->question && k < r->noptions; k++) {
+            cli_clean(r->option_labels[k], line, sizeof line);
+            cli_clean(r->option_descs[k], buf, sizeof buf);
+            printf("    %zu. %s%s%s\n", k + 1, line, *buf ? " - " : "", buf);
+        }
+        if (r->question)
+            printf("    %s\n", r->custom ? "(or a typed answer)" : "(only these options)");
     }
 }
 
@@ -215,11 +273,14 @@ static int cli_status(e2b_live *m, const cli_args *a)
         e2b_opencode_kind *oc = n ? calloc(n, sizeof *oc) : NULL;
         for (size_t i = 0; views && oc && i < n; i++) {
             e2b_box_record_opencode(&boxes[i].rec, &oc[i]);
+            double sandbox_usd;
+            bool have_sandbox_usd = box_sandbox_usd(m, &boxes[i], &sandbox_usd);
             views[i] = (e2b_agent_box_view){
                 .name = boxes[i].rec.name, .sandbox_id = boxes[i].rec.sandbox_id,
                 .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
                 .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
-                .opencode = &oc[i], .group = boxes[i].rec.group};
+                .opencode = &oc[i], .have_sandbox_usd = have_sandbox_usd,
+                .sandbox_usd = sandbox_usd, .group = boxes[i].rec.group};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)
@@ -397,6 +458,24 @@ static int cli_reply(e2b_live *m, const cli_args *a)
     return rc;
 }
 
+static int cli_answer(e2b_live *m, const cli_args *a)
+{
+    struct agent_box b;
+    int rc = one_box(m, a, &b);
+    if (rc == 0) {
+        e2b_live_end end;
+        e2b_live_then(m, &end);
+        e2b_live_agent_answer(m, b.rec.sandbox_id, a->request_id, a->answer_text,
+                              a->answer_option);
+        rc = command_end(m, &end);
+        if (rc == 0)
+            printf("answered\n");
+        free(end.session_id);
+    }
+    box_clear(&b);
+    return rc;
+}
+
 static int cli_interrupt(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
@@ -474,6 +553,7 @@ int cli_agent(e2b_live *m, const cli_args *a)
     case CLI_WAIT: return cli_fleet_wait_many(a) ? cli_fleet(m, a) : cli_wait(m, a);
     case CLI_WATCH: return cli_fleet(m, a);
     case CLI_REPLY: return cli_reply(m, a);
+    case CLI_ANSWER: return cli_answer(m, a);
     case CLI_INTERRUPT: return cli_interrupt(m, a);
     default: return 1;
     }

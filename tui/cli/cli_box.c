@@ -125,6 +125,13 @@ static int run_tunnel(const e2b_box_result *r)
 }
 
 /* The result's texts came (partly) from the network: printed only through cli_clean. */
+static const char *safe_name(const e2b_box_result *r)
+{
+    static char buf[300];
+    cli_clean(r->name ? r->name : "", buf, sizeof buf);
+    return buf;
+}
+#define SAFE_NAME(r) safe_name(r)
 #define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
 
 /* Prints what the ended operation did (r: its result). */
@@ -269,8 +276,12 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
             return rc;
         cli_op_note(e2b_box_op_result(op));
     }
-    if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up)))
-        rc = run_attach_command(e2b_live_config(m), e2b_box_op_result(op));
+    if (rc == 0 && (a->mode == CLI_ATTACH || (a->mode == CLI_UP && a->attach_after_up))) {
+        const e2b_box_result *r = e2b_box_op_result(op);
+        if (r->resumed)
+            fprintf(stderr, "e2b-tui: box %s was paused: resumed it first\n", SAFE_NAME(r));
+        rc = run_attach_command(e2b_live_config(m), r);
+    }
     else if (rc == 0 && a->mode == CLI_TUNNEL)
         rc = run_tunnel(e2b_box_op_result(op));
     e2b_box_op_free(op);

@@ -54,6 +54,8 @@ const char *cli_target_box(const struct cli_target *t);
 
 /* snapshot, snapshots, fork, templates, gc-templates (cli_snap.c). */
 int cli_snap(e2b_live *m, const cli_args *a);
+/* ports, forward, get, keepalive (cli_life.c). */
+int cli_life(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
 int cli_agent(e2b_live *m, const cli_args *a);
 /* --up NAME --try N, --compare NAME, --wait of a group (cli_try.c); cli_try_is_group: a

@@ -10,6 +10,7 @@
 #include "tui/widgets/textwidth.h"
 #include "tui/views/view_changes.h"
 #include "tui/views/message_edit.h"
+#include "tui/widgets/prompt.h"
 
 int agent_tone_role(enum agent_tone t)
 {
@@ -62,6 +63,7 @@ bool agent_actions_handles(enum action_id a)
     case ACT_REJECT:
     case ACT_MESSAGE:
     case ACT_MESSAGE_NEW:
+    case ACT_ANSWER:
     case ACT_INTERRUPT: return true;
     default: return false;
     }
@@ -87,14 +89,86 @@ static const e2b_agent_status *watched(struct ui *ui, const char *id, enum actio
     return st;
 }
 
+static void allow_always(struct ui *ui, const char *id, const char *name,
+                         const e2b_agent_request *r);
+
+/* The oldest pending permission request (a = ACT_ANSWER: question), or NULL (said). */
 static const e2b_agent_request *pending(struct ui *ui, const e2b_agent_status *st,
                                         enum action_id a)
 {
-    if (st->nrequests == 0) {
+    bool question = a == ACT_ANSWER;
+    for (size_t i = 0; i < st->nrequests; i++)
+        if (st->requests[i].question == question)
+            return &st->requests[i];
+    if (st->nrequests)
+        ui_flash(ui, FLASH_INFO, question ? "%s: no question waits in this box (y/n answer its "
+                                            "permission request)"
+                                          : "%s: the agent asks a question: A answers it",
+                 action_info(a)->name);
+    else
         ui_flash(ui, FLASH_INFO, "%s: nothing is waiting for you in this box", action_info(a)->name);
-        return NULL;
+    return NULL;
+}
+
+/* ---- answering a question in place ---- */
+
+struct answer_ctx {
+    char id[128], request[256];
+    size_t noptions;
+};
+
+static void answer_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct answer_ctx *c = ctx;
+    if (!ok || !text || !*text)
+        return;
+    /* a number of an option picks it; anything else is the answer's text */
+    char *end = NULL;
+    long n = strtol(text, &end, 10);
+    int option = end && end != text && !*end && n >= 1 && (size_t)n <= c->noptions ? (int)n : 0;
+    e2b_live_agent_answer(ui->model, c->id, c->request, option ? NULL : text, option);
+}
+
+void agent_answer_open(struct ui *ui, const char *id, const char *name, const e2b_agent_request *r)
+{
+    struct answer_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        ui_flash(ui, FLASH_ERROR, "answer: out of memory");
+        return;
     }
-    return &st->requests[0];
+    snprintf(c->id, sizeof c->id, "%s", id);
+    snprintf(c->request, sizeof c->request, "%s", r->id);
+    c->noptions = r->noptions;
+    char label[512], opts[300] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < r->noptions && used + 8 < sizeof opts; i++)
+        used += (size_t)snprintf(opts + used, sizeof opts - used, "%s%zu %s", i ? ", " : "", i + 1,
+                                 r->option_labels[i]);
+    snprintf(label, sizeof label, "answer %s: %s [%s%s]: ", name, r->detail ? r->detail : "?",
+             opts, r->custom ? r->noptions ? "; or type" : "type the answer" : "");
+    prompt_open(ui, label, false, "", NULL, answer_done, c, free);
+}
+
+void agent_reply_to(struct ui *ui, const char *id, const char *name, const e2b_agent_request *r,
+                    enum action_id a)
+{
+    if (r->question) {
+        if (a == ACT_ANSWER)
+            agent_answer_open(ui, id, name, r);
+        else
+            ui_flash(ui, FLASH_INFO, "%s: this is a question: A answers it", action_info(a)->name);
+        return;
+    }
+    if (a == ACT_ANSWER) {
+        ui_flash(ui, FLASH_INFO, "answer: this is a permission request: y, Y or n replies");
+        return;
+    }
+    if (a == ACT_ALLOW_ALWAYS) {
+        allow_always(ui, id, name, r);
+        return;
+    }
+    e2b_live_agent_reply(ui->model, id, r->id,
+                         a == ACT_ALLOW ? E2B_AGENT_REPLY_ONCE : E2B_AGENT_REPLY_REJECT);
 }
 
 /* Y: the dialog's argument carries "<sandbox id>\t<request id>" (both short ids). */
@@ -155,6 +229,10 @@ bool agent_actions_run(struct ui *ui, const char *id, const char *name, const ch
     case ACT_ALLOW_ALWAYS:
         if ((r = pending(ui, st, a)))
             allow_always(ui, id, name, r);
+        return true;
+    case ACT_ANSWER:
+        if ((r = pending(ui, st, a)))
+            agent_answer_open(ui, id, name, r);
         return true;
     case ACT_INTERRUPT:
         if (st->state != E2B_AGENT_WORKING && st->state != E2B_AGENT_WAITING &&

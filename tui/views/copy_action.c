@@ -46,6 +46,11 @@ static void copied(struct ui *ui, const char *what, const char *text)
         ui_flash(ui, FLASH_ERROR, "copy: could not write to the terminal");
 }
 
+void copy_action_text(struct ui *ui, const char *what, const char *text)
+{
+    copied(ui, what, text);
+}
+
 /* The key after ctrl-o: i, n or u copies, Esc gives up, anything else asks again. */
 static bool copy_key(struct ui *ui, void *ctx, int key)
 {

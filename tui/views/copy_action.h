@@ -9,5 +9,7 @@
 
 /* Asks what of sandbox sandbox_id to copy. */
 void copy_action_open(struct ui *ui, const char *sandbox_id);
+/* Copies text (what: its words in the message) at once, saying so on the status line. */
+void copy_action_text(struct ui *ui, const char *what, const char *text);
 
 #endif

@@ -1,6 +1,7 @@
 /* The Agent pane (tui/views/view_agent.h). */
 #include "tui/views/view_agent.h"
 
+#include "core/e2b/cost.h"
 #include "core/util/sanitize.h"
 
 #include <stdio.h>
@@ -125,6 +126,12 @@ static int draw_requests(const e2b_agent_status *st, int y, int x, int h, int w)
         if (r->detail && r->detail[0] && used < h)
             used += draw_wrapped(y + used, x + 2, w - 2, h - used < REQUEST_ROWS ? h - used : REQUEST_ROWS,
                                  ROLE_NORMAL, r->detail);
+        for (size_t k = 0; r->question && k < r->noptions && used < h; k++) {
+            char opt[600];
+            snprintf(opt, sizeof opt, "%zu. %s%s%s", k + 1, r->option_labels[k],
+                     r->option_descs[k][0] ? " - " : "", r->option_descs[k]);
+            draw_text(y + used++, x + 2, w - 2, ROLE_NORMAL, opt, false);
+        }
         if (r->nalways && used < h) {
             char pat[400];
             size_t k = (size_t)snprintf(pat, sizeof pat, "always would save:");
@@ -134,7 +141,8 @@ static int draw_requests(const e2b_agent_status *st, int y, int x, int h, int w)
         }
         if (used < h)
             draw_text(y + used++, x + 2, w - 2, ROLE_DIM,
-                      r->question ? "a question: answer it in the agent's own UI (a attaches), or n rejects it"
+                      r->question ? r->custom ? "A: answer (an option's number, or your own words)"
+                                              : "A: answer (an option's number)"
                                   : "y: allow once   Y: allow always (asks)   n: reject",
                       false);
     }
@@ -366,9 +374,27 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
                                                                 : st->session_id ? "(untitled)" : "none");
     if (st->todo_total && k > 0 && (size_t)k < sizeof extra)
         k += snprintf(extra + k, sizeof extra - (size_t)k, "   todo %u/%u", st->todo_done, st->todo_total);
-    if (st->have_usage && k > 0 && (size_t)k < sizeof extra)
-        k += snprintf(extra + k, sizeof extra - (size_t)k, "   tokens %lld in / %lld out   $%.4f",
-                      (long long)st->tokens_input, (long long)st->tokens_output, st->cost);
+    /* this turn's figures (the sum of its steps; until its first step ends, the last
+     * turn's, said so), then the box's (the server's totals) */
+    const e2b_agent_usage *turn = &st->turn;
+    bool last = false;
+    if (!turn->have_tokens && !turn->have_cost &&
+        (st->last_turn.have_tokens || st->last_turn.have_cost)) {
+        turn = &st->last_turn;
+        last = true;
+    }
+    if ((turn->have_tokens || turn->have_cost) && k > 0 && (size_t)k < sizeof extra) {
+        char c[24] = "?";
+        if (turn->have_cost)
+            e2b_cost_format(turn->cost_usd, c, sizeof c);
+        k += snprintf(extra + k, sizeof extra - (size_t)k, "   %sturn %lld in / %lld out %s",
+                      last ? "last " : "", (long long)turn->input, (long long)turn->output, c);
+    }
+    if (st->total.have_cost && k > 0 && (size_t)k < sizeof extra) {
+        char c[24];
+        e2b_cost_format(st->total.cost_usd, c, sizeof c);
+        k += snprintf(extra + k, sizeof extra - (size_t)k, "   agent %s", c);
+    }
     if (ago[0] && k > 0 && (size_t)k < sizeof extra)
         snprintf(extra + k, sizeof extra - (size_t)k, "   last event %s ago", ago);
     int sw = text_width(state) + 1;

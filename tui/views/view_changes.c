@@ -8,6 +8,7 @@
 
 #include "core/live/live_changes.h"
 #include "tui/term/term.h"
+#include "tui/views/get_action.h"
 #include "tui/widgets/draw.h"
 
 enum focus { FOCUS_FILES, FOCUS_DIFF };
@@ -234,6 +235,15 @@ bool changes_panel_act(struct changes_panel *p, struct ui *ui, enum action_id a)
         e2b_live_changes_refresh(p->src);
         break;
     case ACT_FOCUS: p->focus = files ? FOCUS_DIFF : FOCUS_FILES; break;
+    case ACT_GET: {
+        const e2b_changes_file *f = selected_file(p);
+        const char *raw = f ? f->raw : "";
+        for (const char *c = raw; *c; c++)
+            if ((unsigned char)*c < ' ' || (unsigned char)*c == 0x7f)
+                raw = ""; /* the box's bytes: only a printable name is offered */
+        get_action_open(ui, p->id, raw);
+        break;
+    }
     case ACT_MOVE_UP: files ? move_files(p, -1) : scroll_diff(p, -1); break;
     case ACT_MOVE_DOWN: files ? move_files(p, 1) : scroll_diff(p, 1); break;
     case ACT_PAGE_UP: scroll_diff(p, -page); break;

@@ -7,8 +7,11 @@
 #include <time.h>
 
 #include "core/box/box_egress.h"
+#include "core/live/live_ports.h"
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
+#include "tui/views/copy_action.h"
+#include "tui/views/get_action.h"
 #include "tui/term/term.h"
 #include "tui/widgets/draw.h"
 
@@ -21,7 +24,103 @@ struct detail {
     bool oom;
     char *label[DETAIL_MAX];
     char *value[DETAIL_MAX];
+    char box_id[128]; /* a box's sandbox: its ports are shown (read when the pane opens) */
+    int ports_at;     /* the line before which they are drawn */
+    struct ui *ui;
 };
+
+/* ---- the box's ports (core/live/live_ports.h), drawn from the model at each frame ---- */
+
+enum { PORT_LINES_MAX = 3 + E2B_LIVE_FORWARDS };
+
+/* The ports' lines (label, value) into lab/val; how many. */
+static int port_lines(const struct detail *d, char lab[][16], char val[][600])
+{
+    if (!d->box_id[0])
+        return 0;
+    e2b_live_ports_info pi;
+    e2b_live_ports_get(d->ui->model, d->box_id, &pi);
+    int n = 0;
+    snprintf(lab[n], 16, "Ports");
+    if (pi.state == E2B_LIVE_PORTS_NONE)
+        snprintf(val[n], 600, "not read (w reads them and forwards one)");
+    else if (pi.state == E2B_LIVE_PORTS_READING)
+        snprintf(val[n], 600, "reading the box's listening ports...");
+    else if (pi.state == E2B_LIVE_PORTS_FAILED)
+        snprintf(val[n], 600, "%s", pi.why);
+    else if (pi.ports->count == 0)
+        snprintf(val[n], 600, "nothing listens on a TCP port (w reads them again)");
+    else {
+        size_t k = 0;
+        val[n][0] = '\0';
+        for (size_t i = 0; i < pi.ports->count && k < 500; i++)
+            k += (size_t)snprintf(val[n] + k, 600 - k, "%s%d%s", i ? ", " : "",
+                                  pi.ports->items[i].port,
+                                  pi.ports->items[i].loopback ? " (127.0.0.1 only)" : "");
+        if (k < 560)
+            snprintf(val[n] + k, 600 - k, "  (w: forward one)");
+    }
+    n++;
+    for (size_t i = 0; i < pi.nforwards; i++, n++) {
+        snprintf(lab[n], 16, "Forward");
+        snprintf(val[n], 600, "%d -> %s (yours only)", pi.fwd_port[i], pi.fwd_url[i]);
+    }
+    if (pi.state == E2B_LIVE_PORTS_READ && pi.is_public && pi.ports->count) {
+        char *u = e2b_live_port_direct_url(d->ui->model, d->box_id, pi.ports->items[0].port);
+        char *clean = u ? e2b_sanitize_display(u, strlen(u), 0) : NULL;
+        snprintf(lab[n], 16, "Public");
+        snprintf(val[n++], 600, "anyone reaches its ports directly, e.g. %s", clean ? clean : "?");
+        free(clean);
+        free(u);
+    }
+    return n;
+}
+
+static void forward_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    const char *id = ctx;
+    char *end;
+    long port = ok ? strtol(text, &end, 10) : 0;
+    if (!ok)
+        return;
+    if (!*text || *end || port < 1 || port > 65535) {
+        ui_flash(ui, FLASH_ERROR, "forward: a port is a number from 1 to 65535");
+        return;
+    }
+    const char *url = NULL;
+    if (e2b_live_forward(ui->model, id, (int)port, &url) == 0 && url) {
+        char what[64];
+        snprintf(what, sizeof what, "port %ld's local URL (yours only)", port);
+        copy_action_text(ui, what, url);
+    }
+    ui->dirty = true;
+}
+
+static void forward_ask(struct detail *d, struct ui *ui)
+{
+    e2b_live_ports_info pi;
+    e2b_live_ports_get(ui->model, d->box_id, &pi);
+    if (pi.state != E2B_LIVE_PORTS_READ) {
+        if (pi.state != E2B_LIVE_PORTS_READING && e2b_live_ports_read(ui->model, d->box_id) == 0)
+            ui_flash(ui, FLASH_INFO, "reading the box's ports (a paused box is resumed); w again forwards one");
+        return;
+    }
+    /* the first port that is not the box's OpenCode server and that E2B's proxy reaches
+     * (not bound to 127.0.0.1 only), else the first */
+    char initial[16] = "";
+    if (pi.ports->count)
+        snprintf(initial, sizeof initial, "%d", pi.ports->items[0].port);
+    for (size_t i = 0; i < pi.ports->count; i++)
+        if (pi.ports->items[i].port != E2B_BOX_PORT && !pi.ports->items[i].loopback) {
+            snprintf(initial, sizeof initial, "%d", pi.ports->items[i].port);
+            break;
+        }
+    char *id = strdup(d->box_id);
+    if (!id)
+        return;
+    prompt_open(ui, "forward: which port of the box (a local URL, yours only): ", false, initial,
+                NULL, forward_done, id, free);
+}
 
 /* Adds a line; the value is sanitised here (it may come from the network). */
 static void add(struct detail *d, const char *label, const char *value)
@@ -105,6 +204,7 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
         add(d, "Project", "(no record on this machine)");
     }
     free(url);
+    d->ports_at = d->n;
     add(d, "Metadata", sb->metadata.count ? "" : "(none)");
     for (size_t i = 0; i < sb->metadata.count && d->n < DETAIL_MAX; i++) {
         char line[512];
@@ -118,9 +218,17 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
     struct detail *d = v->priv;
     draw_text(y, x, w, ROLE_HEADER, "DETAIL  (Esc: back)", true);
-    for (int i = 0; i + d->top < d->n && i < h - 1; i++) {
+    char plab[PORT_LINES_MAX][16], pval[PORT_LINES_MAX][600];
+    int np = port_lines(d, plab, pval);
+    for (int i = 0; i + d->top < d->n + np && i < h - 1; i++) {
         char line[1024];
-        snprintf(line, sizeof line, "%-12s %s", d->label[i + d->top], d->value[i + d->top]);
+        int k = i + d->top, at = np ? d->ports_at : d->n;
+        if (k < at)
+            snprintf(line, sizeof line, "%-12s %s", d->label[k], d->value[k]);
+        else if (k < at + np)
+            snprintf(line, sizeof line, "%-12s %s", plab[k - at], pval[k - at]);
+        else
+            snprintf(line, sizeof line, "%-12s %s", d->label[k - np], d->value[k - np]);
         draw_text(y + 1 + i, x + 1, w - 1, ROLE_NORMAL, line, false);
     }
     (void)ui;
@@ -137,6 +245,18 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
     case ACT_PULL:
     case ACT_EXTEND:
     case ACT_LOGS:
+    case ACT_GET:
+        if (!d->box_id[0])
+            return false;
+        get_action_open(ui, d->box_id, "");
+        ui->dirty = true;
+        return true;
+    case ACT_FORWARD:
+        if (!d->box_id[0])
+            return false;
+        forward_ask(d, ui);
+        ui->dirty = true;
+        return true;
     case ACT_COPY:
         /* The row's actions, on the row under the pane (a pane it opens goes over this one,
          * which Esc returns to). */
@@ -204,6 +324,16 @@ struct view *view_detail_new(struct ui *ui, const struct view *list)
     if (sb) {
         from_sandbox(d, ui->model, sb);
         d->list = (struct view *)list; /* a tab: the row's actions go to it */
+        d->ui = ui;
+        if (sb->kind == E2B_KIND_BOX && sb->box_name) {
+            snprintf(d->box_id, sizeof d->box_id, "%s", sb->sandbox_id);
+            /* on demand: a running box's ports are read as its pane opens (a paused one's
+             * when w asks, which resumes it) */
+            e2b_live_ports_info pi;
+            e2b_live_ports_get(ui->model, d->box_id, &pi);
+            if (sb->state == E2B_STATE_RUNNING && pi.state != E2B_LIVE_PORTS_READING)
+                e2b_live_ports_read(ui->model, d->box_id);
+        }
     } else {
         const struct table *t = &list->table;
         for (int c = 0; c < t->ncols; c++)

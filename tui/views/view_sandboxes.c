@@ -29,6 +29,7 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_ENDS] = {"ENDS", 'E', 6, 10, false, false},
     [SBCOL_AGENT] = {"AGENT", 'A', 5, 40, false, false},
     [SBCOL_TODO] = {"TODO", 'D', 4, 7, false, false},
+    [SBCOL_COST] = {"COST", 0, 5, 10, false, false},
     [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
 };
 
@@ -37,7 +38,7 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
 static const int SANDBOX_DROP[SBCOL_COUNT] = {
     [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 5, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 7, [SBCOL_STATE] = 1,
     [SBCOL_CPU] = 9,  [SBCOL_MEM] = 8,    [SBCOL_ENDS] = 3, [SBCOL_KIND] = 4,
-    [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6,
+    [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6, [SBCOL_COST] = 10,
 };
 
 struct sandboxes_view {

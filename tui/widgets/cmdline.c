@@ -15,6 +15,7 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_WAITING] = {"waiting", "w", false},
     [CMD_HELP] = {"help", "h", false},
     [CMD_QUIT] = {"quit", "q q!", false},
+    [CMD_NEEDS] = {"needs", "", false},
     [CMD_UP] = {"up", "", false},
     [CMD_ATTACH] = {"attach", "", true},
     [CMD_PULL] = {"pull", "", true},

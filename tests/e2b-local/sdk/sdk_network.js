@@ -1,8 +1,9 @@
 // The published E2B JS SDK (e2b@2.51.0), unchanged, with its network options against
 // e2b-local's egress proxy: allowOut/denyOut (allow wins), allowInternetAccess: false,
-// rules whose headers carry Secret.fill placeholders, and updateNetwork on a running
-// sandbox. The shell test (sdk_network_test.sh) serves an echo server on the host's
-// loopback at EGRESS_PORT and maps two names to it through E2B_LOCAL_EGRESS_HOSTS:
+// rules whose headers carry Secret.fill placeholders, updateNetwork on a running sandbox,
+// and the creates E2B refuses (a domain in denyOut, a domain in allowOut without
+// ALL_TRAFFIC in denyOut). The shell test (sdk_network_test.sh) serves an echo server on
+// the host's loopback at EGRESS_PORT and maps two names to it through E2B_LOCAL_EGRESS_HOSTS:
 // allowed.test (127.0.0.1) and other.test (127.0.0.2). Inside a sandbox, curl goes
 // through HTTP_PROXY like any client there.
 'use strict';
@@ -93,6 +94,22 @@ async function main() {
         return b.code === '403' && b.body.includes('internet access off') ? true : `allowed.test: HTTP ${b.code}: ${b.body}`;
     });
     if (open) await open.kill();
+
+    // What E2B refuses, the SDK's create throws for (a 400 with the reason).
+    const refused = async (opts, want) => {
+        let made;
+        try {
+            made = await Sandbox.create('base', { timeoutMs: 120000, ...opts });
+        } catch (e) {
+            return String(e && e.message).includes(want) ? true : `${e && e.name}: ${e && e.message}`;
+        }
+        await made.kill().catch(() => {});
+        return 'the create was accepted';
+    };
+    await step('create with a domain in denyOut is refused (E2B denies by address only)', () =>
+        refused({ network: { denyOut: ['other.test'] } }, 'invalid denied CIDR other.test'));
+    await step('create with a domain in allowOut and no ALL_TRAFFIC in denyOut is refused', () =>
+        refused({ allowInternetAccess: false, network: { allowOut: ['allowed.test'] } }, '0.0.0.0/0'));
 
     let free;
     await step('a sandbox without network options reaches both hosts', async () => {
