@@ -85,7 +85,7 @@ t_eq "g-2's answer has one line more than g-1's" \
 t_eq "the models" "$(jq -r '[.members[].model] | join(" ")' "$BOX_OUT")" "mock/m1 mock/m2"
 t_eq "each turn ended done" "$(jq -r '[.members[].last_end] | join(" ")' "$BOX_OUT")" "done done"
 t_ok "each turn's time is known" jq -e '[.members[].turn_seconds | type == "number"] | all' "$BOX_OUT"
-t_eq "cost unknown (null) for now" "$(jq -r '[.members[].cost] | join(",")' "$BOX_OUT")" ","
+t_eq "cost null: the v2 server said none while --compare watched (unknown, never 0)" "$(jq -r '[.members[].cost] | join(",")' "$BOX_OUT")" ","
 t_contains "g-2's last lines of the tests" "$(jq -r '.members[1].test.tail' "$BOX_OUT")" "answer.txt is not good"
 t_ok "--compare --json has no raw control byte" sh -c "! grep -qP '[\x00-\x08\x0b-\x1f\x7f]' '$BOX_OUT'"
 t_eq "the box's files are as the agent left them (the tests ran in the box, the index untouched)" \

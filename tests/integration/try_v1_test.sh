@@ -20,5 +20,7 @@ t_eq "v1: g-2's agent requests asked model m2" \
 box_tui --compare g --json
 box_rc "v1: --compare --json: exit 0" 0
 t_eq "v1: g-1 passes, g-2 fails" "$(jq -r '[.members[].test.result] | join(" ")' "$BOX_OUT")" "pass fail"
+t_ok "v1: the tokens and cost are a number each or null (unknown), never made up" \
+    jq -e '[.members[] | ((.cost | type) == "number" or .cost == null) and ((.tokens | type) == "object" or .tokens == null)] | all' "$BOX_OUT"
 for b in g-1 g-2; do box_tui --kill "$b" --force; done
 t_finish

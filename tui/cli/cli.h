@@ -37,8 +37,8 @@
  * `--compare NAME --json` prints {"version":1,"group","members":[{"name","sandbox_id",
  * "state","last_end"|null,"model"|null,"turn_seconds"|null,"diff":{"files","added",
  * "deleted"}|null,"test":{"result":"pass|fail|error|not run|pending","exit_code",
- * "duration_ms","tail","why"?},"tokens":null,"cost":null,"last_message"|null}]}
- * (core/box/box_compare.h; tokens and cost are null until the cost figures land). */
+ * "duration_ms","tail","why"?},"tokens":{"input","output"}|null,"cost":USD|null,
+ * "last_message"|null}]} (core/box/box_compare.h; null: not known, never 0). */
 #ifndef E2B_TUI_CLI_H
 #define E2B_TUI_CLI_H
 

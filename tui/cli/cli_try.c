@@ -532,7 +532,10 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
                                                                                  : "unknown",
             .last_end = st && st->last_end ? e2b_agent_end_name(st->last_end) : NULL,
             .model = mem[i].rec.model[0] ? mem[i].rec.model : NULL, .turn_s = turn,
-            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st)};
+            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st),
+            .have_tokens = st && st->total.have_tokens, .have_cost = st && st->total.have_cost,
+            .tokens_input = st ? st->total.input : 0, .tokens_output = st ? st->total.output : 0,
+            .cost_usd = st ? st->total.cost_usd : 0};
     }
     if (a->json) {
         char *s = e2b_box_compare_json(a->name, rows, n, a->pretty);
@@ -561,9 +564,12 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
             }
             if (ev && ev->exit_code >= 0)
                 snprintf(tm, sizeof tm, "%.1fs", ev->test_ms / 1000.0);
+            char cost[32] = "unknown";
+            if (r->have_cost)
+                snprintf(cost, sizeof cost, "$%.4f", r->cost_usd);
             printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", r->name, state,
                    r->model ? r->model : "(configured)", turn, files, lines,
-                   !ev ? "pending" : e2b_live_test_result_name(ev->test), tm, "unknown");
+                   !ev ? "pending" : e2b_live_test_result_name(ev->test), tm, cost);
             char line[300];
             if (ev && ev->why[0])
                 printf("    tests: %s\n", ev->why);

@@ -97,6 +97,9 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
                 from--;
             snprintf(last, sizeof last, "%.*s", (int)(len - from), t + from);
         }
+        char cost[32] = "unknown";
+        if (st && st->total.have_cost)
+            snprintf(cost, sizeof cost, "$%.4f", st->total.cost_usd);
         const char *tests = !ev ? (turn_ended(st) ? "running" : "pending")
                                 : e2b_live_test_result_name(ev->test);
         char model[128];
@@ -104,7 +107,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         snprintf(model, sizeof model, "%s", safe_model && *safe_model ? safe_model : "(configured)");
         free(safe_model);
         snprintf(line, sizeof line, "%-20s %-18s %-22s %6s %13s %-8s %7s %-7s %s", r->name, state,
-                 model, files, lines, tests, tm, "unknown", last);
+                 model, files, lines, tests, tm, cost, last);
         int role = i == cv->sel ? ROLE_SELECTED
                    : ev && ev->test == E2B_TEST_PASS ? ROLE_ADDED
                    : ev && (ev->test == E2B_TEST_FAIL || ev->test == E2B_TEST_ERROR) ? ROLE_REMOVED
