@@ -27,15 +27,16 @@ enum view_bit {
     VIEW_CHANGES = 1u << 10,
     VIEW_AGENT = 1u << 11,
     VIEW_NEEDS = 1u << 12,
+    VIEW_COMPARE = 1u << 13, /* a group of attempts (tui/views/view_compare.h) */
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
 #define VIEWS_SCROLL                                                                          \
     (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES |             \
-     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_NEEDS)
+     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE)
 /* Where a box's agent can be acted on: its row, its Agent pane and the Needs-you pane. */
 #define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS)
-#define VIEWS_ANY 0x1fffu
+#define VIEWS_ANY 0x3fffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -47,7 +48,7 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Needs you: every box's pending requests and questions, oldest first (:needs)")        \
     X(NEXT_NEEDS, "next-needs", "]", VIEWS_ANY, 0,                                            \
       "The Agent pane of the next box that needs you (again: the one after, cycling)")       \
-    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS, 0,                               \
+    X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE, 0,                           \
       "Changes: what the agent changed against the box's base, file by file")                \
     X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \
       "Allow the box's pending request once")                                                 \
@@ -86,7 +87,7 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Resume a paused sandbox")                                                              \
     X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
       "Kill the sandbox (asks first, default No; says if a box has unpulled work)")           \
-    X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
+    X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL | VIEW_COMPARE, ACTION_MUTATES,                       \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
       "Extend the sandbox's timeout")                                                         \

@@ -26,6 +26,7 @@
 #include "tui/views/screens.h"
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
+#include "tui/views/view_compare.h"
 #include "tui/views/view_needs.h"
 #include "tui/views/view_operations.h"
 #include "tui/views/view_templates.h"
@@ -101,6 +102,10 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     const struct cmd_info *info = cmdline_info(c);
     if (c == CMD_NETWORK) {
         network_command(ui, arg);
+        return;
+    }
+    if (c == CMD_COMPARE) {
+        view_compare_open(ui, arg);
         return;
     }
     if (arg && *arg && !info->takes_name) {

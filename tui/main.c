@@ -69,6 +69,10 @@ static void print_help(FILE *f)
           "                           NAME), each given the task (the models round robin)\n"
           "  --compare NAME [--json]  the group's members: state, model, turn time, diff,\n"
           "                           test_command's result in each, cost\n"
+          "  --wait NAME              (a group) until every member's turn ends: exit 0 one\n"
+          "                           passes its tests, 1 none does, 6 one waits for you\n"
+          "  --pick NAME-K [--kill-rest]\n"
+          "                           pull the member as branch e2b/NAME; kill the others\n"
           "  --templates              list the team's templates (managed ones and snapshots marked)\n"
           "  --gc-templates [--dry-run]\n"
           "                           delete managed templates unused for template_ttl (3d)\n"
@@ -467,9 +471,11 @@ static int check_combination(const cli_args *a)
     else if ((a->allow_out || a->deny_out || a->no_internet) && a->mode != CLI_UP &&
              a->mode != CLI_NETWORK)
         bad = a->allow_out ? "--allow-out" : a->deny_out ? "--deny-out" : "--no-internet";
-    else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL && a->mode != CLI_GET)
+    else if (a->force && a->mode != CLI_PULL && a->mode != CLI_KILL && a->mode != CLI_GET &&
+             a->mode != CLI_PICK)
         bad = "--force";
-    else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL && a->mode != CLI_GET)
+    else if (a->dir && a->mode != CLI_UP && a->mode != CLI_PULL && a->mode != CLI_GET &&
+             a->mode != CLI_PICK)
         bad = "--dir";
     else if (a->yes && a->mode != CLI_UP && a->mode != CLI_FORK)
         bad = "--yes";

@@ -39,9 +39,13 @@ static json_t *row_json(const e2b_box_compare_row *r)
     if (t && ev && ev->why[0])
         json_object_set_new(t, "why", json_string(ev->why));
     json_object_set_new(o, "test", t ? t : json_null());
-    /* tokens and cost: not known yet (the cost figures come with "Many agents at once") */
-    json_object_set_new(o, "tokens", json_null());
-    json_object_set_new(o, "cost", json_null());
+    /* tokens and cost: what the agent's server said (null: not known, never 0) */
+    json_object_set_new(o, "tokens", r->have_tokens
+                                         ? json_pack("{s:I,s:I}", "input",
+                                                     (json_int_t)r->tokens_input, "output",
+                                                     (json_int_t)r->tokens_output)
+                                         : json_null());
+    json_object_set_new(o, "cost", r->have_cost ? json_real(r->cost_usd) : json_null());
     json_object_set_new(o, "last_message", jstr(r->last_message));
     return o;
 }

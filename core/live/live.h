@@ -421,6 +421,9 @@ typedef struct e2b_live_member {
  * Valid until the next E2B_LIVE_SANDBOXES or E2B_LIVE_OPS change. */
 size_t e2b_live_group_members(const e2b_live *m, const char *group, e2b_live_member *out,
                               size_t max);
+/* The group's summary in words, e.g. "3/5 done, 2 passing" (done: the member's turn has
+ * ended; passing: its last test run passed), into buf. Returns the number of members. */
+size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, size_t n);
 /* "pass", "fail", "error", "not run". */
 const char *e2b_live_test_result_name(e2b_test_result t);
 

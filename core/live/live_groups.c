@@ -2,6 +2,7 @@
  * group; the evidence of each member's last test run is kept here, by box name. */
 #include "core/live/live_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,4 +71,23 @@ const char *e2b_live_test_result_name(e2b_test_result t)
     case E2B_TEST_ERROR: return "error";
     default: return "not run";
     }
+}
+
+size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, size_t n)
+{
+    size_t total = 0, done = 0, passing = 0;
+    for (size_t i = 0; group && *group && i < m->records.count; i++) {
+        const e2b_box_record *r = &m->records.items[i];
+        if (strcmp(r->group, group))
+            continue;
+        total++;
+        const e2b_agent_status *st = e2b_live_agent(m, r->sandbox_id);
+        if (st && st->state == E2B_AGENT_IDLE && st->last_end != E2B_AGENT_END_NONE)
+            done++;
+        for (size_t k = 0; k < m->nevidence; k++)
+            if (!strcmp(m->evidence[k].name, r->name) && m->evidence[k].ev.test == E2B_TEST_PASS)
+                passing++;
+    }
+    snprintf(buf, n, "%zu/%zu done, %zu passing", done, total, passing);
+    return total;
 }

@@ -9,32 +9,9 @@
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
-agent_setup 2 || t_abort "the box could not be set up"
+. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
+try_fixture || t_abort "the fixture could not be set up"
 BOXES=$XDG_STATE_HOME/e2b-tui/boxes
-
-# The fixture project: two models, bash allowed, a check that passes only for "good", and
-# the model's script in the project (each member's model reads it from its own copy).
-cat >"$BOX_REPO/opencode.json" <<'EOF'
-{"$schema":"https://opencode.ai/config.json","provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"Mock","options":{"baseURL":"http://127.0.0.1:8111/v1","apiKey":"x"},"models":{"m1":{},"m2":{}}}},"model":"mock/m1","small_model":"mock/m1","permission":{"bash":"allow"},"autoupdate":false,"share":"disabled"}
-EOF
-cat >"$BOX_REPO/check.sh" <<'EOF'
-#!/bin/sh
-# the project's tests: the answer must be good
-echo "checking answer.txt"
-printf '\033[31m\033]0;pwned\007 raw escapes from the box\n'
-grep -qx good answer.txt || { echo "answer.txt is not good"; exit 1; }
-echo "all good"
-EOF
-cat >"$BOX_REPO/.agent/try-script.json" <<'EOF'
-{"title":"Answer","steps":[{"text":"m1 here.","tool":"bash","args":{"command":"echo good > answer.txt","description":"answer"}},{"text":"I wrote a good answer."}],
- "by_model":{"m2":{"title":"Answer","steps":[{"text":"m2 here.","tool":"bash","args":{"command":"echo bad > answer.txt; echo extra >> answer.txt","description":"answer"}},{"text":"I wrote a bad answer."}]}}}
-EOF
-chmod +x "$BOX_REPO/check.sh"
-(cd "$BOX_REPO" && git add -f opencode.json check.sh .agent && git commit -q -m "try fixture") ||
-    t_abort "the fixture could not be committed"
-sed -i 's|--script /tmp/agent-script.json|--script "$1/.agent/try-script.json"|' "$XDG_CONFIG_HOME/e2b-tui/config"
-grep -q 'try-script.json' "$XDG_CONFIG_HOME/e2b-tui/config" || t_abort "the serve command was not changed"
-printf 'test_command = sh check.sh\ntest_timeout = 60\n' >>"$XDG_CONFIG_HOME/e2b-tui/config"
 
 # ---- usage ----
 box_tui --up g --try 2
@@ -64,10 +41,12 @@ id2=$(box_sandbox_of g-2)
 t_ok "two sandboxes" test -n "$id1" -a -n "$id2" -a "$id1" != "$id2"
 t_eq "one upload: g-2 is a fork (its record's base is g-1's)" "$(jq -r .base "$BOXES/g-2.json")" "$(jq -r .base "$BOXES/g-1.json")"
 
-box_tui --wait g-1 --timeout 120
-box_rc "g-1's turn ends: exit 0" 0
-box_tui --wait g-2 --timeout 120
-box_rc "g-2's turn ends: exit 0" 0
+box_tui --wait g --timeout 180
+box_rc "--wait g (the group): every member's turn ends, one passes: exit 0" 0
+t_eq "--wait g prints the group's summary" "$(head -n 1 "$BOX_OUT")" "group g: 2/2 done, 1 passing"
+box_tui --wait g-2 --timeout 60
+box_rc "--wait of one member is that box's own --wait: exit 0" 0
+t_contains "and says how its turn ended" "$(cat "$BOX_OUT")" "idle: done"
 t_eq "g-1 (model m1) wrote the good answer" "$(cat "$(box_root "$id1")$BOX_REPO/answer.txt" 2>/dev/null)" "good"
 t_eq "g-2 (model m2) wrote the bad one" "$(head -n 1 "$(box_root "$id2")$BOX_REPO/answer.txt" 2>/dev/null)" "bad"
 t_eq "g-2's agent requests asked model m2" \
@@ -106,7 +85,7 @@ t_eq "g-2's answer has one line more than g-1's" \
 t_eq "the models" "$(jq -r '[.members[].model] | join(" ")' "$BOX_OUT")" "mock/m1 mock/m2"
 t_eq "each turn ended done" "$(jq -r '[.members[].last_end] | join(" ")' "$BOX_OUT")" "done done"
 t_ok "each turn's time is known" jq -e '[.members[].turn_seconds | type == "number"] | all' "$BOX_OUT"
-t_eq "cost unknown (null) for now" "$(jq -r '[.members[].cost] | join(",")' "$BOX_OUT")" ","
+t_eq "cost null: the v2 server said none while --compare watched (unknown, never 0)" "$(jq -r '[.members[].cost] | join(",")' "$BOX_OUT")" ","
 t_contains "g-2's last lines of the tests" "$(jq -r '.members[1].test.tail' "$BOX_OUT")" "answer.txt is not good"
 t_ok "--compare --json has no raw control byte" sh -c "! grep -qP '[\x00-\x08\x0b-\x1f\x7f]' '$BOX_OUT'"
 t_eq "the box's files are as the agent left them (the tests ran in the box, the index untouched)" \
@@ -115,6 +94,7 @@ box_tui --compare g
 box_rc "--compare g: exit 0" 0
 t_ok "the table: g-1 passes, with its diff" grep -Eq "^g-1 +idle: done +mock/m1 .* ${want1%%/*} +\\+$(echo "$want1" | cut -d/ -f2)/-$(echo "$want1" | cut -d/ -f3) pass " "$BOX_OUT"
 t_ok "the table: g-2 fails, with its diff" grep -Eq "^g-2 +idle: done +mock/m2 .* ${want2%%/*} +\\+$(echo "$want2" | cut -d/ -f2)/-$(echo "$want2" | cut -d/ -f3) fail " "$BOX_OUT"
+t_eq "the table's first line: the group's summary" "$(head -n 1 "$BOX_OUT")" "group g: 2/2 done, 1 passing"
 t_contains "the table: g-2's last test line" "$(cat "$BOX_OUT")" "tests: answer.txt is not good"
 t_ok "the table has no escape from the box" sh -c "! grep -qP '\x1b|\x07' '$BOX_OUT'"
 box_tui --compare nosuch
@@ -128,18 +108,28 @@ box_rc "an up with no --try" 0
 box_tui --list --json
 t_eq "--list --json: a box of no group has group null" "$(jq -r '.boxes[] | select(.name == "solo") | .group' "$BOX_OUT")" "null"
 
-# ---- the pick: a member comes home as the group's branch e2b/g ----
-box_tui --pull g-1
-box_rc "--pull g-1: exit 0" 0
-t_contains "it names the group's branch" "$(cat "$BOX_OUT")" "e2b/g "
+# ---- the pick: a member comes home as the group's branch e2b/g, the rest go ----
+box_tui --kill g-2
+box_rc "--kill g-2 (its work is in no branch): refused, exit 8" 8
+box_tui --pick solo
+box_rc "--pick of a box of no group: exit 1, saying so" 1
+box_tui --list --kill-rest
+box_rc "--kill-rest without --pick: exit 2" 2
+box_tui --pick g-1 --kill-rest
+box_rc "--pick g-1 --kill-rest: exit 0" 0
+t_ok "it names the group's branch and the member" grep -Eq '^e2b/g [0-9a-f]{40} created \(member g-1 of group g\)$' "$BOX_OUT"
+t_contains "it names the member it killed" "$(cat "$BOX_OUT")" "killed member g-2 (not picked)"
 t_eq "e2b/g holds g-1's (the passing member's) answer" "$(git -C "$BOX_REPO" show e2b/g:answer.txt 2>/dev/null)" "good"
 t_ok "no branch e2b/g-1 was made" sh -c "! git -C '$BOX_REPO' rev-parse -q --verify e2b/g-1"
-box_tui --kill g-2
-box_rc "--kill g-2 (not pulled): refused, exit 8" 8
+t_ok "g-2's record is gone" test ! -e "$BOXES/g-2.json"
+t_eq "g-2's sandbox is gone" "$(el_req GET "/sandboxes/$id2")" 404
+box_tui --pull g-1
+box_rc "--pull g-1 again: exit 0" 0
+t_contains "a member's --pull goes to the group's branch too" "$(cat "$BOX_OUT")" "e2b/g"
 box_tui --kill g-1
 box_rc "--kill g-1 (its work is in e2b/g): exit 0" 0
 box_tui --pull solo
 t_contains "a box of no group still pulls as e2b/NAME" "$(cat "$BOX_OUT")$(cat "$BOX_ERR")" "solo"
 
-for b in g-2 solo; do box_tui --kill "$b" --force; done
+for b in solo; do box_tui --kill "$b" --force; done
 t_finish

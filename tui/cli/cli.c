@@ -419,7 +419,9 @@ int cli_run(const cli_args *a, e2b_config *cfg)
     e2b_error *err = e2b_live_start_headless(m, &h);
     int rc = err ? cli_fail(err) : 0;
     e2b_error_free(err);
-    if (rc == 0) {
+    if (rc == 0 && cli_try_is_group(m, a)) {
+        rc = cli_try(m, a); /* --wait of a group of attempts */
+    } else if (rc == 0) {
         switch (a->mode) {
         case CLI_LIST: rc = cli_list(m, a); break;
         case CLI_SECRETS: rc = cli_secrets(m, a); break;
@@ -445,7 +447,8 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_GET:
         case CLI_KEEPALIVE: rc = cli_life(m, a); break;
         default:
-            rc = a->try_count || a->mode == CLI_COMPARE ? cli_try(m, a) : cli_box(m, a, NULL);
+            rc = a->try_count || a->mode == CLI_COMPARE || a->mode == CLI_PICK ? cli_try(m, a)
+                                                                               : cli_box(m, a, NULL);
             break;
         }
     }

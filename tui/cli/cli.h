@@ -37,8 +37,8 @@
  * `--compare NAME --json` prints {"version":1,"group","members":[{"name","sandbox_id",
  * "state","last_end"|null,"model"|null,"turn_seconds"|null,"diff":{"files","added",
  * "deleted"}|null,"test":{"result":"pass|fail|error|not run|pending","exit_code",
- * "duration_ms","tail","why"?},"tokens":null,"cost":null,"last_message"|null}]}
- * (core/box/box_compare.h; tokens and cost are null until the cost figures land). */
+ * "duration_ms","tail","why"?},"tokens":{"input","output"}|null,"cost":USD|null,
+ * "last_message"|null}]} (core/box/box_compare.h; null: not known, never 0). */
 #ifndef E2B_TUI_CLI_H
 #define E2B_TUI_CLI_H
 
@@ -66,6 +66,7 @@ typedef enum {
     CLI_REPLY,
     CLI_INTERRUPT,
     CLI_COMPARE,   /* a group of attempts, member by member (cli_try.c) */
+    CLI_PICK,      /* a group's member pulled as e2b/GROUP (cli_try.c) */
     CLI_NETWORK,   /* cli_network.c */
     CLI_WATCH,     /* cli_fleet.c */
     CLI_PORTS,     /* a box's life (cli_life.c) */
@@ -114,6 +115,7 @@ typedef struct cli_args {
     /* groups of attempts (cli_try.c) */
     int try_count;             /* --up NAME --try N: N members NAME-1 ... NAME-N */
     const char *models;        /* --try ... --models m1,m2,...: round robin, or NULL */
+    int kill_rest;             /* --pick NAME-K --kill-rest: kill the other members */
     /* several boxes (cli_fleet.c) */
     const char *names[CLI_NAMES_MAX]; /* --wait / --watch NAME...: every name given */
     int nnames;

@@ -58,8 +58,10 @@ int cli_snap(e2b_live *m, const cli_args *a);
 int cli_life(e2b_live *m, const cli_args *a);
 /* status, prompt, wait, reply, interrupt (cli_agent.c). */
 int cli_agent(e2b_live *m, const cli_args *a);
-/* --up NAME --try N: a group of attempts (cli_try.c). */
+/* --up NAME --try N, --compare NAME, --wait of a group (cli_try.c); cli_try_is_group: a
+ * --wait of one name that no box has and a group of this machine has. */
 int cli_try(e2b_live *m, const cli_args *a);
+bool cli_try_is_group(e2b_live *m, const cli_args *a);
 /* --watch, and --wait over several boxes (cli_fleet.c); cli_fleet_wait_many: a --wait of
  * that kind (several names, --all or --any). */
 int cli_fleet(e2b_live *m, const cli_args *a);

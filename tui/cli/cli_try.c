@@ -44,6 +44,25 @@ int cli_try_option(cli_args *a, int argc, char **argv, int *i)
         a->name = argv[++*i];
         return 1;
     }
+    if (strcmp(f, "--pick") == 0) {
+        if (a->mode != CLI_NONE && a->mode != CLI_PICK) {
+            fprintf(stderr, "e2b-tui: --pick cannot be combined with another mode (see "
+                            "e2b-tui --help)\n");
+            return -1;
+        }
+        if (*i + 1 >= argc || !argv[*i + 1][0] || argv[*i + 1][0] == '-') {
+            fprintf(stderr, "e2b-tui: --pick needs a member's name (NAME-K; see e2b-tui "
+                            "--help)\n");
+            return -1;
+        }
+        a->mode = CLI_PICK;
+        a->name = argv[++*i];
+        return 1;
+    }
+    if (strcmp(f, "--kill-rest") == 0) {
+        a->kill_rest = 1;
+        return 1;
+    }
     if (strcmp(f, "--try") == 0) {
         const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
         char *end = NULL;
@@ -84,7 +103,9 @@ static int model_valid(const char *s, size_t n)
 int cli_try_check(const cli_args *a)
 {
     const char *bad = NULL;
-    if (a->models && !a->try_count)
+    if (a->kill_rest && a->mode != CLI_PICK)
+        bad = "--kill-rest goes with --pick NAME-K";
+    else if (a->models && !a->try_count)
         bad = "--models goes with --up NAME --try N";
     else if (a->try_count && a->mode != CLI_UP)
         bad = "--try goes with --up NAME";
@@ -272,13 +293,33 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
     return rc;
 }
 
-static int cli_compare(e2b_live *m, const cli_args *a);
+static int cli_compare(e2b_live *m, const cli_args *a, bool wait);
+static int cli_pick(e2b_live *m, const cli_args *a);
+
+bool cli_try_is_group(e2b_live *m, const cli_args *a)
+{
+    if (a->mode != CLI_WAIT || !a->name || a->nnames > 1 || a->wait_all || a->wait_any)
+        return false;
+    const char *dir = e2b_live_config(m)->records_dir;
+    if (e2b_box_record_exists(dir, a->name)) /* a box of that name: its own --wait */
+        return false;
+    e2b_box_record_list recs = {0};
+    e2b_error *err = e2b_box_record_list_read(dir, &recs, NULL);
+    bool group = false;
+    for (size_t i = 0; !err && i < recs.count && !group; i++)
+        group = !strcmp(recs.items[i].group, a->name);
+    e2b_error_free(err);
+    e2b_box_record_list_clear(&recs);
+    return group;
+}
 
 int cli_try(e2b_live *m, const cli_args *a)
 {
     int rc;
-    if (a->mode == CLI_COMPARE)
-        return cli_compare(m, a);
+    if (a->mode == CLI_PICK)
+        return cli_pick(m, a);
+    if (a->mode == CLI_COMPARE || a->mode == CLI_WAIT)
+        return cli_compare(m, a, a->mode == CLI_WAIT);
     if (e2b_live_config(m)->log_path && *e2b_live_config(m)->log_path) {
         e2b_log_set_max(e2b_live_config(m)->log_max);
         e2b_error_free(e2b_log_open(e2b_live_config(m)->log_path));
@@ -382,7 +423,10 @@ static void last_line(const char *text, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)(len - from), text ? text + from : "");
 }
 
-static int cli_compare(e2b_live *m, const cli_args *a)
+/* --compare NAME, and --wait NAME of a group (wait: until every member's turn has ended
+ * or it waits for you; then the same table, and exit 0 when a member passes its tests, 1
+ * when none does, 6 when one waits for you, 7 timed out). */
+static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
 {
     int rc = cli_open_keystore(m, a);
     if (rc)
@@ -434,6 +478,30 @@ static int cli_compare(e2b_live *m, const cli_args *a)
     }
     for (size_t i = 0; i < n; i++)
         e2b_wait(e2b_live_loop(m), &mem[i].end.done);
+    int waiting = 0, timed_out = 0;
+    int64_t start = e2b_now_ms();
+    while (wait) {
+        size_t settled = 0;
+        waiting = 0;
+        for (size_t i = 0; i < n; i++) {
+            const e2b_agent_status *st = mem[i].end.err ? NULL
+                                                        : e2b_live_agent(m, mem[i].rec.sandbox_id);
+            bool synced = st && e2b_live_agent_synced(m, mem[i].rec.sandbox_id);
+            if (!st || st->state == E2B_AGENT_SERVER_DOWN || st->state == E2B_AGENT_PAUSED)
+                settled++; /* it cannot end a turn: not waited for */
+            else if (synced && st->state == E2B_AGENT_WAITING)
+                settled++, waiting++;
+            else if (synced && turn_ended(st))
+                settled++;
+        }
+        if (settled == n)
+            break;
+        if (a->timeout_s > 0 && e2b_now_ms() - start >= (int64_t)a->timeout_s * 1000) {
+            timed_out = 1;
+            break;
+        }
+        e2b_loop_run_once(e2b_live_loop(m), 200);
+    }
     /* the evidence of every member whose turn has ended, at once */
     for (size_t i = 0; i < n; i++) {
         const e2b_agent_status *st = mem[i].end.err ? NULL : e2b_live_agent(m, mem[i].rec.sandbox_id);
@@ -464,7 +532,10 @@ static int cli_compare(e2b_live *m, const cli_args *a)
                                                                                  : "unknown",
             .last_end = st && st->last_end ? e2b_agent_end_name(st->last_end) : NULL,
             .model = mem[i].rec.model[0] ? mem[i].rec.model : NULL, .turn_s = turn,
-            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st)};
+            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st),
+            .have_tokens = st && st->total.have_tokens, .have_cost = st && st->total.have_cost,
+            .tokens_input = st ? st->total.input : 0, .tokens_output = st ? st->total.output : 0,
+            .cost_usd = st ? st->total.cost_usd : 0};
     }
     if (a->json) {
         char *s = e2b_box_compare_json(a->name, rows, n, a->pretty);
@@ -474,6 +545,9 @@ static int cli_compare(e2b_live *m, const cli_args *a)
             fputs("e2b-tui: out of memory\n", stderr);
         free(s);
     } else {
+        char sum[120];
+        e2b_live_group_summary(m, a->name, sum, sizeof sum);
+        printf("group %s: %s\n", a->name, sum);
         printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", "MEMBER", "STATE", "MODEL", "TURN",
                "FILES", "+/-", "TESTS", "TIME", "COST");
         for (size_t i = 0; i < n; i++) {
@@ -490,9 +564,12 @@ static int cli_compare(e2b_live *m, const cli_args *a)
             }
             if (ev && ev->exit_code >= 0)
                 snprintf(tm, sizeof tm, "%.1fs", ev->test_ms / 1000.0);
+            char cost[32] = "unknown";
+            if (r->have_cost)
+                snprintf(cost, sizeof cost, "$%.4f", r->cost_usd);
             printf("%-20s %-16s %-24s %6s %6s %13s %-8s %7s %s\n", r->name, state,
                    r->model ? r->model : "(configured)", turn, files, lines,
-                   !ev ? "pending" : e2b_live_test_result_name(ev->test), tm, "unknown");
+                   !ev ? "pending" : e2b_live_test_result_name(ev->test), tm, cost);
             char line[300];
             if (ev && ev->why[0])
                 printf("    tests: %s\n", ev->why);
@@ -506,6 +583,27 @@ static int cli_compare(e2b_live *m, const cli_args *a)
             }
         }
     }
+    if (wait && !rc) {
+        size_t passing = 0;
+        for (size_t i = 0; i < n; i++)
+            passing += rows[i].evidence && rows[i].evidence->test == E2B_TEST_PASS;
+        for (size_t i = 0; i < n; i++) {
+            const e2b_agent_status *st = mem[i].end.err ? NULL
+                                                        : e2b_live_agent(m, mem[i].rec.sandbox_id);
+            if (st && st->state == E2B_AGENT_WAITING && st->nrequests) {
+                char buf[600];
+                cli_clean(st->requests[0].summary, buf, sizeof buf);
+                fprintf(stderr, "e2b-tui: member %s is waiting for you: %s (request %s)\n",
+                        mem[i].rec.name, buf, st->requests[0].id);
+            }
+        }
+        rc = timed_out ? 7 : waiting ? 6 : passing ? 0 : 1;
+        if (timed_out)
+            fprintf(stderr, "e2b-tui: group %s: not every member's turn ended within %d s\n",
+                    a->name, a->timeout_s);
+        else if (!waiting && !passing)
+            fprintf(stderr, "e2b-tui: group %s: no member passes its tests\n", a->name);
+    }
     for (size_t i = 0; i < n; i++) {
         e2b_box_record_clear(&mem[i].rec);
         e2b_error_free(mem[i].end.err);
@@ -513,5 +611,70 @@ static int cli_compare(e2b_live *m, const cli_args *a)
         e2b_box_op_free(tests[i].op);
     }
     free(mb), free(mem), free(tests), free(rows);
+    return rc;
+}
+
+/* ---- --pick NAME-K [--kill-rest] ---- */
+
+static int cli_pick(e2b_live *m, const cli_args *a)
+{
+    int rc = cli_open_keystore(m, a);
+    if (rc)
+        return rc;
+    const char *dir = e2b_live_config(m)->records_dir;
+    e2b_box_record rec = {0};
+    e2b_error *err = e2b_box_record_read(dir, a->name, &rec);
+    if (!err && !rec.group[0])
+        err = e2b_error_new(E2B_ERR_INVALID, "box %s is not a member of a group of attempts "
+                                             "(e2b-tui --pull %s brings it home as e2b/%s)",
+                            a->name, a->name, a->name);
+    if (err) {
+        rc = cli_fail(err);
+        e2b_error_free(err);
+        e2b_box_record_clear(&rec);
+        return rc;
+    }
+    char group[64];
+    snprintf(group, sizeof group, "%s", rec.group);
+    e2b_box_record_clear(&rec);
+    /* the member's work, as the group's branch (box_pull.c) */
+    e2b_live_op_params p = {.kind = E2B_LIVE_OP_PULL, .name = a->name, .dir = a->dir,
+                            .force = a->force};
+    e2b_box_op *op = cli_op_run(m, &p, &rc);
+    if (!op)
+        return rc;
+    const e2b_box_result *r = e2b_box_op_result(op);
+    char safe[3][300];
+    cli_clean(r->branch, safe[0], sizeof safe[0]);
+    cli_clean(r->commit, safe[1], sizeof safe[1]);
+    cli_op_note(r);
+    if (r->nothing_pulled)
+        printf("no new work in member %s of group %s; nothing to pull\n", a->name, group);
+    else
+        printf("%s %s %s (member %s of group %s)\n", safe[0], safe[1],
+               r->no_new_work ? "up to date" : r->outcome ? r->outcome : "pulled", a->name, group);
+    e2b_box_op_free(op);
+    if (!a->kill_rest)
+        return 0;
+    /* the others go: they were not picked (their work is not in the group's branch) */
+    e2b_box_record_list recs = {0};
+    if ((err = e2b_box_record_list_read(dir, &recs, NULL))) {
+        rc = cli_fail(err);
+        e2b_error_free(err);
+        return rc;
+    }
+    for (size_t i = 0; i < recs.count; i++) {
+        if (strcmp(recs.items[i].group, group) || !strcmp(recs.items[i].name, a->name))
+            continue;
+        int krc = 0;
+        e2b_live_op_params k = {.kind = E2B_LIVE_OP_KILL, .name = recs.items[i].name};
+        e2b_box_op *kop = cli_op_run(m, &k, &krc);
+        if (kop)
+            printf("killed member %s (not picked)\n", recs.items[i].name);
+        else if (!rc)
+            rc = krc;
+        e2b_box_op_free(kop);
+    }
+    e2b_box_record_list_clear(&recs);
     return rc;
 }

@@ -26,6 +26,7 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_LOGS] = {"logs", "", true},
     [CMD_DETAIL] = {"detail", "", true},
     [CMD_NETWORK] = {"network", "net", false}, /* its own options (tui/network_cmd.h) */
+    [CMD_COMPARE] = {"compare", "", false}, /* a group's name (tui/views/view_compare.h) */
 };
 
 const struct cmd_info *cmdline_info(enum cmd_id id)
