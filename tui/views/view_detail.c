@@ -43,7 +43,7 @@ static int port_lines(const struct detail *d, char lab[][16], char val[][600])
     int n = 0;
     snprintf(lab[n], 16, "Ports");
     if (pi.state == E2B_LIVE_PORTS_NONE)
-        snprintf(val[n], 600, "not read (w reads them and forwards one)");
+        snprintf(val[n], 600, "not read yet (w reads them, then forwards one)");
     else if (pi.state == E2B_LIVE_PORTS_READING)
         snprintf(val[n], 600, "reading the box's listening ports...");
     else if (pi.state == E2B_LIVE_PORTS_FAILED)
