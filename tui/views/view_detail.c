@@ -238,13 +238,6 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     struct detail *d = v->priv;
     switch (a) {
-    case ACT_ATTACH:
-    case ACT_STOP:
-    case ACT_RESUME:
-    case ACT_KILL:
-    case ACT_PULL:
-    case ACT_EXTEND:
-    case ACT_LOGS:
     case ACT_GET:
         if (!d->box_id[0])
             return false;
@@ -257,6 +250,13 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         forward_ask(d, ui);
         ui->dirty = true;
         return true;
+    case ACT_ATTACH:
+    case ACT_STOP:
+    case ACT_RESUME:
+    case ACT_KILL:
+    case ACT_PULL:
+    case ACT_EXTEND:
+    case ACT_LOGS:
     case ACT_COPY:
         /* The row's actions, on the row under the pane (a pane it opens goes over this one,
          * which Esc returns to). */
