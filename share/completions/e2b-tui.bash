@@ -23,14 +23,15 @@ _e2b_tui() {
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
     local modes="--list --up --attach --tunnel --ports --forward --get --keepalive --stop --kill --resume --extend --pull --secrets
-        --status --prompt --wait --reply --interrupt --snapshot --snapshots --fork --templates
-        --gc-templates --info --version --help"
+        --status --prompt --wait --watch --reply --answer --interrupt --network --compare --pick
+        --snapshot --snapshots --fork --templates --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
         --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
-        --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout --local"
+        --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout --local
+        --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest"
 
     case $prev in
-    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--reply|--interrupt)
+    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--watch|--reply|--answer|--interrupt|--network|--compare|--pick)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;
@@ -42,7 +43,9 @@ _e2b_tui() {
         COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --dir)
         COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count|--timeout)
+    --until)
+        COMPREPLY=($(compgen -W "working waiting retrying idle down paused" -- "$cur")); return 0 ;;
+    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count|--timeout|--allow-out|--deny-out|--option|--try|--models)
         return 0 ;;
     esac
     COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))
