@@ -461,7 +461,9 @@ static void draw_status(struct ui *ui)
         e2b_cost_format(fleet, f, sizeof f);
         int k = snprintf(txt, sizeof txt, " fleet today %s%s ", f, whole ? "" : "+?");
         size_t rlen = strlen(right);
-        if (k > 0 && (size_t)k + rlen < sizeof right) {
+        /* a message on the line comes first: the total yields the room it would take */
+        bool room = !ui->flash.expires_ms || text_width(left) + k + text_width(right) <= COLS;
+        if (room && k > 0 && (size_t)k + rlen < sizeof right) {
             memmove(right + k, right, rlen + 1);
             memcpy(right, txt, (size_t)k);
         }
