@@ -28,7 +28,8 @@ agent_cell() {
                         n = match(r, /^AGENT +[^ ]/) ? RLENGTH - 1 : length(r); next }
         x && /^ ?feat / { print substr($0, x, n); exit }'
 }
-cell_is_agent() { [[ "$(agent_cell)" =~ ^idle(\ (\<1m|[0-9]+m))?(\ done)?\ *$ ]]; }
+# the idle pause (idle_minutes) follows: "idle <1m done, pauses in 15m"
+cell_is_agent() { [[ "$(agent_cell)" =~ ^idle(\ (\<1m|[0-9]+m))?(\ done)?(,\ pauses\ in\ (\<1m|[0-9]+m))?\ *$ ]]; }
 
 DASH_CWD=$BOX_REPO dash_start 160 24 -- --refresh 1
 tmux_type 3
