@@ -12,6 +12,7 @@
 #include "core/box/up_journal.h"
 #include "keystore/keystore.h"
 
+#include <stdarg.h>
 #include <stdatomic.h>
 
 typedef enum { OP_UP, OP_ATTACH, OP_STOP, OP_KILL, OP_PULL, OP_SNAPSHOT, OP_FORK, OP_UNPULLED,
@@ -241,6 +242,9 @@ e2b_box_op *box_op_new(op_kind kind, const e2b_box_env *env, e2b_box_progress_fn
 void box_op_progress(e2b_box_op *op, const char *step, int64_t done, int64_t total);
 /* Ends the op with err (owned; NULL = success): runs done, unless detached. */
 void box_op_finish(e2b_box_op *op, e2b_error *err);
+/* Formats a result's reason into dst (n bytes), sanitised for display: it may quote what the
+ * box printed. */
+void box_op_why(char *dst, size_t n, const char *fmt, va_list ap);
 
 /* Keystore through a job whose wake posts `then` to the loop (the op stays alive). */
 typedef void (*box_job_fn)(e2b_box_op *op);

@@ -5,6 +5,7 @@
 #include "core/git/changes_script.h"
 #include "core/net/http.h"
 #include "core/util/log.h"
+#include "core/util/sanitize.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -586,4 +587,13 @@ void box_op_start(e2b_box_op *op, const char *name, box_step_fn then)
     op->start_name = box_strdup(name);
     op->pending++;
     e2b_loop_post_slot(op->env.loop, &op->start_slot, start_now, op); /* cannot fail */
+}
+
+void box_op_why(char *dst, size_t n, const char *fmt, va_list ap)
+{
+    char raw[1024];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    char *safe = e2b_sanitize_display(raw, strlen(raw), 0);
+    snprintf(dst, n, "%s", safe ? safe : "");
+    free(safe);
 }

@@ -49,14 +49,10 @@ __attribute__((format(printf, 3, 4))) static void tr_end(e2b_box_op *op, e2b_tes
     e2b_evidence *ev = &op->res.evidence;
     ev->test = t;
     if (fmt) {
-        char raw[sizeof ev->why];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(raw, sizeof raw, fmt, ap);
+        box_op_why(ev->why, sizeof ev->why, fmt, ap);
         va_end(ap);
-        char *safe = e2b_sanitize_display(raw, strlen(raw), 0); /* it may quote the box */
-        snprintf(ev->why, sizeof ev->why, "%s", safe ? safe : "");
-        free(safe);
     }
     box_op_finish(op, NULL);
 }

@@ -5,7 +5,6 @@
  * up in the local work tree (worker thread) -> the answer. One deadline covers it all. */
 #include "core/box/box_internal.h"
 #include "core/git/changes_script.h"
-#include "core/util/sanitize.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,14 +24,10 @@ __attribute__((format(printf, 3, 4))) static void un_end(e2b_box_op *op, e2b_unp
     e2b_unpulled *u = &op->res.unpulled;
     u->state = st;
     if (fmt) {
-        char raw[sizeof u->why];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(raw, sizeof raw, fmt, ap);
+        box_op_why(u->why, sizeof u->why, fmt, ap);
         va_end(ap);
-        char *safe = e2b_sanitize_display(raw, strlen(raw), 0); /* it may quote the box */
-        snprintf(u->why, sizeof u->why, "%s", safe ? safe : "");
-        free(safe);
     }
     box_op_finish(op, NULL); /* it cancels the deadline */
 }

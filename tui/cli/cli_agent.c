@@ -318,8 +318,7 @@ static int command_end(e2b_live *m, e2b_live_end *end)
     return rc;
 }
 
-/* The prompt's text: --prompt-file, the TEXT given, else stdin ("-" or absent). */
-static char *prompt_text(const cli_args *a)
+char *cli_prompt_text(const cli_args *a)
 {
     FILE *f = NULL;
     if (a->prompt_file) {
@@ -389,7 +388,7 @@ static void wait_model(e2b_live *m, const struct agent_box *b)
 /* The model's prompt to the box's agent; prints the session it went to. */
 static int prompt_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 {
-    char *text = prompt_text(a);
+    char *text = cli_prompt_text(a);
     if (!text)
         return 1;
     wait_model(m, b);

@@ -25,6 +25,9 @@ int cli_open_keystore(e2b_live *m, const cli_args *a);
 /* Prints the error (sanitised) and returns its exit status: the one mapping of core's
  * error kinds (e2b_error_exit_code: not found 3, rejected key 4, conflict 5, else 1). */
 int cli_fail(const e2b_error *err);
+/* A prompt's (or --try's task's) text: --prompt-file, the TEXT given, else stdin ("-" or
+ * absent), at most 1 MiB; NULL after telling why (unreadable, empty). The caller frees it. */
+char *cli_prompt_text(const cli_args *a);
 /* cli_fail with the action "VERB LABEL" (cli_sandbox.c). */
 int cli_api_fail(const e2b_error *err, const char *verb, const char *label);
 /* name has no record here (not_found says so): a box of another machine, several of them

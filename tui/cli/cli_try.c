@@ -143,35 +143,6 @@ int cli_try_check(const cli_args *a)
     return 0;
 }
 
-/* ---- the task ---- */
-
-/* The task's text: --prompt-file, else --prompt TEXT ("-": stdin). NULL after telling why. */
-static char *task_text(const cli_args *a)
-{
-    FILE *f = a->prompt_file ? fopen(a->prompt_file, "r")
-              : !strcmp(a->prompt_text, "-") ? stdin : NULL;
-    if (!f && !a->prompt_file)
-        return strdup(a->prompt_text);
-    if (!f) {
-        fprintf(stderr, "e2b-tui: cannot read %s\n", a->prompt_file);
-        return NULL;
-    }
-    e2b_buf b = {0};
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < 1024 * 1024)
-        e2b_buf_add(&b, chunk, got);
-    if (f != stdin)
-        fclose(f);
-    char *s = e2b_buf_take(&b);
-    if (s && !*s) {
-        fputs("e2b-tui: the task is empty\n", stderr);
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
 /* The k-th model of the list (round robin) into buf, or NULL when no list was given. */
 static const char *model_of(const char *models, size_t k, char *buf, size_t n)
 {
@@ -326,7 +297,7 @@ int cli_try(e2b_live *m, const cli_args *a)
     }
     if ((rc = cli_open_keystore(m, a)))
         return rc;
-    char *text = task_text(a);
+    char *text = cli_prompt_text(a); /* the task */
     if (!text)
         return 1;
     char first[80];
