@@ -193,17 +193,6 @@ static int global_option(e2b_config *cfg, int argc, char **argv, int *i)
     return 0;
 }
 
-static int set_mode(cli_args *a, cli_mode m, const char *flag)
-{
-    if (a->mode != CLI_NONE && a->mode != m) {
-        fprintf(stderr, "e2b-tui: %s cannot be combined with another mode (see e2b-tui --help)\n",
-                flag);
-        return -1;
-    }
-    a->mode = m;
-    return 0;
-}
-
 /* The optional value after argv[*i] (not starting with '-'), or NULL. */
 static const char *optional_value(int argc, char **argv, int *i)
 {
@@ -277,7 +266,7 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
 {
     const char *f = argv[*i];
     if (strcmp(f, "--list") == 0)
-        return set_mode(a, CLI_LIST, f) < 0 ? -1 : 1;
+        return cli_set_mode(a, CLI_LIST, f) < 0 ? -1 : 1;
     if (strcmp(f, "--json") == 0)
         return a->json = 1, 1;
     if (strcmp(f, "--pretty") == 0)
@@ -317,7 +306,7 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
             *pending_attach = 1; /* "--attach --up NAME" */
             return 1;
         }
-        if (set_mode(a, named_modes[k].mode, f) < 0)
+        if (cli_set_mode(a, named_modes[k].mode, f) < 0)
             return -1;
         if (v)
             a->name = v;
@@ -331,7 +320,7 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
                 a->prompt_text = "-";
             return 1;
         }
-        if (set_mode(a, CLI_PROMPT, f) < 0)
+        if (cli_set_mode(a, CLI_PROMPT, f) < 0)
             return -1;
         if (!(a->name = required_value(argc, argv, i, "a box name")))
             return -1;
@@ -359,7 +348,7 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return 1;
     }
     if (strcmp(f, "--reply") == 0) {
-        if (set_mode(a, CLI_REPLY, f) < 0)
+        if (cli_set_mode(a, CLI_REPLY, f) < 0)
             return -1;
         if (!(a->name = required_value(argc, argv, i, "a box name")))
             return -1;
@@ -376,7 +365,7 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return 1;
     }
     if (strcmp(f, "--secrets") == 0) {
-        if (set_mode(a, CLI_SECRETS, f) < 0)
+        if (cli_set_mode(a, CLI_SECRETS, f) < 0)
             return -1;
         if (!(a->secrets_cmd = required_value(argc, argv, i, "list, set NAME or remove NAME")))
             return -1;

@@ -1,6 +1,7 @@
 /* ports: find the box -> connect (resumes) -> read /proc/net/tcp{,6} in the box -> the
  * listening ports; and the owner-only forward to one of them (box_ports.h). */
 #include "core/box/box_internal.h"
+#include "core/util/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,22 +10,11 @@
 
 enum { PORTS_LINES_MAX = 4096 };
 
-static int hexdigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Whether the n hex digits at p are all hex. */
 static int all_hex(const char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (hexdigit(p[i]) < 0)
+        if (e2b_hex_digit(p[i]) < 0)
             return 0;
     return 1;
 }
@@ -80,8 +70,8 @@ static void parse_line(const char *p, const char *e, e2b_box_ports *out)
     p++;
     if (e - p < 4 || !all_hex(p, 4) || (e - p > 4 && p[4] != ' '))
         return;
-    int port = (hexdigit(p[0]) << 12) | (hexdigit(p[1]) << 8) | (hexdigit(p[2]) << 4) |
-               hexdigit(p[3]);
+    int port = (e2b_hex_digit(p[0]) << 12) | (e2b_hex_digit(p[1]) << 8) | (e2b_hex_digit(p[2]) << 4) |
+               e2b_hex_digit(p[3]);
     p += 4;
     while (p < e && *p == ' ')
         p++;

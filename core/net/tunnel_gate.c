@@ -1,6 +1,7 @@
 /* The tunnel's gate (tunnel_gate.h): the request line, Host, the credential and the body's
  * framing of one request head, and the body's end in the bytes that follow. */
 #include "core/net/tunnel_gate.h"
+#include "core/util/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,17 +70,6 @@ static bool b64_matches(const char *text, size_t n, const uint8_t *cred, size_t 
     return ok;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* The first auth_token=... of the target's query, percent-decoded, against the credential. */
 static bool query_token_matches(const char *target, size_t n, const uint8_t *cred,
                                 size_t cred_len)
@@ -93,8 +83,8 @@ static bool query_token_matches(const char *target, size_t n, const uint8_t *cre
             size_t k = 0;
             for (const char *s = p + 11; s < e && k < sizeof text; s++) {
                 int h1, h2;
-                if (*s == '%' && e - s >= 3 && (h1 = hexval(s[1])) >= 0 &&
-                    (h2 = hexval(s[2])) >= 0) {
+                if (*s == '%' && e - s >= 3 && (h1 = e2b_hex_digit(s[1])) >= 0 &&
+                    (h2 = e2b_hex_digit(s[2])) >= 0) {
                     text[k++] = (char)(h1 * 16 + h2);
                     s += 2;
                 } else {
@@ -216,7 +206,7 @@ static void chunk_byte(e2b_tunnel_body *b, char c)
 {
     switch (b->state) {
     case BODY_SIZE: {
-        int h = hexval(c);
+        int h = e2b_hex_digit(c);
         if (h >= 0 && b->digits < 15) {
             b->left = b->left * 16 + (uint64_t)h;
             b->digits++;

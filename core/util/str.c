@@ -70,3 +70,14 @@ void e2b_span_text(long d, char *buf, size_t n)
     else
         snprintf(buf, n, "%ldd", d / 86400);
 }
+
+int e2b_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

@@ -21,5 +21,7 @@ void e2b_span_text(long seconds, char *buf, size_t n);
 
 /* The host part of a URL ("https://api.e2b.app:443/x" -> "api.e2b.app:443"). New string. */
 char *e2b_url_host(const char *url);
+/* The value of one hexadecimal digit (either case), or -1 for any other character. */
+int e2b_hex_digit(char c);
 
 #endif

@@ -457,3 +457,14 @@ int cli_run(const cli_args *a, e2b_config *cfg)
     e2b_log_close(); /* opened by the box modes */
     return rc;
 }
+
+int cli_set_mode(cli_args *a, cli_mode m, const char *flag)
+{
+    if (a->mode != CLI_NONE && a->mode != m) {
+        fprintf(stderr, "e2b-tui: %s cannot be combined with another mode (see e2b-tui --help)\n",
+                flag);
+        return -1;
+    }
+    a->mode = m;
+    return 0;
+}

@@ -129,6 +129,9 @@ typedef struct cli_args {
     int get_npaths;
 } cli_args;
 
+/* Sets the mode a flag names; -1 (told on stderr) when another mode was already given. */
+int cli_set_mode(cli_args *a, cli_mode m, const char *flag);
+
 /* The options and operands of cli_fleet.c (--watch, --until, --all, --any; --wait's and
  * --watch's names): as cli_snap_option. cli_fleet_operands takes the operands of those two
  * modes (1 taken, 0 not its mode, -1 usage error, reported). */

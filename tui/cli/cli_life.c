@@ -18,17 +18,6 @@
 
 /* ---- options ---- */
 
-static int life_mode(cli_args *a, cli_mode m, const char *flag)
-{
-    if (a->mode != CLI_NONE && a->mode != m) {
-        fprintf(stderr, "e2b-tui: %s cannot be combined with another mode (see e2b-tui --help)\n",
-                flag);
-        return -1;
-    }
-    a->mode = m;
-    return 0;
-}
-
 static int parse_port(const char *v, const char *what, int *out)
 {
     char *end;
@@ -61,14 +50,14 @@ int cli_life_option(cli_args *a, int argc, char **argv, int *i)
 {
     const char *f = argv[*i];
     if (strcmp(f, "--ports") == 0) {
-        if (life_mode(a, CLI_PORTS, f) < 0)
+        if (cli_set_mode(a, CLI_PORTS, f) < 0)
             return -1;
         if (next_plain(argc, argv, i))
             a->name = argv[++*i];
         return 1;
     }
     if (strcmp(f, "--forward") == 0) {
-        if (life_mode(a, CLI_FORWARD, f) < 0)
+        if (cli_set_mode(a, CLI_FORWARD, f) < 0)
             return -1;
         if (next_plain(argc, argv, i))
             a->name = argv[++*i];
@@ -84,7 +73,7 @@ int cli_life_option(cli_args *a, int argc, char **argv, int *i)
         return parse_port(argv[++*i], "--local", &a->local_port) < 0 ? -1 : 1;
     }
     if (strcmp(f, "--get") == 0) {
-        if (life_mode(a, CLI_GET, f) < 0)
+        if (cli_set_mode(a, CLI_GET, f) < 0)
             return -1;
         if (next_plain(argc, argv, i))
             a->name = argv[++*i];
@@ -94,7 +83,7 @@ int cli_life_option(cli_args *a, int argc, char **argv, int *i)
         return 1;
     }
     if (strcmp(f, "--keepalive") == 0)
-        return life_mode(a, CLI_KEEPALIVE, f) < 0 ? -1 : 1;
+        return cli_set_mode(a, CLI_KEEPALIVE, f) < 0 ? -1 : 1;
     return 0;
 }
 

@@ -17,16 +17,6 @@
 
 /* ---- options ---- */
 
-static int snap_mode(cli_args *a, cli_mode m, const char *flag)
-{
-    if (a->mode != CLI_NONE && a->mode != m) {
-        fprintf(stderr, "e2b-tui: %s cannot be combined with another mode (see e2b-tui --help)\n", flag);
-        return -1;
-    }
-    a->mode = m;
-    return 0;
-}
-
 static const char *value_of(int argc, char **argv, int *i, const char *what)
 {
     if (*i + 1 < argc && argv[*i + 1][0] && argv[*i + 1][0] != '-')
@@ -39,20 +29,20 @@ int cli_snap_option(cli_args *a, int argc, char **argv, int *i)
 {
     const char *f = argv[*i];
     if (strcmp(f, "--snapshot") == 0) {
-        if (snap_mode(a, CLI_SNAPSHOT, f) < 0)
+        if (cli_set_mode(a, CLI_SNAPSHOT, f) < 0)
             return -1;
         return (a->name = value_of(argc, argv, i, "a box name")) ? 1 : -1;
     }
     if (strcmp(f, "--as") == 0)
         return (a->snap_as = value_of(argc, argv, i, "a snapshot name")) ? 1 : -1;
     if (strcmp(f, "--snapshots") == 0)
-        return snap_mode(a, CLI_SNAPSHOTS, f) < 0 ? -1 : 1;
+        return cli_set_mode(a, CLI_SNAPSHOTS, f) < 0 ? -1 : 1;
     if (strcmp(f, "--delete") == 0)
         return (a->snap_delete = value_of(argc, argv, i, "a snapshot name")) ? 1 : -1;
     if (strcmp(f, "--from") == 0)
         return (a->from_snapshot = value_of(argc, argv, i, "a snapshot name")) ? 1 : -1;
     if (strcmp(f, "--fork") == 0) {
-        if (snap_mode(a, CLI_FORK, f) < 0)
+        if (cli_set_mode(a, CLI_FORK, f) < 0)
             return -1;
         return (a->name = value_of(argc, argv, i, "a box name")) ? 1 : -1;
     }
@@ -70,9 +60,9 @@ int cli_snap_option(cli_args *a, int argc, char **argv, int *i)
         return 1;
     }
     if (strcmp(f, "--templates") == 0)
-        return snap_mode(a, CLI_TEMPLATES, f) < 0 ? -1 : 1;
+        return cli_set_mode(a, CLI_TEMPLATES, f) < 0 ? -1 : 1;
     if (strcmp(f, "--gc-templates") == 0)
-        return snap_mode(a, CLI_GC_TEMPLATES, f) < 0 ? -1 : 1;
+        return cli_set_mode(a, CLI_GC_TEMPLATES, f) < 0 ? -1 : 1;
     if (strcmp(f, "--dry-run") == 0)
         return a->dry_run = 1, 1;
     return 0;
