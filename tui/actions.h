@@ -73,7 +73,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(TOOL_INPUT, "tool-input", "v", VIEW_AGENT, 0,                                          \
       "Agent pane: tool calls whole, their input as the server sent it (again: one line each)") \
     X(FORWARD, "forward", "w", VIEW_DETAIL, 0,                                                \
-      "Detail pane: forward one of the box's ports to a local URL, yours only (asks which; copies the URL)") \
+      "Detail pane: forward one of the box's ports to a local URL, yours only (asks which, one E2B reaches first; copies the URL)") \
     X(GET, "get", "D", VIEW_CHANGES | VIEW_DETAIL, 0,                                         \
       "Fetch files of the box (the selected one first; build output, logs) into a local folder") \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
