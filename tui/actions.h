@@ -64,6 +64,16 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Message the agent in a new session")                                                  \
     X(INTERRUPT, "interrupt", "i", VIEWS_AGENT_ACTS, ACTION_MUTATES,                          \
       "Interrupt the agent's running turn")                                                   \
+    X(MARK, "mark", "space", VIEW_BOXES, 0,                                                   \
+      "Mark the row (again: unmark); y n i m s p then act on every marked box, after one question") \
+    X(MARK_ALL, "mark-all", "*", VIEW_BOXES, 0,                                               \
+      "Mark every row shown (with the filter: every row it shows; again: unmark them)")      \
+    X(PREVIEW, "preview", "P", VIEW_BOXES, 0,                                                 \
+      "Preview beside the list: the selected box's activity, then its changes, then none")   \
+    X(PREV_BOX, "prev-box", "(", VIEW_AGENT, 0,                                               \
+      "Agent pane: the previous box of the list, without leaving the pane")                  \
+    X(NEXT_BOX, "next-box", ")", VIEW_AGENT, 0,                                               \
+      "Agent pane: the next box of the list, without leaving the pane")                      \
     X(REREAD, "reread", "R", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
       "Changes: read the box's changes again")                                               \
     X(FOCUS, "focus", "tab", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
@@ -119,7 +129,9 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \
-    X(PAGE_DOWN, "page-down", "pgdn ctrl-f space", VIEWS_SCROLL, 0, "Page down")              \
+    X(PAGE_DOWN, "page-down", "pgdn ctrl-f", VIEWS_SCROLL, 0, "Page down")                    \
+    X(PAGE_DOWN_SPACE, "page-down-space", "space", VIEWS_SCROLL & ~VIEW_BOXES, 0,             \
+      "Page down (in Boxes space marks the row)")                                             \
     X(HALF_UP, "half-page-up", "ctrl-u", VIEWS_SCROLL, 0, "Half a page up")                   \
     X(HALF_DOWN, "half-page-down", "ctrl-d", VIEWS_SCROLL, 0, "Half a page down")             \
     X(FIRST, "first", "home g", VIEWS_SCROLL, 0, "First row")                                 \
@@ -138,7 +150,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
       "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :q")    \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
-    X(BACK, "back", "esc", VIEWS_ANY, 0, "Back: close the overlay, or the pane (to the one it came from); clear the filter")       \
+    X(BACK, "back", "esc", VIEWS_ANY, 0, "Back: close the overlay, or the pane (to the one it came from); clear the marks, then the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \
     X(QUIT, "quit", "q", VIEWS_ANY, 0, "Quit (in an overlay or pane: close it, back to where it came from)")
 

@@ -225,6 +225,8 @@ static void open_messages(struct ui *ui)
 
 static void run_action(struct ui *ui, enum action_id a)
 {
+    if (a == ACT_PAGE_DOWN_SPACE)
+        a = ACT_PAGE_DOWN; /* space pages where it does not mark (Boxes) */
     if (ui->opts.readonly && action_mutates(a)) {
         ui_flash(ui, FLASH_ERROR, "%s: disabled in read-only mode", action_info(a)->name);
         return;
@@ -320,10 +322,10 @@ static void handle_mouse(struct ui *ui)
                     LINES - 2 > 3);
     if (!ui->pane && v->has_table && m.y == head) {
         /* The header: sort by the column under the click (again: reverse). */
-        int widths[32], x = 0;
+        int widths[32], x = v->x_shown;
         if (v->table.ncols > 32)
             return;
-        table_layout(&v->table, COLS, widths);
+        table_layout(&v->table, v->w_shown > 0 ? v->w_shown : COLS, widths);
         for (int c = 0; c < v->table.ncols; c++) {
             if (!widths[c])
                 continue;
@@ -337,7 +339,8 @@ static void handle_mouse(struct ui *ui)
         }
         return;
     }
-    if (!ui->pane && v->has_table && m.y > head && m.y < LINES - 1) {
+    if (!ui->pane && v->has_table && m.y > head && m.y < LINES - 1 &&
+        (v->w_shown <= 0 || (m.x >= v->x_shown && m.x < v->x_shown + v->w_shown))) {
         table_move_to(&v->table, v->table.top + (size_t)(m.y - head - 1));
         ui->dirty = true;
     }
@@ -450,9 +453,15 @@ static void draw_status(struct ui *ui)
                                                 : " ? help  : command  Esc back";
         snprintf(left, sizeof left, "%s", hint);
     }
+    size_t marked = ui->pane ? 0 : view_sandboxes_marked(v);
     if (v->has_table && !ui->pane && (ui_have_api_key(ui) || v->loaded))
-        snprintf(right, sizeof right, " %zu/%zu ", v->table.nvisible ? v->table.cursor + 1 : 0,
-                 v->table.nvisible);
+    {
+        char mk[32] = "";
+        if (marked)
+            snprintf(mk, sizeof mk, " %zu marked ", marked);
+        snprintf(right, sizeof right, "%s %zu/%zu ", mk,
+                 v->table.nvisible ? v->table.cursor + 1 : 0, v->table.nvisible);
+    }
     /* the fleet's cost today (its boxes' agents and running sandboxes), where there is room */
     if (COLS >= 100 && e2b_live_agent_count(ui->model)) {
         double fleet;

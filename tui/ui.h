@@ -52,6 +52,7 @@ struct view {
     const char *empty_text; /* shown when the list has no rows at all */
     bool loaded;            /* rows arrived from the model */
     int rows_shown;         /* list rows drawn last (which rows are on screen) */
+    int x_shown, w_shown;   /* where the list was drawn last (beside a preview: narrower) */
     bool dim;               /* rows drawn dim: what they show is not current (stale) */
     void *priv;
 };

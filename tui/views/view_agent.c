@@ -11,13 +11,14 @@
 
 #include "core/net/loop.h"
 #include "tui/agent_text.h"
+#include "tui/sandbox_rows.h"
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
 #include "tui/views/view_changes.h"
 #include "tui/widgets/draw.h"
 #include "tui/widgets/textwidth.h"
 
-enum { FRAME_MS = 100, REQUEST_ROWS = 8 };
+enum { FRAME_MS = 100, REQUEST_ROWS = 8, CHANGES_SETTLE_MS = 300 };
 
 enum agent_tab { TAB_ACTIVITY, TAB_CHANGES };
 enum agent_focus { FOCUS_SESSIONS, FOCUS_ACTIVITY };
@@ -33,6 +34,10 @@ struct agent_view {
     int page;          /* activity rows drawn last */
     bool tool_input;   /* tool calls whole, their raw input (v), not one line each */
     struct changes_panel *changes; /* made when the tab is first shown */
+    /* Another box shown while the Changes tab is: its panel is made once the choice rests
+     * (one read of the box's git per box looked at, not per key). */
+    uint64_t changes_timer;
+    bool preview; /* beside the Boxes list: no sessions, no keys of its own */
     /* Coalescing: the last frame asked for, and the timer that asks for the next. */
     int64_t last_frame_ms;
     uint64_t frame_timer;
@@ -77,6 +82,52 @@ static void want_frame(struct agent_view *av)
                                          on_frame_timer, av);
     if (!av->frame_timer)
         av->ui->dirty = true;
+}
+
+/* The Changes tab's panel of the box shown (said when out of memory). */
+static void make_changes(struct agent_view *av)
+{
+    if (!av->changes)
+        av->changes = changes_panel_new(av->ui, av->id, av->name);
+    if (!av->changes)
+        ui_flash(av->ui, FLASH_ERROR, "changes: out of memory");
+}
+
+static void on_changes_timer(void *ud)
+{
+    struct agent_view *av = ud;
+    av->changes_timer = 0;
+    if (av->tab == TAB_CHANGES)
+        make_changes(av);
+    av->ui->dirty = true;
+}
+
+static void drop_changes(struct agent_view *av)
+{
+    if (av->changes_timer)
+        e2b_loop_timer_cancel(e2b_live_loop(av->ui->model), av->changes_timer);
+    av->changes_timer = 0;
+    changes_panel_free(av->changes);
+    av->changes = NULL;
+}
+
+/* Shows another box: its active session, following its activity; the Changes tab's panel
+ * of the old box goes and the new one's comes once the choice rests. */
+static void show_box(struct agent_view *av, const char *id, const char *name)
+{
+    if (!strcmp(av->id, id))
+        return;
+    snprintf(av->id, sizeof av->id, "%s", id);
+    snprintf(av->name, sizeof av->name, "%s", name);
+    av->session[0] = '\0';
+    av->back = 0;
+    drop_changes(av);
+    if (av->tab == TAB_CHANGES)
+        av->changes_timer = e2b_loop_timer_add(e2b_live_loop(av->ui->model), CHANGES_SETTLE_MS,
+                                               on_changes_timer, av);
+    if (av->tab == TAB_CHANGES && !av->changes_timer)
+        make_changes(av);
+    av->ui->dirty = true;
 }
 
 static void changed(struct view *v, struct ui *ui, unsigned what)
@@ -396,13 +447,22 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     av->last_frame_ms = e2b_now_ms();
     const e2b_agent_status *st = status_of(av);
     char head[600];
-    snprintf(head, sizeof head, "AGENT  %s (%s)  %s  (c: %s; Tab: %s; Esc: back)", av->name, av->id,
-             av->tab == TAB_ACTIVITY ? "[Activity] Changes" : "Activity [Changes]",
-             av->tab == TAB_ACTIVITY ? "changes" : "activity",
-             av->tab == TAB_ACTIVITY ? "sessions/activity" : "files/diff");
+    if (av->preview)
+        snprintf(head, sizeof head, "PREVIEW  %s  %s  (P: %s)", av->name,
+                 av->tab == TAB_ACTIVITY ? "[Activity] Changes" : "Activity [Changes]",
+                 av->tab == TAB_ACTIVITY ? "changes" : "hide");
+    else
+        snprintf(head, sizeof head, "AGENT  %s (%s)  %s  (c: %s; Tab: %s; ( ): box; Esc: back)",
+                 av->name, av->id,
+                 av->tab == TAB_ACTIVITY ? "[Activity] Changes" : "Activity [Changes]",
+                 av->tab == TAB_ACTIVITY ? "changes" : "activity",
+                 av->tab == TAB_ACTIVITY ? "sessions/activity" : "files/diff");
     draw_text(y, x, w, ROLE_HEADER, head, true);
-    if (av->tab == TAB_CHANGES && av->changes) {
-        changes_panel_draw(av->changes, ui, y + 1, x, h - 1, w);
+    if (av->tab == TAB_CHANGES) {
+        if (av->changes)
+            changes_panel_draw(av->changes, ui, y + 1, x, h - 1, w);
+        else
+            draw_text(y + 2, x + 2, w - 2, ROLE_DIM, "Reading the changes...", false);
         return;
     }
     if (!st) {
@@ -459,8 +519,11 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     }
     if (left <= 2)
         return;
-    /* Sessions and todos on the left (or above on a narrow screen), activity beside. */
-    if (w >= 90) {
+    /* Sessions and todos on the left (or above on a narrow screen), activity beside; the
+     * preview is the activity alone (the state line has the todo count). */
+    if (av->preview) {
+        draw_activity(av, st, top, x, left, w);
+    } else if (w >= 90) {
         int lw = w / 3 > 48 ? 48 : w / 3;
         int su = draw_sessions(av, st, top, x, left / 2, lw);
         draw_todos(st, top + su, x, left - su, lw);
@@ -493,9 +556,39 @@ static void move_session(struct agent_view *av, int delta)
     av->back = 0;
 }
 
+/* ( and ): the previous or next box with an agent in the list the pane was opened over
+ * (the Boxes tab when that is not a list of sandboxes), whose cursor follows, so Esc
+ * returns to the box shown. */
+static void step_box(struct agent_view *av, int dir)
+{
+    struct ui *ui = av->ui;
+    struct view *list = ui->tabs[ui->tab];
+    if (!(list->ops->bit & VIEWS_SANDBOXES))
+        list = ui->tabs[TAB_BOXES];
+    struct table *t = &list->table;
+    long from = t->nvisible ? (long)t->cursor : -1;
+    for (size_t i = 0; i < t->nvisible; i++)
+        if (!strcmp(t->rows[t->visible[i]].id, av->id))
+            from = (long)i;
+    for (long i = from + dir; i >= 0 && i < (long)t->nvisible; i += dir) {
+        const struct table_row *r = &t->rows[t->visible[i]];
+        if (!e2b_live_agent(ui->model, r->id))
+            continue;
+        table_move_to(t, (size_t)i);
+        show_box(av, r->id, r->cells[SBCOL_NAME]);
+        return;
+    }
+    ui_flash(ui, FLASH_INFO, "%s: %s is the %s box of the list", action_info(dir < 0 ? ACT_PREV_BOX : ACT_NEXT_BOX)->name,
+             av->name, dir < 0 ? "first" : "last");
+}
+
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
     struct agent_view *av = v->priv;
+    if (a == ACT_PREV_BOX || a == ACT_NEXT_BOX) {
+        step_box(av, a == ACT_PREV_BOX ? -1 : 1);
+        return true;
+    }
     if (a == ACT_CHANGES) {
         if (!av->changes)
             av->changes = changes_panel_new(ui, av->id, av->name);
@@ -558,7 +651,7 @@ static void destroy(struct view *v)
     struct agent_view *av = v->priv;
     if (av->frame_timer)
         e2b_loop_timer_cancel(e2b_live_loop(av->ui->model), av->frame_timer);
-    changes_panel_free(av->changes);
+    drop_changes(av);
     free(av);
     free(v);
 }
@@ -588,4 +681,33 @@ struct view *view_agent_new(struct ui *ui, const char *sandbox_id, const char *n
     v->ops = &OPS;
     v->priv = av;
     return v;
+}
+
+struct view *view_agent_preview_new(struct ui *ui)
+{
+    struct view *v = view_agent_new(ui, "", "");
+    if (v)
+        ((struct agent_view *)v->priv)->preview = true;
+    return v;
+}
+
+void view_agent_show(struct view *v, const char *sandbox_id, const char *name)
+{
+    show_box(v->priv, sandbox_id, name);
+}
+
+const char *view_agent_shown(const struct view *v)
+{
+    return ((const struct agent_view *)v->priv)->id;
+}
+
+void view_agent_set_changes(struct view *v, bool changes)
+{
+    struct agent_view *av = v->priv;
+    av->tab = changes ? TAB_CHANGES : TAB_ACTIVITY;
+    if (changes && av->id[0])
+        make_changes(av);
+    else if (!changes)
+        drop_changes(av);
+    av->ui->dirty = true;
 }

@@ -1,7 +1,8 @@
 /* The Agent pane (Enter or o on a box): the box's sessions with their state and title, the
  * selected session's recent activity (the assistant's text tail, tool calls with their
  * state), its todo list and the pending request in full; c switches to the Changes tab
- * (tui/views/view_changes.h) and back. The actions on the agent (y Y n m M i) work here as
+ * (tui/views/view_changes.h) and back; ( and ) show the previous and next box of the list
+ * without leaving the pane. The actions on the agent (y Y n m M i) work here as
  * on the row (tui/views/agent_actions.h).
  *
  * Everything shown is the model's (e2b_live_agent, sanitised and bounded by core). Frames
@@ -14,5 +15,19 @@
 
 /* name: the box's words (sanitised). NULL when out of memory. */
 struct view *view_agent_new(struct ui *ui, const char *sandbox_id, const char *name);
+
+/* The preview beside the Boxes list (tui/views/view_sandboxes.c owns it): the state line,
+ * the pending request and the activity of the box it is told to show, or its Changes; no
+ * sessions and no keys of its own. It follows the model as the pane does (coalesced
+ * frames) and reads a box's changes only once the choice of box rests. NULL when out of
+ * memory; freed with its ops' destroy. */
+struct view *view_agent_preview_new(struct ui *ui);
+/* Shows the box sandbox_id (name: its sanitised words) in the pane or the preview; the same
+ * box again changes nothing. */
+void view_agent_show(struct view *v, const char *sandbox_id, const char *name);
+/* The sandbox id shown ("" for none yet). */
+const char *view_agent_shown(const struct view *v);
+/* The Changes tab (true) or the activity; leaving Changes lets go of its panel. */
+void view_agent_set_changes(struct view *v, bool changes);
 
 #endif

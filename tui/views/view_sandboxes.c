@@ -7,6 +7,7 @@
 
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
+#include "tui/views/batch_actions.h"
 #include "tui/views/copy_action.h"
 #include "tui/views/kill_question.h"
 #include "tui/views/screens.h"
@@ -41,8 +42,19 @@ static const int SANDBOX_DROP[SBCOL_COUNT] = {
     [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6, [SBCOL_COST] = 10,
 };
 
+/* The preview beside the Boxes list: shown by itself from PREVIEW_AUTO_COLS columns, on
+ * P from PREVIEW_MIN_COLS; the list gets the left half. */
+enum { PREVIEW_AUTO_COLS = 140, PREVIEW_MIN_COLS = 80, MARKS_MAX = 512 };
+enum preview_mode { PV_AUTO, PV_ACTIVITY, PV_CHANGES, PV_OFF };
+
 struct sandboxes_view {
     enum sandbox_filter filter;
+    enum preview_mode preview_mode;
+    struct view *preview; /* the Agent pane's preview (view_agent.h), made when first shown */
+    bool preview_drawn;   /* drawn in the last frame of this view */
+    /* The marked rows (Boxes), by sandbox id (owned copies); rows that go lose their mark. */
+    char **marks;
+    size_t nmarks;
     /* An up started from this view: once it ends, its box is selected (so the suggested
      * `a` attaches to the new box, not the row that was selected before). */
     unsigned up_op;
@@ -127,6 +139,124 @@ static void follow_up(struct view *v, struct ui *ui)
         sv->up_op = 0;
 }
 
+/* ---- marks ---- */
+
+static long mark_index(const struct sandboxes_view *sv, const char *id)
+{
+    for (size_t i = 0; i < sv->nmarks; i++)
+        if (!strcmp(sv->marks[i], id))
+            return (long)i;
+    return -1;
+}
+
+static void unmark_at(struct sandboxes_view *sv, size_t i)
+{
+    free(sv->marks[i]);
+    sv->marks[i] = sv->marks[--sv->nmarks];
+}
+
+/* Marks (or with on false unmarks) the row id; false when out of room or memory. */
+static bool set_mark(struct sandboxes_view *sv, const char *id, bool on)
+{
+    long i = mark_index(sv, id);
+    if (!on) {
+        if (i >= 0)
+            unmark_at(sv, (size_t)i);
+        return true;
+    }
+    if (i >= 0)
+        return true;
+    if (sv->nmarks == MARKS_MAX)
+        return false;
+    if (!sv->marks && !(sv->marks = calloc(MARKS_MAX, sizeof *sv->marks)))
+        return false;
+    if (!(sv->marks[sv->nmarks] = strdup(id)))
+        return false;
+    sv->nmarks++;
+    return true;
+}
+
+static void clear_marks(struct sandboxes_view *sv)
+{
+    while (sv->nmarks)
+        unmark_at(sv, sv->nmarks - 1);
+}
+
+/* A mark whose row went (killed, no longer listed) goes with it. */
+static void prune_marks(struct view *v, bool *dirty)
+{
+    struct sandboxes_view *sv = v->priv;
+    for (size_t i = sv->nmarks; i-- > 0;) {
+        bool listed = false;
+        for (size_t r = 0; r < v->table.nrows && !listed; r++)
+            listed = !strcmp(v->table.rows[r].id, sv->marks[i]);
+        if (!listed) {
+            unmark_at(sv, i);
+            *dirty = true;
+        }
+    }
+}
+
+size_t view_sandboxes_marked(const struct view *v)
+{
+    return v->ops->bit == VIEW_BOXES ? ((const struct sandboxes_view *)v->priv)->nmarks : 0;
+}
+
+static void mark_key(struct view *v, struct ui *ui, enum action_id a)
+{
+    struct sandboxes_view *sv = v->priv;
+    struct table *t = &v->table;
+    if (a == ACT_MARK) {
+        const struct table_row *r = table_selected(t);
+        if (!r)
+            return;
+        bool on = mark_index(sv, r->id) < 0;
+        if (!set_mark(sv, r->id, on))
+            ui_flash(ui, FLASH_ERROR, "mark: at most %d marks", MARKS_MAX);
+        else if (on && sv->nmarks == 1)
+            ui_flash(ui, FLASH_INFO, "marked %s: y n i m s p now act on every marked box, "
+                                     "after one question (Esc clears the marks)",
+                     r->cells[SBCOL_NAME]);
+        table_move(t, 1); /* as k9s: the next row, to mark it too */
+        ui->dirty = true;
+        return;
+    }
+    /* every row shown (the filter's): marked, or unmarked when all were */
+    bool all = t->nvisible > 0;
+    for (size_t i = 0; i < t->nvisible && all; i++)
+        all = mark_index(sv, t->rows[t->visible[i]].id) >= 0;
+    for (size_t i = 0; i < t->nvisible; i++) {
+        if (!set_mark(sv, t->rows[t->visible[i]].id, !all)) {
+            ui_flash(ui, FLASH_ERROR, "mark-all: at most %d marks", MARKS_MAX);
+            break;
+        }
+    }
+    ui->dirty = true;
+}
+
+/* y n i m s p with marks: on every marked row, after one question (batch_actions.h). */
+static void batch_marked(struct view *v, struct ui *ui, enum action_id a)
+{
+    struct sandboxes_view *sv = v->priv;
+    const char *ids[MARKS_MAX], *names[MARKS_MAX];
+    size_t n = 0;
+    /* in the list's order; marked rows the filter hides after the rows shown */
+    const struct table *t = &v->table;
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < (pass ? t->nrows : t->nvisible); i++) {
+            const struct table_row *row = &t->rows[pass ? i : t->visible[i]];
+            bool seen = false;
+            for (size_t k = 0; pass && k < n && !seen; k++)
+                seen = ids[k] == row->id;
+            if (!seen && n < MARKS_MAX && mark_index(sv, row->id) >= 0) {
+                ids[n] = row->id;
+                names[n++] = row->cells[SBCOL_NAME];
+            }
+        }
+    }
+    batch_run(ui, ids, names, n, a);
+}
+
 static void changed(struct view *v, struct ui *ui, unsigned what)
 {
     const e2b_sandbox_list *list = e2b_live_sandboxes(ui->model);
@@ -177,6 +307,10 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     }
     if ((what & UI_CHANGED_CLOCK) && v->loaded && !stale)
         sandbox_rows_redraw_times(&v->table, filter_of(v), list, metrics, now, &dirty);
+    if ((what & E2B_LIVE_SANDBOXES) && sv->nmarks && v->loaded)
+        prune_marks(v, &dirty);
+    if (sv->preview && sv->preview_drawn && !ui->pane && ui->tabs[ui->tab] == v)
+        sv->preview->ops->changed(sv->preview, ui, what);
     if (what & (E2B_LIVE_OPS | E2B_LIVE_SANDBOXES))
         follow_up(v, ui);
     if ((what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES | UI_CHANGED_CLOCK)) &&
@@ -199,6 +333,40 @@ size_t view_sandboxes_running_ids(struct view *v, const char **ids, size_t max)
     return n;
 }
 
+/* What the preview shows on a screen w wide: by itself from PREVIEW_AUTO_COLS columns, as
+ * P chose from PREVIEW_MIN_COLS; never beside another tab's list. */
+static enum preview_mode preview_shown(const struct sandboxes_view *sv, int w)
+{
+    if (sv->filter != SANDBOX_FILTER_BOXES || w < PREVIEW_MIN_COLS)
+        return PV_OFF;
+    if (sv->preview_mode == PV_AUTO)
+        return w >= PREVIEW_AUTO_COLS ? PV_ACTIVITY : PV_OFF;
+    return sv->preview_mode;
+}
+
+/* P: activity, then changes, then none, then activity again. */
+static void preview_key(struct view *v, struct ui *ui)
+{
+    struct sandboxes_view *sv = v->priv;
+    enum preview_mode now = preview_shown(sv, COLS);
+    if (COLS < PREVIEW_MIN_COLS) {
+        ui_flash(ui, FLASH_INFO, "preview: needs %d columns at least (Enter opens the Agent pane)",
+                 PREVIEW_MIN_COLS);
+        return;
+    }
+    sv->preview_mode = now == PV_ACTIVITY ? PV_CHANGES : now == PV_CHANGES ? PV_OFF : PV_ACTIVITY;
+    if (sv->preview)
+        view_agent_set_changes(sv->preview, sv->preview_mode == PV_CHANGES);
+    else if (sv->preview_mode == PV_CHANGES && (sv->preview = view_agent_preview_new(ui)))
+        view_agent_set_changes(sv->preview, true);
+    ui_flash(ui, FLASH_INFO, "preview: %s (P: %s)",
+             sv->preview_mode == PV_ACTIVITY ? "the selected box's activity"
+             : sv->preview_mode == PV_CHANGES ? "the selected box's changes" : "hidden",
+             sv->preview_mode == PV_ACTIVITY ? "its changes"
+             : sv->preview_mode == PV_CHANGES ? "hide it" : "show it");
+    ui->dirty = true;
+}
+
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
 {
     if (!ui_have_api_key(ui) && !v->loaded) {
@@ -219,8 +387,36 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         y++;
         h--;
     }
-    list_draw(v, ui, y, x, h, w);
-    agent_cells_colour(v, ui->model, y, x, h, w);
+    struct sandboxes_view *sv = v->priv;
+    enum preview_mode pm = preview_shown(sv, w);
+    int lw = pm == PV_OFF ? w : w / 2;
+    /* the marks' gutter, while there are marks: "*" beside each marked row */
+    int gut = sv->nmarks ? 2 : 0;
+    list_draw(v, ui, y, x + gut, h, lw - gut);
+    agent_cells_colour(v, ui->model, y, x + gut, h, lw - gut);
+    for (int i = 0; gut && i < h - 1 && v->table.top + (size_t)i < v->table.nvisible; i++) {
+        const struct table_row *r = &v->table.rows[v->table.visible[v->table.top + (size_t)i]];
+        if (mark_index(sv, r->id) >= 0)
+            draw_text(y + 1 + i, x, gut, ROLE_WAITING, "*", false);
+    }
+    sv->preview_drawn = false;
+    if (pm == PV_OFF)
+        return;
+    if (!sv->preview && !(sv->preview = view_agent_preview_new(ui)))
+        return;
+    sv->preview_drawn = true;
+    for (int i = 0; i < h; i++)
+        draw_text(y + i, x + lw, 1, ROLE_DIM, "│", false);
+    int px = x + lw + 1, pw = w - lw - 1;
+    const struct table_row *r = table_selected(&v->table);
+    if (!r || !e2b_live_is_box(ui->model, r->id)) {
+        draw_text(y, px, pw, ROLE_HEADER, "PREVIEW", true);
+        draw_text(y + 2, px + 2, pw - 2, ROLE_DIM,
+                  r ? "Not a box: nothing to preview." : "No row selected.", false);
+        return;
+    }
+    view_agent_show(sv->preview, r->id, r->cells[SBCOL_NAME]);
+    sv->preview->ops->draw(sv->preview, ui, y, px, h, pw);
 }
 
 /* ---- up (tui/views/up_form.c): once started, its box is selected when it is listed ---- */
@@ -318,6 +514,25 @@ static void open_agent_or_detail(struct ui *ui, struct view *v, const struct tab
 
 static bool act(struct view *v, struct ui *ui, enum action_id a)
 {
+    struct sandboxes_view *sv = v->priv;
+    if (a == ACT_BACK && sv->nmarks) { /* Esc: the marks go first, then the filter */
+        clear_marks(sv);
+        ui_flash(ui, FLASH_INFO, "marks cleared");
+        ui->dirty = true;
+        return true;
+    }
+    if (a == ACT_MARK || a == ACT_MARK_ALL) {
+        mark_key(v, ui, a);
+        return true;
+    }
+    if (a == ACT_PREVIEW) {
+        preview_key(v, ui);
+        return true;
+    }
+    if (sv->nmarks && batch_handles(a)) {
+        batch_marked(v, ui, a);
+        return true;
+    }
     if (list_act(v, ui, a))
         return true;
     const struct table_row *r = table_selected(&v->table);
@@ -405,18 +620,28 @@ static void close_view(struct view *v, struct ui *ui)
         e2b_live_show_all(ui->model, false);
 }
 
+static void destroy(struct view *v)
+{
+    struct sandboxes_view *sv = v->priv;
+    if (sv->preview)
+        sv->preview->ops->destroy(sv->preview);
+    clear_marks(sv);
+    free(sv->marks);
+    list_view_destroy(v);
+}
+
 static const struct view_ops OPS[] = {
     [SANDBOX_FILTER_BOXES] = {.name = "boxes", .title = "Boxes", .bit = VIEW_BOXES,
                               .changed = changed, .draw = draw, .act = act,
-                              .destroy = list_view_destroy, .open = open_view,
+                              .destroy = destroy, .open = open_view,
                               .close = close_view},
     [SANDBOX_FILTER_WORKSPACES] = {.name = "workspaces", .title = "Workspaces",
                                    .bit = VIEW_WORKSPACES, .changed = changed, .draw = draw,
-                                   .act = act, .destroy = list_view_destroy, .open = open_view,
+                                   .act = act, .destroy = destroy, .open = open_view,
                                    .close = close_view},
     [SANDBOX_FILTER_ALL] = {.name = "all", .title = "All sandboxes", .bit = VIEW_ALL,
                             .changed = changed, .draw = draw, .act = act,
-                            .destroy = list_view_destroy, .open = open_view,
+                            .destroy = destroy, .open = open_view,
                             .close = close_view},
 };
 

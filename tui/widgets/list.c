@@ -96,7 +96,8 @@ bool list_act(struct view *v, struct ui *ui, enum action_id a)
         int widths[32];
         if (t->ncols > 32)
             return false;
-        table_layout(t, COLS, widths); /* a column hidden on this screen is passed over */
+        /* a column hidden on this screen is passed over */
+        table_layout(t, v->w_shown > 0 ? v->w_shown : COLS, widths);
         table_sort_step(t, a == ACT_SORT_NEXT ? 1 : -1, widths);
         sort_said(v, ui);
         break;
@@ -198,6 +199,8 @@ void list_draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
     draw_text(y, x, w, ROLE_HEADER, line, true);
     int body = h - 1;
     v->rows_shown = body;
+    v->x_shown = x;
+    v->w_shown = w;
     table_scroll(t, body);
     if (t->nvisible == 0) {
         const char *msg = NULL;

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Issue 38 (supervising several agents): the preview beside the Boxes list and marks with
+# batch answers, in the dashboard against the real OpenCode server (opencode-ai 1.18.33, v2
+# API) and the scripted model in three e2b-local boxes, each waiting on its own bash
+# permission. At 160 columns the selected box's activity shows beside the list and follows
+# j/k (its prompt, its request); P shows its changes, then hides the preview; at 100 the
+# list is whole until P; at 80x24 the Agent pane goes to the next and previous box with )
+# and ( without leaving it. Then :waiting, * (mark every row shown), y: one question names
+# the three requests, and each box's turn goes on (--wait on each exits 0, each command ran
+# in its own box); Esc clears the marks.
+. "$(dirname "$0")/common.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/agent.sh"
+. "$E2B_TUI_ROOT/tests/lib/agent_scenarios.sh" # agent_until
+agent_setup 2 || t_abort "the boxes could not be set up"
+export TERM=tmux-256color LANG=C.UTF-8
+
+names="aa bb cc"
+declare -A sid
+for n in $names; do
+    box_tui --up "$n"
+    box_rc "box $n is up" 0 || t_abort "$n did not come up"
+    sid[$n]=$(box_sandbox_of "$n")
+    # a command without blanks, so the question's wrapped lines never split it
+    agent_script "${sid[$n]}" '{"title":"Task '"$n"'","steps":[{"tool":"bash","args":{"command":"date>'"$n"'1.txt","description":"stamp"}},{"text":"Stamped '"$n"'."}]}'
+done
+
+# the NAME of the list's row on screen line L (a gutter mark "*" is passed over)
+row_name() { tmux_capture | sed -n "${1}p" | sed 's/^\* *//' | awk '{print $1}'; }
+
+# ---- 100 columns: the list is whole (the dashboard watches before the tasks come, so the
+# activity holds each user's prompt) ----
+DASH_CWD=$BOX_REPO dash_start 100 30 -- --refresh 1
+TMUX_WAIT_SECONDS=120 dash_check "the dashboard lists the boxes" "cc "
+for n in $names; do
+    box_tui --prompt "$n" "task for $n"
+    box_rc "$n is given a task" 0
+done
+for n in $names; do
+    agent_until "$n" 90 "waiting for you: bash: date>${n}1.txt" && t_pass "$n waits for its permission" ||
+        t_fail "$n waits for its permission" "$(cat "$BOX_OUT")"
+done
+TMUX_WAIT_SECONDS=60 dash_check "the dashboard sees the three waiting" "! 3 boxes waiting for you"
+t_not_contains "at 100 columns no preview by itself" "$(tmux_capture)" "PREVIEW"
+
+# ---- 160 columns: the preview follows j/k ----
+tmux_resize 160 30
+tmux_keys Home
+first=$(row_name 3)
+t_ok "the first row is one of the boxes" test -n "$first" -a -n "${sid[$first]:-}"
+dash_check "160 columns: the preview shows the selected box beside the list" "PREVIEW  $first  [Activity] Changes"
+dash_check "with its pending request" "! WAITING FOR YOU: bash: date>${first}1.txt"
+dash_check "and its activity: the user's prompt" "you"
+dash_check "its words" "task for $first"
+dash_check "the call that waits" "bash: date>${first}1.txt [waiting for you]"
+line=$(tmux_capture | sed -n 3p)
+t_ok "the list keeps to its half: the preview's rule at column 81" test "${line:80:1}" = "│"
+t_contains "the row's columns fit the half (its whole ID)" "${line:0:80}" "${sid[$first]}"
+tmux_type j
+second=$(row_name 4)
+dash_check "j: the preview follows to the next row" "PREVIEW  $second  [Activity] Changes"
+dash_check "its request" "! WAITING FOR YOU: bash: date>${second}1.txt"
+dash_check "its prompt" "task for $second"
+t_not_contains "the first box's activity is gone" "$(tmux_capture)" "task for $first"
+tmux_type k
+dash_check "k: back to the first" "PREVIEW  $first  [Activity] Changes"
+dash_check "its prompt again" "task for $first"
+tmux_type P
+dash_check "P: the preview shows the box's changes" "PREVIEW  $first  Activity [Changes]"
+TMUX_WAIT_SECONDS=60 dash_check "read from the box" "CHANGES  $first (${sid[$first]})"
+tmux_type P
+dash_check "P again hides the preview" "preview: hidden"
+t_not_contains "no preview" "$(tmux_capture)" "PREVIEW"
+tmux_type P
+dash_check "P once more: the activity again" "PREVIEW  $first  [Activity] Changes"
+tmux_type P
+tmux_type P
+dash_check_gone "P P: hidden again" "PREVIEW"
+
+# ---- 80x24: ( and ) in the Agent pane ----
+tmux_resize 80 24
+tmux_keys Home
+dash_check "80x24: the list" "NAME"
+tmux_keys Enter
+dash_check "Enter opens the first box's Agent pane" "AGENT  $first (${sid[$first]})"
+tmux_type ')'
+dash_check ") shows the next box without leaving the pane" "AGENT  $second (${sid[$second]})"
+dash_check "its request" "! WAITING FOR YOU: bash: date>${second}1.txt"
+tmux_type ')'
+third=""
+for n in $names; do [ "$n" != "$first" ] && [ "$n" != "$second" ] && third=$n; done
+dash_check ") again: the third" "AGENT  $third (${sid[$third]})"
+tmux_type ')'
+dash_check ") on the last says so" "is the last box of the list"
+tmux_type '('
+dash_check "( goes back" "AGENT  $second (${sid[$second]})"
+tmux_keys Escape
+dash_check "Esc: the list, on the box the pane showed last" "NAME"
+dash_check_match "the list's cursor followed the pane (the second row)" ' 2/3 ?$'
+
+# ---- marks: :waiting, * and one y for the three ----
+tmux_type ':waiting'
+tmux_keys Enter
+dash_check ":waiting filters the list" "filter: ! waiting"
+tmux_type '*'
+dash_check "* marks every row shown: the status line counts them" "3 marked"
+t_contains "a marked row has its gutter mark" "$(tmux_capture | sed -n 3p)" "* "
+tmux_type y
+dash_check "y asks once for the three" "Allow 3 waiting requests"
+for n in $names; do
+    dash_check "the question names $n's request" "date>${n}1.txt"
+done
+tmux_type y
+for n in $names; do
+    box_tui --wait "$n" --timeout 90
+    box_rc "$n's turn goes on and ends: --wait $n exits 0" 0
+    t_ok "$n's command ran in its own box" t_wait_until 20 test -e "$(box_root "${sid[$n]}")$BOX_REPO/${n}1.txt"
+done
+dash_check "the marks stay after the answers" "3 marked"
+tmux_keys Escape
+dash_check "Esc clears the marks" "marks cleared"
+t_not_contains "no count any more" "$(tmux_capture | tail -n 1)" "marked"
+tmux_keys Escape
+dash_quit "q quits"
+for n in $names; do box_tui --kill "$n" --force; done
+t_finish
