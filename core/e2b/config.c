@@ -50,6 +50,8 @@ enum key_id {
     /* what a sandbox costs (core/e2b/cost.h) */
     K_PRICE_VCPU,
     K_PRICE_GIB,
+    /* the dashboard's preview beside the Boxes list */
+    K_PREVIEW_COLUMNS,
     K_COUNT
 };
 
@@ -67,6 +69,7 @@ static const char *const key_names[K_COUNT] = {
     "test_command", "test_timeout",
     "network.allow_out", "network.deny_out", "allow_internet",
     "price_vcpu_second", "price_gib_second",
+    "preview_columns",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -80,6 +83,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->workspace_keys = strdup(E2B_DEFAULT_WORKSPACE_KEYS);
     cfg->keystore = strdup("auto");
     cfg->refresh_seconds = E2B_DEFAULT_REFRESH_S;
+    cfg->preview_columns = E2B_DEFAULT_PREVIEW_COLUMNS;
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
@@ -454,6 +458,12 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
     case K_NOTIFY:
         if (parse_notify(value, &cfg->notify) < 0)
             return e2b_error_new(E2B_ERR_INVALID, "notify must be none or a list of bell, osc9, osc777 (e.g. bell, osc9)");
+        break;
+    case K_PREVIEW_COLUMNS:
+        if (parse_int(value, 0, 10000, &n) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "preview_columns must be a number of columns "
+                                                  "(0: the preview only on P)");
+        cfg->preview_columns = n;
         break;
     case K_REFRESH:
         if (parse_int(value, 1, 3600, &n) < 0)
@@ -924,6 +934,11 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
             cfg->deny_out && *cfg->deny_out ? cfg->deny_out : "(none)");
     fprintf(out, "workspace keys: %s\n", cfg->workspace_keys);
     fprintf(out, "refresh:        %d s\n", cfg->refresh_seconds);
+    if (cfg->preview_columns)
+        fprintf(out, "preview:        beside the Boxes list from %d columns (P toggles it)\n",
+                cfg->preview_columns);
+    else
+        fprintf(out, "preview:        on P only (preview_columns = 0)\n");
     char pv[32], pg[32];
     fprintf(out, "prices:         price_vcpu_second %s, price_gib_second %s (dollars; a running "
                  "sandbox's cost)\n", price_text(cfg->price_vcpu_second, pv, sizeof pv),

@@ -34,6 +34,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
  * README, the man page and the example config are checked against it by
  * tests/integration/defaults_doc_test.sh). */
 #define E2B_DEFAULT_REFRESH_S 3
+#define E2B_DEFAULT_PREVIEW_COLUMNS 140 /* preview_columns: the preview beside the list from here */
 /* E2B's published usage prices (dollars per second while a sandbox runs): per vCPU, and per
  * GiB of memory (its billing documentation, 2026). */
 #define E2B_DEFAULT_PRICE_VCPU_SECOND 0.000014
@@ -90,6 +91,9 @@ typedef struct e2b_config {
     char *workspace_keys; /* workspace_keys, default "opencode-workspace,workspaceID" */
     char *keystore;       /* keystore backend name, default "auto" */
     int refresh_seconds;  /* refresh, default E2B_DEFAULT_REFRESH_S */
+    /* preview_columns: the screen width from which the Boxes list has the selected box's
+     * preview beside it by itself (P toggles it on any screen from 80); 0 = only on P. */
+    int preview_columns;
     /* notify: how the dashboard tells that a box waits for the user, finished a turn or
      * failed: a list of bell, osc9, osc777 (E2B_NOTIFY_* bits), or none; default bell. */
     unsigned notify;

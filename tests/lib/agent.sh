@@ -32,7 +32,7 @@ agent_setup() {
 EOF
     (cd "$BOX_REPO" && git add -f opencode.json .agent && git commit -q -m "agent fixture" -- opencode.json .agent) || return 1
     {
-        printf 'opencode = %s\n' "$api"
+        printf 'opencode = %s\npreview_columns = 0\n' "$api" # as box_setup's
         # shellcheck disable=SC2016 # expanded by the box's shell
         printf '%s\n' 'serve_command = sh -c '"'"'export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 OPENCODE_DISABLE_SHARE=1; python3 "$1/.agent/scripted_model.py" --port 8111 --script /tmp/agent-script.json --log /tmp/agent-model.log >/tmp/agent-model.out 2>&1 & exec '"$BOX_OPENCODE"' serve --hostname 0.0.0.0 --port "$2"'"'"' sh {dir} {port}'
     } >"$XDG_CONFIG_HOME/e2b-tui/config"

@@ -53,14 +53,16 @@ box_setup() {
         return 1
     fi
     mkdir -p "$XDG_CONFIG_HOME/e2b-tui" "$T_TMP/bin"
-    printf 'serve_command = %s\n' "$BOX_SERVE_REAL" >"$XDG_CONFIG_HOME/e2b-tui/config"
+    # preview_columns = 0: the Boxes list as the tests were written for (the preview beside
+    # it only on P; tests/tui/preview_marks_test.sh gives it the default back)
+    printf 'serve_command = %s\npreview_columns = 0\n' "$BOX_SERVE_REAL" >"$XDG_CONFIG_HOME/e2b-tui/config"
     ln -sf "$BOX_FIXTURES/opencode2_attach_fake" "$T_TMP/bin/opencode2"
     export PATH=$T_TMP/bin:$PATH
     export E2B_TUI_HEALTH_TIMEOUT=30
 }
 
 box_misbehaving_server() {
-    printf 'serve_command = {dir}/tools/opencode_misbehaving serve --hostname 0.0.0.0 --port {port}\n' \
+    printf 'serve_command = {dir}/tools/opencode_misbehaving serve --hostname 0.0.0.0 --port {port}\npreview_columns = 0\n' \
         >"$XDG_CONFIG_HOME/e2b-tui/config"
 }
 

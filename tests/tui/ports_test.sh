@@ -8,7 +8,7 @@
 box_setup || t_finish
 export TERM=tmux-256color LANG=C.UTF-8
 cp "$BOX_FIXTURES/tunnel_server.py" "$BOX_REPO/tools/"
-printf 'serve_command = python3 {dir}/tools/tunnel_server.py --port {port}\n' >"$XDG_CONFIG_HOME/e2b-tui/config"
+printf 'serve_command = python3 {dir}/tools/tunnel_server.py --port {port}\npreview_columns = 0\n' >"$XDG_CONFIG_HOME/e2b-tui/config"
 box_tui --up
 box_setup_rc "up" 0
 id=$(box_sandbox_of main)

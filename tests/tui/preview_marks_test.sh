@@ -13,6 +13,8 @@
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent_scenarios.sh" # agent_until
 agent_setup 2 || t_abort "the boxes could not be set up"
+# the default preview (agent_setup pins the list without it for the other tests)
+sed -i '/^preview_columns = 0$/d' "$XDG_CONFIG_HOME/e2b-tui/config"
 export TERM=tmux-256color LANG=C.UTF-8
 
 names="aa bb cc"

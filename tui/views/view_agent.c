@@ -696,11 +696,6 @@ void view_agent_show(struct view *v, const char *sandbox_id, const char *name)
     show_box(v->priv, sandbox_id, name);
 }
 
-const char *view_agent_shown(const struct view *v)
-{
-    return ((const struct agent_view *)v->priv)->id;
-}
-
 void view_agent_set_changes(struct view *v, bool changes)
 {
     struct agent_view *av = v->priv;

@@ -42,9 +42,9 @@ static const int SANDBOX_DROP[SBCOL_COUNT] = {
     [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6, [SBCOL_COST] = 10,
 };
 
-/* The preview beside the Boxes list: shown by itself from PREVIEW_AUTO_COLS columns, on
- * P from PREVIEW_MIN_COLS; the list gets the left half. */
-enum { PREVIEW_AUTO_COLS = 140, PREVIEW_MIN_COLS = 80, MARKS_MAX = 512 };
+/* The preview beside the Boxes list: shown by itself from the config's preview_columns
+ * while a box's agent is watched, on P from PREVIEW_MIN_COLS; the list gets the left half. */
+enum { PREVIEW_MIN_COLS = 80, MARKS_MAX = 512 };
 enum preview_mode { PV_AUTO, PV_ACTIVITY, PV_CHANGES, PV_OFF };
 
 struct sandboxes_view {
@@ -333,14 +333,18 @@ size_t view_sandboxes_running_ids(struct view *v, const char **ids, size_t max)
     return n;
 }
 
-/* What the preview shows on a screen w wide: by itself from PREVIEW_AUTO_COLS columns, as
- * P chose from PREVIEW_MIN_COLS; never beside another tab's list. */
-static enum preview_mode preview_shown(const struct sandboxes_view *sv, int w)
+/* What the preview shows on a screen w wide: by itself from preview_columns columns while
+ * some box's agent is watched (else there is nothing to preview), as P chose from
+ * PREVIEW_MIN_COLS; never beside another tab's list. */
+static enum preview_mode preview_shown(const struct sandboxes_view *sv, const struct ui *ui,
+                                       int w)
 {
     if (sv->filter != SANDBOX_FILTER_BOXES || w < PREVIEW_MIN_COLS)
         return PV_OFF;
-    if (sv->preview_mode == PV_AUTO)
-        return w >= PREVIEW_AUTO_COLS ? PV_ACTIVITY : PV_OFF;
+    if (sv->preview_mode == PV_AUTO) {
+        int from = e2b_live_config(ui->model)->preview_columns;
+        return from > 0 && w >= from && e2b_live_agent_count(ui->model) ? PV_ACTIVITY : PV_OFF;
+    }
     return sv->preview_mode;
 }
 
@@ -348,7 +352,7 @@ static enum preview_mode preview_shown(const struct sandboxes_view *sv, int w)
 static void preview_key(struct view *v, struct ui *ui)
 {
     struct sandboxes_view *sv = v->priv;
-    enum preview_mode now = preview_shown(sv, COLS);
+    enum preview_mode now = preview_shown(sv, ui, COLS);
     if (COLS < PREVIEW_MIN_COLS) {
         ui_flash(ui, FLASH_INFO, "preview: needs %d columns at least (Enter opens the Agent pane)",
                  PREVIEW_MIN_COLS);
@@ -388,7 +392,7 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         h--;
     }
     struct sandboxes_view *sv = v->priv;
-    enum preview_mode pm = preview_shown(sv, w);
+    enum preview_mode pm = preview_shown(sv, ui, w);
     int lw = pm == PV_OFF ? w : w / 2;
     /* the marks' gutter, while there are marks: "*" beside each marked row */
     int gut = sv->nmarks ? 2 : 0;
