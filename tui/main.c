@@ -7,6 +7,7 @@
 #include "core/git/gitwork.h"
 #include "tui/cli/cli.h"
 #include "core/e2b/egress_list.h"
+#include "core/e2b/cost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ static void print_help(FILE *f)
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
           "       [--public]          a box whose ports need no traffic token\n"
+          "       [--budget USD]      what it may cost: a running dashboard or --keepalive\n"
+          "                           interrupts and pauses it there (budget_usd)\n"
           "       [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
           "                           what the box may reach (domains, *.suffix, IPs, CIDRs;\n"
           "                           an allow list means only these; the stored secrets'\n"
@@ -84,6 +87,8 @@ static void print_help(FILE *f)
           "  --prompt NAME [TEXT]     send TEXT (stdin when absent or -) to the box's agent;\n"
           "       [--new-session]     prints the session id (--up ... --prompt TEXT or\n"
           "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
+          "       [--budget USD]      a box at its budget is refused (exit 11) unless\n"
+          "                           --budget raises it\n"
           "  --wait NAME [--timeout SECONDS]\n"
           "                           wait until the agent stops working: exit 0 idle after\n"
           "                           a finished turn, 10 interrupted (a rejected permission\n"
@@ -141,7 +146,7 @@ static void print_help(FILE *f)
           "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
           "you (--wait), 7 timed out (--wait), 8 unpulled work (--kill: nothing was\n"
           "killed), 9 nothing waits for a reply (--reply), 10 the turn ended interrupted\n"
-          "(--wait). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
+          "(--wait), 11 the box is at its budget (--prompt). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
           "&& e2b-tui --pull feat-x && e2b-tui --kill feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
@@ -382,6 +387,17 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return (a->template_id = required_value(argc, argv, i, "a template")) ? 1 : -1;
     if (strcmp(f, "--dir") == 0)
         return (a->dir = required_value(argc, argv, i, "a directory")) ? 1 : -1;
+    if (strcmp(f, "--budget") == 0) {
+        const char *v = required_value(argc, argv, i, "dollars");
+        if (!v)
+            return -1;
+        if (e2b_budget_parse(v, &a->budget_usd) < 0) {
+            fprintf(stderr, "e2b-tui: --budget must be dollars, a number from 0.01 to %g "
+                            "(e.g. 2.50), not '%s'\n", E2B_BUDGET_MAX_USD, v);
+            return -1;
+        }
+        return 1;
+    }
     if (strcmp(f, "--hours") == 0) {
         const char *v = required_value(argc, argv, i, "a number of hours");
         char *end;
@@ -447,6 +463,8 @@ static int check_combination(const cli_args *a)
         bad = "--pretty";
     else if (a->hours && a->mode != CLI_UP && a->mode != CLI_EXTEND)
         bad = "--hours";
+    else if (a->budget_usd > 0 && a->mode != CLI_UP && a->mode != CLI_PROMPT)
+        bad = "--budget";
     else if ((a->prompt_text || a->prompt_file) && a->mode != CLI_UP && a->mode != CLI_PROMPT)
         bad = a->prompt_file ? "--prompt-file" : "--prompt";
     else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)

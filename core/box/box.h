@@ -158,6 +158,7 @@ typedef struct e2b_box_up_params {
     const char *allow_out;
     const char *deny_out;
     int no_internet;
+    double budget_usd;       /* what it may cost (its record's budget_usd), 0 = none of its own */
 } e2b_box_up_params;
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,

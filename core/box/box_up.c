@@ -605,6 +605,7 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
     op->rec.port = E2B_BOX_PORT;
     op->rec.opencode = e2b_config_box_api(op->env.cfg, NULL); /* until the box says */
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
+    op->rec.budget_usd = op->up.budget_usd;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);
     if (e2b_box_password(op->password) < 0) {

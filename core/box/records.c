@@ -3,6 +3,7 @@
 
 #include "core/git/gitwork.h"
 #include "core/e2b/objects.h"
+#include "core/e2b/cost.h"
 #include "core/e2b/json_read.h"
 #include "core/util/buf.h"
 #include "core/util/fs.h"
@@ -59,7 +60,11 @@ static json_t *record_to_json(const e2b_box_record *r)
     e2b_format_rfc3339(r->task_at, task_at, sizeof task_at);
     if (o && ((r->group[0] && json_object_set_new(o, "group", json_string(r->group)) < 0) ||
               (r->model[0] && json_object_set_new(o, "model", json_string(r->model)) < 0) ||
-              (r->task_at && json_object_set_new(o, "task_at", json_string(task_at)) < 0))) {
+              (r->task_at && json_object_set_new(o, "task_at", json_string(task_at)) < 0) ||
+              (r->budget_usd > 0 &&
+               json_object_set_new(o, "budget_usd", json_real(r->budget_usd)) < 0) ||
+              (r->budget_stopped &&
+               json_object_set_new(o, "budget_stopped", json_true()) < 0))) {
         json_decref(o);
         return NULL;
     }
@@ -113,6 +118,11 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
         snprintf(out->model, sizeof out->model, "%s", model);
     if (e2b_parse_rfc3339(e2b_json_text(o, "task_at", ""), &out->task_at, NULL) < 0)
         out->task_at = 0;
+    /* a file may be edited: a budget out of range is none */
+    double budget = json_number_value(json_object_get(o, "budget_usd"));
+    if (budget >= 0.01 && budget <= E2B_BUDGET_MAX_USD)
+        out->budget_usd = budget;
+    out->budget_stopped = json_is_true(json_object_get(o, "budget_stopped"));
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
     const json_t *eg = json_object_get(o, "egress");

@@ -16,6 +16,7 @@
 #include "core/e2b/opencode_kind.h"
 #include "core/util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -41,6 +42,11 @@ typedef struct e2b_box_record {
      * and when (0 = not known): "model", "task_at" */
     char model[128];
     time_t task_at;
+    /* what it may cost (--up --budget; core/live/live_budget.h): dollars, 0 = none of its
+     * own (the config's budget_usd); budget_stopped: a watcher stopped it at that budget
+     * (cleared when the budget is raised): "budget_usd", "budget_stopped" */
+    double budget_usd;
+    bool budget_stopped;
     char *egress;      /* what the box may reach, as the JSON text of e2b_box_egress_summary
                         * (core/box/box_egress.h); NULL when not recorded (older records) */
 } e2b_box_record;

@@ -1,4 +1,5 @@
 #include "core/e2b/config.h"
+#include "core/e2b/cost.h"
 #include "core/e2b/egress_list.h"
 
 #include "core/e2b/objects.h"
@@ -52,6 +53,7 @@ enum key_id {
     K_PRICE_GIB,
     /* the dashboard's preview beside the Boxes list */
     K_PREVIEW_COLUMNS,
+    K_BUDGET,
     K_COUNT
 };
 
@@ -70,6 +72,7 @@ static const char *const key_names[K_COUNT] = {
     "network.allow_out", "network.deny_out", "allow_internet",
     "price_vcpu_second", "price_gib_second",
     "preview_columns",
+    "budget_usd",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -381,6 +384,15 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
             return e2b_error_new(E2B_ERR_INVALID, "%s must be dollars per second, a number "
                                                   "from 0 to 1 (e.g. 0.000014)", key);
         *(id == K_PRICE_VCPU ? &cfg->price_vcpu_second : &cfg->price_gib_second) = d;
+        break;
+    }
+    case K_BUDGET: { /* 0 = none (the default) */
+        double d = 0;
+        if (strcmp(value, "0") && e2b_budget_parse(value, &d) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "budget_usd must be dollars, a number "
+                                                  "from 0.01 to %g (0: no budget)",
+                                 E2B_BUDGET_MAX_USD);
+        cfg->budget_usd = d;
         break;
     }
     case K_HOURS:
@@ -943,6 +955,14 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "prices:         price_vcpu_second %s, price_gib_second %s (dollars; a running "
                  "sandbox's cost)\n", price_text(cfg->price_vcpu_second, pv, sizeof pv),
             price_text(cfg->price_gib_second, pg, sizeof pg));
+    if (cfg->budget_usd > 0) {
+        char b[24];
+        e2b_cost_format(cfg->budget_usd, b, sizeof b);
+        fprintf(out, "budget:         %s a box (budget_usd; --up --budget sets a box's own), "
+                     "watched while a dashboard or --keepalive runs\n", b);
+    } else {
+        fprintf(out, "budget:         none (budget_usd = 0; --up --budget sets a box's own)\n");
+    }
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
             cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
             cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");

@@ -111,6 +111,10 @@ typedef struct e2b_config {
      * memory allocated, price_vcpu_second / price_gib_second, defaults E2B's published
      * prices (E2B_DEFAULT_PRICE_*). */
     double price_vcpu_second, price_gib_second;
+    /* budget_usd: what a box may cost (agent + sandbox) before a running dashboard or
+     * --keepalive stops it (core/live/live_budget.h); a box's own (--up --budget, its
+     * record) wins; 0 = none, the default. */
+    double budget_usd;
 
     /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
     e2b_limits limits;

@@ -356,6 +356,8 @@ typedef struct e2b_live_op_params {
     const char *from_snapshot; /* up: start from this snapshot of this machine */
     const char *as;            /* snapshot: its name (NULL = the box's) */
     int hours;                 /* up: the lifetime (0 = the config's) */
+    double budget_usd;         /* up: what it may cost (--budget, recorded; 0 = the config's
+                                * budget_usd) */
     int count;                 /* fork: how many boxes (0 = 1) */
     const char *group;         /* fork: of a group of attempts (box.h e2b_box_fork_params) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */

@@ -339,8 +339,11 @@ static struct live_agent *agent_new(e2b_live *m, const e2b_box_record *r)
     t->m = m;
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
     snprintf(t->name, sizeof t->name, "%s", r->name);
+    t->rec.name = r->name ? strdup(r->name) : NULL;
     t->rec.port = r->port;
     t->rec.opencode = r->opencode;
+    t->rec.budget_usd = r->budget_usd;
+    t->rec.budget_stopped = r->budget_stopped;
     t->rec.dir = r->dir ? strdup(r->dir) : NULL;
     t->fixed.api = r->opencode == 1 ? 1 : 2;
     a->items[a->n++] = t;
@@ -510,6 +513,12 @@ bool live_agent_pending(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);
     return t && t->pending_text;
+}
+
+e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    return t ? &t->rec : NULL;
 }
 
 const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id)

@@ -79,6 +79,7 @@ struct e2b_live {
     struct live_templates *tpl; /* live_templates.c, made on first use */
     struct live_ports *ports;   /* live_ports.c, made on first use */
     struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
+    struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
@@ -146,6 +147,13 @@ void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox 
  * before the loop goes. */
 void live_idle_start(e2b_live *m);
 void live_idle_free(e2b_live *m);
+/* live_budget.c: the budget watch starts with the dashboard's model (or --keepalive); freed
+ * before the loop goes. */
+void live_budget_start(e2b_live *m);
+void live_budget_free(e2b_live *m);
+/* live_agents.c: the record the agent of sandbox_id was made from (its name, port, API,
+ * directory and budget; the model's, changed only by live_budget.c), or NULL. */
+e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id);
 /* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
 void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);

@@ -33,6 +33,7 @@ struct live_op {
     char paths[4096];        /* get: the paths in the box, each ended by a NUL */
     size_t npaths;
     int hours;               /* up: the lifetime */
+    double budget_usd;       /* up: what it may cost (0 = none of its own) */
     int count;               /* fork: how many */
     bool keep_failed, public_traffic, force;
     long health_timeout_ms;
@@ -299,6 +300,7 @@ static bool begin(struct live_op *t)
                                .public_traffic = t->public_traffic,
                                .allow_out = t->allow_out, .deny_out = t->deny_out,
                                .no_internet = t->no_internet,
+                               .budget_usd = t->budget_usd,
                                .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
@@ -478,6 +480,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     t->kind = p->kind;
     t->end = end;
     t->hours = p->hours;
+    t->budget_usd = p->budget_usd;
     t->count = p->count;
     t->keep_failed = p->keep_failed;
     t->public_traffic = p->public_traffic;

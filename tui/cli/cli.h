@@ -87,6 +87,8 @@ typedef struct cli_args {
     int pretty;              /* --json --pretty: indented (else one compact line) */
     const char *template_id;
     int hours;               /* up: the new box's lifetime; extend: the new end from now */
+    double budget_usd;       /* --budget: up, the box's budget (recorded); prompt, a raise
+                              * past it (0 = not given) */
     int attach_after_up;
     const char *dir;
     int keep_failed;

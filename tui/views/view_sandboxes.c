@@ -8,6 +8,7 @@
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
 #include "tui/views/batch_actions.h"
+#include "tui/views/budget_ask.h"
 #include "tui/views/copy_action.h"
 #include "tui/views/kill_question.h"
 #include "tui/views/screens.h"
@@ -468,6 +469,14 @@ static void extend_ask(struct ui *ui, const char *sandbox_id)
                 free);
 }
 
+/* The budget was raised (budget_ask): e goes on. */
+static void extend_after_raise(struct ui *ui, const char *id, const char *name,
+                               const char *session_id, int action)
+{
+    (void)name, (void)session_id, (void)action;
+    extend_ask(ui, id);
+}
+
 static void extend_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
@@ -587,8 +596,8 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         if (!*w) {
             if (a == ACT_STOP)
                 e2b_live_stop(ui->model, r->id);
-            else
-                extend_ask(ui, r->id);
+            else if (!budget_ask(ui, r->id, r->cells[SBCOL_NAME], NULL, a, extend_after_raise))
+                extend_ask(ui, r->id); /* (at its budget: asked first) */
             return true;
         }
         char text[512];
