@@ -1,6 +1,8 @@
 /* Box records on disk: one JSON file per box, written atomically (see records.h). */
 #include "core/box/records.h"
 
+#include "core/box/evidence_file.h"
+
 #include "core/git/gitwork.h"
 #include "core/e2b/objects.h"
 #include "core/e2b/cost.h"
@@ -266,6 +268,7 @@ e2b_error *e2b_box_record_remove(const char *records_dir, const char *name)
         return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
     if (unlink(path) < 0 && errno != ENOENT)
         return e2b_error_new(E2B_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    e2b_box_evidence_remove(records_dir, name); /* a member's tests go with it */
     return NULL;
 }
 

@@ -412,7 +412,10 @@ void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
  *
  * A group is the boxes whose records name it (core/box/records.h "group"): one task tried
  * N ways. The model keeps each member's evidence from its last E2B_LIVE_OP_TEST (an
- * E2B_LIVE_OPS change when it ends). */
+ * E2B_LIVE_OPS change when it ends), on disk too (core/box/evidence_file.h): any process
+ * reuses evidence another took. The dashboard's and --keepalive's model run the tests of
+ * every member whose turn ends, whether a Compare view is open or not; a one-shot mode
+ * runs those e2b_live_member_evidence_due says. */
 
 typedef struct e2b_live_member {
     const e2b_box_record *rec;    /* its record (the model's, as e2b_live_records) */
@@ -423,6 +426,9 @@ typedef struct e2b_live_member {
  * Valid until the next E2B_LIVE_SANDBOXES or E2B_LIVE_OPS change. */
 size_t e2b_live_group_members(const e2b_live *m, const char *group, e2b_live_member *out,
                               size_t max);
+/* Whether member mb's turn has ended after its evidence was taken (or none was): its tests
+ * are due. */
+bool e2b_live_member_evidence_due(const e2b_live *m, const e2b_live_member *mb);
 /* The group's summary in words, e.g. "3/5 done, 2 passing" (done: the member's turn has
  * ended; passing: its last test run passed), into buf. Returns the number of members. */
 size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, size_t n);

@@ -140,6 +140,7 @@ static void on_watch_change(void *ud)
             t->pending_timer = e2b_loop_timer_add(t->m->loop, 0, send_pending, t);
     }
     live_notify(t->m, E2B_LIVE_AGENTS);
+    live_groups_tick(t->m); /* a member's turn that ended: its tests */
 }
 
 static keystore *store(e2b_live *m)

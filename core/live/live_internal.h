@@ -159,6 +159,11 @@ void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);
 /* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
 void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
+/* live_groups.c: the members' saved evidence read in (after the records were read again);
+ * tick: a member whose turn ended with no evidence of that turn gets its tests run (the
+ * dashboard and --keepalive; a one-shot mode asks itself). */
+void live_groups_load(e2b_live *m);
+void live_groups_tick(e2b_live *m);
 void live_groups_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the

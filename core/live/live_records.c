@@ -72,6 +72,7 @@ bool live_records_look(e2b_live *m)
     }
     e2b_box_record_list_clear(&m->records);
     m->records = fresh;
+    live_groups_load(m); /* the members' saved evidence, any process's */
     return true;
 }
 
