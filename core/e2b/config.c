@@ -44,6 +44,9 @@ enum key_id {
     /* groups of attempts (--try) */
     K_TEST_COMMAND,
     K_TEST_TIMEOUT,
+    /* a project set up once (core/box/prepare.h) */
+    K_SETUP_COMMAND,
+    K_SETUP_TIMEOUT,
     /* boxes' egress (core/e2b/egress_list.h) */
     K_ALLOW_OUT,
     K_DENY_OUT,
@@ -69,6 +72,7 @@ static const char *const key_names[K_COUNT] = {
     "public_traffic", "serve_early",
     "up_stash",
     "test_command", "test_timeout",
+    "setup_command", "setup_timeout",
     "network.allow_out", "network.deny_out", "allow_internet",
     "price_vcpu_second", "price_gib_second",
     "preview_columns",
@@ -93,6 +97,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
     cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
     cfg->test_timeout_s = E2B_DEFAULT_TEST_TIMEOUT_S;
+    cfg->setup_timeout_s = E2B_DEFAULT_SETUP_TIMEOUT_S;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
     cfg->price_vcpu_second = E2B_DEFAULT_PRICE_VCPU_SECOND;
@@ -112,6 +117,7 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->attach_command);
     free(cfg->health_path);
     free(cfg->test_command);
+    free(cfg->setup_command);
     free(cfg->allow_out);
     free(cfg->deny_out);
     free(cfg->workspace_keys);
@@ -264,6 +270,12 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
         else
             cfg->test_timeout_s = n;
         return 1;
+    case K_SETUP_TIMEOUT:
+        if (parse_int(value, 1, 86400, &n) < 0)
+            *err = e2b_error_new(E2B_ERR_INVALID, "setup_timeout must be a number of seconds from 1 to 86400");
+        else
+            cfg->setup_timeout_s = n;
+        return 1;
     case K_TEMPLATE_TTL: { /* "72h", "3d" or hours */
         char *end;
         long v = strtol(value, &end, 10);
@@ -410,6 +422,11 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         if (!*value || !printable(value) || strlen(value) > 4096)
             return e2b_error_new(E2B_ERR_INVALID, "test_command must be a command line (e.g. make test)");
         slot = &cfg->test_command;
+        break;
+    case K_SETUP_COMMAND:
+        if (!*value || !printable(value) || strlen(value) > 4096)
+            return e2b_error_new(E2B_ERR_INVALID, "setup_command must be a command line (e.g. npm ci)");
+        slot = &cfg->setup_command;
         break;
     case K_HEALTH:
         if (*value != '/' || !no_space_token(value))
@@ -940,6 +957,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "test command:   %s (test_timeout %d s)\n",
             cfg->test_command ? cfg->test_command : "(none: --compare shows no test result)",
             cfg->test_timeout_s);
+    fprintf(out, "set up once:    %s (setup_timeout %d s)\n",
+            cfg->setup_command ? cfg->setup_command
+                               : "(none: a project's executable .e2b-tui/setup, if any)",
+            cfg->setup_timeout_s);
     fprintf(out, "egress:         internet %s (allow_internet = %s), allow_out: %s, deny_out: %s\n",
             cfg->allow_internet ? "on" : "off", cfg->allow_internet ? "true" : "false",
             cfg->allow_out && *cfg->allow_out ? cfg->allow_out : "(none)",

@@ -50,6 +50,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 #define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
 #define E2B_DEFAULT_TEST_TIMEOUT_S 600 /* test_timeout: a member's test_command, 10 min */
+#define E2B_DEFAULT_SETUP_TIMEOUT_S 1800 /* setup_timeout: a project's setup, 30 min */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -82,6 +83,11 @@ typedef struct e2b_config {
      * turn has ended (--compare), NULL = none; test_timeout: its limit in seconds (600) */
     char *test_command;
     int test_timeout_s;
+    /* setup_command: run once in a box of the base template to make the project's prepared
+     * snapshot (core/box/prepare.h), NULL = the project's executable .e2b-tui/setup, if
+     * any; setup_timeout: its limit in seconds (1800) */
+    char *setup_command;
+    int setup_timeout_s;
     /* Egress of new boxes (core/e2b/egress_list.h; core/box/box_egress.h applies them). */
     char *allow_out;      /* network.allow_out: only these (and the secrets' hosts); NULL none */
     char *deny_out;       /* network.deny_out: addresses and CIDRs refused; NULL none */

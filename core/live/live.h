@@ -278,8 +278,11 @@ typedef struct e2b_live_template_row {
                          * (from its name), else "" */
     long builds;
     time_t last_used;   /* most recent of lastSpawnedAt, updatedAt, createdAt; 0 unknown */
-    bool gc_due;        /* managed, made here and unused for longer than template_ttl */
+    bool gc_due;        /* managed, made here and unused for longer than template_ttl; or
+                         * a prepared snapshot a newer one of its project replaces */
     bool other_machine; /* managed, made by another machine: only ever deleted one by one */
+    bool superseded;    /* a prepared snapshot (its record here) with a newer one of its
+                         * project (core/box/snap_records.h): the GC deletes it */
 } e2b_live_template_row;
 
 /* Lists the templates (GET /templates) and joins this machine's snapshot records; the end
@@ -327,6 +330,9 @@ typedef struct e2b_live_op_info {
     const char *step;       /* "uploading" */
     int64_t done, total;    /* bytes of the step; 0 when they mean nothing */
     bool cancelling;
+    /* up: a step of the project's setup, or the "from the prepared snapshot (set up ...)"
+     * of an up from it: worth a line of its own in a log (the one-shot modes print it) */
+    bool setup_step;
 } e2b_live_op_info;
 
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a
@@ -368,6 +374,11 @@ typedef struct e2b_live_op_params {
      * config's allow_internet. */
     const char *allow_out, *deny_out;
     bool no_internet;
+    /* up: the project's prepared snapshot (core/box/box.h E2B_BOX_PREPARE_*): AUTO (0)
+     * starts from it, making it first when there is none (the up then runs twice: the
+     * prepare, then the up from it, one operation to its waiter); NONE: never; ONLY: make
+     * a new one, no box. */
+    int prepare;
 } e2b_live_op_params;
 unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox

@@ -39,6 +39,7 @@ struct live_op {
     long health_timeout_ms;
     char *allow_out, *deny_out; /* up: the egress lists (NULL = the config's) */
     bool no_internet;
+    int prepare;             /* up: E2B_BOX_PREPARE_* */
     e2b_live_end *end;       /* its waiter (e2b_live_then), or NULL */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
@@ -48,6 +49,7 @@ struct live_op {
     bool handoff_waits;
     char step[64];
     int64_t done, total;
+    bool setup_step;         /* up: step is one of the project's setup (e2b_live_op_info) */
 };
 
 static const char *verb(e2b_live_op_kind k)
@@ -136,6 +138,11 @@ static void report(struct live_op *t, const e2b_error *err)
             live_notice(m, E2B_LIVE_ERROR, "pull %s: %s", t->name, r->note);
         break;
     case E2B_LIVE_OP_UP:
+        if (r && r->prepared_as) { /* --prepare: no box */
+            live_notice(m, E2B_LIVE_INFO, "prepared snapshot %s is made: every --up of %s starts "
+                        "from it", r->prepared_as, r->dir ? r->dir : "the project");
+            break;
+        }
         live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)%s%s",
                     r && r->name ? r->name : t->name, r && r->note ? "; " : "",
                     r && r->note ? r->note : "");
@@ -233,11 +240,40 @@ static void handoff_ready(e2b_live *m)
     }
 }
 
+static bool begin(struct live_op *t);
+
+static void free_box_op(void *ud)
+{
+    e2b_box_op_free(ud);
+}
+
+/* An up that made the project's prepared snapshot first: the same operation goes on as an
+ * up from it (its waiter sees one up). Whether it did. */
+static bool up_from_prepared(struct live_op *t, e2b_box_op *op)
+{
+    e2b_live *m = t->m;
+    const e2b_box_result *r = e2b_box_op_result(op);
+    if (t->kind != E2B_LIVE_OP_UP || t->prepare != E2B_BOX_PREPARE_AUTO || t->from_snapshot[0] ||
+        !r || !r->prepared_as)
+        return false;
+    snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s", r->prepared_as);
+    live_notice(m, E2B_LIVE_INFO, "up %s: the project is set up (prepared snapshot %s): every --up "
+                "of it starts from there", shown_name(t), r->prepared_as);
+    t->op = NULL;
+    if (e2b_loop_post(m->loop, free_box_op, op) != 0)
+        e2b_logf("box operation: leaked after out of memory");
+    if (begin(t))
+        return true;
+    handoff_ready(m);
+    return true;
+}
+
 static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
 {
     struct live_op *t = ud;
     e2b_live *m = t->m;
-    (void)op;
+    if (!err && !m->closing && up_from_prepared(t, op))
+        return;
     if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
         t->handoff_waits = true;
         if (others_running(m)) {
@@ -259,6 +295,8 @@ static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
     t->total = total;
     /* An up learns its name and sandbox on the way. */
     const e2b_box_result *r = t->op ? e2b_box_op_result(t->op) : NULL;
+    t->setup_step = r && (r->preparing || (r->prepared_at && step &&
+                                           strncmp(step, "from the prepared snapshot", 26) == 0));
     if (r && r->sandbox_id && !t->sandbox_id[0])
         snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
     live_notify(t->m, E2B_LIVE_OPS);
@@ -301,6 +339,7 @@ static bool begin(struct live_op *t)
                                .allow_out = t->allow_out, .deny_out = t->deny_out,
                                .no_internet = t->no_internet,
                                .budget_usd = t->budget_usd,
+                               .prepare = t->prepare,
                                .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
@@ -487,6 +526,7 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     t->force = p->force;
     t->health_timeout_ms = p->health_timeout_ms;
     t->no_internet = p->no_internet;
+    t->prepare = p->prepare;
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
     snprintf(t->template_id, sizeof t->template_id, "%s", p->template_id ? p->template_id : "");
@@ -506,7 +546,8 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     /* A stop, the look for unpulled work, a get, the ports and a test run need no password:
      * they do not wait for it. */
     if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED ||
-        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS || t->kind == E2B_LIVE_OP_TEST)
+        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS || t->kind == E2B_LIVE_OP_TEST ||
+        (t->kind == E2B_LIVE_OP_UP && t->prepare == E2B_BOX_PREPARE_ONLY))
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {
@@ -604,7 +645,8 @@ bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
                               .step = t->step,
                               .done = t->done,
                               .total = t->total,
-                              .cancelling = t->cancelling};
+                              .cancelling = t->cancelling,
+                              .setup_step = t->setup_step};
     return true;
 }
 

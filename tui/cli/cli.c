@@ -60,15 +60,23 @@ int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found)
 struct op_progress {
     e2b_live *m;
     int tty, shown;
+    char told[64]; /* the last setup step printed as a line */
 };
 
-/* The operation moved on: its step (and bytes) on one line of the terminal. */
+/* The operation moved on: its step (and bytes) on one line of the terminal; a step of the
+ * project's setup also as a line of its own, so a log says what the up started from. */
 static void on_ops(void *ud, unsigned what)
 {
     struct op_progress *ps = ud;
     e2b_live_op_info op;
     (void)what;
-    if (!ps->tty || !e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
+    if (!e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
+        return;
+    if (op.setup_step && strcmp(op.step, ps->told) != 0) {
+        snprintf(ps->told, sizeof ps->told, "%s", op.step);
+        fprintf(stderr, "%se2b-tui: %s\n", ps->shown ? "\r\033[K" : "", op.step);
+    }
+    if (!ps->tty)
         return;
     if (op.total > 0)
         fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", op.step, (long long)(op.done / 1024),

@@ -103,6 +103,7 @@ typedef struct cli_args {
     const char *snap_as;       /* --snapshot NAME --as SNAPNAME */
     const char *snap_delete;   /* --snapshots --delete SNAPNAME */
     const char *from_snapshot; /* --up --from SNAPNAME */
+    int up_prepare;            /* --up: E2B_BOX_PREPARE_* (--no-prepared NONE; --prepare ONLY) */
     int count;                 /* --fork NAME --count N */
     int dry_run;               /* --gc-templates --dry-run */
     /* agent modes */

@@ -156,6 +156,11 @@ static void print_result(const cli_args *a, const e2b_box_result *r)
     cli_op_note(r);
     switch (a->mode) {
     case CLI_UP:
+        if (r->prepared_as) { /* --prepare */
+            printf("prepared snapshot %s of %s: %s\n", SAFE(0, r->prepared_as), SAFE(1, r->dir),
+                   SAFE(2, r->snapshot_id));
+            break;
+        }
         printf("box %s is up: sandbox %s, server %s\n", SAFE(0, r->name), SAFE(1, r->sandbox_id),
                SAFE(2, r->url));
         fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
@@ -244,6 +249,7 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
                                  .allow_out = a->allow_out, .deny_out = a->deny_out,
                                  .no_internet = a->no_internet,
                                  .budget_usd = a->budget_usd,
+                                 .prepare = a->from_snapshot ? E2B_BOX_PREPARE_NONE : a->up_prepare,
                                  .health_timeout_ms = p.health_timeout_ms};
         break;
     case CLI_ATTACH:
