@@ -158,6 +158,11 @@ typedef struct e2b_box_up_params {
     const char *allow_out;
     const char *deny_out;
     int no_internet;
+    /* Approval rules kept in the box's record (core/agent/rules.h; checked by the caller),
+     * and yes_all 1: every permission request is allowed (--approve, --yes-all). */
+    const char *const *approve;
+    size_t napprove;
+    int yes_all;
 } e2b_box_up_params;
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
