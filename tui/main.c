@@ -38,6 +38,10 @@ static void print_help(FILE *f)
           "                           what the box may reach (domains, *.suffix, IPs, CIDRs;\n"
           "                           an allow list means only these; the stored secrets'\n"
           "                           provider hosts stay reachable)\n"
+          "       [--approve RULE]... [--yes-all]\n"
+          "                           permission requests e2b-tui allows once by itself\n"
+          "                           (RULE: TOOL or TOOL:GLOB, e.g. 'bash:python3 -m\n"
+          "                           unittest*'; --yes-all: every one, loudly)\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
@@ -109,6 +113,12 @@ static void print_help(FILE *f)
           "                           its option N (--status lists them)\n"
           "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
           "                           requests are rejected)\n"
+          "  --approve NAME [RULE] [--yes-all]\n"
+          "                           add an approval rule to a box (none given: list its\n"
+          "                           rules and the server's saved \"always\" permissions)\n"
+          "  --revoke NAME RULE|yes-all|--saved ID\n"
+          "                           remove one of them (--saved: the server's)\n"
+          "  --history [NAME] [--json] the agents' state changes and rule answers, with times\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -426,6 +436,9 @@ static int place_operands(cli_args *a, const char **operands, int n)
     int next = 0, life = cli_life_place(a, operands, n);
     if (life)
         return life < 0 ? -1 : 0;
+    int rules = cli_rules_place(a, operands, n);
+    if (rules)
+        return rules < 0 ? -1 : 0;
     if (k >= 0 && !a->name && n > 0)
         a->name = operands[next++];
     if (next < n) {
@@ -456,7 +469,7 @@ static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
     if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_WATCH &&
-        a->mode != CLI_COMPARE &&
+        a->mode != CLI_COMPARE && a->mode != CLI_HISTORY &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)
@@ -567,6 +580,8 @@ int main(int argc, char **argv)
             g = cli_life_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_answer_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_rules_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -616,7 +631,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
-        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 || cli_try_check(&args) < 0) {
+        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 || cli_try_check(&args) < 0 ||
+        cli_rules_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

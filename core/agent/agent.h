@@ -67,6 +67,9 @@ typedef struct e2b_agent_request {
     char *action;     /* permission: the tool ("bash", "edit"); question: its header */
     char *detail;     /* what exactly: the command, the file, the question's text */
     char *summary;    /* one line: "bash: rm -rf build" */
+    bool exact;       /* permission: detail is the server's one command or path unchanged
+                       * (not cut, sanitised or joined), so an approval rule may match it
+                       * (core/agent/rules.h) */
     char **always;    /* the patterns an "always" reply saves (may be 0) */
     size_t nalways;
     int64_t asked_ms; /* wall clock ms when first seen, 0 unknown */
@@ -121,6 +124,7 @@ typedef enum e2b_agent_activity_kind {
     E2B_AGENT_ACT_TOOL,  /* a tool call: tool, state, text = its input in one line */
     E2B_AGENT_ACT_ERROR, /* a step failed: text = the error */
     E2B_AGENT_ACT_PROMPT, /* the user's prompt, where its turn begins: text = the prompt */
+    E2B_AGENT_ACT_NOTE,  /* e2b-tui's own word: "allowed by rule bash:python3 -m unittest*" */
 } e2b_agent_activity_kind;
 
 /* One entry of a session's recent activity, oldest first in e2b_agent_status.activity. */

@@ -242,6 +242,24 @@ static void activity_text(e2b_agent_activity *a, const char *text, bool whole)
     }
 }
 
+void e2b_agent_watch_note(e2b_agent_watch *w, const char *session_id, const char *text)
+{
+    static unsigned long seq; /* the note's key: one entry a note (UI thread only) */
+    char key[32];
+    snprintf(key, sizeof key, "note-%lu", ++seq);
+    e2b_agent_activity *a = activity_get(&w->st, E2B_AGENT_ACT_NOTE, session_id, key);
+    if (!a)
+        return;
+    char *t = e2b_agent_text(text, text ? strlen(text) : 0, E2B_AGENT_DETAIL_MAX, false, false);
+    if (t) {
+        free(a->text);
+        a->text = t;
+    }
+    a->at_ms = watch_wall_ms();
+    while (w->st.nactivity > 1 && activity_bytes(&w->st) > E2B_AGENT_ACTIVITY_BYTES)
+        activity_drop_oldest(&w->st);
+}
+
 static bool is_user_message(e2b_agent_watch *w, const char *mid)
 {
     for (size_t i = 0; mid && i < WATCH_USER_MSGS; i++)

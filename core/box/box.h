@@ -172,6 +172,11 @@ typedef struct e2b_box_up_params {
      * again from it (core/live does). NONE never (--no-prepared); ONLY makes a new one
      * and no box (--prepare). Not used with from_snapshot. */
     int prepare;
+    /* Approval rules kept in the box's record (core/agent/rules.h; checked by the caller),
+     * and yes_all 1: every permission request is allowed (--approve, --yes-all). */
+    const char *const *approve;
+    size_t napprove;
+    int yes_all;
 } e2b_box_up_params;
 enum { E2B_BOX_PREPARE_AUTO = 0, E2B_BOX_PREPARE_NONE, E2B_BOX_PREPARE_ONLY };
 

@@ -819,6 +819,17 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
     op->up_internet = p->no_internet ? 0 : env->cfg->allow_internet;
     op->up.name = op->up.dir = op->up.template_id = op->up.from_snapshot = NULL;
     op->up.allow_out = op->up.deny_out = NULL;
+    for (size_t i = 0; i < p->napprove; i++)
+        if (e2b_box_record_approve_add(&op->rec, p->approve[i]) < 0) {
+            *err = e2b_error_new(E2B_ERR_INVALID, "approval rule \"%.60s\": too long, a "
+                                 "control character, or more than %d rules", p->approve[i],
+                                 E2B_BOX_RULES_MAX);
+            e2b_box_op_free(op);
+            return NULL;
+        }
+    op->rec.yes_all = p->yes_all != 0;
+    op->up.approve = NULL;
+    op->up.napprove = 0;
     op->health_timeout_ms = p->health_timeout_ms;
     box_op_start(op, NULL, up_local);
     return op;

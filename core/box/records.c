@@ -74,7 +74,61 @@ static json_t *record_to_json(const e2b_box_record *r)
     if (o && json_is_object(eg))
         json_object_set(o, "egress", eg);
     json_decref(eg);
+    if (o && r->napprove) {
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < r->napprove; i++)
+            json_array_append_new(a, json_string(r->approve[i]));
+        if (!a || json_object_set_new(o, "approve", a) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    if (o && r->yes_all && json_object_set_new(o, "yes_all", json_true()) < 0) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
+}
+
+static bool rule_ok(const char *rule)
+{
+    size_t n = rule ? strlen(rule) : 0;
+    if (!n || n >= E2B_BOX_RULE_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)rule[i] < 0x20 || rule[i] == 0x7f)
+            return false;
+    return true;
+}
+
+int e2b_box_record_approve_add(e2b_box_record *r, const char *rule)
+{
+    if (!rule_ok(rule) || (r->napprove >= E2B_BOX_RULES_MAX))
+        return -1;
+    for (size_t i = 0; i < r->napprove; i++)
+        if (!strcmp(r->approve[i], rule))
+            return 0;
+    char **g = realloc(r->approve, (r->napprove + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    r->approve = g;
+    if (!(g[r->napprove] = strdup(rule)))
+        return -1;
+    r->napprove++;
+    return 0;
+}
+
+bool e2b_box_record_approve_remove(e2b_box_record *r, const char *rule)
+{
+    for (size_t i = 0; rule && i < r->napprove; i++) {
+        if (strcmp(r->approve[i], rule) != 0)
+            continue;
+        free(r->approve[i]);
+        memmove(&r->approve[i], &r->approve[i + 1], (r->napprove - i - 1) * sizeof *r->approve);
+        r->napprove--;
+        return true;
+    }
+    return false;
 }
 
 static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_record *out)
@@ -130,6 +184,12 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
     const json_t *eg = json_object_get(o, "egress");
     if (json_is_object(eg))
         out->egress = json_dumps(eg, JSON_COMPACT | JSON_SORT_KEYS);
+    /* a file may be edited: a rule that is not well formed is dropped, not kept */
+    const json_t *ap = json_object_get(o, "approve");
+    for (size_t i = 0; json_is_array(ap) && i < json_array_size(ap); i++)
+        if (json_is_string(json_array_get(ap, i)))
+            e2b_box_record_approve_add(out, json_string_value(json_array_get(ap, i)));
+    out->yes_all = json_is_true(json_object_get(o, "yes_all"));
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
         e2b_box_record_clear(out);
@@ -371,6 +431,9 @@ void e2b_box_record_clear(e2b_box_record *r)
     free(r->base);
     free(r->dir);
     free(r->egress);
+    for (size_t i = 0; i < r->napprove; i++)
+        free(r->approve[i]);
+    free(r->approve);
     memset(r, 0, sizeof *r);
 }
 

@@ -32,6 +32,7 @@ enum key_id {
     /* reliability */
     K_HTTP_TIMEOUT,
     K_LOG_MAX,
+    K_HISTORY_MAX,
     K_ORPHAN_SWEEP_DELAY,
     K_TEMPLATE_TTL,
     K_IDLE_MINUTES,
@@ -67,7 +68,7 @@ static const char *const key_names[K_COUNT] = {
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
     /* reliability */
-    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
+    "http_timeout", "log_max", "history_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
     "notify",
     "public_traffic", "serve_early",
     "up_stash",
@@ -93,6 +94,7 @@ void e2b_config_init(e2b_config *cfg)
     cfg->preview_columns = E2B_DEFAULT_PREVIEW_COLUMNS;
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
+    cfg->history_max = E2B_DEFAULT_HISTORY_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
     cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
@@ -257,6 +259,12 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
             *err = e2b_error_new(E2B_ERR_INVALID, "log_max must be a size from 1K to 1G (e.g. 4M)");
         else
             cfg->log_max = l;
+        return 1;
+    case K_HISTORY_MAX:
+        if (parse_size(value, 1024, 64L * 1024 * 1024, &l) < 0)
+            *err = e2b_error_new(E2B_ERR_INVALID, "history_max must be a size from 1K to 64M (e.g. 256K)");
+        else
+            cfg->history_max = l;
         return 1;
     case K_ORPHAN_SWEEP_DELAY:
         if (parse_int(value, 1, 3600, &n) < 0)
@@ -990,6 +998,7 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
+    fprintf(out, "history cap:    %ld bytes (then history.log.1)\n", cfg->history_max);
     const e2b_limits *l = &cfg->limits;
     char b[4][24];
     fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "

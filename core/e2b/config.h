@@ -46,6 +46,7 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
  * core/box/orphans.c). */
 #define E2B_DEFAULT_HTTP_TIMEOUT_S 60
 #define E2B_DEFAULT_LOG_MAX (4L * 1024 * 1024)
+#define E2B_DEFAULT_HISTORY_MAX (256L * 1024)
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 #define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
@@ -107,6 +108,8 @@ typedef struct e2b_config {
     /* Reliability (http_timeout, log_max, orphan_sweep_delay). */
     int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
+    long history_max;        /* history_max: bytes before the agents' history is rotated
+                                (<state_dir>/history.log, then .1), default 256 KiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
     long template_ttl_s;      /* template_ttl: managed templates unused this long are GC'd (3d) */
     long idle_ms;             /* idle_minutes (15; fractions too; 0 = never): a box whose agent

@@ -379,6 +379,11 @@ typedef struct e2b_live_op_params {
      * prepare, then the up from it, one operation to its waiter); NONE: never; ONLY: make
      * a new one, no box. */
     int prepare;
+    /* up: the approval rules kept in the box's record (core/agent/rules.h, each checked by
+     * e2b_rules_valid; copied) and yes_all: every permission request allowed */
+    const char *const *approve;
+    size_t napprove;
+    bool yes_all;
 } e2b_live_op_params;
 unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
@@ -446,6 +451,51 @@ size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, s
 /* "pass", "fail", "error", "not run". */
 const char *e2b_live_test_result_name(e2b_test_result t);
 
+/* ---- approval rules (live_rules.c; the matcher: core/agent/rules.h) ----
+ * A box's rules live in its record (records.h "approve", "yes_all"); the agent watch of
+ * every process that runs the model (the dashboard; headless --watch, --wait, --keepalive)
+ * answers "once" each pending permission request one allows, and says "allowed by rule
+ * RULE: bash: ..." in the activity, a notice and the history. */
+/* Adds (add) or revokes rule (NULL: none) in box name's record and sets (1) or clears (0)
+ * its yes-all flag (-1: as it is); applied at once here, and by other processes at their
+ * next look at the records. A rule that is not well formed, a revoke of a rule it does not
+ * have (E2B_ERR_NOT_FOUND), or no such box are errors. */
+e2b_error *e2b_live_rules_change(e2b_live *m, const char *name, const char *rule, bool add,
+                                 int yes_all);
+/* The server's saved "always" permissions (v2 only: OpenCode 1 has no list) of the watched
+ * agent of sandbox_id: asks for them (one box at a time: another box's list is dropped);
+ * E2B_LIVE_AGENTS when they come; the waiter's end (e2b_live_then) when the call ends. */
+int e2b_live_saved_load(e2b_live *m, const char *sandbox_id);
+/* Removes saved permission saved_id, then reads the list again (a notice says which). */
+int e2b_live_saved_revoke(e2b_live *m, const char *sandbox_id, const char *saved_id);
+/* What was read for sandbox_id (id, action, detail: the resource; owned by the model, valid
+ * until the next change): *loading while asked; *why when they could not be read. */
+const e2b_agent_request *e2b_live_saved(const e2b_live *m, const char *sandbox_id, size_t *n,
+                                        bool *loading, const char **why);
+
+/* ---- the agents' history (live_history.c) ----
+ * Every process that runs the model (the dashboard; headless --watch, --wait, --keepalive)
+ * appends each change of a watched agent's state ("started working", "started waiting:
+ * bash: ...", "idle: done", "idle: interrupted") and each request an approval rule allowed
+ * ("allowed by rule bash:python3 -m unittest*: bash: python3 -m unittest") to
+ * <state_dir>/history.log (0600), moved to history.log.1 at history_max bytes (one old file
+ * kept). The text is sanitised and bounded; it holds no secret. */
+typedef struct e2b_live_history_entry {
+    time_t at;
+    char box[128];
+    char text[512];
+} e2b_live_history_entry;
+
+typedef struct e2b_live_history {
+    e2b_live_history_entry *items; /* oldest first */
+    size_t count, cap;
+} e2b_live_history;
+
+/* Reads the history of box (NULL: every box) from cfg's state folder into out (cleared
+ * first; e2b_live_history_clear frees it). No history yet is an empty list. */
+e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out);
+void e2b_live_history_clear(e2b_live_history *h);
+
 /* ---- agents (live_agents.c): the OpenCode agent in each running box ----
  *
  * Every running sandbox that is one of this machine's boxes (it has a record and its
@@ -505,5 +555,10 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
                                 bool new_session, const char *text, const char *model);
 /* Interrupts the turn running in the box. */
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id);
+/* Whether every pending request of sandbox_id's agent is one its approval rules allow (the
+ * watch answers it by itself: nobody needs to). */
+bool e2b_live_agent_ruled(const e2b_live *m, const char *sandbox_id);
+/* The box's approval rules as its agent applies them: returns yes-all; *nrules the count. */
+bool e2b_live_agent_rules(const e2b_live *m, const char *sandbox_id, size_t *nrules);
 
 #endif

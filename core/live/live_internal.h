@@ -78,6 +78,7 @@ struct e2b_live {
     struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
     struct live_ports *ports;   /* live_ports.c, made on first use */
+    struct live_saved *saved;   /* live_rules.c: a box's saved permissions, made on first use */
     struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
     struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
@@ -99,6 +100,10 @@ struct e2b_live {
 void live_notify(e2b_live *m, unsigned what);
 /* Sets the notice (sanitised) and tells the subscribers. */
 void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* live_history.c: one line of box's history (sanitised, bounded; never a secret). */
+void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
@@ -170,6 +175,11 @@ void live_groups_free(e2b_live *m);
  * loop is freed (the watches go), free after it. */
 void live_agents_sync(e2b_live *m);
 void live_agents_shutdown(e2b_live *m);
+/* The watch of sandbox_id's agent and its box's name, or NULL (live_rules.c's calls). */
+struct e2b_agent_watch *live_agent_watch(e2b_live *m, const char *sandbox_id);
+const char *live_agent_name(const e2b_live *m, const char *sandbox_id);
+/* live_rules.c */
+void live_saved_free(e2b_live *m);
 void live_agents_free(e2b_live *m);
 
 #endif

@@ -40,6 +40,7 @@ struct live_op {
     char *allow_out, *deny_out; /* up: the egress lists (NULL = the config's) */
     bool no_internet;
     int prepare;             /* up: E2B_BOX_PREPARE_* */
+    e2b_box_record rules;    /* up: only its approval rules and yes_all are used */
     e2b_live_end *end;       /* its waiter (e2b_live_then), or NULL */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
@@ -76,6 +77,7 @@ static void destroy(struct live_op *t)
         return;
     free(t->allow_out);
     free(t->deny_out);
+    e2b_box_record_clear(&t->rules);
     free(t);
 }
 
@@ -340,6 +342,9 @@ static bool begin(struct live_op *t)
                                .no_internet = t->no_internet,
                                .budget_usd = t->budget_usd,
                                .prepare = t->prepare,
+                               .approve = (const char *const *)t->rules.approve,
+                               .napprove = t->rules.napprove,
+                               .yes_all = t->rules.yes_all,
                                .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
@@ -510,6 +515,11 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
         ops = NULL;
     if (t && p->deny_out && !(t->deny_out = strdup(p->deny_out)))
         ops = NULL;
+    for (size_t i = 0; t && i < p->napprove; i++)
+        if (e2b_box_record_approve_add(&t->rules, p->approve[i]) < 0)
+            ops = NULL;
+    if (t)
+        t->rules.yes_all = p->yes_all;
     if (!t || !ops) {
         destroy(t);
         return refuse(m, end, E2B_ERR_INTERNAL, "%s: out of memory", verb(p->kind));

@@ -424,7 +424,7 @@ int cli_run(const cli_args *a, e2b_config *cfg)
     }
     e2b_live_headless h = {.orphan_delay_max_ms = CLI_ORPHAN_DELAY_MAX_S * 1000L,
                            .orphan_notice = orphan_notice};
-    e2b_error *err = e2b_live_start_headless(m, &h);
+    e2b_error *err = cli_rules_local(a) ? NULL : e2b_live_start_headless(m, &h);
     int rc = err ? cli_fail(err) : 0;
     e2b_error_free(err);
     if (rc == 0 && cli_try_is_group(m, a)) {
@@ -454,6 +454,9 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_FORWARD:
         case CLI_GET:
         case CLI_KEEPALIVE: rc = cli_life(m, a); break;
+        case CLI_APPROVE:
+        case CLI_REVOKE:
+        case CLI_HISTORY: rc = cli_rules(m, a); break;
         default:
             rc = a->try_count || a->mode == CLI_COMPARE || a->mode == CLI_PICK ? cli_try(m, a)
                                                                                : cli_box(m, a, NULL);

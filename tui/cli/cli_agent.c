@@ -681,7 +681,8 @@ int cli_agent_exit_wait(e2b_live *m, const struct agent_box *b, bool seen_turn,
     char buf[1200];
     if (!st)
         return 1;
-    if (st->state == E2B_AGENT_WAITING && synced) {
+    /* a request the box's approval rules allow is answered by this very watch: not yours */
+    if (st->state == E2B_AGENT_WAITING && synced && !e2b_live_agent_ruled(m, b->rec.sandbox_id)) {
         if (!quiet) {
             cli_clean(st->requests[0].summary, buf, sizeof buf);
             fprintf(stderr, "e2b-tui: box %s is waiting for you: %s (request %s)\n", b->rec.name,

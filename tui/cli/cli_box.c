@@ -250,7 +250,13 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
                                  .no_internet = a->no_internet,
                                  .budget_usd = a->budget_usd,
                                  .prepare = a->from_snapshot ? E2B_BOX_PREPARE_NONE : a->up_prepare,
+                                 .approve = a->approve, .napprove = (size_t)a->napprove,
+                                 .yes_all = a->yes_all,
                                  .health_timeout_ms = p.health_timeout_ms};
+        if (a->yes_all)
+            fprintf(stderr, "e2b-tui: WARNING: yes-all: every permission request of the new box "
+                            "(any command, any file) is allowed without asking you, while "
+                            "e2b-tui watches it\n");
         break;
     case CLI_ATTACH:
     case CLI_TUNNEL: p.kind = E2B_LIVE_OP_ATTACH; break;
