@@ -135,7 +135,7 @@ typedef struct e2b_config {
     char *log_path;    /* <state_dir>/e2b-tui.log */
 
     /* Private: the source of every settable key, to apply precedence. */
-    unsigned char src[32];
+    unsigned char src[48];
     int config_path_explicit; /* set with --config: a missing file is then an error */
 } e2b_config;
 
