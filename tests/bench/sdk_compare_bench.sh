@@ -24,6 +24,9 @@
 #           place / floor" is what up adds to it (create, archives, upload, gzip). "up
 #           overhead" is up's total less the floor and the server's own start (the SDK
 #           side's start + health of the same serve command): target <= 0.3 s at no load.
+#           Up starts the server while its files arrive, so the two overlap and the figure
+#           can be below 0 (on a loaded machine the server's start, 15-20 s at a load of
+#           20+, dwarfs the rest: read it at no load).
 #   --pull  vs by hand: scratch commit + git bundle create in the box, SDK download, git
 #           fetch (target <= 0.5x); the pulled change is 20 MB of new random files, then
 #           (issue 32) 16 new files of 1 MiB random bytes and 40 text files grown by ~130 KB
