@@ -105,6 +105,7 @@ struct e2b_box_op {
         uint64_t hedge_timer;     /* a second probe while the first is slow to answer */
         int started, ended, exit_code; /* of the server command's process */
         int healthy;
+        int link_fast;            /* a probe got an answer (any status) within 0.5 s */
         int running;              /* started, and then has not run yet */
         int quiet;                /* shows no progress steps (an up still extracting) */
         int health_deferred;      /* up: started before the box's API was known (op->ocp) */

@@ -47,8 +47,14 @@ static e2b_http_request *health_probe(e2b_box_op *op, e2b_http_done_fn done, voi
  * needs longer gets it after a timeout or two. */
 static void health_probe_timed(e2b_box_op *op, const e2b_error *err)
 {
-    if (err && err->kind == E2B_ERR_TIMEOUT)
-        op->health_probe_ms = op->health_probe_ms * 2 > 5000 ? 5000 : op->health_probe_ms * 2;
+    if (!err || err->kind != E2B_ERR_TIMEOUT)
+        return;
+    /* A link that answered fast (the proxy's 502 while nobody listens) grows the limit by a
+     * quarter second only: a probe it timed out was most likely ignored by the server, and a
+     * doubled limit makes the next ignored one cost more (two cost 8 s at 4 s each); a
+     * server slow to answer as it starts is still reached. */
+    long next = op->srv.link_fast ? op->health_probe_ms + 250 : op->health_probe_ms * 2;
+    op->health_probe_ms = next > 5000 ? 5000 : next;
 }
 
 /* The wait before the next probe: 50 ms, doubling up to cap_ms. A server that is up at
@@ -189,6 +195,7 @@ void box_server_speak(e2b_box_op *op)
 }
 
 static int probe_send(e2b_box_op *op, e2b_error **err);
+static void probe_later(e2b_box_op *op);
 
 /* The first probe is still out after HEDGE_MS: a second one beside it (two in flight arm
  * no further hedge). */
@@ -229,6 +236,8 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
     e2b_box_op *op = slot->op;
     slot->req = NULL;
     op->pending--;
+    if (!err && resp->status && resp->ms < 500)
+        op->srv.link_fast = 1;
     health_probe_timed(op, err);
     if (op->srv.healthy || op->srv.err) {
         server_maybe_done(op);
@@ -243,8 +252,14 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
         server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
         return;
     }
-    if (probes_in_flight(op))
-        return; /* the other probe may still answer */
+    if (probes_in_flight(op)) {
+        /* The other probe is still unanswered (a server that ignores a request never
+         * answers it): this slot probes on beside it, two in flight at most, instead of
+         * waiting out the other's limit. */
+        if (!(err && err->kind == E2B_ERR_CANCELLED) && e2b_now_ms() < op->deadline_ms)
+            probe_later(op);
+        return;
+    }
     if (err && err->kind == E2B_ERR_CANCELLED) {
         server_settle(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
         return;
@@ -254,6 +269,15 @@ static void server_probe_done(void *ud, const e2b_http_response *resp, const e2b
         return;
     }
     srv_timer_cancel(op, &op->srv.hedge_timer);
+    probe_later(op);
+}
+
+/* The next probe after the backoff (one timer at a time: a probe that ends while it is
+ * set adds none). */
+static void probe_later(e2b_box_op *op)
+{
+    if (op->srv.probe_timer)
+        return;
     op->srv.probe_timer = e2b_loop_timer_add(op->env.loop, health_backoff(op, server_probe_cap(op)),
                                              server_probe_try, op);
     if (op->srv.probe_timer)
@@ -285,8 +309,8 @@ static void server_probe_try(void *ud)
         op->srv.probe_timer = 0;
         op->pending--;
     }
-    if (server_outcome_known(op))
-        return;
+    if (server_outcome_known(op) || probes_in_flight(op) == 2)
+        return; /* both slots busy: the first to end sets the next */
     if (probe_send(op, &err) < 0)
         server_settle(op, err);
 }
