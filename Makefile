@@ -98,11 +98,15 @@ FUZZ_BIN   := $(FUZZ_SRC:%.c=$(B)/%)
 .DELETE_ON_ERROR:
 .PHONY: all variant check test mutants asan valgrind demo deps need-deps npm install uninstall clean distclean bench soak fuzz format
 
+# A plain `make` (no -j: CI's, a newcomer's) still compiles on every core: the variant's
+# sub-make gets -j<cores> unless the caller gave a -j of its own (then its jobserver rules).
+BUILD_J     = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+
 all: need-deps
-	@$(MAKE) --no-print-directory variant B=build
+	@$(MAKE) --no-print-directory $(BUILD_J) variant B=build
 
 asan: need-deps
-	@$(MAKE) --no-print-directory variant B=build/asan
+	@$(MAKE) --no-print-directory $(BUILD_J) variant B=build/asan
 
 variant: $(B)/e2b-tui $(B)/libe2bcore.a $(B)/libkeystore.a $(B)/e2b-local $(PROG_BIN) $(FUZZ_BIN)
 	@if [ "$(B)" = build ]; then ln -sf $(B)/e2b-tui e2b-tui; fi
@@ -157,7 +161,7 @@ MAKE_J      = $(filter -j%,$(MAKEFLAGS))
 JOBS       ?= $(if $(MAKE_J),$(or $(patsubst -j%,%,$(MAKE_J)),$(shell nproc)),$(shell echo $$(($$(nproc) + 1))))
 
 check: asan npm
-	@$(MAKE) --no-print-directory variant B=build
+	@$(MAKE) --no-print-directory $(BUILD_J) variant B=build
 	@tests/run B=build/asan VALGRIND_B=build JOBS=$(JOBS) $(if $(T),T="$(T)")
 
 # Only the tests named by T (a directory or file under tests/), no valgrind pass.

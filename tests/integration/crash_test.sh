@@ -24,9 +24,6 @@
 # Plus one deterministic orphan: the up is killed while it waits for a server that never
 # becomes healthy (sandbox made, password stored, no record yet).
 . "$(dirname "$0")/../lib/lib.sh"
-. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-box_setup || t_finish
 . "$E2B_TUI_ROOT/tests/lib/crash.sh"
 crash_orphan
 crash_up_kills 1 "${CRASH_UP_RUNS:-5}"

@@ -28,10 +28,6 @@
 #   * Transport failures (truncated or dropped replies) are not retried: the one-shot modes
 #     say what broke and the user runs the command again; the dashboard refreshes anyway.
 . "$(dirname "$0")/../lib/lib.sh"
-. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/faults.sh"
-box_setup || t_finish
 . "$E2B_TUI_ROOT/tests/lib/fault_matrix.sh"
 fm_matrix '^(list|json|secret-[a-z]+|attach|stop) '
 t_finish

@@ -19,70 +19,81 @@ while read -r folder rest; do
 done < <(sed -n '/<!-- layers:begin -->/,/<!-- layers:end -->/p' "$readme")
 [ "${#allow[@]}" -gt 0 ] || { echo "check_layers: no layer table in $readme"; exit 2; }
 
-# The library a <header> belongs to, or nothing for the C library and POSIX.
+# lib_of HEADER: sets lib to the library a <header> belongs to, "" for the C library and
+# POSIX. (These helpers set a variable: a $(...) per include forked thousands of times.)
 lib_of() {
+    lib=
     case "$1" in
     curses.h | ncurses.h | ncursesw/* | ncurses/* | term.h | panel.h | menu.h | form.h | \
-        unctrl.h | termcap.h) echo curses ;;
-    glib.h | glib/* | glib-object.h | gobject/* | gio/* | gmodule.h) echo glib ;;
-    libsecret/*) echo libsecret ;;
-    curl/*) echo curl ;;
-    jansson.h | jansson_config.h) echo jansson ;;
-    git2.h | git2/*) echo git2 ;;
-    archive.h | archive_entry.h) echo archive ;;
-    microhttpd.h) echo microhttpd ;;
-    zlib.h | zconf.h) echo zlib ;;
-    openssl/*) echo openssl ;;
+        unctrl.h | termcap.h) lib=curses ;;
+    glib.h | glib/* | glib-object.h | gobject/* | gio/* | gmodule.h) lib=glib ;;
+    libsecret/*) lib=libsecret ;;
+    curl/*) lib=curl ;;
+    jansson.h | jansson_config.h) lib=jansson ;;
+    git2.h | git2/*) lib=git2 ;;
+    archive.h | archive_entry.h) lib=archive ;;
+    microhttpd.h) lib=microhttpd ;;
+    zlib.h | zconf.h) lib=zlib ;;
+    openssl/*) lib=openssl ;;
     esac
 }
 
-rule_of() { # the longest folder with a row that contains file $1
-    local f=$1 best=
+rule_of() { # sets rule to the longest folder with a row that contains file $1
+    local f=$1 folder
+    rule=
     for folder in "${!allow[@]}"; do
-        case "$f" in "$folder"/*) [ "${#folder}" -gt "${#best}" ] && best=$folder ;; esac
+        case "$f" in "$folder"/*) [ "${#folder}" -gt "${#rule}" ] && rule=$folder ;; esac
     done
-    echo "$best"
 }
 
 bad=0
 violation() { echo "$1"; bad=1; }
 
 cd "$root" || exit 2
-while IFS= read -r file; do
-    rule=$(rule_of "$file")
+# Every file's row first, then one grep over them all (not one a file: forks are the cost).
+mapfile -t files < <(find core keystore tui -name '*.[ch]' 2>/dev/null | sort)
+declare -A rule_of_file=()
+for file in "${files[@]}"; do
+    rule_of "$file"
     if [ -z "$rule" ]; then
         violation "$file: its folder has no row in core/README.md's include table"
         continue
     fi
+    rule_of_file[$file]=$rule
+done
+[ "${#files[@]}" -gt 0 ] || exit "$bad"
+while IFS= read -r hit; do
+    file=${hit%%:*}
+    hit=${hit#*:}
+    rule=${rule_of_file[$file]:-}
+    [ -n "$rule" ] || continue
     read -r -a tokens <<<"${allow[$rule]}"
-    while IFS= read -r hit; do
-        line=${hit%%:*}
-        text=${hit#*:}
-        if [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]]; then
-            target=${BASH_REMATCH[1]}
-            if [ ! -f "$target" ]; then
-                violation "$file:$line: \"$target\" is not a path from the repository root"
-                continue
-            fi
-            ok=0
-            for t in "${tokens[@]}"; do
-                case "$t" in '<'*) continue ;; esac
-                case "$target" in "$t" | "$t"/*) ok=1; break ;; esac
-            done
-        elif [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\<([^\>]+)\> ]]; then
-            target=${BASH_REMATCH[1]}
-            lib=$(lib_of "$target")
-            [ -z "$lib" ] && continue
-            ok=0
-            for t in "${tokens[@]}"; do
-                [ "$t" = "<$lib>" ] && { ok=1; break; }
-            done
-            target="<$target> ($lib)"
-        else
-            violation "$file:$line: an include that is neither \"path\" nor <header>"
+    line=${hit%%:*}
+    text=${hit#*:}
+    if [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]]; then
+        target=${BASH_REMATCH[1]}
+        if [ ! -f "$target" ]; then
+            violation "$file:$line: \"$target\" is not a path from the repository root"
             continue
         fi
-        [ "$ok" = 1 ] || violation "$file:$line: includes $target; $rule may include only: ${allow[$rule]}"
-    done < <(grep -n '^[[:space:]]*#[[:space:]]*include' "$file")
-done < <(find core keystore tui -name '*.[ch]' 2>/dev/null | sort)
+        ok=0
+        for t in "${tokens[@]}"; do
+            case "$t" in '<'*) continue ;; esac
+            case "$target" in "$t" | "$t"/*) ok=1; break ;; esac
+        done
+    elif [[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\<([^\>]+)\> ]]; then
+        target=${BASH_REMATCH[1]}
+        lib_of "$target"
+        [ -z "$lib" ] && continue
+        ok=0
+        for t in "${tokens[@]}"; do
+            [ "$t" = "<$lib>" ] && { ok=1; break; }
+        done
+        target="<$target> ($lib)"
+    else
+        violation "$file:$line: an include that is neither \"path\" nor <header>"
+        continue
+    fi
+    [ "$ok" = 1 ] || violation "$file:$line: includes $target; $rule may include only: ${allow[$rule]}"
+done < <(grep -H -n '^[[:space:]]*#[[:space:]]*include' "${files[@]}")
 exit "$bad"

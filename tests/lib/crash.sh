@@ -1,5 +1,6 @@
-# The crash tests' kill, checks and sections (source after lib.sh, e2b_local.sh and box.sh,
-# once box_setup has run). A crash program is one or more sections, then crash_end:
+# The crash tests' kill, checks and sections. Source after lib.sh: it brings in e2b_local.sh
+# and box.sh and runs box_setup (a failed set-up stops the program there). A crash program
+# is one or more sections, then crash_end:
 #   crash_orphan           the deterministic orphan: an up killed while it waits for a server
 #                          that never becomes healthy (sandbox made, password stored, no record)
 #   crash_up_kills F L     up kills number F to L (the aims cycle through the steps by
@@ -11,6 +12,9 @@
 # an RNG seeded once (CRASH_SEED=N changes it) and advanced past the draws of the kills that
 # come before in the order up 1-11, pull 1-11: a split run draws the delays an unsplit one
 # did.
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+box_setup || t_finish
 boxes=$XDG_STATE_HOME/e2b-tui/boxes
 passwords=$XDG_STATE_HOME/e2b-tui/passwords
 cfg=$XDG_CONFIG_HOME/e2b-tui/config

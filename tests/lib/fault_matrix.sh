@@ -1,9 +1,13 @@
 # The fault matrix (tests/integration/fault_matrix_test.sh says what it checks and why), in
-# parts that run side by side. Source after lib.sh, e2b_local.sh, box.sh and faults.sh, once
-# box_setup has run; then
+# parts that run side by side. Source after lib.sh: it brings in e2b_local.sh, box.sh and
+# faults.sh and runs box_setup (a failed set-up stops the program there); then
 #   fm_matrix ERE          runs the cases whose "action path kind" matches ERE (grep -E), with
 #                          box fm (the attach, stop and pull cases use it) up, then kills fm
 #                          and checks that no sandbox is left
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
+box_setup || t_finish
 SECRET_VALUE=sk-ant-fault-matrix-$RANDOM$RANDOM
 # Request timeout 6 s: "delay" (1.5 s) stays well below it on a loaded machine, "slow" (12 s)
 # well beyond it.
