@@ -105,10 +105,11 @@ e2b_agent_activity *e2b_activity_get(e2b_agent_status *st, e2b_agent_activity_ki
     return a;
 }
 
-void e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a, const char *text, bool whole)
+e2b_agent_activity *e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a,
+                                      const char *text, bool whole)
 {
     if (!text || !st->activity || a < st->activity || a >= st->activity + st->nactivity)
-        return;
+        return a;
     size_t i = (size_t)(a - st->activity);
     /* only the chunk's last E2B_AGENT_TAIL_MAX bytes can stay: sanitise just those (the
      * sanitiser works per character, so old text + sanitised chunk = the whole sanitised) */
@@ -121,7 +122,7 @@ void e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a, const char *
     size_t drop = whole ? cur : cur + m > E2B_AGENT_TAIL_MAX ? tail_from(a->text, cur, E2B_AGENT_TAIL_MAX - m) : 0;
     size_t kept = cur - drop, len = kept + m;
     if (len > cur && !make_room(st, len - cur, &i))
-        return;
+        return &st->activity[i];
     a = &st->activity[i];
     char *buf = st->activity_text;
     size_t off = (size_t)(a->text - buf), rest = off + cur + 1;
@@ -132,6 +133,7 @@ void e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a, const char *
     st->activity_used = st->activity_used - cur + len;
     a->text_len = len;
     repoint(st);
+    return a;
 }
 
 void e2b_activity_bound(e2b_agent_status *st)

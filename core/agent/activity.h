@@ -17,8 +17,10 @@ e2b_agent_activity *e2b_activity_get(e2b_agent_status *st, e2b_agent_activity_ki
                                      const char *sid, const char *key);
 
 /* Appends text to a's (whole: replaces it), sanitised (newlines kept), keeping its last
- * E2B_AGENT_TAIL_MAX bytes; older entries are dropped when the block is full. */
-void e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a, const char *text, bool whole);
+ * E2B_AGENT_TAIL_MAX bytes; older entries are dropped when the block is full. Returns a's
+ * slot after that (the entries move down when older ones are dropped: a is stale then). */
+e2b_agent_activity *e2b_activity_text(e2b_agent_status *st, e2b_agent_activity *a,
+                                      const char *text, bool whole);
 
 /* Drops the oldest entries while their text is over E2B_AGENT_ACTIVITY_BYTES (one stays). */
 void e2b_activity_bound(e2b_agent_status *st);

@@ -278,7 +278,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         if (ev->message_id) {
             e2b_agent_activity *a = e2b_activity_get(st, E2B_AGENT_ACT_PROMPT, sid, ev->message_id);
             if (a) {
-                e2b_activity_text(st, a, ev->text ? ev->text : "", true);
+                a = e2b_activity_text(st, a, ev->text ? ev->text : "", true);
                 a->at_ms = now;
             }
         }
@@ -317,7 +317,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         e2b_agent_activity *a =
             e2b_activity_get(st, prompt ? E2B_AGENT_ACT_PROMPT : E2B_AGENT_ACT_TEXT, sid, ev->key);
         if (a) {
-            e2b_activity_text(st, a, ev->text, ev->whole);
+            a = e2b_activity_text(st, a, ev->text, ev->whole);
             a->at_ms = now;
         }
         break;
@@ -330,7 +330,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
             if (ev->state)
                 set_str(&a->state, ev->state);
             if (ev->text && *ev->text)
-                e2b_activity_text(st, a, ev->text, true);
+                a = e2b_activity_text(st, a, ev->text, true);
             a->at_ms = now;
         }
         if (v2(w) && same(ev->state, "error")) {
@@ -378,7 +378,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         snprintf(key, sizeof key, "error/%s", sid ? sid : "");
         e2b_agent_activity *a = e2b_activity_get(st, E2B_AGENT_ACT_ERROR, sid, key);
         if (a) {
-            e2b_activity_text(st, a, ev->text, true);
+            a = e2b_activity_text(st, a, ev->text, true);
             a->at_ms = now;
         }
         if (v2(w)) {
