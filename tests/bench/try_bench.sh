@@ -7,18 +7,8 @@
 # - the memory of a dashboard watching BENCH_TRY_GROUPS groups of BENCH_TRY_SIZE (the issue
 #   asks 5 of 5: 25 OpenCode servers; a shared 2-core machine may take less, say so).
 #   tests/bench/try_bench.sh [BUILD_DIR]   (BENCH_TRY_NS="3 5", BENCH_TRY_GROUPS, BENCH_TRY_SIZE)
-B=${1:-build}
-E2B_TUI_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-case $B in /*) BD=$B ;; *) BD=$E2B_TUI_ROOT/$B ;; esac
-E2B_TUI_BIN=$BD/e2b-tui
-E2B_LOCAL_BIN=$BD/e2b-local
-. "$E2B_TUI_ROOT/tests/lib/lib.sh"
-. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/agent.sh"
-. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
-. "$E2B_TUI_ROOT/tests/lib/tmux.sh"
-. "$E2B_TUI_ROOT/tests/bench/bench_lib.sh"
+. "$(dirname "$0")/bench_lib.sh"
+bench_box_env "${1:-build}" agent.sh try_fixture.sh tmux.sh
 GROUPS_N=${BENCH_TRY_GROUPS:-5}
 SIZE=${BENCH_TRY_SIZE:-5}
 try_fixture >/dev/null || { echo "try bench: the fixture could not be set up" >&2; exit 1; }
