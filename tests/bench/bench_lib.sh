@@ -25,3 +25,18 @@ bench_figure() {
     printf '%-44s %10s %-5s (%s cores, load %s%s)\n' "$text:" "$value" "$unit" "$(bench_cores)" \
         "$(cut -d' ' -f1 /proc/loadavg)" "$verdict"
 }
+
+# bench_box_env BUILD_DIR [LIB...]: the test helpers a box bench uses, on BUILD_DIR's
+# binaries: sets E2B_TUI_ROOT, BD, E2B_TUI_BIN, E2B_LOCAL_BIN and sources tests/lib's lib.sh,
+# e2b_local.sh, box.sh and then each LIB (a name under tests/lib, e.g. agent.sh).
+bench_box_env() {
+    E2B_TUI_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+    case $1 in /*) BD=$1 ;; *) BD=$E2B_TUI_ROOT/$1 ;; esac
+    E2B_TUI_BIN=$BD/e2b-tui
+    E2B_LOCAL_BIN=$BD/e2b-local
+    shift
+    local f
+    for f in lib.sh e2b_local.sh box.sh "$@"; do
+        . "$E2B_TUI_ROOT/tests/lib/$f"
+    done
+}

@@ -85,6 +85,12 @@ tmux_keys Escape
 tmux_resize 160 30
 dash_check_row "160 columns: GROUP beside the rest" "g-1 " "g: 1/1 done, 1 passing"
 dash_check_line "the header has GROUP" 2 "GROUP"
+# Narrow: GROUP yields as the other columns do; NAME and ID stay whole.
+tmux_resize 60 24
+dash_check_line_gone "60 columns: GROUP yields" 2 "GROUP"
+dash_check_row "NAME and ID stay whole" "g-1 " "$(box_sandbox_of g-1)"
+tmux_resize 80 24
+dash_check_row "80 columns again: GROUP is back" "g-1 " "g: 1/1 done, 1 passing"
 dash_quit "the dashboard ends"
 for b in g-1 solo; do box_tui --kill "$b" --force; done
 t_finish

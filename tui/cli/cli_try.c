@@ -211,7 +211,8 @@ static void wait_catalog(e2b_live *m, const char *sandbox_id)
     }
 }
 
-/* Watches every member (all at once), then gives each the task; prints one line per member.
+/* Watches every member (all at once), then gives each the task (all at once); prints one
+ * line per member.
  * Returns 0 when every member has it, else 1 (each failure told). */
 static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t n,
                      const char *text)
@@ -222,10 +223,18 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
     }
     for (size_t i = 0; i < n; i++)
         e2b_wait(e2b_live_loop(m), &mem[i].end.done);
+    /* the catalogs (all servers started together: the first wait covers the rest), then
+     * every prompt at once, then their ends */
+    bool *ok = calloc(n, sizeof *ok);
+    e2b_live_end *sent = calloc(n, sizeof *sent);
+    char (*models)[128] = calloc(n, sizeof *models);
+    if (!ok || !sent || !models) {
+        free(ok), free(sent), free(models);
+        fputs("e2b-tui: out of memory\n", stderr);
+        return 1;
+    }
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        char mbuf[128];
-        const char *model = model_of(a->models, i, mbuf, sizeof mbuf);
         if (mem[i].end.err || !e2b_live_agent(m, mem[i].rec.sandbox_id)) {
             char why[600];
             cli_clean(mem[i].end.err ? e2b_error_message(mem[i].end.err)
@@ -236,18 +245,33 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
             continue;
         }
         wait_catalog(m, mem[i].rec.sandbox_id);
-        e2b_live_end end;
-        e2b_live_then(m, &end);
+        ok[i] = true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *model = model_of(a->models, i, models[i], sizeof models[i]);
+        if (!model)
+            models[i][0] = '\0';
+        if (!ok[i]) {
+            sent[i].done = 1;
+            continue;
+        }
+        e2b_live_then(m, &sent[i]);
         e2b_live_agent_prompt_model(m, mem[i].rec.sandbox_id, NULL, true, text, model);
-        e2b_wait(e2b_live_loop(m), &end.done);
-        if (end.err) {
+    }
+    for (size_t i = 0; i < n; i++)
+        e2b_wait(e2b_live_loop(m), &sent[i].done);
+    for (size_t i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        const char *model = models[i][0] ? models[i] : NULL;
+        if (sent[i].err) {
             char why[600];
-            cli_clean(e2b_error_message(end.err), why, sizeof why);
+            cli_clean(e2b_error_message(sent[i].err), why, sizeof why);
             fprintf(stderr, "e2b-tui: member %s did not get the task: %s\n", mem[i].rec.name, why);
-            e2b_error_free(end.err);
+            e2b_error_free(sent[i].err);
             rc = 1;
         } else {
-            printf("%s\t%s\t%s\n", mem[i].rec.name, end.session_id ? end.session_id : "",
+            printf("%s\t%s\t%s\n", mem[i].rec.name, sent[i].session_id ? sent[i].session_id : "",
                    model ? model : "(configured model)");
             /* the member's task, for --compare: its model and when it was given */
             snprintf(mem[i].rec.model, sizeof mem[i].rec.model, "%s", model ? model : "");
@@ -259,8 +283,9 @@ static int give_task(e2b_live *m, const cli_args *a, struct member *mem, size_t 
                 e2b_error_free(werr);
             }
         }
-        free(end.session_id);
+        free(sent[i].session_id);
     }
+    free(ok), free(sent), free(models);
     return rc;
 }
 
