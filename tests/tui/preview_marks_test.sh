@@ -137,13 +137,27 @@ dash_check "m opens one editor for the marked boxes" "Message to 3 boxes"
 tmux_type "second round for all"
 tmux_keys C-d
 dash_check "ctrl-d: one question names them" "Send the message to 3 boxes"
+# (the model's log has no prompt text: a turn is one more request to it)
+asked() { agent_model_log "${sid[$1]}" | grep -c '"title": false'; }
+declare -A before
+for n in $names; do before[$n]=$(asked "$n"); done
 tmux_type y
-model_got() { agent_model_log "${sid[$1]}" | grep -qF "second round for all"; }
+asked_again() { [ "$(asked "$1")" -gt "${before[$1]}" ]; }
 for n in $names; do
-    t_ok "$n's model got the one message" t_wait_until 60 model_got "$n"
+    t_ok "$n's model is asked again: a new turn" t_wait_until 60 asked_again "$n"
     box_tui --wait "$n" --timeout 90
     box_rc "$n's second turn ends: --wait $n exits 0" 0
 done
+tmux_keys Escape
+tmux_keys Home Enter
+dash_check "the first box's Agent pane" "AGENT  $first ("
+TMUX_WAIT_SECONDS=60 dash_check "its activity has the one message" "second round for all"
+tmux_type ')'
+dash_check ") the next box" "AGENT  $second ("
+TMUX_WAIT_SECONDS=60 dash_check "its activity has it too" "second round for all"
+tmux_type ')'
+dash_check ") the third" "AGENT  $third ("
+TMUX_WAIT_SECONDS=60 dash_check "and it" "second round for all"
 tmux_keys Escape
 dash_quit "q quits"
 for n in $names; do box_tui --kill "$n" --force; done
