@@ -85,8 +85,10 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Stop (pause) the sandbox")                                                             \
     X(RESUME, "resume", "r", VIEWS_SANDBOXES | VIEW_LOG | VIEW_DETAIL, ACTION_MUTATES,        \
       "Resume a paused sandbox")                                                              \
-    X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
-      "Kill the sandbox (asks first, default No; says if a box has unpulled work)")           \
+    X(KILL, "kill", "K", VIEWS_SANDBOXES | VIEW_DETAIL | VIEW_COMPARE, ACTION_MUTATES,        \
+      "Kill the sandbox (asks first, default No; says if a box has unpulled work); in Compare: the members not pulled, named") \
+    X(COMPARE, "compare", "=", VIEWS_SANDBOXES, 0,                                            \
+      "Compare: the selected box's group of attempts, member by member (tests, diff, cost; :compare NAME)") \
     X(PULL, "pull", "p", VIEWS_SANDBOXES | VIEW_DETAIL | VIEW_COMPARE, ACTION_MUTATES,                       \
       "Pull the box's work home as branch e2b/NAME")                                          \
     X(EXTEND, "extend", "e", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
@@ -125,7 +127,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(SORT_NEXT, "sort-next", ">", VIEWS_LISTS, 0,                                           \
       "Sort by the next column (the header marks it; after the last: the list's own order)") \
     X(SORT_PREV, "sort-prev", "<", VIEWS_LISTS, 0, "Sort by the previous column")             \
-    X(SORT_REVERSE, "sort-reverse", "=", VIEWS_LISTS, 0, "Reverse the sort order")            \
+    X(SORT_REVERSE, "sort-reverse", "I", VIEWS_LISTS, 0, "Invert (reverse) the sort order")   \
     X(MOVE_UP, "move-up", "up k", VIEWS_SCROLL, 0, "Move up")                                 \
     X(MOVE_DOWN, "move-down", "down j", VIEWS_SCROLL, 0, "Move down")                         \
     X(PAGE_UP, "page-up", "pgup ctrl-b", VIEWS_SCROLL, 0, "Page up")                          \

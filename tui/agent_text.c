@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/live/live_budget.h"
 #include "core/live/live_idle.h"
 #include "tui/sandbox_rows.h"
 #include "tui/widgets/table.h"
@@ -119,16 +120,19 @@ void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n)
         snprintf(buf, n, "%u/%u", st->todo_done, st->todo_total);
 }
 
-bool agent_text_box_cost(const e2b_agent_status *st, const e2b_sandbox *sb,
-                         const e2b_config *cfg, time_t now, double *agent_usd,
-                         double *sandbox_usd)
+bool agent_text_budget(const e2b_live *m, const char *sandbox_id, const e2b_agent_status *st,
+                       char *buf, size_t n)
 {
-    bool a = st && st->total.have_cost;
-    *agent_usd = a ? st->total.cost_usd : 0;
-    bool s = e2b_sandbox_cost(sb, cfg->price_vcpu_second, cfg->price_gib_second, now, sandbox_usd);
-    if (!s)
-        *sandbox_usd = 0;
-    return a && (s || (sb && sb->state == E2B_STATE_PAUSED));
+    e2b_live_budget b;
+    if (!st || !e2b_live_budget_of(m, sandbox_id, &b) || !b.stopped || b.usd <= 0)
+        return false;
+    /* running again (resumed past it) shows its agent as usual */
+    if (st->state != E2B_AGENT_PAUSED && !b.reached)
+        return false;
+    char f[24];
+    e2b_cost_format(b.usd, f, sizeof f);
+    snprintf(buf, n, "budget %s", f);
+    return true;
 }
 
 void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2b_config *cfg,
@@ -139,7 +143,7 @@ void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2
         return;
     }
     double a, s;
-    bool whole = agent_text_box_cost(st, sb, cfg, now, &a, &s);
+    bool whole = e2b_live_box_cost(st, sb, cfg, now, &a, &s);
     bool known = st->total.have_cost || e2b_sandbox_cost(sb, cfg->price_vcpu_second,
                                                          cfg->price_gib_second, now, &s);
     if (!known) {
@@ -158,8 +162,11 @@ void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *
     time_t now = (time_t)(now_ms / 1000);
     for (size_t i = 0; i < t->nrows; i++) {
         const e2b_agent_status *st = e2b_live_agent(m, t->rows[i].id);
-        agent_text_cell(st, now_ms, agent, sizeof agent);
-        agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent, sizeof agent);
+        if (!agent_text_budget(m, t->rows[i].id, st, agent, sizeof agent)) {
+            agent_text_cell(st, now_ms, agent, sizeof agent);
+            agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent,
+                              sizeof agent);
+        }
         agent_text_todo(st, todo, sizeof todo);
         agent_text_cost(st, st ? e2b_live_agent_sandbox(m, t->rows[i].id) : NULL, cfg, now, cost,
                         sizeof cost);

@@ -42,12 +42,11 @@ void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n);
 /* The TODO cell: "2/5", "-" when there is no list. */
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
 
-/* A box's cost: the agent's (the server's own total over its sessions) and the sandbox's
- * (its current run: core/e2b/cost.h; a paused one adds nothing). Returns whether both parts
- * are known (each unknown part is 0 in its figure). */
-bool agent_text_box_cost(const e2b_agent_status *st, const e2b_sandbox *sb,
-                         const e2b_config *cfg, time_t now, double *agent_usd,
-                         double *sandbox_usd);
+/* (A box's cost, agent and sandbox: the model's e2b_live_box_cost, core/live/live_budget.h.) */
+/* The AGENT cell of a box stopped at its budget (core/live/live_budget.h) while it is
+ * paused or being stopped: "budget $2.00"; false (buf untouched) otherwise. */
+bool agent_text_budget(const e2b_live *m, const char *sandbox_id, const e2b_agent_status *st,
+                       char *buf, size_t n);
 /* The COST cell: "$0.43" (agent and sandbox), "$0.42+?" when a part is not known, "?" when
  * nothing is, "-" without a status. */
 void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2b_config *cfg,

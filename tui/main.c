@@ -7,6 +7,7 @@
 #include "core/git/gitwork.h"
 #include "tui/cli/cli.h"
 #include "core/e2b/egress_list.h"
+#include "core/e2b/cost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +32,16 @@ static void print_help(FILE *f)
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
           "       [--public]          a box whose ports need no traffic token\n"
+          "       [--budget USD]      what it may cost: a running dashboard or --keepalive\n"
+          "                           interrupts and pauses it there (budget_usd)\n"
           "       [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
           "                           what the box may reach (domains, *.suffix, IPs, CIDRs;\n"
           "                           an allow list means only these; the stored secrets'\n"
           "                           provider hosts stay reachable)\n"
+          "       [--approve RULE]... [--yes-all]\n"
+          "                           permission requests e2b-tui allows once by itself\n"
+          "                           (RULE: TOOL or TOOL:GLOB, e.g. 'bash:python3 -m\n"
+          "                           unittest*'; --yes-all: every one, loudly)\n"
           "  --attach NAME            hand the terminal to the box's OpenCode server\n"
           "  --tunnel NAME            print a local URL that reaches the box's server (with\n"
           "                           its traffic token, not its password) until Ctrl-C\n"
@@ -84,6 +91,8 @@ static void print_help(FILE *f)
           "  --prompt NAME [TEXT]     send TEXT (stdin when absent or -) to the box's agent;\n"
           "       [--new-session]     prints the session id (--up ... --prompt TEXT or\n"
           "       [--prompt-file F]   --prompt-file F gives a new box its first task)\n"
+          "       [--budget USD]      a box at its budget is refused (exit 11) unless\n"
+          "                           --budget raises it\n"
           "  --wait NAME [--timeout SECONDS]\n"
           "                           wait until the agent stops working: exit 0 idle after\n"
           "                           a finished turn, 10 interrupted (a rejected permission\n"
@@ -104,6 +113,12 @@ static void print_help(FILE *f)
           "                           its option N (--status lists them)\n"
           "  --interrupt NAME         interrupt the agent's turn (its pending permission\n"
           "                           requests are rejected)\n"
+          "  --approve NAME [RULE] [--yes-all]\n"
+          "                           add an approval rule to a box (none given: list its\n"
+          "                           rules and the server's saved \"always\" permissions)\n"
+          "  --revoke NAME RULE|yes-all|--saved ID\n"
+          "                           remove one of them (--saved: the server's)\n"
+          "  --history [NAME] [--json] the agents' state changes and rule answers, with times\n"
           "  --info                   print paths, API URL, domain and keystore backend\n"
           "  --version                print the version and exit\n"
           "  --help                   print this help and exit\n"
@@ -141,7 +156,7 @@ static void print_help(FILE *f)
           "4 authentication, 5 conflict (e.g. diverged branch), 6 the agent waits for\n"
           "you (--wait), 7 timed out (--wait), 8 unpulled work (--kill: nothing was\n"
           "killed), 9 nothing waits for a reply (--reply), 10 the turn ended interrupted\n"
-          "(--wait). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
+          "(--wait), 11 the box is at its budget (--prompt). A script: e2b-tui --up --prompt-file task.md && e2b-tui --wait feat-x\n"
           "&& e2b-tui --pull feat-x && e2b-tui --kill feat-x\n"
           "\n"
           "Arguments go in any order: NAME may come anywhere (--up --template base NAME).\n"
@@ -382,6 +397,17 @@ static int mode_option(cli_args *a, int argc, char **argv, int *i, int *pending_
         return (a->template_id = required_value(argc, argv, i, "a template")) ? 1 : -1;
     if (strcmp(f, "--dir") == 0)
         return (a->dir = required_value(argc, argv, i, "a directory")) ? 1 : -1;
+    if (strcmp(f, "--budget") == 0) {
+        const char *v = required_value(argc, argv, i, "dollars");
+        if (!v)
+            return -1;
+        if (e2b_budget_parse(v, &a->budget_usd) < 0) {
+            fprintf(stderr, "e2b-tui: --budget must be dollars, a number from 0.01 to %g "
+                            "(e.g. 2.50), not '%s'\n", E2B_BUDGET_MAX_USD, v);
+            return -1;
+        }
+        return 1;
+    }
     if (strcmp(f, "--hours") == 0) {
         const char *v = required_value(argc, argv, i, "a number of hours");
         char *end;
@@ -410,6 +436,9 @@ static int place_operands(cli_args *a, const char **operands, int n)
     int next = 0, life = cli_life_place(a, operands, n);
     if (life)
         return life < 0 ? -1 : 0;
+    int rules = cli_rules_place(a, operands, n);
+    if (rules)
+        return rules < 0 ? -1 : 0;
     if (k >= 0 && !a->name && n > 0)
         a->name = operands[next++];
     if (next < n) {
@@ -440,13 +469,15 @@ static int check_combination(const cli_args *a)
 {
     const char *bad = NULL;
     if (a->json && a->mode != CLI_LIST && a->mode != CLI_STATUS && a->mode != CLI_WATCH &&
-        a->mode != CLI_COMPARE &&
+        a->mode != CLI_COMPARE && a->mode != CLI_HISTORY &&
         !(a->mode == CLI_SECRETS && strcmp(a->secrets_cmd, "list") == 0))
         bad = "--json";
     else if (a->pretty && !a->json)
         bad = "--pretty";
     else if (a->hours && a->mode != CLI_UP && a->mode != CLI_EXTEND)
         bad = "--hours";
+    else if (a->budget_usd > 0 && a->mode != CLI_UP && a->mode != CLI_PROMPT)
+        bad = "--budget";
     else if ((a->prompt_text || a->prompt_file) && a->mode != CLI_UP && a->mode != CLI_PROMPT)
         bad = a->prompt_file ? "--prompt-file" : "--prompt";
     else if (a->new_session && a->mode != CLI_PROMPT && a->mode != CLI_UP)
@@ -549,6 +580,8 @@ int main(int argc, char **argv)
             g = cli_life_option(&args, argc, argv, &i);
         if (g == 0)
             g = cli_answer_option(&args, argc, argv, &i);
+        if (g == 0)
+            g = cli_rules_option(&args, argc, argv, &i);
         if (g < 0) {
             free(operands);
             e2b_config_clear(&cfg);
@@ -598,7 +631,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (check_combination(&args) < 0 || cli_snap_check(&args) < 0 || cli_fleet_check(&args) < 0 ||
-        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 || cli_try_check(&args) < 0) {
+        cli_life_check(&args) < 0 || cli_answer_check(&args) < 0 || cli_try_check(&args) < 0 ||
+        cli_rules_check(&args) < 0) {
         e2b_config_clear(&cfg);
         return EXIT_USAGE;
     }

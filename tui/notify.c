@@ -1,5 +1,7 @@
 #include "tui/notify.h"
 
+#include "core/e2b/cost.h"
+#include "core/live/live_budget.h"
 #include "core/util/sanitize.h"
 
 #include <errno.h>
@@ -170,6 +172,18 @@ static void tell(struct notify *n, enum notify_event ev, const e2b_sandbox *sb,
     }
 }
 
+static void tell_budget(struct notify *n, const e2b_sandbox *sb, double usd)
+{
+    char body[300], bytes[1200], f[24];
+    e2b_cost_format(usd, f, sizeof f);
+    snprintf(body, sizeof body, "%s stopped at its %s budget", e2b_live_sandbox_name(sb), f);
+    size_t len = notify_format(n->modes, n->tmux, body, bytes, sizeof bytes);
+    if (len) {
+        write_all(n->fd, bytes, len);
+        n->sent++;
+    }
+}
+
 int notify_check(struct notify *n, const e2b_live *m)
 {
     const e2b_sandbox_list *list = e2b_live_sandboxes(m);
@@ -183,6 +197,12 @@ int notify_check(struct notify *n, const e2b_live *m)
             continue;
         struct notify_box *b = find(n, sb->sandbox_id);
         enum notify_event ev = notify_event_for(b, st);
+        e2b_live_budget bu;
+        bool at_budget = e2b_live_budget_of(m, sb->sandbox_id, &bu) && bu.stopped;
+        if (b && at_budget && !b->at_budget && n->modes) { /* stopped just now */
+            tell_budget(n, sb, bu.usd);
+            told++;
+        }
         if (ev != NOTIFY_NONE && n->modes) {
             tell(n, ev, sb, st);
             told++;
@@ -198,6 +218,7 @@ int notify_check(struct notify *n, const e2b_live *m)
         }
         b->alive = true;
         b->state = st->state;
+        b->at_budget = at_budget;
         snprintf(b->request, sizeof b->request, "%s", first_request(st));
         b->turn_end = st->state == E2B_AGENT_IDLE ? st->idle_since_ms : 0;
     }

@@ -4,6 +4,7 @@
  * foot, Windows Terminal) and OSC 777 ("\e]777;notify;title;text\a", urxvt and VTE). Inside
  * tmux ($TMUX set) the OSC sequences are wrapped for passthrough to the outer terminal.
  *
+ * A box stopped at its budget is told once too ("feat-x stopped at its $2.00 budget").
  * Never more than one per box per state change: each box's last seen state, pending
  * request and turn end are kept, and only a change from a known state is told (the first
  * look at a box, and a box coming back from unknown, server down or paused, tell nothing).
@@ -29,6 +30,7 @@ struct notify_box {
     char request[128]; /* the first pending request's id, "" none */
     int64_t turn_end;  /* idle_since_ms when idle, else 0 */
     bool alive;        /* still listed (pruning) */
+    bool at_budget;    /* stopped at its budget (core/live/live_budget.h): told once */
 };
 
 struct notify {

@@ -105,6 +105,23 @@ static void row_text(const e2b_sandbox *sb, const e2b_metric *m, time_t now,
     rt->cells[SBCOL_AGENT] = "-";
     rt->cells[SBCOL_TODO] = "-";
     rt->cells[SBCOL_COST] = "-";
+    rt->cells[SBCOL_GROUP] = "-";
+}
+
+void sandbox_rows_set_groups(struct table *t, const e2b_live *m, bool *any, bool *changed)
+{
+    *any = false;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const e2b_box_record *rec = e2b_live_record(m, t->rows[i].id);
+        char text[200] = "-", sum[120];
+        if (rec && rec->group[0]) {
+            e2b_live_group_summary(m, rec->group, sum, sizeof sum);
+            snprintf(text, sizeof text, "%s: %s", rec->group, sum);
+            *any = true;
+        }
+        if (table_set_cell(t, i, SBCOL_GROUP, text) > 0)
+            *changed = true;
+    }
 }
 
 int sandbox_rows_fill(struct table *t, enum sandbox_filter f, const e2b_sandbox_list *list,

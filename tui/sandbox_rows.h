@@ -23,9 +23,12 @@
 
 /* Column order of every sandbox row: the cells handed to the table. */
 enum { SBCOL_NAME, SBCOL_BRANCH, SBCOL_ID, SBCOL_TEMPLATE, SBCOL_STATE, SBCOL_CPU, SBCOL_MEM,
-       SBCOL_ENDS, SBCOL_AGENT, SBCOL_TODO, SBCOL_COST, SBCOL_KIND, SBCOL_COUNT };
+       SBCOL_ENDS, SBCOL_AGENT, SBCOL_TODO, SBCOL_COST, SBCOL_GROUP, SBCOL_KIND, SBCOL_COUNT };
 /* KIND ("box", "workspace", "other") is last: only All shows it (the other views' tables
  * have SBCOL_COUNT - 1 columns, so their rows' last cell is not drawn). */
+
+/* GROUP: a group member's group and its summary ("g: 3/5 done, 2 passing"), "-" for the
+ * rest. */
 
 /* Which sandboxes a view lists. */
 enum sandbox_filter { SANDBOX_FILTER_BOXES, SANDBOX_FILTER_WORKSPACES, SANDBOX_FILTER_ALL };
@@ -59,5 +62,10 @@ int sandbox_rows_set_usage(struct table *t, enum sandbox_filter f, const e2b_san
 /* Seconds after now until the ENDS text of some running sandbox changes, or -1 when none
  * will (the clock can sleep). */
 long sandbox_rows_next_change(const e2b_sandbox_list *list, time_t now);
+
+struct e2b_live;
+/* Sets the GROUP cell of every row from the model's groups (tui/sandbox_rows.c); *any set
+ * when a row is a group member; *changed when a cell changed. */
+void sandbox_rows_set_groups(struct table *t, const struct e2b_live *m, bool *any, bool *changed);
 
 #endif

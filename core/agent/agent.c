@@ -1,6 +1,8 @@
 /* The agent status's names, copies and one-line summary (core/agent/agent.h). */
 #include "core/agent/agent.h"
 
+#include "core/agent/activity.h"
+
 #include "core/util/str.h"
 #include "core/util/sanitize.h"
 
@@ -163,7 +165,6 @@ void e2b_agent_activity_clear(e2b_agent_activity *a)
     free(a->key);
     free(a->tool);
     free(a->state);
-    free(a->text);
     memset(a, 0, sizeof *a);
 }
 
@@ -184,9 +185,7 @@ void e2b_agent_status_clear(e2b_agent_status *st)
     for (size_t i = 0; i < st->nrequests; i++)
         e2b_agent_request_clear(&st->requests[i]);
     free(st->requests);
-    for (size_t i = 0; i < st->nactivity; i++)
-        e2b_agent_activity_clear(&st->activity[i]);
-    free(st->activity);
+    e2b_activity_free(st);
     memset(st, 0, sizeof *st);
 }
 
@@ -236,8 +235,7 @@ int e2b_agent_status_copy(e2b_agent_status *dst, const e2b_agent_status *src)
     dst->sessions = NULL;
     dst->todos = NULL;
     dst->requests = NULL;
-    dst->activity = NULL;
-    dst->nsessions = dst->ntodos = dst->nrequests = dst->nactivity = 0;
+    dst->nsessions = dst->ntodos = dst->nrequests = 0;
     int bad = dup_str(&dst->error, src->error) | dup_str(&dst->retry_message, src->retry_message) |
               dup_str(&dst->session_id, src->session_id) |
               dup_str(&dst->session_title, src->session_title);
@@ -255,18 +253,9 @@ int e2b_agent_status_copy(e2b_agent_status *dst, const e2b_agent_status *src)
     if (src->nrequests && (dst->requests = calloc(src->nrequests, sizeof *dst->requests)))
         for (size_t i = 0; i < src->nrequests; i++, dst->nrequests++)
             bad |= copy_request(&dst->requests[i], &src->requests[i]);
-    if (src->nactivity && (dst->activity = calloc(src->nactivity, sizeof *dst->activity)))
-        for (size_t i = 0; i < src->nactivity; i++, dst->nactivity++) {
-            const e2b_agent_activity *a = &src->activity[i];
-            e2b_agent_activity *b = &dst->activity[i];
-            b->kind = a->kind;
-            b->at_ms = a->at_ms;
-            bad |= dup_str(&b->session_id, a->session_id) | dup_str(&b->key, a->key) |
-                   dup_str(&b->tool, a->tool) | dup_str(&b->state, a->state) |
-                   dup_str(&b->text, a->text);
-        }
+    bad |= e2b_activity_copy(dst, src);
     if (bad || dst->nsessions != src->nsessions || dst->ntodos != src->ntodos ||
-        dst->nrequests != src->nrequests || dst->nactivity != src->nactivity) {
+        dst->nrequests != src->nrequests) {
         e2b_agent_status_clear(dst);
         return -1;
     }

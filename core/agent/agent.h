@@ -24,6 +24,9 @@
 #define E2B_AGENT_SESSIONS_MAX 32     /* sessions kept (most recently updated first) */
 #define E2B_AGENT_ACTIVITY_MAX 48     /* recent activity entries kept per box */
 #define E2B_AGENT_ACTIVITY_BYTES 65536 /* and their text, at most (oldest dropped first) */
+/* The one block the activity's text lives in (allocated once per box): the bound above, one
+ * entry's growth within an event and a NUL per entry. */
+#define E2B_AGENT_ACTIVITY_TEXT_CAP (E2B_AGENT_ACTIVITY_BYTES + E2B_AGENT_TAIL_MAX + E2B_AGENT_ACTIVITY_MAX + 1)
 
 /* The derived state of a box's agent, in the order a person cares about. */
 typedef enum e2b_agent_state {
@@ -67,6 +70,9 @@ typedef struct e2b_agent_request {
     char *action;     /* permission: the tool ("bash", "edit"); question: its header */
     char *detail;     /* what exactly: the command, the file, the question's text */
     char *summary;    /* one line: "bash: rm -rf build" */
+    bool exact;       /* permission: detail is the server's one command or path unchanged
+                       * (not cut, sanitised or joined), so an approval rule may match it
+                       * (core/agent/rules.h) */
     char **always;    /* the patterns an "always" reply saves (may be 0) */
     size_t nalways;
     int64_t asked_ms; /* wall clock ms when first seen, 0 unknown */
@@ -121,6 +127,7 @@ typedef enum e2b_agent_activity_kind {
     E2B_AGENT_ACT_TOOL,  /* a tool call: tool, state, text = its input in one line */
     E2B_AGENT_ACT_ERROR, /* a step failed: text = the error */
     E2B_AGENT_ACT_PROMPT, /* the user's prompt, where its turn begins: text = the prompt */
+    E2B_AGENT_ACT_NOTE,  /* e2b-tui's own word: "allowed by rule bash:python3 -m unittest*" */
 } e2b_agent_activity_kind;
 
 /* One entry of a session's recent activity, oldest first in e2b_agent_status.activity. */
@@ -130,7 +137,9 @@ typedef struct e2b_agent_activity {
     char *key;     /* the text's or tool call's id (updates go to the same entry) */
     char *tool;    /* TOOL: "bash" */
     char *state;   /* TOOL: "pending", "running", "completed", "error" */
-    char *text;    /* sanitised with its newlines kept; at most E2B_AGENT_TAIL_MAX bytes */
+    char *text;    /* sanitised with its newlines kept; at most E2B_AGENT_TAIL_MAX bytes; a view
+                      into e2b_agent_status.activity_text (borrowed, never NULL) */
+    size_t text_len;
     int64_t at_ms; /* wall clock ms of the last update */
 } e2b_agent_activity;
 
@@ -189,8 +198,12 @@ typedef struct e2b_agent_status {
     e2b_agent_request *requests; /* pending, oldest first */
     size_t nrequests;
 
-    e2b_agent_activity *activity; /* recent, oldest first (all sessions; filter by id) */
+    e2b_agent_activity *activity; /* recent, oldest first (all sessions; filter by id):
+                                     E2B_AGENT_ACTIVITY_MAX slots allocated once */
     size_t nactivity;
+    char *activity_text;     /* the block every entry's text is in (E2B_AGENT_ACTIVITY_TEXT_CAP
+                                bytes, allocated once: core/agent/activity.h) */
+    size_t activity_used;    /* its bytes in use (the texts in entry order, each NUL-ended) */
 
     /* the connection */
     bool stream_up;          /* the event stream is open */
@@ -200,6 +213,7 @@ typedef struct e2b_agent_status {
 void e2b_agent_request_clear(e2b_agent_request *r);
 void e2b_agent_todo_clear(e2b_agent_todo *t);
 void e2b_agent_session_clear(e2b_agent_session *s);
+/* Frees an entry's own strings (not its text: a view into its status's block). */
 void e2b_agent_activity_clear(e2b_agent_activity *a);
 void e2b_agent_status_clear(e2b_agent_status *st);
 /* A deep copy of src into dst (dst is overwritten). Returns 0, or -1 out of memory (dst is

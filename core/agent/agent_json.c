@@ -42,6 +42,8 @@ static json_t *box_json(const e2b_agent_box_view *b)
                                                                    : json_null(),
                                              "sandbox_usd", b->have_sandbox_usd
                                                  ? json_real(b->sandbox_usd) : json_null()));
+    json_object_set_new(o, "budget_usd", b->budget_usd > 0 ? json_real(b->budget_usd) : json_null());
+    json_object_set_new(o, "budget_stopped", json_boolean(b->budget_stopped));
     if (!b->status) {
         json_object_set_new(o, "detail", jstr(b->why));
         json_object_set_new(o, "tokens", json_null());

@@ -21,6 +21,8 @@ typedef struct e2b_agent_box_view {
     bool have_sandbox_usd;             /* the sandbox's cost is known (core/box/cost.h) */
     double sandbox_usd;
     const char *group; /* the group of attempts it is a member of, or NULL ("group": null) */
+    double budget_usd; /* what it may cost ("budget_usd"; 0: none, null) */
+    bool budget_stopped; /* stopped at it ("budget_stopped") */
 } e2b_agent_box_view;
 
 /* {"version":1,"boxes":[...]} in the one style (core/util/json_style.h: one line, or pretty;

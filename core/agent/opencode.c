@@ -26,6 +26,8 @@ enum oc_kind {
     OC_CONFIG,  /* model_ready: the configured model */
     OC_CATALOG, /* model_ready: the catalog */
     OC_LAST_TURN,
+    OC_SAVED,        /* v2: the saved "always" permissions */
+    OC_SAVED_REMOVE,
 };
 
 struct e2b_oc_call {
@@ -176,6 +178,8 @@ static const char *kind_doing(enum oc_kind k)
     case OC_CONFIG: return "reading the agent's configuration";
     case OC_CATALOG: return "reading the agent's model catalog";
     case OC_LAST_TURN: return "reading how the agent's last turn ended";
+    case OC_SAVED: return "listing the agent's saved permissions";
+    case OC_SAVED_REMOVE: return "removing a saved permission";
     default: return "reading the agent's todo list";
     }
 }
@@ -206,6 +210,7 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
     case OC_QUESTIONS: return oc_parse_requests(api, true, root, res);
     case OC_TODOS: return oc_parse_todos(oc_list(api, root), &res->todos, &res->ntodos);
     case OC_LAST_TURN: return oc_parse_last_turn(api, root, res);
+    case OC_SAVED: return oc_parse_saved(root, res);
     case OC_NEW_SESSION: {
         json_t *s = oc_object(api, root);
         res->session_id = oc_str(s, "id", E2B_AGENT_TEXT_MAX);
@@ -244,7 +249,7 @@ static bool needs_body(enum oc_kind k)
 {
     return k == OC_HEALTH || k == OC_SESSIONS || k == OC_ACTIVE || k == OC_PERMISSIONS ||
            k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION || k == OC_CONFIG ||
-           k == OC_CATALOG || k == OC_LAST_TURN;
+           k == OC_CATALOG || k == OC_LAST_TURN || k == OC_SAVED;
 }
 
 static void prompt_send(struct e2b_oc_call *call, e2b_error **err);
@@ -440,6 +445,38 @@ e2b_oc_call *e2b_oc_questions(e2b_oc_client *c, e2b_oc_done_fn done, void *ud, e
 {
     return start(c, OC_QUESTIONS, "GET", c->api == 1 ? "/question" : "/api/question/request",
                  NULL, done, ud, err);
+}
+
+e2b_oc_call *e2b_oc_saved(e2b_oc_client *c, e2b_oc_done_fn done, void *ud, e2b_error **err)
+{
+    if (c->api == 1) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, "OpenCode 1's API keeps \"always\" answers in "
+                                 "the server's memory, with no route to list them");
+        return NULL;
+    }
+    return start(c, OC_SAVED, "GET", "/api/permission/saved", NULL, done, ud, err);
+}
+
+e2b_oc_call *e2b_oc_saved_remove(e2b_oc_client *c, const char *id, e2b_oc_done_fn done,
+                                 void *ud, e2b_error **err)
+{
+    if (c->api == 1 || !id || !*id) {
+        if (err)
+            *err = e2b_error_new(E2B_ERR_INVALID, c->api == 1 ? "OpenCode 1's API cannot remove "
+                                 "an \"always\" answer" : "no saved permission named");
+        return NULL;
+    }
+    char *eid = enc(id);
+    char *path = eid ? e2b_strfmt("/api/permission/saved/%s", eid) : NULL;
+    e2b_oc_call *call = NULL;
+    if (path)
+        call = start(c, OC_SAVED_REMOVE, "DELETE", path, NULL, done, ud, err);
+    else if (err)
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    free(eid);
+    free(path);
+    return call;
 }
 
 e2b_oc_call *e2b_oc_reply(e2b_oc_client *c, const char *session_id, const char *request_id,

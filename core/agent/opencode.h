@@ -126,6 +126,13 @@ e2b_oc_call *e2b_oc_permissions(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,
 /* Pending questions (v2 /api/question/request, v1 /question); question = true. */
 e2b_oc_call *e2b_oc_questions(e2b_oc_client *c, e2b_oc_done_fn done, void *ud, e2b_error **err);
 /* Replies to permission request_id of session_id (v1 needs no session: may be NULL). */
+/* v2: the permissions the server saved from "always" replies (GET /api/permission/saved):
+ * res->requests, each with id, action and detail (the resource; exact when kept whole),
+ * at most E2B_AGENT_REQUESTS_MAX * 4. v1 has no such route: refused (E2B_ERR_INVALID). */
+e2b_oc_call *e2b_oc_saved(e2b_oc_client *c, e2b_oc_done_fn done, void *ud, e2b_error **err);
+/* v2: removes saved permission id (DELETE /api/permission/saved/{id}). */
+e2b_oc_call *e2b_oc_saved_remove(e2b_oc_client *c, const char *id, e2b_oc_done_fn done,
+                                 void *ud, e2b_error **err);
 e2b_oc_call *e2b_oc_reply(e2b_oc_client *c, const char *session_id, const char *request_id,
                           e2b_agent_reply reply, e2b_oc_done_fn done, void *ud, e2b_error **err);
 /* Answers question request_id of session_id (v1 needs no session: may be NULL) with answer

@@ -94,6 +94,19 @@ static char *summary_of(const char *action, const char *detail)
     return s;
 }
 
+/* Whether kept is v, a string the box sent, unchanged (not cut or sanitised). */
+static bool same_text(json_t *v, const char *kept)
+{
+    return json_is_string(v) && kept && json_string_length(v) == strlen(kept) &&
+           strcmp(json_string_value(v), kept) == 0;
+}
+
+/* Whether kept is the one element of array a, unchanged. */
+static bool only_text(json_t *a, const char *kept)
+{
+    return json_is_array(a) && json_array_size(a) == 1 && same_text(json_array_get(a, 0), kept);
+}
+
 int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r)
 {
     memset(r, 0, sizeof *r);
@@ -139,13 +152,18 @@ int oc_request_from(int api, bool question, json_t *o, e2b_agent_request *r)
         }
     } else if (api == 1) {
         r->action = oc_str(o, "permission", E2B_AGENT_TEXT_MAX);
-        r->detail = oc_str(json_object_get(o, "metadata"), "command", E2B_AGENT_DETAIL_MAX);
-        if (!r->detail)
+        json_t *cmd = json_object_get(json_object_get(o, "metadata"), "command");
+        r->detail = oc_strv(cmd, E2B_AGENT_DETAIL_MAX);
+        r->exact = same_text(cmd, r->detail);
+        if (!r->detail) {
             r->detail = oc_join(json_object_get(o, "patterns"), ", ", E2B_AGENT_DETAIL_MAX);
+            r->exact = only_text(json_object_get(o, "patterns"), r->detail);
+        }
         always = json_object_get(o, "always");
     } else {
         r->action = oc_str(o, "action", E2B_AGENT_TEXT_MAX);
         r->detail = oc_join(json_object_get(o, "resources"), ", ", E2B_AGENT_DETAIL_MAX);
+        r->exact = only_text(json_object_get(o, "resources"), r->detail);
         always = json_object_get(o, "save");
     }
     if (json_is_array(always) && json_array_size(always)) {
@@ -333,6 +351,33 @@ int oc_parse_active(int api, json_t *root, e2b_oc_result *res)
         }
         a.session_id = e2b_agent_text(key, strlen(key), E2B_AGENT_TEXT_MAX, false, false);
         res->active[res->nactive++] = a;
+    }
+    return 0;
+}
+
+int oc_parse_saved(json_t *root, e2b_oc_result *res)
+{
+    json_t *arr = oc_list(2, root);
+    if (!json_is_array(arr))
+        return -1;
+    size_t n = json_array_size(arr);
+    if (n > E2B_AGENT_REQUESTS_MAX * 4) /* a box may send any number: bounded */
+        n = E2B_AGENT_REQUESTS_MAX * 4;
+    res->requests = n ? calloc(n, sizeof *res->requests) : NULL;
+    for (size_t i = 0; res->requests && i < n; i++) {
+        json_t *o = json_array_get(arr, i);
+        e2b_agent_request *r = &res->requests[res->nrequests];
+        r->id = oc_str(o, "id", E2B_AGENT_TEXT_MAX);
+        r->action = oc_str(o, "action", E2B_AGENT_TEXT_MAX);
+        json_t *resource = json_object_get(o, "resource");
+        r->detail = oc_strv(resource, E2B_AGENT_DETAIL_MAX);
+        r->exact = same_text(resource, r->detail);
+        r->summary = summary_of(r->action, r->detail);
+        if (!r->id || !*r->id) {
+            e2b_agent_request_clear(r);
+            continue;
+        }
+        res->nrequests++;
     }
     return 0;
 }

@@ -43,6 +43,18 @@ void e2b_agent_watch_set_paused(e2b_agent_watch *w, bool paused);
 /* The watch's client, for calls of its own (borrowed: valid while the watch is). */
 e2b_oc_client *e2b_agent_watch_client(const e2b_agent_watch *w);
 
+/* Adds e2b-tui's own line to session_id's activity (E2B_AGENT_ACT_NOTE: "allowed by rule
+ * ..."; text is copied, sanitised and bounded). No callback: the caller tells its own. */
+void e2b_agent_watch_note(e2b_agent_watch *w, const char *session_id, const char *text);
+
+/* The saved "always" permissions (v2; opencode.h e2b_oc_saved): done gets them (borrowed
+ * for the call: id, action, detail) or why not; with remove_id, that one is removed first
+ * (DELETE) and done gets none. Returns 0, or -1 with *err (v1: no such route). */
+typedef void (*e2b_agent_saved_fn)(void *ud, const e2b_agent_request *saved, size_t n,
+                                   const e2b_error *err);
+int e2b_agent_watch_saved(e2b_agent_watch *w, const char *remove_id, e2b_agent_saved_fn done,
+                          void *ud, e2b_error **err);
+
 /* The command ends: err NULL on success; session_id is the prompt's session (else NULL). */
 typedef void (*e2b_agent_cmd_fn)(void *ud, const char *session_id, const e2b_error *err);
 

@@ -2,6 +2,8 @@
  * No I/O here (the calls are in watch.c); everything stored is bounded. */
 #include "core/agent/watch_internal.h"
 
+#include "core/agent/activity.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,68 +180,22 @@ static void request_remove(e2b_agent_status *st, const char *id)
     st->nrequests--;
 }
 
-/* ---- activity ---- */
-
-static size_t activity_bytes(const e2b_agent_status *st)
+void e2b_agent_watch_note(e2b_agent_watch *w, const char *session_id, const char *text)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < st->nactivity; i++)
-        n += st->activity[i].text ? strlen(st->activity[i].text) : 0;
-    return n;
-}
-
-static void activity_drop_oldest(e2b_agent_status *st)
-{
-    if (!st->nactivity)
+    static unsigned long seq; /* the note's key: one entry a note (UI thread only) */
+    char key[32];
+    snprintf(key, sizeof key, "note-%lu", ++seq);
+    e2b_agent_activity *a = e2b_activity_get(&w->st, E2B_AGENT_ACT_NOTE, session_id, key);
+    if (!a)
         return;
-    e2b_agent_activity_clear(&st->activity[0]);
-    memmove(&st->activity[0], &st->activity[1], (st->nactivity - 1) * sizeof *st->activity);
-    st->nactivity--;
-}
-
-static e2b_agent_activity *activity_get(e2b_agent_status *st, e2b_agent_activity_kind kind,
-                                        const char *sid, const char *key)
-{
-    for (size_t i = st->nactivity; i-- > 0;)
-        if (st->activity[i].kind == kind && same(st->activity[i].key, key))
-            return &st->activity[i];
-    if (st->nactivity >= E2B_AGENT_ACTIVITY_MAX)
-        activity_drop_oldest(st);
-    e2b_agent_activity *g = realloc(st->activity, (st->nactivity + 1) * sizeof *g);
-    if (!g)
-        return NULL;
-    st->activity = g;
-    e2b_agent_activity *a = &g[st->nactivity];
-    memset(a, 0, sizeof *a);
-    a->kind = kind;
-    a->key = strdup(key);
-    a->session_id = strdup(sid ? sid : "");
-    a->text = strdup("");
-    if (!a->key || !a->session_id || !a->text) {
-        e2b_agent_activity_clear(a);
-        return NULL;
-    }
-    st->nactivity++;
-    return a;
-}
-
-/* Appends (or replaces with) text, keeping the tail of E2B_AGENT_TAIL_MAX bytes. */
-static void activity_text(e2b_agent_activity *a, const char *text, bool whole)
-{
-    if (!text)
-        return;
-    size_t old = whole ? 0 : strlen(a->text), add = strlen(text);
-    char *joined = malloc(old + add + 1);
-    if (!joined)
-        return;
-    memcpy(joined, a->text, old);
-    memcpy(joined + old, text, add + 1);
-    char *t = e2b_agent_text(joined, old + add, E2B_AGENT_TAIL_MAX, true, true);
-    free(joined);
+    /* a note is one line: flattened first, then kept in the activity block */
+    a->at_ms = watch_wall_ms();
+    char *t = e2b_agent_text(text, text ? strlen(text) : 0, E2B_AGENT_DETAIL_MAX, false, false);
     if (t) {
-        free(a->text);
-        a->text = t;
+        e2b_activity_text(&w->st, a, t, true);
+        free(t);
     }
+    e2b_activity_bound(&w->st);
 }
 
 static bool is_user_message(e2b_agent_watch *w, const char *mid)
@@ -320,9 +276,9 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         return WATCH_SNAPSHOT_NOW; /* not activity */
     case E2B_OC_EV_PROMPT: /* v2: the user's prompt, where its turn begins */
         if (ev->message_id) {
-            e2b_agent_activity *a = activity_get(st, E2B_AGENT_ACT_PROMPT, sid, ev->message_id);
+            e2b_agent_activity *a = e2b_activity_get(st, E2B_AGENT_ACT_PROMPT, sid, ev->message_id);
             if (a) {
-                activity_text(a, ev->text ? ev->text : "", true);
+                e2b_activity_text(st, a, ev->text ? ev->text : "", true);
                 a->at_ms = now;
             }
         }
@@ -359,22 +315,22 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         if (prompt && (!ev->whole || !ev->key))
             return 0;
         e2b_agent_activity *a =
-            activity_get(st, prompt ? E2B_AGENT_ACT_PROMPT : E2B_AGENT_ACT_TEXT, sid, ev->key);
+            e2b_activity_get(st, prompt ? E2B_AGENT_ACT_PROMPT : E2B_AGENT_ACT_TEXT, sid, ev->key);
         if (a) {
-            activity_text(a, ev->text, ev->whole);
+            e2b_activity_text(st, a, ev->text, ev->whole);
             a->at_ms = now;
         }
         break;
     }
     case E2B_OC_EV_TOOL: {
-        e2b_agent_activity *a = activity_get(st, E2B_AGENT_ACT_TOOL, sid, ev->key);
+        e2b_agent_activity *a = e2b_activity_get(st, E2B_AGENT_ACT_TOOL, sid, ev->key);
         if (a) {
             if (ev->tool && *ev->tool)
                 set_str(&a->tool, ev->tool);
             if (ev->state)
                 set_str(&a->state, ev->state);
             if (ev->text && *ev->text)
-                activity_text(a, ev->text, true);
+                e2b_activity_text(st, a, ev->text, true);
             a->at_ms = now;
         }
         if (v2(w) && same(ev->state, "error")) {
@@ -420,9 +376,9 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
         }
         char key[E2B_AGENT_TEXT_MAX + 8];
         snprintf(key, sizeof key, "error/%s", sid ? sid : "");
-        e2b_agent_activity *a = activity_get(st, E2B_AGENT_ACT_ERROR, sid, key);
+        e2b_agent_activity *a = e2b_activity_get(st, E2B_AGENT_ACT_ERROR, sid, key);
         if (a) {
-            activity_text(a, ev->text, true);
+            e2b_activity_text(st, a, ev->text, true);
             a->at_ms = now;
         }
         if (v2(w)) {
@@ -463,8 +419,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
     }
     if (sid && ev->kind != E2B_OC_EV_SESSION_GONE && ev->kind != E2B_OC_EV_SESSION)
         session_touch(st, sid, NULL, 0);
-    while (st->nactivity > 1 && activity_bytes(st) > E2B_AGENT_ACTIVITY_BYTES)
-        activity_drop_oldest(st);
+    e2b_activity_bound(st);
     st->last_activity_ms = now;
     return need;
 }

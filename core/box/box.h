@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 struct keystore;
 struct e2b_orphans;
@@ -127,6 +128,11 @@ typedef struct e2b_box_result {
     e2b_unpulled unpulled;
     /* snapshot: E2B's snapshot id (res.name is the snapshot's local name) */
     char *snapshot_id;
+    /* up: the prepared snapshot it made (its local name; snapshot_id is E2B's), or NULL;
+     * prepared_at: when the one it started from was set up (0: not from a prepared one) */
+    char *prepared_as;
+    time_t prepared_at;
+    int preparing; /* up: this op sets the project up (its steps are the setup's) */
     /* test: a group member's evidence (e2b_box_test_run) */
     e2b_evidence evidence;
     /* fork: the boxes made (nforks names) and one line per fork that did not start */
@@ -158,7 +164,21 @@ typedef struct e2b_box_up_params {
     const char *allow_out;
     const char *deny_out;
     int no_internet;
+    double budget_usd;       /* what it may cost (its record's budget_usd), 0 = none of its own */
+    /* A project set up once (README "Set up once"; core/git/setup_key.h): AUTO starts from
+     * the project's prepared snapshot when it has a setup, making it first (a box of the base
+     * template runs the setup, E2B snapshots it, the box is killed) when there is none for
+     * the current key: that op ends with res.prepared_as set and no box, and the caller ups
+     * again from it (core/live does). NONE never (--no-prepared); ONLY makes a new one
+     * and no box (--prepare). Not used with from_snapshot. */
+    int prepare;
+    /* Approval rules kept in the box's record (core/agent/rules.h; checked by the caller),
+     * and yes_all 1: every permission request is allowed (--approve, --yes-all). */
+    const char *const *approve;
+    size_t napprove;
+    int yes_all;
 } e2b_box_up_params;
+enum { E2B_BOX_PREPARE_AUTO = 0, E2B_BOX_PREPARE_NONE, E2B_BOX_PREPARE_ONLY };
 
 e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
                        e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,

@@ -30,6 +30,7 @@ typedef struct up_source {
     int clean_first;      /* a full upload over a snapshot of this path: remove it first */
     char *note;           /* for the user (owned), or NULL */
     char *snapshot_id;    /* from a snapshot: the template to create from (owned), or NULL */
+    time_t prepared_at;   /* that snapshot is the project's prepared one, set up then (else 0) */
 } up_source;
 struct e2b_snap_record;
 /* On the worker thread, first (one small file): the record *r of the snapshot from (its
@@ -201,6 +202,15 @@ struct e2b_box_op {
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
 
     up_source up_src;    /* up: whole or delta (from a snapshot) */
+    /* up that prepares the project's snapshot (box_up_prepare.c): no secrets, password,
+     * server or record; the setup runs, E2B snapshots the box, the box is killed */
+    struct {
+        int active;
+        char *command;  /* the setup (owned) */
+        char key[65];   /* its key (core/git/setup_key.h) */
+        char phrase[80]; /* up's step "from the prepared snapshot (set up 2 days ago)" */
+        void (*then)(e2b_box_op *op, e2b_error *err, const char *step);
+    } prep;
 
     /* up: the file list is made on a worker (op->work) while the loop checks the name,
      * reads the secrets and creates the sandbox; the password is stored and the archives
@@ -291,6 +301,16 @@ void box_up_extract_cancel(e2b_box_op *op);
 void box_up_extract_stop(e2b_box_op *op);
 /* Frees what it holds (op_release). */
 void box_up_extract_clear(e2b_box_op *op);
+/* A prepare's files are in place (box_up_prepare.c): runs op->prep.command in the project
+ * (bash, stdin closed, setup_timeout, its output kept in the box and only its last lines
+ * read back), then E2B snapshots the sandbox and the snapshot record is written; then(op,
+ * err, step) once: err (owned) NULL when the record is written (res.prepared_as). */
+void box_up_prepare_run(e2b_box_op *op, void (*then)(e2b_box_op *op, e2b_error *err, const char *step));
+/* How long ago a prepared snapshot was set up, in words ("just now", "5 minutes ago",
+ * "2 days ago"). */
+void box_up_prepared_age(time_t at, time_t now, char *out, size_t n);
+/* E2B's name of a snapshot of local name local: "e2b-tui-" and the name in E2B's alphabet. */
+void box_snapshot_e2b_name(const char *local, char *out, size_t n);
 /* up: asks the box which OpenCode it has (op->envd; not when the opencode key forces
  * it), sets op->rec's OpenCode fields and op->ocp.found, then then(op) from the loop (or
  * at once when forced or the probe cannot start). A failed probe counts as nothing found. */

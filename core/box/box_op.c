@@ -120,6 +120,7 @@ static void op_release(e2b_box_op *op)
     free(r->branch);
     free(r->commit);
     free(r->snapshot_id);
+    free(r->prepared_as);
     for (size_t i = 0; i < r->nforks; i++)
         free(r->forks[i]);
     free(r->forks);
@@ -132,6 +133,7 @@ static void op_release(e2b_box_op *op)
     free(op->test_command);
     free(op->up_src.note);
     free(op->up_src.snapshot_id);
+    free(op->prep.command);
     if (op->fork && op->fork_free)
         op->fork_free(op->fork);
     if (op->get && op->get_free)

@@ -29,7 +29,7 @@ static void snap_fail(e2b_box_op *op, const e2b_error *err, const char *step)
 
 /* E2B's name for the snapshot: "e2b-tui-" and the local name in E2B's alphabet (lower-case
  * letters, digits, '-' and '_'), which also marks e2b-tui's snapshots in a template list. */
-static void e2b_name(const char *local, char *out, size_t n)
+void box_snapshot_e2b_name(const char *local, char *out, size_t n)
 {
     size_t k = (size_t)snprintf(out, n, "e2b-tui-");
     for (const char *p = local; *p && k + 1 < n && k < 63; p++) {
@@ -135,7 +135,7 @@ static void snap_resolved(e2b_box_op *op, const e2b_error *err)
         return;
     }
     char ename[72];
-    e2b_name(op->snap_as, ename, sizeof ename);
+    box_snapshot_e2b_name(op->snap_as, ename, sizeof ename);
     e2b_error *e = NULL;
     box_op_progress(op, "taking the snapshot", 0, 0);
     op->api_call = e2b_api_snapshot_create(op->env.client, op->rec.sandbox_id, ename, snap_taken, op, &e);

@@ -11,8 +11,10 @@
 #include "core/box/box_egress.h"
 #include "core/box/secrets_providers.h"
 #include "core/box/snap_records.h"
+#include "core/git/setup_key.h"
 #include "core/git/upload.h"
 #include "core/util/log.h"
+#include "core/util/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #define UP_GZIP_LEVEL 1
 
 static void up_fail(e2b_box_op *op, e2b_error *err, const char *step);
+static void up_prepared(e2b_box_op *op, e2b_error *err, const char *step);
 static void up_created(void *ud, e2b_sandbox *sb, long status, const e2b_error *err);
 
 /* Whether the new box's ports are open to anyone with the password (--public or
@@ -111,8 +114,9 @@ static void up_killed(void *ud, long status, const e2b_error *err)
         op->kill_failed = 1;
         free(op->res.note);
         char buf[600];
-        snprintf(buf, sizeof buf, "the failed box's sandbox %s could not be killed: %s",
-                 op->sb.sandbox_id, e2b_error_message(err));
+        snprintf(buf, sizeof buf, "the %s sandbox %s could not be killed: %s",
+                 op->prep.active ? "set-up" : "failed box's", op->sb.sandbox_id,
+                 e2b_error_message(err));
         op->res.note = strdup(buf);
     }
     up_remove_password(op);
@@ -256,6 +260,8 @@ static void up_probed(e2b_box_op *op);
 
 static void up_dir_ready(e2b_box_op *op)
 {
+    if (op->prep.active) /* a prepare starts no server */
+        return;
     if (!op->ocp.asked)
         box_oc_probe(op, up_probed);
     if (!e2b_config_serve_early(op->env.cfg))
@@ -274,6 +280,13 @@ static void up_dir_ready(e2b_box_op *op)
 static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
 {
     int failed = err || op->cancelled;
+    if (op->prep.active) {
+        if (failed)
+            up_fail(op, err ? err : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), step);
+        else
+            box_up_prepare_run(op, up_prepared);
+        return;
+    }
     op->upj.files_done = 1;
     op->upj.files_err = err;
     op->upj.files_step = step;
@@ -295,6 +308,29 @@ static void up_extracted(e2b_box_op *op, e2b_error *err, const char *step)
     up_joined(op);
 }
 
+/* The prepared snapshot is recorded (or err, owned): the set-up sandbox goes, and the op
+ * ends with res.prepared_as for the caller's up from it. */
+static void up_prepared(e2b_box_op *op, e2b_error *err, const char *step)
+{
+    if (err || op->cancelled) {
+        up_fail(op, err ? err : e2b_error_new(E2B_ERR_CANCELLED, "cancelled"), step);
+        return;
+    }
+    e2b_error *e = NULL;
+    box_op_progress(op, "removing the set-up sandbox", 0, 0);
+    op->api_call = e2b_api_kill(op->env.client, op->sb.sandbox_id, up_killed, op, &e);
+    if (op->api_call) {
+        op->pending++;
+        return;
+    }
+    op->kill_failed = 1;
+    free(op->res.note);
+    op->res.note = e2b_strfmt("the set-up sandbox %s could not be killed: %s", op->sb.sandbox_id,
+                              e ? e2b_error_message(e) : "out of memory");
+    e2b_error_free(e);
+    up_remove_password(op);
+}
+
 /* The box said which OpenCode it has: a start that waited for it goes on. */
 static void up_probed(e2b_box_op *op)
 {
@@ -306,10 +342,11 @@ static void up_probed(e2b_box_op *op)
     up_joined(op);
 }
 
+static void up_send_files(e2b_box_op *op);
+
 static void up_password_stored(e2b_box_op *op)
 {
     ks_error kerr = {0};
-    e2b_error *err = NULL;
     if (box_op_job_result(op, &kerr) != KS_OK) {
         up_fail(op, e2b_keystore_error(&kerr), "storing the password");
         return;
@@ -317,6 +354,13 @@ static void up_password_stored(e2b_box_op *op)
     op->password_stored = 1;
     if (up_check(op, NULL, "storing the password"))
         return;
+    up_send_files(op);
+}
+
+/* The sandbox exists (and its password is stored): the archives go into it. */
+static void up_send_files(e2b_box_op *op)
+{
+    e2b_error *err = NULL;
     op->envd = e2b_envd_new(op->env.loop, op->env.cfg, &op->sb, NULL, &err);
     if (op->envd)
         op->envd_root = e2b_envd_new(op->env.loop, op->env.cfg, &op->sb, "root", &err);
@@ -333,6 +377,10 @@ static void up_password_stored(e2b_box_op *op)
  * (box_op_job_put), which must not happen while the worker runs. */
 static void up_store_password(e2b_box_op *op)
 {
+    if (op->prep.active) { /* no server: no password */
+        up_send_files(op);
+        return;
+    }
     if (!op->env.ks) {
         up_fail(op, e2b_error_new(E2B_ERR_INVALID, "no password store is open"),
                 "storing the password");
@@ -390,14 +438,22 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     if (up_check(op, err, "reading the secrets"))
         return;
     e2b_metadata md = {0}, env = {0};
-    e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
-    e2b_metadata_set(&md, E2B_META_NAME, op->rec.name);
-    e2b_metadata_set(&md, E2B_META_BRANCH, op->rec.branch);
-    e2b_metadata_set(&md, E2B_META_BASE, op->rec.base);
     char hours[16];
     snprintf(hours, sizeof hours, "%d", op->rec.hours);
-    e2b_metadata_set(&md, E2B_META_HOURS, hours);
-    e2b_metadata_set(&md, E2B_META_TRAFFIC, box_up_public(op) ? "public" : "private");
+    if (op->prep.active) {
+        /* No box: nothing of a secret goes into what E2B snapshots (no secrets' rules or
+         * placeholders, no password, no server), and no box name to clash with the up
+         * that follows. */
+        e2b_secret_list_clear(&op->secrets);
+        e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_PREPARE);
+    } else {
+        e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
+        e2b_metadata_set(&md, E2B_META_NAME, op->rec.name);
+        e2b_metadata_set(&md, E2B_META_BRANCH, op->rec.branch);
+        e2b_metadata_set(&md, E2B_META_BASE, op->rec.base);
+        e2b_metadata_set(&md, E2B_META_HOURS, hours);
+        e2b_metadata_set(&md, E2B_META_TRAFFIC, box_up_public(op) ? "public" : "private");
+    }
     if (e2b_box_password(op->up_nonce) == 0) {
         e2b_metadata_set(&md, E2B_META_UP, op->up_nonce);
         /* In the journal before the create is sent: a crash from here until the record is
@@ -423,11 +479,16 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
             network = json_object();
         json_object_set_new(network, "allowPublicTraffic", json_false());
     }
-    e2b_create_params p = {.template_id = op->rec.template_id,
-                           .timeout_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600,
+    long life_s = (long)(op->up.hours ? op->up.hours : op->env.cfg->hours) * 3600;
+    if (op->prep.active) /* long enough for the setup, then gone (not paused) */
+        life_s = op->env.cfg->setup_timeout_s + 900L;
+    e2b_create_params p = {.template_id = op->rec.template_id, .timeout_s = life_s,
                            .metadata = &md, .env_vars = env.count ? &env : NULL,
-                           .auto_pause = 1, .allow_internet_access = internet, .network = network};
-    box_op_progress(op, "creating the sandbox", 0, 0);
+                           .auto_pause = !op->prep.active, .allow_internet_access = internet,
+                           .network = network};
+    box_op_progress(op, op->prep.active       ? "creating the set-up sandbox (no prepared snapshot yet)"
+                        : op->prep.phrase[0] ? op->prep.phrase
+                                             : "creating the sandbox", 0, 0);
     op->api_call = e2b_api_create(op->env.client, &p, up_created, op, &e);
     json_decref(network);
     e2b_metadata_clear(&md);
@@ -438,6 +499,8 @@ static void up_secrets_listed(void *ud, e2b_secret_list *list, const e2b_error *
     }
     op->pending++;
 }
+
+static void up_read_secrets(e2b_box_op *op);
 
 /* The name is free only when no box sandbox carries it either: an up killed after
  * creating its sandbox leaves one without a record here (or another machine made it), and
@@ -470,6 +533,12 @@ static void up_name_checked(void *ud, e2b_sandbox_list *list, const e2b_error *e
     e2b_sandbox_list_free(list);
     if (up_check(op, err, "checking the name"))
         return;
+    up_read_secrets(op);
+}
+
+static void up_read_secrets(e2b_box_op *op)
+{
+    e2b_error *e = NULL;
     box_op_progress(op, "reading the secrets", 0, 0);
     op->api_call = e2b_api_secrets_list(op->env.client, up_secrets_listed, op, &e);
     if (!op->api_call) {
@@ -491,10 +560,49 @@ typedef struct {
     e2b_gitwork *git;
     e2b_gitwork_head head;
     e2b_snap_record snap; /* --from: the snapshot's record */
+    int prepare_mode;     /* E2B_BOX_PREPARE_* */
+    const char *setup_command, *template_id; /* the config's setup_command, the base template */
+    e2b_setup setup;      /* the project's setup, when it has one */
+    int need_prepare;     /* no prepared snapshot for its key (or --prepare): make one */
+    char *prep_from;      /* the prepared snapshot it starts from (owned), or NULL */
     up_source src;
     e2b_upload_set set;
     const char *failed_step;
 } up_local_work;
+
+/* The project's setup, and the prepared snapshot of its key: the up starts from it (as a
+ * --from), or, when there is none (or --prepare), makes it first (need_prepare). */
+static e2b_error *up_find_prepared(up_local_work *w)
+{
+    w->failed_step = "finding the project's setup";
+    e2b_error *e = e2b_setup_find(e2b_gitwork_workdir(w->git), w->setup_command, w->template_id,
+                                  &w->setup);
+    if (e)
+        return e;
+    if (!w->setup.command) {
+        if (w->prepare_mode != E2B_BOX_PREPARE_ONLY)
+            return NULL;
+        return e2b_error_new(E2B_ERR_INVALID,
+                             "the project %s has no setup: set setup_command in the config, or "
+                             "add an executable " E2B_SETUP_SCRIPT " to the project",
+                             e2b_gitwork_workdir(w->git));
+    }
+    if (w->prepare_mode == E2B_BOX_PREPARE_AUTO) {
+        e2b_snap_record_list l;
+        if (!e2b_snap_record_list_read(w->state_dir, &l)) {
+            const e2b_snap_record *r = e2b_snap_record_list_find_key(&l, w->setup.key);
+            w->prep_from = r ? strdup(r->name) : NULL;
+            e2b_snap_record_list_clear(&l);
+        }
+        if (w->prep_from) {
+            w->from = w->prep_from;
+            w->failed_step = "listing the project's files";
+            return box_up_source(w->state_dir, w->from, &w->snap, &w->src);
+        }
+    }
+    w->need_prepare = 1;
+    return NULL;
+}
 
 static e2b_error *up_open_run(void *arg, const atomic_int *cancel)
 {
@@ -507,7 +615,12 @@ static e2b_error *up_open_run(void *arg, const atomic_int *cancel)
     if (g)
         return g;
     w->failed_step = "listing the project's files";
-    return box_up_source(w->state_dir, w->from, &w->snap, &w->src);
+    g = box_up_source(w->state_dir, w->from, &w->snap, &w->src);
+    if (!g && !w->from && w->prepare_mode != E2B_BOX_PREPARE_NONE)
+        g = up_find_prepared(w);
+    if (!g && w->snap.setup_key)
+        w->src.prepared_at = w->snap.created_at ? w->snap.created_at : 1;
+    return g;
 }
 
 static e2b_error *up_list_run(void *arg, const atomic_int *cancel)
@@ -528,6 +641,8 @@ static void up_work_hand_over(e2b_box_op *op, up_local_work *w)
     op->tar_plain = w->set.plain;
     op->up_src = w->src;
     e2b_snap_record_clear(&w->snap);
+    e2b_setup_clear(&w->setup);
+    free(w->prep_from);
     free(w);
 }
 
@@ -587,7 +702,21 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
         op->up_name = strdup(name);
     }
     op->res.name = strdup(name);
-    if (e2b_box_record_exists(op->env.cfg->records_dir, name)) {
+    if (w->need_prepare) { /* the setup moves to the op, the worker lists everything */
+        op->prep.active = op->res.preparing = 1;
+        op->prep.command = w->setup.command;
+        w->setup.command = NULL;
+        snprintf(op->prep.key, sizeof op->prep.key, "%s", w->setup.key);
+    } else if (w->src.prepared_at) {
+        char ago[40];
+        box_up_prepared_age(w->src.prepared_at, time(NULL), ago, sizeof ago);
+        snprintf(op->prep.phrase, sizeof op->prep.phrase, "from the prepared snapshot (set up %s)", ago);
+        if (w->prep_from && !op->snap_as)
+            op->snap_as = strdup(w->prep_from);
+        op->res.prepared_at = w->src.prepared_at;
+    }
+    int only = op->up.prepare == E2B_BOX_PREPARE_ONLY;
+    if (!only && e2b_box_record_exists(op->env.cfg->records_dir, name)) {
         up_opened_fail(op, e2b_error_new(E2B_ERR_CONFLICT,
                                          "a box named %s already exists on this machine; pick "
                                          "another name (e2b-tui --up NAME) or kill it",
@@ -605,6 +734,7 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
     op->rec.port = E2B_BOX_PORT;
     op->rec.opencode = e2b_config_box_api(op->env.cfg, NULL); /* until the box says */
     op->rec.hours = op->up.hours ? op->up.hours : op->env.cfg->hours;
+    op->rec.budget_usd = op->up.budget_usd;
     op->rec.created_at = time(NULL);
     op->res.dir = strdup(op->rec.dir);
     if (e2b_box_password(op->password) < 0) {
@@ -619,6 +749,10 @@ static void up_opened(e2b_box_op *op, e2b_error *g)
         return;
     }
     /* From here a failure on the loop waits for the worker (up_settle). */
+    if (only) { /* --prepare makes no box: no name to check */
+        up_read_secrets(op);
+        return;
+    }
     box_op_progress(op, "checking the name", 0, 0);
     e2b_metadata md = {0};
     e2b_metadata_set(&md, E2B_META_APP, E2B_META_APP_BOX);
@@ -652,6 +786,9 @@ static void up_local(e2b_box_op *op, const e2b_error *unused)
         w->dir = op->up_dir ? op->up_dir : ".";
         w->state_dir = op->env.cfg->state_dir;
         w->from = op->snap_as;
+        w->prepare_mode = op->up.prepare;
+        w->setup_command = op->env.cfg->setup_command;
+        w->template_id = op->up_template ? op->up_template : op->env.cfg->template_id;
         w->upload_flags = op->env.cfg->up_stash ? E2B_UPLOAD_STASH : 0;
         op->work_arg = w;
     }
@@ -682,6 +819,17 @@ e2b_box_op *e2b_box_up(const e2b_box_env *env, const e2b_box_up_params *p,
     op->up_internet = p->no_internet ? 0 : env->cfg->allow_internet;
     op->up.name = op->up.dir = op->up.template_id = op->up.from_snapshot = NULL;
     op->up.allow_out = op->up.deny_out = NULL;
+    for (size_t i = 0; i < p->napprove; i++)
+        if (e2b_box_record_approve_add(&op->rec, p->approve[i]) < 0) {
+            *err = e2b_error_new(E2B_ERR_INVALID, "approval rule \"%.60s\": too long, a "
+                                 "control character, or more than %d rules", p->approve[i],
+                                 E2B_BOX_RULES_MAX);
+            e2b_box_op_free(op);
+            return NULL;
+        }
+    op->rec.yes_all = p->yes_all != 0;
+    op->up.approve = NULL;
+    op->up.napprove = 0;
     op->health_timeout_ms = p->health_timeout_ms;
     box_op_start(op, NULL, up_local);
     return op;

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 e2b_error *box_up_source(const char *state_dir, const char *from, e2b_snap_record *r, up_source *src)
 {
@@ -35,9 +36,17 @@ e2b_error *box_up_prepare(e2b_gitwork *g, const e2b_snap_record *r, const char *
             if (!err) {
                 src->delta = 1;
                 snprintf(src->delta_base, sizeof src->delta_base, "%s", r->commit);
-                src->note = e2b_strfmt("from snapshot %s: sent only what differs from its commit %.12s "
+                char what[120];
+                if (r->setup_key) {
+                    char ago[40];
+                    box_up_prepared_age(r->created_at, time(NULL), ago, sizeof ago);
+                    snprintf(what, sizeof what, "the prepared snapshot (set up %s)", ago);
+                } else {
+                    snprintf(what, sizeof what, "snapshot %s", from);
+                }
+                src->note = e2b_strfmt("from %s: sent only what differs from its commit %.12s "
                                        "(%llu files changed, %llu deleted, %llu git objects)",
-                                       from, r->commit, (unsigned long long)info.changed,
+                                       what, r->commit, (unsigned long long)info.changed,
                                        (unsigned long long)info.deleted, (unsigned long long)info.objects);
                 return NULL;
             }

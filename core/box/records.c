@@ -1,8 +1,11 @@
 /* Box records on disk: one JSON file per box, written atomically (see records.h). */
 #include "core/box/records.h"
 
+#include "core/box/evidence_file.h"
+
 #include "core/git/gitwork.h"
 #include "core/e2b/objects.h"
+#include "core/e2b/cost.h"
 #include "core/e2b/json_read.h"
 #include "core/util/buf.h"
 #include "core/util/fs.h"
@@ -59,7 +62,11 @@ static json_t *record_to_json(const e2b_box_record *r)
     e2b_format_rfc3339(r->task_at, task_at, sizeof task_at);
     if (o && ((r->group[0] && json_object_set_new(o, "group", json_string(r->group)) < 0) ||
               (r->model[0] && json_object_set_new(o, "model", json_string(r->model)) < 0) ||
-              (r->task_at && json_object_set_new(o, "task_at", json_string(task_at)) < 0))) {
+              (r->task_at && json_object_set_new(o, "task_at", json_string(task_at)) < 0) ||
+              (r->budget_usd > 0 &&
+               json_object_set_new(o, "budget_usd", json_real(r->budget_usd)) < 0) ||
+              (r->budget_stopped &&
+               json_object_set_new(o, "budget_stopped", json_true()) < 0))) {
         json_decref(o);
         return NULL;
     }
@@ -67,7 +74,61 @@ static json_t *record_to_json(const e2b_box_record *r)
     if (o && json_is_object(eg))
         json_object_set(o, "egress", eg);
     json_decref(eg);
+    if (o && r->napprove) {
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < r->napprove; i++)
+            json_array_append_new(a, json_string(r->approve[i]));
+        if (!a || json_object_set_new(o, "approve", a) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    if (o && r->yes_all && json_object_set_new(o, "yes_all", json_true()) < 0) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
+}
+
+static bool rule_ok(const char *rule)
+{
+    size_t n = rule ? strlen(rule) : 0;
+    if (!n || n >= E2B_BOX_RULE_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)rule[i] < 0x20 || rule[i] == 0x7f)
+            return false;
+    return true;
+}
+
+int e2b_box_record_approve_add(e2b_box_record *r, const char *rule)
+{
+    if (!rule_ok(rule) || (r->napprove >= E2B_BOX_RULES_MAX))
+        return -1;
+    for (size_t i = 0; i < r->napprove; i++)
+        if (!strcmp(r->approve[i], rule))
+            return 0;
+    char **g = realloc(r->approve, (r->napprove + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    r->approve = g;
+    if (!(g[r->napprove] = strdup(rule)))
+        return -1;
+    r->napprove++;
+    return 0;
+}
+
+bool e2b_box_record_approve_remove(e2b_box_record *r, const char *rule)
+{
+    for (size_t i = 0; rule && i < r->napprove; i++) {
+        if (strcmp(r->approve[i], rule) != 0)
+            continue;
+        free(r->approve[i]);
+        memmove(&r->approve[i], &r->approve[i + 1], (r->napprove - i - 1) * sizeof *r->approve);
+        r->napprove--;
+        return true;
+    }
+    return false;
 }
 
 static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_record *out)
@@ -113,11 +174,22 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
         snprintf(out->model, sizeof out->model, "%s", model);
     if (e2b_parse_rfc3339(e2b_json_text(o, "task_at", ""), &out->task_at, NULL) < 0)
         out->task_at = 0;
+    /* a file may be edited: a budget out of range is none */
+    double budget = json_number_value(json_object_get(o, "budget_usd"));
+    if (budget >= 0.01 && budget <= E2B_BUDGET_MAX_USD)
+        out->budget_usd = budget;
+    out->budget_stopped = json_is_true(json_object_get(o, "budget_stopped"));
     if (e2b_parse_rfc3339(e2b_json_text(o, "created_at", ""), &out->created_at, NULL) < 0)
         out->created_at = 0;
     const json_t *eg = json_object_get(o, "egress");
     if (json_is_object(eg))
         out->egress = json_dumps(eg, JSON_COMPACT | JSON_SORT_KEYS);
+    /* a file may be edited: a rule that is not well formed is dropped, not kept */
+    const json_t *ap = json_object_get(o, "approve");
+    for (size_t i = 0; json_is_array(ap) && i < json_array_size(ap); i++)
+        if (json_is_string(json_array_get(ap, i)))
+            e2b_box_record_approve_add(out, json_string_value(json_array_get(ap, i)));
+    out->yes_all = json_is_true(json_object_get(o, "yes_all"));
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
         e2b_box_record_clear(out);
@@ -256,6 +328,7 @@ e2b_error *e2b_box_record_remove(const char *records_dir, const char *name)
         return e2b_error_new(E2B_ERR_INVALID, "records directory path is too long");
     if (unlink(path) < 0 && errno != ENOENT)
         return e2b_error_new(E2B_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    e2b_box_evidence_remove(records_dir, name); /* a member's tests go with it */
     return NULL;
 }
 
@@ -358,6 +431,9 @@ void e2b_box_record_clear(e2b_box_record *r)
     free(r->base);
     free(r->dir);
     free(r->egress);
+    for (size_t i = 0; i < r->napprove; i++)
+        free(r->approve[i]);
+    free(r->approve);
     memset(r, 0, sizeof *r);
 }
 

@@ -16,6 +16,7 @@
 #include "core/e2b/opencode_kind.h"
 #include "core/util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -41,9 +42,23 @@ typedef struct e2b_box_record {
      * and when (0 = not known): "model", "task_at" */
     char model[128];
     time_t task_at;
+    /* what it may cost (--up --budget; core/live/live_budget.h): dollars, 0 = none of its
+     * own (the config's budget_usd); budget_stopped: a watcher stopped it at that budget
+     * (cleared when the budget is raised): "budget_usd", "budget_stopped" */
+    double budget_usd;
+    bool budget_stopped;
     char *egress;      /* what the box may reach, as the JSON text of e2b_box_egress_summary
                         * (core/box/box_egress.h); NULL when not recorded (older records) */
+    /* the approval rules e2b-tui applies to its agent's permission requests
+     * (core/agent/rules.h; "approve"; each under E2B_BOX_RULE_MAX bytes, no control
+     * character, at most E2B_BOX_RULES_MAX), and whether it allows every one ("yes_all") */
+    char **approve;
+    size_t napprove;
+    bool yes_all;
 } e2b_box_record;
+
+#define E2B_BOX_RULES_MAX 32
+#define E2B_BOX_RULE_MAX 256
 
 typedef struct e2b_box_record_list {
     e2b_box_record *items;
@@ -71,6 +86,12 @@ e2b_error *e2b_box_record_list_read(const char *records_dir, e2b_box_record_list
 const e2b_box_record *e2b_box_record_list_find_sandbox(const e2b_box_record_list *list,
                                                const char *sandbox_id);
 const e2b_box_record *e2b_box_record_list_find(const e2b_box_record_list *list, const char *name);
+
+/* Adds rule to r's approval rules (a rule it has already: nothing). 0, or -1 when it is
+ * too long, has a control character, r has E2B_BOX_RULES_MAX, or out of memory. */
+int e2b_box_record_approve_add(e2b_box_record *r, const char *rule);
+/* Removes rule from them. Returns whether it was there. */
+bool e2b_box_record_approve_remove(e2b_box_record *r, const char *rule);
 
 /* The OpenCode of record r (its API, binary and version). */
 void e2b_box_record_opencode(const e2b_box_record *r, e2b_opencode_kind *out);

@@ -67,6 +67,8 @@ e2b_error *e2b_snap_record_write(const char *state_dir, const e2b_snap_record *r
                           nz(r->sandbox_id), "template_id", nz(r->template_id), "dir", nz(r->dir), "branch",
                           nz(r->branch), "commit", nz(r->commit), "port", r->port, "opencode", r->opencode,
                           "created_at", created);
+    if (j && r->setup_key && *r->setup_key) /* a prepared snapshot: what it was set up from */
+        json_object_set_new(j, "setup_key", json_string(r->setup_key));
     char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
     json_decref(j);
     char *file = e2b_strfmt("%s.json", r->name);
@@ -111,6 +113,12 @@ static e2b_error *read_path(const char *path, const char *name, e2b_snap_record 
     out->dir = strdup(e2b_json_text(j, "dir", ""));
     out->branch = strdup(e2b_json_text(j, "branch", ""));
     out->commit = strdup(e2b_json_text(j, "commit", ""));
+    const char *key = json_string_value(json_object_get(j, "setup_key"));
+    if (key && e2b_snap_setup_key_valid(key) && !(out->setup_key = strdup(key))) {
+        json_decref(j);
+        e2b_snap_record_clear(out);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
     out->port = (int)json_integer_value(json_object_get(j, "port"));
     out->opencode = (int)json_integer_value(json_object_get(j, "opencode"));
     if (e2b_parse_rfc3339(nz(json_string_value(json_object_get(j, "created_at"))), &out->created_at, NULL) < 0)
@@ -211,6 +219,43 @@ const e2b_snap_record *e2b_snap_record_list_find_id(const e2b_snap_record_list *
     return NULL;
 }
 
+int e2b_snap_setup_key_valid(const char *s)
+{
+    size_t n = 0;
+    for (; s && s[n]; n++)
+        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+            return 0;
+    return n == 64;
+}
+
+/* Whether a is newer than b (the name breaks a tie of the same second). */
+static int newer(const e2b_snap_record *a, const e2b_snap_record *b)
+{
+    return a->created_at > b->created_at || (a->created_at == b->created_at && strcmp(a->name, b->name) > 0);
+}
+
+int e2b_snap_record_superseded(const e2b_snap_record_list *l, const e2b_snap_record *r)
+{
+    if (!r || !r->setup_key)
+        return 0;
+    for (size_t i = 0; l && i < l->count; i++) {
+        const e2b_snap_record *o = &l->items[i];
+        if (o != r && o->setup_key && strcmp(o->dir, r->dir) == 0 && newer(o, r))
+            return 1;
+    }
+    return 0;
+}
+
+const e2b_snap_record *e2b_snap_record_list_find_key(const e2b_snap_record_list *l, const char *key)
+{
+    const e2b_snap_record *best = NULL;
+    for (size_t i = 0; l && key && i < l->count; i++)
+        if (l->items[i].setup_key && strcmp(l->items[i].setup_key, key) == 0 &&
+            (!best || l->items[i].created_at > best->created_at))
+            best = &l->items[i];
+    return best;
+}
+
 const e2b_snap_record *e2b_snap_record_of_template(const e2b_snap_record_list *l, const e2b_template *t)
 {
     for (size_t i = 0; l && i < l->count; i++) {
@@ -250,6 +295,7 @@ void e2b_snap_record_clear(e2b_snap_record *r)
     free(r->dir);
     free(r->branch);
     free(r->commit);
+    free(r->setup_key);
     memset(r, 0, sizeof *r);
 }
 

@@ -28,6 +28,9 @@ typedef struct e2b_snap_record {
     int port;
     int opencode;
     time_t created_at;
+    /* A prepared snapshot (core/box/prepare.h): the key of what it was set up from (64 hex:
+     * the template, the setup and the project's lock files), NULL for one --snapshot took. */
+    char *setup_key;
 } e2b_snap_record;
 
 typedef struct e2b_snap_record_list {
@@ -55,6 +58,14 @@ const e2b_snap_record *e2b_snap_record_of_template(const e2b_snap_record_list *l
 /* Whether template t is a snapshot e2b-tui made: it has a record here, or (made on another
  * machine) one of its aliases starts with "e2b-tui-". */
 int e2b_snap_template_is_ours(const e2b_snap_record_list *l, const e2b_template *t);
+
+/* Whether s is a setup key: 64 lower-case hex digits. */
+int e2b_snap_setup_key_valid(const char *s);
+/* Whether r is a prepared record that a newer prepared record of the same project (dir)
+ * replaces: the template GC deletes it (the newest of each project stays). */
+int e2b_snap_record_superseded(const e2b_snap_record_list *l, const e2b_snap_record *r);
+/* The newest prepared record of this key (borrowed), or NULL. */
+const e2b_snap_record *e2b_snap_record_list_find_key(const e2b_snap_record_list *l, const char *key);
 
 void e2b_snap_record_clear(e2b_snap_record *r);
 void e2b_snap_record_list_clear(e2b_snap_record_list *l);

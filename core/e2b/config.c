@@ -1,4 +1,5 @@
 #include "core/e2b/config.h"
+#include "core/e2b/cost.h"
 #include "core/e2b/egress_list.h"
 
 #include "core/e2b/objects.h"
@@ -31,6 +32,7 @@ enum key_id {
     /* reliability */
     K_HTTP_TIMEOUT,
     K_LOG_MAX,
+    K_HISTORY_MAX,
     K_ORPHAN_SWEEP_DELAY,
     K_TEMPLATE_TTL,
     K_IDLE_MINUTES,
@@ -43,6 +45,9 @@ enum key_id {
     /* groups of attempts (--try) */
     K_TEST_COMMAND,
     K_TEST_TIMEOUT,
+    /* a project set up once (core/box/prepare.h) */
+    K_SETUP_COMMAND,
+    K_SETUP_TIMEOUT,
     /* boxes' egress (core/e2b/egress_list.h) */
     K_ALLOW_OUT,
     K_DENY_OUT,
@@ -52,6 +57,7 @@ enum key_id {
     K_PRICE_GIB,
     /* the dashboard's preview beside the Boxes list */
     K_PREVIEW_COLUMNS,
+    K_BUDGET,
     K_COUNT
 };
 
@@ -62,14 +68,16 @@ static const char *const key_names[K_COUNT] = {
     "attach_command", "health_path", "opencode", "workspace_keys", "keystore", "refresh",
     "config",   "api_key",
     /* reliability */
-    "http_timeout", "log_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
+    "http_timeout", "log_max", "history_max", "orphan_sweep_delay", "template_ttl", "idle_minutes",
     "notify",
     "public_traffic", "serve_early",
     "up_stash",
     "test_command", "test_timeout",
+    "setup_command", "setup_timeout",
     "network.allow_out", "network.deny_out", "allow_internet",
     "price_vcpu_second", "price_gib_second",
     "preview_columns",
+    "budget_usd",
 };
 
 void e2b_config_init(e2b_config *cfg)
@@ -86,10 +94,12 @@ void e2b_config_init(e2b_config *cfg)
     cfg->preview_columns = E2B_DEFAULT_PREVIEW_COLUMNS;
     cfg->http_timeout_s = E2B_DEFAULT_HTTP_TIMEOUT_S;
     cfg->log_max = E2B_DEFAULT_LOG_MAX;
+    cfg->history_max = E2B_DEFAULT_HISTORY_MAX;
     cfg->orphan_sweep_delay_s = E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S;
     cfg->template_ttl_s = E2B_DEFAULT_TEMPLATE_TTL_S;
     cfg->idle_ms = E2B_DEFAULT_IDLE_MINUTES * 60000L;
     cfg->test_timeout_s = E2B_DEFAULT_TEST_TIMEOUT_S;
+    cfg->setup_timeout_s = E2B_DEFAULT_SETUP_TIMEOUT_S;
     cfg->notify = E2B_NOTIFY_BELL;
     cfg->limits = e2b_limits_default();
     cfg->price_vcpu_second = E2B_DEFAULT_PRICE_VCPU_SECOND;
@@ -109,6 +119,7 @@ void e2b_config_clear(e2b_config *cfg)
     free(cfg->attach_command);
     free(cfg->health_path);
     free(cfg->test_command);
+    free(cfg->setup_command);
     free(cfg->allow_out);
     free(cfg->deny_out);
     free(cfg->workspace_keys);
@@ -249,6 +260,12 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
         else
             cfg->log_max = l;
         return 1;
+    case K_HISTORY_MAX:
+        if (parse_size(value, 1024, 64L * 1024 * 1024, &l) < 0)
+            *err = e2b_error_new(E2B_ERR_INVALID, "history_max must be a size from 1K to 64M (e.g. 256K)");
+        else
+            cfg->history_max = l;
+        return 1;
     case K_ORPHAN_SWEEP_DELAY:
         if (parse_int(value, 1, 3600, &n) < 0)
             *err = e2b_error_new(E2B_ERR_INVALID, "orphan_sweep_delay must be a number of seconds from 1 to 3600");
@@ -260,6 +277,12 @@ static int set_reliability(e2b_config *cfg, int id, const char *value,
             *err = e2b_error_new(E2B_ERR_INVALID, "test_timeout must be a number of seconds from 1 to 86400");
         else
             cfg->test_timeout_s = n;
+        return 1;
+    case K_SETUP_TIMEOUT:
+        if (parse_int(value, 1, 86400, &n) < 0)
+            *err = e2b_error_new(E2B_ERR_INVALID, "setup_timeout must be a number of seconds from 1 to 86400");
+        else
+            cfg->setup_timeout_s = n;
         return 1;
     case K_TEMPLATE_TTL: { /* "72h", "3d" or hours */
         char *end;
@@ -383,6 +406,15 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         *(id == K_PRICE_VCPU ? &cfg->price_vcpu_second : &cfg->price_gib_second) = d;
         break;
     }
+    case K_BUDGET: { /* 0 = none (the default) */
+        double d = 0;
+        if (strcmp(value, "0") && e2b_budget_parse(value, &d) < 0)
+            return e2b_error_new(E2B_ERR_INVALID, "budget_usd must be dollars, a number "
+                                                  "from 0.01 to %g (0: no budget)",
+                                 E2B_BUDGET_MAX_USD);
+        cfg->budget_usd = d;
+        break;
+    }
     case K_HOURS:
         if (parse_int(value, 1, 24, &n) < 0)
             return e2b_error_new(E2B_ERR_INVALID, "hours must be a whole number from 1 to 24");
@@ -398,6 +430,11 @@ e2b_error *e2b_config_set(e2b_config *cfg, const char *key, const char *value,
         if (!*value || !printable(value) || strlen(value) > 4096)
             return e2b_error_new(E2B_ERR_INVALID, "test_command must be a command line (e.g. make test)");
         slot = &cfg->test_command;
+        break;
+    case K_SETUP_COMMAND:
+        if (!*value || !printable(value) || strlen(value) > 4096)
+            return e2b_error_new(E2B_ERR_INVALID, "setup_command must be a command line (e.g. npm ci)");
+        slot = &cfg->setup_command;
         break;
     case K_HEALTH:
         if (*value != '/' || !no_space_token(value))
@@ -928,6 +965,10 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "test command:   %s (test_timeout %d s)\n",
             cfg->test_command ? cfg->test_command : "(none: --compare shows no test result)",
             cfg->test_timeout_s);
+    fprintf(out, "set up once:    %s (setup_timeout %d s)\n",
+            cfg->setup_command ? cfg->setup_command
+                               : "(none: a project's executable .e2b-tui/setup, if any)",
+            cfg->setup_timeout_s);
     fprintf(out, "egress:         internet %s (allow_internet = %s), allow_out: %s, deny_out: %s\n",
             cfg->allow_internet ? "on" : "off", cfg->allow_internet ? "true" : "false",
             cfg->allow_out && *cfg->allow_out ? cfg->allow_out : "(none)",
@@ -943,12 +984,21 @@ void e2b_config_write_info(const e2b_config *cfg, const char *keystore_in_use, F
     fprintf(out, "prices:         price_vcpu_second %s, price_gib_second %s (dollars; a running "
                  "sandbox's cost)\n", price_text(cfg->price_vcpu_second, pv, sizeof pv),
             price_text(cfg->price_gib_second, pg, sizeof pg));
+    if (cfg->budget_usd > 0) {
+        char b[24];
+        e2b_cost_format(cfg->budget_usd, b, sizeof b);
+        fprintf(out, "budget:         %s a box (budget_usd; --up --budget sets a box's own), "
+                     "watched while a dashboard or --keepalive runs\n", b);
+    } else {
+        fprintf(out, "budget:         none (budget_usd = 0; --up --budget sets a box's own)\n");
+    }
     fprintf(out, "notify:         %s%s%s%s\n", cfg->notify ? "" : "none",
             cfg->notify & E2B_NOTIFY_BELL ? "bell " : "", cfg->notify & E2B_NOTIFY_OSC9 ? "osc9 " : "",
             cfg->notify & E2B_NOTIFY_OSC777 ? "osc777" : "");
     fprintf(out, "HTTP timeout:   %d s per API request\n", cfg->http_timeout_s);
     fprintf(out, "log cap:        %ld bytes (then %s.1)\n", cfg->log_max,
             cfg->log_path ? cfg->log_path : "?");
+    fprintf(out, "history cap:    %ld bytes (then history.log.1)\n", cfg->history_max);
     const e2b_limits *l = &cfg->limits;
     char b[4][24];
     fprintf(out, "limits:         bundle_bytes %s, object_bytes %s, inflated_bytes %s, "

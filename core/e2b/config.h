@@ -46,10 +46,12 @@ enum { E2B_NOTIFY_BELL = 1u << 0, E2B_NOTIFY_OSC9 = 1u << 1, E2B_NOTIFY_OSC777 =
  * core/box/orphans.c). */
 #define E2B_DEFAULT_HTTP_TIMEOUT_S 60
 #define E2B_DEFAULT_LOG_MAX (4L * 1024 * 1024)
+#define E2B_DEFAULT_HISTORY_MAX (256L * 1024)
 #define E2B_DEFAULT_ORPHAN_SWEEP_DELAY_S 30
 #define E2B_DEFAULT_TEMPLATE_TTL_S (3L * 86400) /* template_ttl: 3 days */
 #define E2B_DEFAULT_IDLE_MINUTES 15             /* idle_minutes */
 #define E2B_DEFAULT_TEST_TIMEOUT_S 600 /* test_timeout: a member's test_command, 10 min */
+#define E2B_DEFAULT_SETUP_TIMEOUT_S 1800 /* setup_timeout: a project's setup, 30 min */
 
 /* Where a value came from (a later source overrides an earlier one of lower rank). */
 typedef enum e2b_config_source {
@@ -82,6 +84,11 @@ typedef struct e2b_config {
      * turn has ended (--compare), NULL = none; test_timeout: its limit in seconds (600) */
     char *test_command;
     int test_timeout_s;
+    /* setup_command: run once in a box of the base template to make the project's prepared
+     * snapshot (core/box/prepare.h), NULL = the project's executable .e2b-tui/setup, if
+     * any; setup_timeout: its limit in seconds (1800) */
+    char *setup_command;
+    int setup_timeout_s;
     /* Egress of new boxes (core/e2b/egress_list.h; core/box/box_egress.h applies them). */
     char *allow_out;      /* network.allow_out: only these (and the secrets' hosts); NULL none */
     char *deny_out;       /* network.deny_out: addresses and CIDRs refused; NULL none */
@@ -101,6 +108,8 @@ typedef struct e2b_config {
     /* Reliability (http_timeout, log_max, orphan_sweep_delay). */
     int http_timeout_s;      /* http_timeout / E2B_TUI_HTTP_TIMEOUT: per API request, default 60 */
     long log_max;            /* log_max: bytes before the log is rotated, default 4 MiB */
+    long history_max;        /* history_max: bytes before the agents' history is rotated
+                                (<state_dir>/history.log, then .1), default 256 KiB */
     int orphan_sweep_delay_s; /* orphan_sweep_delay: the second sweep after a create in doubt */
     long template_ttl_s;      /* template_ttl: managed templates unused this long are GC'd (3d) */
     long idle_ms;             /* idle_minutes (15; fractions too; 0 = never): a box whose agent
@@ -111,6 +120,10 @@ typedef struct e2b_config {
      * memory allocated, price_vcpu_second / price_gib_second, defaults E2B's published
      * prices (E2B_DEFAULT_PRICE_*). */
     double price_vcpu_second, price_gib_second;
+    /* budget_usd: what a box may cost (agent + sandbox) before a running dashboard or
+     * --keepalive stops it (core/live/live_budget.h); a box's own (--up --budget, its
+     * record) wins; 0 = none, the default. */
+    double budget_usd;
 
     /* Caps on untrusted input (limit.<name> in the file; core/util/limits.h). */
     e2b_limits limits;
@@ -122,7 +135,7 @@ typedef struct e2b_config {
     char *log_path;    /* <state_dir>/e2b-tui.log */
 
     /* Private: the source of every settable key, to apply precedence. */
-    unsigned char src[32];
+    unsigned char src[48];
     int config_path_explicit; /* set with --config: a missing file is then an error */
 } e2b_config;
 

@@ -1,7 +1,9 @@
 /* A sandbox's cost while it runs (core/e2b/cost.h). */
 #include "core/e2b/cost.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 bool e2b_sandbox_cost(const e2b_sandbox *sb, double vcpu_second, double gib_second, time_t now,
                       double *usd)
@@ -30,4 +32,26 @@ void e2b_cost_format(double usd, char *buf, size_t n)
         snprintf(buf, n, "$%.3f", usd);
     else
         snprintf(buf, n, "$%.2f", usd);
+}
+
+int e2b_budget_parse(const char *s, double *usd)
+{
+    if (!s)
+        return -1;
+    if (*s == '$')
+        s++;
+    if (*s < '0' || *s > '9') /* no sign, space, "inf" or "nan" */
+        return -1;
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (errno || *end || !(d >= 0.01 && d <= E2B_BUDGET_MAX_USD))
+        return -1;
+    *usd = d;
+    return 0;
+}
+
+bool e2b_budget_reached(double budget_usd, double agent_usd, double sandbox_usd)
+{
+    return budget_usd > 0 && agent_usd + sandbox_usd >= budget_usd;
 }

@@ -24,4 +24,14 @@ bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gi
 /* Dollars for a person: "$0.42", "$12.30", "$0.004" under a cent, "<$0.001" above 0. */
 void e2b_cost_format(double usd, char *buf, size_t n);
 
+/* A budget in dollars as a person writes it: "2", "2.50", "$2.50"; from 0.01 to
+ * E2B_BUDGET_MAX_USD. Returns 0 (into *usd), or -1 for anything else. */
+#define E2B_BUDGET_MAX_USD 100000.0
+int e2b_budget_parse(const char *s, double *usd);
+
+/* Whether a box's cost has reached its budget: the figures known (agent_usd and sandbox_usd,
+ * a part not known being 0) sum to budget_usd or more. budget_usd <= 0 is no budget (never
+ * reached). Pure. */
+bool e2b_budget_reached(double budget_usd, double agent_usd, double sandbox_usd);
+
 #endif

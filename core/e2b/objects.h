@@ -115,6 +115,8 @@ const char *e2b_sandbox_kind_name(e2b_sandbox_kind kind); /* "box", "workspace",
 /* The metadata keys of a box. */
 #define E2B_META_APP "e2b-tui"
 #define E2B_META_APP_BOX "box"
+/* a sandbox that sets a project up for its prepared snapshot (never a box) */
+#define E2B_META_APP_PREPARE "prepare"
 #define E2B_META_NAME "e2b-tui.name"
 #define E2B_META_BRANCH "e2b-tui.branch"
 #define E2B_META_BASE "e2b-tui.base"

@@ -83,6 +83,7 @@ int e2b_live_start(e2b_live *m)
     }
     live_refresh_start(m);
     live_idle_start(m);
+    live_budget_start(m);
     e2b_box_env env = {.loop = m->loop, .client = m->client, .cfg = &m->cfg};
     m->orphans = e2b_orphans_new(&env, m->cfg.orphan_sweep_delay_s * 1000L, orphan_notice, m);
     e2b_orphans_sweep_journal(m->orphans);
@@ -97,6 +98,7 @@ void e2b_live_free(e2b_live *m)
     if (m->loop) {
         live_refresh_stop(m);
         live_idle_free(m);
+        live_budget_free(m);
         live_ops_shutdown(m);
         live_unpulled_shutdown(m);
         live_ports_shutdown(m);
@@ -110,6 +112,7 @@ void e2b_live_free(e2b_live *m)
     }
     live_probes_free(m);
     live_agents_free(m);
+    live_saved_free(m);
     live_ops_free(m);
     live_templates_free(m);
     live_ports_free(m);

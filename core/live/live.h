@@ -278,8 +278,11 @@ typedef struct e2b_live_template_row {
                          * (from its name), else "" */
     long builds;
     time_t last_used;   /* most recent of lastSpawnedAt, updatedAt, createdAt; 0 unknown */
-    bool gc_due;        /* managed, made here and unused for longer than template_ttl */
+    bool gc_due;        /* managed, made here and unused for longer than template_ttl; or
+                         * a prepared snapshot a newer one of its project replaces */
     bool other_machine; /* managed, made by another machine: only ever deleted one by one */
+    bool superseded;    /* a prepared snapshot (its record here) with a newer one of its
+                         * project (core/box/snap_records.h): the GC deletes it */
 } e2b_live_template_row;
 
 /* Lists the templates (GET /templates) and joins this machine's snapshot records; the end
@@ -327,6 +330,9 @@ typedef struct e2b_live_op_info {
     const char *step;       /* "uploading" */
     int64_t done, total;    /* bytes of the step; 0 when they mean nothing */
     bool cancelling;
+    /* up: a step of the project's setup, or the "from the prepared snapshot (set up ...)"
+     * of an up from it: worth a line of its own in a log (the one-shot modes print it) */
+    bool setup_step;
 } e2b_live_op_info;
 
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a
@@ -356,6 +362,8 @@ typedef struct e2b_live_op_params {
     const char *from_snapshot; /* up: start from this snapshot of this machine */
     const char *as;            /* snapshot: its name (NULL = the box's) */
     int hours;                 /* up: the lifetime (0 = the config's) */
+    double budget_usd;         /* up: what it may cost (--budget, recorded; 0 = the config's
+                                * budget_usd) */
     int count;                 /* fork: how many boxes (0 = 1) */
     const char *group;         /* fork: of a group of attempts (box.h e2b_box_fork_params) */
     bool keep_failed, public_traffic; /* up: --keep-failed, --public */
@@ -366,6 +374,16 @@ typedef struct e2b_live_op_params {
      * config's allow_internet. */
     const char *allow_out, *deny_out;
     bool no_internet;
+    /* up: the project's prepared snapshot (core/box/box.h E2B_BOX_PREPARE_*): AUTO (0)
+     * starts from it, making it first when there is none (the up then runs twice: the
+     * prepare, then the up from it, one operation to its waiter); NONE: never; ONLY: make
+     * a new one, no box. */
+    int prepare;
+    /* up: the approval rules kept in the box's record (core/agent/rules.h, each checked by
+     * e2b_rules_valid; copied) and yes_all: every permission request allowed */
+    const char *const *approve;
+    size_t napprove;
+    bool yes_all;
 } e2b_live_op_params;
 unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
@@ -410,7 +428,10 @@ void e2b_live_set_attach_handler(e2b_live *m, e2b_live_attach_fn fn, void *ud);
  *
  * A group is the boxes whose records name it (core/box/records.h "group"): one task tried
  * N ways. The model keeps each member's evidence from its last E2B_LIVE_OP_TEST (an
- * E2B_LIVE_OPS change when it ends). */
+ * E2B_LIVE_OPS change when it ends), on disk too (core/box/evidence_file.h): any process
+ * reuses evidence another took. The dashboard's and --keepalive's model run the tests of
+ * every member whose turn ends, whether a Compare view is open or not; a one-shot mode
+ * runs those e2b_live_member_evidence_due says. */
 
 typedef struct e2b_live_member {
     const e2b_box_record *rec;    /* its record (the model's, as e2b_live_records) */
@@ -421,11 +442,59 @@ typedef struct e2b_live_member {
  * Valid until the next E2B_LIVE_SANDBOXES or E2B_LIVE_OPS change. */
 size_t e2b_live_group_members(const e2b_live *m, const char *group, e2b_live_member *out,
                               size_t max);
+/* Whether member mb's turn has ended after its evidence was taken (or none was): its tests
+ * are due. */
+bool e2b_live_member_evidence_due(const e2b_live *m, const e2b_live_member *mb);
 /* The group's summary in words, e.g. "3/5 done, 2 passing" (done: the member's turn has
  * ended; passing: its last test run passed), into buf. Returns the number of members. */
 size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, size_t n);
 /* "pass", "fail", "error", "not run". */
 const char *e2b_live_test_result_name(e2b_test_result t);
+
+/* ---- approval rules (live_rules.c; the matcher: core/agent/rules.h) ----
+ * A box's rules live in its record (records.h "approve", "yes_all"); the agent watch of
+ * every process that runs the model (the dashboard; headless --watch, --wait, --keepalive)
+ * answers "once" each pending permission request one allows, and says "allowed by rule
+ * RULE: bash: ..." in the activity, a notice and the history. */
+/* Adds (add) or revokes rule (NULL: none) in box name's record and sets (1) or clears (0)
+ * its yes-all flag (-1: as it is); applied at once here, and by other processes at their
+ * next look at the records. A rule that is not well formed, a revoke of a rule it does not
+ * have (E2B_ERR_NOT_FOUND), or no such box are errors. */
+e2b_error *e2b_live_rules_change(e2b_live *m, const char *name, const char *rule, bool add,
+                                 int yes_all);
+/* The server's saved "always" permissions (v2 only: OpenCode 1 has no list) of the watched
+ * agent of sandbox_id: asks for them (one box at a time: another box's list is dropped);
+ * E2B_LIVE_AGENTS when they come; the waiter's end (e2b_live_then) when the call ends. */
+int e2b_live_saved_load(e2b_live *m, const char *sandbox_id);
+/* Removes saved permission saved_id, then reads the list again (a notice says which). */
+int e2b_live_saved_revoke(e2b_live *m, const char *sandbox_id, const char *saved_id);
+/* What was read for sandbox_id (id, action, detail: the resource; owned by the model, valid
+ * until the next change): *loading while asked; *why when they could not be read. */
+const e2b_agent_request *e2b_live_saved(const e2b_live *m, const char *sandbox_id, size_t *n,
+                                        bool *loading, const char **why);
+
+/* ---- the agents' history (live_history.c) ----
+ * Every process that runs the model (the dashboard; headless --watch, --wait, --keepalive)
+ * appends each change of a watched agent's state ("started working", "started waiting:
+ * bash: ...", "idle: done", "idle: interrupted") and each request an approval rule allowed
+ * ("allowed by rule bash:python3 -m unittest*: bash: python3 -m unittest") to
+ * <state_dir>/history.log (0600), moved to history.log.1 at history_max bytes (one old file
+ * kept). The text is sanitised and bounded; it holds no secret. */
+typedef struct e2b_live_history_entry {
+    time_t at;
+    char box[128];
+    char text[512];
+} e2b_live_history_entry;
+
+typedef struct e2b_live_history {
+    e2b_live_history_entry *items; /* oldest first */
+    size_t count, cap;
+} e2b_live_history;
+
+/* Reads the history of box (NULL: every box) from cfg's state folder into out (cleared
+ * first; e2b_live_history_clear frees it). No history yet is an empty list. */
+e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out);
+void e2b_live_history_clear(e2b_live_history *h);
 
 /* ---- agents (live_agents.c): the OpenCode agent in each running box ----
  *
@@ -486,5 +555,10 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
                                 bool new_session, const char *text, const char *model);
 /* Interrupts the turn running in the box. */
 int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id);
+/* Whether every pending request of sandbox_id's agent is one its approval rules allow (the
+ * watch answers it by itself: nobody needs to). */
+bool e2b_live_agent_ruled(const e2b_live *m, const char *sandbox_id);
+/* The box's approval rules as its agent applies them: returns yes-all; *nrules the count. */
+bool e2b_live_agent_rules(const e2b_live *m, const char *sandbox_id, size_t *nrules);
 
 #endif

@@ -5,6 +5,7 @@
  * every changed sandbox list (live_refresh.c). */
 #include "core/live/live_internal.h"
 
+#include "core/agent/rules.h"
 #include "core/agent/watch.h"
 #include "core/box/box.h"
 #include "core/box/records.h"
@@ -41,6 +42,13 @@ struct live_agent {
     bool pending_new;
     uint64_t pending_timer;
     e2b_live_end *pending_end; /* the message's waiter (e2b_live_then), or NULL */
+    /* approval rules (t->rec.approve, yes_all): applied from the loop after a change */
+    uint64_t rules_timer;
+    char *ruled[8];           /* the requests a rule answered (a ring: none twice) */
+    size_t ruled_next;
+    /* the history (live_history.c): the state last written, its request */
+    e2b_agent_state told_state;
+    char *told_request;
 };
 
 /* A connect in flight for an agent's token: outlives the agent when it is freed first. */
@@ -93,6 +101,11 @@ static void agent_free(struct live_agent *t)
     free(t->pending_model);
     if (t->pending_timer && t->m->loop)
         e2b_loop_timer_cancel(t->m->loop, t->pending_timer);
+    if (t->rules_timer && t->m->loop)
+        e2b_loop_timer_cancel(t->m->loop, t->rules_timer);
+    for (size_t i = 0; i < sizeof t->ruled / sizeof *t->ruled; i++)
+        free(t->ruled[i]);
+    free(t->told_request);
     live_end_fail(t->pending_end, E2B_ERR_CANCELLED, "the box's agent went before the message");
     e2b_agent_watch_free(t->watch);
     if (t->pw_job)
@@ -122,6 +135,52 @@ static void settle_fail(struct live_agent *t, e2b_error_kind kind, const char *w
 }
 
 static void send_pending(void *ud);
+static void apply_rules(void *ud);
+
+/* The history (live_history.c) hears a change of state: a turn began, a request waits (each
+ * request once), a turn ended and how. The first state a watch reads is no change. */
+static void tell_history(struct live_agent *t, const e2b_agent_status *st)
+{
+    const e2b_agent_request *req = st->nrequests ? &st->requests[0] : NULL;
+    bool same_req = st->state != E2B_AGENT_WAITING ||
+                    (req && t->told_request && !strcmp(req->id, t->told_request));
+    if (st->state == E2B_AGENT_UNKNOWN || (st->state == t->told_state && same_req))
+        return;
+    e2b_agent_state was = t->told_state;
+    t->told_state = st->state;
+    free(t->told_request);
+    t->told_request = st->state == E2B_AGENT_WAITING && req ? strdup(req->id) : NULL;
+    if (was == E2B_AGENT_UNKNOWN)
+        return;
+    switch (st->state) {
+    case E2B_AGENT_WORKING:
+        live_history_add(t->m, t->name, "started working");
+        break;
+    case E2B_AGENT_WAITING:
+        live_history_add(t->m, t->name, "started waiting: %s", req && req->summary ? req->summary : "");
+        break;
+    case E2B_AGENT_RETRYING:
+        live_history_add(t->m, t->name, "retrying: %s", st->retry_message ? st->retry_message : "");
+        break;
+    case E2B_AGENT_IDLE:
+        if (st->last_end == E2B_AGENT_END_FAILED)
+            live_history_add(t->m, t->name, "idle: failed: %s", st->error ? st->error : "");
+        else
+            live_history_add(t->m, t->name, "idle: %s", st->last_end == E2B_AGENT_END_INTERRUPTED
+                                                            ? "interrupted"
+                                                        : st->last_end == E2B_AGENT_END_DONE ? "done"
+                                                                                             : "");
+        break;
+    case E2B_AGENT_SERVER_DOWN:
+        live_history_add(t->m, t->name, "server down");
+        break;
+    case E2B_AGENT_PAUSED:
+        live_history_add(t->m, t->name, "paused");
+        break;
+    default:
+        break;
+    }
+}
 
 static void on_watch_change(void *ud)
 {
@@ -139,7 +198,111 @@ static void on_watch_change(void *ud)
         if (s == E2B_AGENT_IDLE || s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING)
             t->pending_timer = e2b_loop_timer_add(t->m->loop, 0, send_pending, t);
     }
+    const e2b_agent_status *st = e2b_agent_watch_status(t->watch);
+    tell_history(t, st);
+    /* a request a rule allows is answered from the loop, not inside the watch's call */
+    if ((t->rec.napprove || t->rec.yes_all) && st->nrequests && !t->rules_timer)
+        t->rules_timer = e2b_loop_timer_add(t->m->loop, 0, apply_rules, t);
     live_notify(t->m, E2B_LIVE_AGENTS);
+    live_groups_tick(t->m); /* a member's turn that ended: its tests */
+}
+
+/* A rule's reply ended: the activity, a notice and the history say so. */
+struct rule_cmd {
+    e2b_live *m;
+    char sandbox_id[128];
+    char name[128];
+    char rule[E2B_RULE_TEXT_MAX];
+    char *summary;
+    char *session_id;
+};
+
+static void on_rule_done(void *ud, const char *session_id, const e2b_error *err)
+{
+    struct rule_cmd *c = ud;
+    (void)session_id;
+    if (!c->m->closing) {
+        struct live_agent *t = find(c->m, c->sandbox_id);
+        if (err) {
+            live_notice(c->m, E2B_LIVE_ERROR, "%s: the rule %s could not allow %s: %s", c->name,
+                        c->rule, c->summary ? c->summary : "the request", e2b_error_message(err));
+        } else {
+            char note[E2B_RULE_TEXT_MAX + E2B_AGENT_DETAIL_MAX + 32];
+            snprintf(note, sizeof note, "allowed by rule %s: %s", c->rule,
+                     c->summary ? c->summary : "");
+            if (t && t->watch)
+                e2b_agent_watch_note(t->watch, c->session_id, note);
+            live_notice(c->m, E2B_LIVE_INFO, "%s: %s", c->name, note);
+            live_history_add(c->m, c->name, "%s", note);
+            live_notify(c->m, E2B_LIVE_AGENTS);
+        }
+    }
+    free(c->summary);
+    free(c->session_id);
+    free(c);
+}
+
+static bool ruled(const struct live_agent *t, const char *id)
+{
+    for (size_t i = 0; i < sizeof t->ruled / sizeof *t->ruled; i++)
+        if (t->ruled[i] && !strcmp(t->ruled[i], id))
+            return true;
+    return false;
+}
+
+/* Every pending permission request a rule of the box allows gets "once" (each once). */
+static void apply_rules(void *ud)
+{
+    struct live_agent *t = ud;
+    t->rules_timer = 0;
+    if (t->m->closing || !t->watch || t->paused)
+        return;
+    const e2b_agent_status *st = e2b_agent_watch_status(t->watch);
+    for (size_t i = 0; i < st->nrequests; i++) {
+        const e2b_agent_request *r = &st->requests[i];
+        const char *rule = r->id ? e2b_rules_match(t->rec.approve, t->rec.napprove,
+                                                   t->rec.yes_all, r)
+                                 : NULL;
+        if (!rule || ruled(t, r->id))
+            continue;
+        struct rule_cmd *c = calloc(1, sizeof *c);
+        size_t slot = t->ruled_next++ % (sizeof t->ruled / sizeof *t->ruled);
+        free(t->ruled[slot]);
+        t->ruled[slot] = strdup(r->id);
+        if (!c)
+            return;
+        c->m = t->m;
+        snprintf(c->sandbox_id, sizeof c->sandbox_id, "%s", t->sandbox_id);
+        snprintf(c->name, sizeof c->name, "%s", t->name);
+        snprintf(c->rule, sizeof c->rule, "%s", rule);
+        c->summary = r->summary ? strdup(r->summary) : NULL;
+        c->session_id = r->session_id ? strdup(r->session_id) : NULL;
+        e2b_error *err = NULL;
+        /* the watch's status may change in the reply: copy nothing of it past this call */
+        if (e2b_agent_watch_reply(t->watch, r->id, E2B_AGENT_REPLY_ONCE, on_rule_done, c, &err)) {
+            live_notice(t->m, E2B_LIVE_ERROR, "%s: the rule %s could not allow %s: %s", t->name,
+                        c->rule, c->summary ? c->summary : "the request",
+                        err ? e2b_error_message(err) : "failed");
+            e2b_error_free(err);
+            free(c->summary);
+            free(c->session_id);
+            free(c);
+        }
+        return; /* one a turn of the loop: the next change brings the next */
+    }
+}
+
+/* Copies r's approval rules into t's record (the agent applies them). */
+static void take_rules(struct live_agent *t, const e2b_box_record *r)
+{
+    for (size_t i = 0; i < t->rec.napprove; i++)
+        free(t->rec.approve[i]);
+    t->rec.napprove = 0;
+    for (size_t i = 0; i < r->napprove; i++)
+        e2b_box_record_approve_add(&t->rec, r->approve[i]);
+    t->rec.yes_all = r->yes_all;
+    if (t->watch && (t->rec.napprove || t->rec.yes_all) && !t->rules_timer)
+        t->rules_timer = e2b_loop_timer_add(t->m->loop, 0, apply_rules, t);
 }
 
 static keystore *store(e2b_live *m)
@@ -339,10 +502,14 @@ static struct live_agent *agent_new(e2b_live *m, const e2b_box_record *r)
     t->m = m;
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
     snprintf(t->name, sizeof t->name, "%s", r->name);
+    t->rec.name = r->name ? strdup(r->name) : NULL;
     t->rec.port = r->port;
     t->rec.opencode = r->opencode;
+    t->rec.budget_usd = r->budget_usd;
+    t->rec.budget_stopped = r->budget_stopped;
     t->rec.dir = r->dir ? strdup(r->dir) : NULL;
     t->fixed.api = r->opencode == 1 ? 1 : 2;
+    take_rules(t, r);
     a->items[a->n++] = t;
     return t;
 }
@@ -372,6 +539,7 @@ void live_agents_sync(e2b_live *m)
         }
         t->seen = true;
         t->listed_at = i;
+        take_rules(t, r); /* a rule added or revoked since (the records are read again) */
         bool paused = sb->state == E2B_STATE_PAUSED;
         if (paused != t->paused) {
             t->paused = paused;
@@ -512,6 +680,12 @@ bool live_agent_pending(const e2b_live *m, const char *sandbox_id)
     return t && t->pending_text;
 }
 
+e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    return t ? &t->rec : NULL;
+}
+
 const e2b_sandbox *live_agent_sandbox(const e2b_live *m, const char *sandbox_id)
 {
     const struct live_agent *t = find(m, sandbox_id);
@@ -536,6 +710,40 @@ void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox 
     else if (!m->is_headless || t->got) /* headless: only the boxes asked for */
         ask_password(t);
     live_notify(m, E2B_LIVE_AGENTS);
+}
+
+bool e2b_live_agent_ruled(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    const e2b_agent_status *st = t && t->watch ? e2b_agent_watch_status(t->watch) : NULL;
+    if (!st || !st->nrequests || (!t->rec.napprove && !t->rec.yes_all))
+        return false;
+    for (size_t i = 0; i < st->nrequests; i++)
+        if (!e2b_rules_match(t->rec.approve, t->rec.napprove, t->rec.yes_all, &st->requests[i]))
+            return false;
+    return true;
+}
+
+bool e2b_live_agent_rules(const e2b_live *m, const char *sandbox_id, size_t *nrules)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    const e2b_box_record *r = e2b_live_record(m, sandbox_id);
+    size_t n = t ? t->rec.napprove : r ? r->napprove : 0;
+    if (nrules)
+        *nrules = n;
+    return t ? t->rec.yes_all : r && r->yes_all;
+}
+
+struct e2b_agent_watch *live_agent_watch(e2b_live *m, const char *sandbox_id)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    return t ? t->watch : NULL;
+}
+
+const char *live_agent_name(const e2b_live *m, const char *sandbox_id)
+{
+    const struct live_agent *t = find(m, sandbox_id);
+    return t ? t->name : NULL;
 }
 
 bool e2b_live_agent_synced(const e2b_live *m, const char *sandbox_id)

@@ -1,21 +1,37 @@
 /* Groups of attempts (core/live/live.h "groups"): the members are the records that name the
- * group; the evidence of each member's last test run is kept here, by box name. */
+ * group. The evidence of each member's last test run is kept here, by box name, and on disk
+ * (core/box/evidence_file.h), so that whichever client sees a member's turn end takes it
+ * once and every other client, later, reuses it. */
 #include "core/live/live_internal.h"
+
+#include "core/box/evidence_file.h"
+#include "core/util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 struct live_evidence {
     char name[128];
+    char sandbox_id[128];
+    bool have;         /* ev holds a test run (taken here, or read from its file) */
     e2b_evidence ev;
     int64_t at_ms;
+    int64_t asked_ms;  /* the turn end (idle_since) this model last asked tests for */
 };
 
-void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r)
+/* The entry of member name (of sandbox sandbox_id: another sandbox's entry starts over), made
+ * when missing; NULL when out of memory. */
+static struct live_evidence *entry(e2b_live *m, const char *name, const char *sandbox_id)
 {
-    if (!r || !name)
-        return;
     struct live_evidence *e = NULL;
     for (size_t i = 0; i < m->nevidence && !e; i++)
         if (!strcmp(m->evidence[i].name, name))
@@ -23,13 +39,96 @@ void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_resul
     if (!e) {
         struct live_evidence *v = realloc(m->evidence, (m->nevidence + 1) * sizeof *v);
         if (!v)
-            return;
+            return NULL;
         m->evidence = v;
         e = &v[m->nevidence++];
+        memset(e, 0, sizeof *e);
         snprintf(e->name, sizeof e->name, "%s", name);
     }
+    if (sandbox_id && strcmp(e->sandbox_id, sandbox_id)) {
+        *e = (struct live_evidence){0};
+        snprintf(e->name, sizeof e->name, "%s", name);
+        snprintf(e->sandbox_id, sizeof e->sandbox_id, "%s", sandbox_id);
+    }
+    return e;
+}
+
+static const struct live_evidence *found(const e2b_live *m, const e2b_box_record *r)
+{
+    for (size_t k = 0; k < m->nevidence; k++)
+        if (!strcmp(m->evidence[k].name, r->name) && !strcmp(m->evidence[k].sandbox_id, r->sandbox_id))
+            return m->evidence[k].have ? &m->evidence[k] : NULL;
+    return NULL;
+}
+
+void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r)
+{
+    if (!r || !name)
+        return;
+    struct live_evidence *e = entry(m, name, r->sandbox_id);
+    if (!e)
+        return;
+    /* a run that could not look into the box (paused, gone) keeps what its turn showed */
+    if (e->have && r->evidence.test == E2B_TEST_NONE && !r->evidence.diff_known)
+        return;
     e->ev = r->evidence;
-    e->at_ms = e2b_now_ms();
+    e->at_ms = wall_ms(); /* compared with the agent's idle_since (wall clock) */
+    e->have = true;
+    if (!r->sandbox_id || !m->cfg.records_dir)
+        return;
+    e2b_error *err = e2b_box_evidence_save(m->cfg.records_dir, name, r->sandbox_id, &e->ev,
+                                           e->at_ms);
+    if (err)
+        e2b_logf("evidence of %s: %s", name, e2b_error_message(err));
+    e2b_error_free(err);
+}
+
+void live_groups_load(e2b_live *m)
+{
+    for (size_t i = 0; m->cfg.records_dir && i < m->records.count; i++) {
+        const e2b_box_record *r = &m->records.items[i];
+        if (!r->group[0])
+            continue;
+        struct live_evidence *e = entry(m, r->name, r->sandbox_id);
+        if (e && !e->have)
+            e->have = e2b_box_evidence_load(m->cfg.records_dir, r->name, r->sandbox_id, &e->ev,
+                                            &e->at_ms) == 1;
+    }
+}
+
+static bool turn_ended(const e2b_agent_status *st)
+{
+    return st && st->state == E2B_AGENT_IDLE && st->last_end != E2B_AGENT_END_NONE;
+}
+
+bool e2b_live_member_evidence_due(const e2b_live *m, const e2b_live_member *mb)
+{
+    const e2b_agent_status *st = mb && mb->rec ? e2b_live_agent(m, mb->rec->sandbox_id) : NULL;
+    return turn_ended(st) && (!mb->evidence || mb->evidence_ms < st->idle_since_ms);
+}
+
+void live_groups_tick(e2b_live *m)
+{
+    if (m->is_headless || m->closing) /* a one-shot mode asks for what it prints */
+        return;
+    for (size_t i = 0; i < m->records.count; i++) {
+        const e2b_box_record *r = &m->records.items[i];
+        if (!r->group[0])
+            continue;
+        const struct live_evidence *have = found(m, r);
+        e2b_live_member mb = {.rec = r, .evidence = have ? &have->ev : NULL,
+                              .evidence_ms = have ? have->at_ms : 0};
+        if (!e2b_live_member_evidence_due(m, &mb))
+            continue;
+        const e2b_agent_status *st = e2b_live_agent(m, r->sandbox_id);
+        struct live_evidence *e = entry(m, r->name, r->sandbox_id);
+        if (!e || e->asked_ms == st->idle_since_ms)
+            continue;
+        e->asked_ms = st->idle_since_ms;
+        char name[128];
+        snprintf(name, sizeof name, "%s", r->name); /* the op may read the records again */
+        e2b_live_op_by_name(m, &(e2b_live_op_params){.kind = E2B_LIVE_OP_TEST, .name = name});
+    }
 }
 
 void live_groups_free(e2b_live *m)
@@ -51,12 +150,9 @@ size_t e2b_live_group_members(const e2b_live *m, const char *group, e2b_live_mem
         if (strcmp(r->group, group))
             continue;
         if (n < max) {
-            out[n] = (e2b_live_member){.rec = r};
-            for (size_t k = 0; k < m->nevidence; k++)
-                if (!strcmp(m->evidence[k].name, r->name)) {
-                    out[n].evidence = &m->evidence[k].ev;
-                    out[n].evidence_ms = m->evidence[k].at_ms;
-                }
+            const struct live_evidence *e = found(m, r);
+            out[n] = (e2b_live_member){.rec = r, .evidence = e ? &e->ev : NULL,
+                                       .evidence_ms = e ? e->at_ms : 0};
         }
         n++;
     }
@@ -81,12 +177,14 @@ size_t e2b_live_group_summary(const e2b_live *m, const char *group, char *buf, s
         if (strcmp(r->group, group))
             continue;
         total++;
+        const struct live_evidence *e = found(m, r);
+        /* done: its turn ended, as its agent says, or as its tests taken then say (a member
+         * paused since, or not watched by this process) */
         const e2b_agent_status *st = e2b_live_agent(m, r->sandbox_id);
-        if (st && st->state == E2B_AGENT_IDLE && st->last_end != E2B_AGENT_END_NONE)
+        if (turn_ended(st) || (e && (!st || st->state == E2B_AGENT_PAUSED ||
+                                     st->state == E2B_AGENT_SERVER_DOWN)))
             done++;
-        for (size_t k = 0; k < m->nevidence; k++)
-            if (!strcmp(m->evidence[k].name, r->name) && m->evidence[k].ev.test == E2B_TEST_PASS)
-                passing++;
+        passing += e && e->ev.test == E2B_TEST_PASS;
     }
     snprintf(buf, n, "%zu/%zu done, %zu passing", done, total, passing);
     return total;

@@ -207,4 +207,5 @@ void e2b_live_keepalive(e2b_live *m)
     m->is_headless = false; /* the refresh cycle and the agents' watches, as the dashboard */
     live_refresh_start(m);
     live_idle_start(m);
+    live_budget_start(m);
 }

@@ -78,7 +78,9 @@ struct e2b_live {
     struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
     struct live_ports *ports;   /* live_ports.c, made on first use */
+    struct live_saved *saved;   /* live_rules.c: a box's saved permissions, made on first use */
     struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
+    struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
@@ -98,6 +100,10 @@ struct e2b_live {
 void live_notify(e2b_live *m, unsigned what);
 /* Sets the notice (sanitised) and tells the subscribers. */
 void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* live_history.c: one line of box's history (sanitised, bounded; never a secret). */
+void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
@@ -146,17 +152,34 @@ void live_agents_resumed(e2b_live *m, const char *sandbox_id, const e2b_sandbox 
  * before the loop goes. */
 void live_idle_start(e2b_live *m);
 void live_idle_free(e2b_live *m);
+/* live_budget.c: the budget watch starts with the dashboard's model (or --keepalive); freed
+ * before the loop goes. */
+void live_budget_start(e2b_live *m);
+void live_budget_free(e2b_live *m);
+/* live_agents.c: the record the agent of sandbox_id was made from (its name, port, API,
+ * directory and budget; the model's, changed only by live_budget.c), or NULL. */
+e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id);
 /* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
 void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);
 /* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
 void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
+/* live_groups.c: the members' saved evidence read in (after the records were read again);
+ * tick: a member whose turn ended with no evidence of that turn gets its tests run (the
+ * dashboard and --keepalive; a one-shot mode asks itself). */
+void live_groups_load(e2b_live *m);
+void live_groups_tick(e2b_live *m);
 void live_groups_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */
 void live_agents_sync(e2b_live *m);
 void live_agents_shutdown(e2b_live *m);
+/* The watch of sandbox_id's agent and its box's name, or NULL (live_rules.c's calls). */
+struct e2b_agent_watch *live_agent_watch(e2b_live *m, const char *sandbox_id);
+const char *live_agent_name(const e2b_live *m, const char *sandbox_id);
+/* live_rules.c */
+void live_saved_free(e2b_live *m);
 void live_agents_free(e2b_live *m);
 
 #endif

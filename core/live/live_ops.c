@@ -33,11 +33,14 @@ struct live_op {
     char paths[4096];        /* get: the paths in the box, each ended by a NUL */
     size_t npaths;
     int hours;               /* up: the lifetime */
+    double budget_usd;       /* up: what it may cost (0 = none of its own) */
     int count;               /* fork: how many */
     bool keep_failed, public_traffic, force;
     long health_timeout_ms;
     char *allow_out, *deny_out; /* up: the egress lists (NULL = the config's) */
     bool no_internet;
+    int prepare;             /* up: E2B_BOX_PREPARE_* */
+    e2b_box_record rules;    /* up: only its approval rules and yes_all are used */
     e2b_live_end *end;       /* its waiter (e2b_live_then), or NULL */
     e2b_box_op *op;     /* NULL while waiting for the password store */
     bool cancelling;
@@ -47,6 +50,7 @@ struct live_op {
     bool handoff_waits;
     char step[64];
     int64_t done, total;
+    bool setup_step;         /* up: step is one of the project's setup (e2b_live_op_info) */
 };
 
 static const char *verb(e2b_live_op_kind k)
@@ -73,6 +77,7 @@ static void destroy(struct live_op *t)
         return;
     free(t->allow_out);
     free(t->deny_out);
+    e2b_box_record_clear(&t->rules);
     free(t);
 }
 
@@ -135,6 +140,11 @@ static void report(struct live_op *t, const e2b_error *err)
             live_notice(m, E2B_LIVE_ERROR, "pull %s: %s", t->name, r->note);
         break;
     case E2B_LIVE_OP_UP:
+        if (r && r->prepared_as) { /* --prepare: no box */
+            live_notice(m, E2B_LIVE_INFO, "prepared snapshot %s is made: every --up of %s starts "
+                        "from it", r->prepared_as, r->dir ? r->dir : "the project");
+            break;
+        }
         live_notice(m, E2B_LIVE_INFO, "box %s is up (a attaches)%s%s",
                     r && r->name ? r->name : t->name, r && r->note ? "; " : "",
                     r && r->note ? r->note : "");
@@ -232,11 +242,40 @@ static void handoff_ready(e2b_live *m)
     }
 }
 
+static bool begin(struct live_op *t);
+
+static void free_box_op(void *ud)
+{
+    e2b_box_op_free(ud);
+}
+
+/* An up that made the project's prepared snapshot first: the same operation goes on as an
+ * up from it (its waiter sees one up). Whether it did. */
+static bool up_from_prepared(struct live_op *t, e2b_box_op *op)
+{
+    e2b_live *m = t->m;
+    const e2b_box_result *r = e2b_box_op_result(op);
+    if (t->kind != E2B_LIVE_OP_UP || t->prepare != E2B_BOX_PREPARE_AUTO || t->from_snapshot[0] ||
+        !r || !r->prepared_as)
+        return false;
+    snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s", r->prepared_as);
+    live_notice(m, E2B_LIVE_INFO, "up %s: the project is set up (prepared snapshot %s): every --up "
+                "of it starts from there", shown_name(t), r->prepared_as);
+    t->op = NULL;
+    if (e2b_loop_post(m->loop, free_box_op, op) != 0)
+        e2b_logf("box operation: leaked after out of memory");
+    if (begin(t))
+        return true;
+    handoff_ready(m);
+    return true;
+}
+
 static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
 {
     struct live_op *t = ud;
     e2b_live *m = t->m;
-    (void)op;
+    if (!err && !m->closing && up_from_prepared(t, op))
+        return;
     if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
         t->handoff_waits = true;
         if (others_running(m)) {
@@ -258,6 +297,8 @@ static void on_progress(void *ud, const char *step, int64_t done, int64_t total)
     t->total = total;
     /* An up learns its name and sandbox on the way. */
     const e2b_box_result *r = t->op ? e2b_box_op_result(t->op) : NULL;
+    t->setup_step = r && (r->preparing || (r->prepared_at && step &&
+                                           strncmp(step, "from the prepared snapshot", 26) == 0));
     if (r && r->sandbox_id && !t->sandbox_id[0])
         snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", r->sandbox_id);
     live_notify(t->m, E2B_LIVE_OPS);
@@ -299,6 +340,11 @@ static bool begin(struct live_op *t)
                                .public_traffic = t->public_traffic,
                                .allow_out = t->allow_out, .deny_out = t->deny_out,
                                .no_internet = t->no_internet,
+                               .budget_usd = t->budget_usd,
+                               .prepare = t->prepare,
+                               .approve = (const char *const *)t->rules.approve,
+                               .napprove = t->rules.napprove,
+                               .yes_all = t->rules.yes_all,
                                .health_timeout_ms = t->health_timeout_ms};
         t->op = e2b_box_up(&env, &p, on_progress, on_done, t, &err);
         break;
@@ -469,6 +515,11 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
         ops = NULL;
     if (t && p->deny_out && !(t->deny_out = strdup(p->deny_out)))
         ops = NULL;
+    for (size_t i = 0; t && i < p->napprove; i++)
+        if (e2b_box_record_approve_add(&t->rules, p->approve[i]) < 0)
+            ops = NULL;
+    if (t)
+        t->rules.yes_all = p->yes_all;
     if (!t || !ops) {
         destroy(t);
         return refuse(m, end, E2B_ERR_INTERNAL, "%s: out of memory", verb(p->kind));
@@ -478,12 +529,14 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     t->kind = p->kind;
     t->end = end;
     t->hours = p->hours;
+    t->budget_usd = p->budget_usd;
     t->count = p->count;
     t->keep_failed = p->keep_failed;
     t->public_traffic = p->public_traffic;
     t->force = p->force;
     t->health_timeout_ms = p->health_timeout_ms;
     t->no_internet = p->no_internet;
+    t->prepare = p->prepare;
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->sandbox_id, sizeof t->sandbox_id, "%s", sandbox_id ? sandbox_id : "");
     snprintf(t->template_id, sizeof t->template_id, "%s", p->template_id ? p->template_id : "");
@@ -503,7 +556,8 @@ static unsigned start(e2b_live *m, const e2b_live_op_params *p)
     /* A stop, the look for unpulled work, a get, the ports and a test run need no password:
      * they do not wait for it. */
     if (m->ks || t->kind == E2B_LIVE_OP_STOP || t->kind == E2B_LIVE_OP_UNPULLED ||
-        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS || t->kind == E2B_LIVE_OP_TEST)
+        t->kind == E2B_LIVE_OP_GET || t->kind == E2B_LIVE_OP_PORTS || t->kind == E2B_LIVE_OP_TEST ||
+        (t->kind == E2B_LIVE_OP_UP && t->prepare == E2B_BOX_PREPARE_ONLY))
         return begin(t) ? id : 0;
     snprintf(t->step, sizeof t->step, "opening the password store");
     if (!m->ks_job) {
@@ -601,7 +655,8 @@ bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
                               .step = t->step,
                               .done = t->done,
                               .total = t->total,
-                              .cancelling = t->cancelling};
+                              .cancelling = t->cancelling,
+                              .setup_step = t->setup_step};
     return true;
 }
 

@@ -29,6 +29,17 @@ static bool recent(const struct timespec *t)
     return d < RECENT_NS;
 }
 
+/* Whether a and b hold the same approval rules (a change reaches the agents' watch). */
+static bool live_same_rules(const e2b_box_record *a, const e2b_box_record *b)
+{
+    if (a->yes_all != b->yes_all || a->napprove != b->napprove)
+        return false;
+    for (size_t i = 0; i < a->napprove; i++)
+        if (strcmp(a->approve[i], b->approve[i]) != 0)
+            return false;
+    return true;
+}
+
 bool live_records_look(e2b_live *m)
 {
     if (!m->cfg.records_dir)
@@ -63,7 +74,8 @@ bool live_records_look(e2b_live *m)
         changed = strcmp(a->name, b->name) != 0 || strcmp(a->sandbox_id, b->sandbox_id) != 0 ||
                   a->port != b->port || a->opencode != b->opencode ||
                   strcmp(a->dir ? a->dir : "", b->dir ? b->dir : "") != 0 ||
-                  strcmp(a->egress ? a->egress : "", b->egress ? b->egress : "") != 0;
+                  strcmp(a->egress ? a->egress : "", b->egress ? b->egress : "") != 0 ||
+                  !live_same_rules(a, b);
     }
     *was = now;
     if (!changed) {
@@ -72,6 +84,7 @@ bool live_records_look(e2b_live *m)
     }
     e2b_box_record_list_clear(&m->records);
     m->records = fresh;
+    live_groups_load(m); /* the members' saved evidence, any process's */
     return true;
 }
 

@@ -19,6 +19,7 @@ struct tpl_row {
     time_t last_used;
     bool gc_due;
     bool other_machine; /* a managed template another machine made (the GC keeps it) */
+    bool superseded;    /* a prepared snapshot with a newer one of its project */
 };
 
 struct live_templates {
@@ -106,7 +107,8 @@ static void build_rows(e2b_live *m, struct live_templates *t, const e2b_template
         row->source = strdup(r ? r->box : project);
         row->builds = tp->build_count;
         row->last_used = e2b_template_last_used(tp);
-        row->gc_due = e2b_template_gc_due(tp, now, m->cfg.template_ttl_s, t->machine);
+        row->superseded = r && e2b_snap_record_superseded(&recs, r);
+        row->gc_due = row->superseded || e2b_template_gc_due(tp, now, m->cfg.template_ttl_s, t->machine);
         if (row->id && row->name && row->aliases && row->kind && row->source)
             t->nrows++;
         else
@@ -186,7 +188,8 @@ bool e2b_live_template_get(const e2b_live *m, size_t i, e2b_live_template_row *o
     *out = (e2b_live_template_row){.id = r->id, .name = r->name, .aliases = r->aliases,
                                    .kind = r->kind, .source = r->source,
                                    .builds = r->builds, .last_used = r->last_used, .gc_due = r->gc_due,
-                                   .other_machine = r->other_machine};
+                                   .other_machine = r->other_machine,
+                                   .superseded = r->superseded};
     return true;
 }
 
@@ -246,6 +249,12 @@ int e2b_live_template_delete(e2b_live *m, const char *id)
     const e2b_snap_record *r = err ? NULL : e2b_snap_record_list_find_id(&recs, id);
     if (r)
         d->record = strdup(r->name);
+    /* E2B's id of a snapshot is not always the snapshotID its record keeps: the listed
+     * row of that id (joined by id or alias) names the record. */
+    for (size_t i = 0; !d->record && i < t->nrows; i++)
+        if (strcmp(t->rows[i].id, id) == 0 && strcmp(t->rows[i].kind, "snapshot") == 0 &&
+            e2b_snap_record_exists(m->cfg.state_dir, t->rows[i].name))
+            d->record = strdup(t->rows[i].name);
     e2b_error_free(err);
     err = NULL;
     e2b_snap_record_list_clear(&recs);

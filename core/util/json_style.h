@@ -11,4 +11,10 @@
 /* The json_dumps flags of that style. */
 size_t e2b_json_style(bool pretty);
 
+/* A document of string rows in that style: {"version":1,"<list>":[{keys[0]:cells[0], ...},
+ * ...]} with nrows rows of nkeys cells each (row-major). New string (the caller frees it);
+ * NULL when out of memory. */
+char *e2b_json_rows(const char *list, const char *const *keys, size_t nkeys,
+                    const char *const *cells, size_t nrows, bool pretty);
+
 #endif

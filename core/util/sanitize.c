@@ -49,8 +49,13 @@ char *e2b_sanitize_display(const char *s, size_t len, unsigned flags)
 {
     /* Worst case: every byte becomes U+FFFD (3 bytes). */
     char *out = malloc(len * 3 + 1);
-    if (!out)
-        return NULL;
+    if (out)
+        e2b_sanitize_into(out, s, len, flags);
+    return out;
+}
+
+size_t e2b_sanitize_into(char *out, const char *s, size_t len, unsigned flags)
+{
     const unsigned char *in = (const unsigned char *)s;
     size_t o = 0;
     for (size_t i = 0; i < len;) {
@@ -75,5 +80,5 @@ char *e2b_sanitize_display(const char *s, size_t len, unsigned flags)
         i += n;
     }
     out[o] = '\0';
-    return out;
+    return o;
 }

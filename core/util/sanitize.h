@@ -17,4 +17,8 @@ enum {
  * memory. */
 char *e2b_sanitize_display(const char *s, size_t len, unsigned flags);
 
+/* The same into out, which holds at least len * 3 + 1 bytes (no allocation: for text kept in
+ * storage of its own). Returns the length written before its NUL. */
+size_t e2b_sanitize_into(char *out, const char *s, size_t len, unsigned flags);
+
 #endif

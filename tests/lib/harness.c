@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int cases_failed;
 static int cases_run;
@@ -33,6 +34,12 @@ void harness_run(const char *name, void (*fn)(void))
         printf("PASS %s\n", name);
     fflush(stdout);
     current_name = NULL;
+}
+
+int harness_valgrind(void)
+{
+    const char *v = getenv("E2B_TUI_TEST_VALGRIND");
+    return v && strcmp(v, "1") == 0;
 }
 
 int harness_finish(void)

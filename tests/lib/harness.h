@@ -20,6 +20,11 @@ void harness_run(const char *name, void (*fn)(void));
  * process exit status (0 when all passed). */
 int harness_finish(void);
 
+/* True in tests/run's valgrind pass (E2B_TUI_TEST_VALGRIND=1): a case whose size only
+ * matters for a property the ASan pass measures (memory stays bounded for a large input)
+ * may run the same code on a smaller input there. */
+int harness_valgrind(void);
+
 #define RUN(fn) harness_run(#fn, fn)
 
 #define CHECK(cond)                                                                           \

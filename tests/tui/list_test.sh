@@ -75,12 +75,12 @@ dash_check "a filter with no match says so" 'No row matches the filter "zzz-no-s
 tmux_keys Escape
 tmux_wait "feature-x" >/dev/null 2>&1
 
-# Sort with > (the first column: NAME); = reverses; the cursor stays on its row.
+# Sort with > (the first column: NAME); I reverses; the cursor stays on its row.
 tmux_type '>'
 dash_check "> sorts by name" "sorted by NAME (ascending)"
 dash_check_line "ascending by name puts evil first" 3 "evil"
-tmux_type '='
-dash_check "= reverses" "sorted by NAME (descending)"
+tmux_type 'I'
+dash_check "I reverses" "sorted by NAME (descending)"
 dash_check_line "descending by name puts the non-ASCII name first" 3 "日本語"
 dash_check_line "the header marks the sort column" 2 "NAME↓"
 
@@ -166,7 +166,7 @@ tmux_type '>'
 dash_check "sorting 2,000 rows by name" "sorted by NAME (ascending)"
 tmux_type 'g'
 if tmux_wait_line 3 "name-0001" 2>"$T_TMP/wait.err"; then t_pass "ascending: name-0001 first"; else t_fail "ascending: name-0001 first" "$(tail -c 1500 "$T_TMP/wait.err")"; fi
-tmux_type '='
+tmux_type 'I'
 dash_check "again: descending" "sorted by NAME (descending)"
 tmux_type 'g'
 if tmux_wait_line 3 "name-2000" 2>"$T_TMP/wait.err"; then t_pass "descending: name-2000 first"; else t_fail "descending: name-2000 first" "$(tail -c 1500 "$T_TMP/wait.err")"; fi

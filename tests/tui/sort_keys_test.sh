@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 30 item 6: sorting has keys of its own, so no action's capital collides with it:
 # > and < move the sort column (the header marks it; after the last the list's own order
-# comes back), = reverses; STATE, TEMPLATE and TODO, whose letters S and T are actions, can
+# comes back), I reverses; STATE, TEMPLATE and TODO, whose letters S and T are actions, can
 # be sorted; rows that tie go by name. S in All is no sort any more.
 . "$(dirname "$0")/common.sh"
 e2b_local_start || t_finish
@@ -31,8 +31,8 @@ dash_check "the status line says so" "sorted by STATE (ascending)"
 dash_check_line "paused before running" 3 "a-paused"
 dash_check_line "running rows tie: by name, b-run" 4 "b-run"
 dash_check_line "then c-run" 5 "c-run"
-tmux_type '='
-dash_check_line "= reverses: the header says so" 2 "STATE↓"
+tmux_type 'I'
+dash_check_line "I reverses: the header says so" 2 "STATE↓"
 dash_check_line "running first, ties still by name: b-run" 3 "b-run"
 dash_check_line "then c-run" 4 "c-run"
 dash_check_line "paused last" 5 "a-paused"

@@ -319,9 +319,14 @@ static long max_rss_kib(void)
 
 static void test_bounded_memory_for_large_project(void)
 {
-    /* 96 MiB of incompressible data in 200 files: an archive in memory would show. */
-    CHECK(gitfix_sh("mkdir -p large && cd large && head -c 100663296 /dev/urandom | "
-                    "split -b 503317 -a 3 - part.") == 0);
+    /* 96 MiB of incompressible data in 200 files: an archive in memory would show. Under
+     * valgrind (whose own memory hides RSS anyway) the same 200 files hold 12 MiB: the
+     * same walk and refills, the bound on RSS is the ASan pass's. */
+    const int small = harness_valgrind();
+    const uint64_t size = small ? 12582912 : 100663296;
+    CHECK(gitfix_sh("mkdir -p large && cd large && head -c %llu /dev/urandom | "
+                    "split -b %llu -a 3 - part.",
+                    (unsigned long long)size, (unsigned long long)(size / 200 + 1)) == 0);
     char *names = gitfix_out("cd large && ls");
     CHECK(names != NULL);
     const char *paths[256];
@@ -344,10 +349,11 @@ static void test_bounded_memory_for_large_project(void)
     long grew = max_rss_kib() - before;
     free(names);
     CHECK_INT_EQ(r, 0);
-    CHECK_INT_EQ(p.bytes_done, 100663296);
-    CHECK(total > 100000000); /* random data does not shrink */
+    CHECK_INT_EQ(p.bytes_done, size);
+    CHECK(total > size - size / 200); /* random data does not shrink */
     CHECK_MSG(p.peak_buffer <= 1024 * 1024, "peak buffer %zu bytes", p.peak_buffer);
-    CHECK_MSG(grew < 32 * 1024, "max RSS grew by %ld KiB for a 96 MiB archive", grew);
+    if (!small)
+        CHECK_MSG(grew < 32 * 1024, "max RSS grew by %ld KiB for a 96 MiB archive", grew);
     e2b_error_free(err);
 }
 

@@ -60,15 +60,23 @@ int cli_no_record(e2b_live *m, const char *name, const e2b_error *not_found)
 struct op_progress {
     e2b_live *m;
     int tty, shown;
+    char told[64]; /* the last setup step printed as a line */
 };
 
-/* The operation moved on: its step (and bytes) on one line of the terminal. */
+/* The operation moved on: its step (and bytes) on one line of the terminal; a step of the
+ * project's setup also as a line of its own, so a log says what the up started from. */
 static void on_ops(void *ud, unsigned what)
 {
     struct op_progress *ps = ud;
     e2b_live_op_info op;
     (void)what;
-    if (!ps->tty || !e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
+    if (!e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
+        return;
+    if (op.setup_step && strcmp(op.step, ps->told) != 0) {
+        snprintf(ps->told, sizeof ps->told, "%s", op.step);
+        fprintf(stderr, "%se2b-tui: %s\n", ps->shown ? "\r\033[K" : "", op.step);
+    }
+    if (!ps->tty)
         return;
     if (op.total > 0)
         fprintf(stderr, "\r\033[K%s: %lld/%lld KiB (%d%%)", op.step, (long long)(op.done / 1024),
@@ -416,7 +424,7 @@ int cli_run(const cli_args *a, e2b_config *cfg)
     }
     e2b_live_headless h = {.orphan_delay_max_ms = CLI_ORPHAN_DELAY_MAX_S * 1000L,
                            .orphan_notice = orphan_notice};
-    e2b_error *err = e2b_live_start_headless(m, &h);
+    e2b_error *err = cli_rules_local(a) ? NULL : e2b_live_start_headless(m, &h);
     int rc = err ? cli_fail(err) : 0;
     e2b_error_free(err);
     if (rc == 0 && cli_try_is_group(m, a)) {
@@ -446,6 +454,9 @@ int cli_run(const cli_args *a, e2b_config *cfg)
         case CLI_FORWARD:
         case CLI_GET:
         case CLI_KEEPALIVE: rc = cli_life(m, a); break;
+        case CLI_APPROVE:
+        case CLI_REVOKE:
+        case CLI_HISTORY: rc = cli_rules(m, a); break;
         default:
             rc = a->try_count || a->mode == CLI_COMPARE || a->mode == CLI_PICK ? cli_try(m, a)
                                                                                : cli_box(m, a, NULL);

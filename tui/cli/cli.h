@@ -74,6 +74,9 @@ typedef enum {
     CLI_GET,
     CLI_KEEPALIVE,
     CLI_ANSWER,    /* cli_answer.c (its run: cli_agent.c) */
+    CLI_APPROVE,   /* approval rules and the history (cli_rules.c) */
+    CLI_REVOKE,
+    CLI_HISTORY,
 } cli_mode;
 
 #define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */
@@ -87,6 +90,8 @@ typedef struct cli_args {
     int pretty;              /* --json --pretty: indented (else one compact line) */
     const char *template_id;
     int hours;               /* up: the new box's lifetime; extend: the new end from now */
+    double budget_usd;       /* --budget: up, the box's budget (recorded); prompt, a raise
+                              * past it (0 = not given) */
     int attach_after_up;
     const char *dir;
     int keep_failed;
@@ -101,6 +106,7 @@ typedef struct cli_args {
     const char *snap_as;       /* --snapshot NAME --as SNAPNAME */
     const char *snap_delete;   /* --snapshots --delete SNAPNAME */
     const char *from_snapshot; /* --up --from SNAPNAME */
+    int up_prepare;            /* --up: E2B_BOX_PREPARE_* (--no-prepared NONE; --prepare ONLY) */
     int count;                 /* --fork NAME --count N */
     int dry_run;               /* --gc-templates --dry-run */
     /* agent modes */
@@ -127,6 +133,12 @@ typedef struct cli_args {
     int local_port;            /* --forward ... --local PORT (0: a free one) */
     const char *get_paths[32]; /* --get NAME PATH... */
     int get_npaths;
+    /* approval rules (cli_rules.c) */
+    const char *approve[32];   /* --up ... --approve RULE (each checked) */
+    int napprove;
+    int yes_all;               /* --yes-all */
+    const char *rule;          /* --approve NAME RULE, --revoke NAME RULE */
+    const char *saved_id;      /* --revoke NAME --saved ID */
 } cli_args;
 
 /* Sets the mode a flag names; -1 (told on stderr) when another mode was already given. */
@@ -147,6 +159,13 @@ int cli_life_option(cli_args *a, int argc, char **argv, int *i);
 int cli_life_place(cli_args *a, const char **operands, int n);
 int cli_life_check(const cli_args *a);
 
+
+/* The options of cli_rules.c (--approve, --revoke, --yes-all, --saved, --history), as
+ * cli_snap_option; cli_rules_place takes their modes' operands (NAME, RULE), as
+ * cli_life_place; cli_rules_check refuses them with other modes. */
+int cli_rules_option(cli_args *a, int argc, char **argv, int *i);
+int cli_rules_place(cli_args *a, const char **operands, int n);
+int cli_rules_check(const cli_args *a);
 
 /* Parses argv[*i] when it is an option of cli_answer.c (--answer, --option): 1 it was, 0 not,
  * -1 usage error (reported). cli_answer_check: after all options (-1, reported). */

@@ -3,7 +3,7 @@
  * (e2b_live_agent_watch: the dashboard's watch, with no list first) and each command the
  * model's (e2b_live_agent_*); results on stdout, the rest on stderr.
  * Exit codes: those of cli.h plus 6 waiting for you, 7 timed out (--wait), 9 nothing pending
- * (--reply) and 10 the turn ended interrupted (--wait). */
+ * (--reply), 10 the turn ended interrupted (--wait) and 11 at its budget (--prompt). */
 #include "tui/cli/cli_internal.h"
 #include "tui/cli/cli_agent_box.h"
 
@@ -11,6 +11,7 @@
 #include "core/agent/opencode.h"
 #include "core/box/records.h"
 #include "core/e2b/cost.h"
+#include "core/live/live_budget.h"
 #include "core/util/buf.h"
 #include "core/util/str.h"
 
@@ -104,11 +105,62 @@ static int read_box(e2b_live *m, const cli_args *a, const char *name, struct age
 }
 
 /* The one box a mode acts on, watched and settled; prints why not and returns non-zero. */
+/* A prompt goes past a box's budget only when asked: --budget raises it (written to the
+ * record), else a box stopped at its budget (its record says so; spent: its cost now, when
+ * known) is refused with EXIT_AT_BUDGET. Returns 0 to go on. */
+static int budget_gate(e2b_live *m, const cli_args *a, struct agent_box *b, double spent,
+                       bool reached)
+{
+    const e2b_config *cfg = e2b_live_config(m);
+    double budget = e2b_live_budget_usd(&b->rec, cfg);
+    char f[24], g[24];
+    if (a->budget_usd > 0) {
+        if (b->rec.budget_stopped && budget > 0 && !(a->budget_usd > budget)) {
+            e2b_cost_format(budget, f, sizeof f);
+            fprintf(stderr, "e2b-tui: box %s was stopped at its %s budget: nothing was sent "
+                            "(give --budget more than that)\n", b->rec.name, f);
+            return EXIT_AT_BUDGET;
+        }
+        if (reached || !(a->budget_usd > spent)) {
+            e2b_cost_format(spent, f, sizeof f);
+            e2b_cost_format(a->budget_usd, g, sizeof g);
+            fprintf(stderr, "e2b-tui: box %s has cost %s already: a budget of %s is reached "
+                            "(give --budget more than that)\n", b->rec.name, f, g);
+            return EXIT_AT_BUDGET;
+        }
+        if (a->budget_usd == b->rec.budget_usd && !b->rec.budget_stopped)
+            return 0;
+        e2b_error *e = e2b_live_budget_set(m, b->rec.name, a->budget_usd);
+        if (e) {
+            int rc = cli_fail(e);
+            e2b_error_free(e);
+            return rc;
+        }
+        b->rec.budget_usd = a->budget_usd;
+        b->rec.budget_stopped = false;
+        e2b_cost_format(a->budget_usd, f, sizeof f);
+        fprintf(stderr, "e2b-tui: box %s's budget is %s now\n", b->rec.name, f);
+        return 0;
+    }
+    if (budget > 0 && (b->rec.budget_stopped || reached)) {
+        e2b_cost_format(budget, f, sizeof f);
+        e2b_cost_format(budget * 2, g, sizeof g);
+        fprintf(stderr, "e2b-tui: box %s is at its %s budget%s: nothing was sent "
+                        "(e2b-tui --prompt %s TEXT --budget %.2f raises it to %s)\n",
+                b->rec.name, f, b->rec.budget_stopped ? " (stopped there)" : "", b->rec.name,
+                budget * 2, g);
+        return EXIT_AT_BUDGET;
+    }
+    return 0;
+}
+
 static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
 {
     int rc = read_box(m, a, a->name, b);
     if (rc)
         return rc;
+    if (a->mode == CLI_PROMPT && (rc = budget_gate(m, a, b, 0, false)) != 0)
+        return rc; /* before a paused box is resumed */
     watch_boxes(m, b, 1);
     const char *sandbox = sandbox_word(m, b);
     if (box_api_err(b))
@@ -187,13 +239,26 @@ static const char *state_word(e2b_live *m, const struct agent_box *b)
     return e2b_agent_state_name(st->state);
 }
 
+/* "\tbudget $2.00 (stopped there)" when the box has one. */
+static void print_budget(e2b_live *m, const struct agent_box *b)
+{
+    double budget = e2b_live_budget_usd(&b->rec, e2b_live_config(m));
+    char f[24];
+    if (budget <= 0)
+        return;
+    e2b_cost_format(budget, f, sizeof f);
+    printf("\tbudget %s%s", f, b->rec.budget_stopped ? " (stopped there)" : "");
+}
+
 static void box_print(e2b_live *m, const struct agent_box *b)
 {
     char line[1024], buf[1200];
     const e2b_agent_status *st = box_status(m, b);
     if (!st) {
         cli_clean(box_why(b) ? box_why(b) : "", line, sizeof line);
-        printf("%s\t%s%s%s\n", b->rec.name, state_word(m, b), *line ? ": " : "", line);
+        printf("%s\t%s%s%s", b->rec.name, state_word(m, b), *line ? ": " : "", line);
+        print_budget(m, b);
+        printf("\n");
         return;
     }
     e2b_agent_status_line(st, line, sizeof line);
@@ -221,6 +286,7 @@ static void box_print(e2b_live *m, const struct agent_box *b)
     if (box_sandbox_usd(m, b, &sandbox_usd))
         e2b_cost_format(sandbox_usd, sandbox, sizeof sandbox);
     printf("\tcost %s agent + %s sandbox", agent, sandbox);
+    print_budget(m, b);
     if (st->total.have_tokens)
         printf("\ttokens %lld in / %lld out", (long long)st->total.input,
                (long long)st->total.output);
@@ -280,7 +346,9 @@ static int cli_status(e2b_live *m, const cli_args *a)
                 .sandbox = sandbox_word(m, &boxes[i]), .state = state_word(m, &boxes[i]),
                 .why = box_why(&boxes[i]), .status = box_status(m, &boxes[i]),
                 .opencode = &oc[i], .have_sandbox_usd = have_sandbox_usd,
-                .sandbox_usd = sandbox_usd, .group = boxes[i].rec.group};
+                .sandbox_usd = sandbox_usd, .group = boxes[i].rec.group,
+                .budget_usd = e2b_live_budget_usd(&boxes[i].rec, e2b_live_config(m)),
+                .budget_stopped = boxes[i].rec.budget_stopped};
         }
         char *s = e2b_agent_status_json(views, views ? n : 0, a->pretty);
         if (s)
@@ -407,6 +475,11 @@ static int cli_prompt(e2b_live *m, const cli_args *a)
 {
     struct agent_box b;
     int rc = one_box(m, a, &b);
+    e2b_live_budget bu;
+    /* running: its cost now (the watch's figures) may have reached the budget */
+    if (rc == 0 && e2b_live_budget_of(m, b.rec.sandbox_id, &bu) && bu.reached &&
+        !(a->budget_usd > bu.spent_usd))
+        rc = budget_gate(m, a, &b, bu.spent_usd, true);
     if (rc == 0)
         rc = prompt_box(m, a, &b);
     box_clear(&b);
@@ -608,7 +681,8 @@ int cli_agent_exit_wait(e2b_live *m, const struct agent_box *b, bool seen_turn,
     char buf[1200];
     if (!st)
         return 1;
-    if (st->state == E2B_AGENT_WAITING && synced) {
+    /* a request the box's approval rules allow is answered by this very watch: not yours */
+    if (st->state == E2B_AGENT_WAITING && synced && !e2b_live_agent_ruled(m, b->rec.sandbox_id)) {
         if (!quiet) {
             cli_clean(st->requests[0].summary, buf, sizeof buf);
             fprintf(stderr, "e2b-tui: box %s is waiting for you: %s (request %s)\n", b->rec.name,

@@ -16,6 +16,7 @@
 #define EXIT_NOTHING_PENDING 9 /* --reply: no request waits for a reply */
 #define EXIT_NOT_FINISHED 10   /* --wait: the turn ended interrupted (a rejected permission
                                   or an interrupt), not finished */
+#define EXIT_AT_BUDGET 11      /* --prompt: the box is at its budget (--budget raises it) */
 
 struct agent_box {
     e2b_box_record rec;

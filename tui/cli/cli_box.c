@@ -4,6 +4,7 @@
 #include "tui/cli/cli_internal.h"
 
 #include "core/box/orphans.h"
+#include "core/e2b/cost.h"
 #include "core/util/log.h"
 #include "core/util/str.h"
 
@@ -135,12 +136,31 @@ static const char *safe_name(const e2b_box_result *r)
 #define SAFE(i, text) (cli_clean((text), safe[i], sizeof safe[i]), safe[i])
 
 /* Prints what the ended operation did (r: its result). */
+/* The budget the new box has (its own, else the config's), and who watches it. */
+static void print_budget(const e2b_config *cfg, const cli_args *a, const e2b_box_result *r)
+{
+    double usd = a->budget_usd > 0 ? a->budget_usd : cfg->budget_usd;
+    if (usd <= 0)
+        return;
+    char f[24], safe[600];
+    e2b_cost_format(usd, f, sizeof f);
+    cli_clean(r->name ? r->name : "", safe, sizeof safe);
+    fprintf(stderr, "e2b-tui: box %s has a budget of %s (agent + sandbox): a running dashboard "
+                    "or e2b-tui --keepalive interrupts and pauses it there; while neither runs "
+                    "the budget is not watched\n", safe, f);
+}
+
 static void print_result(const cli_args *a, const e2b_box_result *r)
 {
     char safe[3][600];
     cli_op_note(r);
     switch (a->mode) {
     case CLI_UP:
+        if (r->prepared_as) { /* --prepare */
+            printf("prepared snapshot %s of %s: %s\n", SAFE(0, r->prepared_as), SAFE(1, r->dir),
+                   SAFE(2, r->snapshot_id));
+            break;
+        }
         printf("box %s is up: sandbox %s, server %s\n", SAFE(0, r->name), SAFE(1, r->sandbox_id),
                SAFE(2, r->url));
         fprintf(stderr, "e2b-tui: uploaded %llu files (%llu bytes, %llu sent)\n",
@@ -228,7 +248,15 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
                                  .public_traffic = a->public_traffic,
                                  .allow_out = a->allow_out, .deny_out = a->deny_out,
                                  .no_internet = a->no_internet,
+                                 .budget_usd = a->budget_usd,
+                                 .prepare = a->from_snapshot ? E2B_BOX_PREPARE_NONE : a->up_prepare,
+                                 .approve = a->approve, .napprove = (size_t)a->napprove,
+                                 .yes_all = a->yes_all,
                                  .health_timeout_ms = p.health_timeout_ms};
+        if (a->yes_all)
+            fprintf(stderr, "e2b-tui: WARNING: yes-all: every permission request of the new box "
+                            "(any command, any file) is allowed without asking you, while "
+                            "e2b-tui watches it\n");
         break;
     case CLI_ATTACH:
     case CLI_TUNNEL: p.kind = E2B_LIVE_OP_ATTACH; break;
@@ -258,6 +286,8 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
     if (!op)
         return rc;
     print_result(a, e2b_box_op_result(op));
+    if (a->mode == CLI_UP)
+        print_budget(e2b_live_config(m), a, e2b_box_op_result(op));
     if (a->mode == CLI_UP && (a->prompt_text || a->prompt_file)) {
         /* --up ... --prompt: the box's first task */
         char *box = strdup(e2b_box_op_result(op)->name);

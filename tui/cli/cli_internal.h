@@ -69,6 +69,11 @@ bool cli_try_is_group(e2b_live *m, const cli_args *a);
  * that kind (several names, --all or --any). */
 int cli_fleet(e2b_live *m, const cli_args *a);
 bool cli_fleet_wait_many(const cli_args *a);
+/* --approve, --revoke, --history (cli_rules.c). */
+int cli_rules(e2b_live *m, const cli_args *a);
+/* Whether the mode needs only this machine's files (the history, a record's rules): the
+ * model is not started (no API key needed). */
+bool cli_rules_local(const cli_args *a);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
 int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 

@@ -4,6 +4,7 @@
  * SIGINT, SIGTERM or SIGHUP (exit 0). For a server or a tmux window. */
 #include "tui/cli/cli_internal.h"
 
+#include "core/box/records.h"
 #include "core/live/live_idle.h"
 
 #include <signal.h>
@@ -14,6 +15,21 @@
 #include <unistd.h>
 
 int cli_keepalive(e2b_live *m, const cli_args *a);
+
+/* Whether a budget may need watching: the config's, or one of this machine's records'. */
+static bool any_budget(const e2b_config *cfg)
+{
+    if (cfg->budget_usd > 0)
+        return true;
+    e2b_box_record_list recs = {0};
+    e2b_error *e = e2b_box_record_list_read(cfg->records_dir, &recs, NULL);
+    bool any = false;
+    for (size_t i = 0; !e && i < recs.count; i++)
+        any |= recs.items[i].budget_usd > 0;
+    e2b_error_free(e);
+    e2b_box_record_list_clear(&recs);
+    return any;
+}
 
 static void on_signal(void *ud, int fd, unsigned revents)
 {
@@ -43,8 +59,10 @@ static void on_change(void *ud, unsigned what)
 int cli_keepalive(e2b_live *m, const cli_args *a)
 {
     const e2b_config *cfg = e2b_live_config(m);
-    if (cfg->idle_ms <= 0) {
-        fputs("e2b-tui: --keepalive has nothing to do: idle_minutes is 0 (never pause)\n", stderr);
+    bool budgets = any_budget(cfg);
+    if (cfg->idle_ms <= 0 && !budgets) {
+        fputs("e2b-tui: --keepalive has nothing to do: idle_minutes is 0 (never pause) and no "
+              "box has a budget\n", stderr);
         return 2;
     }
     if (!e2b_live_client(m)) {
@@ -69,8 +87,13 @@ int cli_keepalive(e2b_live *m, const cli_args *a)
         sigprocmask(SIG_SETMASK, &old, NULL);
         return 1;
     }
-    fprintf(stderr, "e2b-tui: keeping watch: a box idle for %g min with nothing pending is "
-                    "paused (idle_minutes); Ctrl-C ends\n", cfg->idle_ms / 60000.0);
+    if (cfg->idle_ms > 0)
+        fprintf(stderr, "e2b-tui: keeping watch: a box idle for %g min with nothing pending is "
+                        "paused (idle_minutes)%s; Ctrl-C ends\n", cfg->idle_ms / 60000.0,
+                budgets ? ", a box at its budget too" : "");
+    else
+        fputs("e2b-tui: keeping watch: a box at its budget is interrupted and paused "
+              "(idle_minutes is 0: no idle pause); Ctrl-C ends\n", stderr);
     e2b_live_keepalive(m);
     e2b_wait(e2b_live_loop(m), &done);
     e2b_loop_unwatch_fd(e2b_live_loop(m), sfd);

@@ -4,6 +4,7 @@
 #include "tui/cli/cli_internal.h"
 
 #include "core/util/str.h"
+#include "core/box/box.h"
 #include "core/box/snap_records.h"
 #include "core/e2b/api_templates.h"
 #include "core/util/log.h"
@@ -41,6 +42,12 @@ int cli_snap_option(cli_args *a, int argc, char **argv, int *i)
         return (a->snap_delete = value_of(argc, argv, i, "a snapshot name")) ? 1 : -1;
     if (strcmp(f, "--from") == 0)
         return (a->from_snapshot = value_of(argc, argv, i, "a snapshot name")) ? 1 : -1;
+    if (strcmp(f, "--no-prepared") == 0)
+        return a->up_prepare = E2B_BOX_PREPARE_NONE, 1;
+    if (strcmp(f, "--prepare") == 0) { /* an up that makes only the prepared snapshot */
+        a->up_prepare = E2B_BOX_PREPARE_ONLY;
+        return cli_set_mode(a, CLI_UP, f) < 0 ? -1 : 1;
+    }
     if (strcmp(f, "--fork") == 0) {
         if (cli_set_mode(a, CLI_FORK, f) < 0)
             return -1;
@@ -76,7 +83,12 @@ int cli_snap_check(const cli_args *a)
                       : a->count && a->mode != CLI_FORK             ? "--count"
                       : a->dry_run && a->mode != CLI_GC_TEMPLATES   ? "--dry-run"
                       : a->from_snapshot && a->template_id          ? "--template"
-                                                                    : NULL;
+                      : a->up_prepare == E2B_BOX_PREPARE_NONE && a->mode != CLI_UP ? "--no-prepared"
+                      : a->up_prepare == E2B_BOX_PREPARE_ONLY &&
+                              (a->from_snapshot || a->attach_after_up || a->prompt_text ||
+                               a->prompt_file || a->name || a->try_count)
+                          ? "--prepare"
+                          : NULL;
     if (bad) {
         fprintf(stderr, "e2b-tui: %s does not go with %s (see e2b-tui --help)\n", bad,
                 a->mode == CLI_NONE ? "the dashboard" : "this mode");
@@ -268,34 +280,49 @@ static int templates_gc(e2b_live *m, const cli_args *a)
     size_t due = 0, failed = 0, n = e2b_live_template_count(m);
     char **ids = n ? calloc(n, sizeof *ids) : NULL;
     long *used = n ? calloc(n, sizeof *used) : NULL;
+    char (*why)[96] = n ? calloc(n, sizeof *why) : NULL; /* a superseded prepared snapshot's name */
+    size_t prepared = 0;
     e2b_live_template_row t;
     /* the rows go when a delete ends: what is due is copied first */
-    for (size_t i = 0; ids && used && e2b_live_template_get(m, i, &t); i++) {
+    for (size_t i = 0; ids && used && why && e2b_live_template_get(m, i, &t); i++) {
         if (!t.gc_due)
             continue;
         used[due] = (long)t.last_used;
+        if (t.superseded)
+            snprintf(why[due], sizeof why[due], "%s", t.name);
+        prepared += t.superseded;
         if (!(ids[due] = strdup(t.id)))
             break;
         due++;
     }
-    if (n && (!ids || !used))
+    if (n && (!ids || !used || !why))
         fputs("e2b-tui: out of memory\n", stderr), failed++;
     for (size_t i = 0; i < due; i++) {
         age((time_t)used[i], now, when, sizeof when);
+        char what[160];
+        if (why[i][0])
+            snprintf(what, sizeof what, "prepared snapshot %s: a newer one of its project replaces it",
+                     why[i]);
+        else
+            snprintf(what, sizeof what, "last used %s ago", when);
         int gone = 0;
         if (a->dry_run)
-            printf("would delete %s (last used %s ago)\n", SAFE(0, ids[i]), when);
+            printf("would delete %s (%s)\n", SAFE(0, ids[i]), what);
         else if (delete_template(m, ids[i], &gone) == 0)
-            printf("deleted %s (last used %s ago)\n", SAFE(0, ids[i]), when);
+            printf("deleted %s (%s)\n", SAFE(0, ids[i]), what);
         else
             failed++;
         free(ids[i]);
     }
     free(ids);
     free(used);
-    fprintf(stderr, "e2b-tui: %zu managed template%s of this machine unused for more than %ld h%s\n", due,
-            due == 1 ? "" : "s",
-            ttl / 3600, a->dry_run ? " (dry run: nothing deleted)" : "");
+    free(why);
+    char old[64] = "";
+    if (prepared)
+        snprintf(old, sizeof old, ", %zu old prepared snapshot%s", prepared, prepared == 1 ? "" : "s");
+    fprintf(stderr, "e2b-tui: %zu managed template%s of this machine unused for more than %ld h%s%s\n",
+            due - prepared, due - prepared == 1 ? "" : "s", ttl / 3600, old,
+            a->dry_run ? " (dry run: nothing deleted)" : "");
     return failed ? 1 : 0;
 }
 

@@ -394,6 +394,15 @@ static void last_line(const char *text, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)(len - from), text ? text + from : "");
 }
 
+/* The member called name among mb[0..n), or NULL. */
+static const e2b_live_member *member_named(const e2b_live_member *mb, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(mb[i].rec->name, name))
+            return &mb[i];
+    return NULL;
+}
+
 /* --compare NAME, and --wait NAME of a group (wait: until every member's turn has ended
  * or it waits for you; then the same table, and exit 0 when a member passes its tests, 1
  * when none does, 6 when one waits for you, 7 timed out). */
@@ -473,10 +482,12 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
         }
         e2b_loop_run_once(e2b_live_loop(m), 200);
     }
-    /* the evidence of every member whose turn has ended, at once */
+    /* the evidence of every member whose turn has ended since its evidence was taken (by
+     * any process: it is kept beside the records), at once */
+    size_t nm = e2b_live_group_members(m, a->name, mb, n);
     for (size_t i = 0; i < n; i++) {
-        const e2b_agent_status *st = mem[i].end.err ? NULL : e2b_live_agent(m, mem[i].rec.sandbox_id);
-        if (!turn_ended(st)) {
+        const e2b_live_member *now = member_named(mb, nm < n ? nm : n, mem[i].rec.name);
+        if (mem[i].end.err || !now || !e2b_live_member_evidence_due(m, now)) {
             tests[i].done = 1;
             continue;
         }
@@ -489,10 +500,11 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
     for (size_t i = 0; i < n && !rc; i++)
         if (tests[i].err && tests[i].err->kind != E2B_ERR_NOT_FOUND)
             rc = cli_fail(tests[i].err);
-    e2b_live_group_members(m, a->name, mb, n); /* with the evidence just taken */
+    nm = e2b_live_group_members(m, a->name, mb, n); /* with the evidence just taken */
     for (size_t i = 0; i < n; i++) {
         const e2b_agent_status *st = mem[i].end.err ? NULL : e2b_live_agent(m, mem[i].rec.sandbox_id);
-        const e2b_box_result *res = tests[i].op ? e2b_box_op_result(tests[i].op) : NULL;
+        const e2b_live_member *now = member_named(mb, nm < n ? nm : n, mem[i].rec.name);
+        const e2b_evidence *res = now && now->evidence ? now->evidence : NULL;
         long turn = -1;
         if (turn_ended(st) && mem[i].rec.task_at && st->idle_since_ms / 1000 >= mem[i].rec.task_at)
             turn = (long)(st->idle_since_ms / 1000 - mem[i].rec.task_at);
@@ -503,7 +515,7 @@ static int cli_compare(e2b_live *m, const cli_args *a, bool wait)
                                                                                  : "unknown",
             .last_end = st && st->last_end ? e2b_agent_end_name(st->last_end) : NULL,
             .model = mem[i].rec.model[0] ? mem[i].rec.model : NULL, .turn_s = turn,
-            .evidence = res ? &res->evidence : NULL, .last_message = last_message(st),
+            .evidence = res, .last_message = last_message(st),
             .have_tokens = st && st->total.have_tokens, .have_cost = st && st->total.have_cost,
             .tokens_input = st ? st->total.input : 0, .tokens_output = st ? st->total.output : 0,
             .cost_usd = st ? st->total.cost_usd : 0};

@@ -1,4 +1,5 @@
 #include "tui/views/agent_actions.h"
+#include "tui/views/budget_ask.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,13 @@ static void allow_always(struct ui *ui, const char *id, const char *name,
     dialog_open(&ui->dialog, "Allow always", text, arg, allow_always_confirmed, NULL);
 }
 
+/* The budget was raised (budget_ask): the message editor opens as m asked. */
+static void message_after_raise(struct ui *ui, const char *id, const char *name,
+                                const char *session_id, int action)
+{
+    agent_actions_run(ui, id, name, *session_id ? session_id : NULL, (enum action_id)action);
+}
+
 bool agent_actions_run(struct ui *ui, const char *id, const char *name, const char *session_id,
                        enum action_id a)
 {
@@ -244,6 +252,8 @@ bool agent_actions_run(struct ui *ui, const char *id, const char *name, const ch
         return true;
     case ACT_MESSAGE:
     case ACT_MESSAGE_NEW:
+        if (budget_ask(ui, id, name, session_id, a, message_after_raise))
+            return true; /* at its budget: asked first */
         message_edit_open(ui, id, name, session_id ? session_id : st->session_id,
                           a == ACT_MESSAGE_NEW);
         return true;

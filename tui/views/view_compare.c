@@ -7,51 +7,20 @@
 #include "core/live/live.h"
 #include "core/util/sanitize.h"
 #include "tui/term/term.h"
+#include "tui/views/group_kill.h"
 #include "tui/views/view_changes.h"
 #include "tui/widgets/draw.h"
 
-enum { MEMBERS_MAX = 100 };
+enum { MEMBERS_MAX = 100, WIDE = 130 };
 
 struct compare_view {
     char group[64];
     size_t sel;
-    /* the turn end (idle_since) each member's tests were last asked for */
-    struct {
-        char name[128];
-        int64_t idle_since_ms;
-    } asked[MEMBERS_MAX];
-    size_t nasked;
 };
 
 static bool turn_ended(const e2b_agent_status *st)
 {
     return st && st->state == E2B_AGENT_IDLE && st->last_end != E2B_AGENT_END_NONE;
-}
-
-/* Runs the tests of every member whose turn ended since they were last asked for. */
-static void ask_tests(struct compare_view *cv, struct ui *ui)
-{
-    e2b_live_member mb[MEMBERS_MAX];
-    size_t n = e2b_live_group_members(ui->model, cv->group, mb, MEMBERS_MAX);
-    for (size_t i = 0; i < n && i < MEMBERS_MAX; i++) {
-        const e2b_agent_status *st = e2b_live_agent(ui->model, mb[i].rec->sandbox_id);
-        if (!turn_ended(st) || (mb[i].evidence && mb[i].evidence_ms >= st->idle_since_ms))
-            continue;
-        size_t k = 0;
-        while (k < cv->nasked && strcmp(cv->asked[k].name, mb[i].rec->name))
-            k++;
-        if (k < cv->nasked && cv->asked[k].idle_since_ms == st->idle_since_ms)
-            continue;
-        if (k == cv->nasked) {
-            if (cv->nasked == MEMBERS_MAX)
-                continue;
-            cv->nasked++;
-            snprintf(cv->asked[k].name, sizeof cv->asked[k].name, "%s", mb[i].rec->name);
-        }
-        cv->asked[k].idle_since_ms = st->idle_since_ms;
-        e2b_live_op_by_name(ui->model, &(e2b_live_op_params){.kind = E2B_LIVE_OP_TEST,
-                                                             .name = mb[i].rec->name});
-    }
 }
 
 static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
@@ -65,12 +34,19 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         cv->sel = n ? n - 1 : 0;
     char sum[120], head[400];
     e2b_live_group_summary(ui->model, cv->group, sum, sizeof sum);
-    snprintf(head, sizeof head, "COMPARE  %s  %s  (c: its changes, p: pull it as e2b/%s, Esc: back)",
-             cv->group, sum, cv->group);
+    snprintf(head, sizeof head, "COMPARE  %s  %s  (c: its changes, p: pull it as e2b/%s, K: kill "
+             "the others, Esc: back)", cv->group, sum, cv->group);
     draw_text(y, x, w, ROLE_HEADER, head, true);
     char line[1200];
-    snprintf(line, sizeof line, "%-20s %-18s %-22s %6s %13s %-8s %7s %-7s %s", "MEMBER", "STATE",
-             "MODEL", "FILES", "+/-", "TESTS", "TIME", "COST", "LAST TEST LINE");
+    /* Under WIDE columns: what decides first (the test result, the diff, the model), TIME
+     * and COST go, the names narrow (80 columns show the tests and the last test line). */
+    bool narrow = w < WIDE;
+    if (narrow)
+        snprintf(line, sizeof line, "%-12s %-12s %-7s %5s %9s %-14s %s", "MEMBER", "STATE",
+                 "TESTS", "FILES", "+/-", "MODEL", "LAST TEST LINE");
+    else
+        snprintf(line, sizeof line, "%-20s %-18s %-22s %6s %13s %-8s %7s %-7s %s", "MEMBER",
+                 "STATE", "MODEL", "FILES", "+/-", "TESTS", "TIME", "COST", "LAST TEST LINE");
     draw_text(y + 1, x, w, ROLE_DIM, line, true);
     if (!n)
         draw_text(y + 3, x + 2, w - 2, ROLE_DIM, "No members (the group has no box left).", false);
@@ -106,8 +82,12 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
         char *safe_model = e2b_sanitize_display(r->model, strlen(r->model), 0);
         snprintf(model, sizeof model, "%s", safe_model && *safe_model ? safe_model : "(configured)");
         free(safe_model);
-        snprintf(line, sizeof line, "%-20s %-18s %-22s %6s %13s %-8s %7s %-7s %s", r->name, state,
-                 model, files, lines, tests, tm, cost, last);
+        if (narrow)
+            snprintf(line, sizeof line, "%-12s %-12.12s %-7s %5s %9s %-14.14s %s", r->name, state,
+                     tests, files, lines, model, last);
+        else
+            snprintf(line, sizeof line, "%-20s %-18s %-22s %6s %13s %-8s %7s %-7s %s", r->name,
+                     state, model, files, lines, tests, tm, cost, last);
         int role = i == cv->sel ? ROLE_SELECTED
                    : ev && ev->test == E2B_TEST_PASS ? ROLE_ADDED
                    : ev && (ev->test == E2B_TEST_FAIL || ev->test == E2B_TEST_ERROR) ? ROLE_REMOVED
@@ -151,6 +131,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
                      cv->group, cv->group);
         break;
     }
+    case ACT_KILL: group_kill_open(ui, cv->group); return true;
     default: return false;
     }
     ui->dirty = true;
@@ -159,16 +140,14 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
 
 static void changed(struct view *v, struct ui *ui, unsigned what)
 {
-    struct compare_view *cv = v->priv;
-    if (what & (E2B_LIVE_SANDBOXES | E2B_LIVE_AGENTS | E2B_LIVE_OPS)) {
-        ask_tests(cv, ui);
+    (void)v; /* the model runs each member's tests as its turn ends (live_groups.c) */
+    if (what & (E2B_LIVE_SANDBOXES | E2B_LIVE_AGENTS | E2B_LIVE_OPS))
         ui->dirty = true;
-    }
 }
 
 static void open_view(struct view *v, struct ui *ui)
 {
-    ask_tests(v->priv, ui);
+    (void)v;
     ui->dirty = true;
 }
 
@@ -191,23 +170,25 @@ static const struct view_ops OPS = {
 
 void view_compare_open(struct ui *ui, const char *group)
 {
-    char g[64] = "";
+    char g[64] = "", from[128] = ""; /* the group; the member whose row it was opened on */
+    struct view *cur = ui_current(ui);
+    const struct table_row *row = cur->has_table ? table_selected(&cur->table) : NULL;
     if (group && *group) {
         snprintf(g, sizeof g, "%s", group);
     } else {
-        struct view *cur = ui_current(ui);
-        const struct table_row *row = cur->has_table ? table_selected(&cur->table) : NULL;
         const e2b_box_record *rec = row ? e2b_live_record(ui->model, row->id) : NULL;
-        if (rec)
+        if (rec) {
             snprintf(g, sizeof g, "%s", rec->group);
+            snprintf(from, sizeof from, "%s", rec->name);
+        }
     }
     if (!g[0]) {
-        ui_flash(ui, FLASH_ERROR, ":compare: name a group (:compare NAME), or select one of its "
-                                  "members");
+        ui_flash(ui, FLASH_ERROR, "compare: %s is in no group of attempts", /* fits 80 columns */
+                 row ? row->cells[0] : "the selection");
         return;
     }
     if (!e2b_live_group_members(ui->model, g, NULL, 0)) {
-        ui_flash(ui, FLASH_ERROR, ":compare: no group %s on this machine", g);
+        ui_flash(ui, FLASH_ERROR, "compare: no group %s on this machine", g);
         return;
     }
     struct view *v = calloc(1, sizeof *v);
@@ -218,6 +199,11 @@ void view_compare_open(struct ui *ui, const char *group)
         return;
     }
     snprintf(cv->group, sizeof cv->group, "%s", g);
+    e2b_live_member mb[MEMBERS_MAX];
+    size_t n = e2b_live_group_members(ui->model, g, mb, MEMBERS_MAX);
+    for (size_t i = 0; from[0] && i < n && i < MEMBERS_MAX; i++)
+        if (!strcmp(mb[i].rec->name, from))
+            cv->sel = i; /* = on g-2's row selects g-2 */
     v->ops = &OPS;
     v->priv = cv;
     ui_set_pane(ui, v);

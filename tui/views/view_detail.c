@@ -10,6 +10,8 @@
 #include "core/live/live_ports.h"
 #include "core/util/sanitize.h"
 #include "tui/sandbox_rows.h"
+#include "core/e2b/cost.h"
+#include "core/live/live_budget.h"
 #include "tui/views/copy_action.h"
 #include "tui/views/get_action.h"
 #include "tui/term/term.h"
@@ -161,6 +163,24 @@ static void egress_line(void *ud, const char *label, const char *value)
     add(ud, label, value);
 }
 
+/* "Budget: $2.00 (its own), $0.42 spent; stopped there: e raises it" (live_budget.h). */
+static void budget_line(struct detail *d, const e2b_live *model, const char *id)
+{
+    e2b_live_budget b;
+    char line[200], f[24], s[24];
+    if (!e2b_live_budget_of(model, id, &b) || b.usd <= 0) {
+        add(d, "Budget", "none (--up --budget, or budget_usd in the config)");
+        return;
+    }
+    e2b_cost_format(b.usd, f, sizeof f);
+    e2b_cost_format(b.spent_usd, s, sizeof s);
+    snprintf(line, sizeof line, "%s (%s), %s spent now%s", f,
+             b.own ? "its own" : "the config's budget_usd", s,
+             b.stopped ? "; stopped there: e or m raises it"
+             : b.reached ? "; reached" : "");
+    add(d, "Budget", line);
+}
+
 static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sandbox *sb)
 {
     char left[32];
@@ -200,6 +220,7 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
         add(d, "Egress", rec && rec->egress ? "(n: change)" : "not recorded (made before egress rules)");
         if (rec && rec->egress)
             e2b_box_egress_describe(rec->egress, egress_line, d);
+        budget_line(d, model, sb->sandbox_id);
     } else if (sb->kind == E2B_KIND_BOX) {
         add(d, "Project", "(no record on this machine)");
     }

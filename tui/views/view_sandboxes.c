@@ -8,10 +8,12 @@
 #include "tui/term/term.h"
 #include "tui/views/agent_actions.h"
 #include "tui/views/batch_actions.h"
+#include "tui/views/budget_ask.h"
 #include "tui/views/copy_action.h"
 #include "tui/views/kill_question.h"
 #include "tui/views/screens.h"
 #include "tui/views/view_agent.h"
+#include "tui/views/view_compare.h"
 #include "tui/views/view_detail.h"
 #include "tui/views/up_form.h"
 #include "tui/views/view_log.h"
@@ -31,15 +33,21 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
     [SBCOL_AGENT] = {"AGENT", 'A', 5, 40, false, false},
     [SBCOL_TODO] = {"TODO", 'D', 4, 7, false, false},
     [SBCOL_COST] = {"COST", 0, 5, 10, false, false},
+    [SBCOL_GROUP] = {"GROUP", 0, 5, 28, false, false}, /* by NAME, members sit together */
     [SBCOL_KIND] = {"KIND", 0, 4, 9, false, false},
 };
 
-/* Narrow screens hide CPU, then MEM, TEMPLATE, TODO, BRANCH, KIND, ENDS, AGENT and STATE
- * (the drop rank, highest first); NAME and the ID users copy stay whole. */
+/* Narrow screens hide COST, CPU, then MEM, TEMPLATE, TODO, BRANCH, KIND, ENDS, AGENT and
+ * STATE (the drop rank, highest first); NAME and the ID users copy stay whole. GROUP goes
+ * first of all while no row is a group member (it says nothing then); while one is, it
+ * goes after ENDS, and AGENT is squeezed to its short form ("idle 1m done") before any
+ * column is hidden, so that 80 columns show NAME, ID, STATE, AGENT and GROUP. */
+enum { GROUP_DROP = 5, GROUP_DROP_NONE = 30, GROUP_AGENT_SQUEEZE = 13 };
 static const int SANDBOX_DROP[SBCOL_COUNT] = {
-    [SBCOL_NAME] = 0, [SBCOL_BRANCH] = 5, [SBCOL_ID] = 0,   [SBCOL_TEMPLATE] = 7, [SBCOL_STATE] = 1,
-    [SBCOL_CPU] = 9,  [SBCOL_MEM] = 8,    [SBCOL_ENDS] = 3, [SBCOL_KIND] = 4,
-    [SBCOL_AGENT] = 2, [SBCOL_TODO] = 6, [SBCOL_COST] = 10,
+    [SBCOL_NAME] = 0,   [SBCOL_BRANCH] = 10, [SBCOL_ID] = 0,     [SBCOL_TEMPLATE] = 14,
+    [SBCOL_STATE] = 2,  [SBCOL_CPU] = 18,    [SBCOL_MEM] = 16,   [SBCOL_ENDS] = 6,
+    [SBCOL_KIND] = 8,   [SBCOL_AGENT] = 4,   [SBCOL_TODO] = 12,  [SBCOL_COST] = 20,
+    [SBCOL_GROUP] = GROUP_DROP_NONE,
 };
 
 /* The preview beside the Boxes list: shown by itself from the config's preview_columns
@@ -64,6 +72,8 @@ struct sandboxes_view {
     enum { CWD_UNKNOWN, CWD_PROBING, CWD_GIT, CWD_NOT_GIT } cwd_state;
     struct ui *ui; /* for the probe's answer (ui outlives the model's probes) */
     bool complete_seen; /* a list of every sandbox filled it (Workspaces, All) */
+    int drop[SBCOL_COUNT]; /* SANDBOX_DROP, GROUP's rank as the rows have groups or not */
+    int squeeze[SBCOL_COUNT]; /* AGENT's, while a row is a group member */
 };
 
 static enum sandbox_filter filter_of(const struct view *v)
@@ -316,6 +326,17 @@ static void changed(struct view *v, struct ui *ui, unsigned what)
     if ((what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES | UI_CHANGED_CLOCK)) &&
         v->loaded)
         agent_text_apply(&v->table, ui->model, agent_text_now_ms(), &dirty);
+    if ((what & (E2B_LIVE_AGENTS | E2B_LIVE_SANDBOXES | E2B_LIVE_OPS)) && v->loaded) {
+        bool any = false;
+        sandbox_rows_set_groups(&v->table, ui->model, &any, &dirty);
+        int rank = any ? GROUP_DROP : GROUP_DROP_NONE;
+        if (sv->drop[SBCOL_GROUP] != rank) {
+            sv->drop[SBCOL_GROUP] = rank;
+            sv->squeeze[SBCOL_AGENT] = any ? GROUP_AGENT_SQUEEZE : 0;
+            v->table.squeeze = any ? sv->squeeze : NULL;
+            dirty = true;
+        }
+    }
     if (dirty)
         ui->dirty = true;
 }
@@ -471,6 +492,14 @@ static void extend_ask(struct ui *ui, const char *sandbox_id)
                 free);
 }
 
+/* The budget was raised (budget_ask): e goes on. */
+static void extend_after_raise(struct ui *ui, const char *id, const char *name,
+                               const char *session_id, int action)
+{
+    (void)name, (void)session_id, (void)action;
+    extend_ask(ui, id);
+}
+
 static void extend_confirmed(struct ui *ui, void *ctx, const char *id)
 {
     (void)ctx;
@@ -590,8 +619,8 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
         if (!*w) {
             if (a == ACT_STOP)
                 e2b_live_stop(ui->model, r->id);
-            else
-                extend_ask(ui, r->id);
+            else if (!budget_ask(ui, r->id, r->cells[SBCOL_NAME], NULL, a, extend_after_raise))
+                extend_ask(ui, r->id); /* (at its budget: asked first) */
             return true;
         }
         char text[512];
@@ -609,6 +638,7 @@ static bool act(struct view *v, struct ui *ui, enum action_id a)
                             r->id);
         return true;
     case ACT_UP: up_form_open(ui, v, up_started); return true;
+    case ACT_COMPARE: view_compare_open(ui, NULL); return true;
     default: return view_sandboxes_snap_act(ui, a, r); /* S, F */
     }
 }
@@ -668,7 +698,8 @@ struct view *view_sandboxes_new(enum sandbox_filter f)
     }
     sv->filter = f;
     v->priv = sv;
-    v->table.drop = SANDBOX_DROP;
+    memcpy(sv->drop, SANDBOX_DROP, sizeof sv->drop);
+    v->table.drop = sv->drop;
     /* AGENT narrows to "idle 3m", "! wait", "work" before it is cut (tui/agent_text.h). */
     v->table.fit = agent_text_fit;
     v->table.fit_col = SBCOL_AGENT;

@@ -429,6 +429,14 @@ void table_layout(const struct table *t, int width, int *widths)
         widths[c] = w;
         total += w + (c > 0);
     }
+    /* Too wide: the columns the view lets squeeze go down to that width first. */
+    for (int c = 0; t->squeeze && total > width && c < t->ncols; c++) {
+        int cut = t->squeeze[c] > 0 && widths[c] > t->squeeze[c] ? widths[c] - t->squeeze[c] : 0;
+        if (cut > total - width)
+            cut = total - width;
+        widths[c] -= cut;
+        total -= cut;
+    }
     /* Too wide: hide the least useful columns first (highest drop rank), so that what is
      * left (the name, the id) stays whole. */
     while (total > width) {

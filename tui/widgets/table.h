@@ -49,6 +49,10 @@ struct table {
     /* Drop ranks per column (borrowed, NULL = none): too narrow a screen hides the column
      * with the highest rank first; 0 = never hidden (what users read and copy). */
     const int *drop;
+    /* Widths a column may be narrowed to before any column is hidden (borrowed, NULL or 0 =
+     * none): a view that has more to show (the Boxes view's GROUP) squeezes AGENT, whose
+     * fit keeps its meaning ("idle 1m done"), rather than hide a column. */
+    const int *squeeze;
     /* A shorter form of a cell of column fit_col wider than width (into buf; returns buf or
      * the text), tried before the cell is cut with an ellipsis; NULL = cut only. */
     const char *(*fit)(const char *text, int width, char *buf, size_t bufsz);

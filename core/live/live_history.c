@@ -1,0 +1,171 @@
+/* The agents' history (live.h "history"): one line a state change, appended by whichever
+ * process runs the model (the dashboard, --watch, --wait, --keepalive), to
+ * <state_dir>/history.log (0600, in the 0700 state folder). A line that would take the file
+ * past history_max first moves it to history.log.1 (one old file is kept), so both stay
+ * within about twice the cap. Several processes may write: each line is one O_APPEND write,
+ * and the rotation is done under flock by the one that still finds the file it opened. */
+#include "core/live/live_internal.h"
+
+#include "core/util/fs.h"
+#include "core/util/log.h"
+#include "core/util/sanitize.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HISTORY_FILE "history.log"
+#define HISTORY_LINE_MAX 512
+
+static int open_history(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0 && fchmod(fd, 0600) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* One line into the file of dir, rotated first when it would pass max. */
+static int history_append(const char *dir, long max, const char *line, size_t n)
+{
+    char path[4096], old[4100];
+    if (snprintf(path, sizeof path, "%s/%s", dir, HISTORY_FILE) >= (int)sizeof path ||
+        e2b_mkdir_private(dir) < 0)
+        return -1;
+    snprintf(old, sizeof old, "%s.1", path);
+    int fd = open_history(path);
+    struct stat fst, pst;
+    if (fd >= 0 && fstat(fd, &fst) == 0 && fst.st_size > 0 && fst.st_size + (off_t)n > max &&
+        flock(fd, LOCK_EX) == 0) {
+        /* still the file we opened: nobody rotated it meanwhile */
+        if (stat(path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev)
+            rename(path, old);
+        close(fd);
+        fd = open_history(path);
+    }
+    if (fd < 0)
+        return -1;
+    int rc = e2b_write_all(fd, line, n);
+    close(fd);
+    return rc;
+}
+
+void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
+{
+    if (!m->cfg.state_dir || !box)
+        return;
+    char text[HISTORY_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    /* model text: one line, nothing a terminal would act on; a tab would split the fields */
+    char *safe = e2b_sanitize_display(text, strlen(text), 0);
+    char *safe_box = e2b_sanitize_display(box, strlen(box), 0);
+    char line[HISTORY_LINE_MAX + 200];
+    int n = safe && safe_box
+                ? snprintf(line, sizeof line, "%lld\t%.128s\t%s\n", (long long)time(NULL),
+                           safe_box, safe)
+                : -1;
+    free(safe);
+    free(safe_box);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line) {
+        n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
+    if (history_append(m->cfg.state_dir, m->cfg.history_max, line, (size_t)n) < 0)
+        e2b_logf("history: cannot append to %s/%s: %s", m->cfg.state_dir, HISTORY_FILE,
+                 strerror(errno));
+}
+
+/* ---- reading ---- */
+
+static int add_entry(e2b_live_history *h, time_t at, const char *box, const char *text)
+{
+    if (h->count == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        e2b_live_history_entry *g = realloc(h->items, cap * sizeof *g);
+        if (!g)
+            return -1;
+        h->items = g;
+        h->cap = cap;
+    }
+    e2b_live_history_entry *e = &h->items[h->count];
+    e->at = at;
+    snprintf(e->box, sizeof e->box, "%s", box);
+    /* the file may have been edited: sanitised again */
+    char *safe = e2b_sanitize_display(text, strlen(text), 0);
+    if (!safe)
+        return -1;
+    snprintf(e->text, sizeof e->text, "%s", safe);
+    free(safe);
+    h->count++;
+    return 0;
+}
+
+static e2b_error *read_one(const char *path, const char *box, e2b_live_history *h)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return errno == ENOENT ? NULL
+                               : e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    char line[HISTORY_LINE_MAX + 256];
+    e2b_error *err = NULL;
+    while (!err && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        else if (!feof(f)) { /* longer than any line we write: skip the rest of it */
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+            continue;
+        }
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *end;
+        if (!t2)
+            continue;
+        *t1 = *t2 = '\0';
+        long long at = strtoll(line, &end, 10);
+        if (*end || at <= 0 || (box && strcmp(t1 + 1, box) != 0))
+            continue;
+        if (add_entry(h, (time_t)at, t1 + 1, t2 + 1) < 0)
+            err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    fclose(f);
+    return err;
+}
+
+e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!cfg->state_dir)
+        return NULL;
+    char path[4096];
+    const char *names[] = {HISTORY_FILE ".1", HISTORY_FILE}; /* oldest first */
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", cfg->state_dir, names[i]);
+        e2b_error *err = read_one(path, box, out);
+        if (err) {
+            e2b_live_history_clear(out);
+            return err;
+        }
+    }
+    return NULL;
+}
+
+void e2b_live_history_clear(e2b_live_history *h)
+{
+    free(h->items);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The fault matrix, part: the up cases from the upload on (the upload, the extraction,
+# the health probe).
+# fault_matrix_test.sh says what every case checks and why.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
+. "$E2B_TUI_ROOT/tests/lib/box.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
+box_setup || t_finish
+. "$E2B_TUI_ROOT/tests/lib/fault_matrix.sh"
+fm_matrix '^up (/files|/process.Process/Start|/api/health) '
+t_finish
