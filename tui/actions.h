@@ -64,16 +64,6 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Message the agent in a new session")                                                  \
     X(INTERRUPT, "interrupt", "i", VIEWS_AGENT_ACTS, ACTION_MUTATES,                          \
       "Interrupt the agent's running turn")                                                   \
-    X(MARK, "mark", "space", VIEW_BOXES, 0,                                                   \
-      "Mark the row (again: unmark); y n i m s p then act on every marked box, after one question") \
-    X(MARK_ALL, "mark-all", "*", VIEW_BOXES, 0,                                               \
-      "Mark every row shown (with the filter: every row it shows; again: unmark them)")      \
-    X(PREVIEW, "preview", "P", VIEW_BOXES, 0,                                                 \
-      "Preview beside the list: the selected box's activity, then its changes, then none")   \
-    X(PREV_BOX, "prev-box", "(", VIEW_AGENT, 0,                                               \
-      "Agent pane: the previous box of the list, without leaving the pane")                  \
-    X(NEXT_BOX, "next-box", ")", VIEW_AGENT, 0,                                               \
-      "Agent pane: the next box of the list, without leaving the pane")                      \
     X(REREAD, "reread", "R", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
       "Changes: read the box's changes again")                                               \
     X(FOCUS, "focus", "tab", VIEW_CHANGES | VIEW_AGENT, 0,                                    \
@@ -107,6 +97,16 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Snapshot the box (asks its name); --up --from NAME starts a box from it")              \
     X(FORK, "fork", "F", VIEW_BOXES, ACTION_MUTATES,                                          \
       "Fork the box into boxes NAME-2, NAME-3, ... (asks how many)")                          \
+    X(MARK, "mark", "space", VIEW_BOXES, 0,                                                   \
+      "Mark the row (again: unmark); y n i m s p then act on every marked box, after one question") \
+    X(MARK_ALL, "mark-all", "*", VIEW_BOXES, 0,                                               \
+      "Mark every row shown (with the filter: every row it shows; again: unmark them)")      \
+    X(PREVIEW, "preview", "P", VIEW_BOXES, 0,                                                 \
+      "Preview beside the list: the selected box's activity, then its changes, then none")   \
+    X(PREV_BOX, "prev-box", "(", VIEW_AGENT, 0,                                               \
+      "Agent pane: the previous box of the list, without leaving the pane")                  \
+    X(NEXT_BOX, "next-box", ")", VIEW_AGENT, 0,                                               \
+      "Agent pane: the next box of the list, without leaving the pane")                      \
     X(CANCEL, "cancel", "ctrl-x", VIEWS_ANY, 0,                                                \
       "Cancel a box operation: the newest, or in Operations the selected one")                \
     X(OPERATIONS, "operations", "O", VIEWS_ANY & ~VIEW_OPS, 0,                                 \

@@ -7,7 +7,8 @@
 # list is whole until P; at 80x24 the Agent pane goes to the next and previous box with )
 # and ( without leaving it. Then :waiting, * (mark every row shown), y: one question names
 # the three requests, and each box's turn goes on (--wait on each exits 0, each command ran
-# in its own box); Esc clears the marks.
+# in its own box); Esc clears the marks; m with the three marked sends one message, typed
+# once, to each (each box's model gets it, each turn ends).
 . "$(dirname "$0")/common.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
@@ -122,6 +123,41 @@ dash_check "the marks stay after the answers" "3 marked"
 tmux_keys Escape
 dash_check "Esc clears the marks" "marks cleared"
 t_not_contains "no count any more" "$(tmux_capture | tail -n 1)" "marked"
+tmux_keys Escape
+dash_check "Esc again clears the filter" "filter cleared"
+
+# ---- m: one message, typed once, to every marked box ----
+for n in $names; do
+    agent_script "${sid[$n]}" '{"title":"Again '"$n"'","steps":[{"text":"Round two in '"$n"'."}]}'
+done
+tmux_type '*'
+dash_check "* marks the three idle boxes" "3 marked"
+tmux_type m
+dash_check "m opens one editor for the marked boxes" "Message to 3 boxes"
+tmux_type "second round for all"
+tmux_keys C-d
+dash_check "ctrl-d: one question names them" "Send the message to 3 boxes"
+# (the model's log has no prompt text: a turn is one more request to it)
+asked() { agent_model_log "${sid[$1]}" | grep -c '"title": false'; }
+declare -A before
+for n in $names; do before[$n]=$(asked "$n"); done
+tmux_type y
+asked_again() { [ "$(asked "$1")" -gt "${before[$1]}" ]; }
+for n in $names; do
+    t_ok "$n's model is asked again: a new turn" t_wait_until 60 asked_again "$n"
+    box_tui --wait "$n" --timeout 90
+    box_rc "$n's second turn ends: --wait $n exits 0" 0
+done
+tmux_keys Escape
+tmux_keys Home Enter
+dash_check "the first box's Agent pane" "AGENT  $first ("
+TMUX_WAIT_SECONDS=60 dash_check "its activity has the one message" "second round for all"
+tmux_type ')'
+dash_check ") the next box" "AGENT  $second ("
+TMUX_WAIT_SECONDS=60 dash_check "its activity has it too" "second round for all"
+tmux_type ')'
+dash_check ") the third" "AGENT  $third ("
+TMUX_WAIT_SECONDS=60 dash_check "and it" "second round for all"
 tmux_keys Escape
 dash_quit "q quits"
 for n in $names; do box_tui --kill "$n" --force; done

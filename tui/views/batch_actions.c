@@ -160,9 +160,8 @@ static void confirmed(struct ui *ui, void *ctx, const char *arg)
         }
         case ACT_INTERRUPT: rc = e2b_live_agent_interrupt(ui->model, id); break;
         case ACT_MESSAGE: {
-            const e2b_agent_status *st = e2b_live_agent(ui->model, id);
-            const char *s = st && st->session_id && *st->session_id ? st->session_id : NULL;
-            rc = e2b_live_agent_prompt(ui->model, id, s, s == NULL, b->message);
+            /* each box's active session (a new one where it has none), as m on its row */
+            rc = e2b_live_agent_prompt(ui->model, id, NULL, false, b->message);
             break;
         }
         case ACT_STOP: rc = e2b_live_stop(ui->model, id); break;
@@ -205,23 +204,19 @@ static void message_done(struct ui *ui, void *ctx, bool ok, const char *text)
         ui_flash(ui, FLASH_INFO, "message: empty, nothing sent");
         return;
     }
-    /* the prompt frees its batch once this returns: the question gets its own */
+    /* the prompt frees its batch once this returns: the question takes the boxes over */
     struct batch *b = calloc(1, sizeof *b);
-    if (b)
-        *b = *typed;
-    if (b)
-        b->items = malloc(typed->n * sizeof *b->items);
-    if (b && b->items)
-        memcpy(b->items, typed->items, typed->n * sizeof *b->items);
-    if (b && b->items)
-        b->message = strndup(text, len);
-    if (!b || !b->items || !b->message) {
-        if (b && !b->items)
-            b->message = NULL;
-        batch_free(b);
+    char *message = strndup(text, len);
+    if (!b || !message) {
+        free(b);
+        free(message);
         ui_flash(ui, FLASH_ERROR, "message: out of memory");
         return;
     }
+    *b = *typed;
+    b->message = message;
+    typed->items = NULL;
+    typed->n = 0;
     ask(ui, b);
 }
 

@@ -459,6 +459,8 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
                  av->tab == TAB_ACTIVITY ? "sessions/activity" : "files/diff");
     draw_text(y, x, w, ROLE_HEADER, head, true);
     if (av->tab == TAB_CHANGES) {
+        if (!av->changes && !av->changes_timer)
+            make_changes(av); /* shown again after view_agent_rest */
         if (av->changes)
             changes_panel_draw(av->changes, ui, y + 1, x, h - 1, w);
         else
@@ -694,6 +696,11 @@ struct view *view_agent_preview_new(struct ui *ui)
 void view_agent_show(struct view *v, const char *sandbox_id, const char *name)
 {
     show_box(v->priv, sandbox_id, name);
+}
+
+void view_agent_rest(struct view *v)
+{
+    drop_changes(v->priv);
 }
 
 void view_agent_set_changes(struct view *v, bool changes)

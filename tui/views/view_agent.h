@@ -25,6 +25,9 @@ struct view *view_agent_preview_new(struct ui *ui);
 /* Shows the box sandbox_id (name: its sanitised words) in the pane or the preview; the same
  * box again changes nothing. */
 void view_agent_show(struct view *v, const char *sandbox_id, const char *name);
+/* Not shown for now: the Changes tab lets go of its panel (no reads of the box's git),
+ * made again when it is drawn next. */
+void view_agent_rest(struct view *v);
 /* The Changes tab (true) or the activity; leaving Changes lets go of its panel. */
 void view_agent_set_changes(struct view *v, bool changes);
 

@@ -425,8 +425,11 @@ static void draw(struct view *v, struct ui *ui, int y, int x, int h, int w)
             draw_text(y + 1 + i, x, gut, ROLE_WAITING, "*", false);
     }
     sv->preview_drawn = false;
-    if (pm == PV_OFF)
+    if (pm == PV_OFF) {
+        if (sv->preview)
+            view_agent_rest(sv->preview); /* hidden (a narrower screen): no reads */
         return;
+    }
     if (!sv->preview && !(sv->preview = view_agent_preview_new(ui)))
         return;
     sv->preview_drawn = true;
@@ -650,8 +653,11 @@ static void open_view(struct view *v, struct ui *ui)
 
 static void close_view(struct view *v, struct ui *ui)
 {
+    struct sandboxes_view *sv = v->priv;
     if (filter_of(v) != SANDBOX_FILTER_BOXES)
         e2b_live_show_all(ui->model, false);
+    if (sv->preview) /* another tab: the preview's changes are read no more */
+        view_agent_rest(sv->preview);
 }
 
 static void destroy(struct view *v)
