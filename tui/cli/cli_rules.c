@@ -232,10 +232,8 @@ static int cli_rules_mode(e2b_live *m, const cli_args *a)
         return change_rules(m, a);
     struct agent_box b;
     int rc = cli_agent_box_read(m, a, a->name, &b);
-    if (!rc && a->mode == CLI_APPROVE)
-        rc = list_rules(m, a, &b);
-    else if (!rc && (rc = cli_open_keystore(m, a)) == 0)
-        rc = revoke_saved(m, a, &b);
+    if (!rc && (rc = cli_open_keystore(m, a)) == 0) /* the watch reads the password */
+        rc = a->mode == CLI_APPROVE ? list_rules(m, a, &b) : revoke_saved(m, a, &b);
     cli_agent_box_clear(&b);
     return rc;
 }
