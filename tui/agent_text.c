@@ -155,6 +155,16 @@ void agent_text_cost(const e2b_agent_status *st, const e2b_sandbox *sb, const e2
     snprintf(buf, n, "%s%s", f, whole ? "" : "+?"); /* a part not known: never taken as 0 */
 }
 
+void agent_text_rules(const e2b_live *m, const char *sandbox_id, char *buf, size_t n)
+{
+    size_t nrules = 0, len = strlen(buf);
+    bool yes_all = e2b_live_agent_rules(m, sandbox_id, &nrules);
+    if (yes_all)
+        snprintf(buf + len, n > len ? n - len : 0, " %s", AGENT_YES_ALL_MARK);
+    else if (nrules)
+        snprintf(buf + len, n > len ? n - len : 0, " [auto %zu]", nrules);
+}
+
 void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *changed)
 {
     char agent[300], todo[32], cost[32];
@@ -166,6 +176,8 @@ void agent_text_apply(struct table *t, const e2b_live *m, int64_t now_ms, bool *
             agent_text_cell(st, now_ms, agent, sizeof agent);
             agent_text_pauses(e2b_live_idle_pause_at(m, t->rows[i].id), now_ms, agent,
                               sizeof agent);
+            if (st)
+                agent_text_rules(m, t->rows[i].id, agent, sizeof agent);
         }
         agent_text_todo(st, todo, sizeof todo);
         agent_text_cost(st, st ? e2b_live_agent_sandbox(m, t->rows[i].id) : NULL, cfg, now, cost,

@@ -39,6 +39,12 @@ const char *agent_text_fit(const char *cell, int width, char *buf, size_t n);
  * (core/live/live_idle.h) will pause the box at due_ms (0: nothing appended). */
 void agent_text_pauses(int64_t due_ms, int64_t now_ms, char *buf, size_t n);
 
+/* How a box whose every permission request is allowed (--yes-all) is marked. */
+#define AGENT_YES_ALL_MARK "[YES-ALL]"
+/* Appends the box's approval rules to an AGENT cell: " [YES-ALL]", " [auto 2]" (2 rules),
+ * nothing when it has none. */
+void agent_text_rules(const e2b_live *m, const char *sandbox_id, char *buf, size_t n);
+
 /* The TODO cell: "2/5", "-" when there is no list. */
 void agent_text_todo(const e2b_agent_status *st, char *buf, size_t n);
 

@@ -815,7 +815,7 @@ size_t e2b_live_agents_waiting(const e2b_live *m)
 struct agent_cmd {
     e2b_live *m;
     char name[128];
-    char what[64];
+    char what[320];
     e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
 };
 
@@ -946,7 +946,13 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
         return 0;
     }
     struct live_agent *t = watched(m, sandbox_id, "prompt");
-    struct agent_cmd *c = t ? cmd_new(m, t, "prompt sent") : NULL;
+    /* a box waiting for you takes the message after the request is answered: say so */
+    const e2b_agent_status *st = t ? e2b_agent_watch_status(t->watch) : NULL;
+    char what[320] = "prompt sent";
+    if (st && st->state == E2B_AGENT_WAITING && st->nrequests)
+        snprintf(what, sizeof what, "queued: it waits for you on %.280s",
+                 st->requests[0].summary ? st->requests[0].summary : "a request");
+    struct agent_cmd *c = t ? cmd_new(m, t, what) : NULL;
     if (!c)
         return -1;
     e2b_error *err = NULL;

@@ -24,14 +24,15 @@ _e2b_tui() {
     COMPREPLY=()
     local modes="--list --up --attach --tunnel --ports --forward --get --keepalive --stop --kill --resume --extend --pull --secrets
         --status --prompt --wait --watch --reply --answer --interrupt --network --compare --pick
+        --approve --revoke --history
         --snapshot --snapshots --fork --templates --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --dir
         --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
         --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout --local
-        --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest"
+        --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest --yes-all --saved"
 
     case $prev in
-    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--watch|--reply|--answer|--interrupt|--network|--compare|--pick)
+    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--watch|--reply|--answer|--interrupt|--network|--compare|--pick|--approve|--revoke|--history)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;

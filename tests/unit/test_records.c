@@ -263,9 +263,37 @@ static void test_no_secret_fields(void)
     CHECK(strstr(buf, "\"version\": 2"));
 }
 
+static void test_approval_rules(void)
+{
+    /* The rules and yes-all go to the record and back; a bad one is refused, not kept. */
+    char dir[300];
+    e2b_box_record r = sample("ruled"), got = {0};
+    snprintf(dir, sizeof dir, "%s/rules", base_dir);
+    CHECK(e2b_box_record_approve_add(&r, "bash:python3 -m unittest*") == 0);
+    CHECK(e2b_box_record_approve_add(&r, "edit") == 0);
+    CHECK(e2b_box_record_approve_add(&r, "edit") == 0); /* once */
+    CHECK(e2b_box_record_approve_add(&r, "bash:ls\x1b[2J") < 0);
+    CHECK(e2b_box_record_approve_add(&r, "") < 0);
+    r.yes_all = true;
+    CHECK(!e2b_box_record_write(dir, &r, 1));
+    CHECK(!e2b_box_record_read(dir, "ruled", &got));
+    CHECK_INT_EQ(got.napprove, 2);
+    CHECK_STR_EQ(got.approve[0], "bash:python3 -m unittest*");
+    CHECK_STR_EQ(got.approve[1], "edit");
+    CHECK(got.yes_all);
+    CHECK(e2b_box_record_approve_remove(&got, "edit"));
+    CHECK(!e2b_box_record_approve_remove(&got, "edit"));
+    CHECK_INT_EQ(got.napprove, 1);
+    e2b_box_record_clear(&got);
+    for (size_t i = 0; i < r.napprove; i++)
+        free(r.approve[i]);
+    free(r.approve);
+}
+
 int main(void)
 {
     make_base();
+    RUN(test_approval_rules);
     RUN(test_write_read_modes);
     RUN(test_opencode_fields);
     RUN(test_exclusive_conflict);

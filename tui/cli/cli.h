@@ -139,6 +139,7 @@ typedef struct cli_args {
     int yes_all;               /* --yes-all */
     const char *rule;          /* --approve NAME RULE, --revoke NAME RULE */
     const char *saved_id;      /* --revoke NAME --saved ID */
+    const char *session_id;    /* --attach NAME --session ID (NULL: the active session) */
 } cli_args;
 
 /* Sets the mode a flag names; -1 (told on stderr) when another mode was already given. */

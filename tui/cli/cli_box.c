@@ -27,7 +27,8 @@ static long health_timeout_ms(void)
 /* Runs the attach command, {url} being a loopback tunnel to the box's server, with the
  * password only in its environment; returns its exit status (128 + signal when it was
  * killed). The tunnel lives as long as the command. */
-static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
+static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r,
+                              const char *session_id, bool asked)
 {
     e2b_error *err = NULL;
     e2b_tunnel *tun = e2b_box_tunnel_open(r, &err);
@@ -42,6 +43,13 @@ static int run_attach_command(const e2b_config *cfg, const e2b_box_result *r)
         e2b_error_free(err);
         e2b_tunnel_close(tun);
         return rc;
+    }
+    /* the box's active session (or --session's), not the client's start screen */
+    if (session_id && !e2b_box_attach_cmd_session(&cmd, session_id) && asked) {
+        char safe[300];
+        cli_clean(session_id, safe, sizeof safe);
+        fprintf(stderr, "e2b-tui: the attach command takes no session (or '%s' is not a session "
+                        "id): opening its start screen\n", safe);
     }
     fflush(stdout);
     fflush(stderr);
@@ -310,7 +318,10 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
         const e2b_box_result *r = e2b_box_op_result(op);
         if (r->resumed)
             fprintf(stderr, "e2b-tui: box %s was paused: resumed it first\n", SAFE_NAME(r));
-        rc = run_attach_command(e2b_live_config(m), r);
+        char *active = a->session_id ? NULL : cli_agent_active_session(m, a, r->name);
+        rc = run_attach_command(e2b_live_config(m), r, a->session_id ? a->session_id : active,
+                                a->session_id != NULL);
+        free(active);
     }
     else if (rc == 0 && a->mode == CLI_TUNNEL)
         rc = run_tunnel(e2b_box_op_result(op));

@@ -38,6 +38,15 @@ int cli_rules_option(cli_args *a, int argc, char **argv, int *i)
     const char *f = argv[*i];
     if (strcmp(f, "--yes-all") == 0)
         return a->yes_all = 1, 1;
+    if (strcmp(f, "--session") == 0) { /* --attach NAME --session ID (cli_box.c) */
+        if (*i + 1 >= argc || argv[*i + 1][0] == '-') {
+            fprintf(stderr, "e2b-tui: --session needs a session id (ses_...; --status NAME "
+                            "shows the active one)\n");
+            return -1;
+        }
+        a->session_id = argv[++*i];
+        return 1;
+    }
     if (strcmp(f, "--saved") == 0) {
         if (*i + 1 >= argc) {
             fprintf(stderr, "e2b-tui: --saved needs the id of a saved permission (e2b-tui "
@@ -127,6 +136,10 @@ int cli_rules_check(const cli_args *a)
         bad = "--saved";
     else if (a->yes_all && a->try_count)
         bad = "--yes-all";
+    if (!bad && a->session_id && a->mode != CLI_ATTACH) {
+        fprintf(stderr, "e2b-tui: --session goes with --attach NAME (see e2b-tui --help)\n");
+        return -1;
+    }
     if (bad) {
         fprintf(stderr, "e2b-tui: %s goes with --up, --approve NAME or --revoke NAME (see "
                         "e2b-tui --help)\n", bad);
@@ -232,10 +245,8 @@ static int cli_rules_mode(e2b_live *m, const cli_args *a)
         return change_rules(m, a);
     struct agent_box b;
     int rc = cli_agent_box_read(m, a, a->name, &b);
-    if (!rc && a->mode == CLI_APPROVE)
-        rc = list_rules(m, a, &b);
-    else if (!rc && (rc = cli_open_keystore(m, a)) == 0)
-        rc = revoke_saved(m, a, &b);
+    if (!rc && (rc = cli_open_keystore(m, a)) == 0) /* the watch reads the password */
+        rc = a->mode == CLI_APPROVE ? list_rules(m, a, &b) : revoke_saved(m, a, &b);
     cli_agent_box_clear(&b);
     return rc;
 }

@@ -364,6 +364,10 @@ static size_t activity_rows(const e2b_agent_status *st, const char *session, int
             if (asprintf(&text, "── you%s: %s", at, a->text ? a->text : "") < 0)
                 text = NULL;
             role = ROLE_INFO;
+        } else if (a->kind == E2B_AGENT_ACT_NOTE) { /* e2b-tui's own: a rule's answer */
+            if (asprintf(&text, "e2b-tui: %s", a->text ? a->text : "") < 0)
+                text = NULL;
+            role = ROLE_INFO;
         } else {
             text = strdup(a->text ? a->text : "");
         }

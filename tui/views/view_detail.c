@@ -221,6 +221,13 @@ static void from_sandbox(struct detail *d, const e2b_live *model, const e2b_sand
         if (rec && rec->egress)
             e2b_box_egress_describe(rec->egress, egress_line, d);
         budget_line(d, model, sb->sandbox_id);
+        /* what e2b-tui allows by itself (core/agent/rules.h; --approve NAME lists the server's too) */
+        if (rec && rec->yes_all)
+            add(d, "Approves", "YES-ALL: every permission request, without asking");
+        for (size_t i = 0; rec && i < rec->napprove; i++)
+            add(d, i || rec->yes_all ? "" : "Approves", rec->approve[i]);
+        if (rec && !rec->yes_all && !rec->napprove)
+            add(d, "Approves", "nothing by itself (--approve NAME RULE)");
     } else if (sb->kind == E2B_KIND_BOX) {
         add(d, "Project", "(no record on this machine)");
     }

@@ -23,7 +23,7 @@ static void wipe(struct prompt *p)
 {
     /* explicit_bzero is not optimised away, unlike memset before the buffer dies. */
     explicit_bzero(p->buf, sizeof p->buf);
-    p->len = 0;
+    p->len = p->cur = 0;
 }
 
 static void drop_ctx(struct prompt *p)
@@ -57,7 +57,7 @@ void prompt_open(struct ui *ui, const char *label, bool hidden, const char *init
     p->multiline = p->editor_asked = false;
     snprintf(p->label, sizeof p->label, "%s", label);
     snprintf(p->buf, sizeof p->buf, "%s", initial ? initial : "");
-    p->len = strlen(p->buf);
+    p->len = p->cur = strlen(p->buf);
     p->selected = p->len > 0;
     p->on_change = on_change;
     p->on_done = on_done;
@@ -84,6 +84,89 @@ static void backspace(struct prompt *p)
         if ((c & 0xC0) != 0x80)
             break;
     }
+}
+
+/* ---- the message editor's cursor (multiline) ---- */
+
+static size_t char_back(const struct prompt *p, size_t at)
+{
+    while (at > 0 && (p->buf[--at] & 0xC0) == 0x80)
+        ;
+    return at;
+}
+
+static size_t char_next(const struct prompt *p, size_t at)
+{
+    if (at < p->len)
+        at++;
+    while (at < p->len && (p->buf[at] & 0xC0) == 0x80)
+        at++;
+    return at;
+}
+
+static size_t line_start(const struct prompt *p, size_t at)
+{
+    while (at > 0 && p->buf[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+static size_t line_end(const struct prompt *p, size_t at)
+{
+    while (at < p->len && p->buf[at] != '\n')
+        at++;
+    return at;
+}
+
+/* The characters from a line's start to at. */
+static size_t column(const struct prompt *p, size_t at)
+{
+    size_t n = 0;
+    for (size_t i = line_start(p, at); i < at; i = char_next(p, i))
+        n++;
+    return n;
+}
+
+/* The offset col characters into the line that starts at start (or its end). */
+static size_t at_column(const struct prompt *p, size_t start, size_t col)
+{
+    size_t at = start;
+    while (col-- > 0 && at < p->len && p->buf[at] != '\n')
+        at = char_next(p, at);
+    return at;
+}
+
+/* Moves the cursor for an arrow, Home or End; false for any other key. */
+static bool cursor_key(struct prompt *p, int key)
+{
+    size_t col;
+    switch (key) {
+    case KEYC_LEFT: p->cur = char_back(p, p->cur); return true;
+    case KEYC_RIGHT: p->cur = char_next(p, p->cur); return true;
+    case KEYC_HOME: p->cur = line_start(p, p->cur); return true;
+    case KEYC_END: p->cur = line_end(p, p->cur); return true;
+    case KEYC_UP:
+        col = column(p, p->cur);
+        if (line_start(p, p->cur) > 0)
+            p->cur = at_column(p, line_start(p, line_start(p, p->cur) - 1), col);
+        return true;
+    case KEYC_DOWN:
+        col = column(p, p->cur);
+        if (line_end(p, p->cur) < p->len)
+            p->cur = at_column(p, line_end(p, p->cur) + 1, col);
+        return true;
+    default: return false;
+    }
+}
+
+/* Removes the character before the cursor. */
+static void delete_back(struct prompt *p)
+{
+    size_t from = char_back(p, p->cur);
+    memmove(p->buf + from, p->buf + p->cur, p->len - p->cur + 1);
+    p->len -= p->cur - from;
+    p->cur = from;
+    explicit_bzero(p->buf + p->len, sizeof p->buf - p->len);
 }
 
 static void finish(struct ui *ui, bool ok)
@@ -150,8 +233,22 @@ void prompt_key(struct ui *ui, int key)
             p->editor_asked = true;
             finish(ui, true);
             return;
-        default: break;
+        case KEYC_BACKSPACE:
+            if (p->cur > 0)
+                delete_back(p);
+            if (p->on_change)
+                p->on_change(ui, p->ctx, p->buf);
+            ui->dirty = true;
+            return;
+        default:
+            if (cursor_key(p, key)) {
+                ui->dirty = true;
+                return;
+            }
+            break;
         }
+    } else {
+        p->cur = p->len;
     }
     switch (key) {
     case KEYC_ENTER: finish(ui, true); return;
@@ -182,14 +279,18 @@ void prompt_key(struct ui *ui, int key)
             memset(&st, 0, sizeof st);
             size_t n = wcrtomb(mb, (wchar_t)key, &st);
             if (n != (size_t)-1 && p->len + n < sizeof p->buf) {
-                memcpy(p->buf + p->len, mb, n);
+                size_t at = p->multiline ? p->cur : p->len; /* typed where the cursor is */
+                memmove(p->buf + at + n, p->buf + at, p->len - at + 1);
+                memcpy(p->buf + at, mb, n);
                 p->len += n;
-                p->buf[p->len] = '\0';
+                p->cur = at + n;
                 changed = true;
             }
         }
         break;
     }
+    if (!p->multiline || p->cur > p->len)
+        p->cur = p->len;
     if (changed) {
         if (p->on_change)
             p->on_change(ui, p->ctx, p->buf);
@@ -197,32 +298,70 @@ void prompt_key(struct ui *ui, int key)
     }
 }
 
-/* The message editor: its last lines over the rows above y, the keys on y. */
+/* The message editor: its lines wrapped to the width, the cursor ('_') always among the
+ * rows shown (the last ones, or up to the cursor's), over the rows above y; the keys on y. */
 static void draw_multiline(struct prompt *p, int y, int w)
 {
-    enum { ROWS = 8 };
-    const char *start[ROWS + 1];
-    int n = 0;
-    const char *s = p->buf;
-    start[n++] = s;
-    for (const char *q = s; *q; q++) {
-        if (*q != '\n')
-            continue;
-        if (n == ROWS + 1) {
-            memmove(start, start + 1, ROWS * sizeof *start);
-            n--;
+    enum { ROWS = 8, ROW_MAX = 1024 };
+    int room = w - 2 > 1 ? w - 2 : 1; /* a leading space, and the cursor's column */
+    size_t starts[ROW_MAX], ends[ROW_MAX];
+    int nrows = 0, cur_row = 0;
+    size_t at = 0;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    for (;;) { /* visual rows: a line's text, cut every room columns */
+        size_t start = at;
+        int cols = 0;
+        while (at < p->len && p->buf[at] != '\n') {
+            wchar_t wc;
+            size_t n = mbrtowc(&wc, p->buf + at, p->len - at, &st);
+            if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+                memset(&st, 0, sizeof st);
+                n = 1, wc = '?';
+            }
+            int cw = wcwidth(wc) > 0 ? wcwidth(wc) : 1;
+            if (cols + cw > room)
+                break;
+            cols += cw;
+            at += n;
         }
-        start[n++] = q + 1;
+        if (nrows == ROW_MAX) { /* keep the last rows */
+            memmove(starts, starts + 1, (ROW_MAX - 1) * sizeof *starts);
+            memmove(ends, ends + 1, (ROW_MAX - 1) * sizeof *ends);
+            nrows--;
+            cur_row--;
+        }
+        starts[nrows] = start;
+        ends[nrows] = at;
+        if (p->cur >= start && (p->cur < at || (p->cur == at && (at == p->len || p->buf[at] == '\n'))))
+            cur_row = nrows;
+        nrows++;
+        if (at < p->len && p->buf[at] == '\n')
+            at++;
+        else if (at >= p->len)
+            break;
     }
-    int top = y - n - 1;
+    if (p->len && p->buf[p->len - 1] == '\n' && p->cur == p->len)
+        cur_row = nrows - 1;
+    int first = nrows > ROWS ? nrows - ROWS : 0;
+    if (cur_row < first)
+        first = cur_row > 0 ? cur_row : 0;
+    int shown = nrows - first < ROWS ? nrows - first : ROWS;
+    int top = y - shown - 1;
     if (top < 1)
         top = 1;
     draw_text(top, 0, w, ROLE_DIALOG, p->label, true);
-    for (int i = 0; i < n && top + 1 + i < y; i++) {
-        const char *e = strchr(start[i], '\n');
-        size_t len = e ? (size_t)(e - start[i]) : strlen(start[i]);
-        char line[sizeof p->buf + 2];
-        snprintf(line, sizeof line, " %.*s%s", (int)len, start[i], i == n - 1 ? "_" : "");
+    for (int i = 0; i < shown && top + 1 + i < y; i++) {
+        int r = first + i;
+        size_t s0 = starts[r], e0 = ends[r];
+        char line[sizeof p->buf + 4];
+        if (r == cur_row) {
+            size_t c = p->cur < s0 ? s0 : p->cur > e0 ? e0 : p->cur;
+            snprintf(line, sizeof line, " %.*s_%.*s", (int)(c - s0), p->buf + s0, (int)(e0 - c),
+                     p->buf + c);
+        } else {
+            snprintf(line, sizeof line, " %.*s", (int)(e0 - s0), p->buf + s0);
+        }
         draw_text(top + 1 + i, 0, w, ROLE_NORMAL, line, true);
     }
     draw_text(y, 0, w, ROLE_DIALOG,

@@ -23,6 +23,8 @@ struct prompt {
     char label[512]; /* a question may start with why the last answer was refused */
     char buf[8192];
     size_t len;
+    size_t cur; /* multiline: where typing goes (a byte offset at a character's start);
+                 * otherwise always len */
     /* The default the prompt opened with is selected (drawn highlighted): the first
      * character typed replaces it, Backspace or ctrl-u clears it, an arrow, Home or End
      * keeps it for editing (readline's and gh's habit). */
