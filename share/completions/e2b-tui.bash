@@ -26,7 +26,7 @@ _e2b_tui() {
         --status --prompt --wait --watch --reply --answer --interrupt --network --compare --pick
         --approve --revoke --history
         --snapshot --snapshots --fork --templates --gc-templates --info --version --help"
-    local options="--config --domain --api-url --keystore --template --hours --dir
+    local options="--config --domain --api-url --keystore --template --hours --budget --dir
         --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
         --print-keys --as --from --delete --count --dry-run --prompt-file --new-session --timeout --local
         --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest --yes-all --saved"
@@ -46,7 +46,7 @@ _e2b_tui() {
         COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
     --until)
         COMPREPLY=($(compgen -W "working waiting retrying idle down paused" -- "$cur")); return 0 ;;
-    --domain|--api-url|--template|--hours|--refresh|--up|--as|--from|--delete|--count|--timeout|--allow-out|--deny-out|--option|--try|--models)
+    --domain|--api-url|--template|--hours|--budget|--refresh|--up|--as|--from|--delete|--count|--timeout|--allow-out|--deny-out|--option|--try|--models)
         return 0 ;;
     esac
     COMPREPLY=($(compgen -W "$modes $options" -- "$cur"))
