@@ -31,6 +31,8 @@ static void print_help(FILE *f)
           "  --up [NAME]              start a box from the current git project\n"
           "       [--template T] [--hours H] [--attach] [--dir PATH] [--keep-failed]\n"
           "       [--from SNAPNAME]   start from a snapshot, sending only what differs\n"
+          "       [--no-prepared]     not from the project's prepared snapshot (setup_command)\n"
+          "  --prepare [--dir PATH]   make the project's prepared snapshot (its setup run once)\n"
           "       [--public]          a box whose ports need no traffic token\n"
           "       [--budget USD]      what it may cost: a running dashboard or --keepalive\n"
           "                           interrupts and pauses it there (budget_usd)\n"

@@ -287,6 +287,11 @@ e2b_error *e2b_box_op_wait(e2b_box_op *op);
  * and keystore_jobs_drain(0) is true. NULL is fine. */
 void e2b_box_op_free(e2b_box_op *op);
 
+/* The commands that make box name again when its sandbox is gone (box_remake.c): its
+ * record goes (--kill), then an up from its newest snapshot of this machine when it has
+ * one, else from its project dir. One sentence, new string (NULL: out of memory). */
+char *e2b_box_remake_hint(const char *state_dir, const char *name, const char *dir);
+
 /* ---- identity (box_identity.c): which box a sandbox is ----
  *
  * A sandbox that a record of this machine names by its sandbox id is that record's box (a

@@ -133,11 +133,11 @@ static void attach_connected(void *ud, e2b_sandbox *sb, long status, const e2b_e
     op->api_call = NULL;
     op->pending--;
     if (err && err->kind == E2B_ERR_NOT_FOUND) {
+        char *hint = e2b_box_remake_hint(op->env.cfg->state_dir, op->res.name, op->rec.dir);
         e2b_error *nf = e2b_error_new(E2B_ERR_NOT_FOUND,
-                                      "its sandbox %s is gone (E2B no longer has it): e2b-tui "
-                                      "--up %s makes it again from its project, e2b-tui --kill "
-                                      "%s removes the record",
-                                      op->rec.sandbox_id, op->res.name, op->res.name);
+                                      "its sandbox %s is gone (E2B no longer has it): %s",
+                                      op->rec.sandbox_id, hint ? hint : "e2b-tui --kill removes its record");
+        free(hint);
         attach_fail(op, nf, "connecting");
         e2b_error_free(nf);
         e2b_sandbox_free(sb);

@@ -167,11 +167,12 @@ static int one_box(e2b_live *m, const cli_args *a, struct agent_box *b)
         return cli_fail(box_api_err(b));
     if (!strcmp(sandbox, "gone")) {
         /* never made again silently: the way to make it again is said */
-        char dir[1024];
-        cli_clean(b->rec.dir ? b->rec.dir : ".", dir, sizeof dir);
-        fprintf(stderr, "e2b-tui: box %s's sandbox is gone (E2B no longer has it): "
-                        "e2b-tui --up %s --dir %s makes it again from its project\n",
-                b->rec.name, b->rec.name, dir);
+        char *hint = e2b_box_remake_hint(e2b_live_config(m)->state_dir, b->rec.name, b->rec.dir);
+        char safe[1400];
+        cli_clean(hint ? hint : "e2b-tui --kill removes its record", safe, sizeof safe);
+        fprintf(stderr, "e2b-tui: box %s's sandbox is gone (E2B no longer has it): %s\n",
+                b->rec.name, safe);
+        free(hint);
         return 3;
     }
     if (!strcmp(sandbox, "paused") && a->mode == CLI_PROMPT) {
