@@ -2,6 +2,7 @@
 #include "cow.h"
 #include "sandbox.h"
 #include "templates.h"
+#include "trash.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -213,9 +214,9 @@ void cow_drop(const char *id)
         return;
     if (mounted(root) && umount2(root, MNT_DETACH) != 0)
         log_line("warning: cannot unmount the root of %s: %s", id, strerror(errno));
-    remove_tree(dir);
+    trash_tree(dir);
     if (gone[0])
-        remove_tree(gone);
+        trash_tree(gone);
 }
 
 void cow_retire(const char *dir)

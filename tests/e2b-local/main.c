@@ -15,6 +15,7 @@
 #include "secrets.h"
 #include "egress.h"
 #include "templates.h"
+#include "trash.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -162,6 +163,8 @@ int main(int argc, char **argv)
     snprintf(sub, sizeof sub, "%s/templates", g_cfg.state_dir);
     mkdir_p(sub, 0700);
     templates_load();
+    if (trash_start() != 0)
+        log_line("warning: no trash remover: deleted sandboxes' files go at once");
     int loaded = sandbox_load_all();
     cow_load_all();
     const char *faults_env = getenv("E2B_LOCAL_FAULTS");
@@ -229,6 +232,7 @@ int main(int argc, char **argv)
     sigwait(&sigs, &sig);
     log_line("signal %d: stopping", sig);
     g_stopping = 1;
+    trash_stop();
     MHD_stop_daemon(d);
     pthread_join(ticker, NULL);
     lifecycle_stop_all();

@@ -2,6 +2,7 @@
 #include "sandbox.h"
 #include "cow.h"
 #include "process.h"
+#include "trash.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -302,7 +303,7 @@ void sandbox_delete_files(const char *id)
     unlink(path);
     cow_drop(id);
     sandbox_root_path(id, path, sizeof path);
-    remove_tree(path);
+    trash_tree(path);
 }
 
 void sandbox_log_locked(struct sandbox *sb, const char *level, const char *msg)
