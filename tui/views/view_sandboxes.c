@@ -38,11 +38,11 @@ static const struct table_column SANDBOX_COLUMNS[SBCOL_COUNT] = {
 };
 
 /* Narrow screens hide COST, CPU, then MEM, TEMPLATE, TODO, BRANCH, KIND, ENDS, AGENT and
- * STATE (the drop rank, highest first); NAME and the ID users copy stay whole. GROUP goes
- * first of all while no row is a group member (it says nothing then); while one is, it
+ * STATE (the drop rank, highest first); NAME and the ID users copy stay whole. GROUP is
+ * hidden while no row is a group member (a column of dashes says nothing); while one is, it
  * goes after ENDS, and AGENT is squeezed to its short form ("idle 1m done") before any
  * column is hidden, so that 80 columns show NAME, ID, STATE, AGENT and GROUP. */
-enum { GROUP_DROP = 5, GROUP_DROP_NONE = 30, GROUP_AGENT_SQUEEZE = 13 };
+enum { GROUP_DROP = 5, GROUP_DROP_NONE = -1, GROUP_AGENT_SQUEEZE = 13 };
 static const int SANDBOX_DROP[SBCOL_COUNT] = {
     [SBCOL_NAME] = 0,   [SBCOL_BRANCH] = 10, [SBCOL_ID] = 0,     [SBCOL_TEMPLATE] = 14,
     [SBCOL_STATE] = 2,  [SBCOL_CPU] = 18,    [SBCOL_MEM] = 16,   [SBCOL_ENDS] = 6,

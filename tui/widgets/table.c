@@ -419,6 +419,10 @@ void table_layout(const struct table *t, int width, int *widths)
     int total = 0;
     for (int c = 0; c < t->ncols; c++) {
         const struct table_column *col = &t->cols[c];
+        if (t->drop && t->drop[c] < 0) { /* hidden whatever the width */
+            widths[c] = 0;
+            continue;
+        }
         int w = text_width(col->title) + 2; /* room for the sort mark */
         if (t->content_width[c] > w)
             w = t->content_width[c];

@@ -47,7 +47,8 @@ struct table {
     size_t top;    /* first visible row drawn */
     char *selected_id;
     /* Drop ranks per column (borrowed, NULL = none): too narrow a screen hides the column
-     * with the highest rank first; 0 = never hidden (what users read and copy). */
+     * with the highest rank first; 0 = never hidden (what users read and copy); < 0 =
+     * hidden whatever the width (a column with nothing to say now). */
     const int *drop;
     /* Widths a column may be narrowed to before any column is hidden (borrowed, NULL or 0 =
      * none): a view that has more to show (the Boxes view's GROUP) squeezes AGENT, whose
