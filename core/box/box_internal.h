@@ -344,6 +344,10 @@ void box_op_health(e2b_box_op *op, box_step_fn then);
 void box_op_health_once(e2b_box_op *op, box_step_fn then);
 /* After a failed process run: "<what> failed (exit N): <last stderr line>". */
 e2b_error *box_op_process_error(e2b_box_op *op, const char *what);
+/* The output a box script printed after its status line (the text after the first newline
+ * of status_line, its last 8 KiB), sanitised with its newlines kept; malloc'd, NULL when out
+ * of memory. For the setup's and the tests' last lines. */
+char *box_op_output_tail(const char *status_line);
 
 /* Finds the box: its record, else a box sandbox of that name in the API (made elsewhere).
  * Calls then(op, err); on success op->rec is filled (have_record says whether it came from

@@ -373,6 +373,16 @@ e2b_error *box_op_process_error(e2b_box_op *op, const char *what)
                          op->proc_exit, *line ? ": " : "", line);
 }
 
+char *box_op_output_tail(const char *status_line)
+{
+    const char *tail = status_line ? strchr(status_line, '\n') : NULL;
+    tail = tail ? tail + 1 : "";
+    size_t n = strlen(tail);
+    if (n > 8192)
+        tail += n - 8192, n = 8192;
+    return e2b_sanitize_display(tail, n, E2B_SANITIZE_KEEP_NEWLINES);
+}
+
 /* ---- resolving a name ---- */
 
 

@@ -5,7 +5,6 @@
  * file in the box and only its tail printed -> the parsed evidence. Nothing is pasted into
  * the script: its inputs come from the environment. */
 #include "core/box/box_internal.h"
-#include "core/util/sanitize.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,12 +95,7 @@ static void tr_parse(e2b_box_op *op)
     }
     ev->exit_code = rc;
     ev->test_ms = ms >= 0 ? ms : 0;
-    const char *tail = strchr(p, '\n');
-    tail = tail ? tail + 1 : "";
-    size_t n = strlen(tail);
-    if (n > 8192)
-        tail += n - 8192, n = 8192;
-    char *safe = e2b_sanitize_display(tail, n, E2B_SANITIZE_KEEP_NEWLINES);
+    char *safe = box_op_output_tail(p);
     if (safe) {
         /* the last lines that fit, from a line's start */
         size_t len = strlen(safe);

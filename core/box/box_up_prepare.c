@@ -8,7 +8,6 @@
 #include "core/box/snap_records.h"
 #include "core/e2b/api_templates.h"
 #include "core/util/machine_id.h"
-#include "core/util/sanitize.h"
 #include "core/util/str.h"
 
 #include <stdio.h>
@@ -166,12 +165,7 @@ static void prep_ran(e2b_box_op *op, const e2b_error *err)
         prep_snapshot(op);
         return;
     }
-    const char *tail = strchr(p, '\n');
-    tail = tail ? tail + 1 : "";
-    size_t n = strlen(tail);
-    if (n > 8192)
-        tail += n - 8192, n = 8192;
-    char *safe = e2b_sanitize_display(tail, n, E2B_SANITIZE_KEEP_NEWLINES);
+    char *safe = box_op_output_tail(p);
     const char *lines = safe && *safe ? safe : "(no output)\n";
     e2b_error *e;
     if (rc == 124 || rc == 137)

@@ -178,6 +178,7 @@ static void report(struct live_op *t, const e2b_error *err)
         break;
     case E2B_LIVE_OP_TEST:
         live_groups_evidence_set(m, t->name, r);
+        live_notify(m, E2B_LIVE_OPS); /* end_op told the op's end before the result was kept */
         live_notice(m, E2B_LIVE_INFO, "%s: tests %s", t->name,
                     !r ? "not run" : e2b_live_test_result_name(r->evidence.test));
         break;

@@ -28,7 +28,7 @@ _e2b_tui() {
         --snapshot --snapshots --fork --templates --gc-templates --info --version --help"
     local options="--config --domain --api-url --keystore --template --hours --budget --dir
         --keep-failed --public --force --yes --json --pretty --refresh --readonly --mouse --no-color
-        --print-keys --as --from --no-prepared --prepare --delete --count --dry-run --prompt-file --new-session --timeout --local
+        --print-keys --as --from --no-prepared --prepare --delete --count --dry-run --prompt-file --new-session --session --timeout --local
         --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest --yes-all --saved"
 
     case $prev in

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Issue 38 item 7, from the command line: --attach NAME opens the box's active session (as
-# the dashboard's a does), and --attach NAME --session ID the one named, against the real
+# Issue 38 item 7, from the command line: --attach NAME --session ID opens the one named
+# (plain --attach NAME leaves the choice to the client: finding the active session would
+# cost a whole agent watch before the attach; the dashboard's a, which watches the agent
+# already, opens the active one), against the real
 # OpenCode server (the opencode = 1 preset, whose `opencode attach` takes --session) and the
 # scripted model; the attach client is a stand-in that records its arguments.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -29,7 +31,10 @@ t_ok "the box has an active session" test -n "$sid" -a "$sid" != null
 
 box_tui --attach alpha
 box_rc "--attach alpha" 0
-t_contains "--attach opens the active session" "$(tr '\n' ' ' <"$T_TMP/attach.args")" "--session $sid"
+t_not_contains "plain --attach names no session" "$(tr '\n' ' ' <"$T_TMP/attach.args")" "--session"
+box_tui --attach alpha --session "$sid"
+box_rc "--attach alpha --session (the active one)" 0
+t_contains "--attach --session opens it" "$(tr '\n' ' ' <"$T_TMP/attach.args")" "--session $sid"
 box_tui --attach alpha --session ses_named123
 box_rc "--attach alpha --session ID" 0
 t_contains "--attach --session opens the one named" "$(tr '\n' ' ' <"$T_TMP/attach.args")" "--session ses_named123"

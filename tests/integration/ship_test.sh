@@ -108,8 +108,8 @@ complete_line() { # complete_line [PATH] WORD...: COMPREPLY for the last word, s
     PATH=$path bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _e2b_tui
         printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$comp" "$E2B_TUI_BIN" "$@"
 }
-t_eq "bash: modes after the program" "$(complete_line --a)" "--all --allow-out --answer --any --api-url --as --attach "
-t_eq "bash: options" "$(complete_line --no)" "--no-color --no-internet "
+t_eq "bash: modes after the program" "$(complete_line --a)" "--all --allow-out --answer --any --api-url --approve --as --attach "
+t_eq "bash: options" "$(complete_line --no)" "--no-color --no-internet --no-prepared "
 t_eq "bash: box names after --attach" "$(complete_line --attach '')" "feat-x fix-y "
 t_eq "bash: box names filtered by prefix" "$(complete_line --kill fi)" "fix-y "
 t_eq "bash: --secrets actions" "$(complete_line --secrets '')" "list remove set "

@@ -711,21 +711,3 @@ int cli_agent_exit_wait(e2b_live *m, const struct agent_box *b, bool seen_turn,
     }
     return -1;
 }
-
-char *cli_agent_active_session(e2b_live *m, const cli_args *a, const char *name)
-{
-    struct agent_box b;
-    char *sid = NULL;
-    memset(&b, 0, sizeof b);
-    e2b_error *err = e2b_box_record_read(e2b_live_config(m)->records_dir, name, &b.rec);
-    if (!err) {
-        watch_boxes(m, &b, 1);
-        const e2b_agent_status *st = box_status(m, &b);
-        if (st && st->session_id)
-            sid = strdup(st->session_id);
-    }
-    (void)a;
-    e2b_error_free(err);
-    box_clear(&b);
-    return sid;
-}

@@ -318,10 +318,9 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
         const e2b_box_result *r = e2b_box_op_result(op);
         if (r->resumed)
             fprintf(stderr, "e2b-tui: box %s was paused: resumed it first\n", SAFE_NAME(r));
-        char *active = a->session_id ? NULL : cli_agent_active_session(m, a, r->name);
-        rc = run_attach_command(e2b_live_config(m), r, a->session_id ? a->session_id : active,
-                                a->session_id != NULL);
-        free(active);
+        /* --session's, else the client's own choice: finding the active session here would
+         * cost a whole agent watch (event stream, requests, sessions) before the attach */
+        rc = run_attach_command(e2b_live_config(m), r, a->session_id, a->session_id != NULL);
     }
     else if (rc == 0 && a->mode == CLI_TUNNEL)
         rc = run_tunnel(e2b_box_op_result(op));

@@ -74,9 +74,6 @@ int cli_rules(e2b_live *m, const cli_args *a);
 /* Whether the mode needs only this machine's files (the history, a record's rules): the
  * model is not started (no API key needed). */
 bool cli_rules_local(const cli_args *a);
-/* The active session of box name's agent (watched until settled, bounded), or NULL: what
- * --attach opens when no --session is given (the caller frees it). */
-char *cli_agent_active_session(e2b_live *m, const cli_args *a, const char *name);
 /* --up ... --prompt: sends the prompt to the box just made (prints the session id). */
 int cli_agent_prompt_after_up(e2b_live *m, const cli_args *a, const char *name);
 
