@@ -11,6 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+bool e2b_agent_state_in_turn(e2b_agent_state s)
+{
+    return s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING || s == E2B_AGENT_RETRYING;
+}
+
 const char *e2b_agent_state_name(e2b_agent_state s)
 {
     switch (s) {

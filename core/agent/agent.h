@@ -55,6 +55,9 @@ typedef enum e2b_agent_reply {
 
 /* "working", "waiting for you", "retrying", "idle", "server down", "paused", "unknown". */
 const char *e2b_agent_state_name(e2b_agent_state s);
+/* Whether s is a state of a running turn (working, waiting for you, retrying): the states an
+ * interrupt acts on. */
+bool e2b_agent_state_in_turn(e2b_agent_state s);
 /* "done", "interrupted", "failed", "" (none). */
 const char *e2b_agent_end_name(e2b_agent_end e);
 /* "once", "always", "reject". */

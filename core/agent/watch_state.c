@@ -584,7 +584,7 @@ void watch_derive(e2b_agent_watch *w)
         st->retry_attempt = 0;
         st->retry_next_ms = 0;
     }
-    bool busy_now = s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING || s == E2B_AGENT_RETRYING;
+    bool busy_now = e2b_agent_state_in_turn(s);
     if (busy_now && !w->in_turn) {
         w->in_turn = true;
         st->turn_started_ms = watch_wall_ms();

@@ -11,6 +11,14 @@ bool e2b_sandbox_cost(const e2b_sandbox *sb, double vcpu_second, double gib_seco
     return e2b_sandbox_cost_since(sb, vcpu_second, gib_second, 0, now, usd);
 }
 
+double e2b_sandbox_cost_rate(const e2b_sandbox *sb, double vcpu_second, double gib_second)
+{
+    if (!sb)
+        return 0;
+    return (sb->cpu_count > 0 ? (double)sb->cpu_count : 0) * vcpu_second +
+           (sb->memory_mb > 0 ? (double)sb->memory_mb : 0) / 1024.0 * gib_second;
+}
+
 bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gib_second,
                             time_t since, time_t now, double *usd)
 {
@@ -19,8 +27,7 @@ bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gi
         return false;
     time_t from = sb->started_at > since ? sb->started_at : since;
     double secs = now > from ? (double)(now - from) : 0;
-    *usd = secs * ((double)sb->cpu_count * vcpu_second +
-                   (double)sb->memory_mb / 1024.0 * gib_second);
+    *usd = secs * e2b_sandbox_cost_rate(sb, vcpu_second, gib_second);
     return true;
 }
 

@@ -17,6 +17,9 @@
  * running, or its size or start is not known. */
 bool e2b_sandbox_cost(const e2b_sandbox *sb, double vcpu_second, double gib_second, time_t now,
                       double *usd);
+/* What the sandbox costs a second while it runs, in dollars: cpu_count × vcpu_second +
+ * memory_mb / 1024 × gib_second (a size not known counts 0). */
+double e2b_sandbox_cost_rate(const e2b_sandbox *sb, double vcpu_second, double gib_second);
 /* The same for the part of the current run after since (today's: since = local midnight). */
 bool e2b_sandbox_cost_since(const e2b_sandbox *sb, double vcpu_second, double gib_second,
                             time_t since, time_t now, double *usd);

@@ -147,8 +147,7 @@ static void stop_box(struct live_budget *lb, struct live_budget_box *b, const e2
 {
     e2b_live *m = lb->m;
     const char *name = sb->box_name ? sb->box_name : sb->sandbox_id;
-    bool turn = st && (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_WAITING ||
-                       st->state == E2B_AGENT_RETRYING);
+    bool turn = st && e2b_agent_state_in_turn(st->state);
     if (b->phase == PHASE_WATCHING && turn) {
         b->phase = PHASE_INTERRUPTING;
         b->since_ms = now;
@@ -206,18 +205,13 @@ static void look(struct live_budget *lb, bool act)
         e2b_live_box_cost(st, sb, &m->cfg, (time_t)(now / 1000), &a, &s);
         int64_t due;
         if (b->phase == PHASE_INTERRUPTING) {
-            bool ended = st->state != E2B_AGENT_WORKING && st->state != E2B_AGENT_WAITING &&
-                         st->state != E2B_AGENT_RETRYING;
-            due = ended ? now : b->since_ms + INTERRUPT_WAIT_MS;
+            due = !e2b_agent_state_in_turn(st->state) ? now : b->since_ms + INTERRUPT_WAIT_MS;
         } else if (e2b_budget_reached(budget, a, s)) {
             due = now;
         } else {
             /* when the sandbox's part alone takes it there (its cost grows by the second) */
-            double rate = sb->cpu_count > 0 || sb->memory_mb > 0
-                              ? (sb->cpu_count > 0 ? sb->cpu_count : 0) * m->cfg.price_vcpu_second +
-                                    (sb->memory_mb > 0 ? sb->memory_mb : 0) / 1024.0 *
-                                        m->cfg.price_gib_second
-                              : 0;
+            double rate =
+                e2b_sandbox_cost_rate(sb, m->cfg.price_vcpu_second, m->cfg.price_gib_second);
             double left = (budget - a - s) / rate;
             due = rate > 0 && left < 86400.0 * 7 ? now + (int64_t)(left * 1000) + 1 : 0;
         }

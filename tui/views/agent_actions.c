@@ -243,8 +243,7 @@ bool agent_actions_run(struct ui *ui, const char *id, const char *name, const ch
             agent_answer_open(ui, id, name, r);
         return true;
     case ACT_INTERRUPT:
-        if (st->state != E2B_AGENT_WORKING && st->state != E2B_AGENT_WAITING &&
-            st->state != E2B_AGENT_RETRYING) {
+        if (!e2b_agent_state_in_turn(st->state)) {
             ui_flash(ui, FLASH_INFO, "interrupt: the agent in %s is not running a turn", name);
             return true;
         }

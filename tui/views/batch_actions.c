@@ -61,12 +61,6 @@ static const e2b_agent_request *oldest_permission(const e2b_agent_status *st)
     return NULL;
 }
 
-static bool runs_turn(const e2b_agent_status *st)
-{
-    return st && (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_WAITING ||
-                  st->state == E2B_AGENT_RETRYING);
-}
-
 /* Whether a applies to box id now; for y / n the request it would answer goes into it. */
 static bool applies(struct ui *ui, struct batch_item *it, enum action_id a)
 {
@@ -82,7 +76,7 @@ static bool applies(struct ui *ui, struct batch_item *it, enum action_id a)
         snprintf(it->what, sizeof it->what, "%s", r->summary ? r->summary : "?");
         return true;
     }
-    case ACT_INTERRUPT: return runs_turn(st);
+    case ACT_INTERRUPT: return st && e2b_agent_state_in_turn(st->state);
     case ACT_MESSAGE: return st != NULL;
     case ACT_STOP: return sb && sb->state == E2B_STATE_RUNNING;
     case ACT_PULL: return e2b_live_is_box(ui->model, it->id);
