@@ -11,46 +11,27 @@
 #include "core/util/sanitize.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define HISTORY_FILE "history.log"
 #define HISTORY_LINE_MAX 512
 
-static int open_history(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd >= 0 && fchmod(fd, 0600) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* One line into the file of dir, rotated first when it would pass max. */
 static int history_append(const char *dir, long max, const char *line, size_t n)
 {
-    char path[4096], old[4100];
+    char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", dir, HISTORY_FILE) >= (int)sizeof path ||
         e2b_mkdir_private(dir) < 0)
         return -1;
-    snprintf(old, sizeof old, "%s.1", path);
-    int fd = open_history(path);
-    struct stat fst, pst;
-    if (fd >= 0 && fstat(fd, &fst) == 0 && fst.st_size > 0 && fst.st_size + (off_t)n > max &&
-        flock(fd, LOCK_EX) == 0) {
-        /* still the file we opened: nobody rotated it meanwhile */
-        if (stat(path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev)
-            rename(path, old);
+    int fd = e2b_log_file_open(path);
+    if (fd >= 0 && e2b_log_file_rotate(fd, path, n, max)) {
         close(fd);
-        fd = open_history(path);
+        fd = e2b_log_file_open(path);
     }
     if (fd < 0)
         return -1;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,4 +102,43 @@ fail:
     unlink(tmp);
     errno = saved;
     return -1;
+}
+
+int e2b_log_file_open(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0 && fchmod(fd, 0600) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+static bool same_file(const char *path, const struct stat *fst)
+{
+    struct stat pst;
+    return stat(path, &pst) == 0 && pst.st_ino == fst->st_ino && pst.st_dev == fst->st_dev;
+}
+
+bool e2b_log_file_rotate(int fd, const char *path, size_t n, long max)
+{
+    struct stat fst;
+    if (fd < 0 || !path || fstat(fd, &fst) < 0)
+        return false;
+    bool ours = same_file(path, &fst);
+    if (ours && (fst.st_size == 0 || fst.st_size + (off_t)n <= max))
+        return false;
+    if (ours && flock(fd, LOCK_EX) == 0) {
+        if (same_file(path, &fst)) { /* still ours once locked: nobody rotated it meanwhile */
+            char *old = NULL;
+            if (asprintf(&old, "%s.1", path) >= 0) {
+                rename(path, old); /* replaces the older one */
+                free(old);
+            }
+        }
+        flock(fd, LOCK_UN);
+    }
+    return true;
 }

@@ -4,6 +4,7 @@
 #ifndef E2B_FS_H
 #define E2B_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -15,6 +16,18 @@ int e2b_mkdir_private(const char *dir);
 
 /* Writes all n bytes (retrying on EINTR and short writes). Returns 0, or -1 with errno set. */
 int e2b_write_all(int fd, const void *p, size_t n);
+
+/* A private log that several processes append to (each line one O_APPEND write):
+ * e2b_log_file_open opens path to append, created 0600 and never through a link, and makes it
+ * 0600; the fd, or -1 with errno set. */
+int e2b_log_file_open(const char *path);
+/* Before n more bytes go to fd (opened from path): when path is still fd's file and they
+ * would take it past max bytes (an empty file takes any line), moves it to <path>.1,
+ * replacing the older one. Among processes this is serialised with flock on fd and a second
+ * look that path is still fd's file, so no file is rotated twice and <path>.1 is always one
+ * whole earlier file. Returns true when fd is no longer path's file (rotated here or by
+ * another process, or removed): the caller opens path again. */
+bool e2b_log_file_rotate(int fd, const char *path, size_t n, long max);
 
 enum {
     E2B_REPLACE_EXCLUSIVE = 1, /* fail with EEXIST when dir/name exists (two writers race) */

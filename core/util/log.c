@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,38 +33,15 @@ static int log_fd = -1;
 static long log_max = LOG_MAX_DEFAULT;
 static char *log_path; /* the path given to e2b_log_open (for rotation) */
 
-static int log_open_file(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd >= 0 && fchmod(fd, 0600) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* Before a line of n bytes (log_lock held): reopen when <path> is no longer our file,
- * rotate when the line would take it past the cap. */
+ * rotating it first when the line would take it past the cap. */
 static void log_rotate_check(size_t n)
 {
-    struct stat fst, pst;
-    if (log_fd < 0 || !log_path || fstat(log_fd, &fst) < 0)
+    struct stat fst;
+    if (log_fd < 0 || !log_path || fstat(log_fd, &fst) < 0 ||
+        !e2b_log_file_rotate(log_fd, log_path, n, log_max))
         return;
-    int ours = stat(log_path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev;
-    if (ours && (fst.st_size == 0 || fst.st_size + (off_t)n <= log_max))
-        return;
-    if (ours && flock(log_fd, LOCK_EX) == 0) {
-        /* Still ours once locked: nobody rotated it meanwhile. */
-        if (stat(log_path, &pst) == 0 && pst.st_ino == fst.st_ino && pst.st_dev == fst.st_dev) {
-            char *old = NULL;
-            if (asprintf(&old, "%s.1", log_path) >= 0) {
-                rename(log_path, old); /* replaces the older one */
-                free(old);
-            }
-        }
-    }
-    int fd = log_open_file(log_path);
-    flock(log_fd, LOCK_UN);
+    int fd = e2b_log_file_open(log_path);
     if (fd < 0)
         return;
     /* stderr sent to the log (while curses is active) follows it to the new file. */
