@@ -197,6 +197,9 @@ typedef struct e2b_agent_status {
     int64_t turn_started_ms;  /* wall clock ms the turn running now (or the last one) was seen
                                  to start, 0 none seen */
     int64_t last_event_ms;    /* the server's own time of the last event that said one */
+    int64_t reply_created_ms; /* the server's time the active session's newest message was
+                                 created, when a read of it (watch_end.c) found it an
+                                 assistant's answer whose end is known; 0 none read */
 
     e2b_agent_request *requests; /* pending, oldest first */
     size_t nrequests;

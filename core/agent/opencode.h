@@ -99,6 +99,8 @@ typedef struct e2b_oc_result {
     e2b_agent_end end;             /* last_turn: how it ended (NONE: not known, or no turn) */
     char *error;                   /* last_turn: FAILED: why, in the server's words */
     int64_t ended_ms;              /* last_turn: the server's time of its end, 0 unknown */
+    int64_t created_ms;            /* last_turn: the server's time the newest message was
+                                      created (an assistant's), 0 unknown */
     bool unfinished;               /* last_turn: the newest is the assistant's, its end not
                                       written yet (a server may store it after the events) */
     bool unanswered;               /* last_turn: the newest is the user's (no answer began) */

@@ -118,6 +118,7 @@ int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res)
     json_t *time = json_object_get(info, "time");
     int64_t parts_end = 0;
     bool tool_error = tool_failed(parts, &parts_end);
+    res->created_ms = oc_int(time, "created");
     res->ended_ms = oc_int(time, "completed");
     if (!res->ended_ms)
         res->ended_ms = parts_end > oc_int(time, "created") ? parts_end : oc_int(time, "created");

@@ -47,6 +47,8 @@ static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
         set_str(&w->end_error, res ? res->error : NULL);
         if (res && res->message_id)
             set_str(&w->end_msg, res->message_id);
+        if (res && res->end != E2B_AGENT_END_NONE && res->created_ms > 0)
+            w->st.reply_created_ms = res->created_ms; /* an answer: a turn owed may be it */
         return;
     }
     /* PAST: only news, and only while no turn is watched. Read while the server is idle,
@@ -59,6 +61,8 @@ static void end_apply(e2b_agent_watch *w, int mode, const e2b_oc_result *res)
         return;
     set_str(&w->end_msg, res->message_id);
     st->last_end = end;
+    if (!res->unanswered && res->end != E2B_AGENT_END_NONE && res->created_ms > 0)
+        st->reply_created_ms = res->created_ms; /* the user's own message is no answer */
     set_str(&st->error, end == E2B_AGENT_END_FAILED ? res->error : NULL);
     if (res->ended_ms > 0) {
         st->idle_since_ms = res->ended_ms;

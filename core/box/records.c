@@ -87,6 +87,13 @@ static json_t *record_to_json(const e2b_box_record *r)
         json_decref(o);
         return NULL;
     }
+    if (o && r->turn_owed_ms > 0 &&
+        (json_object_set_new(o, "turn_owed_ms", json_integer(r->turn_owed_ms)) < 0 ||
+         (r->turn_owed_session[0] &&
+          json_object_set_new(o, "turn_owed_session", json_string(r->turn_owed_session)) < 0))) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -190,6 +197,19 @@ static e2b_error *record_from_json(const json_t *o, const char *file, e2b_box_re
         if (json_is_string(json_array_get(ap, i)))
             e2b_box_record_approve_add(out, json_string_value(json_array_get(ap, i)));
     out->yes_all = json_is_true(json_object_get(o, "yes_all"));
+    /* a file may be edited: a time that is not one (before 2001, or past year 2286) is none,
+     * a session id that is not a plain word is not known */
+    json_int_t owed = json_integer_value(json_object_get(o, "turn_owed_ms"));
+    if (owed > 978307200000LL && owed < 9999999999999LL) {
+        out->turn_owed_ms = owed;
+        const char *ses = e2b_json_text(o, "turn_owed_session", "");
+        int ses_ok = strlen(ses) < sizeof out->turn_owed_session;
+        for (const char *c = ses; ses_ok && *c; c++)
+            ses_ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                     (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
+        if (ses_ok)
+            snprintf(out->turn_owed_session, sizeof out->turn_owed_session, "%s", ses);
+    }
     if (!out->name || !out->sandbox_id || !out->template_id || !out->branch || !out->base ||
         !out->dir) {
         e2b_box_record_clear(out);

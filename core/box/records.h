@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #define E2B_BOX_RECORD_VERSION 2
@@ -55,6 +56,12 @@ typedef struct e2b_box_record {
     char **approve;
     size_t napprove;
     bool yes_all;
+    /* a turn is owed (core/agent/turn_owed.h): a prompt the server accepted was sent at
+     * turn_owed_ms (this machine's wall clock, ms; 0 = none owed) to turn_owed_session ("" =
+     * not known); cleared by whichever watch sees that turn end (--wait waits for it):
+     * "turn_owed_ms", "turn_owed_session" */
+    int64_t turn_owed_ms;
+    char turn_owed_session[64];
 } e2b_box_record;
 
 #define E2B_BOX_RULES_MAX 32

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "core/agent/agent.h"
+#include "core/agent/turn_owed.h"
 #include "core/box/box.h"
 #include "core/e2b/api.h"
 #include "core/e2b/config.h"
@@ -532,6 +533,14 @@ const e2b_agent_status *e2b_live_agent_at(const e2b_live *m, size_t i, const cha
                                           const char **name);
 /* Box i's sandbox as e2b_live_agent_sandbox, without a search (the fleet's cost: linear). */
 const e2b_sandbox *e2b_live_agent_sandbox_at(const e2b_live *m, size_t i);
+/* A turn owed to the agent of sandbox_id (core/agent/turn_owed.h; a prompt through the model
+ * that the server accepted marks its record, and the watch that sees the turn end clears it):
+ * the verdict on its mark now, WAIT while owed; SEEN or LOST once the mark this model judged
+ * went so; NONE when none was owed. *owed_ms (may be NULL): when the prompt was sent (the
+ * mark, or the one that went), 0 none. Judged again now (a mark grows old while its box is
+ * idle and silent: lost). */
+e2b_turn_owed_verdict e2b_live_agent_owed(e2b_live *m, const char *sandbox_id,
+                                          int64_t *owed_ms);
 /* How many watched boxes are waiting for the user (for the status line). */
 size_t e2b_live_agents_waiting(const e2b_live *m);
 

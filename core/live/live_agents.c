@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct live_agent {
     e2b_live *m;
@@ -46,6 +47,7 @@ struct live_agent {
     uint64_t rules_timer;
     char *ruled[8];           /* the requests a rule answered (a ring: none twice) */
     size_t ruled_next;
+    struct live_owed owed;    /* a turn owed (live_owed.c) */
     /* the history (live_history.c): the state last written, its request */
     e2b_agent_state told_state;
     char *told_request;
@@ -198,6 +200,7 @@ static void on_watch_change(void *ud)
         if (s == E2B_AGENT_IDLE || s == E2B_AGENT_WORKING || s == E2B_AGENT_WAITING)
             t->pending_timer = e2b_loop_timer_add(t->m->loop, 0, send_pending, t);
     }
+    live_owed_judge(t->m, t->sandbox_id); /* the owed turn seen end: its mark goes */
     const e2b_agent_status *st = e2b_agent_watch_status(t->watch);
     tell_history(t, st);
     /* a request a rule allows is answered from the loop, not inside the watch's call */
@@ -508,6 +511,8 @@ static struct live_agent *agent_new(e2b_live *m, const e2b_box_record *r)
     t->rec.budget_usd = r->budget_usd;
     t->rec.budget_stopped = r->budget_stopped;
     t->rec.dir = r->dir ? strdup(r->dir) : NULL;
+    t->rec.turn_owed_ms = r->turn_owed_ms;
+    memcpy(t->rec.turn_owed_session, r->turn_owed_session, sizeof t->rec.turn_owed_session);
     t->fixed.api = r->opencode == 1 ? 1 : 2;
     take_rules(t, r);
     a->items[a->n++] = t;
@@ -540,6 +545,7 @@ void live_agents_sync(e2b_live *m)
         t->seen = true;
         t->listed_at = i;
         take_rules(t, r); /* a rule added or revoked since (the records are read again) */
+        live_owed_take(m, t->sandbox_id, r); /* a turn owed that another process marked */
         bool paused = sb->state == E2B_STATE_PAUSED;
         if (paused != t->paused) {
             t->paused = paused;
@@ -680,6 +686,12 @@ bool live_agent_pending(const e2b_live *m, const char *sandbox_id)
     return t && t->pending_text;
 }
 
+struct live_owed *live_agent_owed(e2b_live *m, const char *sandbox_id)
+{
+    struct live_agent *t = find(m, sandbox_id);
+    return t ? &t->owed : NULL;
+}
+
 e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id)
 {
     struct live_agent *t = find(m, sandbox_id);
@@ -817,6 +829,12 @@ struct agent_cmd {
     char name[128];
     char what[320];
     e2b_live_end *end; /* its waiter (e2b_live_then), or NULL */
+    /* a prompt: its box and when it was sent (accepted: a turn is owed, live_owed.c); an
+     * interrupt: the turn owed ends with it (one stopped before its first step leaves the
+     * user's message unanswered, which a later read cannot tell from a turn still to start) */
+    char sandbox_id[128];
+    int64_t prompt_sent_ms;
+    bool interrupt;
 };
 
 static void on_cmd_done(void *ud, const char *session_id, const e2b_error *err)
@@ -829,6 +847,10 @@ static void on_cmd_done(void *ud, const char *session_id, const e2b_error *err)
             live_notice(c->m, E2B_LIVE_INFO, "%s: %s (session %s)", c->name, c->what, session_id);
         else
             live_notice(c->m, E2B_LIVE_INFO, "%s: %s", c->name, c->what);
+        if (!err && c->prompt_sent_ms)
+            live_owed_mark(c->m, c->sandbox_id, c->prompt_sent_ms, session_id);
+        if (!err && c->interrupt)
+            live_owed_end(c->m, c->sandbox_id);
         if (c->end && session_id)
             c->end->session_id = strdup(session_id);
         live_end(c->end, err, 0);
@@ -955,6 +977,10 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
     struct agent_cmd *c = t ? cmd_new(m, t, what) : NULL;
     if (!c)
         return -1;
+    snprintf(c->sandbox_id, sizeof c->sandbox_id, "%s", t->sandbox_id);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    c->prompt_sent_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
     e2b_error *err = NULL;
     int rc = e2b_agent_watch_prompt(t->watch, session_id, new_session, text, model, on_cmd_done,
                                     c, &err);
@@ -989,6 +1015,8 @@ int e2b_live_agent_interrupt(e2b_live *m, const char *sandbox_id)
                             : NULL;
     if (!c)
         return -1;
+    snprintf(c->sandbox_id, sizeof c->sandbox_id, "%s", t->sandbox_id);
+    c->interrupt = true;
     e2b_error *err = NULL;
     int rc = e2b_agent_watch_interrupt(t->watch, on_cmd_done, c, &err);
     if (rc && idle && err && err->kind == E2B_ERR_NOT_FOUND) { /* not even a session */

@@ -159,6 +159,28 @@ void live_budget_free(e2b_live *m);
 /* live_agents.c: the record the agent of sandbox_id was made from (its name, port, API,
  * directory and budget; the model's, changed only by live_budget.c), or NULL. */
 e2b_box_record *live_agent_record(e2b_live *m, const char *sandbox_id);
+/* live_owed.c: a turn owed to a watched agent (core/agent/turn_owed.h), kept by its entry:
+ * ms the mark judged (the record copy's; 0 none), busy: the watch saw a turn since it, and
+ * the last verdict (SEEN or LOST stay, with gone_ms, after the mark went). */
+struct live_owed {
+    int64_t ms;
+    bool busy;
+    e2b_turn_owed_verdict verdict;
+    int64_t gone_ms;
+};
+/* live_agents.c: the owed-turn state of sandbox_id's agent, or NULL when not watched. */
+struct live_owed *live_agent_owed(e2b_live *m, const char *sandbox_id);
+/* A prompt sent at sent_ms (wall clock) to sandbox_id's agent was accepted (session_id: where
+ * it went, NULL not known): its record is marked, a turn is owed. */
+void live_owed_mark(e2b_live *m, const char *sandbox_id, int64_t sent_ms, const char *session_id);
+/* An interrupt of sandbox_id's agent was accepted: the turn owed (if any) ends with it (its
+ * mark is cleared, the verdict SEEN). */
+void live_owed_end(e2b_live *m, const char *sandbox_id);
+/* The agent's status changed: the mark is judged, and cleared when its turn was seen or lost. */
+void live_owed_judge(e2b_live *m, const char *sandbox_id);
+/* The record r of sandbox_id's agent was read again: a mark another process made or cleared
+ * is taken. */
+void live_owed_take(e2b_live *m, const char *sandbox_id, const e2b_box_record *r);
 /* live_ports.c: the forwards close and the reads stop (before the loop goes); free after. */
 void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);

@@ -14,6 +14,7 @@
 #   agent_model_log ID       the model's request log (one JSON line per request)
 #   agent_server_pid ID      the pid of the box's `opencode serve`
 #   agent_get ID NAME PATH   one GET of the box's server (password and token as below)
+#   agent_post ID NAME PATH JSON   one POST of JSON to it (the same way)
 #   agent_events_start ID API NAME FILE
 #                            reads the box's own event stream (v2 /api/event, v1 /event)
 #                            into FILE with curl through e2b-local's port proxy (the password
@@ -87,6 +88,14 @@ agent_curl_config() {
 agent_get() {
     agent_curl_config "$1" "$2" || return 1
     printf '%s\n' "$AGENT_CONF" | curl -sf -m 20 -K - --resolve "$AGENT_RESOLVE" "$AGENT_URL$3"
+}
+
+# agent_post ID NAME PATH JSON: one POST of JSON to the box's server (as agent_get); the
+# body on stdout.
+agent_post() {
+    agent_curl_config "$1" "$2" || return 1
+    printf '%s\n' "$AGENT_CONF" | curl -sf -m 20 -K - --resolve "$AGENT_RESOLVE" \
+        -H 'content-type: application/json' -d "$4" "$AGENT_URL$3"
 }
 
 agent_events_start() {

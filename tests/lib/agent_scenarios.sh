@@ -19,8 +19,64 @@ agent_idle_as() {
     if grep -qE "^feat	idle [0-9]+[smhd]: $1" "$BOX_OUT"; then t_pass "$2"; else t_fail "$2" "$(head -c 400 "$BOX_OUT")"; fi
 }
 
+# agent_owed_mark REC MS SESSION: the record says a turn is owed to a prompt sent at MS (as
+# --prompt writes it once the server accepted the prompt), its mode kept.
+agent_owed_mark() {
+    jq --argjson t "$2" --arg s "$3" '.turn_owed_ms = $t | .turn_owed_session = $s' "$1" >"$T_TMP/owed.json" &&
+        cat "$T_TMP/owed.json" >"$1" && rm -f "$T_TMP/owed.json"
+}
+
+# agent_owed_scenarios API ID SESSION REC: --wait on an idle box that is owed a turn. The box
+# is idle, its last turn done.
+agent_owed_scenarios() {
+    local api=$1 id=$2 sid=$3 rec=$4 wout werr pid rc asked path body
+    # ---- a turn owed starts late: --wait waits for it, not the last turn's end ----
+    # (a loaded server may begin an accepted prompt's turn seconds later: with the old 2 s
+    # grace --wait took the last turn's end for it. Here the turn starts as late as can be:
+    # the record says the prompt was accepted, and the server is given it only once --wait
+    # has said it waits for it, past the grace.)
+    agent_script "$id" '{"steps":[{"text":"The late turn.","delay":2}]}'
+    asked=$(agent_model_log "$id" | grep -c '"title": false')
+    agent_owed_mark "$rec" "$(date +%s%3N)" "$sid" || t_fail "v$api: the owed mark is written" "$(cat "$rec")"
+    wout=$T_TMP/wait-owed.out werr=$T_TMP/wait-owed.err
+    (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --wait feat --timeout 150) >"$wout" 2>"$werr" &
+    pid=$!
+    t_ok "v$api: owed: --wait says the idle box is owed a turn and waits for it" \
+        t_wait_until 90 grep -q "has not had its turn yet: waiting for it" "$werr"
+    sleep 3 # past the old grace: nothing ends a wait for an owed turn but that turn (or --timeout)
+    t_ok "v$api: owed: --wait still waits, past the 2 s grace (stderr: $(head -c 300 "$werr"))" kill -0 "$pid"
+    if [ "$api" = 1 ]; then
+        path=/session/$sid/prompt_async body='{"parts":[{"type":"text","text":"the late prompt"}]}'
+    else
+        path=/api/session/$sid/prompt body='{"prompt":{"text":"the late prompt"}}'
+    fi
+    agent_post "$id" feat "$path" "$body" >/dev/null || t_fail "v$api: owed: the late prompt is sent" "POST $path"
+    wait "$pid"
+    rc=$?
+    t_eq "v$api: owed: --wait ends with the late turn: exit 0 (stderr: $(head -c 300 "$werr"))" "$rc" 0
+    t_contains "v$api: owed: and says how it ended" "$(cat "$wout")" "idle: done"
+    t_ok "v$api: owed: the late turn had reached the model before --wait ended" \
+        test "$(agent_model_log "$id" | grep -c '"title": false')" -gt "$asked"
+    t_eq "v$api: owed: the mark is gone once the turn was seen" "$(jq -r '.turn_owed_ms // 0' "$rec")" 0
+
+    # ---- a prompt the server refused marks nothing ----
+    fault_set '{"kind":"500","method":"POST","path":"/prompt","count":3}'
+    box_tui --prompt feat "refused, please"
+    t_ok "v$api: owed: a refused prompt fails (exit $BOX_RC: $(head -c 200 "$BOX_ERR"))" test "$BOX_RC" -ne 0
+    fault_clear
+    t_eq "v$api: owed: and marks no turn owed" "$(jq -r '.turn_owed_ms // 0' "$rec")" 0
+
+    # ---- a mark older than the bound, no turn seen: dropped, said, --wait ends ----
+    agent_owed_mark "$rec" "$(($(date +%s%3N) - 11 * 60 * 1000))" "$sid"
+    box_tui --wait feat --timeout 60
+    box_rc "v$api: owed, lost: --wait ends with the last turn's end (exit 0)" 0
+    t_contains "v$api: owed, lost: it says the prompt never started a turn" "$(cat "$BOX_ERR")" "never started a turn (within 10 min): not waited for any more"
+    t_eq "v$api: owed, lost: the mark is gone" "$(jq -r '.turn_owed_ms // 0' "$rec")" 0
+    t_ok "v$api: owed: the record stays private (0600)" test "$(stat -c %a "$rec")" = 600
+}
+
 agent_scenarios() {
-    local api=$1 id out sid sid2 pid
+    local api=$1 id out sid sid2 pid rec
     agent_setup "$api" || return 1
 
     # ---- a turn with a todo list and a bash call that asks permission, given at --up ----
@@ -87,8 +143,12 @@ agent_scenarios() {
     sid2=$(tail -n 1 "$BOX_OUT")
     t_contains "v$api: a new session id" "$sid2" "ses_"
     t_ok "v$api: not the first session" test "$sid2" != "$sid"
+    rec=$XDG_STATE_HOME/e2b-tui/boxes/feat.json
+    t_ok "v$api: the accepted prompt marked its record: a turn is owed (to that session)" \
+        jq -e --arg s "$sid2" '.turn_owed_ms > 0 and .turn_owed_session == $s' "$rec"
     box_tui --wait feat --timeout 90
     box_rc "v$api: text-only turn: --wait exit 0" 0
+    t_eq "v$api: --wait saw the owed turn end: the mark is gone" "$(jq -r '.turn_owed_ms // 0' "$rec")" 0
     box_tui --wait feat --timeout 30
     box_rc "v$api: --wait again on the finished turn: exit 0" 0
     t_contains "v$api: and it says the turn was done" "$(cat "$BOX_OUT")" "idle: done"
@@ -97,6 +157,8 @@ agent_scenarios() {
     box_tui --status feat --json
     t_eq "v$api: the active session is the new one" "$(jq -r '.boxes[0].session.id' "$BOX_OUT")" "$sid2"
     t_eq "v$api: --status --json: last_end done" "$(jq -r '.boxes[0].last_end' "$BOX_OUT")" "done"
+
+    agent_owed_scenarios "$api" "$id" "$sid2" "$rec"
 
     # ---- hostile text from the model: escapes, bidi, a 100 KB line ----
     agent_script "$id" '{"title":"\u001b]0;pwned\u0007T\u202eitle","steps":[{"text":["\u001b[2J\u001b[31mred\u001b]52;c;Zm9v\u0007 \u202eevil\u202c ", {"repeat":"x","count":100000}, "\u0000end"]},{"text":"ok"}]}'

@@ -263,6 +263,46 @@ static void test_no_secret_fields(void)
     CHECK(strstr(buf, "\"version\": 2"));
 }
 
+static void test_turn_owed(void)
+{
+    /* A turn owed goes to the record and back (and away); an edited file's nonsense is none. */
+    char dir[300], file[400];
+    e2b_box_record r = sample("owed"), got = {0};
+    snprintf(dir, sizeof dir, "%s/owed", base_dir);
+    r.turn_owed_ms = 1796179475124LL;
+    snprintf(r.turn_owed_session, sizeof r.turn_owed_session, "ses_dcb5c8c6bffeyvWe3QFvspgns9");
+    CHECK(!e2b_box_record_write(dir, &r, 1));
+    CHECK(!e2b_box_record_read(dir, "owed", &got));
+    CHECK(got.turn_owed_ms == 1796179475124LL);
+    CHECK_STR_EQ(got.turn_owed_session, "ses_dcb5c8c6bffeyvWe3QFvspgns9");
+    e2b_box_record_clear(&got);
+    r.turn_owed_ms = 0; /* cleared: nothing of it is left in the file */
+    CHECK(!e2b_box_record_write(dir, &r, 0));
+    CHECK(!e2b_box_record_read(dir, "owed", &got));
+    CHECK(got.turn_owed_ms == 0);
+    CHECK_STR_EQ(got.turn_owed_session, "");
+    e2b_box_record_clear(&got);
+    snprintf(file, sizeof file, "%s/owed.json", dir);
+    FILE *f = fopen(file, "w");
+    CHECK(f);
+    fputs("{\"version\":2,\"name\":\"owed\",\"sandbox_id\":\"isb1\",\"turn_owed_ms\":5,"
+          "\"turn_owed_session\":\"x\"}\n", f);
+    fclose(f);
+    CHECK(!e2b_box_record_read(dir, "owed", &got));
+    CHECK(got.turn_owed_ms == 0); /* not a time */
+    CHECK_STR_EQ(got.turn_owed_session, "");
+    e2b_box_record_clear(&got);
+    f = fopen(file, "w");
+    CHECK(f);
+    fputs("{\"version\":2,\"name\":\"owed\",\"sandbox_id\":\"isb1\",\"turn_owed_ms\":"
+          "1796179475124,\"turn_owed_session\":\"ses_1\\u001b[2J\"}\n", f);
+    fclose(f);
+    CHECK(!e2b_box_record_read(dir, "owed", &got));
+    CHECK(got.turn_owed_ms == 1796179475124LL); /* the time stands, the session is not known */
+    CHECK_STR_EQ(got.turn_owed_session, "");
+    e2b_box_record_clear(&got);
+}
+
 static void test_approval_rules(void)
 {
     /* The rules and yes-all go to the record and back; a bad one is refused, not kept. */
@@ -294,6 +334,7 @@ int main(void)
 {
     make_base();
     RUN(test_approval_rules);
+    RUN(test_turn_owed);
     RUN(test_write_read_modes);
     RUN(test_opencode_fields);
     RUN(test_exclusive_conflict);

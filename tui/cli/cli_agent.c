@@ -573,10 +573,38 @@ static int cli_interrupt(e2b_live *m, const cli_args *a)
 
 /* ---- --wait ---- */
 
-/* An idle box that was never seen working is given this long to start (a prompt sent just
- * before --wait may not have begun its turn yet; a server may look idle between a turn's
- * steps): then how its last turn ended (read from its newest message) decides. */
+/* An idle box that was never seen working, and is owed no turn, is given this long to start
+ * (a prompt sent some other way may not have begun its turn yet; a server may look idle
+ * between a turn's steps): then how its last turn ended (read from its newest message)
+ * decides. A box owed a turn (a prompt through e2b-tui that the server accepted: core/agent/
+ * turn_owed.h) is not done while idle until that turn was seen, however late it starts. */
 #define IDLE_GRACE_MS 2000
+
+/* Says once on stderr that an idle box is owed a turn (--wait waits for it), or that the mark
+ * was dropped as lost; *told keeps which was said. */
+static void tell_owed(e2b_live *m, const struct agent_box *b, int *told)
+{
+    int64_t owed_ms = 0;
+    e2b_turn_owed_verdict v = e2b_live_agent_owed(m, b->rec.sandbox_id, &owed_ms);
+    const e2b_agent_status *st = box_status(m, b);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    char ago[16] = "";
+    e2b_agent_ago(owed_ms < now ? owed_ms : now, now, ago, sizeof ago);
+    if (v == E2B_TURN_OWED_WAIT && !(*told & 1) && st && st->state == E2B_AGENT_IDLE &&
+        e2b_live_agent_synced(m, b->rec.sandbox_id)) {
+        *told |= 1;
+        fprintf(stderr, "e2b-tui: box %s is idle, but the prompt sent %s ago has not had its "
+                        "turn yet: waiting for it\n", b->rec.name, ago);
+    }
+    if (v == E2B_TURN_OWED_LOST && !(*told & 2)) {
+        *told |= 2;
+        fprintf(stderr, "e2b-tui: box %s: the prompt sent %s ago never started a turn (within "
+                        "%d min): not waited for any more\n", b->rec.name, ago,
+                E2B_TURN_OWED_MAX_MS / 60000);
+    }
+}
 
 static int cli_wait(e2b_live *m, const cli_args *a)
 {
@@ -589,11 +617,13 @@ static int cli_wait(e2b_live *m, const cli_args *a)
     int64_t start = e2b_now_ms();
     int64_t end = a->timeout_s > 0 ? start + (int64_t)a->timeout_s * 1000 : 0;
     bool seen_turn = false;
+    int told = 0;
     for (;;) {
         const e2b_agent_status *st = box_status(m, &b); /* watched: one_box said so */
         int64_t now = e2b_now_ms();
         if (st->state == E2B_AGENT_WORKING || st->state == E2B_AGENT_RETRYING)
             seen_turn = true;
+        tell_owed(m, &b, &told);
         rc = cli_agent_exit_wait(m, &b, seen_turn, now - start, false);
         if (rc == 0 || rc == EXIT_NOT_FINISHED) {
             printf("idle: %s\n", st->last_end ? e2b_agent_end_name(st->last_end) : "no turn running");
@@ -604,8 +634,12 @@ static int cli_wait(e2b_live *m, const cli_args *a)
         if (rc >= 0)
             break;
         if (end && now >= end) {
-            fprintf(stderr, "e2b-tui: box %s: still %s after %d s\n", b.rec.name,
-                    e2b_agent_state_name(st->state), a->timeout_s);
+            bool owed = e2b_live_agent_owed(m, b.rec.sandbox_id, NULL) == E2B_TURN_OWED_WAIT;
+            fprintf(stderr, "e2b-tui: box %s: still %s%s after %d s\n", b.rec.name,
+                    e2b_agent_state_name(st->state),
+                    owed && st->state == E2B_AGENT_IDLE ? " (its prompt's turn has not begun)"
+                                                        : "",
+                    a->timeout_s);
             rc = EXIT_TIMED_OUT;
             break;
         }
@@ -691,7 +725,11 @@ int cli_agent_exit_wait(e2b_live *m, const struct agent_box *b, bool seen_turn,
         }
         return EXIT_WAITING;
     }
-    if (st->state == E2B_AGENT_IDLE && synced &&
+    /* a turn owed: idle says nothing until it was seen (then it is this turn's end) */
+    e2b_turn_owed_verdict owed = e2b_live_agent_owed(m, b->rec.sandbox_id, NULL);
+    if (owed == E2B_TURN_OWED_SEEN)
+        seen_turn = true;
+    if (st->state == E2B_AGENT_IDLE && synced && owed != E2B_TURN_OWED_WAIT &&
         ((seen_turn && st->last_end != E2B_AGENT_END_NONE) || waited_ms >= IDLE_GRACE_MS)) {
         if (st->last_end == E2B_AGENT_END_FAILED) {
             if (!quiet) {
