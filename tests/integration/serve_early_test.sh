@@ -9,6 +9,7 @@
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
+. "$E2B_TUI_ROOT/tests/lib/faults.sh"
 box_setup || t_finish
 cfg=$XDG_CONFIG_HOME/e2b-tui/config
 good_cfg=$(cat "$cfg")
@@ -56,9 +57,16 @@ check_project() {
 # ---- auto: the OpenCode server starts while the files arrive ----
 # (once the project's directory exists and the box has said which OpenCode it has: the
 # probe's first answer, the names, comes while the first archive is on its way)
+# The upload is slow on purpose: e2b-local holds the first archive's upload 8 s. The server
+# starts from the probe's first answer, in parallel with the upload: with the files this
+# small, a loaded machine could otherwise send them all before the probe answered, and the
+# order checked below would be a race, not the product's behaviour.
 rm -f "$log"
+fault_set '{"kind":"delay","method":"POST","path":"/files","delayMs":8000}'
 box_tui --up early
 box_rc "auto: up succeeds" 0 || t_abort "the box did not come up"
+t_eq "auto: the upload was held (the delay fault was taken)" "$(fault_left)" 0
+fault_clear
 started=$(line_of early "(server): started while the files arrive")
 t_ok "auto: the server started while the files arrived (log: $(up_lines early | tr '\n' '|'))" \
     before "$started" "$(line_of early ": extracting")"
