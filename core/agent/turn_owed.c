@@ -25,13 +25,3 @@ e2b_turn_owed_verdict e2b_turn_owed_judge(int64_t owed_ms, const char *owed_sess
         return E2B_TURN_OWED_LOST;
     return E2B_TURN_OWED_WAIT;
 }
-
-const char *e2b_turn_owed_name(e2b_turn_owed_verdict v)
-{
-    switch (v) {
-    case E2B_TURN_OWED_WAIT: return "wait";
-    case E2B_TURN_OWED_SEEN: return "seen";
-    case E2B_TURN_OWED_LOST: return "lost";
-    default: return "none";
-    }
-}

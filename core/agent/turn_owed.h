@@ -40,7 +40,4 @@ e2b_turn_owed_verdict e2b_turn_owed_judge(int64_t owed_ms, const char *owed_sess
                                           bool busy_seen, const e2b_agent_status *st,
                                           bool synced, int64_t now_ms);
 
-/* "none", "wait", "seen", "lost". */
-const char *e2b_turn_owed_name(e2b_turn_owed_verdict v);
-
 #endif
