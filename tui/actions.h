@@ -28,15 +28,18 @@ enum view_bit {
     VIEW_AGENT = 1u << 11,
     VIEW_NEEDS = 1u << 12,
     VIEW_COMPARE = 1u << 13, /* a group of attempts (tui/views/view_compare.h) */
+    VIEW_RULES = 1u << 14,   /* approval rules and saved answers (tui/views/view_rules.h) */
+    VIEW_HISTORY = 1u << 15, /* the agents' state changes (tui/views/view_history.h) */
 };
 #define VIEWS_SANDBOXES (VIEW_BOXES | VIEW_WORKSPACES | VIEW_ALL)
 #define VIEWS_LISTS (VIEWS_SANDBOXES | VIEW_SECRETS)
 #define VIEWS_SCROLL                                                                          \
     (VIEWS_LISTS | VIEW_DETAIL | VIEW_LOG | VIEW_HELP | VIEW_OPS | VIEW_MESSAGES |             \
-     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE)
+     VIEW_TEMPLATES | VIEW_CHANGES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE | VIEW_RULES |    \
+     VIEW_HISTORY)
 /* Where a box's agent can be acted on: its row, its Agent pane and the Needs-you pane. */
 #define VIEWS_AGENT_ACTS (VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS)
-#define VIEWS_ANY 0x3fffu
+#define VIEWS_ANY 0xffffu
 
 enum { ACTION_MUTATES = 1u << 0 };
 
@@ -48,6 +51,12 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Needs you: every box's pending requests and questions, oldest first (:needs)")        \
     X(NEXT_NEEDS, "next-needs", "]", VIEWS_ANY, 0,                                            \
       "The Agent pane of the next box that needs you (again: the one after, cycling)")       \
+    X(RULES, "rules", "ctrl-r", VIEWS_ANY & ~VIEW_RULES, 0,                                   \
+      "Rules: the selected box's approval rules, e2b-tui's and the server's saved \"always\" answers (:rules NAME; :rules alone: every box)") \
+    X(RULE_REVOKE, "rule-revoke", "x", VIEW_RULES, ACTION_MUTATES,                            \
+      "Rules: revoke the selected rule or saved answer (asks first, naming it)")             \
+    X(HISTORY, "history", "H", VIEWS_ANY & ~VIEW_HISTORY, 0,                                  \
+      "History: the selected box's state changes with times, newest last, following new ones (:history NAME; :history alone: every box)") \
     X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE, 0,                           \
       "Changes: what the agent changed against the box's base, file by file")                \
     X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \

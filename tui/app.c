@@ -27,8 +27,10 @@
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
 #include "tui/views/view_compare.h"
+#include "tui/views/view_history.h"
 #include "tui/views/view_needs.h"
 #include "tui/views/view_operations.h"
+#include "tui/views/view_rules.h"
 #include "tui/views/view_templates.h"
 #include "tui/views/view_sandboxes.h"
 #include "tui/views/view_secrets.h"
@@ -106,6 +108,10 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     }
     if (c == CMD_COMPARE) {
         view_compare_open(ui, arg);
+        return;
+    }
+    if (c == CMD_RULES || c == CMD_HISTORY) { /* a name, else every box */
+        (c == CMD_RULES ? view_rules_open : view_history_open)(ui, arg, true);
         return;
     }
     if (arg && *arg && !info->takes_name) {
@@ -264,6 +270,8 @@ static void run_action(struct ui *ui, enum action_id a)
     case ACT_OPERATIONS: open_operations(ui); return;
     case ACT_NEEDS: open_needs(ui); return;
     case ACT_NEXT_NEEDS: needs_jump(ui); return;
+    case ACT_RULES: view_rules_open(ui, NULL, false); return;
+    case ACT_HISTORY: view_history_open(ui, NULL, false); return;
     case ACT_MESSAGES: open_messages(ui); return;
     case ACT_TEMPLATES: {
         struct view *v = view_templates_new(ui);

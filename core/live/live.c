@@ -106,6 +106,7 @@ void e2b_live_free(e2b_live *m)
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
         live_probes_join(m); /* their posts go to this loop */
+        live_history_follow_stop(m);
         /* Calls still in flight end now: their callbacks see closing and only free. */
         e2b_loop_free(m->loop);
         m->loop = NULL;
@@ -113,6 +114,7 @@ void e2b_live_free(e2b_live *m)
     live_probes_free(m);
     live_agents_free(m);
     live_saved_free(m);
+    live_history_follow_free(m);
     live_ops_free(m);
     live_templates_free(m);
     live_ports_free(m);

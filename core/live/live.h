@@ -52,7 +52,8 @@ enum e2b_live_what {
     E2B_LIVE_CHANGES = 1u << 7,   /* a Changes follower has a new list, diff or status */
     E2B_LIVE_TEMPLATES = 1u << 8, /* the templates list (e2b_live_templates_refresh) */
     E2B_LIVE_UNPULLED = 1u << 9,  /* a kill question's look for unpulled work ended */
-    E2B_LIVE_ALL = 0x3ffu,
+    E2B_LIVE_HISTORY = 1u << 10,  /* the followed history has new lines (e2b_live_history_follow) */
+    E2B_LIVE_ALL = 0x7ffu,
 };
 
 typedef void (*e2b_live_fn)(void *ud, unsigned what);
@@ -464,7 +465,7 @@ const char *e2b_live_test_result_name(e2b_test_result t);
 e2b_error *e2b_live_rules_change(e2b_live *m, const char *name, const char *rule, bool add,
                                  int yes_all);
 /* The server's saved "always" permissions (v2 only: OpenCode 1 has no list) of the watched
- * agent of sandbox_id: asks for them (one box at a time: another box's list is dropped);
+ * agent of sandbox_id: asks for them (each box's list kept apart, until the model goes);
  * E2B_LIVE_AGENTS when they come; the waiter's end (e2b_live_then) when the call ends. */
 int e2b_live_saved_load(e2b_live *m, const char *sandbox_id);
 /* Removes saved permission saved_id, then reads the list again (a notice says which). */
@@ -495,7 +496,27 @@ typedef struct e2b_live_history {
 /* Reads the history of box (NULL: every box) from cfg's state folder into out (cleared
  * first; e2b_live_history_clear frees it). No history yet is an empty list. */
 e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out);
+/* The same, keeping only the newest max entries (0: all); *dropped (may be NULL) counts the
+ * older ones left out. */
+e2b_error *e2b_live_history_read_last(const e2b_config *cfg, const char *box, size_t max,
+                                      e2b_live_history *out, size_t *dropped);
 void e2b_live_history_clear(e2b_live_history *h);
+
+/* The History view's follower (live_history_follow.c), one at a time: a thread of its own
+ * reads the newest E2B_LIVE_HISTORY_CAP entries of box (NULL: every box), then sleeps until
+ * the state folder changes (inotify: no polling) and reads the new lines (the whole again
+ * after a rotation); each new list comes as E2B_LIVE_HISTORY. The UI thread never reads the
+ * file. Following again replaces the follower; e2b_live_history_unfollow stops it. Returns
+ * 0, or -1 (out of memory, no state folder, no thread: *why of e2b_live_history_followed). */
+#define E2B_LIVE_HISTORY_CAP 2000
+int e2b_live_history_follow(e2b_live *m, const char *box);
+void e2b_live_history_unfollow(e2b_live *m);
+/* The followed entries (oldest first; owned by the model, valid until the next
+ * E2B_LIVE_HISTORY or unfollow), NULL when none is followed. *dropped: the older entries
+ * past the cap; *loading until the first read ended; *why (NULL when none): why it could
+ * not be read, or why new lines are not followed. */
+const e2b_live_history *e2b_live_history_followed(const e2b_live *m, size_t *dropped,
+                                                  bool *loading, const char **why);
 
 /* ---- agents (live_agents.c): the OpenCode agent in each running box ----
  *

@@ -72,47 +72,77 @@ void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
 
 /* ---- reading ---- */
 
-static int add_entry(e2b_live_history *h, time_t at, const char *box, const char *text)
+/* The entries of e (as written: at, box, text) kept in r; a full ring (max) drops its
+ * oldest. */
+static int ring_add(live_history_ring *r, time_t at, const char *box, const char *text)
 {
-    if (h->count == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        e2b_live_history_entry *g = realloc(h->items, cap * sizeof *g);
-        if (!g)
-            return -1;
-        h->items = g;
-        h->cap = cap;
+    e2b_live_history *h = &r->h;
+    e2b_live_history_entry *e;
+    if (r->max && h->count == r->max) { /* full: the oldest goes */
+        e = &h->items[r->head];
+        r->head = (r->head + 1) % r->max;
+        r->dropped++;
+    } else {
+        if (h->count == h->cap) {
+            size_t cap = h->cap ? h->cap * 2 : 64;
+            if (r->max && cap > r->max)
+                cap = r->max;
+            e2b_live_history_entry *g = realloc(h->items, cap * sizeof *g);
+            if (!g)
+                return -1;
+            h->items = g;
+            h->cap = cap;
+        }
+        e = &h->items[h->count++];
     }
-    e2b_live_history_entry *e = &h->items[h->count];
     e->at = at;
     snprintf(e->box, sizeof e->box, "%s", box);
     /* the file may have been edited: sanitised again */
     char *safe = e2b_sanitize_display(text, strlen(text), 0);
-    if (!safe)
-        return -1;
-    snprintf(e->text, sizeof e->text, "%s", safe);
+    snprintf(e->text, sizeof e->text, "%s", safe ? safe : "?");
     free(safe);
-    h->count++;
     return 0;
 }
 
-static e2b_error *read_one(const char *path, const char *box, e2b_live_history *h)
+void live_history_ring_order(const live_history_ring *r, e2b_live_history *out)
 {
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return errno == ENOENT ? NULL
-                               : e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    memset(out, 0, sizeof *out);
+    size_t n = r->h.count;
+    if (!n || !(out->items = malloc(n * sizeof *out->items)))
+        return;
+    for (size_t i = 0; i < n; i++)
+        out->items[i] = r->h.items[(r->head + i) % n];
+    out->count = out->cap = n;
+}
+
+void live_history_ring_clear(live_history_ring *r)
+{
+    size_t max = r->max;
+    e2b_live_history_clear(&r->h);
+    memset(r, 0, sizeof *r);
+    r->max = max;
+}
+
+e2b_error *live_history_read_lines(FILE *f, const char *box, live_history_ring *r, long *pos,
+                                   const atomic_int *stop)
+{
     char line[HISTORY_LINE_MAX + 256];
-    e2b_error *err = NULL;
-    while (!err && fgets(line, sizeof line, f)) {
+    while (!(stop && atomic_load(stop)) && fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
-        if (len && line[len - 1] == '\n')
+        if (len && line[len - 1] == '\n') {
             line[--len] = '\0';
-        else if (!feof(f)) { /* longer than any line we write: skip the rest of it */
+        } else if (!feof(f)) { /* longer than any line we write: skip the rest of it */
             int c;
             while ((c = fgetc(f)) != EOF && c != '\n')
                 ;
+            if (c == EOF)
+                break; /* not ended yet: read again from its start */
+            *pos = ftell(f);
             continue;
+        } else {
+            break; /* a line still being written: read again from its start */
         }
+        *pos = ftell(f);
         char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *end;
         if (!t2)
             continue;
@@ -120,29 +150,70 @@ static e2b_error *read_one(const char *path, const char *box, e2b_live_history *
         long long at = strtoll(line, &end, 10);
         if (*end || at <= 0 || (box && strcmp(t1 + 1, box) != 0))
             continue;
-        if (add_entry(h, (time_t)at, t1 + 1, t2 + 1) < 0)
-            err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        if (ring_add(r, (time_t)at, t1 + 1, t2 + 1) < 0)
+            return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
     }
+    return NULL;
+}
+
+e2b_error *live_history_read_file(const char *path, const char *box, live_history_ring *r,
+                                  long *pos, const atomic_int *stop)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return errno == ENOENT ? NULL
+                               : e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    long start = pos ? *pos : 0, p = start;
+    e2b_error *err = start > 0 && fseek(f, start, SEEK_SET) != 0
+                         ? e2b_error_new(E2B_ERR_IO, "cannot read %s: %s", path, strerror(errno))
+                         : live_history_read_lines(f, box, r, &p, stop);
     fclose(f);
+    if (pos)
+        *pos = p;
     return err;
+}
+
+int live_history_path(const e2b_config *cfg, bool old, char *path, size_t n)
+{
+    if (!cfg->state_dir)
+        return -1;
+    int w = snprintf(path, n, "%s/%s%s", cfg->state_dir, HISTORY_FILE, old ? ".1" : "");
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+e2b_error *e2b_live_history_read_last(const e2b_config *cfg, const char *box, size_t max,
+                                      e2b_live_history *out, size_t *dropped)
+{
+    memset(out, 0, sizeof *out);
+    if (dropped)
+        *dropped = 0;
+    if (!cfg->state_dir)
+        return NULL;
+    live_history_ring r = {.max = max};
+    char path[4096];
+    for (int old = 1; old >= 0; old--) { /* oldest first */
+        e2b_error *err = live_history_path(cfg, old, path, sizeof path) < 0
+                             ? e2b_error_new(E2B_ERR_INVALID, "the state folder's path is too long")
+                             : live_history_read_file(path, box, &r, NULL, NULL);
+        if (err) {
+            live_history_ring_clear(&r);
+            return err;
+        }
+    }
+    live_history_ring_order(&r, out);
+    if (r.h.count && !out->items) {
+        live_history_ring_clear(&r);
+        return e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+    }
+    if (dropped)
+        *dropped = r.dropped;
+    live_history_ring_clear(&r);
+    return NULL;
 }
 
 e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out)
 {
-    memset(out, 0, sizeof *out);
-    if (!cfg->state_dir)
-        return NULL;
-    char path[4096];
-    const char *names[] = {HISTORY_FILE ".1", HISTORY_FILE}; /* oldest first */
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", cfg->state_dir, names[i]);
-        e2b_error *err = read_one(path, box, out);
-        if (err) {
-            e2b_live_history_clear(out);
-            return err;
-        }
-    }
-    return NULL;
+    return e2b_live_history_read_last(cfg, box, 0, out, NULL);
 }
 
 void e2b_live_history_clear(e2b_live_history *h)

@@ -4,6 +4,8 @@
 
 #include "core/live/live.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct keystore;
@@ -78,7 +80,8 @@ struct e2b_live {
     struct live_unpulled *unpulled; /* the kill questions' looks (live_unpulled.c) */
     struct live_templates *tpl; /* live_templates.c, made on first use */
     struct live_ports *ports;   /* live_ports.c, made on first use */
-    struct live_saved *saved;   /* live_rules.c: a box's saved permissions, made on first use */
+    struct live_saved *saved;   /* live_rules.c: the saved permissions of each box asked */
+    struct live_history_follow *history; /* live_history_follow.c: the History view's */
     struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
     struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
@@ -105,6 +108,31 @@ void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
 /* live_history.c: one line of box's history (sanitised, bounded; never a secret). */
 void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The reader, shared with the History view's follower (live_history_follow.c): a ring of
+ * the last max entries (0: no cap), oldest at h.items[head] once full; dropped counts the
+ * entries it let go. Pure file reading, any thread. */
+typedef struct live_history_ring {
+    e2b_live_history h;
+    size_t max, head, dropped;
+} live_history_ring;
+/* Reads the lines of f from its position into r (those of box; NULL every box) up to the
+ * end or a line not ended yet (being written), *pos then after the last whole line; stops
+ * early when *stop (may be NULL) is set. */
+e2b_error *live_history_read_lines(FILE *f, const char *box, live_history_ring *r, long *pos,
+                                   const atomic_int *stop);
+/* The same for the file at path from *pos (NULL: from its start); no file is no lines. */
+e2b_error *live_history_read_file(const char *path, const char *box, live_history_ring *r,
+                                  long *pos, const atomic_int *stop);
+/* The history file's path (old: history.log.1) into path; -1 when there is none. */
+int live_history_path(const e2b_config *cfg, bool old, char *path, size_t n);
+/* r's entries in order (oldest first) into out (a copy; empty when out of memory). */
+void live_history_ring_order(const live_history_ring *r, e2b_live_history *out);
+/* Frees r's entries (its max stays). */
+void live_history_ring_clear(live_history_ring *r);
+/* live_history_follow.c: the follower's thread stopped (before the loop goes, as its posts
+ * go to it), then its memory freed (after the loop went). */
+void live_history_follow_stop(e2b_live *m);
+void live_history_follow_free(e2b_live *m);
 
 /* live_index.c: pure helpers on the lists (no loop, no I/O; tests/unit uses them). */
 void live_metrics_sort(e2b_metric_list *m);

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct live_saved {
+struct live_saved { /* one box's; the model keeps a list, one a box asked */
+    struct live_saved *next;
     char sandbox_id[128];
     e2b_agent_request *items; /* copies (sanitised and bounded by the parser) */
     size_t n;
@@ -58,11 +59,23 @@ e2b_error *e2b_live_rules_change(e2b_live *m, const char *name, const char *rule
     return err;
 }
 
-static struct live_saved *saved_of(e2b_live *m)
+static struct live_saved *saved_find(const e2b_live *m, const char *sandbox_id)
 {
-    if (!m->saved)
-        m->saved = calloc(1, sizeof *m->saved);
-    return m->saved;
+    for (struct live_saved *s = m->saved; s && sandbox_id; s = s->next)
+        if (!strcmp(s->sandbox_id, sandbox_id))
+            return s;
+    return NULL;
+}
+
+static struct live_saved *saved_of(e2b_live *m, const char *sandbox_id)
+{
+    struct live_saved *s = saved_find(m, sandbox_id);
+    if (!s && (s = calloc(1, sizeof *s))) {
+        snprintf(s->sandbox_id, sizeof s->sandbox_id, "%s", sandbox_id);
+        s->next = m->saved;
+        m->saved = s;
+    }
+    return s;
 }
 
 static void saved_clear_items(struct live_saved *s)
@@ -80,7 +93,7 @@ static void on_saved(void *ud, const e2b_agent_request *saved, size_t n, const e
 {
     struct saved_ask *a = ud;
     e2b_live *m = a->m;
-    struct live_saved *s = m->closing ? NULL : m->saved;
+    struct live_saved *s = m->closing ? NULL : saved_find(m, a->sandbox_id);
     if (s && a->removed[0]) { /* a revoke: said, then the list read again */
         if (err)
             live_notice(m, E2B_LIVE_ERROR, "%s: the saved permission could not be removed: %s",
@@ -90,9 +103,8 @@ static void on_saved(void *ud, const e2b_agent_request *saved, size_t n, const e
             live_history_add(m, a->name, "saved \"always\" permission removed");
         }
         live_end(a->end, err, 0);
-        if (!strcmp(s->sandbox_id, a->sandbox_id))
-            saved_ask(m, a->sandbox_id, NULL);
-    } else if (s && a->gen == s->gen && !strcmp(s->sandbox_id, a->sandbox_id)) {
+        saved_ask(m, a->sandbox_id, NULL);
+    } else if (s && a->gen == s->gen) {
         saved_clear_items(s);
         s->loading = false;
         s->loaded = !err;
@@ -108,7 +120,7 @@ static void on_saved(void *ud, const e2b_agent_request *saved, size_t n, const e
         live_end(a->end, err, 0);
         live_notify(m, E2B_LIVE_AGENTS);
     } else {
-        live_end(a->end, err, 0); /* stale: another box's list was asked for since */
+        live_end(a->end, err, 0); /* stale: the list was asked for again since */
     }
     free(a);
 }
@@ -116,14 +128,13 @@ static void on_saved(void *ud, const e2b_agent_request *saved, size_t n, const e
 static int saved_ask(e2b_live *m, const char *sandbox_id, const char *remove_id)
 {
     e2b_live_end *end = live_then_take(m);
-    struct live_saved *s = saved_of(m);
+    struct live_saved *s = saved_of(m, sandbox_id);
     e2b_agent_watch *w = live_agent_watch(m, sandbox_id);
     const char *name = live_agent_name(m, sandbox_id);
     struct saved_ask *a = s && w ? calloc(1, sizeof *a) : NULL;
     if (!a) {
         const char *why = !s ? "out of memory" : !w ? "its agent is not watched (yet)" : "out of memory";
         if (s && !remove_id) {
-            snprintf(s->sandbox_id, sizeof s->sandbox_id, "%s", sandbox_id);
             saved_clear_items(s);
             s->loading = s->loaded = false;
             snprintf(s->why, sizeof s->why, "%s", why);
@@ -139,11 +150,6 @@ static int saved_ask(e2b_live *m, const char *sandbox_id, const char *remove_id)
     if (remove_id)
         snprintf(a->removed, sizeof a->removed, "%s", remove_id);
     else {
-        if (strcmp(s->sandbox_id, sandbox_id) != 0) {
-            saved_clear_items(s);
-            s->loaded = false;
-            snprintf(s->sandbox_id, sizeof s->sandbox_id, "%s", sandbox_id);
-        }
         s->loading = true;
         s->why[0] = '\0';
         a->gen = ++s->gen;
@@ -181,8 +187,8 @@ int e2b_live_saved_revoke(e2b_live *m, const char *sandbox_id, const char *saved
 const e2b_agent_request *e2b_live_saved(const e2b_live *m, const char *sandbox_id, size_t *n,
                                         bool *loading, const char **why)
 {
-    const struct live_saved *s = m->saved;
-    bool mine = s && sandbox_id && !strcmp(s->sandbox_id, sandbox_id);
+    const struct live_saved *s = saved_find(m, sandbox_id);
+    bool mine = s != NULL;
     *n = mine ? s->n : 0;
     if (loading)
         *loading = mine && s->loading;
@@ -193,8 +199,10 @@ const e2b_agent_request *e2b_live_saved(const e2b_live *m, const char *sandbox_i
 
 void live_saved_free(e2b_live *m)
 {
-    if (m->saved)
-        saved_clear_items(m->saved);
-    free(m->saved);
-    m->saved = NULL;
+    while (m->saved) {
+        struct live_saved *s = m->saved;
+        m->saved = s->next;
+        saved_clear_items(s);
+        free(s);
+    }
 }

@@ -27,6 +27,8 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_DETAIL] = {"detail", "", true},
     [CMD_NETWORK] = {"network", "net", false}, /* its own options (tui/network_cmd.h) */
     [CMD_COMPARE] = {"compare", "", false}, /* a group's name (tui/views/view_compare.h) */
+    [CMD_RULES] = {"rules", "", true},     /* a box's name; none: every box (view_rules.h) */
+    [CMD_HISTORY] = {"history", "", true}, /* a box's name; none: every box (view_history.h) */
 };
 
 const struct cmd_info *cmdline_info(enum cmd_id id)
