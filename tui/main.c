@@ -61,6 +61,9 @@ static void print_help(FILE *f)
           "  --kill NAME|ID [--force] delete a box (record and password too) or sandbox;\n"
           "                           a box with unpulled work is refused (exit 8) unless\n"
           "                           --force\n"
+          "  --remake NAME            make a box whose sandbox E2B no longer has again, with\n"
+          "                           its settings, from its newest snapshot (else its\n"
+          "                           project); says what is lost; one still there: exit 5\n"
           "  --network NAME|ID [--allow-out LIST] [--deny-out LIST] [--no-internet]\n"
           "                           replace a running box's egress (nothing given: open);\n"
           "                           the secrets' rules are kept\n"
@@ -248,6 +251,7 @@ static const struct {
     {"--attach", CLI_ATTACH, OPERAND_REQUIRED, "a box name", 1},
     {"--stop", CLI_STOP, OPERAND_REQUIRED, "a box name or sandbox id", 1},
     {"--kill", CLI_KILL, OPERAND_REQUIRED, "a box name or sandbox id", 1},
+    {"--remake", CLI_REMAKE, OPERAND_REQUIRED, "a box name", 1},
     {"--resume", CLI_RESUME, OPERAND_REQUIRED, "a box name or sandbox id", 1},
     {"--extend", CLI_EXTEND, OPERAND_REQUIRED, "a box name or sandbox id", 1},
     {"--tunnel", CLI_TUNNEL, OPERAND_REQUIRED, "a box name", 1},

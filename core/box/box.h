@@ -292,6 +292,35 @@ void e2b_box_op_free(e2b_box_op *op);
  * one, else from its project dir. One sentence, new string (NULL: out of memory). */
 char *e2b_box_remake_hint(const char *state_dir, const char *name, const char *dir);
 
+/* The first step of a remake (--remake NAME; box_stopkill.c): this machine's record of box
+ * name, whose sandbox E2B must no longer have (GET /sandboxes/{id} says 404), goes with its
+ * password, as a kill of a gone box. A sandbox that is still there (running or paused) is
+ * E2B_ERR_CONFLICT (exit 5) and nothing changes; no record here is E2B_ERR_NOT_FOUND. After
+ * done, e2b_box_op_record() holds the record that was removed (its settings). */
+e2b_box_op *e2b_box_forget_gone(const e2b_box_env *env, const char *name,
+                                e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                                e2b_error **err);
+/* The record an operation read (borrowed, valid until e2b_box_op_free), or NULL. */
+const e2b_box_record *e2b_box_op_record(const e2b_box_op *op);
+
+/* What a remake of record rec makes its box again from (box_remake.c): its newest snapshot
+ * of this machine (snapshot: its local name, taken_at), else its project (snapshot "");
+ * base_template: the template under the snapshots it was made from (what a remake from
+ * the project uses); says: one sentence for the user naming the source and what is lost
+ * (the box's work after that snapshot, or all of it, unless pulled). Egress: the lists
+ * and internet flag its record keeps (allow_out/deny_out "" = none; the secrets' rules
+ * come again from the stored secrets). Pure local work (reads the snapshot records). */
+typedef struct e2b_box_remake_plan {
+    char snapshot[128];
+    time_t taken_at;
+    char base_template[128];
+    char says[600];
+    char allow_out[1024], deny_out[1024];
+    int internet; /* 1 on, 0 off, -1 not recorded (the config's) */
+} e2b_box_remake_plan;
+void e2b_box_remake_plan_of(const char *state_dir, const e2b_box_record *rec, time_t now,
+                            e2b_box_remake_plan *out);
+
 /* ---- identity (box_identity.c): which box a sandbox is ----
  *
  * A sandbox that a record of this machine names by its sandbox id is that record's box (a

@@ -200,6 +200,7 @@ struct e2b_box_op {
     char commit[41];
     char *start_name;
     char *expect_id; /* env.sandbox_id, owned: the sandbox the caller chose, or NULL */
+    int forget_gone; /* kill: only a record whose sandbox is gone (e2b_box_forget_gone) */
     char *record_elsewhere; /* the sandbox a record of the name points at instead, or NULL */
 
     up_source up_src;    /* up: whole or delta (from a snapshot) */

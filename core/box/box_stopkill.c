@@ -150,11 +150,66 @@ static void kill_done(void *ud, long status, const e2b_error *err)
     kill_local_cleanup(op);
 }
 
+/* ---- forget a gone box (the first step of a remake) ---- */
+
+static void forget_got(void *ud, e2b_sandbox *sb, long status, const e2b_error *err)
+{
+    e2b_box_op *op = ud;
+    op->api_call = NULL;
+    op->pending--;
+    (void)status;
+    if (op->cancelled) {
+        e2b_sandbox_free(sb);
+        box_op_finish(op, e2b_error_new(E2B_ERR_CANCELLED, "cancelled"));
+        return;
+    }
+    if (!err) { /* it is there (running or paused): never replaced */
+        const char *state = e2b_sandbox_state_name(sb ? sb->state : E2B_STATE_UNKNOWN);
+        e2b_error *e = e2b_error_new(E2B_ERR_CONFLICT,
+                                     "box %s's sandbox %s still exists (%s): nothing was remade; "
+                                     "e2b-tui --attach %s reaches it",
+                                     op->res.name, op->rec.sandbox_id, state, op->res.name);
+        e2b_sandbox_free(sb);
+        box_op_finish(op, e2b_error_set_action(e, "remaking box %s", op->res.name));
+        return;
+    }
+    e2b_sandbox_free(sb);
+    if (err->kind != E2B_ERR_NOT_FOUND) {
+        box_op_finish(op, with_action(err, "remaking", op->res.name));
+        return;
+    }
+    kill_local_cleanup(op); /* gone: its record and password go; the op keeps the record */
+}
+
+static void forget_resolved(e2b_box_op *op)
+{
+    e2b_error *e = NULL;
+    if (!op->have_record) {
+        e = e2b_error_new(E2B_ERR_NOT_FOUND,
+                          "box %s has no record on this machine: only a box made here can be "
+                          "remade (its settings are in its record)",
+                          op->res.name);
+        box_op_finish(op, e2b_error_set_action(e, "remaking box %s", op->res.name));
+        return;
+    }
+    box_op_progress(op, "asking E2B for the box's sandbox", 0, 0);
+    op->api_call = e2b_api_get(op->env.client, op->rec.sandbox_id, forget_got, op, &e);
+    if (!op->api_call) {
+        box_op_finish(op, e);
+        return;
+    }
+    op->pending++;
+}
+
 static void kill_resolved(e2b_box_op *op, const e2b_error *err)
 {
     e2b_error *e = NULL;
     if (err) {
-        box_op_finish(op, with_action(err, "killing", op->res.name));
+        box_op_finish(op, with_action(err, op->forget_gone ? "remaking" : "killing", op->res.name));
+        return;
+    }
+    if (op->forget_gone) {
+        forget_resolved(op);
         return;
     }
     box_op_progress(op, "killing the sandbox", 0, 0);
@@ -176,4 +231,23 @@ e2b_box_op *e2b_box_kill(const e2b_box_env *env, const char *name, e2b_box_progr
     }
     box_op_start(op, name, kill_resolved);
     return op;
+}
+
+e2b_box_op *e2b_box_forget_gone(const e2b_box_env *env, const char *name,
+                                e2b_box_progress_fn progress, e2b_box_done_fn done, void *ud,
+                                e2b_error **err)
+{
+    e2b_box_op *op = box_op_new(OP_KILL, env, progress, done, ud);
+    if (!op) {
+        *err = e2b_error_new(E2B_ERR_INTERNAL, "out of memory");
+        return NULL;
+    }
+    op->forget_gone = 1;
+    box_op_start(op, name, kill_resolved);
+    return op;
+}
+
+const e2b_box_record *e2b_box_op_record(const e2b_box_op *op)
+{
+    return op && op->have_record ? &op->rec : NULL;
 }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <git2.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,96 @@ static int put_requirements(EVP_MD_CTX *h, int dirfd, e2b_error **err)
     return *err ? -1 : count;
 }
 
+/* Whether base (a file name) is a lock file's: one of LOCKS or requirements*.txt. */
+static int is_lock_name(const char *base)
+{
+    for (size_t i = 0; i < sizeof LOCKS / sizeof *LOCKS; i++)
+        if (strcmp(base, LOCKS[i]) == 0)
+            return 1;
+    size_t len = strlen(base);
+    return len >= 16 && strncmp(base, "requirements", 12) == 0 && strcmp(base + len - 4, ".txt") == 0;
+}
+
+/* Opens the folder of rel (a path of the index, "a/b/name") beneath dirfd one folder at a
+ * time, never through a link; *base is set to rel's file name. -1 when a folder is not
+ * there or is a link. */
+static int open_parent(int dirfd, const char *rel, const char **base)
+{
+    int fd = dup(dirfd);
+    const char *p = rel;
+    for (const char *slash; fd >= 0 && (slash = strchr(p, '/'));) {
+        char part[256];
+        size_t n = (size_t)(slash - p);
+        if (n == 0 || n >= sizeof part) {
+            close(fd);
+            return -1;
+        }
+        memcpy(part, p, n);
+        part[n] = 0;
+        int next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = next;
+        p = slash + 1;
+    }
+    *base = p;
+    return fd;
+}
+
+/* The lock files of the project's sub-folders: git-tracked paths of the index (a file that
+ * git does not track is never taken) at most E2B_SETUP_SUB_DEPTH folders deep, at most
+ * E2B_SETUP_SUB_MAX of them in the index's order (by path), among its first
+ * E2B_SETUP_INDEX_MAX entries. Each goes in as its path, its size and content in the work
+ * tree (what up sends). Nothing is added when there is none, so a project without any
+ * keeps its key. A project that is not a repository has none. */
+static int put_sub_locks(EVP_MD_CTX *h, const char *workdir, int dirfd, e2b_error **err)
+{
+    if (git_libgit2_init() < 0)
+        return 0;
+    git_repository *repo = NULL;
+    git_index *idx = NULL;
+    int count = 0;
+    if (git_repository_open_ext(&repo, workdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+        git_repository_index(&idx, repo) < 0)
+        goto out;
+    size_t n = git_index_entrycount(idx);
+    if (n > E2B_SETUP_INDEX_MAX)
+        n = E2B_SETUP_INDEX_MAX;
+    for (size_t i = 0; i < n && count < E2B_SETUP_SUB_MAX; i++) {
+        const git_index_entry *e = git_index_get_byindex(idx, i);
+        if (!e || !e->path || git_index_entry_stage(e) != 0 ||
+            (e->mode != GIT_FILEMODE_BLOB && e->mode != GIT_FILEMODE_BLOB_EXECUTABLE))
+            continue;
+        const char *slash = strrchr(e->path, '/');
+        if (!slash || !is_lock_name(slash + 1)) /* the top folder's are hashed above */
+            continue;
+        int depth = 0;
+        for (const char *c = e->path; *c; c++)
+            depth += *c == '/';
+        if (depth > E2B_SETUP_SUB_DEPTH)
+            continue;
+        const char *base;
+        int fd = open_parent(dirfd, e->path, &base);
+        if (fd < 0)
+            continue;
+        if (count == 0)
+            put_str(h, "sub-folder locks");
+        put_str(h, e->path);
+        int r = put_file(h, fd, base, err);
+        close(fd);
+        if (r < 0) {
+            count = -1;
+            goto out;
+        }
+        count += r;
+    }
+out:
+    git_error_clear();
+    git_index_free(idx);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return count;
+}
+
 /* Whether the project has an executable regular .e2b-tui/setup (a link is not taken). */
 static int has_script(int dirfd)
 {
@@ -141,6 +232,10 @@ e2b_error *e2b_setup_find(const char *workdir, const char *command, const char *
         out->locks += r;
     }
     int r = put_requirements(h, dirfd, &err);
+    if (r < 0)
+        goto out;
+    out->locks += r;
+    r = put_sub_locks(h, workdir, dirfd, &err);
     if (r < 0)
         goto out;
     out->locks += r;

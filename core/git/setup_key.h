@@ -1,13 +1,15 @@
 /* A project set up once (README "Set up once"): which setup a project has and the key of
- * its prepared snapshot. Pure local work (reads a few files of the project's top folder),
- * for a worker thread.
+ * its prepared snapshot. Pure local work (reads a few files of the project and its git
+ * index), for a worker thread.
  *
  * The setup is the config's setup_command, else the project's .e2b-tui/setup when it is an
  * executable regular file (run as ./.e2b-tui/setup). The key is a SHA-256 over the
  * project's path, the template, the setup command, the script's content and the content
- * of the lock files in the project's top folder (E2B_SETUP_LOCK_FILES and requirements*.txt),
- * each read up to E2B_SETUP_FILE_MAX bytes (its size counts too), so that a change of any
- * of them asks for a new snapshot. */
+ * of the lock files in the project's top folder (E2B_SETUP_LOCK_FILES and requirements*.txt)
+ * and of those of its sub-folders that git tracks (a bounded walk of the index: a monorepo's
+ * packages/x/package-lock.json; never an untracked file), each read up to
+ * E2B_SETUP_FILE_MAX bytes (its size counts too), so that a change of any of them asks for
+ * a new snapshot. */
 #ifndef E2B_SETUP_KEY_H
 #define E2B_SETUP_KEY_H
 
@@ -21,6 +23,11 @@
         "bun.lockb", "Cargo.lock", "go.sum", "poetry.lock", "uv.lock", "Pipfile.lock",        \
         "pdm.lock", "Gemfile.lock", "composer.lock", "mix.lock", "flake.lock", "packages.lock.json"
 #define E2B_SETUP_REQS_MAX 64
+/* The sub-folders' lock files: at most this many, this many folders deep, among the index's
+ * first E2B_SETUP_INDEX_MAX entries. */
+#define E2B_SETUP_SUB_MAX 128
+#define E2B_SETUP_SUB_DEPTH 6
+#define E2B_SETUP_INDEX_MAX 1000000
 
 typedef struct e2b_setup {
     char *command;   /* what runs in the box (bash -c, in the project), owned; NULL: none */

@@ -319,6 +319,12 @@ typedef enum e2b_live_op_kind {
     E2B_LIVE_OP_TEST,     /* a group member's evidence: its diff and the config's
                            * test_command run in it (result: evidence; kept by the model,
                            * e2b_live_group_members) */
+    E2B_LIVE_OP_REMAKE,   /* a box whose sandbox E2B no longer has, made again under its
+                           * name with its record's settings (hours, budget, approval rules,
+                           * egress, group, model), from its newest snapshot else its
+                           * project (core/box/box.h e2b_box_remake_plan_of); a sandbox
+                           * still there is E2B_ERR_CONFLICT and nothing changes. Its
+                           * result is the up's. */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -326,7 +332,7 @@ typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
     const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
-                             * "unpulled", "get", "ports", "test" */
+                             * "unpulled", "get", "ports", "test", "remake" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -335,6 +341,8 @@ typedef struct e2b_live_op_info {
     /* up: a step of the project's setup, or the "from the prepared snapshot (set up ...)"
      * of an up from it: worth a line of its own in a log (the one-shot modes print it) */
     bool setup_step;
+    /* remake: what it remakes from and what is lost, once known ("" before) */
+    const char *says;
 } e2b_live_op_info;
 
 /* Starts an up (name "" = from the current branch; template NULL and hours 0 = config; a

@@ -51,6 +51,12 @@ struct live_op {
     char step[64];
     int64_t done, total;
     bool setup_step;         /* up: step is one of the project's setup (e2b_live_op_info) */
+    /* remake: 0 while the gone box's record goes (e2b_box_forget_gone), 1 while the up from
+     * its plan runs; says: what it remakes from and what is lost; kept: the old record, for
+     * what the up's new record does not hold (the group, the model, the task's time) */
+    int phase;
+    char says[600];
+    e2b_box_record kept;
 };
 
 static const char *verb(e2b_live_op_kind k)
@@ -66,6 +72,7 @@ static const char *verb(e2b_live_op_kind k)
     case E2B_LIVE_OP_GET: return "get";
     case E2B_LIVE_OP_PORTS: return "ports";
     case E2B_LIVE_OP_TEST: return "test";
+    case E2B_LIVE_OP_REMAKE: return "remake";
     default: return "kill";
     }
 }
@@ -78,6 +85,7 @@ static void destroy(struct live_op *t)
     free(t->allow_out);
     free(t->deny_out);
     e2b_box_record_clear(&t->rules);
+    e2b_box_record_clear(&t->kept);
     free(t);
 }
 
@@ -138,6 +146,11 @@ static void report(struct live_op *t, const e2b_error *err)
                         r && r->dir ? r->dir : "?");
         if (r && r->note) /* e.g. the box it resumed could not be paused again */
             live_notice(m, E2B_LIVE_ERROR, "pull %s: %s", t->name, r->note);
+        break;
+    case E2B_LIVE_OP_REMAKE:
+        live_notice(m, E2B_LIVE_INFO, "box %s is remade: sandbox %s (a attaches)%s%s", t->name,
+                    r && r->sandbox_id ? r->sandbox_id : "?", r && r->note ? "; " : "",
+                    r && r->note ? r->note : "");
         break;
     case E2B_LIVE_OP_UP:
         if (r && r->prepared_as) { /* --prepare: no box */
@@ -256,8 +269,8 @@ static bool up_from_prepared(struct live_op *t, e2b_box_op *op)
 {
     e2b_live *m = t->m;
     const e2b_box_result *r = e2b_box_op_result(op);
-    if (t->kind != E2B_LIVE_OP_UP || t->prepare != E2B_BOX_PREPARE_AUTO || t->from_snapshot[0] ||
-        !r || !r->prepared_as)
+    bool up = t->kind == E2B_LIVE_OP_UP || (t->kind == E2B_LIVE_OP_REMAKE && t->phase == 1);
+    if (!up || t->prepare != E2B_BOX_PREPARE_AUTO || t->from_snapshot[0] || !r || !r->prepared_as)
         return false;
     snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s", r->prepared_as);
     live_notice(m, E2B_LIVE_INFO, "up %s: the project is set up (prepared snapshot %s): every --up "
@@ -271,12 +284,79 @@ static bool up_from_prepared(struct live_op *t, e2b_box_op *op)
     return true;
 }
 
+/* A remake whose gone box's record went: the same operation goes on as an up of that name
+ * with the old record's settings, from its newest snapshot or its project (the plan, said
+ * once as a notice and in e2b_live_op_info's says). Whether it did. */
+static bool remake_up(struct live_op *t, e2b_box_op *op)
+{
+    e2b_live *m = t->m;
+    const e2b_box_record *rec = e2b_box_op_record(op);
+    if (t->kind != E2B_LIVE_OP_REMAKE || t->phase != 0 || !rec)
+        return false;
+    e2b_box_remake_plan plan;
+    e2b_box_remake_plan_of(m->cfg.state_dir, rec, time(NULL), &plan);
+    t->phase = 1;
+    snprintf(t->says, sizeof t->says, "%s", plan.says);
+    live_notice(m, E2B_LIVE_INFO, "%s", plan.says);
+    snprintf(t->from_snapshot, sizeof t->from_snapshot, "%s", plan.snapshot);
+    snprintf(t->template_id, sizeof t->template_id, "%s", plan.snapshot[0] ? "" : plan.base_template);
+    snprintf(t->dir, sizeof t->dir, "%s", rec->dir ? rec->dir : "");
+    t->sandbox_id[0] = 0;
+    t->hours = rec->hours;
+    t->budget_usd = rec->budget_usd;
+    t->prepare = plan.snapshot[0] ? E2B_BOX_PREPARE_NONE : E2B_BOX_PREPARE_AUTO;
+    free(t->allow_out);
+    free(t->deny_out);
+    t->allow_out = plan.allow_out[0] ? strdup(plan.allow_out) : NULL;
+    t->deny_out = plan.deny_out[0] ? strdup(plan.deny_out) : NULL;
+    t->no_internet = plan.internet == 0;
+    e2b_box_record_clear(&t->rules);
+    for (size_t i = 0; i < rec->napprove; i++)
+        e2b_box_record_approve_add(&t->rules, rec->approve[i]);
+    t->rules.yes_all = rec->yes_all;
+    snprintf(t->kept.group, sizeof t->kept.group, "%s", rec->group);
+    snprintf(t->kept.model, sizeof t->kept.model, "%s", rec->model);
+    t->kept.task_at = rec->task_at;
+    t->op = NULL;
+    if (e2b_loop_post(m->loop, free_box_op, op) != 0)
+        e2b_logf("box operation: leaked after out of memory");
+    if (!begin(t))
+        handoff_ready(m);
+    return true;
+}
+
+/* A remade box's new record gets what the up does not write: its group and its task's
+ * model and time. */
+static void remake_keep(struct live_op *t)
+{
+    e2b_live *m = t->m;
+    if (!t->kept.group[0] && !t->kept.model[0] && !t->kept.task_at)
+        return;
+    e2b_box_record r = {0};
+    e2b_error *e = e2b_box_record_read(m->cfg.records_dir, t->name, &r);
+    if (!e) {
+        snprintf(r.group, sizeof r.group, "%s", t->kept.group);
+        snprintf(r.model, sizeof r.model, "%s", t->kept.model);
+        r.task_at = t->kept.task_at;
+        e = e2b_box_record_write(m->cfg.records_dir, &r, 0);
+    }
+    if (e)
+        live_notice(m, E2B_LIVE_ERROR, "remake %s: its group and model were not kept: %s", t->name,
+                    e2b_error_message(e));
+    e2b_error_free(e);
+    e2b_box_record_clear(&r);
+}
+
 static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
 {
     struct live_op *t = ud;
     e2b_live *m = t->m;
     if (!err && !m->closing && up_from_prepared(t, op))
         return;
+    if (!err && !m->closing && remake_up(t, op))
+        return;
+    if (!err && t->kind == E2B_LIVE_OP_REMAKE && t->phase == 1)
+        remake_keep(t);
     if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
         t->handoff_waits = true;
         if (others_running(m)) {
@@ -315,7 +395,13 @@ static bool begin(struct live_op *t)
                        .orphans = m->orphans,
                        .sandbox_id = t->sandbox_id[0] ? t->sandbox_id : NULL};
     e2b_error *err = NULL;
-    switch (t->kind) {
+    e2b_live_op_kind kind = t->kind;
+    if (kind == E2B_LIVE_OP_REMAKE && t->phase == 1)
+        kind = E2B_LIVE_OP_UP;
+    switch (kind) {
+    case E2B_LIVE_OP_REMAKE:
+        t->op = e2b_box_forget_gone(&env, t->name, on_progress, on_done, t, &err);
+        break;
     case E2B_LIVE_OP_ATTACH:
         t->op = e2b_box_attach(&env, t->name, t->health_timeout_ms, on_progress, on_done, t, &err);
         break;
@@ -657,7 +743,8 @@ bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
                               .done = t->done,
                               .total = t->total,
                               .cancelling = t->cancelling,
-                              .setup_step = t->setup_step};
+                              .setup_step = t->setup_step,
+                              .says = t->says};
     return true;
 }
 

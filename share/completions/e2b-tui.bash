@@ -22,7 +22,7 @@ _e2b_tui() {
     prev=
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    local modes="--list --up --attach --tunnel --ports --forward --get --keepalive --stop --kill --resume --extend --pull --secrets
+    local modes="--list --up --attach --tunnel --ports --forward --get --keepalive --stop --kill --remake --resume --extend --pull --secrets
         --status --prompt --wait --watch --reply --answer --interrupt --network --compare --pick
         --approve --revoke --history
         --snapshot --snapshots --fork --templates --gc-templates --info --version --help"
@@ -32,7 +32,7 @@ _e2b_tui() {
         --allow-out --deny-out --no-internet --all --any --until --option --try --models --kill-rest --yes-all --saved"
 
     case $prev in
-    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--watch|--reply|--answer|--interrupt|--network|--compare|--pick|--approve|--revoke|--history)
+    --attach|--tunnel|--ports|--forward|--get|--stop|--kill|--remake|--resume|--extend|--pull|--snapshot|--fork|--status|--prompt|--wait|--watch|--reply|--answer|--interrupt|--network|--compare|--pick|--approve|--revoke|--history)
         local IFS=$'\n'
         COMPREPLY=($(compgen -W "$(_e2b_tui_boxes "$prog")" -- "$cur"))
         return 0 ;;

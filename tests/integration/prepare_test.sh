@@ -3,7 +3,8 @@
 # the project (a file in the box user's home made from package-lock.json). The first --up
 # runs it in a box of the base template, keeps that box as the prepared snapshot and ups
 # from it; the second --up starts from it and sends only the delta; a change of the lock
-# file or of the script makes a new one; --no-prepared skips it; a failing script is a
+# file (of a sub-folder's that git tracks too; an untracked one is not in the key) or of
+# the script makes a new one; --no-prepared skips it; a failing script is a
 # clear error that keeps nothing; --prepare makes one explicitly; the template GC keeps the
 # newest prepared snapshot of the project only.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -60,13 +61,27 @@ t_contains "a changed lock file sets the project up again" "$(cat "$BOX_ERR")" "
 t_eq "the new setup's file" "$(home_file three)" 'installed from {"lock": 2}'
 t_eq "two prepared snapshots" "$(prepared)" 2
 
+# ---- a lock file of a sub-folder that git tracks: a new one; an untracked one: not ----
+mkdir -p "$BOX_REPO/packages/web" "$BOX_REPO/scratch"
+echo '{"web": 1}' >"$BOX_REPO/packages/web/package-lock.json"
+g add packages && g commit -qm "web lock"
+box_tui --up sub1
+box_rc "up after a sub-folder's lock file came exits 0" 0
+t_contains "a tracked sub-folder's lock file sets the project up again" "$(cat "$BOX_ERR")" "creating the set-up sandbox"
+t_eq "three prepared snapshots, with it" "$(prepared)" 3
+echo junk >"$BOX_REPO/scratch/yarn.lock"
+box_tui --up sub2
+box_rc "up with an untracked sub-folder lock file exits 0" 0
+t_not_contains "an untracked lock file does not set it up again" "$(cat "$BOX_ERR")" "set-up sandbox"
+rm -rf "$BOX_REPO/scratch"
+
 # ---- the script changes: a new one ----
 printf '#!/bin/sh\necho "v2 from $(cat package-lock.json)" >"$HOME/dep.txt"\n' >"$BOX_REPO/.e2b-tui/setup"
 box_tui --up four
 box_rc "up after a script change exits 0" 0
 t_contains "a changed script sets the project up again" "$(cat "$BOX_ERR")" "creating the set-up sandbox"
 t_eq "the new script's file" "$(home_file four)" 'v2 from {"lock": 2}'
-t_eq "three prepared snapshots" "$(prepared)" 3
+t_eq "four prepared snapshots" "$(prepared)" 4
 
 # ---- --no-prepared skips it ----
 box_tui --up five --no-prepared
@@ -74,7 +89,7 @@ box_rc "--no-prepared exits 0" 0
 t_not_contains "--no-prepared does not use it" "$(cat "$BOX_ERR")" "prepared snapshot"
 t_eq "the box has no setup's file" "$(home_file five)" none
 
-for b in one two three four five; do box_tui --kill "$b" --force; done
+for b in one two three four five sub1 sub2; do box_tui --kill "$b" --force; done
 t_eq "all killed" "$(sandboxes)" 0
 
 # ---- a failing script ----
@@ -83,7 +98,7 @@ box_tui --up six
 t_eq "a failing setup: exit 1" "$BOX_RC" 1
 t_contains "it says the setup failed and how" "$(cat "$BOX_ERR")" "the project's setup (./.e2b-tui/setup) failed (exit 3)"
 t_contains "with its last lines" "$(cat "$BOX_ERR")" "boom-line"
-t_eq "no new prepared snapshot" "$(prepared)" 3
+t_eq "no new prepared snapshot" "$(prepared)" 4
 t_ok "no record of the box" test ! -e "$XDG_STATE_HOME/e2b-tui/boxes/six.json"
 t_eq "no sandbox left" "$(sandboxes)" 0
 
@@ -92,13 +107,13 @@ printf '#!/bin/sh\necho "v3" >"$HOME/dep.txt"\n' >"$BOX_REPO/.e2b-tui/setup"
 box_tui --prepare
 box_rc "--prepare exits 0" 0
 t_contains "it names the prepared snapshot" "$(cat "$BOX_OUT")" "prepared snapshot prep-"
-t_eq "four prepared snapshots" "$(prepared)" 4
+t_eq "five prepared snapshots" "$(prepared)" 5
 newest=$(ls -t "$SNAPS"/prep-*.json | head -1)
 t_eq "no sandbox left after --prepare" "$(sandboxes)" 0
 box_tui --gc-templates --dry-run
 box_rc "--gc-templates --dry-run exits 0" 0
 t_contains "the GC would delete the old prepared snapshots" "$(cat "$BOX_OUT")" "prep-"
-t_eq "a dry run deletes nothing" "$(prepared)" 4
+t_eq "a dry run deletes nothing" "$(prepared)" 5
 box_tui --gc-templates
 box_rc "--gc-templates exits 0" 0
 t_eq "the GC kept one prepared snapshot" "$(prepared)" 1

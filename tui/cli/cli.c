@@ -61,6 +61,7 @@ struct op_progress {
     e2b_live *m;
     int tty, shown;
     char told[64]; /* the last setup step printed as a line */
+    int said;      /* a remake's plan was printed */
 };
 
 /* The operation moved on: its step (and bytes) on one line of the terminal; a step of the
@@ -72,6 +73,12 @@ static void on_ops(void *ud, unsigned what)
     (void)what;
     if (!e2b_live_op_get(ps->m, 0, &op)) /* one at a time here */
         return;
+    if (op.says && *op.says && !ps->said) { /* a remake says what it remakes from, once */
+        char safe[700];
+        cli_clean(op.says, safe, sizeof safe);
+        fprintf(stderr, "%se2b-tui: %s\n", ps->shown ? "\r\033[K" : "", safe);
+        ps->said = 1;
+    }
     if (op.setup_step && strcmp(op.step, ps->told) != 0) {
         snprintf(ps->told, sizeof ps->told, "%s", op.step);
         fprintf(stderr, "%se2b-tui: %s\n", ps->shown ? "\r\033[K" : "", op.step);

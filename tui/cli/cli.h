@@ -77,6 +77,7 @@ typedef enum {
     CLI_APPROVE,   /* approval rules and the history (cli_rules.c) */
     CLI_REVOKE,
     CLI_HISTORY,
+    CLI_REMAKE,    /* a box whose sandbox is gone, made again (cli_box.c) */
 } cli_mode;
 
 #define CLI_NAMES_MAX 32 /* box names one --wait or --watch takes */

@@ -180,6 +180,10 @@ static void print_result(const cli_args *a, const e2b_box_result *r)
             printf("paused box %s\n", SAFE(0, r->name));
         break;
     case CLI_KILL: printf("killed box %s\n", SAFE(0, r->name)); break;
+    case CLI_REMAKE:
+        printf("box %s is remade: sandbox %s, server %s\n", SAFE(0, r->name),
+               SAFE(1, r->sandbox_id), SAFE(2, r->url));
+        break;
     case CLI_PULL:
         if (r->nothing_pulled)
             printf("no new work in box %s; nothing to pull\n", SAFE(0, r->name));
@@ -269,6 +273,7 @@ int cli_box(e2b_live *m, const cli_args *a, const struct cli_target *target)
     case CLI_ATTACH:
     case CLI_TUNNEL: p.kind = E2B_LIVE_OP_ATTACH; break;
     case CLI_STOP: p.kind = E2B_LIVE_OP_STOP; break;
+    case CLI_REMAKE: p.kind = E2B_LIVE_OP_REMAKE; break;
     case CLI_KILL:
         p.kind = E2B_LIVE_OP_KILL;
         if ((rc = kill_check(m, a, p)) != 0)
