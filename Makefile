@@ -139,10 +139,16 @@ $(B)/e2b-local: $(LOCAL_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(VLDFLAGS) $(LDFLAGS) -o $@ $(LOCAL_OBJ) $(TPC_LIBS) -lpthread
 
+# -MMD: a test program that #includes a .c of tui/ or core/ (test_tui_agent.c does) or any
+# header is rebuilt when that file changes (without it a mutant of tui/agent_text.c ran
+# against the old test binary and survived). A program built before it had a .d file is
+# rebuilt once.
+$(foreach p,$(PROG_BIN),$(if $(wildcard $(p).d),,$(p))): test-program-without-deps
+.PHONY: test-program-without-deps
 $(B)/tests/%: tests/%.c $(UNIT_LOBJ) $(B)/libe2bcore.a $(B)/libkeystore.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) $(VLDFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LOBJ) \
+	$(Q)$(CC) $(VCFLAGS) $(PC_CFLAGS) $(CFLAGS) -MMD -MP $(VLDFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LOBJ) \
 	    $(B)/libe2bcore.a $(B)/libkeystore.a $(PC_LIBS) -lpthread
 
 $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_common.h \
