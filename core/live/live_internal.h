@@ -17,13 +17,20 @@ struct live_sub {
     void *ud;
 };
 
-/* What the records folder looked like when it was last read (live_records.c). */
-struct live_records_seen {
+/* What a file or folder looked like when it was last read (live_stamp.c): the records
+ * folder, the evidence folder, each member's evidence file. */
+struct live_stamp {
     bool loaded, exists, recent;
     dev_t dev;
     ino_t ino;
+    off_t size;
     struct timespec mtime;
 };
+
+/* Takes path's stamp into *was; true when it differs from the one there (or was never
+ * taken, or was taken too soon after a write to tell a second one): read it again. One
+ * stat, no read. */
+bool live_stamp_take(const char *path, struct live_stamp *was);
 
 struct e2b_live {
     e2b_config cfg;
@@ -59,7 +66,8 @@ struct e2b_live {
     e2b_secret_list secrets;
     /* this machine's records, read again when their folder changes (live_records.c) */
     e2b_box_record_list records;
-    struct live_records_seen records_seen;
+    struct live_stamp records_seen;
+    struct live_stamp evidence_seen; /* the records' .evidence folder (live_groups.c) */
     e2b_live_ids_fn ids_fn;
     void *ids_ud;
 
@@ -164,10 +172,12 @@ void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);
 /* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
 void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
-/* live_groups.c: the members' saved evidence read in (after the records were read again);
- * tick: a member whose turn ended with no evidence of that turn gets its tests run (the
- * dashboard and --keepalive; a one-shot mode asks itself). */
-void live_groups_load(e2b_live *m);
+/* live_groups.c: the members' saved evidence read in, any process's: each member's file
+ * whose stamp changed (all of them when records_changed, else only when the evidence
+ * folder's stamp changed: one stat while nothing was written); true when a member's
+ * evidence did. tick: a member whose turn ended with no evidence of that turn gets its
+ * tests run (the dashboard and --keepalive; a one-shot mode asks itself). */
+bool live_groups_load(e2b_live *m, bool records_changed);
 void live_groups_tick(e2b_live *m);
 void live_groups_free(e2b_live *m);
 
