@@ -102,6 +102,11 @@ struct e2b_live {
     char *records_skipped; /* the unreadable records of the last read */
     struct live_evidence *evidence; /* the group members' evidence (live_groups.c) */
     size_t nevidence;
+    /* groups of attempts being made (live_try.c): their steps advance from try_slot */
+    struct live_try **tries;
+    size_t ntries;
+    e2b_loop_slot try_slot;
+    uint64_t try_timer; /* the tick while a member's agent is awaited, or 0 */
 };
 
 /* Calls the subscribers of what. */
@@ -180,6 +185,19 @@ void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_resul
 bool live_groups_load(e2b_live *m, bool records_changed);
 void live_groups_tick(e2b_live *m);
 void live_groups_free(e2b_live *m);
+
+/* live_try.c: something the model tells changed (live_notify): the tries look again, from
+ * the loop; count and info: their rows after the operations' (e2b_live_op_get); cancel:
+ * -1 when id is no try's; agent_gone: sandbox_id's agent (its client) goes, before it does;
+ * shutdown before the agents' (the calls on their clients are cancelled), free after the
+ * loop. */
+void live_tries_changed(e2b_live *m);
+size_t live_tries_count(const e2b_live *m);
+void live_try_info(const e2b_live *m, size_t i, e2b_live_op_info *out);
+int live_try_cancel(e2b_live *m, unsigned id);
+void live_try_agent_gone(e2b_live *m, const char *sandbox_id);
+void live_tries_shutdown(e2b_live *m);
+void live_tries_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */
