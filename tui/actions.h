@@ -87,7 +87,7 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Fetch files of the box (the selected one first; build output, logs) into a local folder") \
     X(LOGS, "logs", "l", VIEWS_SANDBOXES | VIEW_DETAIL, 0, "Logs of the selected sandbox")    \
     X(UP, "up", "u", VIEW_BOXES, ACTION_MUTATES,                                              \
-      "Start a box from a git project (name, template, hours, directory)")                    \
+      "Start a box from a git project (name, template, hours, directory); name NAME xN: a group of N attempts at one task (asks the task and models)") \
     X(ATTACH, "attach", "a", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                   \
       "Attach: hand the terminal to the box's OpenCode server")                               \
     X(STOP, "stop", "s", VIEWS_SANDBOXES | VIEW_DETAIL, ACTION_MUTATES,                       \
@@ -105,7 +105,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(SNAPSHOT, "snapshot", "S", VIEW_BOXES, ACTION_MUTATES,                                  \
       "Snapshot the box (asks its name); --up --from NAME starts a box from it")              \
     X(FORK, "fork", "F", VIEW_BOXES, ACTION_MUTATES,                                          \
-      "Fork the box into boxes NAME-2, NAME-3, ... (asks how many)")                          \
+      "Fork the box into boxes NAME-2, NAME-3, ... (asks how many; N TASK: a group of attempts, the box and its forks each given TASK)") \
     X(MARK, "mark", "space", VIEW_BOXES, 0,                                                   \
       "Mark the row (again: unmark); y n i m s p then act on every marked box, after one question") \
     X(MARK_ALL, "mark-all", "*", VIEW_BOXES, 0,                                               \

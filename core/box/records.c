@@ -440,6 +440,30 @@ void e2b_box_record_opencode(const e2b_box_record *r, e2b_opencode_kind *out)
     snprintf(out->version, sizeof out->version, "%s", r->opencode_version);
 }
 
+static bool same_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool e2b_box_record_same(const e2b_box_record *a, const e2b_box_record *b)
+{
+    if (!same_text(a->name, b->name) || !same_text(a->sandbox_id, b->sandbox_id) ||
+        !same_text(a->template_id, b->template_id) || !same_text(a->branch, b->branch) ||
+        !same_text(a->base, b->base) || !same_text(a->dir, b->dir) || a->port != b->port ||
+        a->opencode != b->opencode || strcmp(a->opencode_bin, b->opencode_bin) ||
+        strcmp(a->opencode_version, b->opencode_version) || a->hours != b->hours ||
+        a->created_at != b->created_at || strcmp(a->group, b->group) ||
+        strcmp(a->model, b->model) || a->task_at != b->task_at ||
+        a->budget_usd != b->budget_usd || a->budget_stopped != b->budget_stopped ||
+        !same_text(a->egress, b->egress) || a->yes_all != b->yes_all ||
+        a->napprove != b->napprove)
+        return false;
+    for (size_t i = 0; i < a->napprove; i++)
+        if (strcmp(a->approve[i], b->approve[i]))
+            return false;
+    return true;
+}
+
 void e2b_box_record_clear(e2b_box_record *r)
 {
     if (!r)

@@ -103,6 +103,9 @@ bool e2b_box_record_approve_remove(e2b_box_record *r, const char *rule);
 /* The OpenCode of record r (its API, binary and version). */
 void e2b_box_record_opencode(const e2b_box_record *r, e2b_opencode_kind *out);
 
+/* Whether a and b say the same in every field (what another process may have rewritten). */
+bool e2b_box_record_same(const e2b_box_record *a, const e2b_box_record *b);
+
 void e2b_box_record_clear(e2b_box_record *r);
 void e2b_box_record_list_clear(e2b_box_record_list *list);
 

@@ -102,6 +102,7 @@ void e2b_live_free(e2b_live *m)
         live_ops_shutdown(m);
         live_unpulled_shutdown(m);
         live_ports_shutdown(m);
+        live_tries_shutdown(m);
         live_agents_shutdown(m);
         e2b_orphans_free(m->orphans); /* before the loop its timers are on */
         m->orphans = NULL;
@@ -119,6 +120,7 @@ void e2b_live_free(e2b_live *m)
     live_templates_free(m);
     live_ports_free(m);
     live_groups_free(m);
+    live_tries_free(m);
     live_records_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);
@@ -160,6 +162,7 @@ void live_notify(e2b_live *m, unsigned what)
         if (m->subs[i].mask & what)
             m->subs[i].cb(m->subs[i].ud, m->subs[i].mask & what);
     }
+    live_tries_changed(m); /* a group being made may go on (posted: not from in here) */
 }
 
 void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)

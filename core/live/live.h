@@ -325,6 +325,8 @@ typedef enum e2b_live_op_kind {
                            * project (core/box/box.h e2b_box_remake_plan_of); a sandbox
                            * still there is E2B_ERR_CONFLICT and nothing changes. Its
                            * result is the up's. */
+    E2B_LIVE_OP_TRY,      /* a group of attempts being made (e2b_live_try): no box op of
+                           * its own; name is the group, cancel stops it */
 } e2b_live_op_kind;
 
 /* A running operation, as shown. Strings owned by the model (valid until its next change). */
@@ -332,7 +334,7 @@ typedef struct e2b_live_op_info {
     unsigned id;
     e2b_live_op_kind kind;
     const char *verb;       /* "up", "attach", "pull", "kill", "snapshot", "fork", "stop",
-                             * "unpulled", "get", "ports", "test", "remake" */
+                             * "unpulled", "get", "ports", "test", "remake", "try" */
     const char *name;       /* the box ("" = an up from the current branch) */
     const char *sandbox_id; /* "" when not known yet */
     const char *step;       /* "uploading" */
@@ -405,6 +407,27 @@ unsigned e2b_live_box_op(e2b_live *m, e2b_live_op_kind kind, const char *sandbox
  * its fork into count boxes NAME-2, ... (core/box/box.h). Returns the id or 0 (notice). */
 unsigned e2b_live_snapshot(e2b_live *m, const char *sandbox_id, const char *as);
 unsigned e2b_live_fork(e2b_live *m, const char *sandbox_id, int count);
+
+/* A group of attempts from the dashboard (issue "Best of N"; the one-shot --up NAME --try N
+ * as steps of the loop): u (sandbox_id NULL): an up of GROUP-1 (template_id, dir, hours
+ * as e2b_live_up_params), forked into GROUP-2 ... GROUP-count (count 2..100); F
+ * (sandbox_id: one of this machine's boxes): that box forked count times (1..100) into its
+ * group (its record's, else its name). Then every member gets task in a new session once
+ * its agent answers, models taken round robin (comma-separated provider/model; NULL or ""
+ * = the configured one), and its record notes the model. The try is a row of the
+ * operations (kind E2B_LIVE_OP_TRY, cancellable) besides its up and fork; each failure is
+ * a notice. Strings are copied. Returns the try's id, or 0 when refused (notice). */
+typedef struct e2b_live_try_params {
+    const char *group;      /* u: the group's name (a box name of at most 50 characters) */
+    const char *sandbox_id; /* F: the box forked; NULL for u */
+    int count;
+    const char *task, *models;
+    const char *template_id, *dir;
+    int hours;
+} e2b_live_try_params;
+unsigned e2b_live_try(e2b_live *m, const e2b_live_try_params *p);
+/* Whether models is a comma-separated list of provider/model names (NULL or "" is). */
+bool e2b_live_try_models_valid(const char *models);
 
 /* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
  * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get

@@ -109,6 +109,7 @@ static void agent_free(struct live_agent *t)
         free(t->ruled[i]);
     free(t->told_request);
     live_end_fail(t->pending_end, E2B_ERR_CANCELLED, "the box's agent went before the message");
+    live_try_agent_gone(t->m, t->sandbox_id); /* its calls on the watch's client */
     e2b_agent_watch_free(t->watch);
     if (t->pw_job)
         keystore_job_free(t->pw_job);

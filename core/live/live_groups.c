@@ -26,7 +26,16 @@ struct live_evidence {
     e2b_evidence ev;
     int64_t at_ms;
     int64_t asked_ms;  /* the turn end (idle_since) this model last asked tests for */
+    struct live_stamp file; /* its evidence file as last read (or written) here */
 };
+
+/* <records_dir>/.evidence[/NAME.json] into buf; false when it does not fit. */
+static bool evidence_path(const e2b_live *m, const char *name, char *buf, size_t n)
+{
+    int k = name ? snprintf(buf, n, "%s/.evidence/%s.json", m->cfg.records_dir, name)
+                 : snprintf(buf, n, "%s/.evidence", m->cfg.records_dir);
+    return k > 0 && (size_t)k < n;
+}
 
 /* The entry of member name (of sandbox sandbox_id: another sandbox's entry starts over), made
  * when missing; NULL when out of memory. */
@@ -78,22 +87,43 @@ void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_resul
         return;
     e2b_error *err = e2b_box_evidence_save(m->cfg.records_dir, name, r->sandbox_id, &e->ev,
                                            e->at_ms);
+    char path[4400]; /* this model's own write: not read back */
+    if (!err && evidence_path(m, name, path, sizeof path))
+        live_stamp_take(path, &e->file);
     if (err)
         e2b_logf("evidence of %s: %s", name, e2b_error_message(err));
     e2b_error_free(err);
 }
 
-void live_groups_load(e2b_live *m)
+bool live_groups_load(e2b_live *m, bool records_changed)
 {
-    for (size_t i = 0; m->cfg.records_dir && i < m->records.count; i++) {
+    char path[4400];
+    if (!m->cfg.records_dir || !evidence_path(m, NULL, path, sizeof path))
+        return false;
+    /* both stamps are taken: the folder's first, so a write after it is seen next time */
+    bool folder = live_stamp_take(path, &m->evidence_seen);
+    if (!folder && !records_changed)
+        return false;
+    bool changed = false;
+    for (size_t i = 0; i < m->records.count; i++) {
         const e2b_box_record *r = &m->records.items[i];
-        if (!r->group[0])
+        if (!r->group[0] || !evidence_path(m, r->name, path, sizeof path))
             continue;
         struct live_evidence *e = entry(m, r->name, r->sandbox_id);
-        if (e && !e->have)
-            e->have = e2b_box_evidence_load(m->cfg.records_dir, r->name, r->sandbox_id, &e->ev,
-                                            &e->at_ms) == 1;
+        if (!e || !live_stamp_take(path, &e->file))
+            continue;
+        e2b_evidence ev;
+        int64_t at = 0;
+        /* the file's, unless what this model holds was taken later (a slower writer) */
+        if (e2b_box_evidence_load(m->cfg.records_dir, r->name, r->sandbox_id, &ev, &at) == 1 &&
+            (!e->have || at >= e->at_ms)) {
+            changed = true;
+            e->ev = ev;
+            e->at_ms = at;
+            e->have = true;
+        }
     }
+    return changed;
 }
 
 static bool turn_ended(const e2b_agent_status *st)

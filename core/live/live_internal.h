@@ -19,13 +19,20 @@ struct live_sub {
     void *ud;
 };
 
-/* What the records folder looked like when it was last read (live_records.c). */
-struct live_records_seen {
+/* What a file or folder looked like when it was last read (live_stamp.c): the records
+ * folder, the evidence folder, each member's evidence file. */
+struct live_stamp {
     bool loaded, exists, recent;
     dev_t dev;
     ino_t ino;
+    off_t size;
     struct timespec mtime;
 };
+
+/* Takes path's stamp into *was; true when it differs from the one there (or was never
+ * taken, or was taken too soon after a write to tell a second one): read it again. One
+ * stat, no read. */
+bool live_stamp_take(const char *path, struct live_stamp *was);
 
 struct e2b_live {
     e2b_config cfg;
@@ -61,7 +68,8 @@ struct e2b_live {
     e2b_secret_list secrets;
     /* this machine's records, read again when their folder changes (live_records.c) */
     e2b_box_record_list records;
-    struct live_records_seen records_seen;
+    struct live_stamp records_seen;
+    struct live_stamp evidence_seen; /* the records' .evidence folder (live_groups.c) */
     e2b_live_ids_fn ids_fn;
     void *ids_ud;
 
@@ -97,6 +105,11 @@ struct e2b_live {
     char *records_skipped; /* the unreadable records of the last read */
     struct live_evidence *evidence; /* the group members' evidence (live_groups.c) */
     size_t nevidence;
+    /* groups of attempts being made (live_try.c): their steps advance from try_slot */
+    struct live_try **tries;
+    size_t ntries;
+    e2b_loop_slot try_slot;
+    uint64_t try_timer; /* the tick while a member's agent is awaited, or 0 */
 };
 
 /* Calls the subscribers of what. */
@@ -214,12 +227,27 @@ void live_ports_shutdown(e2b_live *m);
 void live_ports_free(e2b_live *m);
 /* live_groups.c: a test run of box name ended (its result r): the model keeps its evidence. */
 void live_groups_evidence_set(e2b_live *m, const char *name, const e2b_box_result *r);
-/* live_groups.c: the members' saved evidence read in (after the records were read again);
- * tick: a member whose turn ended with no evidence of that turn gets its tests run (the
- * dashboard and --keepalive; a one-shot mode asks itself). */
-void live_groups_load(e2b_live *m);
+/* live_groups.c: the members' saved evidence read in, any process's: each member's file
+ * whose stamp changed (all of them when records_changed, else only when the evidence
+ * folder's stamp changed: one stat while nothing was written); true when a member's
+ * evidence did. tick: a member whose turn ended with no evidence of that turn gets its
+ * tests run (the dashboard and --keepalive; a one-shot mode asks itself). */
+bool live_groups_load(e2b_live *m, bool records_changed);
 void live_groups_tick(e2b_live *m);
 void live_groups_free(e2b_live *m);
+
+/* live_try.c: something the model tells changed (live_notify): the tries look again, from
+ * the loop; count and info: their rows after the operations' (e2b_live_op_get); cancel:
+ * -1 when id is no try's; agent_gone: sandbox_id's agent (its client) goes, before it does;
+ * shutdown before the agents' (the calls on their clients are cancelled), free after the
+ * loop. */
+void live_tries_changed(e2b_live *m);
+size_t live_tries_count(const e2b_live *m);
+void live_try_info(const e2b_live *m, size_t i, e2b_live_op_info *out);
+int live_try_cancel(e2b_live *m, unsigned id);
+void live_try_agent_gone(e2b_live *m, const char *sandbox_id);
+void live_tries_shutdown(e2b_live *m);
+void live_tries_free(e2b_live *m);
 
 /* live_agents.c: sync with the sandbox list (after each changed list); shutdown before the
  * loop is freed (the watches go), free after it. */

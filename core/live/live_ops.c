@@ -726,11 +726,15 @@ unsigned e2b_live_get(e2b_live *m, const char *sandbox_id, const char *paths, co
 
 size_t e2b_live_op_count(const e2b_live *m)
 {
-    return m->nops;
+    return m->nops + live_tries_count(m);
 }
 
 bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
 {
+    if (i >= m->nops && i - m->nops < live_tries_count(m)) {
+        live_try_info(m, i - m->nops, out); /* the groups being made, after the ops */
+        return true;
+    }
     if (i >= m->nops)
         return false;
     const struct live_op *t = m->ops[i];
@@ -750,6 +754,8 @@ bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
 
 int e2b_live_op_cancel(e2b_live *m, unsigned id)
 {
+    if (id && live_try_cancel(m, id) == 0)
+        return 0;
     struct live_op *t = NULL;
     for (size_t i = 0; i < m->nops; i++) {
         if (id == 0 || m->ops[i]->id == id)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/box/box.h"
 #include "core/box/records.h"
 #include "core/git/gitwork.h"
 
@@ -13,6 +14,9 @@ struct up_form {
     up_form_started_fn started;
     char name[128], template_id[128], dir[1024];
     int hours;
+    int count;             /* attempts: 1 = one box; 2.. = a group NAME-1 ... NAME-count */
+    char task[4096];       /* a group's task (each member's first prompt) */
+    char models[512];      /* a group's models, comma-separated ("" = the configured one) */
     char default_name[64]; /* from the probe of the current directory; "" until known */
     bool probed_cwd;       /* that probe answered (ok or not) */
     char cwd_problem[256]; /* why the current directory is no project ("" = it is) */
@@ -30,6 +34,9 @@ static void ask_name(struct up_form *f, const char *problem, const char *initial
 static void ask_template(struct up_form *f, const char *problem, const char *initial);
 static void ask_hours(struct up_form *f, const char *problem, const char *initial);
 static void ask_dir(struct up_form *f, const char *problem, const char *initial);
+static void ask_task(struct up_form *f, const char *problem, const char *initial);
+static void ask_models(struct up_form *f, const char *problem, const char *initial);
+static void ask_template_next(struct up_form *f);
 
 static void cancelled(struct ui *ui)
 {
@@ -56,14 +63,24 @@ static void dir_checked(void *ud, const e2b_live_project *p)
         return;
     }
     const char *name = f->name[0] ? f->name : p->default_name;
-    if (name_taken(f, name)) {
-        snprintf(why, sizeof why, "a box named %s already exists on this machine", name);
+    char first[160];
+    snprintf(first, sizeof first, "%s%s", name, f->count > 1 ? "-1" : "");
+    if (name_taken(f, first)) {
+        snprintf(why, sizeof why, "a box named %s already exists on this machine", first);
         ask_name(f, why, f->name);
         return;
     }
-    e2b_live_up_params up = {.name = f->name, .template_id = f->template_id,
-                             .hours = f->hours, .dir = f->dir};
-    unsigned id = e2b_live_up_in(ui->model, &up);
+    unsigned id;
+    if (f->count > 1) { /* a group of attempts: up, fork, the task (core/live/live_try.c) */
+        e2b_live_try_params tp = {.group = name, .count = f->count, .task = f->task,
+                                  .models = f->models, .template_id = f->template_id,
+                                  .dir = f->dir, .hours = f->hours};
+        id = e2b_live_try(ui->model, &tp);
+    } else {
+        e2b_live_up_params up = {.name = f->name, .template_id = f->template_id,
+                                 .hours = f->hours, .dir = f->dir};
+        id = e2b_live_up_in(ui->model, &up);
+    }
     if (id && f->started)
         f->started(f->view, id);
     free(f);
@@ -200,14 +217,53 @@ static void ask_template(struct up_form *f, const char *problem, const char *ini
 
 /* ---- 1: name ---- */
 
-static void name_done(struct ui *ui, void *ctx, bool ok, const char *text)
+/* "NAME xN" (or "NAME *N"): N attempts; plain NAME (or "") one box. */
+bool up_form_attempts(const char *text, char *name, size_t n, int *count)
+{
+    *count = 1;
+    size_t len = strlen(text);
+    while (len && text[len - 1] == ' ')
+        len--;
+    size_t d = len;
+    while (d && text[d - 1] >= '0' && text[d - 1] <= '9')
+        d--;
+    size_t x = d;
+    if (d < len && x && (text[x - 1] == 'x' || text[x - 1] == '*')) {
+        size_t end = x - 1;
+        if (!end || text[end - 1] == ' ') { /* a word of its own */
+            while (end && text[end - 1] == ' ')
+                end--;
+            long c = len - d > 3 ? 0 : strtol(text + d, NULL, 10);
+            if (c < 1 || c > 100)
+                return false;
+            *count = (int)c;
+            len = end;
+        }
+    }
+    snprintf(name, n, "%.*s", (int)len, text);
+    return true;
+}
+
+static void name_done(struct ui *ui, void *ctx, bool ok, const char *answer)
 {
     struct up_form *f = ctx;
     if (!ok) {
         cancelled(ui);
         return;
     }
-    char why[300];
+    char why[300], text[128];
+    if (!up_form_attempts(answer, text, sizeof text, &f->count)) {
+        ask_name(f, "NAME xN: N from 1 to 100 attempts", answer);
+        return;
+    }
+    if (f->count > 1) {
+        const char *group = *text ? text : f->default_name;
+        if (!*group || strlen(group) > 50) {
+            ask_name(f, "a group of attempts needs a name of at most 50 characters (NAME xN)",
+                     answer);
+            return;
+        }
+    }
     if (*text && !e2b_gitwork_box_name_valid(text)) {
         char fixed[E2B_GITWORK_BOX_NAME_MAX + 8];
         e2b_gitwork_sanitize_box_name(text, fixed, sizeof fixed);
@@ -215,20 +271,94 @@ static void name_done(struct ui *ui, void *ctx, bool ok, const char *text)
                  "'%.60s' is not a valid box name (letters, digits, '.', '_', '-'; at most %d): "
                  "perhaps %s",
                  text, E2B_GITWORK_BOX_NAME_MAX, fixed);
-        ask_name(f, why, text);
+        ask_name(f, why, answer);
         return;
     }
     const char *name = *text ? text : f->default_name;
-    if (*name && name_taken(f, name)) {
-        snprintf(why, sizeof why, "a box named %s already exists on this machine", name);
-        ask_name(f, why, text);
+    char first[200];
+    snprintf(first, sizeof first, "%s%s", name, f->count > 1 ? "-1" : "");
+    if (*name && name_taken(f, first)) {
+        snprintf(why, sizeof why, "a box named %s already exists on this machine", first);
+        ask_name(f, why, answer);
         return;
     }
     snprintf(f->name, sizeof f->name, "%s", text);
-    const e2b_config *cfg = e2b_live_config(ui->model);
+    if (f->count == 1) {
+        ask_template_next(f);
+        return;
+    }
+    /* a group: NAME-1 ... NAME-N, each given the task */
+    if (f->count > E2B_BOX_FORK_ASK_ABOVE)
+        ui_flash(ui, FLASH_INFO, "up: %d attempts make %d boxes, each costing its size",
+                 f->count, f->count);
+    ask_task(f, NULL, f->task);
+}
+
+/* ---- 1b: attempts; a group's task and models ---- */
+
+static void ask_template_next(struct up_form *f)
+{
+    const e2b_config *cfg = e2b_live_config(f->ui->model);
     ask_template(f, NULL, f->template_id[0] ? f->template_id
                           : cfg->template_id  ? cfg->template_id
                                               : "");
+}
+
+static void models_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    while (*text == ' ')
+        text++;
+    if (!e2b_live_try_models_valid(text)) {
+        ask_models(f, "models are provider/model, comma-separated (e.g. anthropic/claude-"
+                      "sonnet-4-5,openai/gpt-5)", text);
+        return;
+    }
+    snprintf(f->models, sizeof f->models, "%s", text);
+    ask_template_next(f);
+}
+
+static void ask_models(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    snprintf(label, sizeof label, "%.300s%sup: the members' models, round robin (provider/model,"
+             " comma-separated; empty: the configured one): ", problem ? problem : "",
+             problem ? "; " : "");
+    prompt_open(f->ui, label, false, initial, NULL, models_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
+}
+
+static void task_done(struct ui *ui, void *ctx, bool ok, const char *text)
+{
+    struct up_form *f = ctx;
+    if (!ok) {
+        cancelled(ui);
+        return;
+    }
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    if (!*p) {
+        ask_task(f, "a group of attempts needs the task its members are given", text);
+        return;
+    }
+    snprintf(f->task, sizeof f->task, "%s", text);
+    ask_models(f, NULL, f->models);
+}
+
+static void ask_task(struct up_form *f, const char *problem, const char *initial)
+{
+    char label[512];
+    snprintf(label, sizeof label, "%.300s%sup: the task for each of the %d attempts: ",
+             problem ? problem : "", problem ? "; " : "", f->count);
+    prompt_open(f->ui, label, false, initial, NULL, task_done, f, form_free);
+    if (problem)
+        f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }
 
 static void name_label(const struct up_form *f, const char *problem, char *buf, size_t bufsz)
@@ -250,6 +380,8 @@ static void ask_name(struct up_form *f, const char *problem, const char *initial
     char label[512];
     name_label(f, problem, label, sizeof label);
     prompt_open(f->ui, label, false, initial, NULL, name_done, f, form_free);
+    snprintf(f->ui->prompt.hint, sizeof f->ui->prompt.hint,
+             "(NAME xN: a group of N attempts at one task)");
     if (problem)
         f->ui->prompt.selected = false; /* the refused answer, to be mended */
 }

@@ -370,16 +370,20 @@ static void draw_multiline(struct prompt *p, int y, int w)
 
 /* The label, then the default highlighted as a selection (each part sanitised: the label
  * and the default may hold names from metadata). */
-static void draw_selected(const char *label, const char *text, int y, int w)
+static void draw_selected(const char *label, const char *text, const char *hint, int y, int w)
 {
     char *l = e2b_sanitize_display(label, strlen(label), 0);
     char *t = e2b_sanitize_display(text, strlen(text), 0);
-    int lw = l ? text_width(l) : 0;
+    char *h = *hint ? e2b_sanitize_display(hint, strlen(hint), 0) : NULL;
+    int lw = l ? text_width(l) : 0, tw = t ? text_width(t) : 0;
     draw_text(y, 0, w, ROLE_NORMAL, l ? l : "", true);
     if (lw < w && t)
         draw_text(y, lw, w - lw, ROLE_SELECTED, t, false);
+    if (h && lw + tw + 3 < w) /* the hint after the default, as after typed text */
+        draw_text(y, lw + tw + 3, w - lw - tw - 3, ROLE_NORMAL, h, false);
     free(l);
     free(t);
+    free(h);
 }
 
 void prompt_draw(struct ui *ui, int y, int w)
@@ -403,7 +407,7 @@ void prompt_draw(struct ui *ui, int y, int w)
                 shown++;
         }
         if (p->selected) {
-            draw_selected(p->label, shown, y, w);
+            draw_selected(p->label, shown, p->hint, y, w);
             return;
         }
         snprintf(line, sizeof line, "%s%s_%s%s", p->label, shown, p->hint[0] ? "   " : "",
