@@ -113,6 +113,7 @@ void e2b_live_free(e2b_live *m)
     live_probes_free(m);
     live_agents_free(m);
     live_saved_free(m);
+    live_history_free(m);
     live_ops_free(m);
     live_templates_free(m);
     live_ports_free(m);

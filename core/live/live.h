@@ -495,6 +495,11 @@ typedef struct e2b_live_history {
  * first; e2b_live_history_clear frees it). No history yet is an empty list. */
 e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_live_history *out);
 void e2b_live_history_clear(e2b_live_history *h);
+/* The check that keeps a change told once when several processes watch a box (pure, for
+ * tests): whether tail (whole lines of history.log) tells line already, mine being the lines
+ * this process wrote (live_history.c says the rule). */
+bool e2b_live_history_told(const char *const *mine, size_t nmine, const char *tail,
+                           const char *line);
 
 /* ---- agents (live_agents.c): the OpenCode agent in each running box ----
  *
