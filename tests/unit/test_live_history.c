@@ -41,6 +41,9 @@ static void test_own_lines_never_hide_a_change(void)
     const char *mine[] = {"1000\tfeat\tstarted working\n", "1001\tfeat\tidle: done\n"};
     const char *tail = "1000\tfeat\tstarted working\n1001\tfeat\tidle: done\n";
     CHECK(!e2b_live_history_told(mine, 2, tail, "1002\tfeat\tstarted working\n"));
+    /* a second request in the same words (each request is told once): its own line too */
+    const char *mine2[] = {"1000\tfeat\tstarted waiting: bash: ls\n"};
+    CHECK(!e2b_live_history_told(mine2, 1, mine2[0], "1003\tfeat\tstarted waiting: bash: ls\n"));
 }
 
 static void test_own_later_line_makes_the_other_old_news(void)
