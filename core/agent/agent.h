@@ -172,8 +172,11 @@ typedef struct e2b_agent_status {
     size_t ntodos;           /* kept (at most E2B_AGENT_TODOS_MAX) */
     unsigned todo_done, todo_total; /* of the whole list (completed / all) */
 
-    /* the last step's usage, when the server said it */
-    bool have_usage;
+    /* the last step's usage, when the server said it: from its step.ended event, or (v2, a
+     * process that saw none) from the newest messages of the active session that have
+     * figures; have_step_cost: cost is the server's (1.18.33's v2 prices nothing: 0 for
+     * tokens used is unknown) */
+    bool have_usage, have_step_cost;
     int64_t tokens_input, tokens_output, tokens_reasoning;
     double cost;
     /* the box's usage over all its sessions: v1, the server's own totals from its session

@@ -101,13 +101,15 @@ static json_t *box_json(const e2b_agent_box_view *b)
     json_object_set_new(o, "requests", reqs);
     json_object_set_new(o, "stream", json_pack("{s:b,s:i}", "up", st->stream_up, "reconnects",
                                                (int)st->reconnects));
-    /* usage: the last step's figures when this process saw one, else the box's totals (the
-     * server's own, from its sessions); null when the server said none */
+    /* usage: the last step's figures (seen ending, or v2: read from the active session's
+     * newest messages), else the box's totals (v1: the server's own, from its sessions);
+     * null when the server said none; its cost null when not priced */
     const e2b_agent_usage *t = &st->total;
     json_object_set_new(o, "usage", st->have_usage
-                        ? json_pack("{s:I,s:I,s:I,s:f}", "input", (json_int_t)st->tokens_input,
+                        ? json_pack("{s:I,s:I,s:I,s:o}", "input", (json_int_t)st->tokens_input,
                                     "output", (json_int_t)st->tokens_output, "reasoning",
-                                    (json_int_t)st->tokens_reasoning, "cost", st->cost)
+                                    (json_int_t)st->tokens_reasoning, "cost",
+                                    st->have_step_cost ? json_real(st->cost) : json_null())
                         : t->have_tokens || t->have_cost
                         ? json_pack("{s:I,s:I,s:I,s:o}", "input", (json_int_t)t->input, "output",
                                     (json_int_t)t->output, "reasoning", (json_int_t)t->reasoning,

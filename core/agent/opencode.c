@@ -26,6 +26,7 @@ enum oc_kind {
     OC_CONFIG,  /* model_ready: the configured model */
     OC_CATALOG, /* model_ready: the catalog */
     OC_LAST_TURN,
+    OC_RECENT, /* the last step's usage (its newest messages) */
     OC_SAVED,        /* v2: the saved "always" permissions */
     OC_SAVED_REMOVE,
 };
@@ -178,6 +179,7 @@ static const char *kind_doing(enum oc_kind k)
     case OC_CONFIG: return "reading the agent's configuration";
     case OC_CATALOG: return "reading the agent's model catalog";
     case OC_LAST_TURN: return "reading how the agent's last turn ended";
+    case OC_RECENT: return "reading the agent's newest messages";
     case OC_SAVED: return "listing the agent's saved permissions";
     case OC_SAVED_REMOVE: return "removing a saved permission";
     default: return "reading the agent's todo list";
@@ -210,6 +212,7 @@ static int parse_body(struct e2b_oc_call *call, json_t *root, e2b_oc_result *res
     case OC_QUESTIONS: return oc_parse_requests(api, true, root, res);
     case OC_TODOS: return oc_parse_todos(oc_list(api, root), &res->todos, &res->ntodos);
     case OC_LAST_TURN: return oc_parse_last_turn(api, root, res);
+    case OC_RECENT: return oc_parse_recent(api, root, res);
     case OC_SAVED: return oc_parse_saved(root, res);
     case OC_NEW_SESSION: {
         json_t *s = oc_object(api, root);
@@ -249,7 +252,7 @@ static bool needs_body(enum oc_kind k)
 {
     return k == OC_HEALTH || k == OC_SESSIONS || k == OC_ACTIVE || k == OC_PERMISSIONS ||
            k == OC_QUESTIONS || k == OC_TODOS || k == OC_NEW_SESSION || k == OC_CONFIG ||
-           k == OC_CATALOG || k == OC_LAST_TURN || k == OC_SAVED;
+           k == OC_CATALOG || k == OC_LAST_TURN || k == OC_RECENT || k == OC_SAVED;
 }
 
 static void prompt_send(struct e2b_oc_call *call, e2b_error **err);
@@ -346,7 +349,7 @@ static int call_send(struct e2b_oc_call *call, const char *method, const char *p
         .headers = hdrs,
         .body = body,
         .body_len = body ? strlen(body) : 0,
-        .max_body = call->kind == OC_LAST_TURN ? E2B_AGENT_MESSAGE_BYTES : 4u * 1024 * 1024,
+        .max_body = call->kind == OC_LAST_TURN || call->kind == OC_RECENT ? E2B_AGENT_MESSAGE_BYTES : 4u * 1024 * 1024,
         .timeout_ms = c->timeout_ms,
         .connect_timeout_ms = c->timeout_ms < 10000 ? c->timeout_ms : 10000,
         .log_path = path,
@@ -656,6 +659,16 @@ e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_d
 {
     return session_get(c, OC_LAST_TURN, "/message?limit=1", "/message?limit=1&order=desc",
                        session_id, done, ud, err);
+}
+
+#define OC_STR2(x) #x
+#define OC_STR(x) OC_STR2(x)
+e2b_oc_call *e2b_oc_recent(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                               void *ud, e2b_error **err)
+{
+    return session_get(c, OC_RECENT, "/message?limit=" OC_STR(E2B_OC_RECENT_MESSAGES),
+                       "/message?limit=" OC_STR(E2B_OC_RECENT_MESSAGES) "&order=desc", session_id,
+                       done, ud, err);
 }
 
 e2b_oc_call *e2b_oc_model_ready(e2b_oc_client *c, e2b_oc_done_fn done, void *ud,

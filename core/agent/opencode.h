@@ -104,6 +104,12 @@ typedef struct e2b_oc_result {
     bool unfinished;               /* last_turn: the newest is the assistant's, its end not
                                       written yet (a server may store it after the events) */
     bool unanswered;               /* last_turn: the newest is the user's (no answer began) */
+    e2b_agent_usage step;          /* recent: the newest step's figures the server stored */
+    int64_t user_ms;               /* recent: the newest user message's time (its turn began) */
+    int64_t activity_ms;           /* recent: the latest time the messages tell */
+    int64_t tool_wait_ms;          /* recent: the earliest start of a tool call still running in
+                                      the newest message (what a request waits on); times are
+                                      wall-clock ms, 0 unknown, and only plausible ones */
 } e2b_oc_result;
 
 typedef void (*e2b_oc_done_fn)(void *ud, e2b_oc_result *res, const e2b_error *err);
@@ -165,6 +171,15 @@ e2b_oc_call *e2b_oc_todos(e2b_oc_client *c, const char *session_id, e2b_oc_done_
  * answer is still to come) or says nothing yet. res->ended_ms, res->message_id. */
 e2b_oc_call *e2b_oc_last_turn(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
                               void *ud, e2b_error **err);
+/* What session_id's newest messages tell a process that did not watch them (one page of
+ * E2B_OC_RECENT_MESSAGES: v2 /api/session/{id}/message?limit=N&order=desc, v1
+ * /session/{id}/message?limit=N; a body over E2B_AGENT_MESSAGE_BYTES is an error): res->step
+ * the tokens and cost of the newest assistant message that has them (the last step that
+ * ended: one still running has none yet; nothing known when none has), res->user_ms,
+ * res->activity_ms, res->tool_wait_ms. */
+#define E2B_OC_RECENT_MESSAGES 4
+e2b_oc_call *e2b_oc_recent(e2b_oc_client *c, const char *session_id, e2b_oc_done_fn done,
+                               void *ud, e2b_error **err);
 
 /* v2 (1.18.33): whether the configured model (GET /config "model", "provider/id") is in the
  * model catalog yet (GET /api/model): a prompt sent before it is lost without an error. res->

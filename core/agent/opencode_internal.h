@@ -50,6 +50,7 @@ void oc_run_from(json_t *status, e2b_oc_active *a);
 
 /* opencode_turn.c: a session's newest message into res->end, error, ended_ms, message_id. */
 int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res);
+int oc_parse_recent(int api, json_t *root, e2b_oc_result *res);
 /* v2 GET /api/permission/saved into res->requests (id, action, detail = the resource). */
 int oc_parse_saved(json_t *root, e2b_oc_result *res);
 /* The words of an error object of either API (v1 {"name","data":{"message"}}, v2 {"type",

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* "Provider request failed with HTTP 400: {"error": {"message": "x", …}}" says the provider's
  * words at its end: "Provider request failed with HTTP 400: x". NULL when it does not. */
@@ -140,5 +141,66 @@ int oc_parse_last_turn(int api, json_t *root, e2b_oc_result *res)
     }
     /* else: no finish yet, or "tool-calls" (the next step may follow): not known */
     res->unfinished = res->end == E2B_AGENT_END_NONE && !oc_int(time, "completed");
+    return 0;
+}
+
+/* A time a box tells, when plausible (after 2000, at most a day ahead of this clock). */
+static int64_t sane_ms(int64_t t)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return t >= 946684800000LL && t <= now + 86400000LL ? t : 0;
+}
+
+static void latest(int64_t *acc, int64_t t)
+{
+    t = sane_ms(t);
+    if (t > *acc)
+        *acc = t;
+}
+
+int oc_parse_recent(int api, json_t *root, e2b_oc_result *res)
+{
+    json_t *list = oc_list(api, root);
+    if (!json_is_array(list))
+        return -1;
+    memset(&res->step, 0, sizeof res->step);
+    res->user_ms = res->activity_ms = res->tool_wait_ms = 0;
+    size_t n = json_array_size(list);
+    /* v1 answers the last `limit` messages oldest first; v2 (order=desc) newest first */
+    for (size_t k = 0; k < n; k++) {
+        json_t *msg = json_array_get(list, api == 1 ? n - 1 - k : k);
+        json_t *info = api == 1 ? json_object_get(msg, "info") : msg;
+        json_t *parts = json_object_get(msg, api == 1 ? "parts" : "content");
+        json_t *time = json_object_get(info, "time");
+        const char *role = json_string_value(json_object_get(info, api == 1 ? "role" : "type"));
+        if (!role)
+            continue;
+        latest(&res->activity_ms, oc_int(time, "created"));
+        latest(&res->activity_ms, oc_int(time, "completed"));
+        size_t i;
+        json_t *p;
+        json_array_foreach(parts, i, p) {
+            json_t *st = json_object_get(p, "state");
+            json_t *pt = api == 1 ? json_object_get(st, "time") : json_object_get(p, "time");
+            int64_t start = sane_ms(oc_int(pt, api == 1 ? "start" : "ran"));
+            if (!start)
+                start = sane_ms(oc_int(pt, "created"));
+            latest(&res->activity_ms, start);
+            latest(&res->activity_ms, oc_int(pt, api == 1 ? "end" : "completed"));
+            const char *type = json_string_value(json_object_get(p, "type"));
+            const char *status = json_string_value(json_object_get(st, "status"));
+            if (k == 0 && start && type && !strcmp(type, "tool") && status &&
+                (!strcmp(status, "running") || !strcmp(status, "pending")) &&
+                (!res->tool_wait_ms || start < res->tool_wait_ms))
+                res->tool_wait_ms = start;
+        }
+        if (!strcmp(role, "user") && !res->user_ms)
+            res->user_ms = sane_ms(oc_int(time, "created"));
+        if (!strcmp(role, "assistant") && !res->step.have_tokens && !res->step.have_cost &&
+            json_is_object(json_object_get(info, "tokens")))
+            oc_usage_from(info, &res->step); /* the user's, or a step still running: none */
+    }
     return 0;
 }

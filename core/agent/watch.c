@@ -224,15 +224,46 @@ static void connect_start(e2b_agent_watch *w)
 
 /* ---- the snapshot ---- */
 
+/* The snapshot's last parts, one after the other, before the status is complete: the
+ * active session's todo list (v1, when it changed), then its newest messages (once per active
+ * session: watch_on_snap_recent). Returns true when one was started. */
+static bool snapshot_tail(e2b_agent_watch *w, bool todos, bool again)
+{
+    const char *sid = w->st.session_id;
+    bool recent = sid && !(w->recent_sid && !strcmp(w->recent_sid, sid));
+    if (!sid || (!todos && !recent))
+        return false;
+    e2b_error *err = NULL;
+    int slot = todos ? SNAP_TODOS : SNAP_RECENT;
+    w->snap_calls[slot] = todos ? e2b_oc_todos(w->client, sid, watch_on_snap_todos, w, &err)
+                                : e2b_oc_recent(w->client, sid, watch_on_snap_recent, w, &err);
+    e2b_error_free(err);
+    if (!todos) {
+        free(w->recent_sid); /* asked once for this session, whatever it answers */
+        w->recent_sid = strdup(sid);
+    }
+    if (!w->snap_calls[slot])
+        return todos && snapshot_tail(w, false, again);
+    w->outstanding++;
+    w->snap_pending = 1;
+    w->snap_tail = true;
+    w->snap_again = again;
+    return true;
+}
+
 static void snapshot_part_done(e2b_agent_watch *w)
 {
     if (--w->snap_pending > 0)
         return;
     bool again = w->snap_again;
-    if (w->snap_todos) {
-        /* the todo list came (or failed): the snapshot is complete */
-        w->snap_todos = false;
+    if (w->snap_tail) {
+        /* a last part came (or failed): the next, or the snapshot is complete */
+        w->snap_tail = false;
         w->snap_again = false;
+        if (snapshot_tail(w, false, again)) {
+            watch_changed(w);
+            return;
+        }
         w->synced = true;
         watch_changed(w);
         if (again)
@@ -253,21 +284,10 @@ static void snapshot_part_done(e2b_agent_watch *w)
         unsigned need = watch_apply_snapshot(w);
         if (need & WATCH_SETTLE)
             watch_settle(w);
-        if (need & WATCH_SNAPSHOT_TODOS) {
-            /* the active session changed (v1): its todo list, before the status is complete */
-            e2b_error *err = NULL;
-            w->snap_calls[SNAP_TODOS] =
-                e2b_oc_todos(w->client, w->st.session_id, watch_on_snap_todos, w, &err);
-            e2b_error_free(err);
-            if (w->snap_calls[SNAP_TODOS]) {
-                w->outstanding++;
-                w->snap_pending = 1;
-                w->snap_todos = true;
-                w->snap_again = again;
-                watch_snapshot_clear(w);
-                watch_changed(w);
-                return;
-            }
+        if (snapshot_tail(w, need & WATCH_SNAPSHOT_TODOS, again)) {
+            watch_snapshot_clear(w);
+            watch_changed(w);
+            return;
         }
         w->synced = true;
     }
@@ -319,6 +339,46 @@ SNAP_CB(on_snap_sessions, SNAP_SESSIONS, {
     res->sessions = NULL;
     res->nsessions = 0;
 })
+
+/* The active session's newest messages: what a process that looked mid-turn (or after it)
+ * did not see happen: v2's usage of the last step that ended (its session list has no
+ * figures in 1.18.33), when the turn began, the last activity, since when a request waits;
+ * each only where this process has no better figure of its own. */
+void watch_on_snap_recent(void *ud, e2b_oc_result *res, const e2b_error *err)
+{
+    e2b_agent_watch *w = ud;
+    w->snap_calls[SNAP_RECENT] = NULL;
+    if (watch_cb_enter(w))
+        return;
+    e2b_agent_status *st = &w->st;
+    bool ours = !err && st->session_id && w->recent_sid && !strcmp(st->session_id, w->recent_sid);
+    /* a step that ended meanwhile (its event) is newer than what the server stored */
+    if (ours && e2b_oc_api(w->client) == 2 && !st->have_usage && res->step.have_tokens) {
+        st->have_usage = true;
+        st->tokens_input = res->step.input;
+        st->tokens_output = res->step.output;
+        st->tokens_reasoning = res->step.reasoning;
+        st->have_step_cost = res->step.have_cost;
+        st->cost = res->step.have_cost ? res->step.cost_usd : 0;
+    }
+    if (ours && res->activity_ms > st->last_activity_ms)
+        st->last_activity_ms = res->activity_ms;
+    bool in_turn = e2b_agent_state_in_turn(st->state);
+    /* the turn found running (or over) by the look: it began with its user message */
+    if (ours && res->user_ms && ((in_turn && w->turn_looked) || (!in_turn && !st->turn_started_ms)))
+        st->turn_started_ms = res->user_ms;
+    e2b_agent_request *r = st->nrequests ? &st->requests[0] : NULL;
+    if (ours && r && res->tool_wait_ms && r->session_id && !strcmp(r->session_id, st->session_id) &&
+        res->tool_wait_ms < r->asked_ms && res->tool_wait_ms >= res->user_ms)
+        r->asked_ms = res->tool_wait_ms; /* the tool call it waits on began then */
+    if (ours && w->state_looked) {
+        int64_t since = st->state == E2B_AGENT_WAITING && r ? r->asked_ms
+                        : in_turn ? st->turn_started_ms : 0;
+        if (since && since < st->state_since_ms)
+            st->state_since_ms = since;
+    }
+    snapshot_part_done(w);
+}
 
 void watch_on_snap_todos(void *ud, e2b_oc_result *res, const e2b_error *err)
 {

@@ -4,7 +4,7 @@
 
 #include "core/agent/watch.h"
 
-enum { SNAP_ACTIVE, SNAP_PERMS, SNAP_QUESTIONS, SNAP_SESSIONS, SNAP_TODOS, SNAP_N };
+enum { SNAP_ACTIVE, SNAP_PERMS, SNAP_QUESTIONS, SNAP_SESSIONS, SNAP_TODOS, SNAP_RECENT, SNAP_N };
 
 /* What an event or a snapshot asks for next (watch_apply_*). */
 enum {
@@ -54,7 +54,12 @@ struct e2b_agent_watch {
     e2b_oc_call *snap_calls[SNAP_N];
     int snap_pending;
     bool snap_failed, snap_again;
-    bool snap_todos;         /* the snapshot's last part: the active session's todo list */
+    bool snap_tail;          /* the snapshot's last part: the active session's todo list
+                              * (v1) or its last step's usage (v2) */
+    char *recent_sid;        /* the session whose newest messages were read */
+    bool snapped;            /* a snapshot was applied: later changes are seen happen */
+    bool turn_looked, state_looked; /* the turn / the state was found by the first look (its
+                                       start time is when we looked, not when it began) */
     uint64_t snap_timer;
     long snap_retry_ms;      /* the wait before a failed snapshot is taken again (0: none failed) */
     int64_t snap_due_ms;     /* when snap_timer fires (monotonic) */
@@ -98,6 +103,7 @@ struct e2b_agent_watch {
 /* watch.c */
 void watch_snapshot_soon(e2b_agent_watch *w, long delay_ms);
 void watch_on_snap_todos(void *ud, e2b_oc_result *res, const e2b_error *err);
+void watch_on_snap_recent(void *ud, e2b_oc_result *res, const e2b_error *err);
 /* A callback's first call: false to go on; true when the watch is being freed (the callback
  * must return at once; the last one frees the husk). */
 bool watch_cb_enter(e2b_agent_watch *w);

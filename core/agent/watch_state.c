@@ -350,6 +350,7 @@ unsigned watch_apply_event(e2b_agent_watch *w, const e2b_oc_event *ev)
             st->tokens_output = ev->tokens_output;
             st->tokens_reasoning = ev->tokens_reasoning;
             st->cost = ev->cost;
+            st->have_step_cost = ev->usage.have_cost;
             /* the turn's sum, and the box's until the next snapshot says the server's own */
             e2b_agent_usage_add(&st->turn, &ev->usage);
             e2b_agent_usage_add(&st->total, &ev->usage);
@@ -482,6 +483,7 @@ unsigned watch_apply_snapshot(e2b_agent_watch *w)
     }
     char *before = st->session_id ? strdup(st->session_id) : NULL;
     watch_derive(w);
+    w->snapped = true; /* later changes are seen, not found by a look */
     /* a process that saw no event yet: the server's time of the active session's last change */
     for (size_t i = 0; st->session_id && i < st->nsessions; i++)
         if (same(st->sessions[i].id, st->session_id) && st->sessions[i].updated_ms > st->last_activity_ms)
@@ -587,6 +589,7 @@ void watch_derive(e2b_agent_watch *w)
     bool busy_now = e2b_agent_state_in_turn(s);
     if (busy_now && !w->in_turn) {
         w->in_turn = true;
+        w->turn_looked = !w->snapped;
         st->turn_started_ms = watch_wall_ms();
         st->last_turn = st->turn;
         memset(&st->turn, 0, sizeof st->turn);
@@ -629,6 +632,7 @@ void watch_derive(e2b_agent_watch *w)
         w->turn_failed = false;
     }
     if (s != st->state || !st->state_since_ms) {
+        w->state_looked = !w->snapped;
         /* idle: since the turn's end when it is known (a process that just looked) */
         st->state_since_ms = s == E2B_AGENT_IDLE && st->idle_since_ms ? st->idle_since_ms
                                                                        : watch_wall_ms();
@@ -665,6 +669,8 @@ void watch_state_free(e2b_agent_watch *w)
     w->step_msg = NULL;
     free(w->todo_session);
     w->todo_session = NULL;
+    free(w->recent_sid);
+    w->recent_sid = NULL;
     for (size_t i = 0; i < WATCH_USER_MSGS; i++) {
         free(w->user_msgs[i]);
         w->user_msgs[i] = NULL;

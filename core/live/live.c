@@ -116,6 +116,7 @@ void e2b_live_free(e2b_live *m)
     live_agents_free(m);
     live_saved_free(m);
     live_history_follow_free(m);
+    live_history_free(m);
     live_ops_free(m);
     live_templates_free(m);
     live_ports_free(m);

@@ -532,6 +532,11 @@ e2b_error *e2b_live_history_read(const e2b_config *cfg, const char *box, e2b_liv
 e2b_error *e2b_live_history_read_last(const e2b_config *cfg, const char *box, size_t max,
                                       e2b_live_history *out, size_t *dropped);
 void e2b_live_history_clear(e2b_live_history *h);
+/* The check that keeps a change told once when several processes watch a box (pure, for
+ * tests): whether tail (whole lines of history.log) tells line already, mine being the lines
+ * this process wrote (live_history.c says the rule). */
+bool e2b_live_history_told(const char *const *mine, size_t nmine, const char *tail,
+                           const char *line);
 
 /* The History view's follower (live_history_follow.c), one at a time: a thread of its own
  * reads the newest E2B_LIVE_HISTORY_CAP entries of box (NULL: every box), then sleeps until

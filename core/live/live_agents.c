@@ -969,10 +969,11 @@ int e2b_live_agent_prompt_model(e2b_live *m, const char *sandbox_id, const char 
         return 0;
     }
     struct live_agent *t = watched(m, sandbox_id, "prompt");
-    /* a box waiting for you takes the message after the request is answered: say so */
+    /* a box waiting for you takes the message after the request is answered: say so (a
+     * new session's turn waits on nothing) */
     const e2b_agent_status *st = t ? e2b_agent_watch_status(t->watch) : NULL;
     char what[320] = "prompt sent";
-    if (st && st->state == E2B_AGENT_WAITING && st->nrequests)
+    if (st && st->state == E2B_AGENT_WAITING && st->nrequests && !new_session)
         snprintf(what, sizeof what, "queued: it waits for you on %.280s",
                  st->requests[0].summary ? st->requests[0].summary : "a request");
     struct agent_cmd *c = t ? cmd_new(m, t, what) : NULL;

@@ -94,6 +94,7 @@ struct e2b_live {
     struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
     struct live_agents *agents;
+    struct live_history *history; /* live_history.c: the lines this process wrote last */
     bool agents_resync; /* sync even when the next list is unchanged (an op ended) */
 
     /* headless (live_headless.c): no timer, no agents; the next command's waiter */
@@ -121,6 +122,7 @@ void live_notice(e2b_live *m, enum e2b_live_level level, const char *fmt, ...)
 /* live_history.c: one line of box's history (sanitised, bounded; never a secret). */
 void live_history_add(e2b_live *m, const char *box, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void live_history_free(e2b_live *m);
 /* The reader, shared with the History view's follower (live_history_follow.c): a ring of
  * the last max entries (0: no cap), oldest at h.items[head] once full; dropped counts the
  * entries it let go. Pure file reading, any thread. */

@@ -7,7 +7,9 @@
 #     in a process that saw no event;
 #   - --wait --any returns as soon as one box needs you ("NAME<TAB>STATE..." and its code),
 #     --wait NAME NAME waits for every one, --wait --all for every box of this machine;
-#   - their usage errors exit 2.
+#   - their usage errors exit 2;
+#   - two processes that watch one box write each change once to the history;
+#   - --prompt to a box that waits for you says on stderr that the message is queued.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$E2B_TUI_ROOT/tests/lib/e2b_local.sh"
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
@@ -49,12 +51,24 @@ t_eq "--status --json: nothing waits: waiting_since null" "$(jq -r '.boxes[0].wa
 wout=$T_TMP/watch.out werr=$T_TMP/watch.err
 (cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --watch alpha beta --json --until waiting --timeout 150) >"$wout" 2>"$werr" &
 wpid=$!
+# a second process that watches the same boxes (a dashboard and a --watch, say): the history
+# gets each change once
+(cd "$BOX_REPO" && exec "$E2B_TUI_BIN" --watch beta --json --until waiting --timeout 150) >"$wout.2" 2>"$werr.2" &
+wpid2=$!
 t_wait_until 60 grep -q '"name":"beta"' "$wout" && t_pass "--watch tells each box's state first" ||
     t_fail "--watch tells each box's state first" "$(cat "$wout" "$werr" | head -c 600)"
+t_wait_until 60 grep -q '"name":"beta"' "$wout.2" && t_pass "the second --watch too" ||
+    t_fail "the second --watch too" "$(cat "$wout.2" "$werr.2" | head -c 600)"
 box_tui --prompt beta "write beta"
 box_rc "a task for beta that asks" 0
 wait "$wpid"
 t_eq "--watch --until waiting ends (exit 0) once a box waits" "$?" 0
+wait "$wpid2"
+t_eq "the second --watch ends too" "$?" 0
+hist=$XDG_STATE_HOME/e2b-tui/history.log
+t_eq "two watchers, one change: beta's waiting is one line of the history" \
+    "$(grep -c "	beta	started waiting: bash: echo beta" "$hist")" 1
+t_ok "and its start of work at most one" test "$(grep -c "	beta	started working" "$hist")" -le 1
 t_ok "every line is one JSON object with a version" sh -c "jq -e -s 'all(.[]; .version == 1 and (.at | test(\"^20\")))' '$wout' >/dev/null"
 t_eq "the first lines: both boxes, idle" "$(jq -r 'select(.name=="alpha") | .state' "$wout" | head -n 1) $(jq -r 'select(.name=="beta") | .state' "$wout" | head -n 1)" "idle idle"
 t_eq "the last line: beta waits" "$(tail -n 1 "$wout" | jq -r '[.name, .state] | join(" ")')" "beta waiting for you"
@@ -75,6 +89,16 @@ box_tui --wait alpha beta --timeout 60
 box_rc "--wait alpha beta: 6 while beta waits (the worst)" 6
 t_contains "a line for alpha" "$(cat "$BOX_OUT")" "alpha	idle	idle: done"
 t_contains "and one for beta" "$(cat "$BOX_OUT")" "beta	waiting for you"
+# a message to a box that waits for you: queued behind the request, and --prompt says so
+box_tui --prompt beta "and then say done"
+box_rc "--prompt to a waiting box: exit 0" 0
+t_contains "--prompt says on stderr that the message is queued behind the request" "$(cat "$BOX_ERR")" \
+    "box beta waits for you on bash: echo beta > beta.txt: the message is queued behind it"
+t_ok "stdout has only the session's id" grep -qxE 'ses_[A-Za-z0-9]+' "$BOX_OUT"
+box_tui --prompt alpha "not waiting"
+t_not_contains "a box that does not wait: no such word" "$(cat "$BOX_ERR")" "queued"
+box_tui --wait alpha --timeout 90
+box_rc "alpha's extra turn ends" 0
 box_tui --reply beta once
 box_rc "beta's request allowed" 0
 agent_script "$ida" '{"steps":[{"text":"thinking","delay":3},{"text":"Alpha again."}]}'

@@ -30,8 +30,11 @@ needs_scenarios() {
     agent_script "$id" '{"title":"Colours","steps":[{"tool":"question","args":{"questions":[{"question":"Which colour?","header":"Colour","options":[{"label":"red","description":"warm"},{"label":"blue","description":"cool"}]}]},"usage":{"prompt_tokens":100000,"completion_tokens":50000}},{"text":"Blue it is.","usage":{"prompt_tokens":200000,"completion_tokens":10000}}]}'
     box_tui --prompt feat "pick a colour"
     box_rc "v$api: --prompt: exit 0" 0
+    local sent_at asked_at
+    sent_at=$(date -u +%s) # the turn began before this
     # (a loaded machine may start the turn after a --wait's grace: --status until it asks)
     agent_until feat 90 "question que_" || t_fail "v$api: the question is asked" "$(cat "$BOX_OUT")"
+    asked_at=$(date -u +%s) # and it was asked before this
     box_tui --wait feat --timeout 90
     box_rc "v$api: --wait: exit 6 while the question waits" 6
     t_contains "v$api: --wait tells the question" "$(cat "$BOX_ERR")" "Colour: Which colour?"
@@ -45,6 +48,18 @@ needs_scenarios() {
     t_eq "v$api: --status --json: its options" \
         "$(jq -r '[.boxes[0].requests[0].options[] | "\(.n)=\(.label)/\(.description)"] | join(",")' "$BOX_OUT")" "1=red/warm,2=blue/cool"
     t_eq "v$api: --status --json: typed answers allowed" "$(jq -r '.boxes[0].requests[0].custom' "$BOX_OUT")" true
+    # times a fresh process reads from the server (the session's newest messages), not the
+    # moment it looked: the turn began before --prompt returned, the question was asked
+    # before the --status that saw it, and the box has waited since then
+    t_ok "v$api: a fresh process: turn_started is the turn's start (before --prompt returned)" \
+        jq -e --argjson t "$sent_at" '.boxes[0].turn_started | fromdateiso8601 <= $t' "$BOX_OUT"
+    t_ok "v$api: waiting_since is when the question was asked" \
+        jq -e --argjson t "$asked_at" '.boxes[0] | (.waiting_since | fromdateiso8601) <= $t and
+            (.waiting_since | fromdateiso8601) >= (.turn_started | fromdateiso8601)' "$BOX_OUT"
+    t_eq "v$api: state_since is waiting_since (waiting since it was asked)" \
+        "$(jq -r '.boxes[0] | .state_since == .waiting_since' "$BOX_OUT")" true
+    t_ok "v$api: last_activity is in this turn" \
+        jq -e '.boxes[0] | (.last_activity | fromdateiso8601) >= (.turn_started | fromdateiso8601)' "$BOX_OUT"
     qid=$(jq -r '.boxes[0].requests[0].id' "$BOX_OUT")
     box_tui --reply feat once
     t_ok "v$api: --reply does not answer a question (non-zero exit)" test "$BOX_RC" != 0
@@ -83,9 +98,19 @@ needs_scenarios() {
         t_eq "v$api: --status --json cost.agent_usd is unknown: null, not 0" "$(jq -r '.boxes[0].cost.agent_usd' "$BOX_OUT")" null
         t_eq "v$api: tokens unknown: null" "$(jq -r '.boxes[0].tokens' "$BOX_OUT")" null
         t_ok "v$api: the sandbox's cost is known (a running box)" jq -e '.boxes[0].cost.sandbox_usd > 0' "$BOX_OUT"
+        # the last step's figures: a fresh process reads them from the session's newest
+        # messages (the step's tokens; its cost 0 for tokens used is not priced: null)
+        t_eq "v$api: --status --json usage: the last step's, read from the server" \
+            "$(jq -r '.boxes[0].usage | "\(.input) \(.output) \(.reasoning) \(.cost)"' "$BOX_OUT")" "200000 10000 0 null"
         box_tui --status feat
         t_contains "v$api: --status says the agent's cost is unknown" "$(cat "$BOX_OUT")" "cost ? agent + "
     fi
+    box_tui --status feat --json
+    t_ok "v$api: idle: turn_started is the last turn's start, before its end" \
+        jq -e --argjson t "$sent_at" '.boxes[0] | (.turn_started | fromdateiso8601) <= $t and
+            (.turn_started | fromdateiso8601) <= (.state_since | fromdateiso8601)' "$BOX_OUT"
+    t_ok "v$api: last_activity is the turn's end or later" \
+        jq -e '.boxes[0] | (.last_activity | fromdateiso8601) >= (.state_since | fromdateiso8601)' "$BOX_OUT"
 
     # ---- a typed answer, to a question given by id ----
     agent_script "$id" '{"steps":[{"tool":"question","args":{"questions":[{"question":"Which shade?","header":"Shade","options":[{"label":"light","description":""}]}]}},{"text":"Noted."}]}'

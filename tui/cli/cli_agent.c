@@ -461,11 +461,22 @@ static int prompt_box(e2b_live *m, const cli_args *a, struct agent_box *b)
     if (!text)
         return 1;
     wait_model(m, b);
+    /* a box waiting for you takes the message once the request is answered: said on stderr
+     * (the session's id stays the only line on stdout) */
+    const e2b_agent_status *st = box_status(m, b);
+    char waits[E2B_AGENT_DETAIL_MAX + 64] = "";
+    if (st && st->state == E2B_AGENT_WAITING && st->nrequests && !a->new_session)
+        cli_clean(st->requests[0].summary ? st->requests[0].summary : "a request", waits,
+                  sizeof waits);
     e2b_live_end end;
     e2b_live_then(m, &end);
     e2b_live_agent_prompt(m, b->rec.sandbox_id, NULL, a->new_session, text);
     free(text);
     int rc = command_end(m, &end);
+    if (rc == 0 && *waits)
+        fprintf(stderr, "e2b-tui: box %s waits for you on %s: the message is queued behind it "
+                "(e2b-tui --reply %s once|always|reject answers it)\n", b->rec.name, waits,
+                b->rec.name);
     if (rc == 0)
         printf("%s\n", end.session_id ? end.session_id : "");
     free(end.session_id);
