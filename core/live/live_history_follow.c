@@ -192,12 +192,12 @@ static void set_why(struct live_history_follow *f, const char *why)
 
 int e2b_live_history_follow(e2b_live *m, const char *box)
 {
-    struct live_history_follow *f = m->history;
+    struct live_history_follow *f = m->history_follow;
     if (!f && m->loop && !m->closing && (f = calloc(1, sizeof *f))) {
         f->m = m;
         f->wake[0] = f->wake[1] = -1;
         pthread_mutex_init(&f->mu, NULL);
-        m->history = f;
+        m->history_follow = f;
     }
     if (!f)
         return -1;
@@ -234,7 +234,7 @@ int e2b_live_history_follow(e2b_live *m, const char *box)
 
 void e2b_live_history_unfollow(e2b_live *m)
 {
-    struct live_history_follow *f = m->history;
+    struct live_history_follow *f = m->history_follow;
     if (!f)
         return;
     stop_thread(f);
@@ -246,7 +246,7 @@ void e2b_live_history_unfollow(e2b_live *m)
 const e2b_live_history *e2b_live_history_followed(const e2b_live *m, size_t *dropped,
                                                   bool *loading, const char **why)
 {
-    const struct live_history_follow *f = m->history;
+    const struct live_history_follow *f = m->history_follow;
     bool on = f && f->following;
     if (dropped)
         *dropped = on ? f->dropped : 0;
@@ -259,12 +259,12 @@ const e2b_live_history *e2b_live_history_followed(const e2b_live *m, size_t *dro
 
 void live_history_follow_stop(e2b_live *m)
 {
-    stop_thread(m->history);
+    stop_thread(m->history_follow);
 }
 
 void live_history_follow_free(e2b_live *m)
 {
-    struct live_history_follow *f = m->history;
+    struct live_history_follow *f = m->history_follow;
     if (!f)
         return;
     stop_thread(f);
@@ -272,5 +272,5 @@ void live_history_follow_free(e2b_live *m)
     e2b_live_history_clear(&f->pending);
     pthread_mutex_destroy(&f->mu);
     free(f);
-    m->history = NULL;
+    m->history_follow = NULL;
 }

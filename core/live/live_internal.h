@@ -89,7 +89,7 @@ struct e2b_live {
     struct live_templates *tpl; /* live_templates.c, made on first use */
     struct live_ports *ports;   /* live_ports.c, made on first use */
     struct live_saved *saved;   /* live_rules.c: the saved permissions of each box asked */
-    struct live_history_follow *history; /* live_history_follow.c: the History view's */
+    struct live_history_follow *history_follow; /* live_history_follow.c: the History view's */
     struct live_idle *idle;     /* live_idle.c: idle boxes paused (dashboard, --keepalive) */
     struct live_budget *budget; /* live_budget.c: boxes stopped at their budget (the same) */
     /* the boxes' agents (live_agents.c) */
