@@ -57,6 +57,7 @@ struct live_op {
     int phase;
     char says[600];
     e2b_box_record kept;
+    e2b_box_op *forgot; /* remake: the ended first step, whose record a failed up writes back */
 };
 
 static const char *verb(e2b_live_op_kind k)
@@ -86,6 +87,7 @@ static void destroy(struct live_op *t)
     free(t->deny_out);
     e2b_box_record_clear(&t->rules);
     e2b_box_record_clear(&t->kept);
+    e2b_box_op_free(t->forgot);
     free(t);
 }
 
@@ -284,6 +286,25 @@ static bool up_from_prepared(struct live_op *t, e2b_box_op *op)
     return true;
 }
 
+/* A remake whose up failed: the gone box's record comes back (exclusive: never over a new
+ * one), so nothing of its settings is lost and --remake can be tried again. */
+static void remake_restore(struct live_op *t)
+{
+    const e2b_box_record *rec = e2b_box_op_record(t->forgot);
+    if (t->kind != E2B_LIVE_OP_REMAKE || t->phase != 1 || !rec)
+        return;
+    e2b_error *e = e2b_box_record_write(t->m->cfg.records_dir, rec, 1);
+    if (t->m->closing) /* quit during the remake: the record is back, nobody to tell */
+        ;
+    else if (e)
+        live_notice(t->m, E2B_LIVE_ERROR, "remake %s: its old record could not be written back: %s",
+                    t->name, e2b_error_message(e));
+    else
+        live_notice(t->m, E2B_LIVE_INFO, "remake %s failed: its record is kept (e2b-tui --remake "
+                    "%s tries again)", t->name, t->name);
+    e2b_error_free(e);
+}
+
 /* A remake whose gone box's record went: the same operation goes on as an up of that name
  * with the old record's settings, from its newest snapshot or its project (the plan, said
  * once as a notice and in e2b_live_op_info's says). Whether it did. */
@@ -318,9 +339,8 @@ static bool remake_up(struct live_op *t, e2b_box_op *op)
     snprintf(t->kept.model, sizeof t->kept.model, "%s", rec->model);
     t->kept.task_at = rec->task_at;
     t->op = NULL;
-    if (e2b_loop_post(m->loop, free_box_op, op) != 0)
-        e2b_logf("box operation: leaked after out of memory");
-    if (!begin(t))
+    t->forgot = op; /* its record goes back if the up fails: a remake can be tried again */
+    if (!begin(t)) /* it wrote the record back */
         handoff_ready(m);
     return true;
 }
@@ -357,6 +377,10 @@ static void on_done(void *ud, e2b_box_op *op, const e2b_error *err)
         return;
     if (!err && t->kind == E2B_LIVE_OP_REMAKE && t->phase == 1)
         remake_keep(t);
+    else if (err)
+        remake_restore(t);
+    else if (m->closing && t->kind == E2B_LIVE_OP_REMAKE && t->phase == 0 && e2b_box_op_record(op))
+        e2b_error_free(e2b_box_record_write(m->cfg.records_dir, e2b_box_op_record(op), 1)); /* quit */
     if (!err && !m->closing && t->kind == E2B_LIVE_OP_ATTACH && m->attach_fn) {
         t->handoff_waits = true;
         if (others_running(m)) {
@@ -474,6 +498,7 @@ static bool begin(struct live_op *t)
     if (!t->op) {
         unlist(m, t);
         live_notice(m, E2B_LIVE_ERROR, "%s", err ? e2b_error_message(err) : "out of memory");
+        remake_restore(t);
         if (err)
             live_end(t->end, err, 0);
         else

@@ -27,8 +27,15 @@ t_eq "--remake of a box whose sandbox exists: exit 5" "$BOX_RC" 5
 t_contains "it says the sandbox still exists" "$(cat "$BOX_ERR")" "box lost's sandbox $first still exists (running): nothing was remade"
 t_eq "the same sandbox, one in all" "$(box_sandbox_of lost)/$(sandboxes)" "$first/1"
 
-# ---- from the project ----
+# ---- a remake that fails keeps the record (nothing of its settings is lost) ----
 el_req DELETE "/sandboxes/$first" >/dev/null
+mv "$BOX_REPO" "$BOX_REPO.away"
+BOX_CWD=$T_TMP box_tui --remake lost
+t_ok "a remake whose project is not there fails (exit $BOX_RC)" test "$BOX_RC" != 0
+t_eq "the record is back, its settings with it" "$(jq -r '(.hours|tostring) + " " + .sandbox_id + " " + .model' "$REC")" "2 $first prov/model-x"
+mv "$BOX_REPO.away" "$BOX_REPO"
+
+# ---- from the project ----
 box_tui --remake lost
 box_rc "--remake of a gone box exits 0" 0
 t_contains "it says it remakes from the project and what is lost" "$(cat "$BOX_ERR")" \
