@@ -779,6 +779,11 @@ bool e2b_live_op_get(const e2b_live *m, size_t i, e2b_live_op_info *out)
 
 int e2b_live_op_cancel(e2b_live *m, unsigned id)
 {
+    if (!id && live_tries_count(m)) { /* the newest is the last try (its up or fork too) */
+        e2b_live_op_info newest;
+        live_try_info(m, live_tries_count(m) - 1, &newest);
+        id = newest.id;
+    }
     if (id && live_try_cancel(m, id) == 0)
         return 0;
     struct live_op *t = NULL;

@@ -2,7 +2,7 @@
 # A group of attempts made from the dashboard (issue 34), never blocking it: u with a count
 # ("g x2" at the name, then the task and the members' models) ups g-1, forks it into g-2
 # and gives each member the task with its model once its agent answers, the try a row of
-# the operations (the status line's newest) while it runs; F on a member with "N TASK"
+# the operations (the status line's newest) while it runs, ctrl-x cancels it; F on a member with "N TASK"
 # forks it into its group and gives the box and the fork the task. The members' records
 # note their models, the dashboard takes their evidence (one passes, one fails), and the
 # keys keep answering meanwhile. Bad answers are asked again with the reason. Real binary,
@@ -75,6 +75,27 @@ t_ok "the fork g-3 is made in group g" t_wait_until 120 sh -c "jq -e '.group == 
 task_at_g3() { jq -e '.task_at | test("^20[0-9-]+T")' "$BOXES/g-3.json" >/dev/null 2>&1; }
 t_ok "g-3 got the task" t_wait_until 180 task_at_g3
 dash_check_row "g-3 does it (the configured model passes)" "g-3 " "g: 3/3 done, 2 passing" 180
+
+# ctrl-x cancels the newest operation: the try (its up or fork with it).
+tmux_type u
+tmux_type "c x2"
+tmux_keys Enter
+dash_check "c's task" "up: the task for each of the 2 attempts: "
+tmux_type "Write the answer."
+tmux_keys Enter
+for q in "up: the members' models" "up: template" "up: hours" "up: project directory"; do
+    dash_check "then: $q" "$q"
+    tmux_keys Enter
+done
+dash_check "the try runs" "newest: try c: " 60
+tmux_keys C-x
+try_gone() { ! tmux_capture | grep -q "try c: "; }
+t_ok "ctrl-x ends the try" t_wait_until 120 try_gone
+tmux_keys C-g
+dash_check "the Messages say it was cancelled" "cancelled" 30
+tmux_keys Escape
+no_task() { for b in c-1 c-2; do jq -e '.task_at' "$BOXES/$b.json" >/dev/null 2>&1 && return 1; done; return 0; }
+t_ok "no member has c's task" no_task
 dash_quit "the dashboard ends"
-for b in g-1 g-2 g-3; do box_tui --kill "$b" --force; done
+for b in g-1 g-2 g-3 c-1 c-2; do [ -e "$BOXES/$b.json" ] && box_tui --kill "$b" --force; done
 t_finish

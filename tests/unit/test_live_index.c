@@ -91,8 +91,25 @@ static void test_metrics(void)
     e2b_metric_list_clear(&m);
 }
 
+/* The models of a group made from the dashboard (e2b_live_try): provider/model, commas. */
+static void test_try_models(void)
+{
+    CHECK(e2b_live_try_models_valid(NULL));
+    CHECK(e2b_live_try_models_valid(""));
+    CHECK(e2b_live_try_models_valid("mock/m1"));
+    CHECK(e2b_live_try_models_valid("mock/m1,openai/gpt-5"));
+    CHECK_MSG(!e2b_live_try_models_valid("mock"), "no provider");
+    CHECK_MSG(!e2b_live_try_models_valid("/m1"), "an empty provider");
+    CHECK_MSG(!e2b_live_try_models_valid("mock/"), "an empty model");
+    CHECK_MSG(!e2b_live_try_models_valid("mock/m1,"), "a trailing comma");
+    CHECK_MSG(!e2b_live_try_models_valid("mock/m1,,mock/m2"), "an empty entry");
+    CHECK_MSG(!e2b_live_try_models_valid("mock/m 1"), "a space");
+    CHECK_MSG(!e2b_live_try_models_valid("mock/m\0331"), "a control character");
+}
+
 int main(void)
 {
+    RUN(test_try_models);
     RUN(test_names);
     RUN(test_changes);
     RUN(test_metrics);

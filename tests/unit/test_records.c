@@ -330,9 +330,45 @@ static void test_approval_rules(void)
     free(r.approve);
 }
 
+/* Every field counts: an open dashboard reads the records again when any differs (another
+ * process's --up --try notes a member's model after its task). */
+static void test_same_every_field(void)
+{
+    e2b_box_record a = sample("g-1"), b = sample("g-1");
+    char *rules_a[] = {"bash:make *"}, *rules_b[] = {"bash:make test"};
+    a.approve = b.approve = rules_a;
+    a.napprove = b.napprove = 1;
+    CHECK(e2b_box_record_same(&a, &b));
+    b.dir = NULL, a.dir = "";
+    CHECK_MSG(e2b_box_record_same(&a, &b), "NULL and \"\" are the same text");
+    a = sample("g-1"), b = sample("g-1");
+    snprintf(b.model, sizeof b.model, "mock/m2");
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the model");
+    b = sample("g-1"), b.task_at = 1700000100;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "when the task was given");
+    b = sample("g-1"), snprintf(b.group, sizeof b.group, "g");
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the group");
+    b = sample("g-1"), b.budget_usd = 2.5;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the budget");
+    b = sample("g-1"), b.budget_stopped = true;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "stopped at its budget");
+    b = sample("g-1"), b.hours = 4;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the hours");
+    b = sample("g-1"), b.egress = "{\"allow\":[]}";
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the egress");
+    b = sample("g-1"), snprintf(b.opencode_version, sizeof b.opencode_version, "1.18.33");
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "the server's version");
+    b = sample("g-1"), b.yes_all = true;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "yes to every request");
+    a.approve = rules_a, b = sample("g-1"), b.approve = rules_b;
+    a.napprove = b.napprove = 1;
+    CHECK_MSG(!e2b_box_record_same(&a, &b), "an approval rule");
+}
+
 int main(void)
 {
     make_base();
+    RUN(test_same_every_field);
     RUN(test_approval_rules);
     RUN(test_turn_owed);
     RUN(test_write_read_modes);

@@ -230,7 +230,7 @@ bool up_form_attempts(const char *text, char *name, size_t n, int *count)
     size_t x = d;
     if (d < len && x && (text[x - 1] == 'x' || text[x - 1] == '*')) {
         size_t end = x - 1;
-        if (!end || text[end - 1] == ' ') { /* a word of its own */
+        if (end && text[end - 1] == ' ') { /* a word of its own after the name ("x1" is a name) */
             while (end && text[end - 1] == ' ')
                 end--;
             long c = len - d > 3 ? 0 : strtol(text + d, NULL, 10);
