@@ -428,6 +428,9 @@ typedef struct e2b_live_try_params {
 unsigned e2b_live_try(e2b_live *m, const e2b_live_try_params *p);
 /* Whether models is a comma-separated list of provider/model names (NULL or "" is). */
 bool e2b_live_try_models_valid(const char *models);
+/* The k-th model of the comma-separated list (round robin) into buf ("" for no list or an
+ * empty one: the configured model). */
+void e2b_live_try_model_of(const char *models, size_t k, char *buf, size_t n);
 
 /* Copies paths (space-separated, in the box: relative to its project or in /tmp) of the box
  * shown as sandbox_id into the local folder dest (NULL or "" = the current one), as --get

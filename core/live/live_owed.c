@@ -47,6 +47,27 @@ static e2b_error *record_owed(e2b_live *m, const char *name, const char *sandbox
     return e;
 }
 
+/* The mark was judged (v: seen or lost): the model forgets it and the record is cleared of
+ * it (when the file still holds it); every copy of the model's then says none. */
+static void owed_settle(e2b_live *m, const char *sandbox_id, struct live_owed *o, int64_t was,
+                        e2b_turn_owed_verdict v)
+{
+    const e2b_box_record *r = live_agent_record(m, sandbox_id);
+    char name[128];
+    snprintf(name, sizeof name, "%s", r->name);
+    o->verdict = v;
+    o->gone_ms = was;
+    o->ms = 0;
+    o->busy = false;
+    e2b_error *e = record_owed(m, name, sandbox_id, 0, NULL, was);
+    if (e) {
+        live_notice(m, E2B_LIVE_ERROR, "%s: its record could not be cleared of the turn owed: %s",
+                    name, e2b_error_message(e));
+        e2b_error_free(e);
+    }
+    set_copy(live_agent_record(m, sandbox_id), 0, NULL); /* judged: not again here */
+}
+
 void live_owed_mark(e2b_live *m, const char *sandbox_id, int64_t sent_ms, const char *session_id)
 {
     struct live_owed *o = live_agent_owed(m, sandbox_id);
@@ -76,20 +97,7 @@ void live_owed_end(e2b_live *m, const char *sandbox_id)
     const e2b_box_record *r = live_agent_record(m, sandbox_id);
     if (!o || !r || !r->name || !r->turn_owed_ms)
         return;
-    char name[128];
-    snprintf(name, sizeof name, "%s", r->name);
-    int64_t was = r->turn_owed_ms;
-    o->verdict = E2B_TURN_OWED_SEEN;
-    o->gone_ms = was;
-    o->ms = 0;
-    o->busy = false;
-    e2b_error *e = record_owed(m, name, sandbox_id, 0, NULL, was);
-    if (e) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: its record could not be cleared of the turn owed: %s",
-                    name, e2b_error_message(e));
-        e2b_error_free(e);
-    }
-    set_copy(live_agent_record(m, sandbox_id), 0, NULL);
+    owed_settle(m, sandbox_id, o, r->turn_owed_ms, E2B_TURN_OWED_SEEN);
 }
 
 void live_owed_take(e2b_live *m, const char *sandbox_id, const e2b_box_record *r)
@@ -131,17 +139,7 @@ void live_owed_judge(e2b_live *m, const char *sandbox_id)
     char name[128];
     snprintf(name, sizeof name, "%s", r->name);
     int64_t was = o->ms;
-    o->verdict = v;
-    o->gone_ms = was;
-    o->ms = 0;
-    o->busy = false;
-    e2b_error *e = record_owed(m, name, sandbox_id, 0, NULL, was);
-    if (e) {
-        live_notice(m, E2B_LIVE_ERROR, "%s: its record could not be cleared of the turn owed: %s",
-                    name, e2b_error_message(e));
-        e2b_error_free(e);
-    }
-    set_copy(live_agent_record(m, sandbox_id), 0, NULL); /* judged: not again here */
+    owed_settle(m, sandbox_id, o, was, v);
     if (v == E2B_TURN_OWED_LOST)
         live_notice(m, E2B_LIVE_ERROR,
                     "%s: the prompt sent %lld min ago never started a turn: no longer waited "

@@ -52,8 +52,7 @@ struct live_try {
     char step[200];
 };
 
-/* The k-th model of the comma-separated list (round robin) into buf ("" = the configured). */
-static void model_of(const char *models, size_t k, char *buf, size_t n)
+void e2b_live_try_model_of(const char *models, size_t k, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (!models || !*models)
@@ -241,7 +240,7 @@ static bool take_members(struct live_try *t, const e2b_box_result *r)
         if (!err)
             snprintf(mb->sandbox_id, sizeof mb->sandbox_id, "%s", rec.sandbox_id);
         e2b_box_record_clear(&rec);
-        model_of(t->models, i, mb->model, sizeof mb->model);
+        e2b_live_try_model_of(t->models, i, mb->model, sizeof mb->model);
         if (err) {
             char why[600];
             snprintf(why, sizeof why, "%s", e2b_error_message(err));

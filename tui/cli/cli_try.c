@@ -148,15 +148,7 @@ static const char *model_of(const char *models, size_t k, char *buf, size_t n)
 {
     if (!models)
         return NULL;
-    size_t count = 1;
-    for (const char *p = models; *p; p++)
-        count += *p == ',';
-    k %= count;
-    const char *p = models;
-    while (k--)
-        p += strcspn(p, ",") + 1;
-    size_t len = strcspn(p, ",");
-    snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), p);
+    e2b_live_try_model_of(models, k, buf, n);
     return buf;
 }
 

@@ -103,14 +103,22 @@ static void dir_done(struct ui *ui, void *ctx, bool ok, const char *text)
     e2b_live_project_probe(ui->model, f->dir, dir_checked, mine, free);
 }
 
-static void ask_dir(struct up_form *f, const char *problem, const char *initial)
+/* Opens one question of the form, after the problem of the answer refused (NULL: none),
+ * which comes back (initial) unselected, to be mended. */
+static void ask(struct up_form *f, const char *problem, const char *question,
+                const char *initial, prompt_done_fn done)
 {
     char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: project directory (empty: the current one): ",
-             problem ? problem : "", problem ? "; " : "");
-    prompt_open(f->ui, label, false, initial, NULL, dir_done, f, form_free);
+    snprintf(label, sizeof label, "%.300s%s%s", problem ? problem : "", problem ? "; " : "",
+             question);
+    prompt_open(f->ui, label, false, initial, NULL, done, f, form_free);
     if (problem)
         f->ui->prompt.selected = false; /* the refused answer, to be mended */
+}
+
+static void ask_dir(struct up_form *f, const char *problem, const char *initial)
+{
+    ask(f, problem, "up: project directory (empty: the current one): ", initial, dir_done);
 }
 
 /* ---- 3: hours ---- */
@@ -175,12 +183,7 @@ static void hours_done(struct ui *ui, void *ctx, bool ok, const char *text)
 
 static void ask_hours(struct up_form *f, const char *problem, const char *initial)
 {
-    char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: hours (1-24): ", problem ? problem : "",
-             problem ? "; " : "");
-    prompt_open(f->ui, label, false, initial, NULL, hours_done, f, form_free);
-    if (problem)
-        f->ui->prompt.selected = false; /* the refused answer, to be mended */
+    ask(f, problem, "up: hours (1-24): ", initial, hours_done);
 }
 
 /* ---- 2: template ---- */
@@ -207,12 +210,7 @@ static void template_done(struct ui *ui, void *ctx, bool ok, const char *text)
 
 static void ask_template(struct up_form *f, const char *problem, const char *initial)
 {
-    char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: template (or a snapshot): ", problem ? problem : "",
-             problem ? "; " : "");
-    prompt_open(f->ui, label, false, initial, NULL, template_done, f, form_free);
-    if (problem)
-        f->ui->prompt.selected = false; /* the refused answer, to be mended */
+    ask(f, problem, "up: template (or a snapshot): ", initial, template_done);
 }
 
 /* ---- 1: name ---- */
@@ -324,13 +322,8 @@ static void models_done(struct ui *ui, void *ctx, bool ok, const char *text)
 
 static void ask_models(struct up_form *f, const char *problem, const char *initial)
 {
-    char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: the members' models, round robin (provider/model,"
-             " comma-separated; empty: the configured one): ", problem ? problem : "",
-             problem ? "; " : "");
-    prompt_open(f->ui, label, false, initial, NULL, models_done, f, form_free);
-    if (problem)
-        f->ui->prompt.selected = false; /* the refused answer, to be mended */
+    ask(f, problem, "up: the members' models, round robin (provider/model, comma-separated; "
+                "empty: the configured one): ", initial, models_done);
 }
 
 static void task_done(struct ui *ui, void *ctx, bool ok, const char *text)
@@ -353,12 +346,9 @@ static void task_done(struct ui *ui, void *ctx, bool ok, const char *text)
 
 static void ask_task(struct up_form *f, const char *problem, const char *initial)
 {
-    char label[512];
-    snprintf(label, sizeof label, "%.300s%sup: the task for each of the %d attempts: ",
-             problem ? problem : "", problem ? "; " : "", f->count);
-    prompt_open(f->ui, label, false, initial, NULL, task_done, f, form_free);
-    if (problem)
-        f->ui->prompt.selected = false; /* the refused answer, to be mended */
+    char question[128];
+    snprintf(question, sizeof question, "up: the task for each of the %d attempts: ", f->count);
+    ask(f, problem, question, initial, task_done);
 }
 
 static void name_label(const struct up_form *f, const char *problem, char *buf, size_t bufsz)
