@@ -12,20 +12,12 @@
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent_scenarios.sh" # agent_until
+. "$E2B_TUI_ROOT/tests/lib/marks_boxes.sh"
 agent_setup 2 || t_abort "the boxes could not be set up"
 export TERM=tmux-256color LANG=C.UTF-8
 
 names="aa bb cc"
-declare -A sid
-for n in $names; do
-    box_tui --up "$n"
-    box_rc "box $n is up" 0 || t_abort "$n did not come up"
-    sid[$n]=$(box_sandbox_of "$n")
-    agent_script "${sid[$n]}" '{"title":"Task '"$n"'","steps":[{"tool":"bash","args":{"command":"date>'"$n"'1.txt","description":"stamp"}},{"text":"Stamped '"$n"'."}]}'
-done
-
-# the NAME of the list's row on screen line L (a gutter mark "*" is passed over)
-row_name() { tmux_capture | sed -n "${1}p" | sed 's/^\* *//' | awk '{print $1}'; }
+marks_boxes $names
 field() { # NAME JQ: one field of NAME's --status --json
     box_tui --status "$1" --json
     jq -r ".boxes[0] | $2" "$BOX_OUT"

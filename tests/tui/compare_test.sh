@@ -5,12 +5,7 @@
 # one row per member with its model, diff and test result (the tests run in each member by
 # the dashboard's model once its turn has ended), and p pulls the selected member as the
 # group's branch e2b/g, saying which member it was.
-. "$(dirname "$0")/common.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/agent.sh"
-. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
-try_fixture || t_abort "the fixture could not be set up"
-export TERM=tmux-256color LANG=C.UTF-8
+. "$(dirname "$0")/try_common.sh"
 
 box_tui --up g --try 2 --prompt "Write the answer." --models mock/m1,mock/m2
 box_rc "the group is made" 0 || t_abort "no group: $(cat "$BOX_ERR")"

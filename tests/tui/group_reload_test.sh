@@ -6,13 +6,7 @@
 # names or count. The dashboard's own tests never end here (its config's test_command
 # sleeps), so what it shows can only come from the other process's files. Real binary,
 # e2b-local, the real OpenCode server, the scripted model, tmux.
-. "$(dirname "$0")/common.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/agent.sh"
-. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
-try_fixture || t_abort "the fixture could not be set up"
-export TERM=tmux-256color LANG=C.UTF-8
-BOXES=$XDG_STATE_HOME/e2b-tui/boxes
+. "$(dirname "$0")/try_common.sh"
 
 # The dashboard's config: the same, but its tests take longer than this test.
 DASH_CONFIG=$T_TMP/dash.config

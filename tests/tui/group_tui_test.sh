@@ -6,13 +6,7 @@
 # group's Compare pane (and on a box of no group says so), and K in Compare kills the
 # members not pulled, naming them, after the unpulled-work check (nothing while none is
 # pulled). Real binary, e2b-local, the real OpenCode server, the scripted model, tmux.
-. "$(dirname "$0")/common.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/agent.sh"
-. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
-try_fixture || t_abort "the fixture could not be set up"
-export TERM=tmux-256color LANG=C.UTF-8
-BOXES=$XDG_STATE_HOME/e2b-tui/boxes
+. "$(dirname "$0")/try_common.sh"
 
 box_tui --up solo
 box_rc "a box of no group" 0

@@ -13,23 +13,14 @@
 . "$E2B_TUI_ROOT/tests/lib/box.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent.sh"
 . "$E2B_TUI_ROOT/tests/lib/agent_scenarios.sh" # agent_until
+. "$E2B_TUI_ROOT/tests/lib/marks_boxes.sh"
 agent_setup 2 || t_abort "the boxes could not be set up"
 # the default preview (agent_setup pins the list without it for the other tests)
 sed -i '/^preview_columns = 0$/d' "$XDG_CONFIG_HOME/e2b-tui/config"
 export TERM=tmux-256color LANG=C.UTF-8
 
 names="aa bb cc"
-declare -A sid
-for n in $names; do
-    box_tui --up "$n"
-    box_rc "box $n is up" 0 || t_abort "$n did not come up"
-    sid[$n]=$(box_sandbox_of "$n")
-    # a command without blanks, so the question's wrapped lines never split it
-    agent_script "${sid[$n]}" '{"title":"Task '"$n"'","steps":[{"tool":"bash","args":{"command":"date>'"$n"'1.txt","description":"stamp"}},{"text":"Stamped '"$n"'."}]}'
-done
-
-# the NAME of the list's row on screen line L (a gutter mark "*" is passed over)
-row_name() { tmux_capture | sed -n "${1}p" | sed 's/^\* *//' | awk '{print $1}'; }
+marks_boxes $names
 
 # ---- 100 columns: the list is whole (the dashboard watches before the tasks come, so the
 # activity holds each user's prompt) ----

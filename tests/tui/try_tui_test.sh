@@ -7,13 +7,7 @@
 # note their models, the dashboard takes their evidence (one passes, one fails), and the
 # keys keep answering meanwhile. Bad answers are asked again with the reason. Real binary,
 # e2b-local, the real OpenCode server, the scripted model, tmux.
-. "$(dirname "$0")/common.sh"
-. "$E2B_TUI_ROOT/tests/lib/box.sh"
-. "$E2B_TUI_ROOT/tests/lib/agent.sh"
-. "$E2B_TUI_ROOT/tests/lib/try_fixture.sh"
-try_fixture || t_abort "the fixture could not be set up"
-export TERM=tmux-256color LANG=C.UTF-8
-BOXES=$XDG_STATE_HOME/e2b-tui/boxes
+. "$(dirname "$0")/try_common.sh"
 
 DASH_CWD=$BOX_REPO dash_start 190 30 -- --refresh 1
 tmux_type u
