@@ -92,6 +92,24 @@ static void publish_locked(ks_job *j)
         j->wake(j->wake_ctx);
 }
 
+/* The job's deadline passed: one sentence whichever thread sees it first (the backend's
+ * call is given the same time, so its own timeout races the timer's at the deadline). */
+static ks_code job_timed_out(const ks_job *j, ks_error *err)
+{
+    return ks_fail(err, KS_ERR_TIMEOUT,
+                   "the keystore (%s) did not answer within %.1f s; if an unlock prompt is "
+                   "open, answer it and retry, or choose --keystore=file",
+                   j->ks ? keystore_backend_name(j->ks) : "opening", j->timeout_ms / 1000.0);
+}
+
+static bool past_deadline(const ks_job *j)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > j->deadline.tv_sec ||
+           (now.tv_sec == j->deadline.tv_sec && now.tv_nsec >= j->deadline.tv_nsec);
+}
+
 static void *worker_main(void *arg)
 {
     ks_job *j = arg;
@@ -122,6 +140,8 @@ static void *worker_main(void *arg)
         break;
     }
     pthread_mutex_lock(&j->lock);
+    if (!j->done && rc == KS_ERR_TIMEOUT && past_deadline(j)) /* the timer's own case */
+        rc = job_timed_out(j, &err);
     if (!j->done) {
         j->rc = rc;
         j->err = err;
@@ -150,11 +170,7 @@ static void *timer_main(void *arg)
     while (!j->done) {
         int r = pthread_cond_timedwait(&j->cond, &j->lock, &j->deadline);
         if (r == ETIMEDOUT && !j->done) {
-            j->rc =
-                ks_fail(&j->err, KS_ERR_TIMEOUT,
-                        "the keystore (%s) did not answer within %.1f s; if an unlock "
-                        "prompt is open, answer it and retry, or choose --keystore=file",
-                        j->ks ? keystore_backend_name(j->ks) : "opening", j->timeout_ms / 1000.0);
+            j->rc = job_timed_out(j, &j->err);
             publish_locked(j);
         }
     }
