@@ -51,12 +51,6 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Needs you: every box's pending requests and questions, oldest first (:needs)")        \
     X(NEXT_NEEDS, "next-needs", "]", VIEWS_ANY, 0,                                            \
       "The Agent pane of the next box that needs you (again: the one after, cycling)")       \
-    X(RULES, "rules", "ctrl-r", VIEWS_ANY & ~VIEW_RULES, 0,                                   \
-      "Rules: the selected box's approval rules, e2b-tui's and the server's saved \"always\" answers (:rules NAME; :rules alone: every box)") \
-    X(RULE_REVOKE, "rule-revoke", "x", VIEW_RULES, ACTION_MUTATES,                            \
-      "Rules: revoke the selected rule or saved answer (asks first, naming it)")             \
-    X(HISTORY, "history", "H", VIEWS_ANY & ~VIEW_HISTORY, 0,                                  \
-      "History: the selected box's state changes with times, newest last, following new ones (:history NAME; :history alone: every box)") \
     X(CHANGES, "changes", "c", VIEWS_SANDBOXES | VIEW_AGENT | VIEW_NEEDS | VIEW_COMPARE, 0,                           \
       "Changes: what the agent changed against the box's base, file by file")                \
     X(ALLOW, "allow", "y", VIEWS_AGENT_ACTS, ACTION_MUTATES,                                  \
@@ -122,6 +116,12 @@ enum { ACTION_MUTATES = 1u << 0 };
       "Operations: the running box operations with their steps and bytes")                   \
     X(MESSAGES, "messages", "ctrl-g", VIEWS_ANY & ~VIEW_MESSAGES, 0,                          \
       "Messages: every status-line message, whole, with its time (:messages)")               \
+    X(RULES, "rules", "ctrl-r", VIEWS_ANY & ~VIEW_RULES, 0,                                   \
+      "Rules: the selected box's approval rules, e2b-tui's and the server's saved \"always\" answers (:rules NAME; :rules alone: every box)") \
+    X(RULE_REVOKE, "rule-revoke", "x", VIEW_RULES, ACTION_MUTATES,                            \
+      "Rules: revoke the selected rule or saved answer (asks first, naming it)")             \
+    X(HISTORY, "history", "H", VIEWS_ANY & ~VIEW_HISTORY, 0,                                  \
+      "History: the selected box's state changes with times, newest last, following new ones (:history NAME; :history alone: every box)") \
     X(TEMPLATES, "templates", "T", VIEWS_ANY & ~VIEW_TEMPLATES, 0,                            \
       "Templates: the team's templates, e2b-tui's snapshots and what the GC would delete")    \
     X(TEMPLATE_DELETE, "template-delete", "x", VIEW_TEMPLATES, ACTION_MUTATES,                \
