@@ -23,7 +23,9 @@ struct live_gone {
 
 static void from_text(const e2b_box_remake_plan *p, const e2b_box_record *r, char *out, size_t n)
 {
-    if (p->snapshot[0]) {
+    if (p->snapshot[0] && p->taken_at <= 0) { /* a record without its time */
+        snprintf(out, n, "its snapshot %s", p->snapshot);
+    } else if (p->snapshot[0]) {
         char age[40];
         e2b_span_text((long)(time(NULL) - p->taken_at), age, sizeof age);
         snprintf(out, n, "its snapshot %s (taken %s ago)", p->snapshot, age);
