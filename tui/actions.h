@@ -159,7 +159,7 @@ enum { ACTION_MUTATES = 1u << 0 };
     X(VIEW_ALL, "view-all", "3", VIEWS_LISTS, 0, "All sandboxes view")                        \
     X(VIEW_SECRETS, "view-secrets", "4", VIEWS_LISTS, 0, "Secrets view")                      \
     X(COMMAND, "command", ":", VIEWS_ANY, 0,                                                  \
-      "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :rules :history :q")    \
+      "Command line (Tab completes, Up recalls): :boxes :all :waiting :ops :messages :rules :history :remake :q")    \
     X(HELP, "help", "?", VIEWS_ANY, 0, "Show or close this help")                             \
     X(BACK, "back", "esc", VIEWS_ANY, 0, "Back: close the overlay, or the pane (to the one it came from); clear the marks, then the filter")       \
     X(REDRAW, "redraw", "ctrl-l", VIEWS_ANY, 0, "Redraw the whole screen")                    \

@@ -27,6 +27,7 @@
 #include "tui/views/view_help.h"
 #include "tui/views/view_messages.h"
 #include "tui/views/view_compare.h"
+#include "tui/views/remake_question.h"
 #include "tui/views/view_history.h"
 #include "tui/views/view_needs.h"
 #include "tui/views/view_operations.h"
@@ -108,6 +109,10 @@ static void command_done(struct ui *ui, void *ctx, bool ok, const char *text)
     }
     if (c == CMD_COMPARE) {
         view_compare_open(ui, arg);
+        return;
+    }
+    if (c == CMD_REMAKE) { /* a gone box has no row: by its record's name */
+        remake_question_open(ui, arg);
         return;
     }
     if (c == CMD_RULES || c == CMD_HISTORY) { /* a name, else every box */

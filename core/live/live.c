@@ -123,6 +123,7 @@ void e2b_live_free(e2b_live *m)
     live_groups_free(m);
     live_tries_free(m);
     live_records_free(m);
+    live_gone_free(m);
     e2b_client_free(m->client);
     e2b_sandbox_list_clear(&m->sandboxes);
     e2b_metric_list_clear(&m->metrics);

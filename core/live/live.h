@@ -398,6 +398,18 @@ typedef struct e2b_live_op_params {
     bool yes_all;
 } e2b_live_op_params;
 unsigned e2b_live_op_by_name(e2b_live *m, const e2b_live_op_params *p);
+/* What a remake (E2B_LIVE_OP_REMAKE) of box name makes it again from, as the dashboard
+ * says it (its newest snapshot of this machine, else its project: core/box/box.h
+ * e2b_box_remake_plan_of): from "its snapshot S (taken 2d ago)" / "its project DIR", lost
+ * "what the box did after that snapshot and was not pulled" / "everything ...", listed: its
+ * record's sandbox is in the last list (not gone as far as the dashboard knows). False when
+ * this machine has no record of that name. After each list that answered, a box whose
+ * sandbox two lists in a row missed is told once (a notice naming :remake). */
+typedef struct e2b_live_remake_info {
+    char from[400], lost[120];
+    bool listed;
+} e2b_live_remake_info;
+bool e2b_live_remake_what(const e2b_live *m, const char *name, e2b_live_remake_info *out);
 /* Attach, pull or kill of the box shown as sandbox_id: the operation acts on that sandbox
  * (a local record of the same name that points elsewhere is not used). Refused while
  * another operation runs on the same box. Returns the id or 0 (notice). */

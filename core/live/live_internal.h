@@ -104,6 +104,8 @@ struct e2b_live {
     e2b_live_end *then;  /* filled by the next command started */
     e2b_live_end *list_end, *secrets_end; /* the list's and the secrets' waiters */
     char *records_skipped; /* the unreadable records of the last read */
+    struct live_gone *gone; /* the boxes whose sandbox the lists miss (live_gone.c) */
+    size_t ngone;
     struct live_evidence *evidence; /* the group members' evidence (live_groups.c) */
     size_t nevidence;
     /* groups of attempts being made (live_try.c): their steps advance from try_slot */
@@ -176,6 +178,10 @@ void live_probes_free(e2b_live *m);
 
 /* live_unpulled.c: the looks still open end (before the loop goes). */
 void live_unpulled_shutdown(e2b_live *m);
+
+/* live_gone.c: after a list that answered, the boxes whose sandbox is gone are told once */
+void live_gone_look(e2b_live *m);
+void live_gone_free(e2b_live *m);
 
 /* live_ops.c */
 bool live_op_busy(const e2b_live *m, const char *sandbox_id, const char *name,

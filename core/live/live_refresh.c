@@ -181,6 +181,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
         e2b_sandbox_list_free(list);
         if (!live_records_sync(m) && m->agents_resync)
             live_agents_sync(m);
+        live_gone_look(m);
         start_metrics(m);
         list_done(m, NULL);
         return;
@@ -213,6 +214,7 @@ static void on_list(void *ud, e2b_sandbox_list *list, const e2b_error *err)
     live_notify(m, E2B_LIVE_SANDBOXES);
     if (nchanges)
         live_notice(m, E2B_LIVE_CHANGE, "%s", changes);
+    live_gone_look(m);
     start_metrics(m);
     list_done(m, NULL);
 }

@@ -29,6 +29,7 @@ static const struct cmd_info CMDS[CMD_COUNT] = {
     [CMD_COMPARE] = {"compare", "", false}, /* a group's name (tui/views/view_compare.h) */
     [CMD_RULES] = {"rules", "", true},     /* a box's name; none: every box (view_rules.h) */
     [CMD_HISTORY] = {"history", "", true}, /* a box's name; none: every box (view_history.h) */
+    [CMD_REMAKE] = {"remake", "", true},   /* a gone box's name (remake_question.h) */
 };
 
 const struct cmd_info *cmdline_info(enum cmd_id id)
