@@ -116,8 +116,18 @@ tmux_keys Enter
 dash_check ":rules alpha" "RULES  alpha"
 tmux_keys Escape
 tmux_type '?'
-dash_check "the help lists the Rules pane" "Rules: the selected box's approval rules"
-dash_check "and the History pane" "History: the selected box's state changes"
+tmux_wait "Help: " >/dev/null 2>&1
+# the views come after the box actions: ctrl-d pages the help until both have shown
+help=$(tmux_capture) seen_rules= seen_history=
+for ((i = 0; i < 8; i++)); do
+    grep -q "Rules: the selected box's approval rules" <<<"$help" && seen_rules=1
+    grep -q "History: the selected box's state changes" <<<"$help" && seen_history=1
+    [ -n "$seen_rules" ] && [ -n "$seen_history" ] && break
+    dash_keys_redrawn C-d
+    help=$(tmux_capture)
+done
+t_eq "the help lists the Rules pane (paging down)" "$seen_rules" 1
+t_eq "and the History pane" "$seen_history" 1
 tmux_type '?'
 dash_quit "q quits"
 
