@@ -1,9 +1,10 @@
 /* Boxes whose sandbox E2B no longer has (issue 36): after each list that answered, a record
- * of this machine whose sandbox is in neither the list nor an operation of the dashboard is
- * gone; told once per box and sandbox, with the :remake that makes it again. A record is
- * told only when two lists in a row miss its sandbox, so a record another process wrote
- * while a list was on its way (its sandbox made after the list was asked) is no false
- * alarm; a failed list is never looked at (on_list returns before). */
+ * of this machine whose sandbox is in neither the list nor an operation of the dashboard,
+ * and whose name no listed sandbox carries, is gone; told once per box and sandbox, with
+ * the :remake that makes it again. A record is told only when two lists in a row miss its
+ * sandbox, so a record another process wrote while a list was on its way (its sandbox made
+ * after the list was asked) is no false alarm; a failed list is never looked at (on_list
+ * returns before). */
 #include "core/live/live_internal.h"
 
 #include <stdio.h>
@@ -81,6 +82,18 @@ static void tell(e2b_live *m, const e2b_box_record *r)
                 r->name, info.from);
 }
 
+/* A listed sandbox carries the box's name (made elsewhere, or a fork's twin): the name is
+ * not gone, whatever the record points at (that conflict is told where it is acted on). */
+static bool name_listed(const e2b_live *m, const char *name)
+{
+    for (size_t i = 0; i < m->sandboxes.count; i++) {
+        const char *bn = m->sandboxes.items[i].box_name;
+        if (bn && strcmp(bn, name) == 0)
+            return true;
+    }
+    return false;
+}
+
 void live_gone_look(e2b_live *m)
 {
     if (m->is_headless) /* one list, no dashboard to tell */
@@ -91,7 +104,7 @@ void live_gone_look(e2b_live *m)
     for (size_t i = 0; i < m->records.count; i++) {
         const e2b_box_record *r = &m->records.items[i];
         if (!r->name || !*r->name || !r->sandbox_id || !*r->sandbox_id ||
-            live_sandbox_find(&m->sandboxes, r->sandbox_id) ||
+            live_sandbox_find(&m->sandboxes, r->sandbox_id) || name_listed(m, r->name) ||
             live_op_busy(m, r->sandbox_id, r->name, why, sizeof why))
             continue;
         char key[512];
